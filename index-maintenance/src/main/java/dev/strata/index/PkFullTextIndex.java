@@ -1,0 +1,147 @@
+package dev.strata.index;
+
+import dev.strata.index.archive.ArchiveFiles;
+import dev.strata.index.options.FullTextDefinition;
+
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.RowType;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Entry point of primary-key full-text archives for engines: is the feature on, is a table definition
+ * valid, may a schema change be applied, and clean-up of archives whose commit failed.
+ *
+ * <p>Options: {@code pk-full-text.index.columns} (exactly one CHAR/VARCHAR/STRING column),
+ * {@code fields.<col>.pk-full-text.index.options} (JSON object of analyzer options; unqualified keys are
+ * read as {@code full-text.*}), table-level {@code full-text.*}. Requirements: primary-key table,
+ * {@code deletion-vectors.enabled = true} unless {@code merge-engine = first-row},
+ * {@code deletion-vectors.merge-on-read} not true, {@code bucket > 0} or {@code bucket = -2}.
+ */
+public final class PkFullTextIndex {
+
+    /** The index type of archives in Paimon's index manifest. */
+    public static final String INDEX_TYPE = ArchiveFiles.INDEX_TYPE;
+
+    /** The option that enables the index. */
+    public static final String COLUMNS_OPTION = FullTextDefinition.COLUMNS;
+
+    private PkFullTextIndex() {}
+
+    /** Whether the table has the primary-key full-text index configured. */
+    public static boolean isEnabled(FileStoreTable table) {
+        return FullTextDefinition.isEnabled(table.options());
+    }
+
+    /** Whether these table options configure the index. */
+    public static boolean isEnabled(Map<String, String> options) {
+        return FullTextDefinition.isEnabled(options);
+    }
+
+    /** The indexed column of an enabled table (validates the table first). */
+    public static String indexedColumn(FileStoreTable table) {
+        return definition(table).column();
+    }
+
+    static FullTextDefinition definition(FileStoreTable table) {
+        TableSchema schema = table.schema();
+        return FullTextDefinition.resolve(
+                table.name(), schema.logicalRowType(), schema.primaryKeys(), schema.partitionKeys(), schema.options());
+    }
+
+    /**
+     * Validates a table definition when the index is configured; does nothing otherwise. Throws
+     * {@link IllegalArgumentException} naming the table, option, value found and values allowed.
+     */
+    public static void validate(String tableName, TableSchema schema) {
+        validate(tableName, schema.logicalRowType(), schema.primaryKeys(), schema.partitionKeys(), schema.options());
+    }
+
+    /** As {@link #validate(String, TableSchema)}, from the parts of a CREATE TABLE. */
+    public static void validate(
+            String tableName, RowType rowType, List<String> primaryKeys, List<String> partitionKeys, Map<String, String> options) {
+        if (FullTextDefinition.isEnabled(options)) {
+            FullTextDefinition.resolve(tableName, rowType, primaryKeys, partitionKeys, options);
+        }
+    }
+
+    /**
+     * Checks an ALTER TABLE: the new schema must be valid, and the column indexed before may not be
+     * dropped, renamed or retyped while it stays indexed (its field id must keep its name and type).
+     * Throws {@link IllegalArgumentException} with what to do instead.
+     */
+    public static void validateSchemaChange(String tableName, TableSchema oldSchema, TableSchema newSchema) {
+        if (FullTextDefinition.isEnabled(oldSchema.options())) {
+            String column = oldSchema.options().get(COLUMNS_OPTION).trim();
+            DataField before = oldSchema.nameToFieldMap().get(column);
+            if (before != null && FullTextDefinition.isEnabled(newSchema.options())) {
+                DataField after = newSchema.idToFieldMap().get(before.id());
+                String todo = " Remove option '" + COLUMNS_OPTION + "' first (ALTER TABLE ... UNSET TBLPROPERTIES), then change the column.";
+                if (after == null) {
+                    throw new IllegalArgumentException(
+                            "Cannot drop column " + tableName + "." + column
+                                    + ": it is the primary-key full-text index column (option '" + COLUMNS_OPTION + "' = '"
+                                    + column + "')." + todo);
+                }
+                if (!after.name().equals(before.name())) {
+                    throw new IllegalArgumentException(
+                            "Cannot rename column " + tableName + "." + column + " to '" + after.name()
+                                    + "': it is the primary-key full-text index column (option '" + COLUMNS_OPTION + "' = '"
+                                    + column + "')." + todo);
+                }
+                if (!after.type().copy(true).equals(before.type().copy(true))) {
+                    throw new IllegalArgumentException(
+                            "Cannot update type of column " + tableName + "." + column + " from " + before.type() + " to "
+                                    + after.type() + ": it is the primary-key full-text index column (option '"
+                                    + COLUMNS_OPTION + "' = '" + column + "')." + todo);
+                }
+            }
+        }
+        validate(tableName, newSchema);
+    }
+
+    /**
+     * Deletes the archives that these (uncommitted) messages would have added. For an engine's job abort
+     * after tasks returned their messages but before the commit succeeded.
+     */
+    public static void deleteUncommittedArchives(FileStoreTable table, List<CommitMessage> messages) throws IOException {
+        List<Throwable> problems = new ArrayList<>();
+        for (CommitMessage message : messages) {
+            CommitMessageImpl m = (CommitMessageImpl) message;
+            ArchiveFiles files = ArchiveFiles.of(table, m.partition(), m.bucket());
+            List<IndexFileMeta> created = new ArrayList<>();
+            DataIncrement append = m.newFilesIncrement();
+            CompactIncrement compact = m.compactIncrement();
+            if (append != null) {
+                created.addAll(append.newIndexFiles());
+            }
+            if (compact != null) {
+                created.addAll(compact.newIndexFiles());
+            }
+            for (IndexFileMeta meta : created) {
+                if (INDEX_TYPE.equals(meta.indexType())) {
+                    try {
+                        files.delete(meta);
+                    } catch (IOException | RuntimeException e) {
+                        problems.add(e);
+                    }
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            IOException e = new IOException("Cannot delete every uncommitted full-text archive.");
+            problems.forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+}

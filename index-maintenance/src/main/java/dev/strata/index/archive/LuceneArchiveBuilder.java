@@ -1,0 +1,197 @@
+package dev.strata.index.archive;
+
+import dev.strata.index.options.AnalyzerSettings;
+import dev.strata.index.source.SourceFile;
+import dev.strata.index.source.SourceMeta;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LogByteSizeMergePolicy;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.PositionOutputStream;
+import org.apache.paimon.index.GlobalIndexMeta;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.DataFileMeta;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Builds an archive with Lucene: one document per non-null text, carrying its archive row id (source
+ * offset + row position) in a doc-values field; null texts take a row id and produce no document. The
+ * index is built in a local temporary directory on one thread, merged to one segment (merges only join
+ * neighbouring segments, so document order is row-id order), then packed into one archive file (see
+ * {@link ArchiveFormat}). The manifest record has index type {@link ArchiveFiles#INDEX_TYPE}, the real
+ * file size, the total row count and no global-index meta.
+ */
+public final class LuceneArchiveBuilder implements ArchiveBuilder {
+
+    private final ArchiveFiles files;
+    private final TextReader.Factory readers;
+    private final int textFieldId;
+    private final AnalyzerSettings analyzer;
+    private final java.nio.file.Path localTempRoot;
+    private final double ramBufferMb;
+
+    public LuceneArchiveBuilder(
+            ArchiveFiles files,
+            TextReader.Factory readers,
+            int textFieldId,
+            AnalyzerSettings analyzer,
+            java.nio.file.Path localTempRoot,
+            double ramBufferMb) {
+        this.files = files;
+        this.readers = readers;
+        this.textFieldId = textFieldId;
+        this.analyzer = analyzer;
+        this.localTempRoot = localTempRoot == null ? Paths.get(System.getProperty("java.io.tmpdir")) : localTempRoot;
+        this.ramBufferMb = ramBufferMb;
+    }
+
+    @Override
+    public IndexFileMeta build(List<DataFileMeta> sources) throws IOException {
+        List<SourceFile> sourceFiles = checkSources(sources);
+        SourceMeta sourceMeta = new SourceMeta(sources.get(0).level(), sourceFiles);
+        long total = sourceMeta.totalRowCount();
+        java.nio.file.Path temp = Files.createTempDirectory(localTempRoot, "strata-fulltext-");
+        Path archivePath = null;
+        try {
+            long docs;
+            try (Directory dir = FSDirectory.open(temp)) {
+                docs = index(sources, dir);
+                ArchiveHeader header = new ArchiveHeader(textFieldId, sourceMeta, analyzer, total, docs);
+                archivePath = files.newPath();
+                try (PositionOutputStream out = files.fileIO().newOutputStream(archivePath, false)) {
+                    ArchiveFormat.write(header, dir, out);
+                }
+            }
+            long size = files.fileIO().getFileSize(archivePath);
+            return new IndexFileMeta(
+                    ArchiveFiles.INDEX_TYPE,
+                    archivePath.getName(),
+                    size,
+                    total,
+                    (GlobalIndexMeta) null,
+                    files.isExternal() ? archivePath.toString() : null);
+        } catch (IOException | RuntimeException | Error e) {
+            if (archivePath != null) {
+                try {
+                    files.fileIO().delete(archivePath, false);
+                } catch (IOException | RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
+        } finally {
+            deleteRecursively(temp);
+        }
+    }
+
+    private static List<SourceFile> checkSources(List<DataFileMeta> sources) {
+        if (sources == null || sources.isEmpty()) {
+            throw new IllegalArgumentException("Cannot build a full-text archive: no source files.");
+        }
+        int level = sources.get(0).level();
+        if (level <= 0) {
+            throw new IllegalArgumentException(
+                    "Cannot build a full-text archive: primary-key index data level must be positive, but was " + level + ".");
+        }
+        List<SourceFile> result = new ArrayList<>(sources.size());
+        long total = 0;
+        for (DataFileMeta file : sources) {
+            if (file.level() != level) {
+                throw new IllegalArgumentException(
+                        "Cannot build a full-text archive: cannot mix data levels " + level + " and " + file.level() + ".");
+            }
+            if (file.rowCount() <= 0) {
+                throw new IllegalArgumentException(
+                        "Cannot build a full-text archive: full-text source file must contain rows (" + file.fileName() + ").");
+            }
+            total = Math.addExact(total, file.rowCount());
+            result.add(new SourceFile(file.fileName(), file.rowCount()));
+        }
+        return result;
+    }
+
+    private long index(List<DataFileMeta> sources, Directory dir) throws IOException {
+        Analyzer luceneAnalyzer = analyzer.newAnalyzer();
+        IndexWriterConfig config = new IndexWriterConfig(luceneAnalyzer);
+        config.setOpenMode(IndexWriterConfig.OpenMode.CREATE);
+        config.setRAMBufferSizeMB(ramBufferMb);
+        config.setUseCompoundFile(false);
+        LogByteSizeMergePolicy merges = new LogByteSizeMergePolicy();
+        merges.setNoCFSRatio(0.0);
+        config.setMergePolicy(merges);
+        config.setCommitOnClose(false);
+        long docs = 0;
+        long nulls = 0;
+        long offset = 0;
+        try (IndexWriter writer = new IndexWriter(dir, config)) {
+            Document doc = new Document();
+            Field text = new TextField(ArchiveFormat.TEXT_FIELD, "", Field.Store.NO);
+            NumericDocValuesField rowId = new NumericDocValuesField(ArchiveFormat.ROW_ID_FIELD, 0L);
+            doc.add(text);
+            doc.add(rowId);
+            for (DataFileMeta source : sources) {
+                try (TextReader reader = readers.open(source)) {
+                    if (reader.rowCount() != source.rowCount()) {
+                        throw new IOException(
+                                "Text row count " + reader.rowCount() + " does not match source file "
+                                        + source.fileName() + " row count " + source.rowCount() + ".");
+                    }
+                    for (long p = 0; p < source.rowCount(); p++) {
+                        String value = reader.readNextText();
+                        if (value == null) {
+                            nulls++;
+                            continue;
+                        }
+                        text.setStringValue(value);
+                        rowId.setLongValue(offset + p);
+                        writer.addDocument(doc);
+                        docs++;
+                    }
+                }
+                offset += source.rowCount();
+            }
+            writer.forceMerge(1);
+            writer.commit();
+        } finally {
+            luceneAnalyzer.close();
+        }
+        if (docs + nulls != offset) {
+            throw new IOException(
+                    "Full-text archive row count " + (docs + nulls) + " does not match source row count " + offset + ".");
+        }
+        return docs;
+    }
+
+    private static void deleteRecursively(java.nio.file.Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<java.nio.file.Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // Local scratch space only; the archive itself is already written or deleted.
+        }
+    }
+}

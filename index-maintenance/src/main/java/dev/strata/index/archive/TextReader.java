@@ -1,0 +1,21 @@
+package dev.strata.index.archive;
+
+import org.apache.paimon.io.DataFileMeta;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/** The text column of one data file, one value per physical row (nulls included, deletions ignored). */
+public interface TextReader extends Closeable {
+
+    /** The data file's declared row count. */
+    long rowCount();
+
+    /** The next row's text, or null when the row's text is null. */
+    String readNextText() throws IOException;
+
+    /** Opens text readers on data files of one (partition, bucket). */
+    interface Factory {
+        TextReader open(DataFileMeta file) throws IOException;
+    }
+}

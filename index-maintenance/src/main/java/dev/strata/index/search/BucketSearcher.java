@@ -1,0 +1,160 @@
+package dev.strata.index.search;
+
+import dev.strata.index.archive.ArchiveFiles;
+import dev.strata.index.archive.ArchiveFormat;
+import dev.strata.index.archive.ArchiveHeaders;
+import dev.strata.index.archive.ArchiveReader;
+import dev.strata.index.source.SourceFile;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.deletionvectors.DeletionVector;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.DataFileMeta;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Searches the current archives of one bucket (spec 9.3): for each archive, a filter of live rows is
+ * built from its sources' ranges, the active files of the snapshot and their deletion vectors; the query
+ * (Lucene classic syntax, parsed with the archive's own analyzer, BM25) runs with that filter inside, so
+ * the top-k is taken among live rows only. Hits are ranked by score, then file name, then row position.
+ */
+public final class BucketSearcher {
+
+    private BucketSearcher() {}
+
+    /**
+     * @param archives the bucket's current archives (classified against {@code activeFiles})
+     * @param activeFiles the snapshot's data files of the bucket
+     * @param deletionVectors the snapshot's deletion vectors of the bucket, by data file name
+     */
+    public static List<SearchHit> search(
+            BinaryRow partition,
+            int bucket,
+            ArchiveFiles files,
+            ArchiveHeaders headers,
+            List<IndexFileMeta> archives,
+            List<DataFileMeta> activeFiles,
+            Map<String, DeletionVector> deletionVectors,
+            String query,
+            int k)
+            throws IOException {
+        if (k <= 0) {
+            throw new IllegalArgumentException("Cannot search full-text archives: k must be positive, but was " + k + ".");
+        }
+        if (query == null || query.trim().isEmpty()) {
+            throw new IllegalArgumentException("Cannot search full-text archives: the query is blank. Give a Lucene query string.");
+        }
+        Map<String, DataFileMeta> byName = new HashMap<>();
+        for (DataFileMeta f : activeFiles) {
+            byName.put(f.fileName(), f);
+        }
+        List<SearchHit> all = new ArrayList<>();
+        for (IndexFileMeta archive : archives) {
+            List<SourceFile> sources = headers.header(files, archive).sourceMeta().sourceFiles();
+            int n = sources.size();
+            long[] offsets = new long[n];
+            long[] counts = new long[n];
+            boolean[] active = new boolean[n];
+            DeletionVector[] dvs = new DeletionVector[n];
+            long offset = 0;
+            boolean anyLive = false;
+            for (int i = 0; i < n; i++) {
+                SourceFile s = sources.get(i);
+                DataFileMeta file = byName.get(s.fileName());
+                if (file != null && file.rowCount() != s.rowCount()) {
+                    throw new IllegalStateException(
+                            "Cannot search full-text archive " + archive.fileName() + ": data file " + s.fileName()
+                                    + " has " + file.rowCount() + " rows, the archive recorded " + s.rowCount() + ".");
+                }
+                offsets[i] = offset;
+                counts[i] = s.rowCount();
+                active[i] = file != null;
+                DeletionVector dv = deletionVectors.get(s.fileName());
+                dvs[i] = dv == null || dv.isEmpty() ? null : dv;
+                if (active[i] && (dvs[i] == null || dvs[i].getCardinality() < s.rowCount())) {
+                    anyLive = true;
+                }
+                offset += s.rowCount();
+            }
+            if (!anyLive) {
+                continue;
+            }
+            try (ArchiveReader reader = ArchiveReader.open(files, archive, headers)) {
+                Query parsed = parse(reader.header().analyzer().newAnalyzer(), query);
+                Query filtered =
+                        new BooleanQuery.Builder()
+                                .add(parsed, BooleanClause.Occur.MUST)
+                                .add(new LiveRowsQuery(archive.fileName(), offsets, counts, active, dvs), BooleanClause.Occur.FILTER)
+                                .build();
+                IndexSearcher searcher = new IndexSearcher(reader.indexReader());
+                searcher.setSimilarity(new BM25Similarity());
+                searcher.setQueryCache(null);
+                TopDocs top = searcher.search(filtered, k);
+                List<LeafReaderContext> leaves = reader.indexReader().leaves();
+                for (ScoreDoc sd : top.scoreDocs) {
+                    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(sd.doc, leaves));
+                    NumericDocValues rowIds = leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
+                    if (rowIds == null || !rowIds.advanceExact(sd.doc - leaf.docBase)) {
+                        throw new IOException("Full-text archive " + archive.fileName() + " document " + sd.doc + " has no row id.");
+                    }
+                    long rowId = rowIds.longValue();
+                    if (rowId < 0 || rowId >= offset) {
+                        throw new IOException("Full-text archive " + archive.fileName() + " row id " + rowId + " is outside [0, " + offset + ").");
+                    }
+                    int i = java.util.Arrays.binarySearch(offsets, rowId);
+                    if (i < 0) {
+                        i = -i - 2;
+                    }
+                    all.add(new SearchHit(partition, bucket, sources.get(i).fileName(), rowId - offsets[i], sd.score));
+                }
+            }
+        }
+        return topK(all, k);
+    }
+
+    /** The k best hits by score, ties broken by position; a position found twice keeps its best score. */
+    public static List<SearchHit> topK(List<SearchHit> hits, int k) {
+        Map<String, SearchHit> best = new LinkedHashMap<>();
+        for (SearchHit h : hits) {
+            String key = java.util.Arrays.toString(h.partition().toBytes()) + "/" + h.bucket() + "/" + h.fileName() + "/" + h.position();
+            SearchHit old = best.get(key);
+            if (old == null || SearchHit.RANKING.compare(h, old) < 0) {
+                best.put(key, h);
+            }
+        }
+        List<SearchHit> sorted = new ArrayList<>(best.values());
+        sorted.sort(SearchHit.RANKING);
+        return sorted.size() > k ? new ArrayList<>(sorted.subList(0, k)) : sorted;
+    }
+
+    static Query parse(Analyzer analyzer, String query) {
+        QueryParser parser = new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer);
+        try {
+            return parser.parse(query);
+        } catch (ParseException | RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "Cannot parse full-text query '" + query + "': " + e.getMessage()
+                            + ". Use Lucene classic query syntax: terms, AND/OR/NOT, \"phrases\", prefix*, fuzzy~.",
+                    e);
+        }
+    }
+}
