@@ -1,0 +1,93 @@
+package dev.strata.spark.catalog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.strata.spark.data.SparkTypes;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableChange;
+
+/** Translates Spark's ALTER TABLE changes into Paimon schema changes. */
+public final class SchemaChanges {
+
+    private SchemaChanges() {}
+
+    /** The Paimon changes for the given Spark changes; unsupported changes fail naming the table. */
+    public static List<SchemaChange> toPaimon(String table, List<TableChange> changes) {
+        List<SchemaChange> out = new ArrayList<>();
+        for (TableChange change : changes) {
+            if (change instanceof TableChange.SetProperty) {
+                TableChange.SetProperty set = (TableChange.SetProperty) change;
+                String key = set.property();
+                if (key.equalsIgnoreCase(TableCatalog.PROP_COMMENT)) {
+                    out.add(SchemaChange.updateComment(set.value()));
+                } else if (!ignoredProperty(key)) {
+                    out.add(SchemaChange.setOption(key, set.value()));
+                }
+            } else if (change instanceof TableChange.RemoveProperty) {
+                String key = ((TableChange.RemoveProperty) change).property();
+                if (key.equalsIgnoreCase(TableCatalog.PROP_COMMENT)) {
+                    out.add(SchemaChange.updateComment(null));
+                } else if (!ignoredProperty(key)) {
+                    out.add(SchemaChange.removeOption(key));
+                }
+            } else if (change instanceof TableChange.AddColumn) {
+                TableChange.AddColumn add = (TableChange.AddColumn) change;
+                String path = String.join(".", add.fieldNames());
+                org.apache.paimon.types.DataType type =
+                        SparkTypes.toPaimon(table, path, add.dataType(), null).copy(add.isNullable());
+                out.add(SchemaChange.addColumn(add.fieldNames(), type, add.comment(), move(add.fieldNames(), add.position())));
+            } else if (change instanceof TableChange.RenameColumn) {
+                TableChange.RenameColumn rename = (TableChange.RenameColumn) change;
+                out.add(SchemaChange.renameColumn(rename.fieldNames(), rename.newName()));
+            } else if (change instanceof TableChange.DeleteColumn) {
+                out.add(SchemaChange.dropColumn(((TableChange.DeleteColumn) change).fieldNames()));
+            } else if (change instanceof TableChange.UpdateColumnType) {
+                TableChange.UpdateColumnType update = (TableChange.UpdateColumnType) change;
+                String path = String.join(".", update.fieldNames());
+                out.add(SchemaChange.updateColumnType(
+                        update.fieldNames(), SparkTypes.toPaimon(table, path, update.newDataType(), null), true));
+            } else if (change instanceof TableChange.UpdateColumnNullability) {
+                TableChange.UpdateColumnNullability update = (TableChange.UpdateColumnNullability) change;
+                out.add(SchemaChange.updateColumnNullability(update.fieldNames(), update.nullable()));
+            } else if (change instanceof TableChange.UpdateColumnComment) {
+                TableChange.UpdateColumnComment update = (TableChange.UpdateColumnComment) change;
+                out.add(SchemaChange.updateColumnComment(update.fieldNames(), update.newComment()));
+            } else if (change instanceof TableChange.UpdateColumnPosition) {
+                TableChange.UpdateColumnPosition update = (TableChange.UpdateColumnPosition) change;
+                SchemaChange.Move move = move(update.fieldNames(), update.position());
+                if (move != null) {
+                    out.add(SchemaChange.updateColumnPosition(move));
+                }
+            } else {
+                throw new UnsupportedOperationException(String.format(
+                        "Cannot alter table %s: Strata does not support the change %s. Supported: SET/UNSET "
+                                + "TBLPROPERTIES, ADD/RENAME/DROP COLUMN, ALTER COLUMN TYPE/COMMENT/NULLABILITY/"
+                                + "POSITION.",
+                        table, change.getClass().getSimpleName()));
+            }
+        }
+        return out;
+    }
+
+    private static boolean ignoredProperty(String key) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        return lower.equals(TableCatalog.PROP_OWNER) || lower.equals(TableCatalog.PROP_PROVIDER);
+    }
+
+    private static SchemaChange.Move move(String[] fieldNames, TableChange.ColumnPosition position) {
+        if (position == null) {
+            return null;
+        }
+        String field = fieldNames[fieldNames.length - 1];
+        if (position instanceof TableChange.First) {
+            return SchemaChange.Move.first(field);
+        }
+        if (position instanceof TableChange.After) {
+            return SchemaChange.Move.after(field, ((TableChange.After) position).column());
+        }
+        return null;
+    }
+}

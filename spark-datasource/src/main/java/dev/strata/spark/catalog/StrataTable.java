@@ -1,0 +1,104 @@
+package dev.strata.spark.catalog;
+
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.strata.spark.data.SparkTypes;
+import dev.strata.spark.read.StrataScanBuilder;
+import dev.strata.spark.write.StrataWriteBuilder;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/** A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and write. */
+public final class StrataTable implements SupportsRead, SupportsWrite {
+
+    private final String catalogName;
+    private final Identifier ident;
+    private final FileStoreTable table;
+    private final StructType schema;
+
+    public StrataTable(String catalogName, Identifier ident, FileStoreTable table) {
+        this.catalogName = catalogName;
+        this.ident = ident;
+        this.table = table;
+        this.schema = SparkTypes.toSpark(table.rowType());
+    }
+
+    /** The Paimon table (with any time-travel options of this load). */
+    public FileStoreTable paimonTable() {
+        return table;
+    }
+
+    /** The Spark identifier this table was loaded with. */
+    public Identifier identifier() {
+        return ident;
+    }
+
+    /** The catalog this table was loaded from. */
+    public String catalogName() {
+        return catalogName;
+    }
+
+    @Override
+    public String name() {
+        return StrataTableNames.qualified(catalogName, ident);
+    }
+
+    @Override
+    public StructType schema() {
+        return schema;
+    }
+
+    @Override
+    public Transform[] partitioning() {
+        return table.partitionKeys().stream().map(Expressions::identity).toArray(Transform[]::new);
+    }
+
+    @Override
+    public Map<String, String> properties() {
+        Map<String, String> properties = new LinkedHashMap<>(table.options());
+        properties.put(TableCatalog.PROP_PROVIDER, "paimon");
+        if (!table.primaryKeys().isEmpty()) {
+            properties.put("primary-key", String.join(",", table.primaryKeys()));
+        }
+        table.comment().ifPresent(c -> properties.put(TableCatalog.PROP_COMMENT, c));
+        return properties;
+    }
+
+    @Override
+    public Set<TableCapability> capabilities() {
+        return EnumSet.of(
+                TableCapability.BATCH_READ,
+                TableCapability.BATCH_WRITE,
+                TableCapability.OVERWRITE_BY_FILTER,
+                TableCapability.OVERWRITE_DYNAMIC);
+    }
+
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+        return new StrataScanBuilder(name(), table, schema);
+    }
+
+    @Override
+    public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+        return new StrataWriteBuilder(name(), table, info);
+    }
+
+    @Override
+    public String toString() {
+        return "StrataTable(" + name() + ")";
+    }
+}

@@ -1,0 +1,78 @@
+package dev.strata.spark.catalog;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.schema.TableSchema;
+
+/**
+ * The table definition rules Strata enforces on CREATE and ALTER TABLE, and the options it derives from a
+ * definition (for example the file format a storage layout needs). Paimon keeps unknown options without
+ * validating them, so every Strata feature that reads options registers its rules here.
+ */
+public final class TableDefinitionChecks {
+
+    private static final List<TableDefinitionCheck> CHECKS = List.of(new BucketModeCheck());
+
+    /** Derivations receive the schema's row type and options and return the options to store. */
+    private static final List<OptionDerivation> DERIVATIONS = List.of();
+
+    /** Computes options from a proposed schema (the result replaces the schema's options). */
+    @FunctionalInterface
+    interface OptionDerivation {
+        Map<String, String> derive(TableSchema schema);
+    }
+
+    private TableDefinitionChecks() {}
+
+    /** Runs every check on a new table. */
+    public static void checkCreate(String table, TableSchema proposed) {
+        CHECKS.forEach(c -> c.check(table, proposed, null));
+    }
+
+    /** Runs every check on the schema an ALTER TABLE would produce. */
+    public static void checkAlter(String table, TableSchema proposed, TableSchema previous) {
+        CHECKS.forEach(c -> c.check(table, proposed, previous));
+    }
+
+    /** The schema to create, with derived options applied. */
+    public static Schema withDerivedOptions(Schema schema) {
+        Map<String, String> options = derive(TableSchema.create(0, schema));
+        if (options.equals(schema.options())) {
+            return schema;
+        }
+        return new Schema(schema.fields(), schema.partitionKeys(), schema.primaryKeys(), options, schema.comment());
+    }
+
+    /** The option changes an ALTER TABLE must also make so derived options follow the new definition. */
+    public static List<SchemaChange> derivedOptionChanges(TableSchema proposed) {
+        Map<String, String> derived = derive(proposed);
+        List<SchemaChange> changes = new ArrayList<>();
+        for (Map.Entry<String, String> e : derived.entrySet()) {
+            if (!Objects.equals(proposed.options().get(e.getKey()), e.getValue())) {
+                changes.add(SchemaChange.setOption(e.getKey(), e.getValue()));
+            }
+        }
+        for (String key : proposed.options().keySet()) {
+            if (!derived.containsKey(key)) {
+                changes.add(SchemaChange.removeOption(key));
+            }
+        }
+        return changes;
+    }
+
+    private static Map<String, String> derive(TableSchema schema) {
+        TableSchema current = schema;
+        Map<String, String> options = new HashMap<>(schema.options());
+        for (OptionDerivation derivation : DERIVATIONS) {
+            options = new HashMap<>(derivation.derive(current));
+            current = current.copy(options);
+        }
+        return options;
+    }
+}

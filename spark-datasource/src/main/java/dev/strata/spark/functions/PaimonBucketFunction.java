@@ -1,0 +1,151 @@
+package dev.strata.spark.functions;
+
+import java.io.Serializable;
+
+import dev.strata.spark.data.SparkToPaimon;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.bucket.BucketFunction;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.JsonSerdeUtil;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.catalog.functions.BoundFunction;
+import org.apache.spark.sql.connector.catalog.functions.ScalarFunction;
+import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code paimon_bucket(numBuckets, bucketFunctionType, bucketKeyTypeJson, key1, key2, ...)}: the bucket
+ * Paimon's fixed-bucket writer assigns to a row. Strata's writes require their input clustered by
+ * (partition, this function), so each (partition, bucket) is written by exactly one Spark task, the
+ * invariant Paimon's primary-key merge relies on.
+ *
+ * <p>The bucket is computed exactly as Paimon does: the key columns are laid out as a Paimon
+ * {@code BinaryRow} of the table's own bucket-key types (passed as JSON, because the Spark type of a
+ * column does not carry, for example, the timestamp precision that changes the binary layout) and hashed
+ * by the table's bucket function.
+ */
+final class PaimonBucketFunction implements UnboundFunction {
+
+    static final String NAME = "paimon_bucket";
+
+    /** The distribution expression for a table's writes. */
+    static Transform transform(int numBuckets, CoreOptions.BucketFunctionType type, RowType bucketKeyType) {
+        Expression[] args = new Expression[3 + bucketKeyType.getFieldCount()];
+        args[0] = Expressions.literal(numBuckets);
+        args[1] = Expressions.literal(type.name());
+        args[2] = Expressions.literal(JsonSerdeUtil.toJson(bucketKeyType));
+        for (int i = 0; i < bucketKeyType.getFieldCount(); i++) {
+            NamedReference ref = Expressions.column(bucketKeyType.getFieldNames().get(i));
+            args[3 + i] = ref;
+        }
+        return Expressions.apply(NAME, args);
+    }
+
+    @Override
+    public BoundFunction bind(StructType inputType) {
+        StructField[] fields = inputType.fields();
+        if (fields.length < 4
+                || !fields[0].dataType().equals(DataTypes.IntegerType)
+                || !fields[1].dataType().equals(DataTypes.StringType)
+                || !fields[2].dataType().equals(DataTypes.StringType)) {
+            throw new UnsupportedOperationException(
+                    "Cannot bind " + NAME + " to " + inputType.simpleString() + ": expected (int numBuckets, "
+                            + "string bucketFunctionType, string bucketKeyTypeJson, key columns...).");
+        }
+        return new Bound(inputType);
+    }
+
+    @Override
+    public String description() {
+        return NAME + "(numBuckets, bucketFunctionType, bucketKeyTypeJson, keys...): Paimon's fixed bucket of a row";
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** The bound function; its Paimon state is built from the first row's constant arguments. */
+    static final class Bound implements ScalarFunction<Integer>, Serializable {
+
+        private static final long serialVersionUID = 1L;
+
+        private final StructType inputType;
+        private transient State state;
+
+        Bound(StructType inputType) {
+            this.inputType = inputType;
+        }
+
+        @Override
+        public DataType[] inputTypes() {
+            StructField[] fields = inputType.fields();
+            DataType[] types = new DataType[fields.length];
+            for (int i = 0; i < fields.length; i++) {
+                types[i] = fields[i].dataType();
+            }
+            return types;
+        }
+
+        @Override
+        public DataType resultType() {
+            return DataTypes.IntegerType;
+        }
+
+        @Override
+        public boolean isResultNullable() {
+            return false;
+        }
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String canonicalName() {
+            return "strata." + NAME + "(" + inputType.simpleString() + ")";
+        }
+
+        @Override
+        public Integer produceResult(InternalRow input) {
+            State s = state;
+            String typeJson = input.getUTF8String(2).toString();
+            if (s == null || !s.typeJson.equals(typeJson)) {
+                s = new State(input.getUTF8String(1).toString(), typeJson);
+                state = s;
+            }
+            int keyCount = s.keyType.getFieldCount();
+            GenericRow key = new GenericRow(keyCount);
+            for (int i = 0; i < keyCount; i++) {
+                DataType sparkType = inputType.fields()[3 + i].dataType();
+                Object value = input.isNullAt(3 + i) ? null : input.get(3 + i, sparkType);
+                key.setField(i, SparkToPaimon.value(value, s.keyType.getTypeAt(i)));
+            }
+            return s.function.bucket(s.serializer.toBinaryRow(key).copy(), input.getInt(0));
+        }
+    }
+
+    private static final class State {
+        final String typeJson;
+        final RowType keyType;
+        final InternalRowSerializer serializer;
+        final BucketFunction function;
+
+        State(String functionType, String typeJson) {
+            this.typeJson = typeJson;
+            this.keyType = JsonSerdeUtil.fromJson(typeJson, RowType.class);
+            this.serializer = new InternalRowSerializer(keyType);
+            this.function = BucketFunction.create(CoreOptions.BucketFunctionType.valueOf(functionType), keyType);
+        }
+    }
+}

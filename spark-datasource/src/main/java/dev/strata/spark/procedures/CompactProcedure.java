@@ -1,0 +1,309 @@
+package dev.strata.spark.procedures;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+import dev.strata.spark.StrataCatalog;
+import dev.strata.spark.StrataErrors;
+import dev.strata.spark.write.PaimonTaskWriter;
+import dev.strata.spark.write.StrataCommitMessage;
+import org.apache.paimon.append.AppendCompactCoordinator;
+import org.apache.paimon.append.AppendCompactTask;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.operation.BaseAppendFileStoreWrite;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.AppendCompactTaskSerializer;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * {@code CALL <catalog>.sys.compact(table => 'db.t', where => 'dt = ''2026-11-01''', full => true)}.
+ *
+ * <p>Compacts every (partition, bucket) of the latest snapshot that the optional partition filter selects,
+ * one Spark task per bucket on the executors, and commits all results in one snapshot. {@code full}
+ * (default true, as Paimon's own compact procedure does for batch jobs) rewrites each bucket into its top
+ * level; {@code full => false} runs Paimon's regular compaction picking. Tables without buckets
+ * (append tables with {@code bucket = -1}) are compacted with Paimon's append compaction planner, which
+ * groups small files of a partition into tasks. Returns one row per (partition, bucket) that was visited.
+ */
+final class CompactProcedure extends StrataProcedure {
+
+    static final String NAME = "compact";
+
+    private static final StructType OUTPUT = new StructType()
+            .add("partition", DataTypes.StringType, false)
+            .add("bucket", DataTypes.IntegerType, false)
+            .add("files_before", DataTypes.IntegerType, false)
+            .add("files_after", DataTypes.IntegerType, false)
+            .add("rows", DataTypes.LongType, false);
+
+    CompactProcedure(StrataCatalog catalog) {
+        super(catalog, NAME, "Compacts the buckets of a table (optionally only the partitions matching where) "
+                + "in Spark tasks and commits the result in one snapshot.");
+    }
+
+    @Override
+    public ProcedureParameter[] parameters() {
+        return new ProcedureParameter[] {
+            ProcedureParameter.in("table", DataTypes.StringType).build(),
+            ProcedureParameter.in("where", DataTypes.StringType).defaultValue("NULL").build(),
+            ProcedureParameter.in("full", DataTypes.BooleanType).defaultValue("true").build()
+        };
+    }
+
+    @Override
+    Scan run(InternalRow args) {
+        ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+        String where = stringArg(args, 1);
+        boolean full = args.isNullAt(2) || args.getBoolean(2);
+        FileStoreTable table = target.table();
+
+        Map<BucketKey, BucketFiles> before = bucketFiles(table);
+        List<BinaryRow> partitions = before.keySet().stream().map(k -> k.partition).distinct().toList();
+        List<BinaryRow> selected = target.select(partitions, where);
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
+
+        List<CommitMessage> messages;
+        int buckets;
+        if (table.coreOptions().bucket() > 0) {
+            List<BucketTask> tasks = new ArrayList<>();
+            for (BucketKey key : before.keySet()) {
+                if (selected.contains(key.partition)) {
+                    tasks.add(new BucketTask(key.partition.copy(), key.bucket));
+                }
+            }
+            buckets = tasks.size();
+            BatchWriteBuilder builder = table.newBatchWriteBuilder();
+            messages = runTasks(jsc, target.name(), buckets, tasks, new CompactBucket(builder, full));
+        } else {
+            AppendCompactCoordinator coordinator = new AppendCompactCoordinator(table, false);
+            List<byte[]> tasks = new ArrayList<>();
+            AppendCompactTaskSerializer serializer = new AppendCompactTaskSerializer();
+            for (AppendCompactTask task : coordinator.run()) {
+                if (selected.contains(task.partition())) {
+                    tasks.add(serialize(serializer, task));
+                }
+            }
+            buckets = tasks.size();
+            messages = runTasks(jsc, target.name(), buckets, tasks,
+                    new CompactAppendFiles(table, serializer.getVersion()));
+        }
+
+        if (messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty())) {
+            try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+                commit.commit(messages);
+            } catch (Exception e) {
+                try (BatchTableCommit abort = table.newBatchWriteBuilder().newCommit()) {
+                    abort.abort(messages);
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw new IllegalStateException(String.format(
+                        "Cannot commit the compaction of %s: %s. No snapshot was created and the compacted files "
+                                + "were removed; run the procedure again.",
+                        target.name(), StrataErrors.rootMessage(e)), e);
+            }
+        }
+        return result(OUTPUT, rows(target, before, selected, messages));
+    }
+
+    private static <T> List<CommitMessage> runTasks(
+            JavaSparkContext jsc,
+            String table,
+            int buckets,
+            List<T> tasks,
+            org.apache.spark.api.java.function.Function<T, StrataCommitMessage> fn) {
+        if (tasks.isEmpty()) {
+            return List.of();
+        }
+        String previous = jsc.getLocalProperty("spark.job.description");
+        jsc.setJobDescription(String.format("Strata compact %s: %d bucket%s", table, buckets, buckets == 1 ? "" : "s"));
+        try {
+            List<StrataCommitMessage> results = jsc.parallelize(tasks, tasks.size()).map(fn).collect();
+            List<CommitMessage> messages = new ArrayList<>();
+            results.forEach(r -> messages.addAll(r.messages()));
+            return messages;
+        } finally {
+            jsc.setLocalProperty("spark.job.description", previous);
+        }
+    }
+
+    private static List<InternalRow> rows(
+            ProcedureTable target, Map<BucketKey, BucketFiles> before, List<BinaryRow> selected,
+            List<CommitMessage> messages) {
+        Map<BucketKey, BucketFiles> after = new LinkedHashMap<>();
+        for (Map.Entry<BucketKey, BucketFiles> e : before.entrySet()) {
+            if (selected.contains(e.getKey().partition)) {
+                after.put(e.getKey(), e.getValue().copy());
+            }
+        }
+        for (CommitMessage message : messages) {
+            CommitMessageImpl m = (CommitMessageImpl) message;
+            BucketKey key = new BucketKey(m.partition(), m.bucket());
+            BucketFiles files = after.computeIfAbsent(key, k -> new BucketFiles());
+            m.compactIncrement().compactBefore().forEach(files::remove);
+            m.compactIncrement().compactAfter().forEach(files::add);
+            DataIncrement data = m.newFilesIncrement();
+            data.newFiles().forEach(files::add);
+        }
+        List<InternalRow> rows = new ArrayList<>();
+        after.entrySet().stream()
+                .sorted(Comparator.comparing((Map.Entry<BucketKey, BucketFiles> e) -> target.describe(e.getKey().partition))
+                        .thenComparingInt(e -> e.getKey().bucket))
+                .forEach(e -> rows.add(new GenericInternalRow(new Object[] {
+                    UTF8String.fromString(target.describe(e.getKey().partition)),
+                    e.getKey().bucket,
+                    before.getOrDefault(e.getKey(), new BucketFiles()).count(),
+                    e.getValue().count(),
+                    e.getValue().rows()
+                })));
+        return rows;
+    }
+
+    /** The live data files of each (partition, bucket) in the latest snapshot. */
+    private static Map<BucketKey, BucketFiles> bucketFiles(FileStoreTable table) {
+        Map<BucketKey, BucketFiles> files = new LinkedHashMap<>();
+        for (DataSplit split : table.newSnapshotReader().read().dataSplits()) {
+            BucketFiles bucket = files.computeIfAbsent(
+                    new BucketKey(split.partition().copy(), split.bucket()), k -> new BucketFiles());
+            split.dataFiles().forEach(bucket::add);
+        }
+        return files;
+    }
+
+    private static byte[] serialize(AppendCompactTaskSerializer serializer, AppendCompactTask task) {
+        try {
+            return serializer.serialize(task);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** (partition, bucket). */
+    private static final class BucketKey {
+        final BinaryRow partition;
+        final int bucket;
+
+        BucketKey(BinaryRow partition, int bucket) {
+            this.partition = partition;
+            this.bucket = bucket;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BucketKey && ((BucketKey) o).bucket == bucket
+                    && ((BucketKey) o).partition.equals(partition);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(partition, bucket);
+        }
+    }
+
+    /** The files of one bucket by name. */
+    private static final class BucketFiles {
+        private final Map<String, Long> rowsByFile = new LinkedHashMap<>();
+
+        void add(DataFileMeta file) {
+            rowsByFile.put(file.fileName(), file.rowCount());
+        }
+
+        void remove(DataFileMeta file) {
+            rowsByFile.remove(file.fileName());
+        }
+
+        int count() {
+            return rowsByFile.size();
+        }
+
+        long rows() {
+            return rowsByFile.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        BucketFiles copy() {
+            BucketFiles copy = new BucketFiles();
+            copy.rowsByFile.putAll(rowsByFile);
+            return copy;
+        }
+    }
+
+    /** A (partition, bucket) to compact, shipped to an executor. */
+    private static final class BucketTask implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final BinaryRow partition;
+        final int bucket;
+
+        BucketTask(BinaryRow partition, int bucket) {
+            this.partition = partition;
+            this.bucket = bucket;
+        }
+    }
+
+    /** Executor side of a fixed-bucket compaction. */
+    private static final class CompactBucket
+            implements org.apache.spark.api.java.function.Function<BucketTask, StrataCommitMessage> {
+        private static final long serialVersionUID = 1L;
+        private final BatchWriteBuilder builder;
+        private final boolean full;
+
+        CompactBucket(BatchWriteBuilder builder, boolean full) {
+            this.builder = builder;
+            this.full = full;
+        }
+
+        @Override
+        public StrataCommitMessage call(BucketTask task) throws Exception {
+            try (PaimonTaskWriter writer = PaimonTaskWriter.open(builder)) {
+                writer.compact(task.partition, task.bucket, full);
+                return StrataCommitMessage.of(writer.prepareCommit());
+            }
+        }
+    }
+
+    /** Executor side of an append-table compaction task. */
+    private static final class CompactAppendFiles
+            implements org.apache.spark.api.java.function.Function<byte[], StrataCommitMessage> {
+        private static final long serialVersionUID = 1L;
+        private final FileStoreTable table;
+        private final int version;
+
+        CompactAppendFiles(FileStoreTable table, int version) {
+            this.table = table;
+            this.version = version;
+        }
+
+        @Override
+        public StrataCommitMessage call(byte[] bytes) throws Exception {
+            AppendCompactTask task = new AppendCompactTaskSerializer().deserialize(version, bytes);
+            BaseAppendFileStoreWrite write =
+                    (BaseAppendFileStoreWrite) table.store().newWrite(UUID.randomUUID().toString());
+            try {
+                return StrataCommitMessage.of(List.of(task.doCompact(table, write)));
+            } finally {
+                write.close();
+            }
+        }
+    }
+}

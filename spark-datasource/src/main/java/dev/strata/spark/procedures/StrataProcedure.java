@@ -1,0 +1,89 @@
+package dev.strata.spark.procedures;
+
+import java.util.Iterator;
+import java.util.List;
+
+import dev.strata.spark.StrataCatalog;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Base of Strata's procedures: a fixed parameter list (so binding is trivial), a run that returns one
+ * result set, and helpers to read arguments. Spark delivers named and positional arguments in parameter
+ * order, with defaults filled in.
+ */
+abstract class StrataProcedure implements UnboundProcedure, BoundProcedure {
+
+    private final StrataCatalog catalog;
+    private final String name;
+    private final String description;
+
+    StrataProcedure(StrataCatalog catalog, String name, String description) {
+        this.catalog = catalog;
+        this.name = name;
+        this.description = description;
+    }
+
+    StrataCatalog catalog() {
+        return catalog;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public BoundProcedure bind(StructType inputType) {
+        return this;
+    }
+
+    @Override
+    public boolean isDeterministic() {
+        return false;
+    }
+
+    @Override
+    public abstract ProcedureParameter[] parameters();
+
+    abstract Scan run(InternalRow args);
+
+    @Override
+    public Iterator<Scan> call(InternalRow input) {
+        return List.of(run(input)).iterator();
+    }
+
+    static String stringArg(InternalRow args, int pos) {
+        return args.isNullAt(pos) ? null : args.getUTF8String(pos).toString();
+    }
+
+    static Scan result(StructType schema, List<InternalRow> rows) {
+        InternalRow[] array = rows.toArray(new InternalRow[0]);
+        return new LocalScan() {
+            @Override
+            public InternalRow[] rows() {
+                return array;
+            }
+
+            @Override
+            public StructType readSchema() {
+                return schema;
+            }
+
+            @Override
+            public String description() {
+                return "Strata procedure result (" + array.length + " rows)";
+            }
+        };
+    }
+}

@@ -1,0 +1,27 @@
+package dev.strata.spark.procedures;
+
+import java.util.List;
+import java.util.Locale;
+
+import dev.strata.spark.StrataCatalog;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+
+/** The procedures of a Strata catalog's {@code sys} namespace. */
+public final class StrataProcedures {
+
+    private StrataProcedures() {}
+
+    public static List<String> names() {
+        return List.of(CompactProcedure.NAME);
+    }
+
+    /** The procedure with this name bound to {@code catalog}, or {@code null}. */
+    public static UnboundProcedure load(StrataCatalog catalog, String name) {
+        switch (name.toLowerCase(Locale.ROOT)) {
+            case CompactProcedure.NAME:
+                return new CompactProcedure(catalog);
+            default:
+                return null;
+        }
+    }
+}

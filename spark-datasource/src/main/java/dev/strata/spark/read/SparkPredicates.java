@@ -1,0 +1,198 @@
+package dev.strata.spark.read;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.strata.spark.data.SparkToPaimon;
+import dev.strata.spark.data.SparkTypes;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.Literal;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+
+/**
+ * Translates Spark V2 predicates on top-level columns into Paimon predicates: comparisons, {@code <=>},
+ * IN, IS [NOT] NULL, AND, OR, NOT and STARTS_WITH. A predicate that cannot be translated exactly yields
+ * {@link Optional#empty()} (an AND may still be translated partially by the caller splitting conjuncts).
+ * Literals are only accepted when their Spark type equals the column's, so no implicit cast changes the
+ * meaning of a comparison.
+ */
+final class SparkPredicates {
+
+    private final RowType rowType;
+    private final PredicateBuilder builder;
+
+    SparkPredicates(RowType rowType) {
+        this.rowType = rowType;
+        this.builder = new PredicateBuilder(rowType);
+    }
+
+    Optional<Predicate> convert(org.apache.spark.sql.connector.expressions.filter.Predicate predicate) {
+        try {
+            return Optional.ofNullable(doConvert(predicate));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Predicate doConvert(org.apache.spark.sql.connector.expressions.filter.Predicate p) {
+        Expression[] c = p.children();
+        switch (p.name()) {
+            case "ALWAYS_TRUE":
+                return PredicateBuilder.alwaysTrue();
+            case "ALWAYS_FALSE":
+                return PredicateBuilder.alwaysFalse();
+            case "AND": {
+                Predicate l = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[0]);
+                Predicate r = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[1]);
+                return l == null || r == null ? null : PredicateBuilder.and(l, r);
+            }
+            case "OR": {
+                Predicate l = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[0]);
+                Predicate r = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[1]);
+                return l == null || r == null ? null : PredicateBuilder.or(l, r);
+            }
+            case "NOT": {
+                Predicate child = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[0]);
+                return child == null ? null : child.negate().orElse(null);
+            }
+            case "IS_NULL": {
+                int idx = column(c[0]);
+                return idx < 0 ? null : builder.isNull(idx);
+            }
+            case "IS_NOT_NULL": {
+                int idx = column(c[0]);
+                return idx < 0 ? null : builder.isNotNull(idx);
+            }
+            case "IN": {
+                int idx = column(c[0]);
+                if (idx < 0) {
+                    return null;
+                }
+                List<Object> values = new ArrayList<>();
+                for (int i = 1; i < c.length; i++) {
+                    if (!literalFits(c[i], idx)) {
+                        return null;
+                    }
+                    Object v = literal(c[i], idx);
+                    if (v != null) {
+                        values.add(v);
+                    }
+                }
+                return values.isEmpty() ? PredicateBuilder.alwaysFalse() : builder.in(idx, values);
+            }
+            case "STARTS_WITH": {
+                int idx = column(c[0]);
+                if (idx < 0 || !literalFits(c[1], idx)) {
+                    return null;
+                }
+                Object v = literal(c[1], idx);
+                return v == null ? null : builder.startsWith(idx, v);
+            }
+            case "=":
+            case "<>":
+            case "<":
+            case "<=":
+            case ">":
+            case ">=":
+            case "<=>":
+                return comparison(p.name(), c[0], c[1]);
+            default:
+                return null;
+        }
+    }
+
+    private Predicate comparison(String op, Expression left, Expression right) {
+        int idx = column(left);
+        Expression lit = right;
+        String effective = op;
+        if (idx < 0) {
+            idx = column(right);
+            lit = left;
+            effective = flip(op);
+        }
+        if (idx < 0 || !literalFits(lit, idx)) {
+            return null;
+        }
+        Object v = literal(lit, idx);
+        if (v == null) {
+            // Comparing with NULL is never true, except null-safe equality which means IS NULL.
+            return effective.equals("<=>") ? builder.isNull(idx) : PredicateBuilder.alwaysFalse();
+        }
+        switch (effective) {
+            case "=":
+            case "<=>":
+                return builder.equal(idx, v);
+            case "<>":
+                return builder.notEqual(idx, v);
+            case "<":
+                return builder.lessThan(idx, v);
+            case "<=":
+                return builder.lessOrEqual(idx, v);
+            case ">":
+                return builder.greaterThan(idx, v);
+            case ">=":
+                return builder.greaterOrEqual(idx, v);
+            default:
+                return null;
+        }
+    }
+
+    private static String flip(String op) {
+        switch (op) {
+            case "<":
+                return ">";
+            case "<=":
+                return ">=";
+            case ">":
+                return "<";
+            case ">=":
+                return "<=";
+            default:
+                return op;
+        }
+    }
+
+    /** The index of a top-level, atomic-typed column reference, or -1. */
+    private int column(Expression e) {
+        if (!(e instanceof NamedReference)) {
+            return -1;
+        }
+        String[] names = ((NamedReference) e).fieldNames();
+        if (names.length != 1) {
+            return -1;
+        }
+        int idx = rowType.getFieldIndex(names[0]);
+        if (idx < 0) {
+            return -1;
+        }
+        DataTypeRoot root = rowType.getTypeAt(idx).getTypeRoot();
+        boolean complex = root == DataTypeRoot.ARRAY || root == DataTypeRoot.MAP || root == DataTypeRoot.ROW
+                || root == DataTypeRoot.MULTISET;
+        return complex ? -1 : idx;
+    }
+
+    private boolean literalFits(Expression e, int idx) {
+        if (!(e instanceof Literal)) {
+            return false;
+        }
+        DataField field = rowType.getFields().get(idx);
+        org.apache.spark.sql.types.DataType columnType = SparkTypes.toSpark(field.name(), field.type());
+        org.apache.spark.sql.types.DataType literalType = ((Literal<?>) e).dataType();
+        if (columnType instanceof org.apache.spark.sql.types.CharType
+                || columnType instanceof org.apache.spark.sql.types.VarcharType) {
+            columnType = org.apache.spark.sql.types.DataTypes.StringType;
+        }
+        return literalType instanceof org.apache.spark.sql.types.NullType || columnType.sameType(literalType);
+    }
+
+    private Object literal(Expression e, int idx) {
+        Object value = ((Literal<?>) e).value();
+        return value == null ? null : SparkToPaimon.value(value, rowType.getTypeAt(idx));
+    }
+}

@@ -1,0 +1,48 @@
+package dev.strata.spark.read;
+
+import java.io.IOException;
+
+import dev.strata.spark.data.PaimonToSpark;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.reader.RecordReaderIterator;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.PartitionReader;
+
+/** Iterates the merged rows of one split (deletion vectors applied by Paimon) as Spark rows. */
+final class StrataRowReader implements PartitionReader<InternalRow> {
+
+    private final RecordReaderIterator<org.apache.paimon.data.InternalRow> rows;
+    private final PaimonToSpark converter;
+    private InternalRow current;
+
+    StrataRowReader(RecordReader<org.apache.paimon.data.InternalRow> reader, RowType readType) {
+        this.rows = new RecordReaderIterator<>(reader);
+        this.converter = PaimonToSpark.forRowType(readType);
+    }
+
+    @Override
+    public boolean next() {
+        if (!rows.hasNext()) {
+            return false;
+        }
+        current = converter.convert(rows.next());
+        return true;
+    }
+
+    @Override
+    public InternalRow get() {
+        return current;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            rows.close();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
+        }
+    }
+}

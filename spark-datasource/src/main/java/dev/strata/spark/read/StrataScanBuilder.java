@@ -1,0 +1,88 @@
+package dev.strata.spark.read;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Decides what a Strata scan can push into Paimon: the columns it needs, the predicates Paimon can use to
+ * skip partitions, files and row groups, and a limit. Every predicate is also returned to Spark for
+ * evaluation after the scan, because Paimon uses predicates to prune, not to filter row by row; answers
+ * therefore never depend on how much Paimon could skip.
+ */
+public final class StrataScanBuilder
+        implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns, SupportsPushDownLimit {
+
+    private final String tableName;
+    private final FileStoreTable table;
+    private StructType requiredSchema;
+    private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed = new ArrayList<>();
+    private final List<Predicate> paimonPredicates = new ArrayList<>();
+    private Integer limit;
+
+    public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
+        this.tableName = tableName;
+        this.table = table;
+        this.requiredSchema = schema;
+    }
+
+    @Override
+    public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushPredicates(
+            org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+        SparkPredicates converter = new SparkPredicates(table.rowType());
+        for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
+            Optional<Predicate> converted = converter.convert(predicate);
+            if (converted.isPresent()) {
+                pushed.add(predicate);
+                paimonPredicates.add(converted.get());
+            }
+        }
+        return predicates;
+    }
+
+    @Override
+    public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushedPredicates() {
+        return pushed.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
+    }
+
+    @Override
+    public void pruneColumns(StructType requiredSchema) {
+        this.requiredSchema = requiredSchema;
+    }
+
+    @Override
+    public boolean pushLimit(int limit) {
+        this.limit = limit;
+        return true;
+    }
+
+    @Override
+    public Scan build() {
+        RowType rowType = table.rowType();
+        List<String> names = new ArrayList<>();
+        for (StructField field : requiredSchema.fields()) {
+            names.add(field.name());
+        }
+        int[] projection = new int[names.size()];
+        for (int i = 0; i < projection.length; i++) {
+            projection[i] = rowType.getFieldIndex(names.get(i));
+            if (projection[i] < 0) {
+                throw new IllegalStateException(
+                        "Cannot scan " + tableName + ": Spark asked for column " + names.get(i)
+                                + " which the table does not have; columns are " + rowType.getFieldNames());
+            }
+        }
+        return new StrataScan(tableName, table, projection, paimonPredicates, pushed, limit);
+    }
+}

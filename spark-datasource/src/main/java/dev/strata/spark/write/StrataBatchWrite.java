@@ -1,0 +1,69 @@
+package dev.strata.spark.write;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/**
+ * A job's write: tasks write with Paimon's table write and return their commit messages; the driver commits
+ * all of them in one Paimon commit (one snapshot), or deletes every file they wrote when the job aborts.
+ */
+final class StrataBatchWrite implements BatchWrite {
+
+    private final String tableName;
+    private final FileStoreTable table;
+    private final WriteMode mode;
+    private final BatchWriteBuilder builder;
+
+    StrataBatchWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode) {
+        this.tableName = tableName;
+        Map<String, String> dynamic = new HashMap<>();
+        if (mode.overwrite()) {
+            dynamic.put(CoreOptions.DYNAMIC_PARTITION_OVERWRITE.key(), Boolean.toString(mode.dynamic()));
+        }
+        this.table = dynamic.isEmpty() ? table : table.copy(dynamic);
+        this.mode = mode;
+        BatchWriteBuilder b = this.table.newBatchWriteBuilder();
+        this.builder = mode.overwrite() ? b.withOverwrite(mode.staticPartition()) : b;
+    }
+
+    @Override
+    public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+        return new StrataDataWriterFactory(tableName, builder, table.rowType());
+    }
+
+    @Override
+    public void commit(WriterCommitMessage[] messages) {
+        List<CommitMessage> all = StrataCommitMessage.flatten(messages);
+        try (BatchTableCommit commit = builder.newCommit()) {
+            commit.commit(all);
+        } catch (Exception e) {
+            throw new IllegalStateException(String.format(
+                    "Cannot commit write (%s) to %s: %s. No snapshot was created.", mode, tableName, e.getMessage()), e);
+        }
+    }
+
+    @Override
+    public void abort(WriterCommitMessage[] messages) {
+        List<CommitMessage> all = StrataCommitMessage.flatten(messages);
+        try (BatchTableCommit commit = builder.newCommit()) {
+            commit.abort(all);
+        } catch (Exception e) {
+            throw new IllegalStateException(String.format(
+                    "Cannot clean up the aborted write to %s: %s. Files of the aborted job may remain; "
+                            + "Paimon's remove_orphan_files removes them.",
+                    tableName, e.getMessage()), e);
+        }
+    }
+}

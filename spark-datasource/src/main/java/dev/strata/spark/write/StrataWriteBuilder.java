@@ -1,0 +1,113 @@
+package dev.strata.spark.write;
+
+import java.time.LocalDate;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.Literal;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.SupportsDynamicOverwrite;
+import org.apache.spark.sql.connector.write.SupportsOverwriteV2;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * Configures a write: append, overwrite of the partitions named by equality filters (static), or
+ * overwrite of the partitions the written rows fall into (dynamic). Refuses table layouts Strata cannot
+ * write correctly before any task starts.
+ */
+public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwriteV2, SupportsDynamicOverwrite {
+
+    private final String tableName;
+    private final FileStoreTable table;
+    private final LogicalWriteInfo info;
+    private WriteMode mode = WriteMode.append();
+
+    public StrataWriteBuilder(String tableName, FileStoreTable table, LogicalWriteInfo info) {
+        this.tableName = tableName;
+        this.table = table;
+        this.info = info;
+    }
+
+    @Override
+    public boolean canOverwrite(Predicate[] predicates) {
+        try {
+            staticPartition(predicates);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public WriteBuilder overwrite(Predicate[] predicates) {
+        mode = WriteMode.staticOverwrite(staticPartition(predicates));
+        return this;
+    }
+
+    @Override
+    public WriteBuilder overwriteDynamicPartitions() {
+        mode = table.partitionKeys().isEmpty() ? WriteMode.staticOverwrite(Map.of()) : WriteMode.dynamicOverwrite();
+        return this;
+    }
+
+    @Override
+    public Write build() {
+        CoreOptions options = table.coreOptions();
+        int bucket = options.bucket();
+        if (bucket == -2) {
+            throw new UnsupportedOperationException(String.format(
+                    "Cannot write to %s: it is a postpone-bucket table (bucket = -2), which Strata does not write. "
+                            + "Recreate it with 'bucket' = 'N' (N > 0).",
+                    tableName));
+        }
+        if (bucket < 0 && !table.primaryKeys().isEmpty()) {
+            throw new UnsupportedOperationException(String.format(
+                    "Cannot write to %s: it is a primary-key table with dynamic buckets (bucket = %d); Strata writes "
+                            + "primary-key tables with a fixed bucket count only. Recreate it with 'bucket' = 'N' (N > 0).",
+                    tableName, bucket));
+        }
+        return new StrataWrite(tableName, table, info, mode);
+    }
+
+    /** The partition spec of an overwrite given as equality filters on partition columns. */
+    private Map<String, String> staticPartition(Predicate[] predicates) {
+        Map<String, String> partition = new LinkedHashMap<>();
+        for (Predicate p : predicates) {
+            if (p.name().equals("ALWAYS_TRUE")) {
+                continue;
+            }
+            Expression[] c = p.children();
+            if (!p.name().equals("=") || c.length != 2) {
+                throw notPartitionFilter(p);
+            }
+            NamedReference ref = c[0] instanceof NamedReference ? (NamedReference) c[0]
+                    : c[1] instanceof NamedReference ? (NamedReference) c[1] : null;
+            Literal<?> literal = c[1] instanceof Literal ? (Literal<?>) c[1]
+                    : c[0] instanceof Literal ? (Literal<?>) c[0] : null;
+            if (ref == null || literal == null || ref.fieldNames().length != 1
+                    || !table.partitionKeys().contains(ref.fieldNames()[0]) || literal.value() == null) {
+                throw notPartitionFilter(p);
+            }
+            Object value = literal.value();
+            String text = literal.dataType().equals(DataTypes.DateType)
+                    ? LocalDate.ofEpochDay(((Number) value).longValue()).toString()
+                    : value.toString();
+            partition.put(ref.fieldNames()[0], text);
+        }
+        return partition;
+    }
+
+    private IllegalArgumentException notPartitionFilter(Predicate p) {
+        return new IllegalArgumentException(String.format(
+                "Cannot overwrite %s where %s: Paimon overwrites whole partitions only. Use equality filters on "
+                        + "partition columns %s.",
+                tableName, p, table.partitionKeys()));
+    }
+}

@@ -1,0 +1,129 @@
+package dev.strata.spark;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * One real local Spark session per test class, with a Strata catalog {@code lake} over a fresh temporary
+ * Paimon warehouse and Spark's own session catalog (parquet tables, the usual oracle) in a sibling folder.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class StrataSparkTestBase {
+
+    protected SparkSession spark;
+    protected Path root;
+    protected Path warehouse;
+
+    /** Extra session configuration of a test class. */
+    protected Map<String, String> extraConf() {
+        return Map.of();
+    }
+
+    @BeforeAll
+    void startSpark() throws IOException {
+        root = Files.createTempDirectory("strata-test-");
+        warehouse = root.resolve("warehouse");
+        SparkSession.Builder builder = SparkSession.builder()
+                .master("local[2]")
+                .appName(getClass().getSimpleName())
+                .config("spark.ui.enabled", "false")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.sql.shuffle.partitions", "4")
+                .config("spark.sql.session.timeZone", "UTC")
+                .config("spark.sql.warehouse.dir", root.resolve("spark-warehouse").toUri().toString())
+                .config("spark.sql.catalog.lake", StrataCatalog.class.getName())
+                .config("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString());
+        extraConf().forEach(builder::config);
+        spark = builder.getOrCreate();
+    }
+
+    @AfterAll
+    void stopSpark() throws IOException {
+        if (spark != null) {
+            spark.stop();
+            SparkSession.clearActiveSession();
+            SparkSession.clearDefaultSession();
+        }
+        deleteRecursively(root);
+    }
+
+    /** Runs SQL and collects the rows. */
+    protected List<Row> sql(String query, Object... args) {
+        return spark.sql(args.length == 0 ? query : String.format(query, args)).collectAsList();
+    }
+
+    protected Dataset<Row> df(String query, Object... args) {
+        return spark.sql(args.length == 0 ? query : String.format(query, args));
+    }
+
+    /** The rows as lists of values, for readable comparisons. */
+    protected static List<List<Object>> values(List<Row> rows) {
+        List<List<Object>> out = new ArrayList<>();
+        for (Row row : rows) {
+            List<Object> cells = new ArrayList<>();
+            for (int i = 0; i < row.length(); i++) {
+                cells.add(row.get(i));
+            }
+            out.add(cells);
+        }
+        return out;
+    }
+
+    /** The Paimon table behind {@code lake.<db>.<name>}, opened with Paimon's own API (no Spark). */
+    protected FileStoreTable paimonTable(String db, String name) throws Exception {
+        Options options = new Options();
+        options.set("warehouse", warehouse.toUri().toString());
+        try (org.apache.paimon.catalog.Catalog catalog =
+                CatalogFactory.createCatalog(CatalogContext.create(options))) {
+            return (FileStoreTable) catalog.getTable(org.apache.paimon.catalog.Identifier.create(db, name));
+        }
+    }
+
+    /** Names of all data files under a table's directory. */
+    protected List<String> dataFilesOnDisk(String db, String name) throws IOException {
+        Path dir = warehouse.resolve(db + ".db").resolve(name);
+        if (!Files.exists(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .map(p -> dir.relativize(p).toString())
+                    .filter(p -> p.contains("bucket-") && p.contains("data-"))
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    protected static void deleteRecursively(Path path) throws IOException {
+        if (path == null || !Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            walk.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+        }
+    }
+
+    protected static List<Object> list(Object... values) {
+        return Arrays.asList(values);
+    }
+}
