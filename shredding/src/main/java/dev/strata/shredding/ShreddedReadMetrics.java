@@ -1,0 +1,132 @@
+package dev.strata.shredding;
+
+/**
+ * Counters of shredded-format reads done on one thread while a collector is installed. A caller (e.g.
+ * Spark's partition reader) wraps its reads:
+ *
+ * <pre>
+ * try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
+ *     ... read through Paimon ...
+ *     ShreddedReadMetrics.Snapshot s = scope.snapshot();
+ * }
+ * </pre>
+ *
+ * Reads on a thread without an installed collector are not counted. Scopes nest: an inner scope
+ * counts only its own reads and adds them to the enclosing scope when it closes.
+ */
+public final class ShreddedReadMetrics {
+
+    private static final ThreadLocal<Scope> CURRENT = new ThreadLocal<>();
+
+    private ShreddedReadMetrics() {}
+
+    /** Installs a collector on the current thread. */
+    public static Scope collect() {
+        Scope scope = new Scope(CURRENT.get());
+        CURRENT.set(scope);
+        return scope;
+    }
+
+    /** The collector of the current thread, or null. Used by the reader. */
+    static Scope current() {
+        return CURRENT.get();
+    }
+
+    /** Adds counts to the current thread's collector, if any. */
+    public static void record(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
+            long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex) {
+        Scope s = CURRENT.get();
+        if (s != null) {
+            s.filesRead += filesRead;
+            s.filesSkipped += filesSkipped;
+            s.rowGroupsTotal += rowGroupsTotal;
+            s.rowGroupsSkipped += rowGroupsSkipped;
+            s.rowGroupsSkippedByZoneStatsOnly += rowGroupsSkippedByZoneStatsOnly;
+            s.subColumnsRead += subColumnsRead;
+            s.rowsSkippedByPageIndex += rowsSkippedByPageIndex;
+        }
+    }
+
+    /** An installed collector; close it on the thread that opened it. */
+    public static final class Scope implements AutoCloseable {
+        private final Scope parent;
+        private long filesRead;
+        private long filesSkipped;
+        private long rowGroupsTotal;
+        private long rowGroupsSkipped;
+        private long rowGroupsSkippedByZoneStatsOnly;
+        private long subColumnsRead;
+        private long rowsSkippedByPageIndex;
+        private boolean closed;
+
+        private Scope(Scope parent) {
+            this.parent = parent;
+        }
+
+        public Snapshot snapshot() {
+            return new Snapshot(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
+                    subColumnsRead, rowsSkippedByPageIndex);
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (CURRENT.get() == this) {
+                if (parent == null) {
+                    CURRENT.remove();
+                } else {
+                    CURRENT.set(parent);
+                }
+            }
+            if (parent != null) {
+                parent.filesRead += filesRead;
+                parent.filesSkipped += filesSkipped;
+                parent.rowGroupsTotal += rowGroupsTotal;
+                parent.rowGroupsSkipped += rowGroupsSkipped;
+                parent.rowGroupsSkippedByZoneStatsOnly += rowGroupsSkippedByZoneStatsOnly;
+                parent.subColumnsRead += subColumnsRead;
+                parent.rowsSkippedByPageIndex += rowsSkippedByPageIndex;
+            }
+        }
+    }
+
+    /**
+     * Immutable counts. {@code filesRead}: shredded files opened; {@code filesSkipped}: files skipped
+     * because the predicate cannot match (their row groups are not counted); {@code rowGroupsTotal} /
+     * {@code rowGroupsSkipped}: row groups of opened files and those skipped by statistics;
+     * {@code rowGroupsSkippedByZoneStatsOnly}: skipped ones that Parquet statistics alone would have read;
+     * {@code subColumnsRead}: Parquet leaf columns of shredded map columns read per file, summed;
+     * {@code rowsSkippedByPageIndex}: rows of read row groups dropped by page-level filtering.
+     */
+    public static final class Snapshot {
+        public final long filesRead;
+        public final long filesSkipped;
+        public final long rowGroupsTotal;
+        public final long rowGroupsSkipped;
+        public final long rowGroupsSkippedByZoneStatsOnly;
+        public final long subColumnsRead;
+        public final long rowsSkippedByPageIndex;
+
+        Snapshot(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
+                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex) {
+            this.filesRead = filesRead;
+            this.filesSkipped = filesSkipped;
+            this.rowGroupsTotal = rowGroupsTotal;
+            this.rowGroupsSkipped = rowGroupsSkipped;
+            this.rowGroupsSkippedByZoneStatsOnly = rowGroupsSkippedByZoneStatsOnly;
+            this.subColumnsRead = subColumnsRead;
+            this.rowsSkippedByPageIndex = rowsSkippedByPageIndex;
+        }
+
+        @Override
+        public String toString() {
+            return "filesRead=" + filesRead + ", filesSkipped=" + filesSkipped + ", rowGroupsTotal=" + rowGroupsTotal
+                    + ", rowGroupsSkipped=" + rowGroupsSkipped + ", rowGroupsSkippedByZoneStatsOnly="
+                    + rowGroupsSkippedByZoneStatsOnly + ", subColumnsRead=" + subColumnsRead
+                    + ", rowsSkippedByPageIndex=" + rowsSkippedByPageIndex;
+        }
+    }
+}

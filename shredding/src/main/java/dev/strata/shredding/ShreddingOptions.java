@@ -1,0 +1,359 @@
+package dev.strata.shredding;
+
+import dev.strata.shredding.allocate.PlacementPolicy;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.MultisetType;
+import org.apache.paimon.types.RowType;
+
+/**
+ * The table options of the shared-shredding layout (Paimon's keys, spec §2), their validation, and the
+ * choice of file format:
+ *
+ * <ul>
+ *   <li>{@code fields.<col>.map.storage-layout}: {@code default} | {@code shared-shredding}
+ *       (case-insensitive), default {@code default};</li>
+ *   <li>{@code fields.<col>.map.shared-shredding.max-columns}: K_max, an int &gt; 0, default 256;</li>
+ *   <li>{@code fields.<col>.map.shared-shredding.column-placement-policy}: {@code plain} |
+ *       {@code sequential} | {@code lru} (case-insensitive), default {@code lru}.</li>
+ * </ul>
+ *
+ * Shredded files are written by the Paimon file format {@value #FORMAT_IDENTIFIER} (Parquet inside);
+ * {@link #withFileFormat} points {@code file.format} at it.
+ */
+public final class ShreddingOptions {
+
+    /** The Paimon file format identifier (and data-file extension) of shredded files. */
+    public static final String FORMAT_IDENTIFIER = "strata-shredded";
+
+    public static final String LAYOUT_SUFFIX = "map.storage-layout";
+    public static final String MAX_COLUMNS_SUFFIX = "map.shared-shredding.max-columns";
+    public static final String POLICY_SUFFIX = "map.shared-shredding.column-placement-policy";
+    public static final String LAYOUT_DEFAULT = "default";
+    public static final String LAYOUT_SHARED = "shared-shredding";
+    public static final int DEFAULT_MAX_COLUMNS = 256;
+    public static final PlacementPolicy DEFAULT_POLICY = PlacementPolicy.LRU;
+
+    private static final Pattern FIELD_OPTION = Pattern.compile(
+            "^fields\\.(.+)\\.(map\\.storage-layout|map\\.shared-shredding\\.max-columns|map\\.shared-shredding\\.column-placement-policy)$");
+    private static final String FILE_FORMAT = "file.format";
+    private static final String FORMAT_PER_LEVEL = "file.format.per.level";
+    private static final String CHANGELOG_FORMAT = "changelog-file.format";
+    private static final String COMPRESSION = "file.compression";
+    private static final String COMPRESSION_PER_LEVEL = "file.compression.per.level";
+    private static final String CHANGELOG_COMPRESSION = "changelog-file.compression";
+
+    private ShreddingOptions() {}
+
+    public static String layoutKey(String column) {
+        return "fields." + column + "." + LAYOUT_SUFFIX;
+    }
+
+    public static String maxColumnsKey(String column) {
+        return "fields." + column + "." + MAX_COLUMNS_SUFFIX;
+    }
+
+    public static String policyKey(String column) {
+        return "fields." + column + "." + POLICY_SUFFIX;
+    }
+
+    /** Layout settings of one shredded column. */
+    public static final class ColumnLayout {
+        private final String column;
+        private final int maxColumns;
+        private final PlacementPolicy policy;
+
+        ColumnLayout(String column, int maxColumns, PlacementPolicy policy) {
+            this.column = column;
+            this.maxColumns = maxColumns;
+            this.policy = policy;
+        }
+
+        public String column() {
+            return column;
+        }
+
+        public int maxColumns() {
+            return maxColumns;
+        }
+
+        public PlacementPolicy policy() {
+            return policy;
+        }
+    }
+
+    /**
+     * Checks the layout options against the schema (spec §2); the catalog calls it on CREATE and ALTER
+     * TABLE.
+     *
+     * @throws IllegalArgumentException naming the table, the option, the value found and the values allowed
+     */
+    public static void validate(String tableName, RowType rowType, Map<String, String> tableOptions) {
+        List<String> shredded = new ArrayList<>();
+        for (Map.Entry<String, String> e : tableOptions.entrySet()) {
+            Matcher m = FIELD_OPTION.matcher(e.getKey());
+            if (!m.matches()) {
+                continue;
+            }
+            String column = m.group(1);
+            String suffix = m.group(2);
+            String value = e.getValue();
+            if (suffix.equals(MAX_COLUMNS_SUFFIX)) {
+                parseMaxColumns(tableName, column, value);
+                continue;
+            }
+            if (suffix.equals(POLICY_SUFFIX)) {
+                parsePolicy(tableName, column, value);
+                continue;
+            }
+            String layout = parseLayout(tableName, column, value);
+            if (!rowType.containsField(column)) {
+                throw fail(tableName, "Column '" + column + "' is configured with map.storage-layout but does not exist in table schema.",
+                        "Remove option '" + e.getKey() + "' or add the column; existing columns: " + rowType.getFieldNames() + ".");
+            }
+            DataType type = rowType.getField(column).type();
+            if (type.getTypeRoot() != DataTypeRoot.MAP) {
+                throw fail(tableName, "Column '" + column + "' is configured with map.storage-layout but its type is not MAP.",
+                        "Option '" + e.getKey() + "' only applies to MAP columns; '" + column + "' is " + type + ".");
+            }
+            if (layout.equals(LAYOUT_SHARED)) {
+                MapType map = (MapType) type;
+                if (map.getKeyType().getTypeRoot() != DataTypeRoot.VARCHAR) {
+                    throw fail(tableName, "Column '" + column
+                            + "' is configured with map.storage-layout=shared-shredding but its type is not MAP<STRING NOT NULL, T>.",
+                            "Found " + type + "; use a MAP with STRING keys or set '" + e.getKey() + "' = 'default'.");
+                }
+                if (map.getKeyType().isNullable()) {
+                    throw fail(tableName, "Column '" + column
+                            + "' is configured with map.storage-layout=shared-shredding but its map key type is nullable.",
+                            "Declare the key as STRING NOT NULL (Spark's MAP<STRING, T> already is) or set '" + e.getKey() + "' = 'default'.");
+                }
+                if (contains(map.getValueType(), DataTypeRoot.BLOB)) {
+                    throw fail(tableName, "MAP shared-shredding field '" + column + "' cannot contain BLOB fields.",
+                            "Change the value type " + map.getValueType() + " or set '" + e.getKey() + "' = 'default'.");
+                }
+                if (contains(map.getValueType(), DataTypeRoot.VECTOR)) {
+                    throw fail(tableName, "MAP shared-shredding field '" + column + "' cannot contain VECTOR fields.",
+                            "Change the value type " + map.getValueType() + " or set '" + e.getKey() + "' = 'default'.");
+                }
+                parseMaxColumns(tableName, column, tableOptions.get(maxColumnsKey(column)));
+                parsePolicy(tableName, column, tableOptions.get(policyKey(column)));
+                shredded.add(column);
+            }
+        }
+        if (shredded.isEmpty()) {
+            return;
+        }
+        checkFormat(tableName, FILE_FORMAT, tableOptions.get(FILE_FORMAT));
+        checkFormat(tableName, CHANGELOG_FORMAT, tableOptions.get(CHANGELOG_FORMAT));
+        for (Map.Entry<String, String> level : perLevel(tableOptions, FORMAT_PER_LEVEL).entrySet()) {
+            checkFormat(tableName, level.getKey(), level.getValue());
+        }
+        checkCompression(tableName, COMPRESSION, tableOptions.get(COMPRESSION));
+        checkCompression(tableName, CHANGELOG_COMPRESSION, tableOptions.get(CHANGELOG_COMPRESSION));
+        for (Map.Entry<String, String> level : perLevel(tableOptions, COMPRESSION_PER_LEVEL).entrySet()) {
+            checkCompression(tableName, level.getKey(), level.getValue());
+        }
+        for (DataField f : rowType.getFields()) {
+            if (contains(f.type(), DataTypeRoot.VARIANT)) {
+                throw fail(tableName, "MAP shared-shredding cannot be used with Variant fields.",
+                        "Column '" + f.name() + "' is " + f.type() + "; shredded columns " + shredded
+                                + " need a table without VARIANT columns.");
+            }
+            if (contains(f.type(), DataTypeRoot.MULTISET)) {
+                throw fail(tableName, "MAP shared-shredding cannot be used with MULTISET fields.",
+                        "Column '" + f.name() + "' is " + f.type() + "; shredded columns " + shredded
+                                + " need a table without MULTISET columns.");
+            }
+        }
+        String bucket = tableOptions.get("bucket");
+        if (bucket != null && bucket.trim().equals("-2")) {
+            throw fail(tableName, "MAP shared-shredding currently does not support postpone bucket mode.",
+                    "Option 'bucket' is -2; use a fixed bucket count (> 0) or -1.");
+        }
+        for (Map.Entry<String, String> e : tableOptions.entrySet()) {
+            if (e.getKey().startsWith("file-index.") && e.getKey().endsWith(".columns")) {
+                for (String col : shredded) {
+                    for (String item : e.getValue().split(",")) {
+                        String it = item.trim();
+                        if (it.startsWith(col + "[")) {
+                            throw fail(tableName, "Column '" + col
+                                    + "' is configured with map.storage-layout=shared-shredding, which does not support nested file index.",
+                                    "Remove '" + it + "' from option '" + e.getKey() + "'.");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The shredded columns of a table with their settings, in schema order (options assumed valid). */
+    public static Map<String, ColumnLayout> shreddedColumns(RowType rowType, Map<String, String> tableOptions) {
+        Map<String, ColumnLayout> out = new LinkedHashMap<>();
+        for (DataField f : rowType.getFields()) {
+            String layout = tableOptions.get(layoutKey(f.name()));
+            if (layout == null || !layout.trim().equalsIgnoreCase(LAYOUT_SHARED)) {
+                continue;
+            }
+            if (!(f.type() instanceof MapType) || ((MapType) f.type()).getKeyType().getTypeRoot() != DataTypeRoot.VARCHAR) {
+                continue;
+            }
+            out.put(f.name(), new ColumnLayout(f.name(), parseMaxColumns("table", f.name(), tableOptions.get(maxColumnsKey(f.name()))),
+                    parsePolicy("table", f.name(), tableOptions.get(policyKey(f.name())))));
+        }
+        return out;
+    }
+
+    /**
+     * The options with {@code file.format} (and {@code changelog-file.format}, per-level formats) set to
+     * {@value #FORMAT_IDENTIFIER} where they say {@code parquet} when a column is shared-shredding, and set
+     * back to {@code parquet} when none is. Files already written keep their format (their extension).
+     */
+    public static Map<String, String> withFileFormat(RowType rowType, Map<String, String> tableOptions) {
+        boolean any = !shreddedColumns(rowType, tableOptions).isEmpty();
+        String from = any ? "parquet" : FORMAT_IDENTIFIER;
+        String to = any ? FORMAT_IDENTIFIER : "parquet";
+        Map<String, String> out = new LinkedHashMap<>(tableOptions);
+        String format = out.get(FILE_FORMAT);
+        if (format == null ? any : format.trim().equalsIgnoreCase(from)) {
+            out.put(FILE_FORMAT, to);
+        }
+        String changelog = out.get(CHANGELOG_FORMAT);
+        if (changelog != null && changelog.trim().equalsIgnoreCase(from)) {
+            out.put(CHANGELOG_FORMAT, to);
+        }
+        String perLevel = out.get(FORMAT_PER_LEVEL);
+        if (perLevel != null && !perLevel.isBlank()) {
+            List<String> parts = new ArrayList<>();
+            for (String item : perLevel.split(",")) {
+                String[] kv = item.split(":", 2);
+                if (kv.length == 2 && kv[1].trim().equalsIgnoreCase(from)) {
+                    parts.add(kv[0].trim() + ":" + to);
+                } else {
+                    parts.add(item.trim());
+                }
+            }
+            out.put(FORMAT_PER_LEVEL, String.join(",", parts));
+        }
+        return out;
+    }
+
+    private static Map<String, String> perLevel(Map<String, String> options, String key) {
+        Map<String, String> out = new LinkedHashMap<>();
+        String v = options.get(key);
+        if (v != null && !v.isBlank()) {
+            for (String item : v.split(",")) {
+                String[] kv = item.split(":", 2);
+                if (kv.length == 2) {
+                    out.put(key + "." + kv[0].trim(), kv[1].trim());
+                }
+            }
+        }
+        String prefix = key + ".";
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            if (e.getKey().startsWith(prefix)) {
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        return out;
+    }
+
+    private static void checkFormat(String table, String key, String value) {
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("parquet") && !v.equals(FORMAT_IDENTIFIER)) {
+            throw fail(table, "MAP shared-shredding only supports parquet/orc file formats, but " + key + " is " + value
+                    + ". Strata writes shredded maps as Parquet only (allowed: parquet, " + FORMAT_IDENTIFIER + ").",
+                    "Set '" + key + "' = 'parquet'.");
+        }
+    }
+
+    private static void checkCompression(String table, String key, String value) {
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("none") && !v.equals("lz4") && !v.equals("zstd")) {
+            throw fail(table, "MAP shared-shredding only supports none/lz4/zstd compression, but " + key + " is " + value + ".",
+                    "Set '" + key + "' to one of none, lz4, zstd.");
+        }
+    }
+
+    private static String parseLayout(String table, String column, String value) {
+        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals(LAYOUT_DEFAULT) || v.equals(LAYOUT_SHARED)) {
+            return v;
+        }
+        throw fail(table, "option '" + layoutKey(column) + "' has value '" + value + "'.",
+                "Could not parse value for enum. Expected one of: [" + LAYOUT_DEFAULT + ", " + LAYOUT_SHARED + "].");
+    }
+
+    static int parseMaxColumns(String table, String column, String value) {
+        if (value == null) {
+            return DEFAULT_MAX_COLUMNS;
+        }
+        int k;
+        try {
+            k = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw fail(table, "option '" + maxColumnsKey(column) + "' has value '" + value + "', which is not an integer.",
+                    "options map.shared-shredding.max-columns must > 0; use an integer such as " + DEFAULT_MAX_COLUMNS + ".");
+        }
+        if (k <= 0) {
+            throw fail(table, "option '" + maxColumnsKey(column) + "' has value '" + value + "'.",
+                    "options map.shared-shredding.max-columns must > 0; use an integer such as " + DEFAULT_MAX_COLUMNS + ".");
+        }
+        return k;
+    }
+
+    static PlacementPolicy parsePolicy(String table, String column, String value) {
+        if (value == null) {
+            return DEFAULT_POLICY;
+        }
+        PlacementPolicy p = PlacementPolicy.parseOrNull(value);
+        if (p == null) {
+            throw fail(table, "option '" + policyKey(column) + "' has value '" + value + "'.",
+                    "Could not parse value for enum. Expected one of: " + PlacementPolicy.allowedValues() + ".");
+        }
+        return p;
+    }
+
+    private static IllegalArgumentException fail(String table, String why, String what) {
+        return new IllegalArgumentException("Cannot configure map storage layout for table " + table + ": " + why + " " + what);
+    }
+
+    private static boolean contains(DataType type, DataTypeRoot root) {
+        if (type.getTypeRoot() == root) {
+            return true;
+        }
+        if (type instanceof ArrayType) {
+            return contains(((ArrayType) type).getElementType(), root);
+        }
+        if (type instanceof MapType) {
+            return contains(((MapType) type).getKeyType(), root) || contains(((MapType) type).getValueType(), root);
+        }
+        if (type instanceof MultisetType) {
+            return contains(((MultisetType) type).getElementType(), root);
+        }
+        if (type instanceof RowType) {
+            for (DataField f : ((RowType) type).getFields()) {
+                if (contains(f.type(), root)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

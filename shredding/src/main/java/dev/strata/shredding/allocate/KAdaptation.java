@@ -1,0 +1,53 @@
+package dev.strata.shredding.allocate;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+
+/**
+ * Chooses K for the next file of one shredded column from the max row widths W of the last
+ * {@value #WINDOW} files completed by the same rolling writer (spec §6): with no history K = K_max;
+ * otherwise take the P90 of the window (1-based rank ceil(0.9·n)) and the maximum, use the maximum
+ * when it is within 4 of the P90 or within 1.25× of it, and clamp to [1, K_max]. Not thread-safe; one
+ * instance per writer factory and column.
+ */
+public final class KAdaptation {
+
+    static final int WINDOW = 20;
+    private static final int ABSOLUTE_SLACK = 4;
+    private static final double RELATIVE_SLACK = 1.25;
+
+    private final int maxColumns;
+    private final Deque<Integer> window = new ArrayDeque<>();
+
+    public KAdaptation(int maxColumns) {
+        if (maxColumns < 1) {
+            throw new IllegalArgumentException("Cannot adapt K: max-columns must be > 0 but was " + maxColumns + ".");
+        }
+        this.maxColumns = maxColumns;
+    }
+
+    /** K for the next file. */
+    public synchronized int nextK() {
+        if (window.isEmpty()) {
+            return maxColumns;
+        }
+        int[] w = window.stream().mapToInt(Integer::intValue).toArray();
+        Arrays.sort(w);
+        int n = w.length;
+        int max = w[n - 1];
+        int rank = (int) Math.ceil(0.9 * n);
+        rank = Math.max(1, Math.min(n, rank));
+        int p = w[rank - 1];
+        int chosen = (max - p <= ABSOLUTE_SLACK || max <= (int) Math.ceil(RELATIVE_SLACK * p)) ? max : p;
+        return Math.max(1, Math.min(maxColumns, chosen));
+    }
+
+    /** Reports the W of a file that closed successfully. */
+    public synchronized void fileCompleted(int maxRowWidth) {
+        window.addLast(maxRowWidth);
+        while (window.size() > WINDOW) {
+            window.removeFirst();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.strata.shredding.format;
+
+import dev.strata.shredding.ShreddedReadHandover;
+import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.parquet.ParquetSchemas;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.paimon.format.FileFormat;
+import org.apache.paimon.format.FileFormatFactory;
+import org.apache.paimon.format.FormatReaderFactory;
+import org.apache.paimon.format.FormatWriterFactory;
+import org.apache.paimon.format.SimpleStatsExtractor;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.statistics.SimpleColStatsCollector;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.RowType;
+
+/**
+ * Paimon {@link FileFormat} writing Parquet with the shared-shredding layout for the table's
+ * shared-shredding MAP columns and plain Parquet for every other column. Reads honour the
+ * {@link ShreddedReadHandover} dynamic options. Paimon's own value filters are not applied here
+ * (Paimon filters by file statistics, and readers above re-check rows).
+ */
+final class ShreddedFileFormat extends FileFormat {
+
+    private final Map<String, String> options;
+    private final long rowGroupBytes;
+    private final int readBatchSize;
+
+    ShreddedFileFormat(FileFormatFactory.FormatContext context) {
+        super(ShreddingOptions.FORMAT_IDENTIFIER);
+        this.options = context.options().toMap();
+        this.rowGroupBytes = context.blockSize() != null ? context.blockSize().getBytes() : 128L * 1024 * 1024;
+        this.readBatchSize = Math.max(1, context.readBatchSize());
+    }
+
+    @Override
+    public FormatReaderFactory createReaderFactory(RowType dataSchemaRowType, RowType projectedRowType,
+            List<Predicate> filters) {
+        return new ShreddedReaderFactory(projectedRowType, ShreddedReadHandover.decode(options), readBatchSize);
+    }
+
+    @Override
+    public FormatWriterFactory createWriterFactory(RowType type) {
+        return new ShreddedWriterFactory(type, ShreddingOptions.shreddedColumns(type, options), rowGroupBytes);
+    }
+
+    @Override
+    public void validateDataFields(RowType rowType) {
+        for (DataField f : rowType.getFields()) {
+            ParquetSchemas.checkSupported(f.name(), f.type());
+        }
+    }
+
+    @Override
+    public Optional<SimpleStatsExtractor> createStatsExtractor(RowType type, SimpleColStatsCollector.Factory[] statsCollectors) {
+        return Optional.of(new ShreddedStatsExtractor(type, statsCollectors));
+    }
+}

@@ -1,0 +1,86 @@
+package dev.strata.shredding.layout;
+
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one file says about one shredded column (spec §1): D (keys by id), S (columns by id), O
+ * (overflowed ids), K, W, the value kind, and per-row-group {@link KeyZones}. Immutable.
+ */
+public final class ShreddedColumnMeta {
+
+    private final int numColumns;
+    private final int maxRowWidth;
+    private final ValueKind valueKind;
+    private final List<String> keys;
+    private final int[][] columnsById;
+    private final BitSet overflow;
+    private final List<KeyZones> zones;
+    private volatile Map<String, Integer> index;
+
+    public ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
+            int[][] columnsById, BitSet overflow, List<KeyZones> zones) {
+        this.numColumns = numColumns;
+        this.maxRowWidth = maxRowWidth;
+        this.valueKind = valueKind;
+        this.keys = List.copyOf(keys);
+        this.columnsById = columnsById;
+        this.overflow = (BitSet) overflow.clone();
+        this.zones = List.copyOf(zones);
+    }
+
+    /** K. */
+    public int numColumns() {
+        return numColumns;
+    }
+
+    /** W. */
+    public int maxRowWidth() {
+        return maxRowWidth;
+    }
+
+    public ValueKind valueKind() {
+        return valueKind;
+    }
+
+    /** D as a list: the key of each id. */
+    public List<String> keys() {
+        return keys;
+    }
+
+    /** D(key), or -1 when the key is absent from the file. */
+    public int idOf(String key) {
+        Map<String, Integer> m = index;
+        if (m == null) {
+            m = new HashMap<>(keys.size() * 2);
+            for (int i = 0; i < keys.size(); i++) {
+                m.putIfAbsent(keys.get(i), i);
+            }
+            index = m;
+        }
+        Integer id = m.get(key);
+        return id == null ? -1 : id;
+    }
+
+    /** S(id), ascending. */
+    public int[] columnsOf(int id) {
+        return id >= 0 && id < columnsById.length ? columnsById[id] : new int[0];
+    }
+
+    /** Whether id ∈ O. */
+    public boolean overflows(int id) {
+        return id >= 0 && overflow.get(id);
+    }
+
+    /** O (a copy). */
+    public BitSet overflowSet() {
+        return (BitSet) overflow.clone();
+    }
+
+    /** Per-key zone statistics, one entry per row group in file order (empty when not recorded). */
+    public List<KeyZones> zones() {
+        return zones;
+    }
+}

@@ -1,0 +1,365 @@
+package dev.strata.shredding.layout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.BitSet;
+import java.util.List;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * The per-column shredding metadata stored in the Parquet footer's key/value metadata, one entry per
+ * shredded column: key {@code strata.shredding.<column name>}, value the standard Base64 text of a
+ * {@code Blob}. Version 1 grammar (integers big-endian; VInt/VLong are unsigned LEB128 varints; ZLong
+ * is a zig-zag VLong):
+ *
+ * <pre>
+ * Blob        --&gt; Magic, Version, RawLength, Deflated, Checksum
+ * Magic       --&gt; the 4 bytes "SSMF"
+ * Version     --&gt; byte, = 1
+ * RawLength   --&gt; VInt, byte length of Payload before compression
+ * Deflated    --&gt; CompressedLength:VInt, zlib-deflate(Payload) bytes
+ * Checksum    --&gt; int32, CRC32 of every preceding byte of the Blob
+ * Payload     --&gt; K:VInt, W:VInt, ValueKind:byte, DictSize:VInt, Key^DictSize, Columns^DictSize,
+ *                 Overflow, GroupCount:VInt, Group^GroupCount
+ * Key         --&gt; Length:VInt, UTF-8 bytes            (key of id 0, 1, ... in id order)
+ * Columns     --&gt; Count:VInt, Column:VInt^Count       (S(id), ascending)
+ * Overflow    --&gt; Count:VInt, Id:VInt^Count           (O, ascending)
+ * Group       --&gt; RowCount:VLong, Truncated:byte, EntryCount:VInt, Entry^EntryCount
+ * Entry       --&gt; Id:VInt (ascending), Present:VInt, Nulls:VInt, NaNs:VInt, Flags:byte,
+ *                 [Min:Value if Flags&amp;1], [Max:Value if Flags&amp;2]
+ * Value       --&gt; LONG: ZLong | DOUBLE: IEEE-754 int64 bits | BYTES: Length:VInt, bytes
+ *                 | DECIMAL: Scale:VInt, Length:VInt, unscaled two's-complement bytes
+ * </pre>
+ *
+ * ValueKind codes are those of {@link ValueKind}. Size bound of the zone part: at most
+ * {@value #MAX_ZONE_KEYS} entries per row group and column (further keys set Truncated, meaning "keys
+ * not listed may be present"), and BYTES bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer
+ * minimum is cut to its prefix, a longer maximum is dropped), so a row group adds at most about
+ * 1024 × (20 + 2 × 65) bytes before compression per column.
+ *
+ * <p>This is not Paimon's own encoding (an Arrow schema message under {@code ARROW:schema}, spec §4):
+ * that needs a FlatBuffer writer and a zstd/lz4 dictionary codec; Strata files carry their own
+ * extension, so Paimon never opens them with its Parquet reader.
+ */
+public final class ShreddingFooter {
+
+    public static final String KEY_PREFIX = "strata.shredding.";
+    public static final int VERSION = 1;
+    public static final int MAX_ZONE_KEYS = 1024;
+    public static final int MAX_BOUND_BYTES = 64;
+    private static final byte[] MAGIC = {'S', 'S', 'M', 'F'};
+
+    private ShreddingFooter() {}
+
+    public static String footerKey(String column) {
+        return KEY_PREFIX + column;
+    }
+
+    static byte[] lowerBound(byte[] min) {
+        return min.length <= MAX_BOUND_BYTES ? min : Arrays.copyOf(min, MAX_BOUND_BYTES);
+    }
+
+    static byte[] upperBound(byte[] max) {
+        return max.length <= MAX_BOUND_BYTES ? max : null;
+    }
+
+    /** Encodes the metadata as the Base64 text of a Blob. */
+    public static String encode(ShreddedColumnMeta meta) {
+        try {
+            ByteArrayOutputStream raw = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(raw);
+            writeVInt(out, meta.numColumns());
+            writeVInt(out, meta.maxRowWidth());
+            out.writeByte(meta.valueKind().code());
+            List<String> keys = meta.keys();
+            writeVInt(out, keys.size());
+            for (String key : keys) {
+                writeBytes(out, key.getBytes(StandardCharsets.UTF_8));
+            }
+            for (int id = 0; id < keys.size(); id++) {
+                int[] cols = meta.columnsOf(id);
+                writeVInt(out, cols.length);
+                for (int c : cols) {
+                    writeVInt(out, c);
+                }
+            }
+            BitSet o = meta.overflowSet();
+            writeVInt(out, o.cardinality());
+            for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
+                writeVInt(out, id);
+            }
+            writeVInt(out, meta.zones().size());
+            for (KeyZones z : meta.zones()) {
+                writeVLong(out, z.rowCount());
+                out.writeByte(z.truncated() ? 1 : 0);
+                writeVInt(out, z.size());
+                for (int i = 0; i < z.size(); i++) {
+                    writeVInt(out, z.idAt(i));
+                    writeVInt(out, z.presentAt(i));
+                    writeVInt(out, z.nullsAt(i));
+                    writeVInt(out, z.nansAt(i));
+                    Object mi = z.minAt(i);
+                    Object ma = z.maxAt(i);
+                    out.writeByte((mi != null ? 1 : 0) | (ma != null ? 2 : 0));
+                    if (mi != null) {
+                        writeValue(out, meta.valueKind(), mi);
+                    }
+                    if (ma != null) {
+                        writeValue(out, meta.valueKind(), ma);
+                    }
+                }
+            }
+            out.flush();
+            byte[] payload = raw.toByteArray();
+            Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+            byte[] compressed;
+            try {
+                deflater.setInput(payload);
+                deflater.finish();
+                ByteArrayOutputStream c = new ByteArrayOutputStream(Math.max(64, payload.length / 2));
+                byte[] buf = new byte[8192];
+                while (!deflater.finished()) {
+                    int n = deflater.deflate(buf);
+                    c.write(buf, 0, n);
+                }
+                compressed = c.toByteArray();
+            } finally {
+                deflater.end();
+            }
+            ByteArrayOutputStream blob = new ByteArrayOutputStream(compressed.length + 32);
+            DataOutputStream b = new DataOutputStream(blob);
+            b.write(MAGIC);
+            b.writeByte(VERSION);
+            writeVInt(b, payload.length);
+            writeBytes(b, compressed);
+            b.flush();
+            CRC32 crc = new CRC32();
+            crc.update(blob.toByteArray());
+            b.writeInt((int) crc.getValue());
+            b.flush();
+            return Base64.getEncoder().encodeToString(blob.toByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Decodes a Blob's Base64 text. Every problem is reported as an {@link IllegalStateException} naming
+     * the column and the file.
+     */
+    public static ShreddedColumnMeta decode(String text, String column, String file) {
+        String where = "column '" + column + "' of file " + file;
+        byte[] blob;
+        try {
+            blob = Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where
+                    + ": the footer value is not Base64 (" + e.getMessage() + "). The file is corrupt.", e);
+        }
+        if (blob.length < MAGIC.length + 1 + 4 || !Arrays.equals(Arrays.copyOf(blob, 4), MAGIC)) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where
+                    + ": expected magic SSMF, found " + describeMagic(blob) + ". The file is corrupt.");
+        }
+        CRC32 crc = new CRC32();
+        crc.update(blob, 0, blob.length - 4);
+        int expected = ((blob[blob.length - 4] & 0xFF) << 24) | ((blob[blob.length - 3] & 0xFF) << 16)
+                | ((blob[blob.length - 2] & 0xFF) << 8) | (blob[blob.length - 1] & 0xFF);
+        int actual = (int) crc.getValue();
+        if (expected != actual) {
+            throw new IllegalStateException(String.format(
+                    "Cannot read shredding metadata of %s: checksum failed: expected=%08x actual=%08x. The file is corrupt.",
+                    where, expected, actual));
+        }
+        int version = blob[4];
+        if (version != VERSION) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where
+                    + ": unsupported version " + version + ", expected " + VERSION
+                    + ". Upgrade Strata to read this file.");
+        }
+        try {
+            DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(blob, 5, blob.length - 9));
+            int rawLength = readVInt(in);
+            byte[] compressed = readBytes(in);
+            Inflater inflater = new Inflater();
+            byte[] payload = new byte[rawLength];
+            try {
+                inflater.setInput(compressed);
+                int n = inflater.inflate(payload);
+                if (n != rawLength || !inflater.finished()) {
+                    throw new IOException("payload length " + n + " does not match " + rawLength);
+                }
+            } finally {
+                inflater.end();
+            }
+            DataInputStream p = new DataInputStream(new java.io.ByteArrayInputStream(payload));
+            int k = readVInt(p);
+            int w = readVInt(p);
+            ValueKind kind = ValueKind.fromCode(p.readByte());
+            int dictSize = readVInt(p);
+            List<String> keys = new ArrayList<>(dictSize);
+            for (int i = 0; i < dictSize; i++) {
+                keys.add(new String(readBytes(p), StandardCharsets.UTF_8));
+            }
+            int[][] cols = new int[dictSize][];
+            for (int id = 0; id < dictSize; id++) {
+                int n = readVInt(p);
+                cols[id] = new int[n];
+                for (int j = 0; j < n; j++) {
+                    cols[id][j] = readVInt(p);
+                    if (cols[id][j] >= k) {
+                        throw new IOException("column " + cols[id][j] + " of id " + id + " exceeds K=" + k);
+                    }
+                }
+            }
+            BitSet overflow = new BitSet();
+            int oc = readVInt(p);
+            for (int i = 0; i < oc; i++) {
+                overflow.set(readVInt(p));
+            }
+            int groups = readVInt(p);
+            List<KeyZones> zones = new ArrayList<>(groups);
+            for (int g = 0; g < groups; g++) {
+                long rows = readVLong(p);
+                boolean truncated = p.readByte() != 0;
+                int n = readVInt(p);
+                int[] ids = new int[n];
+                int[] pr = new int[n];
+                int[] nu = new int[n];
+                int[] na = new int[n];
+                Object[] mi = new Object[n];
+                Object[] ma = new Object[n];
+                for (int i = 0; i < n; i++) {
+                    ids[i] = readVInt(p);
+                    pr[i] = readVInt(p);
+                    nu[i] = readVInt(p);
+                    na[i] = readVInt(p);
+                    int flags = p.readByte();
+                    if ((flags & 1) != 0) {
+                        mi[i] = readValue(p, kind);
+                    }
+                    if ((flags & 2) != 0) {
+                        ma[i] = readValue(p, kind);
+                    }
+                }
+                zones.add(new KeyZones(rows, truncated, ids, pr, nu, na, mi, ma));
+            }
+            if (p.available() != 0) {
+                throw new IOException(p.available() + " trailing bytes");
+            }
+            return new ShreddedColumnMeta(k, w, kind, keys, cols, overflow, zones);
+        } catch (IOException | DataFormatException | RuntimeException e) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed payload ("
+                    + e + "). The file is corrupt.", e);
+        }
+    }
+
+    private static String describeMagic(byte[] blob) {
+        return blob.length < 4 ? blob.length + " bytes" : new String(blob, 0, 4, StandardCharsets.ISO_8859_1);
+    }
+
+    private static void writeValue(DataOutputStream out, ValueKind kind, Object v) throws IOException {
+        switch (kind) {
+            case LONG: {
+                long x = (Long) v;
+                writeVLong(out, (x << 1) ^ (x >> 63));
+                break;
+            }
+            case DOUBLE:
+                out.writeLong(Double.doubleToRawLongBits((Double) v));
+                break;
+            case BYTES:
+                writeBytes(out, (byte[]) v);
+                break;
+            case DECIMAL: {
+                BigDecimal d = (BigDecimal) v;
+                writeVInt(out, d.scale());
+                writeBytes(out, d.unscaledValue().toByteArray());
+                break;
+            }
+            default:
+                throw new IOException("no values for kind " + kind);
+        }
+    }
+
+    private static Object readValue(DataInputStream in, ValueKind kind) throws IOException {
+        switch (kind) {
+            case LONG: {
+                long z = readVLong(in);
+                return (z >>> 1) ^ -(z & 1);
+            }
+            case DOUBLE:
+                return Double.longBitsToDouble(in.readLong());
+            case BYTES:
+                return readBytes(in);
+            case DECIMAL: {
+                int scale = readVInt(in);
+                return new BigDecimal(new BigInteger(readBytes(in)), scale);
+            }
+            default:
+                throw new IOException("no values for kind " + kind);
+        }
+    }
+
+    static void writeVInt(DataOutputStream out, int v) throws IOException {
+        writeVLong(out, v & 0xFFFFFFFFL);
+    }
+
+    static void writeVLong(DataOutputStream out, long v) throws IOException {
+        while ((v & ~0x7FL) != 0) {
+            out.writeByte((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.writeByte((int) v);
+    }
+
+    static int readVInt(DataInputStream in) throws IOException {
+        long v = readVLong(in);
+        if (v > Integer.MAX_VALUE) {
+            throw new IOException("varint out of range: " + v);
+        }
+        return (int) v;
+    }
+
+    static long readVLong(DataInputStream in) throws IOException {
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            int b = in.read();
+            if (b < 0) {
+                throw new EOFException("truncated varint");
+            }
+            v |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return v;
+            }
+        }
+        throw new IOException("varint too long");
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+        writeVInt(out, b.length);
+        out.write(b);
+    }
+
+    private static byte[] readBytes(DataInputStream in) throws IOException {
+        int n = readVInt(in);
+        if (n > in.available()) {
+            throw new EOFException("length " + n + " exceeds the remaining " + in.available() + " bytes");
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return b;
+    }
+}

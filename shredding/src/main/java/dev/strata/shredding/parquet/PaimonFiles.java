@@ -1,0 +1,115 @@
+package dev.strata.shredding.parquet;
+
+import java.io.IOException;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.SeekableInputStream;
+import org.apache.parquet.io.DelegatingSeekableInputStream;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+
+/** Adapters between Paimon's file streams and parquet-hadoop's {@link OutputFile}/{@link InputFile}. */
+public final class PaimonFiles {
+
+    private PaimonFiles() {}
+
+    /**
+     * An {@link OutputFile} writing to a stream owned by Paimon: closing it only flushes (Paimon reads the
+     * size from the stream and closes it itself). {@link #position()} lets the writer notice row-group flushes.
+     */
+    public static final class StreamOutputFile implements OutputFile {
+        private final org.apache.paimon.fs.PositionOutputStream out;
+        private final String path;
+
+        public StreamOutputFile(org.apache.paimon.fs.PositionOutputStream out, String path) {
+            this.out = out;
+            this.path = path;
+        }
+
+        public long position() throws IOException {
+            return out.getPos();
+        }
+
+        @Override
+        public PositionOutputStream create(long blockSizeHint) {
+            return new PositionOutputStream() {
+                @Override
+                public long getPos() throws IOException {
+                    return out.getPos();
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    out.write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    out.write(b, off, len);
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    out.flush();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    out.flush();
+                }
+            };
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
+            return create(blockSizeHint);
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return false;
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return 0;
+        }
+
+        @Override
+        public String getPath() {
+            return path;
+        }
+    }
+
+    /** An {@link InputFile} over a Paimon {@link FileIO} path. */
+    public static InputFile inputFile(FileIO fileIO, Path path, long length) {
+        return new InputFile() {
+            @Override
+            public long getLength() {
+                return length;
+            }
+
+            @Override
+            public org.apache.parquet.io.SeekableInputStream newStream() throws IOException {
+                SeekableInputStream in = fileIO.newInputStream(path);
+                return new DelegatingSeekableInputStream(in) {
+                    @Override
+                    public long getPos() throws IOException {
+                        return in.getPos();
+                    }
+
+                    @Override
+                    public void seek(long newPos) throws IOException {
+                        in.seek(newPos);
+                    }
+                };
+            }
+
+            @Override
+            public String toString() {
+                return path.toString();
+            }
+        };
+    }
+}

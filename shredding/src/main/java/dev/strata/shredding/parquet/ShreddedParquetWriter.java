@@ -1,0 +1,271 @@
+package dev.strata.shredding.parquet;
+
+import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.layout.ShreddingFooter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Writes Paimon rows as standard Parquet with the shared-shredding layout for the configured MAP
+ * columns (spec §3 and §5); every other column is stored as plain Parquet.
+ *
+ * <p><b>Footer metadata.</b> For every shredded column the footer key/value metadata holds the entry
+ * {@code strata.shredding.<column>} = Base64(Blob), version {@value ShreddingFooter#VERSION}, CRC32
+ * checksummed:
+ *
+ * <pre>
+ * Blob     --&gt; Magic "SSMF", Version:byte(1), RawLength:VInt, CompressedLength:VInt, Deflate(Payload), CRC32:int32
+ * Payload  --&gt; K, W, ValueKind, DictSize, Key^DictSize, S(id)^DictSize, O, GroupCount, Group^GroupCount
+ * Group    --&gt; RowCount, Truncated, EntryCount, &lt;Id, Present, Nulls, NaNs, Flags, [Min], [Max]&gt;^EntryCount
+ * </pre>
+ *
+ * The full byte grammar, the zone-statistics size bound and the difference from Paimon's own
+ * {@code ARROW:schema} encoding are in {@link ShreddingFooter}. The footer holds one zone Group per row
+ * group; the writer notices a row-group flush by the output position moving (parquet-hadoop buffers
+ * pages in memory until a row group is complete).
+ */
+public final class ShreddedParquetWriter implements Closeable {
+
+    private static final Configuration HADOOP_CONF = new Configuration(false);
+
+    /** Layout settings of one shredded column in one file. */
+    public static final class ColumnSpec {
+        final int k;
+        final PlacementPolicy policy;
+
+        public ColumnSpec(int k, PlacementPolicy policy) {
+            this.k = k;
+            this.policy = policy;
+        }
+    }
+
+    /** Physical Parquet settings. */
+    public static final class Settings {
+        String compression = "zstd";
+        long rowGroupBytes = 128L * 1024 * 1024;
+        int rowGroupRowLimit = Integer.MAX_VALUE;
+        int pageBytes = 1024 * 1024;
+        int pageRowLimit = 20_000;
+
+        public Settings compression(String codec) {
+            this.compression = codec;
+            return this;
+        }
+
+        public Settings rowGroupBytes(long bytes) {
+            this.rowGroupBytes = bytes;
+            return this;
+        }
+
+        public Settings rowGroupRowLimit(int rows) {
+            this.rowGroupRowLimit = rows;
+            return this;
+        }
+
+        public Settings pageRowLimit(int rows) {
+            this.pageRowLimit = rows;
+            return this;
+        }
+    }
+
+    private final PaimonFiles.StreamOutputFile out;
+    private final ParquetWriter<InternalRow> writer;
+    private final List<ShreddedMapWriter> mapWriters = new ArrayList<>();
+    private long lastPosition;
+    private long rowsInGroup;
+    private Map<String, Integer> widths;
+
+    public ShreddedParquetWriter(PaimonFiles.StreamOutputFile out, RowType rowType, Map<String, ColumnSpec> shredded,
+            Settings settings) throws IOException {
+        this.out = out;
+        Map<String, Integer> ks = new HashMap<>();
+        shredded.forEach((name, spec) -> ks.put(name, spec.k));
+        MessageType schema = ParquetSchemas.messageType(rowType, ks);
+        RowWriteSupport support = new RowWriteSupport(rowType, shredded, schema);
+        this.writer = new Builder(out, support)
+                .withConf(HADOOP_CONF)
+                .withCompressionCodec(codec(settings.compression))
+                .withRowGroupSize(settings.rowGroupBytes)
+                .withRowGroupRowCountLimit(settings.rowGroupRowLimit)
+                .withPageSize(settings.pageBytes)
+                .withPageRowCountLimit(settings.pageRowLimit)
+                .withDictionaryEncoding(true)
+                .build();
+        this.lastPosition = out.position();
+    }
+
+    static CompressionCodecName codec(String compression) {
+        String c = compression == null ? "none" : compression.trim().toLowerCase(Locale.ROOT);
+        switch (c) {
+            case "":
+            case "none":
+            case "uncompressed":
+                return CompressionCodecName.UNCOMPRESSED;
+            case "zstd":
+                return CompressionCodecName.ZSTD;
+            case "lz4":
+                return CompressionCodecName.LZ4_RAW;
+            case "snappy":
+                return CompressionCodecName.SNAPPY;
+            case "gzip":
+                return CompressionCodecName.GZIP;
+            default:
+                throw new IllegalArgumentException("Cannot write a shredded Parquet file: compression '" + compression
+                        + "' is not supported. Use one of none, zstd, lz4, snappy, gzip.");
+        }
+    }
+
+    public void write(InternalRow row) throws IOException {
+        writer.write(row);
+        rowsInGroup++;
+        long pos = out.position();
+        if (pos != lastPosition) {
+            sealGroup();
+            lastPosition = pos;
+        }
+    }
+
+    private void sealGroup() {
+        for (ShreddedMapWriter w : mapWriters) {
+            w.sealRowGroup(rowsInGroup);
+        }
+        rowsInGroup = 0;
+    }
+
+    /** Bytes written plus bytes buffered for the open row group. */
+    public long dataSize() {
+        return writer.getDataSize();
+    }
+
+    /** Closes the Parquet writer (not Paimon's stream). */
+    @Override
+    public void close() throws IOException {
+        if (widths != null) {
+            return;
+        }
+        writer.close();
+        Map<String, Integer> w = new LinkedHashMap<>();
+        for (ShreddedMapWriter m : mapWriters) {
+            w.put(m.column(), m.maxRowWidth());
+        }
+        widths = w;
+    }
+
+    /** W per shredded column; valid after a successful {@link #close()}. */
+    public Map<String, Integer> maxRowWidths() {
+        if (widths == null) {
+            throw new IllegalStateException("Cannot report max row widths before the file is closed.");
+        }
+        return widths;
+    }
+
+    private static final class Builder extends ParquetWriter.Builder<InternalRow, Builder> {
+        private final WriteSupport<InternalRow> support;
+
+        Builder(OutputFile file, WriteSupport<InternalRow> support) {
+            super(file);
+            this.support = support;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<InternalRow> getWriteSupport(Configuration conf) {
+            return support;
+        }
+    }
+
+    private final class RowWriteSupport extends WriteSupport<InternalRow> {
+        private final MessageType schema;
+        private final String[] names;
+        private final InternalRow.FieldGetter[] getters;
+        private final ValueWriters.ValueWriter[] writers;
+        private final ShreddedMapWriter[] shreddedWriters;
+        private RecordConsumer rc;
+
+        RowWriteSupport(RowType rowType, Map<String, ColumnSpec> shredded, MessageType schema) {
+            this.schema = schema;
+            int n = rowType.getFieldCount();
+            names = new String[n];
+            getters = new InternalRow.FieldGetter[n];
+            writers = new ValueWriters.ValueWriter[n];
+            shreddedWriters = new ShreddedMapWriter[n];
+            for (int i = 0; i < n; i++) {
+                DataField f = rowType.getFields().get(i);
+                names[i] = f.name();
+                getters[i] = InternalRow.createFieldGetter(f.type(), i);
+                ColumnSpec spec = shredded.get(f.name());
+                if (spec != null) {
+                    ShreddedMapWriter w = new ShreddedMapWriter(f.name(), ((MapType) f.type()).getValueType(), spec.k,
+                            spec.policy);
+                    shreddedWriters[i] = w;
+                    mapWriters.add(w);
+                } else {
+                    writers[i] = ValueWriters.of(f.type());
+                }
+            }
+        }
+
+        @Override
+        public WriteContext init(Configuration configuration) {
+            return new WriteContext(schema, new HashMap<>());
+        }
+
+        @Override
+        public void prepareForWrite(RecordConsumer recordConsumer) {
+            this.rc = recordConsumer;
+        }
+
+        @Override
+        public void write(InternalRow row) {
+            rc.startMessage();
+            for (int i = 0; i < names.length; i++) {
+                Object v = getters[i].getFieldOrNull(row);
+                if (v == null) {
+                    continue;
+                }
+                rc.startField(names[i], i);
+                if (shreddedWriters[i] != null) {
+                    shreddedWriters[i].write(rc, (InternalMap) v);
+                } else {
+                    writers[i].write(rc, v);
+                }
+                rc.endField(names[i], i);
+            }
+            rc.endMessage();
+        }
+
+        @Override
+        public FinalizedWriteContext finalizeWrite() {
+            if (rowsInGroup > 0) {
+                sealGroup();
+            }
+            Map<String, String> extra = new HashMap<>();
+            for (ShreddedMapWriter w : mapWriters) {
+                extra.put(ShreddingFooter.footerKey(w.column()), ShreddingFooter.encode(w.meta()));
+            }
+            return new FinalizedWriteContext(extra);
+        }
+    }
+}
