@@ -1,6 +1,8 @@
 package dev.strata.index;
 
+import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeader;
+import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.maintain.BucketMaintainer;
 import dev.strata.index.maintain.IndexChange;
 import dev.strata.index.maintain.IndexCommit;
@@ -141,7 +143,8 @@ public final class PkFullTextRebuild {
             int level = -1;
             int sources = 0;
             try {
-                ArchiveHeader h = maintainers.headers.header(dev.strata.index.archive.ArchiveFiles.of(maintainers.table, p, bucket), archive);
+                // Header checks only: an archive retired for a damaged body still tells its level.
+                ArchiveHeader h = new ArchiveHeaders(false).header(ArchiveFiles.of(maintainers.table, p, bucket), archive);
                 level = h.sourceMeta().dataLevel();
                 sources = h.sourceMeta().sourceFiles().size();
             } catch (IOException | RuntimeException e) {
@@ -157,7 +160,7 @@ public final class PkFullTextRebuild {
 
     private static ArchiveHeader header(Maintainers maintainers, BinaryRow partition, int bucket, IndexFileMeta archive) {
         try {
-            return maintainers.headers.header(dev.strata.index.archive.ArchiveFiles.of(maintainers.table, partition, bucket), archive);
+            return maintainers.headers.header(ArchiveFiles.of(maintainers.table, partition, bucket), archive);
         } catch (IOException e) {
             throw new IllegalStateException("Cannot read header of full-text archive " + archive.fileName(), e);
         }

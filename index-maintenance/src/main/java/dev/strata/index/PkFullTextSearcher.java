@@ -32,14 +32,17 @@ import java.util.Map;
  * Searches the archives of a table, one bucket at a time (run per bucket in engine tasks, then merge with
  * {@link #topK}), and reads the rows behind the hits. Only files covered by a current archive are
  * searched; rows of level 0 and of levels whose archive is missing or stale are not searchable (counted
- * in {@link BucketResult#unsearchableRows()}).
+ * in {@link BucketResult#unsearchableRows()}). Archives are classified by their headers; an archive
+ * whose header is intact but whose content fails the checksum makes the search fail with
+ * {@link dev.strata.index.archive.CorruptArchiveException} (never a silently partial answer); a rebuild
+ * replaces it.
  */
 public final class PkFullTextSearcher {
 
     private final Maintainers maintainers;
 
     private PkFullTextSearcher(FileStoreTable table) {
-        this.maintainers = new Maintainers(table, true, null);
+        this.maintainers = new Maintainers(table, false, null);
     }
 
     public static PkFullTextSearcher create(FileStoreTable table) {

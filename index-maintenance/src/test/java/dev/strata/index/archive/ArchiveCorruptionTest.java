@@ -1,0 +1,146 @@
+package dev.strata.index.archive;
+
+import dev.strata.index.LevelReport;
+import dev.strata.index.PkFullTextRebuild;
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.PkFullTextWriteHook;
+import dev.strata.index.fixtures.PkTable;
+import dev.strata.index.maintain.BucketIndexState;
+
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ArchiveCorruptionTest {
+
+    @TempDir Path dir;
+
+    private PkTable t;
+    private IndexFileMeta archive;
+    private ArchiveFiles files;
+    private Path local;
+
+    @BeforeEach
+    void buildOneArchive() throws Exception {
+        t = PkTable.create(dir, PkTable.defaultOptions());
+        t.write(Arrays.asList(PkTable.row(1, "lake format"), PkTable.row(2, "paimon full text search"), PkTable.row(3, "apache paimon")), null);
+        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            t.compact(hook);
+        }
+        archive = t.archives().get(0);
+        files = ArchiveFiles.of(t.table(), BinaryRow.EMPTY_ROW, 0);
+        local = Paths.get(files.path(archive).toUri().getPath());
+    }
+
+    private void rewrite(byte[] bytes) throws Exception {
+        Files.write(local, bytes);
+    }
+
+    private CorruptArchiveException openFails() {
+        Throwable thrown = null;
+        try (ArchiveReader ignored = ArchiveReader.open(files, archive, new ArchiveHeaders(true))) {
+            // not expected
+        } catch (Throwable e) {
+            thrown = e;
+        }
+        assertThat(thrown).isInstanceOf(CorruptArchiveException.class);
+        assertThat(thrown.getMessage()).contains(local.getFileName().toString()).contains("expected=").contains("actual=");
+        return (CorruptArchiveException) thrown;
+    }
+
+    private BucketIndexState classify(boolean verifyContent) {
+        ArchiveHeaders headers = new ArchiveHeaders(verifyContent);
+        return BucketIndexState.fromActiveDataFiles(1, t.dataFiles(), t.archives(), a -> headers.header(files, a));
+    }
+
+    @Test
+    void intactArchiveIsCurrent() {
+        assertThat(classify(true).currentPayloads()).containsExactly(archive);
+    }
+
+    @Test
+    void flippedByteInsideThePackedIndexFailsTheChecksum() throws Exception {
+        byte[] bytes = Files.readAllBytes(local);
+        bytes[bytes.length / 2] ^= 0x10;
+        rewrite(bytes);
+        assertThat(openFails().getMessage()).contains("checksum failed");
+        assertThat(classify(true).stalePayloads()).containsExactly(archive);
+        // Search reports the corruption instead of answering from a damaged index.
+        assertThatThrownBy(() -> PkFullTextSearcher.create(t.table()).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3))
+                .isInstanceOf(CorruptArchiveException.class);
+        // A rebuild retires the corrupt archive and builds a replacement for its level.
+        PkFullTextRebuild.Result result = PkFullTextRebuild.run(t.table(), t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, false, null);
+        t.commit(result.messages());
+        assertThat(t.archives()).hasSize(1).doesNotContain(archive);
+        assertThat(result.report()).extracting(LevelReport::action).containsExactly("built");
+        assertThat(PkFullTextSearcher.create(t.table()).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3).hits()).hasSize(2);
+    }
+
+    @Test
+    void flippedHeaderByteFailsTheHeaderChecksumAndTheWriterReplacesTheArchive() throws Exception {
+        byte[] bytes = Files.readAllBytes(local);
+        bytes[20] ^= 0x01;
+        rewrite(bytes);
+        assertThat(openFails().getMessage()).contains("header checksum");
+        assertThat(classify(false).stalePayloads()).containsExactly(archive);
+        // The next compaction of a writer restored from this snapshot retires and rebuilds it.
+        t.write(Collections.singletonList(PkTable.row(4, "fresh row")), null);
+        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            t.compact(hook);
+        }
+        List<IndexFileMeta> now = t.archives();
+        assertThat(now).hasSize(1).doesNotContain(archive);
+        assertThat(classify(true).currentPayloads()).isEqualTo(now);
+    }
+
+    @Test
+    void truncatedArchiveIsRejected() throws Exception {
+        byte[] bytes = Files.readAllBytes(local);
+        rewrite(Arrays.copyOf(bytes, bytes.length - 7));
+        assertThat(openFails().getMessage()).contains("file size recorded in the index manifest");
+        assertThat(classify(false).stalePayloads()).containsExactly(archive);
+    }
+
+    @Test
+    void truncationIsDetectedEvenWhenTheRecordedSizeMatches() throws Exception {
+        byte[] bytes = Files.readAllBytes(local);
+        byte[] cut = Arrays.copyOf(bytes, bytes.length - 7);
+        rewrite(cut);
+        IndexFileMeta lying = new IndexFileMeta(archive.indexType(), archive.fileName(), cut.length, archive.rowCount(), (org.apache.paimon.index.GlobalIndexMeta) null, null);
+        assertThatThrownBy(() -> new ArchiveHeaders(false).header(files, lying))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining("footer")
+                .hasMessageContaining(local.getFileName().toString());
+    }
+
+    @Test
+    void wrongVersionIsRejected() throws Exception {
+        byte[] bytes = Files.readAllBytes(local);
+        ByteBuffer.wrap(bytes).putInt(4, 2);
+        rewrite(bytes);
+        assertThat(openFails().getMessage()).contains("unsupported archive version").contains("expected=1 actual=2");
+        assertThat(classify(false).stalePayloads()).containsExactly(archive);
+    }
+
+    @Test
+    void wrongMagicIsRejected() throws Exception {
+        byte[] bytes = Files.readAllBytes(local);
+        ByteBuffer.wrap(bytes).putInt(0, 0x12345678);
+        rewrite(bytes);
+        assertThat(openFails().getMessage()).contains("wrong magic").contains("expected=0x53544654 actual=0x12345678");
+        assertThat(classify(false).stalePayloads()).containsExactly(archive);
+    }
+}
