@@ -1,0 +1,61 @@
+package dev.strata.shredding.parquet;
+
+import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.pushdown.MapPredicate;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.PositionOutputStream;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.types.RowType;
+
+/** Writes rows to a local shredded Parquet file and reads them back, for tests. */
+public final class FileRoundTrip {
+
+    public static final LocalFileIO IO = LocalFileIO.create();
+
+    private FileRoundTrip() {}
+
+    public static <T> void write(Path path, RowType rowType, Map<String, Integer> kByColumn, PlacementPolicy policy,
+            ShreddedParquetWriter.Settings settings, List<T> items, Function<T, InternalRow> toRow) throws IOException {
+        Map<String, ShreddedParquetWriter.ColumnSpec> specs = new java.util.LinkedHashMap<>();
+        kByColumn.forEach((c, k) -> specs.put(c, new ShreddedParquetWriter.ColumnSpec(k, policy)));
+        try (PositionOutputStream out = IO.newOutputStream(path, true)) {
+            ShreddedParquetWriter w = new ShreddedParquetWriter(new PaimonFiles.StreamOutputFile(out, path.toString()),
+                    rowType, specs, settings);
+            for (T item : items) {
+                w.write(toRow.apply(item));
+            }
+            w.close();
+        }
+    }
+
+    /** A read result: rows and their positions. */
+    public static final class Read {
+        public final List<InternalRow> rows = new ArrayList<>();
+        public final List<Long> positions = new ArrayList<>();
+    }
+
+    public static Read read(Path path, RowType readType, Map<String, List<String>> selectedKeys, MapPredicate predicate)
+            throws IOException {
+        Read r = new Read();
+        try (ShreddedParquetReader reader = open(path, readType, selectedKeys, predicate)) {
+            InternalRow row;
+            while ((row = reader.next()) != null) {
+                r.rows.add(row);
+                r.positions.add(reader.position());
+            }
+        }
+        return r;
+    }
+
+    public static ShreddedParquetReader open(Path path, RowType readType, Map<String, List<String>> selectedKeys,
+            MapPredicate predicate) throws IOException {
+        return new ShreddedParquetReader(PaimonFiles.inputFile(IO, path, IO.getFileSize(path)), path.toString(), readType,
+                selectedKeys, predicate, null);
+    }
+}
