@@ -291,9 +291,18 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
                             + "Omit USING, or write USING paimon.",
                     qualified, provider, name));
         }
-        Schema paimonSchema = toPaimonSchema(qualified, schema, partitions, properties);
-        TableDefinitionChecks.checkCreate(qualified, TableSchema.create(0, paimonSchema));
-        paimonSchema = TableDefinitionChecks.withDerivedOptions(paimonSchema);
+        Schema paimonSchema;
+        try {
+            paimonSchema = toPaimonSchema(qualified, schema, partitions, properties);
+            TableDefinitionChecks.checkCreate(qualified, TableSchema.create(0, paimonSchema));
+            paimonSchema = TableDefinitionChecks.withDerivedOptions(paimonSchema);
+        } catch (RuntimeException e) {
+            if (e.getMessage() != null && e.getMessage().contains(qualified)) {
+                throw e;
+            }
+            throw new IllegalArgumentException(String.format(
+                    "Cannot create table %s: %s", qualified, StrataErrors.rootMessage(e)), e);
+        }
         try {
             paimon.createTable(StrataTableNames.toPaimon(name, ident), paimonSchema, false);
         } catch (Catalog.TableAlreadyExistException e) {

@@ -84,7 +84,7 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
                 continue;
             }
             Expression[] c = p.children();
-            if (!p.name().equals("=") || c.length != 2) {
+            if (!(p.name().equals("=") || p.name().equals("<=>")) || c.length != 2) {
                 throw notPartitionFilter(p);
             }
             NamedReference ref = c[0] instanceof NamedReference ? (NamedReference) c[0]
