@@ -200,6 +200,16 @@ public final class ShreddedParquetReader implements Closeable {
         return physical.withNewFields(fields);
     }
 
+    /** The file's row groups. */
+    List<BlockMetaData> rowGroups() {
+        return blocks;
+    }
+
+    /** The file's Parquet schema. */
+    MessageType fileSchema() {
+        return reader.getFooter().getFileMetaData().getSchema();
+    }
+
     /** The metadata of the file's shredded columns, by file column name. */
     public Map<String, ShreddedColumnMeta> shreddedColumns() {
         return metas;
