@@ -53,7 +53,7 @@ public final class ArchiveFiles {
     /** Deletes a recorded archive's file; a missing file is not an error. */
     public void delete(IndexFileMeta meta) throws IOException {
         Path path = path(meta);
-        if (fileIO.exists(path) && !fileIO.delete(path, false) && fileIO.exists(path)) {
+        if (!fileIO.delete(path, false) && fileIO.exists(path)) {
             throw new IOException("Cannot delete full-text archive " + path + ": the file system refused.");
         }
     }
