@@ -1,0 +1,131 @@
+package dev.strata.shredding.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.TestMaps;
+import dev.strata.testing.TestSeeds;
+import dev.strata.testing.maps.GeneratedMap;
+import dev.strata.testing.maps.MapDataGenerator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.paimon.table.FileStoreTable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Shredded tables written, compacted and read by Paimon itself answer exactly like default-layout tables. */
+class PaimonTableTest {
+
+    @TempDir
+    java.nio.file.Path tmp;
+
+    private PaimonTables tables;
+
+    @BeforeEach
+    void open() throws Exception {
+        tables = new PaimonTables(tmp);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        tables.close();
+    }
+
+    /** Batches of (ids, maps): later batches update some earlier ids (for primary-key tables). */
+    private static List<List<Long>> idBatches(PaimonTables.Kind kind, Random random, int batches, int rows) {
+        List<List<Long>> out = new ArrayList<>();
+        long next = 0;
+        for (int b = 0; b < batches; b++) {
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < rows; i++) {
+                boolean update = kind != PaimonTables.Kind.APPEND && next > 0 && random.nextInt(4) == 0;
+                ids.add(update ? (long) random.nextInt((int) next) : next++);
+            }
+            out.add(new ArrayList<>(new java.util.LinkedHashSet<>(ids)));
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @EnumSource(PaimonTables.Kind.class)
+    void writesCompactionsAndReadsMatchTheDefaultLayout(PaimonTables.Kind kind) throws Exception {
+        long seed = TestSeeds.seed("paimonTables-" + kind);
+        String why = TestSeeds.describe("paimonTables-" + kind, seed);
+        Random random = new Random(seed);
+        MapDataGenerator gen = MapDataGenerator.builder(seed).keyUniverse(400).keysPerRow(6, 20).duplicateKeyRate(0)
+                .families(10, 30).build();
+        FileStoreTable shredded = tables.create("s_" + kind.name().toLowerCase(), kind,
+                PaimonTables.layoutOptions(true, 4, "lru"), Map.of());
+        FileStoreTable plain = tables.create("p_" + kind.name().toLowerCase(), kind,
+                PaimonTables.layoutOptions(false, 0, null), Map.of());
+        assertThat(shredded.options().get("file.format")).isEqualTo(ShreddingOptions.FORMAT_IDENTIFIER);
+
+        List<List<Long>> batches = idBatches(kind, random, 4, 1500);
+        for (int b = 0; b < batches.size(); b++) {
+            List<GeneratedMap> maps = gen.generate(batches.get(b).size());
+            tables.write(shredded, batches.get(b), maps);
+            tables.write(plain, batches.get(b), maps);
+            if (b == 2) {
+                tables.compactAll(shredded);
+                tables.compactAll(plain);
+            }
+            Map<Long, List<String>> expected = PaimonTables.readAll(plain);
+            assertThat(PaimonTables.readAll(shredded)).as(why + " after batch " + b).isEqualTo(expected);
+        }
+        assertThat(PaimonTables.fileFormats(shredded)).as(why).containsOnlyKeys(ShreddingOptions.FORMAT_IDENTIFIER);
+        assertThat(PaimonTables.fileFormats(plain)).as(why).containsOnlyKeys("parquet");
+
+        // Reads that project only one column resolve by name (PK files hold _KEY_id for id).
+        FileStoreTable table = tables.table("s_" + kind.name().toLowerCase());
+        List<Long> ids = new ArrayList<>();
+        try (org.apache.paimon.reader.RecordReader<org.apache.paimon.data.InternalRow> r =
+                table.newReadBuilder().withProjection(new int[] {0}).newRead()
+                        .createReader(table.newReadBuilder().newScan().plan().splits())) {
+            r.forEachRemaining(row -> ids.add(row.getLong(0)));
+        }
+        assertThat(ids).as(why).containsExactlyInAnyOrderElementsOf(PaimonTables.readAll(plain).keySet());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = PaimonTables.Kind.class, names = {"APPEND", "PRIMARY_KEY"})
+    void layoutSwitchesBothWaysAndOldFilesStillRead(PaimonTables.Kind kind) throws Exception {
+        long seed = TestSeeds.seed("layoutSwitch-" + kind);
+        String why = TestSeeds.describe("layoutSwitch-" + kind, seed);
+        Random random = new Random(seed);
+        MapDataGenerator gen = MapDataGenerator.builder(seed).keyUniverse(200).keysPerRow(5, 12).families(5, 20).build();
+        String name = "switch_" + kind.name().toLowerCase();
+        FileStoreTable shredded = tables.create(name, kind, PaimonTables.layoutOptions(true, 3, "sequential"), Map.of());
+        FileStoreTable plain = tables.create("ref_" + kind.name().toLowerCase(), kind, PaimonTables.layoutOptions(false, 0, null),
+                Map.of());
+        List<List<Long>> batches = idBatches(kind, random, 4, 600);
+        String[] layouts = {"shared-shredding", "default", "default", "shared-shredding"};
+        for (int b = 0; b < batches.size(); b++) {
+            if (b > 0 && !layouts[b].equals(layouts[b - 1])) {
+                shredded = tables.alter(name, Map.of(ShreddingOptions.layoutKey("m"), layouts[b]));
+                assertThat(shredded.options().get("file.format"))
+                        .isEqualTo(layouts[b].equals("default") ? "parquet" : ShreddingOptions.FORMAT_IDENTIFIER);
+            }
+            List<GeneratedMap> maps = gen.generate(batches.get(b).size());
+            tables.write(shredded, batches.get(b), maps);
+            tables.write(plain, batches.get(b), maps);
+            if (b == 1) {
+                assertThat(PaimonTables.fileFormats(shredded)).as(why).containsKeys("parquet", ShreddingOptions.FORMAT_IDENTIFIER);
+            }
+            if (b == 2) {
+                tables.compactAll(shredded);
+                tables.compactAll(plain);
+                if (kind == PaimonTables.Kind.PRIMARY_KEY) {
+                    assertThat(PaimonTables.fileFormats(shredded)).as("compaction rewrites into the current layout, " + why)
+                            .containsOnlyKeys("parquet");
+                }
+            }
+            assertThat(PaimonTables.readAll(shredded)).as(why + " after batch " + b).isEqualTo(PaimonTables.readAll(plain));
+        }
+        assertThat(PaimonTables.fileFormats(shredded)).containsKey(ShreddingOptions.FORMAT_IDENTIFIER);
+    }
+}

@@ -1,0 +1,179 @@
+package dev.strata.shredding.format;
+
+import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.TestMaps;
+import dev.strata.testing.maps.GeneratedMap;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+
+/** Real Paimon tables in a temporary warehouse, written and read through Paimon's Java API. */
+final class PaimonTables implements AutoCloseable {
+
+    enum Kind {
+        APPEND, PRIMARY_KEY, PRIMARY_KEY_DV
+    }
+
+    static final RowType ROW_TYPE = RowType.of(new org.apache.paimon.types.DataType[] {DataTypes.BIGINT().notNull(),
+            TestMaps.MAP_STRING_DOUBLE}, new String[] {"id", "m"});
+
+    final Catalog catalog;
+    private final String tmp;
+
+    PaimonTables(java.nio.file.Path dir) throws Exception {
+        Options options = new Options();
+        options.set("warehouse", dir.resolve("warehouse").toUri().toString());
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
+        catalog.createDatabase("db", true);
+        this.tmp = dir.resolve("io").toString();
+        new java.io.File(tmp).mkdirs();
+    }
+
+    static Map<String, String> layoutOptions(boolean shredded, int maxColumns, String policy) {
+        Map<String, String> o = new HashMap<>();
+        if (shredded) {
+            o.put(ShreddingOptions.layoutKey("m"), "shared-shredding");
+            o.put(ShreddingOptions.maxColumnsKey("m"), Integer.toString(maxColumns));
+            o.put(ShreddingOptions.policyKey("m"), policy);
+        }
+        return ShreddingOptions.withFileFormat(ROW_TYPE, o);
+    }
+
+    FileStoreTable create(String name, Kind kind, Map<String, String> layout, Map<String, String> extra) throws Exception {
+        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.BIGINT().notNull()).column("m", TestMaps.MAP_STRING_DOUBLE);
+        Map<String, String> options = new LinkedHashMap<>(layout);
+        options.put("bucket", "2");
+        if (kind == Kind.APPEND) {
+            options.put("bucket-key", "id");
+        } else {
+            b.primaryKey("id");
+        }
+        if (kind == Kind.PRIMARY_KEY_DV) {
+            options.put("deletion-vectors.enabled", "true");
+        }
+        options.putAll(extra);
+        ShreddingOptions.validate("db." + name, ROW_TYPE, options);
+        b.options(options);
+        catalog.createTable(Identifier.create("db", name), b.build(), false);
+        return table(name);
+    }
+
+    FileStoreTable table(String name) throws Exception {
+        return (FileStoreTable) catalog.getTable(Identifier.create("db", name));
+    }
+
+    /** Sets options through the catalog (validated first, file format chosen as the Strata catalog would). */
+    FileStoreTable alter(String name, Map<String, String> changes) throws Exception {
+        FileStoreTable t = table(name);
+        Map<String, String> merged = new HashMap<>(t.options());
+        merged.putAll(changes);
+        ShreddingOptions.validate("db." + name, ROW_TYPE, merged);
+        Map<String, String> withFormat = ShreddingOptions.withFileFormat(ROW_TYPE, merged);
+        List<SchemaChange> sc = new ArrayList<>();
+        for (Map.Entry<String, String> e : withFormat.entrySet()) {
+            if (!e.getValue().equals(t.options().get(e.getKey()))) {
+                sc.add(SchemaChange.setOption(e.getKey(), e.getValue()));
+            }
+        }
+        catalog.alterTable(Identifier.create("db", name), sc, false);
+        return table(name);
+    }
+
+    void write(FileStoreTable table, List<Long> ids, List<GeneratedMap> maps) throws Exception {
+        BatchWriteBuilder wb = table.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp)); BatchTableCommit c = wb.newCommit()) {
+            for (int i = 0; i < ids.size(); i++) {
+                w.write(GenericRow.of(ids.get(i), TestMaps.toPaimon(maps.get(i))));
+            }
+            c.commit(w.prepareCommit());
+        }
+    }
+
+    void compactAll(FileStoreTable table) throws Exception {
+        BatchWriteBuilder wb = table.newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp)); BatchTableCommit c = wb.newCommit()) {
+            for (int bucket = 0; bucket < 2; bucket++) {
+                w.compact(BinaryRow.EMPTY_ROW, bucket, true);
+            }
+            c.commit(w.prepareCommit());
+        }
+    }
+
+    /** id → sorted "key=value" entries (null for a NULL map); for append tables ids are unique per test. */
+    static Map<Long, List<String>> readAll(FileStoreTable table) throws Exception {
+        Map<Long, List<String>> out = new TreeMap<>();
+        ReadBuilder rb = table.newReadBuilder();
+        List<Split> splits = rb.newScan().plan().splits();
+        try (RecordReader<InternalRow> r = rb.newRead().createReader(splits)) {
+            r.forEachRemaining(row -> {
+                InternalMap m = row.isNullAt(1) ? null : row.getMap(1);
+                List<String> e = TestMaps.entries(m);
+                if (e != null) {
+                    Collections.sort(e);
+                }
+                List<String> prev = out.put(row.getLong(0), e);
+                if (prev != null) {
+                    throw new IllegalStateException("duplicate id " + row.getLong(0));
+                }
+            });
+        }
+        return out;
+    }
+
+    /** The data files of the current snapshot, as extension → count. */
+    static Map<String, Integer> fileFormats(FileStoreTable table) {
+        Map<String, Integer> out = new TreeMap<>();
+        for (Split s : table.newReadBuilder().newScan().plan().splits()) {
+            for (org.apache.paimon.io.DataFileMeta f : ((DataSplit) s).dataFiles()) {
+                String ext = f.fileName().substring(f.fileName().lastIndexOf('.') + 1);
+                out.merge(ext, 1, Integer::sum);
+            }
+        }
+        return out;
+    }
+
+    /** Paths of the current snapshot's data files with the given extension. */
+    static List<org.apache.paimon.fs.Path> dataFiles(FileStoreTable table, String extension) {
+        List<org.apache.paimon.fs.Path> out = new ArrayList<>();
+        for (Split s : table.newReadBuilder().newScan().plan().splits()) {
+            DataSplit d = (DataSplit) s;
+            for (org.apache.paimon.io.DataFileMeta f : d.dataFiles()) {
+                if (f.fileName().endsWith("." + extension)) {
+                    out.add(new org.apache.paimon.fs.Path(table.location(), "bucket-" + d.bucket() + "/" + f.fileName()));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws Exception {
+        catalog.close();
+    }
+}
