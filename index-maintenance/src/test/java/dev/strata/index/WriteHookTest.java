@@ -1,0 +1,111 @@
+package dev.strata.index;
+
+import dev.strata.index.fixtures.OnDisk;
+import dev.strata.index.fixtures.PkTable;
+
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WriteHookTest {
+
+    @TempDir Path dir;
+
+    private static List<GenericRow> rows(int from, int count) {
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = from; i < from + count; i++) {
+            rows.add(PkTable.row(i, "document " + i + " about lake storage"));
+        }
+        return rows;
+    }
+
+    @Test
+    void compactionCommitsDataAndArchiveInOneCompactSnapshot() throws Exception {
+        try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
+            t.write(rows(0, 10), null);
+            long before = t.latestSnapshotId();
+            List<CommitMessage> messages;
+            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+                messages = t.compact(hook);
+            }
+            CommitMessageImpl m = (CommitMessageImpl) messages.get(0);
+            assertThat(m.compactIncrement().newIndexFiles()).extracting(IndexFileMeta::indexType).contains("pk-full-text");
+            assertThat(m.newFilesIncrement().newIndexFiles()).isEmpty();
+            Snapshot latest = t.table().snapshotManager().latestSnapshot();
+            assertThat(latest.id()).isEqualTo(before + 1);
+            assertThat(latest.commitKind()).isEqualTo(Snapshot.CommitKind.COMPACT);
+            assertThat(t.archives()).hasSize(1);
+        }
+    }
+
+    @Test
+    void abortDeletesGeneratedArchivesAndDriverCleanupDeletesUncommittedOnes() throws Exception {
+        try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
+            t.write(rows(0, 10), null);
+            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+                t.prepareCompaction(hook);
+                assertThat(OnDisk.archiveFiles(t.table())).hasSize(1);
+                hook.abort();
+                assertThat(OnDisk.archiveFiles(t.table())).isEmpty();
+            }
+            List<CommitMessage> prepared;
+            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+                prepared = t.prepareCompaction(hook);
+            }
+            assertThat(OnDisk.archiveFiles(t.table())).hasSize(1);
+            PkFullTextIndex.deleteUncommittedArchives(t.table(), prepared);
+            assertThat(OnDisk.archiveFiles(t.table())).isEmpty();
+        }
+    }
+
+    @Test
+    void nonBlockingWritesPublishFinishedBuildsInALaterCommit() throws Exception {
+        try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
+            t.write(rows(0, 10), null);
+            t.compact(null);
+            assertThat(t.archives()).isEmpty();
+            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+                // The top level has no archive: the first write starts its build in the background.
+                t.write(rows(100, 1), hook);
+                long deadline = System.currentTimeMillis() + 30_000;
+                while (hook.buildNotCompleted() && System.currentTimeMillis() < deadline) {
+                    // A commit with nothing new harvests the finished build (and starts the next level's, if any).
+                    t.write(new ArrayList<>(), hook);
+                    Thread.sleep(20);
+                }
+                t.write(new ArrayList<>(), hook);
+                assertThat(hook.buildNotCompleted()).isFalse();
+            }
+            PkFullTextSearcher searcher = PkFullTextSearcher.create(t.table());
+            assertThat(searcher.currentArchives(t.latestSnapshotId(), org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0)).isNotEmpty();
+        }
+    }
+
+    @Test
+    void postponeBucketMessagesPassThroughUntouched() throws Exception {
+        Map<String, String> options = PkTable.defaultOptions();
+        options.put("bucket", "-2");
+        try (PkTable t = PkTable.create(dir, options)) {
+            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+                List<CommitMessage> messages = t.write(rows(0, 5), hook);
+                assertThat(messages).isNotEmpty();
+                for (CommitMessage m : messages) {
+                    CommitMessageImpl c = (CommitMessageImpl) m;
+                    assertThat(c.bucket()).isNegative();
+                    assertThat(c.newFilesIncrement().newIndexFiles()).isEmpty();
+                }
+            }
+        }
+    }
+}
