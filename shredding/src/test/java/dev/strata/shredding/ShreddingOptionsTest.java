@@ -1,0 +1,112 @@
+package dev.strata.shredding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.strata.shredding.allocate.PlacementPolicy;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+import org.junit.jupiter.api.Test;
+
+class ShreddingOptionsTest {
+
+    private static final RowType SCHEMA = RowType.of(
+            new org.apache.paimon.types.DataType[] {DataTypes.BIGINT(), DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()),
+                    DataTypes.STRING(), DataTypes.MAP(DataTypes.STRING(), DataTypes.INT()),
+                    DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.INT())},
+            new String[] {"id", "m", "s", "nullable_keys", "int_keys"});
+
+    private static Map<String, String> shredded(String column, String... more) {
+        Map<String, String> o = new HashMap<>();
+        o.put("fields." + column + ".map.storage-layout", "shared-shredding");
+        for (int i = 0; i < more.length; i += 2) {
+            o.put(more[i], more[i + 1]);
+        }
+        return o;
+    }
+
+    private static void rejects(Map<String, String> options, String... fragments) {
+        var a = assertThatThrownBy(() -> ShreddingOptions.validate("db.t", SCHEMA, options))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("db.t");
+        for (String f : fragments) {
+            a.hasMessageContaining(f);
+        }
+    }
+
+    @Test
+    void acceptsValidLayoutsCaseInsensitively() {
+        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, shredded("m",
+                "fields.m.map.shared-shredding.max-columns", "128",
+                "fields.m.map.shared-shredding.column-placement-policy", "Sequential", "file.compression", "ZSTD")))
+                .doesNotThrowAnyException();
+        Map<String, String> mixedCase = new HashMap<>();
+        mixedCase.put("fields.m.map.storage-layout", "Shared-Shredding");
+        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, mixedCase)).doesNotThrowAnyException();
+        var layouts = ShreddingOptions.shreddedColumns(SCHEMA, mixedCase);
+        assertThat(layouts).containsOnlyKeys("m");
+        assertThat(layouts.get("m").maxColumns()).isEqualTo(256);
+        assertThat(layouts.get("m").policy()).isEqualTo(PlacementPolicy.LRU);
+        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, Map.of("fields.s.other", "x"))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void rejectsEachRuleOfTheSpecWithItsMessage() {
+        rejects(shredded("nope"), "Column 'nope' is configured with map.storage-layout but does not exist in table schema.",
+                "fields.nope.map.storage-layout");
+        rejects(Map.of("fields.s.map.storage-layout", "default"), "Column 's' is configured with map.storage-layout but its type is not MAP.");
+        rejects(shredded("int_keys"), "map.storage-layout=shared-shredding but its type is not MAP<STRING NOT NULL, T>.");
+        rejects(shredded("nullable_keys"), "shared-shredding but its map key type is nullable.");
+        rejects(Map.of("fields.m.map.storage-layout", "columnar"), "'columnar'", "Expected one of: [default, shared-shredding]");
+        rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "0"),
+                "options map.shared-shredding.max-columns must > 0", "'0'");
+        rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "-1"), "must > 0", "'-1'");
+        rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "many"), "'many'", "not an integer");
+        rejects(shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "random"),
+                "'random'", "Expected one of: [plain, sequential, lru]");
+        rejects(shredded("m", "file.format", "orc"), "MAP shared-shredding only supports parquet/orc file formats, but file.format is orc.");
+        rejects(shredded("m", "file.format", "avro"), "file.format is avro", "Set 'file.format' = 'parquet'");
+        rejects(shredded("m", "file.format.per.level", "0:avro,3:parquet"), "file.format.per.level.0 is avro");
+        rejects(shredded("m", "changelog-file.format", "avro"), "changelog-file.format is avro");
+        rejects(shredded("m", "file.compression", "snappy"),
+                "MAP shared-shredding only supports none/lz4/zstd compression, but file.compression is snappy.");
+        rejects(shredded("m", "file.compression.per.level", "0:gzip"), "file.compression.per.level.0 is gzip");
+        rejects(shredded("m", "bucket", "-2"), "does not support postpone bucket mode");
+        rejects(shredded("m", "file-index.bloom-filter.columns", "id,m[a]"), "does not support nested file index");
+    }
+
+    @Test
+    void rejectsVariantAndMultisetNeighboursAndBlobValues() {
+        RowType withMultiset = RowType.of(new org.apache.paimon.types.DataType[] {
+                DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()), DataTypes.MULTISET(DataTypes.INT())},
+                new String[] {"m", "bag"});
+        assertThatThrownBy(() -> ShreddingOptions.validate("db.t", withMultiset, shredded("m")))
+                .hasMessageContaining("cannot be used with MULTISET fields.");
+        RowType withVariant = RowType.of(new org.apache.paimon.types.DataType[] {
+                DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()), DataTypes.VARIANT()}, new String[] {"m", "v"});
+        assertThatThrownBy(() -> ShreddingOptions.validate("db.t", withVariant, shredded("m")))
+                .hasMessageContaining("cannot be used with Variant fields.");
+        RowType blobValues = RowType.of(new org.apache.paimon.types.DataType[] {
+                DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.BLOB())}, new String[] {"m"});
+        assertThatThrownBy(() -> ShreddingOptions.validate("db.t", blobValues, shredded("m")))
+                .hasMessageContaining("cannot contain BLOB fields.");
+    }
+
+    @Test
+    void fileFormatFollowsTheLayoutBothWays() {
+        Map<String, String> on = ShreddingOptions.withFileFormat(SCHEMA, shredded("m", "changelog-file.format", "parquet",
+                "file.format.per.level", "0:parquet,1:avro"));
+        assertThat(on).containsEntry("file.format", ShreddingOptions.FORMAT_IDENTIFIER)
+                .containsEntry("changelog-file.format", ShreddingOptions.FORMAT_IDENTIFIER)
+                .containsEntry("file.format.per.level", "0:" + ShreddingOptions.FORMAT_IDENTIFIER + ",1:avro");
+        Map<String, String> off = new HashMap<>(on);
+        off.put("fields.m.map.storage-layout", "default");
+        Map<String, String> back = ShreddingOptions.withFileFormat(SCHEMA, off);
+        assertThat(back).containsEntry("file.format", "parquet").containsEntry("changelog-file.format", "parquet")
+                .containsEntry("file.format.per.level", "0:parquet,1:avro");
+        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of("file.format", "orc"))).containsEntry("file.format", "orc");
+        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of())).doesNotContainKey("file.format");
+    }
+}

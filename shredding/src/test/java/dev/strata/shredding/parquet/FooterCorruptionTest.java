@@ -1,0 +1,144 @@
+package dev.strata.shredding.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.strata.shredding.TestMaps;
+import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.layout.ShreddingFooter;
+import dev.strata.testing.maps.MapDataGenerator;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.fs.Path;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The footer metadata format: grammar round trip, checksum, version, and errors that name the file. */
+class FooterCorruptionTest {
+
+    @TempDir
+    java.nio.file.Path tmp;
+
+    private java.nio.file.Path writeSmallFile() throws Exception {
+        java.nio.file.Path file = tmp.resolve("small.strata-shredded");
+        var maps = MapDataGenerator.builder(42).keyUniverse(50).keysPerRow(4, 8).build().generate(500);
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < maps.size(); i++) {
+            ids.add(i);
+        }
+        FileRoundTrip.write(new Path(file.toUri().toString()), TestMaps.idAndMap(), Map.of("m", 3), PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(200), ids,
+                i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
+        return file;
+    }
+
+    private static String footerValue(java.nio.file.Path file) throws Exception {
+        Path p = new Path(file.toUri().toString());
+        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
+                ParquetReadOptions.builder().build())) {
+            return r.getFooter().getFileMetaData().getKeyValueMetaData().get(ShreddingFooter.footerKey("m"));
+        }
+    }
+
+    private static void replaceOnce(java.nio.file.Path file, byte[] from, byte[] to) throws Exception {
+        byte[] bytes = Files.readAllBytes(file);
+        int at = indexOf(bytes, from);
+        assertThat(at).as("pattern present in file").isGreaterThanOrEqualTo(0);
+        System.arraycopy(to, 0, bytes, at, to.length);
+        Files.write(file, bytes);
+    }
+
+    private static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    @Test
+    void metadataRoundTripsAndRecordsOneZoneGroupPerRowGroup() throws Exception {
+        java.nio.file.Path file = writeSmallFile();
+        ShreddedColumnMeta meta = ShreddingFooter.decode(footerValue(file), "m", file.toString());
+        assertThat(meta.numColumns()).isEqualTo(3);
+        assertThat(meta.zones()).hasSize(3);
+        assertThat(meta.zones().stream().mapToLong(z -> z.rowCount()).sum()).isEqualTo(500);
+        ShreddedColumnMeta again = ShreddingFooter.decode(ShreddingFooter.encode(meta), "m", "copy");
+        assertThat(again.keys()).isEqualTo(meta.keys());
+        assertThat(again.overflowSet()).isEqualTo(meta.overflowSet());
+        assertThat(again.maxRowWidth()).isEqualTo(meta.maxRowWidth());
+    }
+
+    @Test
+    void flippedByteInTheFooterBlobFailsTheChecksumNamingTheFile() throws Exception {
+        java.nio.file.Path file = writeSmallFile();
+        String value = footerValue(file);
+        byte[] blob = Base64.getDecoder().decode(value);
+        blob[blob.length / 2] ^= 0x01;
+        String corrupted = Base64.getEncoder().encodeToString(blob);
+        assertThat(corrupted).hasSameSizeAs(value);
+        replaceOnce(file, value.getBytes(StandardCharsets.US_ASCII), corrupted.getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(() -> FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("checksum failed: expected=")
+                .hasMessageContaining(file.toUri().toString().replace("file:///", "file:/"))
+                .hasMessageContaining("column 'm'");
+    }
+
+    @Test
+    void missingFooterMetadataIsAClearErrorNamingTheFile() throws Exception {
+        java.nio.file.Path file = writeSmallFile();
+        replaceOnce(file, ShreddingFooter.footerKey("m").getBytes(StandardCharsets.US_ASCII),
+                ShreddingFooter.footerKey("x").getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(() -> FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("footer metadata strata.shredding.m is missing")
+                .hasMessageContaining("small.strata-shredded");
+    }
+
+    @Test
+    void versionMagicAndTruncationAreCheckedBeforeTheContent() {
+        ShreddedColumnMeta meta = new ShreddedColumnMeta(2, 1, dev.strata.shredding.layout.ValueKind.LONG, List.of("a"),
+                new int[][] {{0}}, new java.util.BitSet(), List.of());
+        byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta));
+        byte[] v2 = blob.clone();
+        v2[4] = 2;
+        rechecksum(v2);
+        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(v2), "m", "f1"))
+                .hasMessageContaining("unsupported version 2, expected 1").hasMessageContaining("f1");
+        byte[] magic = blob.clone();
+        magic[0] = 'X';
+        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(magic), "m", "f2"))
+                .hasMessageContaining("expected magic SSMF, found XSMF").hasMessageContaining("f2");
+        assertThatThrownBy(() -> ShreddingFooter.decode("not base64 !!", "m", "f3"))
+                .hasMessageContaining("not Base64").hasMessageContaining("f3");
+        byte[] cut = java.util.Arrays.copyOf(blob, blob.length - 6);
+        rechecksum(cut);
+        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(cut), "m", "f4"))
+                .hasMessageContaining("f4");
+    }
+
+    private static void rechecksum(byte[] blob) {
+        CRC32 crc = new CRC32();
+        crc.update(blob, 0, blob.length - 4);
+        int c = (int) crc.getValue();
+        blob[blob.length - 4] = (byte) (c >>> 24);
+        blob[blob.length - 3] = (byte) (c >>> 16);
+        blob[blob.length - 2] = (byte) (c >>> 8);
+        blob[blob.length - 1] = (byte) c;
+    }
+}
