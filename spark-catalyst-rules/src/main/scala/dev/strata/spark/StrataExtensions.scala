@@ -1,0 +1,29 @@
+package dev.strata.spark
+
+import org.apache.spark.sql.SparkSessionExtensions
+
+/**
+ * Strata's entry point into a Spark session's planner:
+ * {{{
+ *   spark.sql.extensions=dev.strata.spark.StrataExtensions
+ * }}}
+ *
+ * The Strata catalog works without it (reads, writes, procedures); the extensions add what a catalog
+ * cannot: plan rewrites and table-valued functions. Each capability registers its own rule set in
+ * [[StrataExtensions.registrations]] so that this class stays a list, not a place for logic.
+ */
+class StrataExtensions extends (SparkSessionExtensions => Unit) {
+
+  override def apply(extensions: SparkSessionExtensions): Unit = {
+    StrataExtensions.registrations.foreach(register => register(extensions))
+  }
+}
+
+object StrataExtensions {
+
+  /**
+   * The registrations, in order. Map-key predicate pushdown (issue 4) and `full_text_search`
+   * (issue 6) add theirs here as they land.
+   */
+  private[spark] val registrations: Seq[SparkSessionExtensions => Unit] = Seq.empty
+}

@@ -1,0 +1,65 @@
+package dev.strata.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The launcher's session and statement runner on a real embedded Spark. */
+class StrataSqlTest {
+
+    private static SparkSession spark;
+    private static Path warehouse;
+
+    @BeforeAll
+    static void start() throws Exception {
+        warehouse = Files.createTempDirectory("strata-sql-test");
+        System.setProperty("strata.master", "local[2]");
+        spark = StrataSql.session(warehouse.toString());
+    }
+
+    @AfterAll
+    static void stop() {
+        spark.stop();
+        SparkSession.clearActiveSession();
+        SparkSession.clearDefaultSession();
+    }
+
+    @Test
+    void printsAlignedResultsAndOkForStatementsWithoutOutput() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(StrataSql.run(spark, "CREATE NAMESPACE lake.launcher", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "CREATE TABLE lake.launcher.t (id BIGINT, name STRING)", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "INSERT INTO lake.launcher.t VALUES (1, 'a'), (22, NULL)", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "SELECT * FROM lake.launcher.t ORDER BY id", o, e)).isTrue();
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(printed).contains("OK").contains(String.join("\n",
+                "+----+------+",
+                "| id | name |",
+                "+----+------+",
+                "| 1  | a    |",
+                "| 22 | NULL |",
+                "+----+------+",
+                "2 rows"));
+        assertThat(Files.exists(warehouse.resolve("launcher.db").resolve("t"))).isTrue();
+    }
+
+    @Test
+    void aFailingStatementStopsTheScriptWithExitCodeOne() {
+        assertThat(StrataSql.runScript(spark, "CREATE NAMESPACE IF NOT EXISTS lake.s; SELECT * FROM lake.s.missing; "
+                + "CREATE NAMESPACE lake.never_created")).isEqualTo(1);
+        assertThat(spark.sql("SHOW NAMESPACES IN lake").collectAsList().toString()).doesNotContain("never_created");
+        assertThat(StrataSql.runScript(spark, "SELECT 1; SELECT 2")).isZero();
+    }
+}
