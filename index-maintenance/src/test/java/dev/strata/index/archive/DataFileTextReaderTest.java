@@ -47,4 +47,39 @@ class DataFileTextReaderTest {
             }
         }
     }
+
+    private static DataFileMeta withRowCount(DataFileMeta f, long rows) {
+        return DataFileMeta.create(
+                f.fileName(), f.fileSize(), rows, f.minKey(), f.maxKey(), f.keyStats(), f.valueStats(), f.minSequenceNumber(),
+                f.maxSequenceNumber(), f.schemaId(), f.level(), f.extraFiles(), f.deleteRowCount().orElse(null), f.embeddedIndex(),
+                f.fileSource().orElse(null), f.valueStatsCols(), f.externalPath().orElse(null), f.firstRowId(), f.writeCols());
+    }
+
+    @Test
+    void reportsFilesShorterOrLongerThanDeclared() throws Exception {
+        try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
+            t.write(Arrays.asList(PkTable.row(1, "a"), PkTable.row(2, "b"), PkTable.row(3, "c")), null);
+            t.compact(null);
+            DataFileMeta file = t.dataFiles().get(0);
+            TextReader.Factory factory =
+                    DataFileTextReader.factory(t.table(), BinaryRow.EMPTY_ROW, 0, t.table().rowType().getField("body"));
+            try (TextReader reader = factory.open(withRowCount(file, 4))) {
+                reader.readNextText();
+                reader.readNextText();
+                reader.readNextText();
+                assertThatThrownBy(reader::readNextText).hasMessageContaining("ended before its declared row count");
+            }
+            try (TextReader reader = factory.open(withRowCount(file, 2))) {
+                reader.readNextText();
+                assertThatThrownBy(reader::readNextText).hasMessageContaining("contains more rows than declared");
+            }
+            // The builder checks every reader against its source and deletes nothing it did not write.
+            LuceneArchiveBuilder builder =
+                    new LuceneArchiveBuilder(ArchiveFiles.of(t.table(), BinaryRow.EMPTY_ROW, 0), factory, 1,
+                            dev.strata.index.options.AnalyzerSettings.defaults(), null, 16);
+            assertThatThrownBy(() -> builder.build(Arrays.asList(withRowCount(file, 4))))
+                    .hasMessageContaining("ended before its declared row count");
+            assertThat(dev.strata.index.fixtures.OnDisk.archiveFiles(t.table())).isEmpty();
+        }
+    }
 }
