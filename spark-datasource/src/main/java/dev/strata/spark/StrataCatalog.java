@@ -362,8 +362,9 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
     public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
         String qualified = StrataTableNames.qualified(name, ident);
         FileStoreTable table = loadPaimonTable(ident);
-        List<SchemaChange> schemaChanges = SchemaChanges.toPaimon(qualified, Arrays.asList(changes));
         TableSchema current = table.schema();
+        List<SchemaChange> schemaChanges = new ArrayList<>(SchemaChanges.toPaimon(qualified, Arrays.asList(changes)));
+        schemaChanges.addAll(SchemaChanges.fieldOptionsFollowingRenames(Arrays.asList(changes), current.options()));
         TableSchema proposed;
         try {
             proposed = SchemaManager.generateTableSchema(

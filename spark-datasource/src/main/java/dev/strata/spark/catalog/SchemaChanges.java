@@ -72,6 +72,31 @@ public final class SchemaChanges {
         return out;
     }
 
+    /**
+     * The option changes that keep per-column options ({@code fields.<column>.*}, such as a map's storage
+     * layout) attached to a column that the given changes rename.
+     */
+    public static List<SchemaChange> fieldOptionsFollowingRenames(
+            List<TableChange> changes, java.util.Map<String, String> options) {
+        List<SchemaChange> out = new ArrayList<>();
+        for (TableChange change : changes) {
+            if (!(change instanceof TableChange.RenameColumn)
+                    || ((TableChange.RenameColumn) change).fieldNames().length != 1) {
+                continue;
+            }
+            TableChange.RenameColumn rename = (TableChange.RenameColumn) change;
+            String oldPrefix = "fields." + rename.fieldNames()[0] + ".";
+            String newPrefix = "fields." + rename.newName() + ".";
+            for (java.util.Map.Entry<String, String> e : options.entrySet()) {
+                if (e.getKey().startsWith(oldPrefix)) {
+                    out.add(SchemaChange.setOption(newPrefix + e.getKey().substring(oldPrefix.length()), e.getValue()));
+                    out.add(SchemaChange.removeOption(e.getKey()));
+                }
+            }
+        }
+        return out;
+    }
+
     private static boolean ignoredProperty(String key) {
         String lower = key.toLowerCase(Locale.ROOT);
         return lower.equals(TableCatalog.PROP_OWNER) || lower.equals(TableCatalog.PROP_PROVIDER);

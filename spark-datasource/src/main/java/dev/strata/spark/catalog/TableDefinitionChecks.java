@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.shredding.ShreddingOptions;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.TableSchema;
@@ -17,10 +19,24 @@ import org.apache.paimon.schema.TableSchema;
  */
 public final class TableDefinitionChecks {
 
-    private static final List<TableDefinitionCheck> CHECKS = List.of(new BucketModeCheck());
+    private static final List<TableDefinitionCheck> CHECKS = List.of(
+            new BucketModeCheck(),
+            (table, proposed, previous) ->
+                    ShreddingOptions.validate(table, proposed.logicalRowType(), proposed.options()),
+            (table, proposed, previous) -> {
+                PkFullTextIndex.validate(table, proposed);
+                if (previous != null) {
+                    PkFullTextIndex.validateSchemaChange(table, previous, proposed);
+                }
+            });
 
-    /** Derivations receive the schema's row type and options and return the options to store. */
-    private static final List<OptionDerivation> DERIVATIONS = List.of();
+    /**
+     * Derivations receive the proposed schema and return the options to store: a table with a
+     * shared-shredding MAP column writes its new files in the shredding file format, and goes back to
+     * Parquet when no column is shredded any more (files keep the format they were written in).
+     */
+    private static final List<OptionDerivation> DERIVATIONS = List.of(
+            schema -> ShreddingOptions.withFileFormat(schema.logicalRowType(), schema.options()));
 
     /** Computes options from a proposed schema (the result replaces the schema's options). */
     @FunctionalInterface
