@@ -1,6 +1,7 @@
 package dev.strata.index;
 
 import dev.strata.index.archive.ArchiveFiles;
+import dev.strata.index.archive.ArchiveHeader;
 import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.archive.DataFileTextReader;
 import dev.strata.index.archive.LuceneArchiveBuilder;
@@ -13,7 +14,10 @@ import org.apache.paimon.table.FileStoreTable;
 
 import java.util.concurrent.ExecutorService;
 
-/** Creates bucket maintainers of one table, restored from one snapshot, sharing a header cache. */
+/**
+ * Creates bucket maintainers of one table, sharing a header cache. An archive built with other analyzer
+ * settings than the table's current ones is classified stale (and so rebuilt by the next blocking commit).
+ */
 final class Maintainers {
 
     static final double RAM_BUFFER_MB = 128;
@@ -48,7 +52,16 @@ final class Maintainers {
                 definition.fieldId(),
                 files,
                 builder,
-                archive -> headers.header(files, archive),
+                archive -> {
+                    ArchiveHeader header = headers.header(files, archive);
+                    if (!header.analyzer().equals(definition.analyzer())) {
+                        // Classified as stale, so the next blocking commit rebuilds it with the table's analyzer.
+                        throw new IllegalStateException(
+                                "Full-text archive " + archive.fileName() + " was built with analyzer " + header.analyzer()
+                                        + ", but the table now configures " + definition.analyzer() + ".");
+                    }
+                    return header;
+                },
                 restored.dataFiles,
                 restored.archives,
                 executor);

@@ -115,6 +115,12 @@ class MultiBucketTest {
             assertThat(searcher.search(snapshot, e.partition(), e.bucket(), "the", 100).hits()).isEmpty();
         }
         assertThat(buckets.size()).isGreaterThan(2);
+        assertThat(BucketRef.list(table, snapshot, null)).hasSize(buckets.size());
+        org.apache.paimon.predicate.Predicate first =
+                new org.apache.paimon.predicate.PredicateBuilder(table.schema().logicalPartitionType())
+                        .equal(0, BinaryString.fromString("2026-11-01"));
+        List<BucketRef> refs = BucketRef.list(table, snapshot, first);
+        assertThat(refs).isNotEmpty().allSatisfy(r -> assertThat(r.partition().getString(0).toString()).isEqualTo("2026-11-01"));
         assertThat(all).hasSize(60);
         List<SearchHit> top = PkFullTextSearcher.topK(all, 5);
         assertThat(top).hasSize(5);

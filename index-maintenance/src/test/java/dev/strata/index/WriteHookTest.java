@@ -93,6 +93,30 @@ class WriteHookTest {
     }
 
     @Test
+    void changingTheAnalyzerMakesArchivesStale() throws Exception {
+        try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
+            t.write(java.util.Collections.singletonList(PkTable.row(1, "the disks were failing")), null);
+            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+                t.compact(hook);
+            }
+            IndexFileMeta standard = t.archives().get(0);
+            PkFullTextSearcher before = PkFullTextSearcher.create(t.table());
+            assertThat(before.search(t.latestSnapshotId(), org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0, "fail", 5).hits()).isEmpty();
+
+            org.apache.paimon.data.BinaryRow none = org.apache.paimon.data.BinaryRow.EMPTY_ROW;
+            assertThat(PkFullTextRebuild.run(t.table(), t.latestSnapshotId(), none, 0, false, null).messages()).isEmpty();
+            t.setOption("fields.body.pk-full-text.index.options", "{\"analyzer\":\"english\"}");
+            // Same data files, other analyzer: the archive is stale and a (non-forced) rebuild replaces it.
+            PkFullTextRebuild.Result rebuild = PkFullTextRebuild.run(t.table(), t.latestSnapshotId(), none, 0, false, null);
+            assertThat(rebuild.report()).extracting(LevelReport::action).containsExactly("built");
+            t.commit(rebuild.messages());
+            assertThat(t.archives()).hasSize(1).doesNotContain(standard);
+            PkFullTextSearcher after = PkFullTextSearcher.create(t.table());
+            assertThat(after.search(t.latestSnapshotId(), org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0, "fail", 5).hits()).hasSize(1);
+        }
+    }
+
+    @Test
     void postponeBucketMessagesPassThroughUntouched() throws Exception {
         Map<String, String> options = PkTable.defaultOptions();
         options.put("bucket", "-2");
