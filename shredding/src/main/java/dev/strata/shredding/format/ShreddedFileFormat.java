@@ -43,7 +43,8 @@ final class ShreddedFileFormat extends FileFormat {
 
     @Override
     public FormatWriterFactory createWriterFactory(RowType type) {
-        return new ShreddedWriterFactory(type, ShreddingOptions.shreddedColumns(type, options), rowGroupBytes);
+        return new ShreddedWriterFactory(type, ShreddingOptions.shreddedColumns(type, options), rowGroupBytes,
+                options.get("path"));
     }
 
     @Override

@@ -14,9 +14,15 @@ import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.types.RowType;
 
 /**
- * One per rolling writer (Paimon creates a writer factory per rolling file writer): holds the K
- * adaptation window of each shredded column (spec §6), so consecutive files of the writer adapt K to
- * the max row widths of the files it completed.
+ * One per rolling writer (Paimon creates a writer factory per rolling file writer): chooses K for each
+ * file from the K adaptation window of each shredded column (spec §6), so consecutive files adapt K to
+ * the max row widths of the files completed before.
+ *
+ * <p>Difference from Paimon [INF]: Paimon keeps the window per writer factory, so every commit and every
+ * compaction starts again at K_max. Here the window is shared by all writers of the same table location
+ * and column in this JVM (a bounded cache), so a stream of small commits does not write K_max-wide
+ * files forever. K stays per file and self-described, so this only changes file shape, never answers.
+ * Tables without a {@code path} option keep a window per factory, as in Paimon.
  */
 final class ShreddedWriterFactory implements FormatWriterFactory {
 
@@ -25,11 +31,29 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     private final Map<String, KAdaptation> adaptation = new LinkedHashMap<>();
     private final long rowGroupBytes;
 
-    ShreddedWriterFactory(RowType rowType, Map<String, ShreddingOptions.ColumnLayout> layouts, long rowGroupBytes) {
+    ShreddedWriterFactory(RowType rowType, Map<String, ShreddingOptions.ColumnLayout> layouts, long rowGroupBytes,
+            String tablePath) {
         this.rowType = rowType;
         this.layouts = layouts;
         this.rowGroupBytes = rowGroupBytes;
-        layouts.forEach((name, layout) -> adaptation.put(name, new KAdaptation(layout.maxColumns())));
+        layouts.forEach((name, layout) -> adaptation.put(name,
+                tablePath == null ? new KAdaptation(layout.maxColumns()) : SHARED.window(tablePath, name, layout.maxColumns())));
+    }
+
+    private static final SharedWindows SHARED = new SharedWindows();
+
+    /** Windows shared per (table path, column, K_max), least recently used evicted beyond 1 024 entries. */
+    private static final class SharedWindows {
+        private final Map<String, KAdaptation> windows = new java.util.LinkedHashMap<String, KAdaptation>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, KAdaptation> eldest) {
+                return size() > 1024;
+            }
+        };
+
+        synchronized KAdaptation window(String path, String column, int maxColumns) {
+            return windows.computeIfAbsent(path + "\u0000" + column + "\u0000" + maxColumns, k -> new KAdaptation(maxColumns));
+        }
     }
 
     @Override

@@ -29,6 +29,7 @@ public final class MapDataGenerator {
     private final ValueKind valueKind;
     private final int families;
     private final int rowsPerFamilyRun;
+    private final double corePresence;
     private int runLeft;
     private int family;
 
@@ -45,6 +46,7 @@ public final class MapDataGenerator {
         this.valueKind = b.valueKind;
         this.families = Math.max(1, b.families);
         this.rowsPerFamilyRun = Math.max(1, b.rowsPerFamilyRun);
+        this.corePresence = b.corePresence;
     }
 
     public static Builder builder(long seed) {
@@ -67,6 +69,7 @@ public final class MapDataGenerator {
         private ValueKind valueKind = ValueKind.DOUBLE;
         private int families = 20;
         private int rowsPerFamilyRun = 50;
+        private double corePresence = 0.0;
 
         private Builder(long seed) {
             this.seed = seed;
@@ -120,6 +123,15 @@ public final class MapDataGenerator {
 
         public Builder valueKind(ValueKind k) {
             this.valueKind = k;
+            return this;
+        }
+
+        /**
+         * Device-like rows: each row carries its family's own slice of {@code keysPerRow} keys, each present
+         * with probability {@code presence}, plus a few random keys (0 disables this mode).
+         */
+        public Builder coreKeys(double presence) {
+            this.corePresence = presence;
             return this;
         }
 
@@ -181,6 +193,9 @@ public final class MapDataGenerator {
         if (r < nullMapRate + emptyMapRate) {
             return GeneratedMap.of(List.of(), List.of());
         }
+        if (corePresence > 0) {
+            return coreRow();
+        }
         int n = Math.max(1, Math.min(maxKeys, (int) Math.round(meanKeys + random.nextGaussian() * Math.max(1, meanKeys / 3.0))));
         int u = universe.size();
         int slice = Math.max(n * 2, u / families);
@@ -202,6 +217,30 @@ public final class MapDataGenerator {
             int at = random.nextInt(keys.size() + 1);
             keys.add(at, keys.get(j));
             values.add(at, value(universe.indexOf(keys.get(j))));
+        }
+        return GeneratedMap.of(keys, values);
+    }
+
+    private GeneratedMap coreRow() {
+        int u = universe.size();
+        int start = (int) ((long) family * u / families);
+        List<String> keys = new ArrayList<>();
+        List<Object> values = new ArrayList<>();
+        for (int i = 0; i < meanKeys && keys.size() < maxKeys; i++) {
+            if (random.nextDouble() < corePresence) {
+                int idx = (start + i) % u;
+                keys.add(universe.get(idx));
+                values.add(value(idx));
+            }
+        }
+        int extras = random.nextInt(3);
+        for (int e = 0; e < extras && keys.size() < maxKeys; e++) {
+            int idx = random.nextInt(u);
+            String k = universe.get(idx);
+            if (!keys.contains(k)) {
+                keys.add(k);
+                values.add(value(idx));
+            }
         }
         return GeneratedMap.of(keys, values);
     }
