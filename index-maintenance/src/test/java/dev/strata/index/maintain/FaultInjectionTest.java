@@ -10,7 +10,6 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
