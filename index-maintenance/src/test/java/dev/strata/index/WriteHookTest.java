@@ -70,6 +70,37 @@ class WriteHookTest {
     }
 
     @Test
+    void failureInOneBucketAbortsTheOtherBucketsOfTheSameCall() throws Exception {
+        Map<String, String> options = PkTable.defaultOptions();
+        options.put("bucket", "2");
+        try (PkTable t = PkTable.create(dir, options)) {
+            t.write(rows(0, 40), null);
+            org.apache.paimon.table.FileStoreTable table = t.table();
+            List<CommitMessage> compaction;
+            try (org.apache.paimon.table.sink.TableWriteImpl<?> write =
+                    (org.apache.paimon.table.sink.TableWriteImpl<?>) table.newBatchWriteBuilder().newWrite()) {
+                write.withIOManager(org.apache.paimon.disk.IOManager.create(dir.resolve("io").toString()));
+                write.compact(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0, true);
+                write.compact(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 1, true);
+                compaction = write.prepareCommit();
+            }
+            assertThat(compaction).hasSize(2);
+            // Bucket 1's new data file vanishes before the index is built: its build fails.
+            CommitMessageImpl second = (CommitMessageImpl) compaction.stream().filter(m -> ((CommitMessageImpl) m).bucket() == 1).findFirst().get();
+            org.apache.paimon.io.DataFileMeta lost = second.compactIncrement().compactAfter().get(0);
+            table.fileIO().delete(table.store().pathFactory().createDataFilePathFactory(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 1).toPath(lost), false);
+            List<CommitMessage> ordered = new ArrayList<>();
+            compaction.stream().filter(m -> ((CommitMessageImpl) m).bucket() == 0).forEach(ordered::add);
+            ordered.add(second);
+            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(table, t.latestSnapshotId(), null)) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> hook.prepareCommit(ordered, true)).hasMessageContaining(lost.fileName());
+                assertThat(OnDisk.archiveFiles(table)).as("bucket 0's archive was deleted by the abort").isEmpty();
+                assertThat(hook.archives(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0)).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void nonBlockingWritesPublishFinishedBuildsInALaterCommit() throws Exception {
         try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
             t.write(rows(0, 10), null);
