@@ -75,7 +75,6 @@ final class ShreddedMapWriter {
         }
         allocator.allocate(ids, n);
         int[] mapping = allocator.mapping();
-        Object[] lastValues = null;
         for (int i = 0; i < n; i++) {
             int id = ids[i];
             if (lastIndexOfId[id] == i) {

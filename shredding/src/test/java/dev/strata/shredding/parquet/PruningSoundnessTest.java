@@ -69,6 +69,7 @@ class PruningSoundnessTest {
         long groupsSkippedParquetOnly = 0;
         long filesSkipped = 0;
         int predicates = 0;
+        long pageRowsSkipped = 0;
         for (int p = 0; p < 600; p++) {
             Fixture f = fixtures.get(p % fixtures.size());
             MapPredicate pred = randomPredicate(random, universe, f.strings, 2);
@@ -113,6 +114,7 @@ class PruningSoundnessTest {
                 FileRoundTrip.Read read;
                 try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
                     read = FileRoundTrip.read(f.path, readType(f.strings), null, pred);
+                    pageRowsSkipped += scope.snapshot().rowsSkippedByPageIndex;
                 }
                 Set<Long> returned = new HashSet<>();
                 for (int i = 0; i < read.rows.size(); i++) {
@@ -127,8 +129,9 @@ class PruningSoundnessTest {
                 }
             }
         }
-        System.out.printf("[strata] %d predicates: %d row groups checked, skipped %d with zone stats, %d by Parquet stats alone, %d files skipped%n",
-                predicates, groupsChecked, groupsSkippedWithZones, groupsSkippedParquetOnly, filesSkipped);
+        System.out.printf("[strata] %d predicates: %d row groups checked, skipped %d with zone stats, %d by Parquet stats alone,"
+                + " %d files skipped, %d rows dropped by page index in end-to-end reads%n",
+                predicates, groupsChecked, groupsSkippedWithZones, groupsSkippedParquetOnly, filesSkipped, pageRowsSkipped);
         assertThat(predicates).isGreaterThanOrEqualTo(500);
         assertThat(groupsSkippedWithZones).as("selective predicates must skip row groups").isGreaterThan(groupsChecked / 10);
         assertThat(groupsSkippedWithZones).isGreaterThanOrEqualTo(groupsSkippedParquetOnly);
