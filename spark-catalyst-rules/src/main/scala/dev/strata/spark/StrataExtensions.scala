@@ -22,8 +22,10 @@ class StrataExtensions extends (SparkSessionExtensions => Unit) {
 object StrataExtensions {
 
   /**
-   * The registrations, in order. Map-key predicate pushdown (issue 4) and `full_text_search`
-   * (issue 6) add theirs here as they land.
+   * The registrations, in order: the `full_text_search` table function, then the map-key pushdown rules.
    */
-  private[spark] val registrations: Seq[SparkSessionExtensions => Unit] = Seq.empty
+  private[spark] val registrations: Seq[SparkSessionExtensions => Unit] = Seq(
+    search.FullTextSearchFunction.register,
+    pushdown.MapPushdownExtensions
+  )
 }

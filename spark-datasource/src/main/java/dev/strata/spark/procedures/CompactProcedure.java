@@ -9,8 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
+import dev.strata.index.PkFullTextIndex;
 import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
+import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.PaimonTaskWriter;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.append.AppendCompactCoordinator;
@@ -21,7 +23,6 @@ import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.AppendCompactTaskSerializer;
-import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
@@ -78,6 +79,11 @@ final class CompactProcedure extends StrataProcedure {
         String where = stringArg(args, 1);
         boolean full = args.isNullAt(2) || args.getBoolean(2);
         FileStoreTable table = target.table();
+        if (full && PkFullTextIndex.isEnabled(table)) {
+            // A full compaction moves a lone level-0 file up without rewriting it; the file would keep its
+            // APPEND source and never be indexed. Rewriting every file makes all top-level files archive sources.
+            table = table.copy(Map.of("compaction.force-rewrite-all-files", "true"));
+        }
 
         Map<BucketKey, BucketFiles> before = bucketFiles(table);
         List<BinaryRow> partitions = before.keySet().stream().map(k -> k.partition).distinct().toList();
@@ -95,7 +101,7 @@ final class CompactProcedure extends StrataProcedure {
             }
             buckets = tasks.size();
             BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            messages = runTasks(jsc, target.name(), buckets, tasks, new CompactBucket(builder, full));
+            messages = runTasks(jsc, target.name(), buckets, tasks, new CompactBucket(table, builder, full));
         } else {
             AppendCompactCoordinator coordinator = new AppendCompactCoordinator(table, false);
             List<byte[]> tasks = new ArrayList<>();
@@ -111,11 +117,11 @@ final class CompactProcedure extends StrataProcedure {
         }
 
         if (messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty())) {
-            try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
-                commit.commit(messages);
+            try {
+                PaimonCommits.commit(table.newBatchWriteBuilder(), messages);
             } catch (Exception e) {
-                try (BatchTableCommit abort = table.newBatchWriteBuilder().newCommit()) {
-                    abort.abort(messages);
+                try {
+                    PaimonCommits.abort(table, table.newBatchWriteBuilder(), messages);
                 } catch (Exception suppressed) {
                     e.addSuppressed(suppressed);
                 }
@@ -265,17 +271,19 @@ final class CompactProcedure extends StrataProcedure {
     private static final class CompactBucket
             implements org.apache.spark.api.java.function.Function<BucketTask, StrataCommitMessage> {
         private static final long serialVersionUID = 1L;
+        private final FileStoreTable table;
         private final BatchWriteBuilder builder;
         private final boolean full;
 
-        CompactBucket(BatchWriteBuilder builder, boolean full) {
+        CompactBucket(FileStoreTable table, BatchWriteBuilder builder, boolean full) {
+            this.table = table;
             this.builder = builder;
             this.full = full;
         }
 
         @Override
         public StrataCommitMessage call(BucketTask task) throws Exception {
-            try (PaimonTaskWriter writer = PaimonTaskWriter.open(builder)) {
+            try (PaimonTaskWriter writer = PaimonTaskWriter.open(table, builder)) {
                 writer.compact(task.partition, task.bucket, full);
                 return StrataCommitMessage.of(writer.prepareCommit());
             }

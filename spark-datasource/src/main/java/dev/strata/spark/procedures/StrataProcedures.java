@@ -12,7 +12,7 @@ public final class StrataProcedures {
     private StrataProcedures() {}
 
     public static List<String> names() {
-        return List.of(CompactProcedure.NAME);
+        return List.of(CompactProcedure.NAME, RebuildPkFullTextProcedure.NAME);
     }
 
     /** The procedure with this name bound to {@code catalog}, or {@code null}. */
@@ -20,6 +20,8 @@ public final class StrataProcedures {
         switch (name.toLowerCase(Locale.ROOT)) {
             case CompactProcedure.NAME:
                 return new CompactProcedure(catalog);
+            case RebuildPkFullTextProcedure.NAME:
+                return new RebuildPkFullTextProcedure(catalog);
             default:
                 return null;
         }

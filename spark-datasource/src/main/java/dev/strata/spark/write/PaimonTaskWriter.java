@@ -3,36 +3,56 @@ package dev.strata.spark.write;
 import java.io.File;
 import java.util.List;
 
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.PkFullTextWriteHook;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 
 /**
  * The Paimon table write of one Spark task, shared by INSERT tasks and compaction tasks. It owns the
- * task's spill directory and is the single place where a task's commit messages are produced, so features
- * that must ride in the same commit as the data (the full-text maintainer's index increments) hook into
- * {@link #prepareCommit()}.
+ * task's spill directory and is the single place where a task's commit messages are produced.
+ *
+ * <p>On a primary-key table with {@code pk-full-text.index.columns}, the task's full-text maintainers run
+ * inside {@link #prepareCommit()}: they are restored from the snapshot that was latest when the task
+ * started (the one Paimon's writer restores its buckets from), see the task's append and compact
+ * increments, and add their archive changes to the same commit messages, so data and archives land in one
+ * snapshot. Batch tasks wait for their archive builds, as they wait for compaction.
  */
 public final class PaimonTaskWriter implements AutoCloseable {
 
     private final BatchTableWrite write;
     private final IOManager ioManager;
+    private final PkFullTextWriteHook fullText;
     private boolean closed;
 
-    private PaimonTaskWriter(BatchTableWrite write, IOManager ioManager) {
+    private PaimonTaskWriter(BatchTableWrite write, IOManager ioManager, PkFullTextWriteHook fullText) {
         this.write = write;
         this.ioManager = ioManager;
+        this.fullText = fullText;
     }
 
-    /** Opens a writer; {@code builder} is the job's write builder shipped from the driver. */
-    public static PaimonTaskWriter open(BatchWriteBuilder builder) {
-        IOManager ioManager = IOManager.create(new File(System.getProperty("java.io.tmpdir")).getAbsolutePath());
+    /**
+     * Opens a writer.
+     *
+     * @param table the table the job writes (with any dynamic options of the job)
+     * @param builder the job's write builder shipped from the driver
+     */
+    public static PaimonTaskWriter open(FileStoreTable table, BatchWriteBuilder builder) {
+        String tmp = new File(System.getProperty("java.io.tmpdir")).getAbsolutePath();
+        PkFullTextWriteHook fullText = null;
+        if (PkFullTextIndex.isEnabled(table)) {
+            Long restored = table.snapshotManager().latestSnapshotId();
+            fullText = PkFullTextWriteHook.create(table, restored, null);
+        }
+        IOManager ioManager = IOManager.create(tmp);
         BatchTableWrite write = builder.newWrite();
         write.withIOManager(ioManager);
-        return new PaimonTaskWriter(write, ioManager);
+        return new PaimonTaskWriter(write, ioManager, fullText);
     }
 
     public void write(InternalRow row) throws Exception {
@@ -44,17 +64,24 @@ public final class PaimonTaskWriter implements AutoCloseable {
         write.compact(partition, bucket, full);
     }
 
-    /** Flushes and waits for compaction; the messages describe everything this task changed. */
+    /** Flushes and waits for compaction and archive builds; the messages describe everything this task changed. */
     public List<CommitMessage> prepareCommit() throws Exception {
-        return write.prepareCommit();
+        List<CommitMessage> messages = write.prepareCommit();
+        return fullText == null ? messages : fullText.prepareCommit(messages, true);
     }
 
     /**
-     * Gives up the task's work: Paimon's writers delete the files they wrote but did not hand over in a
-     * commit message.
+     * Gives up the task's work: generated archives are deleted, and Paimon's writers delete the data files
+     * they wrote but did not hand over in a commit message.
      */
     public void abort() throws Exception {
-        close();
+        try {
+            if (fullText != null) {
+                fullText.abort();
+            }
+        } finally {
+            close();
+        }
     }
 
     @Override
@@ -64,9 +91,15 @@ public final class PaimonTaskWriter implements AutoCloseable {
         }
         closed = true;
         try {
-            write.close();
+            if (fullText != null) {
+                fullText.close();
+            }
         } finally {
-            ioManager.close();
+            try {
+                write.close();
+            } finally {
+                ioManager.close();
+            }
         }
     }
 }

@@ -6,7 +6,6 @@ import java.util.Map;
 
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.spark.sql.connector.write.BatchWrite;
@@ -40,14 +39,14 @@ final class StrataBatchWrite implements BatchWrite {
 
     @Override
     public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new StrataDataWriterFactory(tableName, builder, table.rowType());
+        return new StrataDataWriterFactory(tableName, table, builder);
     }
 
     @Override
     public void commit(WriterCommitMessage[] messages) {
         List<CommitMessage> all = StrataCommitMessage.flatten(messages);
-        try (BatchTableCommit commit = builder.newCommit()) {
-            commit.commit(all);
+        try {
+            PaimonCommits.commit(builder, all);
         } catch (Exception e) {
             throw new IllegalStateException(String.format(
                     "Cannot commit write (%s) to %s: %s. No snapshot was created.", mode, tableName, e.getMessage()), e);
@@ -57,8 +56,8 @@ final class StrataBatchWrite implements BatchWrite {
     @Override
     public void abort(WriterCommitMessage[] messages) {
         List<CommitMessage> all = StrataCommitMessage.flatten(messages);
-        try (BatchTableCommit commit = builder.newCommit()) {
-            commit.abort(all);
+        try {
+            PaimonCommits.abort(table, builder, all);
         } catch (Exception e) {
             throw new IllegalStateException(String.format(
                     "Cannot clean up the aborted write to %s: %s. Files of the aborted job may remain; "

@@ -2,7 +2,7 @@ package dev.strata.spark.write;
 
 import dev.strata.spark.data.SparkToPaimon;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.types.RowType;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
@@ -13,17 +13,17 @@ final class StrataDataWriterFactory implements DataWriterFactory {
     private static final long serialVersionUID = 1L;
 
     private final String tableName;
+    private final FileStoreTable table;
     private final BatchWriteBuilder builder;
-    private final RowType rowType;
 
-    StrataDataWriterFactory(String tableName, BatchWriteBuilder builder, RowType rowType) {
+    StrataDataWriterFactory(String tableName, FileStoreTable table, BatchWriteBuilder builder) {
         this.tableName = tableName;
+        this.table = table;
         this.builder = builder;
-        this.rowType = rowType;
     }
 
     @Override
     public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-        return new StrataDataWriter(tableName, PaimonTaskWriter.open(builder), SparkToPaimon.forRowType(rowType));
+        return new StrataDataWriter(tableName, PaimonTaskWriter.open(table, builder), SparkToPaimon.forRowType(table.rowType()));
     }
 }

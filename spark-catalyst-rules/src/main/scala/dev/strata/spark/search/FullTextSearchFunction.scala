@@ -1,0 +1,120 @@
+package dev.strata.spark.search
+
+import scala.jdk.CollectionConverters._
+
+import dev.strata.spark.{StrataCatalog, StrataErrors}
+import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
+import org.apache.spark.sql.catalyst.FunctionIdentifier
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException
+import org.apache.spark.sql.catalyst.expressions.{Ascending, Descending, Expression, ExpressionInfo, Literal, SortOrder}
+import org.apache.spark.sql.catalyst.plans.logical.{Limit, LogicalPlan, Sort}
+import org.apache.spark.sql.connector.catalog.{Identifier, TableCatalog}
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+import org.apache.spark.sql.types.{IntegerType, LongType, ShortType, ByteType, StringType}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.unsafe.types.UTF8String
+
+/**
+ * `full_text_search(table, column, query, k [, where])`: the top-k live rows of a primary-key table's
+ * full-text archives for a Lucene classic query, as the table's columns plus `_score DOUBLE`, best first.
+ *
+ * The plan is `Limit(k, Sort(_score DESC, primary key ASC, scan))` over a scan with one task per selected
+ * (partition, bucket), each returning its bucket's top-k: Spark merges the global top-k on the driver, and
+ * the primary key makes the order of equal scores deterministic. `where` is a SQL filter over partition
+ * columns that prunes buckets before any task runs.
+ */
+object FullTextSearchFunction {
+
+  val Name = "full_text_search"
+
+  private val Usage =
+    s"$Name(table, column, query, k [, where]) - top-k rows of a Strata primary-key table matching a Lucene " +
+      "query on its full-text indexed column, with their BM25 `_score`; `where` filters partitions."
+
+  def register(extensions: SparkSessionExtensions): Unit = {
+    extensions.injectTableFunction(
+      (FunctionIdentifier(Name), new ExpressionInfo(getClass.getName, null, Name, Usage, ""), build _))
+  }
+
+  def build(args: Seq[Expression]): LogicalPlan = {
+    if (args.size < 4 || args.size > 5) {
+      throw StrataErrors.analysis(
+        s"Cannot call $Name with ${args.size} arguments: expected (table, column, query, k [, where]), e.g. " +
+          s"$Name('lake.kb.docs', 'body', 'disk AND \"write failure\"', 10).")
+    }
+    val tableName = string(args(0), "table")
+    val column = string(args(1), "column")
+    val query = string(args(2), "query")
+    val k = int(args(3), "k")
+    val where = if (args.size == 5) Option(stringOrNull(args(4), "where")) else None
+
+    val spark = SparkSession.active
+    val parts = spark.sessionState.sqlParser.parseMultipartIdentifier(tableName)
+    val manager = spark.sessionState.catalogManager
+    val (catalog, ident) = parts match {
+      case Seq(c, db, t) => (manager.catalog(c), Identifier.of(Array(db), t))
+      case Seq(db, t) => (manager.currentCatalog, Identifier.of(Array(db), t))
+      case _ =>
+        throw StrataErrors.analysis(
+          s"Cannot search '$tableName': expected a table name of the form catalog.db.table or db.table.")
+    }
+    val strata = catalog match {
+      case s: StrataCatalog => s
+      case other =>
+        throw StrataErrors.analysis(
+          s"Cannot search '$tableName': catalog ${other.name()} is not a Strata catalog; $Name searches tables of " +
+            s"catalogs configured with ${classOf[StrataCatalog].getName}.")
+    }
+    val qualified = s"${strata.name()}.${ident.namespace().mkString(".")}.${ident.name()}"
+    val paimon = try strata.loadPaimonTable(ident) catch {
+      case _: NoSuchTableException =>
+        throw StrataErrors.analysis(s"Cannot search $qualified: the table does not exist.")
+    }
+    val table = FullTextSearchTable.create(qualified, paimon, column, query, k, where.orNull)
+    val relation = DataSourceV2Relation.create(
+      table, Some(strata.asInstanceOf[TableCatalog]), Some(ident), CaseInsensitiveStringMap.empty())
+    def attribute(name: String) = relation.output.find(_.name == name).get
+    val order = SortOrder(attribute(FullTextSearchTable.SCORE), Descending) +:
+      paimon.primaryKeys().asScala.toSeq.map(pk => SortOrder(attribute(pk), Ascending))
+    Limit(Literal(k), Sort(order, global = true, relation))
+  }
+
+  private def constant(e: Expression, name: String): Any = {
+    if (!e.foldable) {
+      throw StrataErrors.analysis(s"Cannot call $Name: argument $name must be a constant, found ${e.sql}.")
+    }
+    e.eval()
+  }
+
+  private def stringOrNull(e: Expression, name: String): String = {
+    if (e.dataType != StringType && e.dataType.typeName != "void") {
+      throw StrataErrors.analysis(
+        s"Cannot call $Name: argument $name must be a STRING, found ${e.dataType.simpleString}.")
+    }
+    constant(e, name) match {
+      case null => null
+      case s: UTF8String => s.toString
+      case other => other.toString
+    }
+  }
+
+  private def string(e: Expression, name: String): String = {
+    val value = stringOrNull(e, name)
+    if (value == null) {
+      throw StrataErrors.analysis(s"Cannot call $Name: argument $name must not be NULL.")
+    }
+    value
+  }
+
+  private def int(e: Expression, name: String): Int = {
+    e.dataType match {
+      case IntegerType | LongType | ShortType | ByteType =>
+        constant(e, name) match {
+          case n: java.lang.Number if n.longValue() > 0 && n.longValue() <= Int.MaxValue => n.intValue()
+          case other => throw StrataErrors.analysis(s"Cannot call $Name: $name must be a positive integer, found $other.")
+        }
+      case other =>
+        throw StrataErrors.analysis(s"Cannot call $Name: argument $name must be an integer, found ${other.simpleString}.")
+    }
+  }
+}

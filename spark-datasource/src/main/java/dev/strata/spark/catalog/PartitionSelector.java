@@ -1,0 +1,107 @@
+package dev.strata.spark.catalog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import dev.strata.spark.StrataErrors;
+import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.data.SparkTypes;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.CatalystTypeConverters;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import scala.Function1;
+
+/**
+ * Selects partitions of a table with a SQL filter over its partition columns (the {@code where} argument of
+ * procedures and functions), evaluated by Spark itself on the partition values, so the filter means what
+ * it means in a query.
+ */
+public final class PartitionSelector {
+
+    private static final String INDEX_COLUMN = "__strata_partition_index";
+
+    private PartitionSelector() {}
+
+    /**
+     * The partitions among {@code partitions} matching {@code where}; all of them when it is null or blank.
+     *
+     * @param action what is being done, for errors, e.g. "run compact on lake.db.t"
+     */
+    public static List<BinaryRow> select(FileStoreTable table, String action, List<BinaryRow> partitions, String where) {
+        if (where == null || where.isBlank()) {
+            return partitions;
+        }
+        RowType partitionType = table.rowType().project(table.partitionKeys());
+        if (partitionType.getFieldCount() == 0) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot %s with where => '%s': the table has no partition columns. Omit where.", action, where));
+        }
+        StructType schema = SparkTypes.toSpark(partitionType)
+                .add(new StructField(INDEX_COLUMN, DataTypes.IntegerType, false, Metadata.empty()));
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < partitions.size(); i++) {
+            Row values = toExternal(partitionType, partitions.get(i));
+            Object[] cells = new Object[values.length() + 1];
+            for (int j = 0; j < values.length(); j++) {
+                cells[j] = values.get(j);
+            }
+            cells[values.length()] = i;
+            rows.add(RowFactory.create(cells));
+        }
+        List<Row> matching;
+        try {
+            Dataset<Row> filtered = SparkSession.active().createDataFrame(rows, schema).where(where);
+            matching = filtered.select(INDEX_COLUMN).collectAsList();
+        } catch (Exception e) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot %s with where => '%s': %s. The filter may use partition columns %s only.",
+                    action, where, firstLine(e.getMessage()), table.partitionKeys()), e);
+        }
+        Map<Integer, BinaryRow> selected = new TreeMap<>();
+        for (Row r : matching) {
+            selected.put(r.getInt(0), partitions.get(r.getInt(0)));
+        }
+        return new ArrayList<>(selected.values());
+    }
+
+    /** The partition's values as an external Spark row. */
+    public static Row toExternal(RowType partitionType, BinaryRow partition) {
+        org.apache.spark.sql.catalyst.InternalRow internal = PaimonToSpark.forRowType(partitionType).convert(partition);
+        @SuppressWarnings("unchecked")
+        Function1<Object, Object> converter = (Function1<Object, Object>)
+                CatalystTypeConverters.createToScalaConverter(SparkTypes.toSpark(partitionType));
+        return (Row) converter.apply(internal);
+    }
+
+    /** {@code k1=v1/k2=v2}, or the empty string for an unpartitioned table. */
+    public static String describe(RowType partitionType, BinaryRow partition) {
+        if (partitionType.getFieldCount() == 0) {
+            return "";
+        }
+        Row row = toExternal(partitionType, partition);
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < partitionType.getFieldCount(); i++) {
+            parts.add(partitionType.getFieldNames().get(i) + "=" + (row.isNullAt(i) ? "null" : row.get(i).toString()));
+        }
+        return String.join("/", parts);
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "invalid filter";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+}

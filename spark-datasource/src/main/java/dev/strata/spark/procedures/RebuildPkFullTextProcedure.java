@@ -1,0 +1,269 @@
+package dev.strata.spark.procedures;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.strata.index.LevelReport;
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.PkFullTextRebuild;
+import dev.strata.spark.StrataCatalog;
+import dev.strata.spark.StrataErrors;
+import dev.strata.spark.write.PaimonCommits;
+import dev.strata.spark.write.StrataCommitMessage;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * {@code CALL <catalog>.sys.rebuild_pk_fulltext(table => 'db.t', where => '...', force => false)}.
+ *
+ * <p>Plans the (partition, bucket) pairs of the latest snapshot that {@code where} selects and runs one
+ * Spark task per pair: restore the bucket's archive state, plan levels, build missing or stale archives
+ * (every level with {@code force}) and retire stale ones. Tasks report failures instead of throwing, so the
+ * driver sees every outcome: if any bucket failed, or the buckets' data changed since planning, the driver
+ * deletes every generated archive and fails without a snapshot; otherwise it commits all index changes in
+ * one snapshot. Returns one row per (partition, bucket, level) touched.
+ */
+final class RebuildPkFullTextProcedure extends StrataProcedure {
+
+    static final String NAME = "rebuild_pk_fulltext";
+
+    private static final StructType OUTPUT = new StructType()
+            .add("partition", DataTypes.StringType, false)
+            .add("bucket", DataTypes.IntegerType, false)
+            .add("level", DataTypes.IntegerType, false)
+            .add("action", DataTypes.StringType, false)
+            .add("source_files", DataTypes.IntegerType, false)
+            .add("rows_indexed", DataTypes.LongType, false)
+            .add("archive_bytes", DataTypes.LongType, false);
+
+    RebuildPkFullTextProcedure(StrataCatalog catalog) {
+        super(catalog, NAME, "Builds missing or stale primary-key full-text archives (all with force) of the "
+                + "buckets matching where, in Spark tasks, and commits them in one snapshot.");
+    }
+
+    @Override
+    public ProcedureParameter[] parameters() {
+        return new ProcedureParameter[] {
+            ProcedureParameter.in("table", DataTypes.StringType).build(),
+            ProcedureParameter.in("where", DataTypes.StringType).defaultValue("NULL").build(),
+            ProcedureParameter.in("force", DataTypes.BooleanType).defaultValue("false").build()
+        };
+    }
+
+    @Override
+    Scan run(InternalRow args) {
+        ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+        String where = stringArg(args, 1);
+        boolean force = !args.isNullAt(2) && args.getBoolean(2);
+        FileStoreTable table = target.table();
+        if (!PkFullTextIndex.isEnabled(table)) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot rebuild full-text archives of %s: option '%s' is not set on the table. Set it with "
+                            + "ALTER TABLE %s SET TBLPROPERTIES ('%s' = '<text column>').",
+                    target.name(), PkFullTextIndex.COLUMNS_OPTION, target.name(), PkFullTextIndex.COLUMNS_OPTION));
+        }
+        Snapshot snapshot = table.snapshotManager().latestSnapshot();
+        if (snapshot == null) {
+            return result(OUTPUT, List.of());
+        }
+        Map<BucketRef, Set<String>> planned = dataFiles(table, snapshot.id());
+        List<BinaryRow> partitions = planned.keySet().stream().map(b -> b.partition).distinct().toList();
+        List<BinaryRow> selected = target.select(partitions, where);
+        List<BucketRef> tasks = planned.keySet().stream().filter(b -> selected.contains(b.partition)).toList();
+        if (tasks.isEmpty()) {
+            return result(OUTPUT, List.of());
+        }
+
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
+        String previous = jsc.getLocalProperty("spark.job.description");
+        jsc.setJobDescription(String.format("Strata rebuild_pk_fulltext %s: %d bucket%s%s", target.name(),
+                tasks.size(), tasks.size() == 1 ? "" : "s", force ? " (force)" : ""));
+        List<Outcome> outcomes;
+        try {
+            outcomes = jsc.parallelize(new ArrayList<>(tasks), tasks.size())
+                    .map(new RebuildBucket(table, snapshot.id(), force))
+                    .collect();
+        } finally {
+            jsc.setLocalProperty("spark.job.description", previous);
+        }
+
+        List<CommitMessage> messages = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (Outcome outcome : outcomes) {
+            messages.addAll(outcome.messages.messages());
+            if (outcome.error != null) {
+                failures.add(target.describe(outcome.bucket.partition) + " bucket " + outcome.bucket.bucket + ": "
+                        + outcome.error);
+            }
+        }
+        if (!failures.isEmpty()) {
+            discard(table, messages, null);
+            throw new IllegalStateException(String.format(
+                    "Cannot rebuild full-text archives of %s: %d of %d bucket%s failed (%s). No snapshot was created "
+                            + "and the archives built by the other buckets were deleted; fix the cause and run again.",
+                    target.name(), failures.size(), tasks.size(), tasks.size() == 1 ? "" : "s",
+                    String.join("; ", failures)));
+        }
+        if (messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty())) {
+            Snapshot latest = table.snapshotManager().latestSnapshot();
+            if (latest.id() != snapshot.id()) {
+                Map<BucketRef, Set<String>> now = dataFiles(table, latest.id());
+                List<String> changed = new ArrayList<>();
+                for (BucketRef bucket : tasks) {
+                    if (!Objects.equals(planned.get(bucket), now.get(bucket))) {
+                        changed.add(target.describe(bucket.partition) + " bucket " + bucket.bucket);
+                    }
+                }
+                if (!changed.isEmpty()) {
+                    discard(table, messages, null);
+                    throw new IllegalStateException(String.format(
+                            "Cannot commit rebuilt full-text archives of %s: the data of %s changed since snapshot %d "
+                                    + "(now %d), so the new archives would not match their sources. Nothing was "
+                                    + "committed; run the procedure again.",
+                            target.name(), changed, snapshot.id(), latest.id()));
+                }
+            }
+            try {
+                PaimonCommits.commit(table.newBatchWriteBuilder(), messages);
+            } catch (Exception e) {
+                discard(table, messages, e);
+                throw new IllegalStateException(String.format(
+                        "Cannot commit rebuilt full-text archives of %s: %s. Nothing was committed and the new "
+                                + "archives were deleted; run the procedure again.",
+                        target.name(), StrataErrors.rootMessage(e)), e);
+            }
+        }
+
+        List<LevelReport> reports = new ArrayList<>();
+        outcomes.forEach(o -> reports.addAll(o.report));
+        reports.sort(Comparator.comparing((LevelReport r) -> target.describe(r.partition()))
+                .thenComparingInt(LevelReport::bucket).thenComparingInt(LevelReport::level)
+                .thenComparing(LevelReport::action));
+        List<InternalRow> rows = new ArrayList<>();
+        for (LevelReport r : reports) {
+            rows.add(new GenericInternalRow(new Object[] {
+                UTF8String.fromString(target.describe(r.partition())), r.bucket(), r.level(),
+                UTF8String.fromString(r.action()), r.sourceFiles(), r.rowsIndexed(), r.archiveBytes()
+            }));
+        }
+        return result(OUTPUT, rows);
+    }
+
+    private static void discard(FileStoreTable table, List<CommitMessage> messages, Exception cause) {
+        try {
+            PkFullTextIndex.deleteUncommittedArchives(table, messages);
+        } catch (Exception e) {
+            if (cause != null) {
+                cause.addSuppressed(e);
+            } else {
+                throw new IllegalStateException("Cannot delete uncommitted full-text archives: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Data file names per (partition, bucket) of a snapshot. */
+    private static Map<BucketRef, Set<String>> dataFiles(FileStoreTable table, long snapshotId) {
+        Map<BucketRef, Set<String>> files = new LinkedHashMap<>();
+        for (DataSplit split : table.newSnapshotReader().withSnapshot(snapshotId).read().dataSplits()) {
+            Set<String> names = files.computeIfAbsent(
+                    new BucketRef(split.partition().copy(), split.bucket()), k -> new TreeSet<>());
+            split.dataFiles().forEach(f -> names.add(f.fileName()));
+        }
+        return files;
+    }
+
+    /** (partition, bucket), shipped to a task. */
+    static final class BucketRef implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final BinaryRow partition;
+        final int bucket;
+
+        BucketRef(BinaryRow partition, int bucket) {
+            this.partition = partition;
+            this.bucket = bucket;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BucketRef && ((BucketRef) o).bucket == bucket
+                    && ((BucketRef) o).partition.equals(partition);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(partition, bucket);
+        }
+    }
+
+    /** What one bucket's task produced, or why it failed. */
+    static final class Outcome implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final BucketRef bucket;
+        final StrataCommitMessage messages;
+        final List<LevelReport> report;
+        final String error;
+
+        Outcome(BucketRef bucket, StrataCommitMessage messages, List<LevelReport> report, String error) {
+            this.bucket = bucket;
+            this.messages = messages;
+            this.report = report;
+            this.error = error;
+        }
+    }
+
+    /** Executor side: rebuild one bucket, never throwing so the driver can clean up every bucket. */
+    private static final class RebuildBucket
+            implements org.apache.spark.api.java.function.Function<BucketRef, Outcome> {
+        private static final long serialVersionUID = 1L;
+        private final FileStoreTable table;
+        private final long snapshotId;
+        private final boolean force;
+
+        RebuildBucket(FileStoreTable table, long snapshotId, boolean force) {
+            this.table = table;
+            this.snapshotId = snapshotId;
+            this.force = force;
+        }
+
+        @Override
+        public Outcome call(BucketRef bucket) {
+            PkFullTextRebuild.Result result = null;
+            try {
+                result = PkFullTextRebuild.run(table, snapshotId, bucket.partition, bucket.bucket, force, null);
+                return new Outcome(bucket, StrataCommitMessage.of(result.messages()),
+                        new ArrayList<>(result.report()), null);
+            } catch (Exception | LinkageError e) {
+                if (result != null) {
+                    try {
+                        result.abort();
+                    } catch (Exception suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+                String message = StrataErrors.rootMessage(e);
+                return new Outcome(bucket, StrataCommitMessage.of(List.of()), List.of(),
+                        e.getClass().getSimpleName() + ": " + message);
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package dev.strata.spark.fulltext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.SearchHit;
+import dev.strata.spark.StrataSparkTestBase;
+import dev.strata.testing.Fixtures;
+import dev.strata.testing.TestSeeds;
+import dev.strata.testing.text.TextCorpus;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.IndexManifestEntry;
+import org.apache.paimon.reader.RecordReaderIterator;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Full-text archives maintained by Strata's Spark writes, compactions and {@code rebuild_pk_fulltext}: the
+ * archives in each snapshot are exactly the current ones for the active data files, failures leave
+ * nothing behind, and Paimon's own reader still reads the table.
+ */
+class FullTextMaintenanceTest extends StrataSparkTestBase {
+
+    private static final StructType DOCS = StructType.fromDDL("id BIGINT, dt STRING, title STRING, body STRING");
+
+    private void createDocs(String name, int buckets) {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.kb");
+        sql("CREATE TABLE lake.kb.%s (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) "
+                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '%d', 'deletion-vectors.enabled' = 'true', "
+                + "'pk-full-text.index.columns' = 'body')", name, buckets);
+    }
+
+    private void insertDocs(String name, long from, long to, long seed) throws Exception {
+        Random random = new Random(seed);
+        TextCorpus corpus = new TextCorpus(400);
+        List<Row> rows = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            String body = random.nextInt(20) == 0 ? null : corpus.document(random, 5, 30) + " token" + id;
+            rows.add(RowFactory.create(id, "d" + (id % 2), "title " + id, body));
+        }
+        spark.createDataFrame(rows, DOCS).writeTo("lake.kb." + name).append();
+    }
+
+    /** Every pk-full-text entry of the latest snapshot is current, and every level > 0 of every bucket has one. */
+    private void assertArchivesCurrent(String name) throws Exception {
+        FileStoreTable table = paimonTable("kb", name);
+        Snapshot snapshot = table.snapshotManager().latestSnapshot();
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        Map<String, Set<Integer>> levels = new HashMap<>();
+        Map<String, BinaryRow> partitions = new HashMap<>();
+        for (DataSplit split : table.newSnapshotReader().withSnapshot(snapshot.id()).read().dataSplits()) {
+            String key = split.partition().getString(0) + "/" + split.bucket();
+            partitions.put(key, split.partition().copy());
+            for (DataFileMeta file : split.dataFiles()) {
+                if (file.level() > 0) {
+                    levels.computeIfAbsent(key, k -> new HashSet<>()).add(file.level());
+                }
+            }
+        }
+        List<IndexManifestEntry> entries =
+                table.store().newIndexFileHandler().scan(snapshot, PkFullTextIndex.INDEX_TYPE);
+        int current = 0;
+        for (Map.Entry<String, BinaryRow> bucket : partitions.entrySet()) {
+            int b = Integer.parseInt(bucket.getKey().substring(bucket.getKey().indexOf('/') + 1));
+            List<IndexFileMeta> archives = searcher.currentArchives(snapshot.id(), bucket.getValue(), b);
+            assertThat(archives).as("current archives of %s", bucket.getKey())
+                    .hasSize(levels.getOrDefault(bucket.getKey(), Set.of()).size());
+            current += archives.size();
+        }
+        assertThat(entries).as("every archive in the manifest is current").hasSize(current);
+    }
+
+    private List<Long> search(String name, String query, int k) throws Exception {
+        FileStoreTable table = paimonTable("kb", name);
+        long snapshot = table.snapshotManager().latestSnapshotId();
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        List<SearchHit> hits = new ArrayList<>();
+        Map<String, BinaryRow> partitions = new HashMap<>();
+        for (DataSplit split : table.newSnapshotReader().withSnapshot(snapshot).read().dataSplits()) {
+            partitions.putIfAbsent(split.partition().getString(0) + "/" + split.bucket(), split.partition().copy());
+        }
+        for (Map.Entry<String, BinaryRow> e : partitions.entrySet()) {
+            int bucket = Integer.parseInt(e.getKey().substring(e.getKey().indexOf('/') + 1));
+            hits.addAll(searcher.search(snapshot, e.getValue(), bucket, query, k).hits());
+        }
+        List<Long> ids = new ArrayList<>();
+        for (SearchHit hit : PkFullTextSearcher.topK(hits, k)) {
+            ids.add(searcher.readRows(snapshot, hit.partition(), hit.bucket(), hit.fileName(),
+                    new long[] {hit.position()}, List.of("id")).get(0).getLong(0));
+        }
+        return ids;
+    }
+
+    private List<String> archiveFilesOnDisk(String name) throws IOException {
+        Path dir = warehouse.resolve("kb.db").resolve(name);
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("index-") && !p.toString().contains("/manifest/"))
+                    .map(Path::toString).sorted().toList();
+        }
+    }
+
+    @Test
+    void compactionBuildsCurrentArchivesInItsOwnSnapshot() throws Exception {
+        long seed = TestSeeds.seed("compactionBuildsCurrentArchives");
+        createDocs("docs", 2);
+        insertDocs("docs", 0, 300, seed);
+        insertDocs("docs", 200, 400, seed + 1);
+        FileStoreTable before = paimonTable("kb", "docs");
+        long snapshotBefore = before.snapshotManager().latestSnapshotId();
+
+        sql("CALL lake.sys.compact(table => 'kb.docs')");
+
+        FileStoreTable after = paimonTable("kb", "docs");
+        Snapshot compact = after.snapshotManager().latestSnapshot();
+        assertThat(compact.id()).isEqualTo(snapshotBefore + 1);
+        assertThat(compact.commitKind()).isEqualTo(Snapshot.CommitKind.COMPACT);
+        assertArchivesCurrent("docs");
+        assertThat(search("docs", "token123", 10)).containsExactly(123L);
+        assertThat(search("docs", "token399", 10)).containsExactly(399L);
+    }
+
+    @Test
+    void replacedAndDeletedRowsAreNeverReturned() throws Exception {
+        createDocs("updates", 2);
+        insertDocs("updates", 0, 200, 7);
+        sql("CALL lake.sys.compact(table => 'kb.updates')");
+        assertThat(search("updates", "token42", 5)).containsExactly(42L);
+        // A new version of row 42 without its token: the archived old version is deleted by a deletion vector.
+        sql("INSERT INTO lake.kb.updates VALUES (42, 'd0', 'replaced', 'nothing to see')");
+        assertThat(search("updates", "token42", 5)).isEmpty();
+        sql("CALL lake.sys.compact(table => 'kb.updates')");
+        assertArchivesCurrent("updates");
+        assertThat(search("updates", "token42", 5)).isEmpty();
+        assertThat(search("updates", "nothing AND see", 5)).containsExactly(42L);
+    }
+
+    @Test
+    void rebuildHealsDeletedAndCorruptArchivesAndForceRebuildsAll() throws Exception {
+        createDocs("heal", 2);
+        insertDocs("heal", 0, 200, 11);
+        sql("CALL lake.sys.compact(table => 'kb.heal')");
+        List<String> archives = archiveFilesOnDisk("heal");
+        assertThat(archives).hasSizeGreaterThanOrEqualTo(2);
+        Files.delete(Path.of(archives.get(0)));
+        byte[] bytes = Files.readAllBytes(Path.of(archives.get(1)));
+        bytes[bytes.length / 2] ^= 0x5a;
+        Files.write(Path.of(archives.get(1)), bytes);
+
+        List<Row> report = sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.heal')");
+        assertThat(report.stream().filter(r -> r.getString(3).equals("built")).count()).isEqualTo(2);
+        // The deleted archive's header cannot be read: it is retired at level -1. The corrupt one has a readable
+        // header, so its level reports the replacement as built.
+        assertThat(report.stream().filter(r -> r.getString(3).equals("retired")))
+                .singleElement().satisfies(r -> assertThat(r.getInt(2)).isEqualTo(-1));
+        assertThat(report).allSatisfy(r -> assertThat(r.getString(0)).matches("dt=d[01]"));
+        assertArchivesCurrent("heal");
+        assertThat(search("heal", "token150", 3)).containsExactly(150L);
+        long built = report.stream().filter(r -> r.getString(3).equals("built")).mapToLong(r -> r.getLong(5)).sum();
+        long keptRows = report.stream().filter(r -> r.getString(3).equals("kept")).mapToLong(r -> r.getLong(5)).sum();
+        assertThat(built + keptRows).isEqualTo(200L);
+
+        List<Row> again = sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.heal')");
+        assertThat(again).isNotEmpty().allSatisfy(r -> assertThat(r.getString(3)).isEqualTo("kept"));
+        List<Row> forced = sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.heal', where => 'dt = ''d1''', force => true)");
+        assertThat(forced).isNotEmpty().allSatisfy(r -> assertThat(r.getString(0)).isEqualTo("dt=d1"));
+        assertThat(forced.stream().filter(r -> r.getString(3).equals("built")).count()).isGreaterThanOrEqualTo(1);
+        assertArchivesCurrent("heal");
+    }
+
+    @Test
+    void aFailingRebuildTaskLeavesNoSnapshotAndNoArchive() throws Exception {
+        createDocs("broken", 2);
+        insertDocs("broken", 0, 120, 5);
+        sql("CALL lake.sys.compact(table => 'kb.broken')");
+        for (String archive : archiveFilesOnDisk("broken")) {
+            Files.delete(Path.of(archive));
+        }
+        // Remove the data file of one bucket: its rebuild task cannot read its sources.
+        FileStoreTable table = paimonTable("kb", "broken");
+        DataSplit victim = table.newSnapshotReader().read().dataSplits().get(0);
+        Path bucketDir = warehouse.resolve("kb.db").resolve("broken")
+                .resolve("dt=" + victim.partition().getString(0)).resolve("bucket-" + victim.bucket());
+        Files.delete(bucketDir.resolve(victim.dataFiles().get(0).fileName()));
+        long snapshot = table.snapshotManager().latestSnapshotId();
+
+        assertThatThrownBy(() -> sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.broken')"))
+                .hasMessageContaining("Cannot rebuild full-text archives of lake.kb.broken")
+                .hasMessageContaining("No snapshot was created");
+        assertThat(paimonTable("kb", "broken").snapshotManager().latestSnapshotId()).isEqualTo(snapshot);
+        assertThat(archiveFilesOnDisk("broken")).isEmpty();
+    }
+
+    @Test
+    void staleArchivesWrittenByAnotherWriterAreRetiredAndRebuiltByCompaction() throws Exception {
+        Path copy = Fixtures.copy("fulltext", "stale-archives", root.resolve("fixtures"));
+        spark.conf().set("spark.sql.catalog.stale", dev.strata.spark.StrataCatalog.class.getName());
+        spark.conf().set("spark.sql.catalog.stale.warehouse", copy.toUri().toString());
+        List<Row> before = sql("SELECT * FROM stale.fx.docs ORDER BY id");
+        sql("INSERT INTO stale.fx.docs VALUES (1000, 'fresh text to compact')");
+        sql("CALL stale.sys.compact(table => 'fx.docs')");
+        FileStoreTable table = (FileStoreTable) org.apache.paimon.catalog.CatalogFactory.createCatalog(
+                        org.apache.paimon.catalog.CatalogContext.create(
+                                org.apache.paimon.options.Options.fromMap(Map.of("warehouse", copy.toUri().toString()))))
+                .getTable(org.apache.paimon.catalog.Identifier.create("fx", "docs"));
+        Snapshot snapshot = table.snapshotManager().latestSnapshot();
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        List<IndexManifestEntry> entries = table.store().newIndexFileHandler().scan(snapshot, PkFullTextIndex.INDEX_TYPE);
+        assertThat(entries).hasSize(2);
+        for (IndexManifestEntry entry : entries) {
+            assertThat(searcher.currentArchives(snapshot.id(), entry.partition(), entry.bucket()))
+                    .contains(entry.indexFile());
+        }
+        assertThat(sql("SELECT count(*) FROM stale.fx.docs").get(0).getLong(0)).isEqualTo(before.size() + 1L);
+    }
+
+    @Test
+    void paimonsOwnReaderReadsATableWithArchives() throws Exception {
+        createDocs("interop", 2);
+        insertDocs("interop", 0, 100, 3);
+        sql("CALL lake.sys.compact(table => 'kb.interop')");
+        sql("INSERT INTO lake.kb.interop VALUES (5, 'd1', 'updated', 'changed body')");
+        Set<Long> expected = new HashSet<>();
+        sql("SELECT id FROM lake.kb.interop").forEach(r -> expected.add(r.getLong(0)));
+        FileStoreTable table = paimonTable("kb", "interop");
+        ReadBuilder read = table.newReadBuilder();
+        Set<Long> actual = new HashSet<>();
+        try (RecordReaderIterator<InternalRow> it =
+                new RecordReaderIterator<>(read.newRead().createReader(read.newScan().plan()))) {
+            while (it.hasNext()) {
+                actual.add(it.next().getLong(0));
+            }
+        }
+        assertThat(actual).hasSize(100).isEqualTo(expected);
+    }
+}
