@@ -42,6 +42,7 @@ public final class ShreddedReadHandover {
     public static final String SELECTED_KEYS = ShreddingOptions.FORMAT_IDENTIFIER + ".read.selected-keys";
     public static final String MAP_PREDICATE = ShreddingOptions.FORMAT_IDENTIFIER + ".read.map-predicate";
     public static final String VALUE_PREDICATES_SAFE = ShreddingOptions.FORMAT_IDENTIFIER + ".read.value-predicates-safe";
+    public static final String FIELD_IDS = ShreddingOptions.FORMAT_IDENTIFIER + ".read.field-ids";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -56,7 +57,35 @@ public final class ShreddedReadHandover {
      */
     public static Map<String, String> encode(Map<String, ? extends List<String>> selectedKeys, MapPredicate predicate,
             boolean valuePredicatesSafe) {
+        return encode(null, selectedKeys, predicate, valuePredicatesSafe);
+    }
+
+    /**
+     * As {@link #encode(Map, MapPredicate, boolean)}, also recording the Paimon field id of every column
+     * named (from {@code tableRowType}, the table's current schema), so files written before a column
+     * rename still get the selected keys and the predicate ({@value #FIELD_IDS}).
+     */
+    public static Map<String, String> encode(org.apache.paimon.types.RowType tableRowType,
+            Map<String, ? extends List<String>> selectedKeys, MapPredicate predicate, boolean valuePredicatesSafe) {
         Map<String, String> out = new LinkedHashMap<>();
+        if (tableRowType != null) {
+            java.util.Set<String> columns = new java.util.LinkedHashSet<>();
+            if (selectedKeys != null) {
+                columns.addAll(selectedKeys.keySet());
+            }
+            if (predicate != null) {
+                predicate.leaves().forEach(l -> columns.add(l.column()));
+            }
+            ObjectNode ids = JSON.createObjectNode();
+            for (String c : columns) {
+                if (tableRowType.containsField(c)) {
+                    ids.put(c, tableRowType.getField(c).id());
+                }
+            }
+            if (ids.size() > 0) {
+                out.put(FIELD_IDS, ids.toString());
+            }
+        }
         if (selectedKeys != null && !selectedKeys.isEmpty()) {
             ObjectNode n = JSON.createObjectNode();
             selectedKeys.forEach((column, keys) -> {
@@ -76,6 +105,7 @@ public final class ShreddedReadHandover {
     public static Map<String, String> cleared() {
         Map<String, String> out = new LinkedHashMap<>();
         out.put(SELECTED_KEYS, "");
+        out.put(FIELD_IDS, "");
         out.put(MAP_PREDICATE, "");
         out.put(VALUE_PREDICATES_SAFE, "false");
         return out;
@@ -88,10 +118,19 @@ public final class ShreddedReadHandover {
         private final MapPredicate predicate;
         private final boolean valuePredicatesSafe;
 
-        ReadRequest(Map<String, List<String>> selectedKeys, MapPredicate predicate, boolean valuePredicatesSafe) {
+        private final Map<String, Integer> fieldIds;
+
+        ReadRequest(Map<String, List<String>> selectedKeys, MapPredicate predicate, boolean valuePredicatesSafe,
+                Map<String, Integer> fieldIds) {
             this.selectedKeys = selectedKeys;
             this.predicate = predicate;
             this.valuePredicatesSafe = valuePredicatesSafe;
+            this.fieldIds = fieldIds;
+        }
+
+        /** Column name (as the caller named it) → Paimon field id, when the caller gave the schema. */
+        public Map<String, Integer> fieldIds() {
+            return fieldIds;
         }
 
         public Map<String, List<String>> selectedKeys() {
@@ -153,7 +192,23 @@ public final class ShreddedReadHandover {
             }
             valueSafe = Boolean.parseBoolean(safe.trim());
         }
-        return new ReadRequest(keys, predicate, valueSafe);
+        Map<String, Integer> ids = new LinkedHashMap<>();
+        String fi = options.get(FIELD_IDS);
+        if (fi != null && !fi.isBlank()) {
+            try {
+                Iterator<Map.Entry<String, JsonNode>> it = JSON.readTree(fi).fields();
+                while (it.hasNext()) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    if (!e.getValue().isInt()) {
+                        throw new IllegalArgumentException("field id of " + e.getKey() + " is not an int");
+                    }
+                    ids.put(e.getKey(), e.getValue().asInt());
+                }
+            } catch (Exception e) {
+                throw malformed(FIELD_IDS, fi, e);
+            }
+        }
+        return new ReadRequest(keys, predicate, valueSafe, ids);
     }
 
     private static IllegalArgumentException malformed(String option, String value, Exception e) {

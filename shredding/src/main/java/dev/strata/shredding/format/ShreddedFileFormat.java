@@ -38,7 +38,8 @@ final class ShreddedFileFormat extends FileFormat {
     @Override
     public FormatReaderFactory createReaderFactory(RowType dataSchemaRowType, RowType projectedRowType,
             List<Predicate> filters) {
-        return new ShreddedReaderFactory(projectedRowType, ShreddedReadHandover.decode(options), readBatchSize);
+        return new ShreddedReaderFactory(dataSchemaRowType, projectedRowType, ShreddedReadHandover.decode(options),
+                readBatchSize);
     }
 
     @Override

@@ -3,7 +3,13 @@ package dev.strata.shredding.format;
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetReader;
+import dev.strata.shredding.pushdown.MapPredicate;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.format.FormatReaderFactory;
 import org.apache.paimon.fs.Path;
@@ -15,13 +21,41 @@ import org.apache.paimon.types.RowType;
 final class ShreddedReaderFactory implements FormatReaderFactory {
 
     private final RowType readType;
-    private final ShreddedReadHandover.ReadRequest request;
+    private final Map<String, List<String>> selectedKeys;
+    private final MapPredicate pruningPredicate;
     private final int batchSize;
 
-    ShreddedReaderFactory(RowType readType, ShreddedReadHandover.ReadRequest request, int batchSize) {
+    /**
+     * @param dataType the schema the files being read were written with (Paimon passes the file's schema
+     *     version), used to map the caller's column names to the files' names through field ids
+     */
+    ShreddedReaderFactory(RowType dataType, RowType readType, ShreddedReadHandover.ReadRequest request, int batchSize) {
         this.readType = readType;
-        this.request = request;
         this.batchSize = batchSize;
+        Map<String, String> rename = new HashMap<>();
+        request.fieldIds().forEach((name, id) -> {
+            for (DataField f : dataType.getFields()) {
+                if (f.id() == id) {
+                    rename.put(name, f.name());
+                }
+            }
+        });
+        Map<String, List<String>> keys = new HashMap<>();
+        request.selectedKeys().forEach((name, ks) -> keys.put(rename.getOrDefault(name, name), ks));
+        this.selectedKeys = keys;
+        this.pruningPredicate = request.pruningPredicate() == null ? null : renamed(request.pruningPredicate(), rename);
+    }
+
+    private static MapPredicate renamed(MapPredicate p, Map<String, String> rename) {
+        if (p instanceof MapPredicate.Leaf) {
+            MapPredicate.Leaf l = (MapPredicate.Leaf) p;
+            return MapPredicate.leaf(rename.getOrDefault(l.column(), l.column()), l.key(), l.op(), l.literals().toArray());
+        }
+        List<MapPredicate> children = new ArrayList<>();
+        for (MapPredicate c : ((MapPredicate.Compound) p).children()) {
+            children.add(renamed(c, rename));
+        }
+        return p instanceof MapPredicate.And ? MapPredicate.and(children) : MapPredicate.or(children);
     }
 
     @Override
@@ -29,7 +63,7 @@ final class ShreddedReaderFactory implements FormatReaderFactory {
         Path path = context.filePath();
         ShreddedParquetReader reader = new ShreddedParquetReader(
                 PaimonFiles.inputFile(context.fileIO(), path, context.fileSize()), path.toString(), readType,
-                request.selectedKeys(), request.pruningPredicate(), context.selection());
+                selectedKeys, pruningPredicate, context.selection());
         return new FileRecordReader<InternalRow>() {
             private boolean done;
 
