@@ -1,6 +1,9 @@
 package dev.strata.spark.read;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -9,31 +12,57 @@ import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 
-/** Plans Paimon splits once and hands each to Spark as one input partition. */
+/**
+ * Plans Paimon splits once and hands each to Spark as one input partition, tagged with the
+ * {@link SplitReadMode} its reader uses.
+ */
 final class StrataBatch implements Batch {
 
     private final String tableName;
-    private final ReadBuilder readBuilder;
+    private final ReadBuilder planning;
+    private final Function<Split, SplitReadMode> modes;
+    private final Map<SplitReadMode, ReadBuilder> readers;
     private final RowType readType;
     private InputPartition[] partitions;
+    private long splitsPruning;
 
-    StrataBatch(String tableName, ReadBuilder readBuilder, RowType readType) {
+    StrataBatch(String tableName, ReadBuilder planning, Function<Split, SplitReadMode> modes,
+            Map<SplitReadMode, ReadBuilder> readers, RowType readType) {
         this.tableName = tableName;
-        this.readBuilder = readBuilder;
+        this.planning = planning;
+        this.modes = modes;
+        this.readers = new EnumMap<>(readers);
         this.readType = readType;
     }
 
     @Override
     public InputPartition[] planInputPartitions() {
         if (partitions == null) {
-            List<Split> splits = readBuilder.newScan().plan().splits();
-            partitions = splits.stream().map(StrataInputPartition::new).toArray(InputPartition[]::new);
+            List<Split> splits = planning.newScan().plan().splits();
+            partitions = new InputPartition[splits.size()];
+            long pruning = 0;
+            for (int i = 0; i < partitions.length; i++) {
+                SplitReadMode mode = modes.apply(splits.get(i));
+                pruning += mode == SplitReadMode.PRUNING ? 1 : 0;
+                partitions[i] = new StrataInputPartition(splits.get(i), mode);
+            }
+            splitsPruning = pruning;
         }
         return partitions;
     }
 
+    /** Splits planned so far (0 before planning). */
+    long splitsPlanned() {
+        return partitions == null ? 0 : partitions.length;
+    }
+
+    /** Planned splits whose reader may skip data by the map predicate. */
+    long splitsPruning() {
+        return splitsPruning;
+    }
+
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new StrataReaderFactory(tableName, readBuilder, readType);
+        return new StrataReaderFactory(tableName, readers, readType);
     }
 }

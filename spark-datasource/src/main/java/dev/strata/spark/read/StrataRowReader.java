@@ -2,23 +2,33 @@ package dev.strata.spark.read;
 
 import java.io.IOException;
 
+import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.metrics.ShreddedScanMetrics;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.reader.RecordReaderIterator;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 
-/** Iterates the merged rows of one split (deletion vectors applied by Paimon) as Spark rows. */
+/**
+ * Iterates the merged rows of one split (deletion vectors applied by Paimon) as Spark rows, and reports
+ * what the shredded reader skipped as task metrics.
+ */
 final class StrataRowReader implements PartitionReader<InternalRow> {
 
     private final RecordReaderIterator<org.apache.paimon.data.InternalRow> rows;
     private final PaimonToSpark converter;
+    private final ShreddedReadMetrics.Scope metrics;
+    private ShreddedReadMetrics.Snapshot last;
     private InternalRow current;
 
-    StrataRowReader(RecordReader<org.apache.paimon.data.InternalRow> reader, RowType readType) {
+    StrataRowReader(RecordReader<org.apache.paimon.data.InternalRow> reader, RowType readType,
+            ShreddedReadMetrics.Scope metrics) {
         this.rows = new RecordReaderIterator<>(reader);
         this.converter = PaimonToSpark.forRowType(readType);
+        this.metrics = metrics;
     }
 
     @Override
@@ -36,6 +46,12 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
     }
 
     @Override
+    public CustomTaskMetric[] currentMetricsValues() {
+        ShreddedReadMetrics.Snapshot s = last != null ? last : metrics.snapshot();
+        return ShreddedScanMetrics.taskValues(s);
+    }
+
+    @Override
     public void close() throws IOException {
         try {
             rows.close();
@@ -43,6 +59,9 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
             throw e;
         } catch (Exception e) {
             throw new IOException(e);
+        } finally {
+            last = metrics.snapshot();
+            metrics.close();
         }
     }
 }

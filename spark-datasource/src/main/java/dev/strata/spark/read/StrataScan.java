@@ -1,20 +1,34 @@
 package dev.strata.spark.read;
 
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.strata.shredding.ShreddedReadHandover;
+import dev.strata.shredding.ShreddingOptions;
 import dev.strata.spark.data.SparkTypes;
+import dev.strata.spark.metrics.ShreddedScanMetrics;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 
 /** A configured Strata scan: what it reads, and how it describes itself in EXPLAIN. */
 final class StrataScan implements Scan {
+
+    /**
+     * Paimon reads files above this size on a separate thread; the shredded reader counts skipped data
+     * per thread, so every file is read on the task thread.
+     */
+    private static final String NO_ASYNC_FILE_READS = "1024 tb";
 
     private final String tableName;
     private final FileStoreTable table;
@@ -23,6 +37,8 @@ final class StrataScan implements Scan {
     private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed;
     private final Integer limit;
     private final RowType readType;
+    private final MapPushdown mapPushdown;
+    private StrataBatch batch;
 
     StrataScan(
             String tableName,
@@ -30,7 +46,8 @@ final class StrataScan implements Scan {
             int[] projection,
             List<Predicate> predicates,
             List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed,
-            Integer limit) {
+            Integer limit,
+            MapPushdown mapPushdown) {
         this.tableName = tableName;
         this.table = table;
         this.projection = projection;
@@ -38,6 +55,7 @@ final class StrataScan implements Scan {
         this.pushed = List.copyOf(pushed);
         this.limit = limit;
         this.readType = table.rowType().project(projection);
+        this.mapPushdown = mapPushdown;
     }
 
     @Override
@@ -51,6 +69,12 @@ final class StrataScan implements Scan {
         sb.append(" [PushedPredicates: [")
                 .append(pushed.stream().map(Object::toString).collect(Collectors.joining(", ")))
                 .append("]");
+        if (!mapPushdown.conjuncts().isEmpty()) {
+            sb.append(", PushedMapPredicates: ").append(mapPushdown.predicatesText());
+        }
+        if (!mapPushdown.selectedKeys().isEmpty()) {
+            sb.append(", SelectedKeys: ").append(mapPushdown.selectedKeysText());
+        }
         if (limit != null) {
             sb.append(", PushedLimit: ").append(limit);
         }
@@ -61,9 +85,37 @@ final class StrataScan implements Scan {
         return sb.append("]").toString();
     }
 
+    /** The map pushdown this scan applies (selected keys restricted to the columns it reads). */
+    MapPushdown mapPushdown() {
+        return mapPushdown;
+    }
+
     @Override
     public Batch toBatch() {
-        ReadBuilder readBuilder = table.newReadBuilder();
+        Map<SplitReadMode, ReadBuilder> readers = new EnumMap<>(SplitReadMode.class);
+        boolean shredded = !ShreddingOptions.shreddedColumns(table.rowType(), table.options()).isEmpty();
+        readers.put(SplitReadMode.PLAIN, readBuilder(shredded || !mapPushdown.isEmpty() ? table.copy(handover(Map.of())) : table));
+        if (!mapPushdown.isEmpty()) {
+            if (!mapPushdown.selectedKeys().isEmpty()) {
+                readers.put(SplitReadMode.SELECTED_KEYS, readBuilder(table.copy(
+                        handover(ShreddedReadHandover.encode(mapPushdown.selectedKeys(), null, false)))));
+            }
+            readers.put(SplitReadMode.PRUNING, readBuilder(table.copy(handover(
+                    ShreddedReadHandover.encode(mapPushdown.selectedKeys(), mapPushdown.predicate(), true)))));
+        }
+        batch = new StrataBatch(tableName, readers.get(SplitReadMode.PLAIN),
+                split -> SplitReadMode.of(table, split, mapPushdown), readers, readType);
+        return batch;
+    }
+
+    private static Map<String, String> handover(Map<String, String> options) {
+        Map<String, String> out = new LinkedHashMap<>(options);
+        out.put("file-reader-async-threshold", NO_ASYNC_FILE_READS);
+        return out;
+    }
+
+    private ReadBuilder readBuilder(FileStoreTable source) {
+        ReadBuilder readBuilder = source.newReadBuilder();
         if (!predicates.isEmpty()) {
             readBuilder = readBuilder.withFilter(PredicateBuilder.and(predicates));
         }
@@ -73,6 +125,17 @@ final class StrataScan implements Scan {
         if (limit != null) {
             readBuilder = readBuilder.withLimit(limit);
         }
-        return new StrataBatch(tableName, readBuilder, readType);
+        return readBuilder;
+    }
+
+    @Override
+    public CustomMetric[] supportedCustomMetrics() {
+        return ShreddedScanMetrics.supported();
+    }
+
+    @Override
+    public CustomTaskMetric[] reportDriverMetrics() {
+        return batch == null ? new CustomTaskMetric[0]
+                : ShreddedScanMetrics.driverValues(batch.splitsPlanned(), batch.splitsPruning());
     }
 }

@@ -30,11 +30,18 @@ public final class StrataScanBuilder
     private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed = new ArrayList<>();
     private final List<Predicate> paimonPredicates = new ArrayList<>();
     private Integer limit;
+    private final MapPushdown mapPushdown;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
+        this(tableName, table, schema, MapPushdown.none());
+    }
+
+    /** A builder whose scans also apply the map pushdown decided by the optimizer (see {@link MapPushdownTable}). */
+    public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema, MapPushdown mapPushdown) {
         this.tableName = tableName;
         this.table = table;
         this.requiredSchema = schema;
+        this.mapPushdown = mapPushdown;
     }
 
     @Override
@@ -83,6 +90,6 @@ public final class StrataScanBuilder
                                 + " which the table does not have; columns are " + rowType.getFieldNames());
             }
         }
-        return new StrataScan(tableName, table, projection, paimonPredicates, pushed, limit);
+        return new StrataScan(tableName, table, projection, paimonPredicates, pushed, limit, mapPushdown.restrictedTo(names));
     }
 }

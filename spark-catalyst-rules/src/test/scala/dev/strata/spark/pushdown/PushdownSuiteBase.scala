@@ -1,0 +1,79 @@
+package dev.strata.spark.pushdown
+
+import java.io.File
+import java.nio.file.{Files, Path}
+
+import scala.jdk.CollectionConverters._
+
+import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.testing.maps.GeneratedMap
+
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.execution.datasources.v2.{BatchScanExec, DataSourceV2ScanRelation}
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+/**
+ * One local Spark session per suite with the Strata extensions, a Strata catalog `lake` over a fresh
+ * warehouse, and Spark's session catalog for parquet oracle tables.
+ */
+abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
+
+  protected var spark: SparkSession = _
+  protected var root: Path = _
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    root = Files.createTempDirectory("strata-pushdown-")
+    spark = SparkSession.builder()
+      .master("local[2]")
+      .appName(getClass.getSimpleName)
+      .config("spark.ui.enabled", "false")
+      .config("spark.driver.host", "127.0.0.1")
+      .config("spark.driver.bindAddress", "127.0.0.1")
+      .config("spark.sql.shuffle.partitions", "2")
+      .config("spark.sql.session.timeZone", "UTC")
+      .config("spark.sql.warehouse.dir", root.resolve("spark-warehouse").toUri.toString)
+      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
+      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
+      .config("spark.sql.catalog.lake.warehouse", root.resolve("warehouse").toUri.toString)
+      .getOrCreate()
+  }
+
+  override def afterAll(): Unit = {
+    try {
+      if (spark != null) spark.stop()
+      SparkSession.clearActiveSession()
+      SparkSession.clearDefaultSession()
+      deleteRecursively(root.toFile)
+    } finally super.afterAll()
+  }
+
+  private def deleteRecursively(f: File): Unit = {
+    if (f.isDirectory) Option(f.listFiles()).foreach(_.foreach(deleteRecursively))
+    f.delete()
+  }
+
+  protected def sql(query: String): DataFrame = spark.sql(query)
+
+  /** Rows as sorted strings, for order-insensitive exact comparisons (doubles print exactly). */
+  protected def rowsOf(df: DataFrame): Seq[String] = df.collect().toSeq.map(rowText).sorted
+
+  protected def rowText(r: Row): String = r.toSeq.map {
+    case m: scala.collection.Map[_, _] => m.toSeq.map { case (k, v) => s"$k->$v" }.sorted.mkString("{", ",", "}")
+    case v => String.valueOf(v)
+  }.mkString("|")
+
+  /** Descriptions of every Strata scan of a query, subqueries included. */
+  protected def scans(df: DataFrame): Seq[String] =
+    df.queryExecution.optimizedPlan.collectWithSubqueries { case s: DataSourceV2ScanRelation => s.scan.description() }
+
+  /** The executed scan nodes (run the query first, with adaptive execution off). */
+  protected def scanNodes(df: DataFrame): Seq[BatchScanExec] =
+    df.queryExecution.executedPlan.collect { case b: BatchScanExec => b }
+
+  protected def toMap(m: GeneratedMap): java.util.Map[String, Object] = if (m.isNull) null else m.lastValueByKey()
+
+  protected def mapColumn(m: GeneratedMap): Map[String, Any] =
+    if (m.isNull) null else m.lastValueByKey().asScala.toMap
+}
