@@ -1,0 +1,142 @@
+package dev.strata.spark.search
+
+import java.nio.file.Files
+import java.util.Random
+
+import scala.jdk.CollectionConverters._
+
+import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.testing.TestSeeds
+import dev.strata.testing.text.{QueryGenerator, TextCorpus}
+import org.apache.lucene.analysis.standard.StandardAnalyzer
+import org.apache.lucene.document.{Document, Field, StoredField, TextField}
+import org.apache.lucene.index.{DirectoryReader, IndexWriter, IndexWriterConfig}
+import org.apache.lucene.queryparser.classic.QueryParser
+import org.apache.lucene.search.IndexSearcher
+import org.apache.lucene.store.ByteBuffersDirectory
+import org.apache.spark.sql.{Row, SparkSession}
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+/**
+ * `full_text_search` end to end: a partitioned primary-key table written and compacted through Strata,
+ * searched with SQL, compared with a brute-force Lucene index over the same live rows.
+ */
+class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
+
+  private lazy val root = Files.createTempDirectory("strata-fts-")
+  private var spark: SparkSession = _
+  private val seed = TestSeeds.seed("FullTextSearchSuite")
+
+  override def beforeAll(): Unit = {
+    spark = SparkSession.builder()
+      .master("local[2]")
+      .config("spark.ui.enabled", "false")
+      .config("spark.driver.host", "127.0.0.1")
+      .config("spark.driver.bindAddress", "127.0.0.1")
+      .config("spark.sql.shuffle.partitions", "4")
+      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
+      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
+      .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
+      .getOrCreate()
+    val random = new Random(seed)
+    val corpus = new TextCorpus(300)
+    spark.sql("CREATE NAMESPACE lake.kb")
+    spark.sql("CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) " +
+      "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
+      "'pk-full-text.index.columns'='body')")
+    val rows = (0 until 1500).map { i =>
+      val body = if (random.nextInt(25) == 0) null else corpus.document(random, 4, 25)
+      Row(i.toLong, s"d${i % 2}", s"title $i", body)
+    }
+    val schema = "id BIGINT, dt STRING, title STRING, body STRING"
+    val df = spark.createDataFrame(rows.asJava, org.apache.spark.sql.types.StructType.fromDDL(schema))
+    df.where("id < 1000").writeTo("lake.kb.docs").append()
+    df.where("id >= 800").writeTo("lake.kb.docs").append()
+    spark.sql("CALL lake.sys.compact(table => 'kb.docs')")
+  }
+
+  override def afterAll(): Unit = {
+    if (spark != null) spark.stop()
+    SparkSession.clearActiveSession()
+    SparkSession.clearDefaultSession()
+  }
+
+  private def quote(s: String): String = "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+  private def searchIds(query: String, k: Int, where: Option[String] = None): Seq[Long] = {
+    val extra = where.map(w => ", " + quote(w)).getOrElse("")
+    spark.sql(s"SELECT id FROM full_text_search('lake.kb.docs', 'body', ${quote(query)}, $k$extra)")
+      .collect().map(_.getLong(0)).toSeq
+  }
+
+  /** The ids matching a query in a single in-memory index over the table's live rows. */
+  private def oracle(queries: Seq[String]): Map[String, Set[Long]] = {
+    val dir = new ByteBuffersDirectory()
+    val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
+    spark.sql("SELECT id, body FROM lake.kb.docs WHERE body IS NOT NULL").collect().foreach { r =>
+      val doc = new Document()
+      doc.add(new StoredField("id", r.getLong(0)))
+      doc.add(new TextField("body", r.getString(1), Field.Store.NO))
+      writer.addDocument(doc)
+    }
+    writer.close()
+    val reader = DirectoryReader.open(dir)
+    try {
+      val searcher = new IndexSearcher(reader)
+      queries.map { q =>
+        val parsed = new QueryParser("body", new StandardAnalyzer()).parse(q)
+        val top = searcher.search(parsed, 100000)
+        q -> top.scoreDocs.map(sd => searcher.storedFields().document(sd.doc).getField("id").numericValue().longValue()).toSet
+      }.toMap
+    } finally reader.close()
+  }
+
+  test("random queries return exactly the oracle's matches when k covers them") {
+    val generator = new QueryGenerator(new TextCorpus(300))
+    val random = new Random(seed + 1)
+    val queries = (0 until 60).map(_ => generator.next(random)).distinct
+    val expected = oracle(queries)
+    queries.foreach { q =>
+      val ids = searchIds(q, 100000)
+      assert(ids.size == ids.toSet.size, s"duplicate ids for $q")
+      assert(ids.toSet == expected(q), s"query '$q' (${TestSeeds.describe("FullTextSearchSuite", seed)})")
+    }
+    assert(queries.count(q => expected(q).nonEmpty) > queries.size / 2, "most queries should match something")
+  }
+
+  test("results are ordered by score and cut at k, with the table's columns and _score") {
+    val result = spark.sql("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 7)")
+    assert(result.schema.fieldNames.toSeq == Seq("id", "dt", "title", "body", "_score"))
+    val rows = result.collect()
+    assert(rows.length == 7)
+    val scores = rows.map(_.getDouble(4))
+    assert(scores.sameElements(scores.sortBy(-_)), scores.mkString(","))
+    assert(rows.forall(r => r.getString(3).toLowerCase.contains("lake") || r.getString(3).toLowerCase.contains("paimon")))
+  }
+
+  test("the where argument prunes partitions") {
+    val ids = searchIds("lake OR storage OR format", 100000, Some("dt = 'd1'"))
+    assert(ids.nonEmpty)
+    assert(ids.forall(_ % 2 == 1))
+  }
+
+  test("replaced rows are never returned; new rows become searchable after compaction") {
+    spark.sql("INSERT INTO lake.kb.docs VALUES (3, 'd1', 'new', 'zyxwvu unique replacement')")
+    val before = spark.sql("SELECT body FROM lake.kb.docs WHERE id = 3").collect().head.getString(0)
+    assert(before == "zyxwvu unique replacement")
+    assert(searchIds("zyxwvu", 10).isEmpty, "level-0 rows are not searchable until compacted")
+    spark.sql("CALL lake.sys.compact(table => 'kb.docs')")
+    assert(searchIds("zyxwvu", 10) == Seq(3L))
+  }
+
+  test("bad arguments get one clear error each") {
+    def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
+    assert(error("SELECT * FROM full_text_search('lake.kb.nope', 'body', 'x', 1)").contains("lake.kb.nope"))
+    assert(error("SELECT * FROM full_text_search('lake.kb.docs', 'title', 'x', 1)").contains("covers column 'body'"))
+    assert(error("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'x', 0)").contains("positive"))
+    assert(error("SELECT * FROM full_text_search('lake.kb.docs', 'body')").contains("expected (table, column, query, k"))
+    spark.sql("CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')")
+    assert(error("SELECT * FROM full_text_search('lake.kb.plain', 'body', 'x', 1)").contains("no full-text index"))
+  }
+}
