@@ -116,10 +116,14 @@ final class PaimonTables implements AutoCloseable {
     }
 
     void compactAll(FileStoreTable table) throws Exception {
+        compact(table, true);
+    }
+
+    void compact(FileStoreTable table, boolean full) throws Exception {
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
         try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp)); BatchTableCommit c = wb.newCommit()) {
             for (int bucket = 0; bucket < 2; bucket++) {
-                w.compact(BinaryRow.EMPTY_ROW, bucket, true);
+                w.compact(BinaryRow.EMPTY_ROW, bucket, full);
             }
             c.commit(w.prepareCommit());
         }
@@ -156,6 +160,15 @@ final class PaimonTables implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** How many deletion files the current snapshot's splits carry. */
+    static long deletionFiles(FileStoreTable table) {
+        long n = 0;
+        for (Split s : table.newReadBuilder().newScan().plan().splits()) {
+            n += ((DataSplit) s).deletionFiles().map(l -> l.stream().filter(java.util.Objects::nonNull).count()).orElse(0L);
+        }
+        return n;
     }
 
     /** Paths of the current snapshot's data files with the given extension. */
