@@ -19,7 +19,7 @@ import org.apache.spark.sql.types.StructType
 class MapPushdownRandomSuite extends PushdownSuiteBase {
 
   private val Name = "MapPushdownRandomSuite"
-  private val Rows = 2400
+  private val Rows = 1200
   private val PerQuery = 25
   private var seed: Long = _
   private var random: Random = _
@@ -58,7 +58,7 @@ class MapPushdownRandomSuite extends PushdownSuiteBase {
     val final_ = rows(0)
     val stale = rows(1)
     observed = final_.flatMap { r =>
-      Seq("ext_map" -> 3, "counts" -> 4, "labels" -> 5).flatMap { case (c, i) =>
+      Seq("ext_map" -> 2, "counts" -> 3, "labels" -> 4).flatMap { case (c, i) =>
         Option(r.get(i).asInstanceOf[java.util.Map[String, Any]]).map(_.asScala.toSeq).getOrElse(Nil).collect {
           case (k, v) if v != null => (c, k) -> v
         }
@@ -111,7 +111,10 @@ class MapPushdownRandomSuite extends PushdownSuiteBase {
     column match {
       case "ext_map" =>
         if (random.nextInt(30) == 0) "CAST('NaN' AS DOUBLE)"
-        else if (seen.nonEmpty && random.nextInt(3) == 0) s"${seen(random.nextInt(seen.size))}D"
+        else if (seen.nonEmpty && random.nextInt(3) == 0) {
+          val d = seen(random.nextInt(seen.size)).asInstanceOf[Double]
+          if (d.isNaN) "CAST('NaN' AS DOUBLE)" else s"${d}D"
+        }
         else f"${MapDataGenerator.valueBase(idx) + random.nextDouble() * 14 - 2}%.1f"
       case "counts" =>
         if (seen.nonEmpty && random.nextInt(3) == 0) s"${seen(random.nextInt(seen.size))}"

@@ -98,10 +98,10 @@ final class StrataScan implements Scan {
         if (!mapPushdown.isEmpty()) {
             if (!mapPushdown.selectedKeys().isEmpty()) {
                 readers.put(SplitReadMode.SELECTED_KEYS, readBuilder(table.copy(
-                        handover(ShreddedReadHandover.encode(mapPushdown.selectedKeys(), null, false)))));
+                        handover(ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), null, false)))));
             }
             readers.put(SplitReadMode.PRUNING, readBuilder(table.copy(handover(
-                    ShreddedReadHandover.encode(mapPushdown.selectedKeys(), mapPushdown.predicate(), true)))));
+                    ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)))));
         }
         batch = new StrataBatch(tableName, readers.get(SplitReadMode.PLAIN),
                 split -> SplitReadMode.of(table, split, mapPushdown), readers, readType);
