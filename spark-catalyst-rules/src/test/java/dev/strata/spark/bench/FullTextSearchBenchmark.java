@@ -1,0 +1,132 @@
+package dev.strata.spark.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import dev.strata.testing.text.TextCorpus;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Issue 6's benchmark, printed as ratios measured in one run on the same table (not a test):
+ * <ol>
+ *   <li>{@code full_text_search} top-10 vs {@code lower(body) RLIKE '\bterm\b' ... LIMIT 10}, for a rare and
+ *       a common term (best of 3 warm runs each), and whether the rare term's ids are identical;</li>
+ *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]}.</li>
+ * </ol>
+ * Run: {@code mvn -B -pl spark-catalyst-rules test-compile exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000]}
+ */
+public final class FullTextSearchBenchmark {
+
+    private FullTextSearchBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int docs = Integer.getInteger("strata.bench.docs", 200_000);
+        Path warehouse = Files.createTempDirectory("strata-fts-bench");
+        SparkSession spark = session("local[2]", warehouse);
+        TextCorpus corpus = new TextCorpus(5000);
+        Random random = new Random(42);
+        spark.sql("CREATE NAMESPACE lake.bench");
+        spark.sql("CREATE TABLE lake.bench.docs (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
+                + "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', 'deletion-vectors.enabled'='true', "
+                + "'pk-full-text.index.columns'='body')");
+        StructType schema = StructType.fromDDL("id BIGINT, dt STRING, body STRING");
+        int batch = 100_000;
+        long writeStart = System.nanoTime();
+        for (int from = 0; from < docs; from += batch) {
+            List<Row> rows = new ArrayList<>();
+            for (int id = from; id < Math.min(docs, from + batch); id++) {
+                rows.add(RowFactory.create((long) id, "d" + (id % 2), corpus.documentOfSize(random, 200)));
+            }
+            spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
+        }
+        spark.sql("CALL lake.sys.compact(table => 'bench.docs')").collect();
+        System.out.printf("wrote and compacted %,d docs in %.1f s%n", docs, (System.nanoTime() - writeStart) / 1e9);
+
+        String rare = rareTermWithFewMatches(spark, corpus, random);
+        String common = corpus.vocabulary().get(0);
+        for (String term : new String[] {rare, common}) {
+            String search = "SELECT id FROM full_text_search('lake.bench.docs', 'body', '" + term + "', 10)";
+            String scan = "SELECT id FROM lake.bench.docs WHERE lower(body) RLIKE '\\\\b" + term + "\\\\b' ORDER BY id LIMIT 10";
+            double searchSeconds = best(spark, search);
+            double scanSeconds = best(spark, scan);
+            Set<Long> a = ids(spark, search);
+            Set<Long> b = ids(spark, scan);
+            if (term.equals(rare) && !a.equals(b)) {
+                System.out.println("  full_text_search ids " + a + " vs RLIKE ids " + b);
+            }
+            System.out.printf("term %-12s full_text_search %.3f s | RLIKE scan %.3f s | speed-up %.1fx | ids identical: %s%n",
+                    term, searchSeconds, scanSeconds, scanSeconds / searchSeconds,
+                    term.equals(rare) ? a.equals(b) : "n/a (common term: different rankings)");
+        }
+        double two = rebuild(spark);
+        stop(spark);
+        SparkSession one = session("local[1]", warehouse);
+        double single = rebuild(one);
+        stop(one);
+        System.out.printf("rebuild_pk_fulltext(force) local[2] %.1f s | local[1] %.1f s | speed-up %.2fx (goal >= 1.7x)%n",
+                two, single, single / two);
+    }
+
+    private static void stop(SparkSession spark) {
+        spark.stop();
+        SparkSession.clearActiveSession();
+        SparkSession.clearDefaultSession();
+    }
+
+    private static SparkSession session(String master, Path warehouse) {
+        return SparkSession.builder().master(master)
+                .config("spark.ui.enabled", "false")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.sql.shuffle.partitions", "8")
+                .config("spark.sql.extensions", "dev.strata.spark.StrataExtensions")
+                .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
+                .config("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString())
+                .getOrCreate();
+    }
+
+    /** A rare vocabulary word that matches between 1 and 10 documents, so top-10 answers are unambiguous. */
+    private static String rareTermWithFewMatches(SparkSession spark, TextCorpus corpus, Random random) {
+        List<String> words = corpus.vocabulary();
+        for (int i = words.size() - 1; i > words.size() / 2; i--) {
+            String w = words.get(i);
+            long n = spark.sql("SELECT count(*) FROM full_text_search('lake.bench.docs', 'body', '" + w + "', 1000)")
+                    .collectAsList().get(0).getLong(0);
+            if (n >= 1 && n <= 10) {
+                return w;
+            }
+        }
+        return words.get(words.size() - 1);
+    }
+
+    private static double best(SparkSession spark, String sql) {
+        double best = Double.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            long start = System.nanoTime();
+            spark.sql(sql).collectAsList();
+            best = Math.min(best, (System.nanoTime() - start) / 1e9);
+        }
+        return best;
+    }
+
+    private static Set<Long> ids(SparkSession spark, String sql) {
+        Set<Long> ids = new HashSet<>();
+        spark.sql(sql).collectAsList().forEach(r -> ids.add(r.getLong(0)));
+        return ids;
+    }
+
+    private static double rebuild(SparkSession spark) {
+        long start = System.nanoTime();
+        spark.sql("CALL lake.sys.rebuild_pk_fulltext(table => 'bench.docs', force => true)").collectAsList();
+        return (System.nanoTime() - start) / 1e9;
+    }
+}
