@@ -52,16 +52,17 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
   }
 
   /** Runs the query on the Strata table and on the oracle; returns the Strata scans' descriptions. */
-  private def check(query: String): Seq[String] = {
-    val df = sql(query.replace("$t", T))
-    val expected = rowsOf(sql(query.replace("$t", O)))
+  private def check(query: String, table: String = T, oracle: String = O): Seq[String] = {
+    val df = sql(query.replace("$t", table))
+    val expected = rowsOf(sql(query.replace("$t", oracle)))
     val actual = rowsOf(df)
     assert(actual == expected, s"answer differs from the oracle for: $query")
     scans(df)
   }
 
-  private def assertPushed(query: String, predicates: String, keys: String): Unit = {
-    val s = check(query)
+  private def assertPushed(query: String, predicates: String, keys: String, table: String = T,
+      oracle: String = O): Unit = {
+    val s = check(query, table, oracle)
     assert(s.nonEmpty, s"no Strata scan in: $query")
     assert(s.forall(_.contains(s"PushedMapPredicates: $predicates")),
       s"expected the map predicate $predicates to be pushed, scans were: ${s.mkString("\n")}")
@@ -69,8 +70,8 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
     else assert(s.forall(_.contains(s"SelectedKeys: $keys")), s"expected SelectedKeys: $keys, scans were: $s")
   }
 
-  private def assertNotPushed(query: String): Unit = {
-    val s = check(query)
+  private def assertNotPushed(query: String, table: String = T, oracle: String = O): Unit = {
+    val s = check(query, table, oracle)
     assert(s.nonEmpty && s.forall(!_.contains("PushedMapPredicates")), s"expected no map predicate, scans were: $s")
   }
 
@@ -179,5 +180,33 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
     sql(s"INSERT INTO lake.obs.copied SELECT id, map('usage', ext_map['usage']) FROM $T WHERE ext_map['usage'] < 2")
     assert(rowsOf(sql("SELECT id, ext_map['usage'] FROM lake.obs.copied WHERE ext_map['usage'] < 2")) ==
       rowsOf(sql(s"SELECT id, ext_map['usage'] FROM $O WHERE ext_map['usage'] < 2")))
+  }
+
+  test("INT values and the DataFrame API are pushed; other value types are left to Spark") {
+    import org.apache.spark.sql.functions.{col, element_at}
+    val rows = (0 until 300).map { i =>
+      val ints = new java.util.HashMap[String, Any]()
+      ints.put("a", i % 50)
+      if (i % 3 == 0) ints.put("b", i % 7)
+      val floats = new java.util.HashMap[String, Any]()
+      floats.put("a", i / 10f)
+      Row(i.toLong, ints, floats)
+    }
+    val df = spark.createDataFrame(rows.asJava,
+      StructType.fromDDL("id BIGINT, ints MAP<STRING, INT>, floats MAP<STRING, FLOAT>"))
+    df.write.format("parquet").saveAsTable("typed_oracle")
+    sql("""CREATE TABLE lake.obs.typed (id BIGINT, ints MAP<STRING, INT>, floats MAP<STRING, FLOAT>) TBLPROPERTIES (
+          | 'fields.ints.map.storage-layout' = 'shared-shredding', 'fields.ints.map.shared-shredding.max-columns' = '1',
+          | 'fields.floats.map.storage-layout' = 'shared-shredding')""".stripMargin)
+    df.writeTo("lake.obs.typed").append()
+    val (t, o) = ("lake.obs.typed", "typed_oracle")
+    assertPushed("SELECT id, ints['a'] FROM $t WHERE ints['a'] > 45", "[ints['a'] > 45]", "[ints=[a]]", t, o)
+    assertPushed("SELECT id FROM $t WHERE ints['b'] IN (1, 6) OR ints['a'] <= 1",
+      "[ints['b'] IN (1, 6) OR ints['a'] <= 1]", "[ints=[b, a]]", t, o)
+    assertNotPushed("SELECT id FROM $t WHERE floats['a'] > 2.5", t, o)
+    val api = spark.table(t).filter(col("ints")("a") === 3 && element_at(col("ints"), "b") < 2).select("id")
+    assert(rowsOf(api) == rowsOf(spark.table(o).filter(col("ints")("a") === 3 && element_at(col("ints"), "b") < 2)
+      .select("id")))
+    assert(scans(api).exists(_.contains("PushedMapPredicates: [ints['a'] = 3, ints['b'] < 2]")), scans(api).mkString)
   }
 }
