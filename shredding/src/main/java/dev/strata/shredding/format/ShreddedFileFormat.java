@@ -27,12 +27,17 @@ final class ShreddedFileFormat extends FileFormat {
     private final Map<String, String> options;
     private final long rowGroupBytes;
     private final int readBatchSize;
+    private final int zstdLevel;
+
+    /** Table option: FLOAT/DOUBLE pages fall back to BYTE_STREAM_SPLIT (true, default) or PLAIN (false). */
+    static final String BYTE_STREAM_SPLIT = ShreddingOptions.FORMAT_IDENTIFIER + ".byte-stream-split";
 
     ShreddedFileFormat(FileFormatFactory.FormatContext context) {
         super(ShreddingOptions.FORMAT_IDENTIFIER);
         this.options = context.options().toMap();
         this.rowGroupBytes = context.blockSize() != null ? context.blockSize().getBytes() : 128L * 1024 * 1024;
         this.readBatchSize = Math.max(1, context.readBatchSize());
+        this.zstdLevel = context.zstdLevel();
     }
 
     @Override
@@ -45,7 +50,7 @@ final class ShreddedFileFormat extends FileFormat {
     @Override
     public FormatWriterFactory createWriterFactory(RowType type) {
         return new ShreddedWriterFactory(type, ShreddingOptions.shreddedColumns(type, options), rowGroupBytes,
-                options.get("path"));
+                options.get("path"), zstdLevel, !"false".equalsIgnoreCase(options.getOrDefault(BYTE_STREAM_SPLIT, "true").trim()));
     }
 
     @Override

@@ -30,9 +30,13 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     private final Map<String, ShreddingOptions.ColumnLayout> layouts;
     private final Map<String, KAdaptation> adaptation = new LinkedHashMap<>();
     private final long rowGroupBytes;
+    private final int zstdLevel;
+    private final boolean byteStreamSplit;
 
     ShreddedWriterFactory(RowType rowType, Map<String, ShreddingOptions.ColumnLayout> layouts, long rowGroupBytes,
-            String tablePath) {
+            String tablePath, int zstdLevel, boolean byteStreamSplit) {
+        this.zstdLevel = zstdLevel;
+        this.byteStreamSplit = byteStreamSplit;
         this.rowType = rowType;
         this.layouts = layouts;
         this.rowGroupBytes = rowGroupBytes;
@@ -62,7 +66,8 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
         layouts.forEach((name, layout) -> specs.put(name,
                 new ShreddedParquetWriter.ColumnSpec(adaptation.get(name).nextK(), layout.policy())));
         ShreddedParquetWriter writer = new ShreddedParquetWriter(new PaimonFiles.StreamOutputFile(out, "paimon-stream"),
-                rowType, specs, new ShreddedParquetWriter.Settings().compression(compression).rowGroupBytes(rowGroupBytes));
+                rowType, specs, new ShreddedParquetWriter.Settings().compression(compression).rowGroupBytes(rowGroupBytes)
+                        .zstdLevel(zstdLevel).byteStreamSplit(byteStreamSplit));
         return new FormatWriter() {
             @Override
             public void addElement(InternalRow row) throws IOException {

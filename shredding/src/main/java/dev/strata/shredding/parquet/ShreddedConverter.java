@@ -196,6 +196,37 @@ final class ShreddedConverter extends GroupConverter {
         return children[fieldIndex];
     }
 
+    // Direct feeding by the column-wise assembler (same assembly as the record path).
+
+    void beginRow() {
+        start();
+    }
+
+    void mappingValue(int id) {
+        if (mappingSize >= k) {
+            throw error("Shared-shredding field mapping size " + (mappingSize + 1) + " does not match metadata num columns " + k + ".");
+        }
+        mapping[mappingSize++] = id;
+    }
+
+    void columnValue(int c, Object value) {
+        colValues[c] = value;
+    }
+
+    void overflowEntry(int id, Object value) {
+        overflowSeen = true;
+        overflowKeys.add(id);
+        overflowValues.add(value);
+    }
+
+    void finishRow() {
+        end();
+    }
+
+    RuntimeException nullMappingElement(int column) {
+        return error("Shared-shredding field mapping must not contain null at column " + column + ".");
+    }
+
     @Override
     public void start() {
         mappingSize = 0;

@@ -50,6 +50,9 @@ import org.apache.parquet.schema.Types;
  */
 public final class ShreddedParquetReader implements Closeable {
 
+    /** Column-wise assembly where the shape allows it (system property {@code strata.shredding.columnar}, default on). */
+    static final boolean COLUMNAR = Boolean.parseBoolean(System.getProperty("strata.shredding.columnar", "true"));
+
     private final String file;
     private final ParquetFileReader reader;
     private final MessageType requested;
@@ -63,6 +66,8 @@ public final class ShreddedParquetReader implements Closeable {
     private final Map<String, ShreddedColumnMeta> metas = new HashMap<>();
     private int nextBlock;
     private RecordReader<InternalRow> records;
+    private final ColumnarAssembler columnar;
+    private final String createdBy;
     private long rowsLeftInGroup;
     private PrimitiveIterator.OfLong positions;
     private long position = -1;
@@ -72,6 +77,12 @@ public final class ShreddedParquetReader implements Closeable {
 
     public ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
             MapPredicate pruningPredicate, RoaringBitmap32 selection) throws IOException {
+        this(input, file, readType, selectedKeys, pruningPredicate, selection, COLUMNAR);
+    }
+
+    /** As the public constructor; {@code allowColumnar} false forces parquet-mr's record assembly (tests compare both). */
+    ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean allowColumnar) throws IOException {
         this.file = file;
         this.selection = selection;
         ParquetReadOptions options = ParquetReadOptions.builder()
@@ -125,6 +136,9 @@ public final class ShreddedParquetReader implements Closeable {
             this.requested = req.named(fileSchema.getName());
             this.columnIO = new ColumnIOFactory().getColumnIO(requested, fileSchema);
             this.materializer = new RowConverters.Materializer(requested, plans, readType.getFieldCount(), file);
+            this.columnar = allowColumnar && ColumnarAssembler.supports(plans, requested)
+                    ? new ColumnarAssembler(requested, plans, readType.getFieldCount(), file) : null;
+            this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
             reader.setRequestedSchema(requested);
             if (pruningPredicate != null) {
                 this.pruner = new MapPruner(pruningPredicate, metas, fileSchema);
@@ -200,6 +214,11 @@ public final class ShreddedParquetReader implements Closeable {
         return physical.withNewFields(fields);
     }
 
+    /** Whether rows are assembled column-wise (else by parquet-mr's record reader). */
+    boolean columnar() {
+        return columnar != null;
+    }
+
     /** The file's row groups. */
     List<BlockMetaData> rowGroups() {
         return blocks;
@@ -226,7 +245,7 @@ public final class ShreddedParquetReader implements Closeable {
                     return null;
                 }
             }
-            InternalRow row = records.read();
+            InternalRow row = columnar != null ? columnar.next() : records.read();
             rowsLeftInGroup--;
             position = positions != null ? positions.nextLong() + groupStart : groupStart + groupRow;
             groupRow++;
@@ -274,7 +293,11 @@ public final class ShreddedParquetReader implements Closeable {
             } else {
                 pages = reader.readRowGroup(g);
             }
-            records = columnIO.getRecordReader(pages, materializer, FilterCompat.NOOP);
+            if (columnar != null) {
+                columnar.startRowGroup(pages, createdBy);
+            } else {
+                records = columnIO.getRecordReader(pages, materializer, FilterCompat.NOOP);
+            }
             rowsLeftInGroup = pages.getRowCount();
             groupStart = start;
             groupRow = 0;

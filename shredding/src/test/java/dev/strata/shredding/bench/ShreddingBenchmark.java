@@ -71,6 +71,8 @@ public final class ShreddingBenchmark {
                     .coreKeys(0.95).build();
             long shreddedNanos = 0;
             long plainNanos = 0;
+            long shreddedCpu = 0;
+            long plainCpu = 0;
             for (int start = 0; start < rows; start += BATCH) {
                 int n = Math.min(BATCH, rows - start);
                 List<InternalRow> batch = new ArrayList<>(n);
@@ -79,20 +81,37 @@ public final class ShreddingBenchmark {
                     batch.add(GenericRow.of((long) (start + i), toMap(g)));
                 }
                 // Alternate the order so neither layout always runs on a warmer JVM.
-                if ((start / BATCH) % 2 == 0) {
-                    shreddedNanos += write(shredded, batch);
-                    plainNanos += write(plain, batch);
-                } else {
-                    plainNanos += write(plain, batch);
-                    shreddedNanos += write(shredded, batch);
+                for (int turn = 0; turn < 2; turn++) {
+                    boolean doShredded = (turn == 0) == ((start / BATCH) % 2 == 0);
+                    long c0 = cpu();
+                    long t = write(doShredded ? shredded : plain, batch);
+                    long c = cpu() - c0;
+                    if (doShredded) {
+                        shreddedNanos += t;
+                        shreddedCpu += c;
+                    } else {
+                        plainNanos += t;
+                        plainCpu += c;
+                    }
                 }
             }
+            System.out.printf("write time: shredded %.1f s, default %.1f s -> shredded speed = %.2fx default"
+                    + " (process CPU: %.1f s vs %.1f s -> %.2fx)%n", shreddedNanos / 1e9, plainNanos / 1e9,
+                    (double) plainNanos / shreddedNanos, shreddedCpu / 1e9, plainCpu / 1e9, (double) plainCpu / shreddedCpu);
+            long cc0 = cpu();
+            long ct0 = System.nanoTime();
+            compact(shredded);
+            long ct1 = System.nanoTime();
+            long cc1 = cpu();
+            compact(plain);
+            long ct2 = System.nanoTime();
+            long cc2 = cpu();
+            System.out.printf("full compaction: shredded %.1f s, default %.1f s -> %.2fx (CPU %.2fx)%n", (ct1 - ct0) / 1e9,
+                    (ct2 - ct1) / 1e9, (double) (ct2 - ct1) / (ct1 - ct0), (double) (cc2 - cc1) / (cc1 - cc0));
             long shreddedBytes = totalBytes(shredded);
             long plainBytes = totalBytes(plain);
             System.out.printf("rows=%d keys/row~40 universe=2000 files: shredded=%d default=%d%n", rows,
                     files(shredded).size(), files(plain).size());
-            System.out.printf("write time: shredded %.1f s, default %.1f s -> shredded speed = %.2fx default%n",
-                    shreddedNanos / 1e9, plainNanos / 1e9, (double) plainNanos / shreddedNanos);
             System.out.printf("bytes: shredded %,d, default %,d -> ratio %.3f%n", shreddedBytes, plainBytes,
                     (double) shreddedBytes / plainBytes);
 
@@ -106,17 +125,20 @@ public final class ShreddingBenchmark {
                 long plainRead = readBytesPlain(plain);
                 readLookups(shredded.copy(ShreddedReadHandover.encode(Map.of("m", keys), null, false)), keys);
                 readLookups(plain, keys);
+                long c0 = cpu();
                 long t0 = System.nanoTime();
                 double a = readLookups(shredded.copy(ShreddedReadHandover.encode(Map.of("m", keys), null, false)), keys);
                 long t1 = System.nanoTime();
+                long c1 = cpu();
                 double b = readLookups(plain, keys);
                 long t2 = System.nanoTime();
+                long c2 = cpu();
                 if (Double.compare(a, b) != 0) {
                     throw new IllegalStateException("answers differ: " + a + " vs " + b);
                 }
-                System.out.printf("read %2d keys: bytes shredded %,d vs default %,d (%.3f); time shredded %.2f s vs default %.2f s (%.2fx faster)%n",
-                        nKeys, shreddedRead, plainRead, (double) shreddedRead / plainRead, (t1 - t0) / 1e9, (t2 - t1) / 1e9,
-                        (double) (t2 - t1) / (t1 - t0));
+                System.out.printf("read %2d keys: bytes shredded %,d vs default %,d (%.3f); time shredded %.2f s vs default %.2f s"
+                        + " (%.2fx faster; CPU %.2fx)%n", nKeys, shreddedRead, plainRead, (double) shreddedRead / plainRead,
+                        (t1 - t0) / 1e9, (t2 - t1) / 1e9, (double) (t2 - t1) / (t1 - t0), (double) (c2 - c1) / (c1 - c0));
             }
 
             long total = 0;
@@ -140,6 +162,12 @@ public final class ShreddingBenchmark {
         }
     }
 
+    /** CPU time of the whole process (all threads, GC included): less noisy than wall time on a shared machine. */
+    private static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     private static FileStoreTable create(Catalog catalog, String name, boolean shredded) throws Exception {
         Map<String, String> o = new HashMap<>();
         if (shredded) {
@@ -150,6 +178,8 @@ public final class ShreddingBenchmark {
         o.put("file.block-size", System.getProperty("strata.bench.row-group", "16 mb"));
         o.put("target-file-size", "256 mb");
         o.put("file.compression", "zstd");
+        // Writes only write; the compaction into one file per table is timed separately below.
+        o.put("write-only", "true");
         var rowType = org.apache.paimon.types.RowType.of(new org.apache.paimon.types.DataType[] {DataTypes.BIGINT(),
                 DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE())}, new String[] {"id", "m"});
         ShreddingOptions.validate("bench." + name, rowType, o);
@@ -171,6 +201,14 @@ public final class ShreddingBenchmark {
             v[i] = g.values().get(i);
         }
         return new ArrayBackedMap(k, v);
+    }
+
+    private static void compact(FileStoreTable table) throws Exception {
+        BatchWriteBuilder wb = table.copy(Map.of("write-only", "false")).newBatchWriteBuilder();
+        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit c = wb.newCommit()) {
+            w.compact(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0, true);
+            c.commit(w.prepareCommit());
+        }
     }
 
     private static long write(FileStoreTable table, List<InternalRow> rows) throws Exception {
