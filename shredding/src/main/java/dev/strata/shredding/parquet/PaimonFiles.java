@@ -21,14 +21,16 @@ public final class PaimonFiles {
     public static final class StreamOutputFile implements OutputFile {
         private final org.apache.paimon.fs.PositionOutputStream out;
         private final String path;
+        private long bytesWritten;
 
         public StreamOutputFile(org.apache.paimon.fs.PositionOutputStream out, String path) {
             this.out = out;
             this.path = path;
         }
 
-        public long position() throws IOException {
-            return out.getPos();
+        /** Bytes written through this file so far (no call into the stream, so it is cheap per row). */
+        public long position() {
+            return bytesWritten;
         }
 
         @Override
@@ -42,11 +44,13 @@ public final class PaimonFiles {
                 @Override
                 public void write(int b) throws IOException {
                     out.write(new byte[] {(byte) b}, 0, 1);
+                    bytesWritten++;
                 }
 
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
                     out.write(b, off, len);
+                    bytesWritten += len;
                 }
 
                 @Override
