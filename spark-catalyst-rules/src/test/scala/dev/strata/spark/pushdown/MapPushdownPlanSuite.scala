@@ -209,4 +209,24 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
       .select("id")))
     assert(scans(api).exists(_.contains("PushedMapPredicates: [ints['a'] = 3, ints['b'] < 2]")), scans(api).mkString)
   }
+
+  test("append scans whose maps are read by key decode column batches, answering like the row path") {
+    import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+    val q = s"SELECT id, host, day, ext_map['usage'], labels['metric_1'] FROM $T " +
+      "WHERE ext_map['usage'] > 50 OR ext_map['cpu'] < 3"
+    def columnar(df: org.apache.spark.sql.DataFrame): Seq[Boolean] =
+      df.queryExecution.sparkPlan.collect { case b: BatchScanExec => b.supportsColumnar }
+    val batches = sql(q)
+    assert(columnar(batches) == Seq(true))
+    val expected = rowsOf(sql(q.replace(T, O)))
+    assert(rowsOf(batches) == expected)
+    spark.conf.set("spark.sql.strata.columnar-reads.enabled", "false")
+    try {
+      val rows = sql(q)
+      assert(columnar(rows) == Seq(false))
+      assert(rowsOf(rows) == expected)
+    } finally spark.conf.unset("spark.sql.strata.columnar-reads.enabled")
+    // A whole-map use keeps the row path.
+    assert(columnar(sql(s"SELECT id, ext_map FROM $T WHERE ext_map['usage'] > 50")) == Seq(false))
+  }
 }

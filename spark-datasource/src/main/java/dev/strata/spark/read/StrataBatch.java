@@ -23,11 +23,13 @@ final class StrataBatch implements Batch {
     private final Function<Split, SplitReadMode> modes;
     private final Map<SplitReadMode, ReadBuilder> readers;
     private final RowType readType;
+    private final StrataReaderFactory.ColumnarPlan columnar;
     private InputPartition[] partitions;
     private long splitsPruning;
 
     StrataBatch(String tableName, ReadBuilder planning, Function<Split, SplitReadMode> modes,
-            Map<SplitReadMode, ReadBuilder> readers, RowType readType) {
+            Map<SplitReadMode, ReadBuilder> readers, RowType readType, StrataReaderFactory.ColumnarPlan columnar) {
+        this.columnar = columnar;
         this.tableName = tableName;
         this.planning = planning;
         this.modes = modes;
@@ -63,6 +65,6 @@ final class StrataBatch implements Batch {
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new StrataReaderFactory(tableName, readers, readType);
+        return new StrataReaderFactory(tableName, readers, readType, columnar);
     }
 }

@@ -6,6 +6,14 @@ import java.util.EnumMap;
 import java.util.Map;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddingOptions;
+import java.util.List;
+import java.util.Optional;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.RawFile;
+import org.apache.paimon.table.source.Split;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,15 +25,67 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 final class StrataReaderFactory implements PartitionReaderFactory {
 
     private static final long serialVersionUID = 1L;
+    private static final int BATCH_ROWS = 4096;
 
     private final String tableName;
     private final EnumMap<SplitReadMode, ReadBuilder> readers;
     private final RowType readType;
+    private final ColumnarPlan columnar;
 
-    StrataReaderFactory(String tableName, Map<SplitReadMode, ReadBuilder> readers, RowType readType) {
+    StrataReaderFactory(String tableName, Map<SplitReadMode, ReadBuilder> readers, RowType readType,
+            ColumnarPlan columnar) {
         this.tableName = tableName;
         this.readers = new EnumMap<>(readers);
         this.readType = readType;
+        this.columnar = columnar;
+    }
+
+    /** What the columnar path needs on executors; null when the scan reads rows. */
+    static final class ColumnarPlan implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        final FileIO fileIO;
+        final long schemaId;
+        final MapPushdown pushdown;
+
+        ColumnarPlan(FileIO fileIO, long schemaId, MapPushdown pushdown) {
+            this.fileIO = fileIO;
+            this.schemaId = schemaId;
+            this.pushdown = pushdown;
+        }
+    }
+
+    @Override
+    public boolean supportColumnarReads(InputPartition partition) {
+        return columnar != null;
+    }
+
+    @Override
+    public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+        StrataInputPartition input = (StrataInputPartition) partition;
+        ReadBuilder builder = readers.get(input.mode());
+        ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
+        try {
+            Split split = input.split();
+            if (split instanceof DataSplit && input.mode() == SplitReadMode.PRUNING
+                    && ((DataSplit) split).deletionFiles().map(l -> l.stream().allMatch(java.util.Objects::isNull)).orElse(true)) {
+                Optional<List<RawFile>> raw = ((DataSplit) split).convertToRawFiles();
+                if (raw.isPresent() && raw.get().stream().allMatch(
+                        f -> ShreddingOptions.FORMAT_IDENTIFIER.equals(f.format()) && f.schemaId() == columnar.schemaId)) {
+                    PartitionReader<ColumnarBatch> vectorized = ShreddedColumnarReader.open(columnar.fileIO, raw.get(),
+                            readType, columnar.pushdown.selectedKeys(), columnar.pushdown.predicate(), BATCH_ROWS, metrics);
+                    if (vectorized != null) {
+                        return vectorized;
+                    }
+                }
+            }
+            return new RowsToColumns(builder.newRead().createReader(split), readType, BATCH_ROWS, metrics);
+        } catch (IOException e) {
+            metrics.close();
+            throw new UncheckedIOException("Cannot open split of " + tableName + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
+        }
     }
 
     @Override

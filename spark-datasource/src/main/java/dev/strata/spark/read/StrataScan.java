@@ -104,7 +104,9 @@ final class StrataScan implements Scan {
                     ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)))));
         }
         batch = new StrataBatch(tableName, readers.get(SplitReadMode.PLAIN),
-                split -> SplitReadMode.of(table, split, mapPushdown), readers, readType);
+                split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
+                ColumnarReads.eligible(table, readType, mapPushdown, limit)
+                        ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown) : null);
         return batch;
     }
 

@@ -1,0 +1,473 @@
+package dev.strata.spark.read;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.layout.ShreddingFooter;
+import dev.strata.shredding.parquet.PaimonFiles;
+import dev.strata.shredding.parquet.ParquetSchemas;
+import dev.strata.shredding.pushdown.MapPredicate;
+import dev.strata.shredding.pushdown.MapPruner;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.Converter;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+
+/**
+ * Column-at-a-time reader of one shredded data file into Spark vectors, for the columns
+ * {@link ColumnarReads} accepts. A selected-key map column reads {@code __field_mapping}, the
+ * {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in O (spec §7.2), and
+ * rebuilds, per row, a map of the requested keys present in the row in request order (spec §8,
+ * "Selected keys": the first column of S(k) whose mapping holds k's id, else the first overflow entry);
+ * so {@code m['k']} is the full map's. File and row-group skipping use the shredding module's
+ * {@link MapPruner}; its counters go to {@link ShreddedReadMetrics}. Layout metadata and pruning stay in
+ * the shredding module; this class only decodes values into Spark's vectors.
+ */
+final class ShreddedFileColumns implements Closeable {
+
+    private final String file;
+    private final ParquetFileReader reader;
+    private final MessageType requested;
+    private final List<FieldReader> fields = new ArrayList<>();
+    private final List<BlockMetaData> blocks;
+    private final MapPruner pruner;
+    private final long subColumns;
+    private int nextBlock;
+    private long rowsLeftInGroup;
+    private boolean skipFile;
+    private boolean started;
+
+    /** Opens the file; {@link #readable()} says whether every read column can be decoded here. */
+    ShreddedFileColumns(FileIO fileIO, String path, long size, RowType readType, Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate) throws IOException {
+        this.file = path;
+        ParquetReadOptions options = ParquetReadOptions.builder().useColumnIndexFilter(false).useStatsFilter(false)
+                .useDictionaryFilter(false).useRecordFilter(false).useBloomFilter(false).build();
+        this.reader = ParquetFileReader.open(PaimonFiles.inputFile(fileIO, new Path(path), size), options);
+        MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+        Map<String, String> kv = reader.getFooter().getFileMetaData().getKeyValueMetaData();
+        this.blocks = reader.getRowGroups();
+        Map<String, ShreddedColumnMeta> metas = new HashMap<>();
+        for (Type t : fileSchema.getFields()) {
+            String text = ParquetSchemas.looksShredded(t) ? kv.get(ShreddingFooter.footerKey(t.getName())) : null;
+            if (text != null) {
+                metas.put(t.getName(), ShreddingFooter.decode(text, t.getName(), path));
+            }
+        }
+        List<Type> requestedFields = new ArrayList<>();
+        long leaves = 0;
+        boolean ok = true;
+        for (DataField f : readType.getFields()) {
+            if (!fileSchema.containsField(f.name())) {
+                ok = false;
+                break;
+            }
+            Type t = fileSchema.getType(f.name());
+            if (f.type() instanceof MapType) {
+                ShreddedColumnMeta meta = metas.get(f.name());
+                List<String> keys = selectedKeys.get(f.name());
+                if (meta == null || keys == null || t.isPrimitive()) {
+                    ok = false;
+                    break;
+                }
+                GroupType physical = selectedPhysical(t.asGroupType(), meta, keys);
+                requestedFields.add(physical);
+                leaves += leafCount(physical);
+                fields.add(new MapKeysReader(f.name(), meta, keys, physical, ((MapType) f.type()).getValueType()));
+            } else {
+                if (!t.isPrimitive()) {
+                    ok = false;
+                    break;
+                }
+                requestedFields.add(t);
+                fields.add(new PrimitiveReader(f.name(), f.type()));
+            }
+        }
+        this.subColumns = leaves;
+        this.requested = ok ? new MessageType(fileSchema.getName(), requestedFields) : null;
+        if (!ok) {
+            fields.clear();
+            this.pruner = null;
+            return;
+        }
+        reader.setRequestedSchema(requested);
+        this.pruner = pruningPredicate == null ? null : new MapPruner(pruningPredicate, metas, fileSchema);
+    }
+
+    boolean readable() {
+        return requested != null;
+    }
+
+    /** Reads up to {@code max} rows into the vectors from row {@code offset}; returns the rows read, 0 at the end. */
+    int read(WritableColumnVector[] vectors, int offset, int max) throws IOException {
+        if (!started) {
+            started = true;
+            skipFile = pruner != null && pruner.fileCannotMatch();
+            if (skipFile) {
+                ShreddedReadMetrics.record(0, 1, 0, 0, 0, 0, 0);
+            } else {
+                ShreddedReadMetrics.record(1, 0, blocks.size(), 0, 0, subColumns, 0);
+            }
+        }
+        if (skipFile) {
+            return 0;
+        }
+        while (rowsLeftInGroup == 0) {
+            if (nextBlock >= blocks.size()) {
+                return 0;
+            }
+            int g = nextBlock++;
+            if (pruner != null && pruner.rowGroupCannotMatch(blocks.get(g), g, true)) {
+                ShreddedReadMetrics.record(0, 0, 0, 1, 0, 0, 0);
+                reader.skipNextRowGroup();
+                continue;
+            }
+            PageReadStore pages = reader.readNextRowGroup();
+            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new NoopGroupConverter(requested), requested,
+                    reader.getFooter().getFileMetaData().getCreatedBy());
+            for (FieldReader fr : fields) {
+                fr.open(store, requested);
+            }
+            rowsLeftInGroup = pages.getRowCount();
+        }
+        int n = (int) Math.min(max, rowsLeftInGroup);
+        for (int i = 0; i < fields.size(); i++) {
+            fields.get(i).read(vectors[i], offset, n);
+        }
+        rowsLeftInGroup -= n;
+        return n;
+    }
+
+    @Override
+    public void close() throws IOException {
+        reader.close();
+    }
+
+    /** __field_mapping, the __col_c of ⋃ S(D(k)) ascending, and __overflow iff some D(k) ∈ O (spec §7.2). */
+    private static GroupType selectedPhysical(GroupType physical, ShreddedColumnMeta meta, List<String> keys) {
+        TreeSet<Integer> cols = new TreeSet<>();
+        boolean overflow = false;
+        for (String k : keys) {
+            int id = meta.idOf(k);
+            if (id < 0) {
+                continue;
+            }
+            for (int c : meta.columnsOf(id)) {
+                cols.add(c);
+            }
+            overflow |= meta.overflows(id);
+        }
+        List<Type> out = new ArrayList<>();
+        out.add(physical.getType(ParquetSchemas.FIELD_MAPPING));
+        for (int c : cols) {
+            out.add(physical.getType(ParquetSchemas.colName(c)));
+        }
+        if (overflow) {
+            out.add(physical.getType(ParquetSchemas.OVERFLOW));
+        }
+        return physical.withNewFields(out);
+    }
+
+    private static int leafCount(Type t) {
+        if (t.isPrimitive()) {
+            return 1;
+        }
+        int n = 0;
+        for (Type c : t.asGroupType().getFields()) {
+            n += leafCount(c);
+        }
+        return n;
+    }
+
+    private static ColumnReader columnReader(ColumnReadStoreImpl store, MessageType schema, String... path) {
+        ColumnDescriptor d = schema.getColumnDescription(path);
+        return store.getColumnReader(d);
+    }
+
+    /** Decodes one output column. */
+    private interface FieldReader {
+        void open(ColumnReadStoreImpl store, MessageType schema);
+
+        void read(WritableColumnVector v, int offset, int n);
+    }
+
+    private static final class PrimitiveReader implements FieldReader {
+        private final String name;
+        private final DataType type;
+        private ColumnReader cr;
+        private int maxDef;
+
+        PrimitiveReader(String name, DataType type) {
+            this.name = name;
+            this.type = type;
+        }
+
+        @Override
+        public void open(ColumnReadStoreImpl store, MessageType schema) {
+            cr = columnReader(store, schema, name);
+            maxDef = schema.getColumnDescription(new String[] {name}).getMaxDefinitionLevel();
+        }
+
+        @Override
+        public void read(WritableColumnVector v, int offset, int n) {
+            for (int i = offset; i < offset + n; i++) {
+                if (cr.getCurrentDefinitionLevel() < maxDef) {
+                    v.putNull(i);
+                } else {
+                    switch (type.getTypeRoot()) {
+                        case BIGINT:
+                            v.putLong(i, cr.getLong());
+                            break;
+                        case INTEGER:
+                            v.putInt(i, cr.getInteger());
+                            break;
+                        case DOUBLE:
+                            v.putDouble(i, cr.getDouble());
+                            break;
+                        default:
+                            Binary b = cr.getBinary();
+                            v.putByteArray(i, b.getBytesUnsafe(), 0, b.length());
+                    }
+                }
+                cr.consume();
+            }
+        }
+    }
+
+    /** A selected-key map column. Definition levels: m 1, mapping list 2, entry 3, element 4; __col_c 2; overflow key 3, value 4. */
+    private static final class MapKeysReader implements FieldReader {
+        private final String name;
+        private final int k;
+        private final List<String> keys;
+        private final byte[][] keyBytes;
+        private final int[] ids;
+        private final int[][] columnsOf;
+        private final boolean[] inOverflow;
+        private final int[] cols;
+        private final boolean overflow;
+        private final DataType valueType;
+        private ColumnReader mapping;
+        private ColumnReader[] colReaders;
+        private ColumnReader ovfKey;
+        private ColumnReader ovfValue;
+        private final int[] mappingRow;
+        private final Object[] colValues;
+        private long mappingTotal;
+        private long mappingRead;
+        private long ovfTotal;
+        private long ovfRead;
+        private final List<Integer> ovfIds = new ArrayList<>();
+        private final List<Object> ovfValues = new ArrayList<>();
+
+        MapKeysReader(String name, ShreddedColumnMeta meta, List<String> keys, GroupType physical, DataType valueType) {
+            this.name = name;
+            this.k = meta.numColumns();
+            this.keys = keys;
+            this.valueType = valueType;
+            this.keyBytes = new byte[keys.size()][];
+            this.ids = new int[keys.size()];
+            this.columnsOf = new int[keys.size()][];
+            this.inOverflow = new boolean[keys.size()];
+            for (int j = 0; j < keys.size(); j++) {
+                keyBytes[j] = keys.get(j).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                ids[j] = meta.idOf(keys.get(j));
+                columnsOf[j] = ids[j] < 0 ? new int[0] : meta.columnsOf(ids[j]);
+                inOverflow[j] = ids[j] >= 0 && meta.overflows(ids[j]);
+            }
+            List<Integer> cs = new ArrayList<>();
+            for (Type t : physical.getFields()) {
+                if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)) {
+                    cs.add(Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length())));
+                }
+            }
+            this.cols = cs.stream().mapToInt(Integer::intValue).toArray();
+            this.overflow = physical.containsField(ParquetSchemas.OVERFLOW);
+            this.mappingRow = new int[k];
+            this.colValues = new Object[k];
+        }
+
+        @Override
+        public void open(ColumnReadStoreImpl store, MessageType schema) {
+            GroupType fm = schema.getType(name).asGroupType().getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
+            String listName = fm.getType(0).getName();
+            String elementName = fm.getType(0).asGroupType().getType(0).getName();
+            mapping = columnReader(store, schema, name, ParquetSchemas.FIELD_MAPPING, listName, elementName);
+            mappingTotal = mapping.getTotalValueCount();
+            mappingRead = 0;
+            colReaders = new ColumnReader[cols.length];
+            for (int i = 0; i < cols.length; i++) {
+                colReaders[i] = columnReader(store, schema, name, ParquetSchemas.colName(cols[i]));
+            }
+            if (overflow) {
+                GroupType ov = schema.getType(name).asGroupType().getType(ParquetSchemas.OVERFLOW).asGroupType();
+                GroupType kvType = ov.getType(0).asGroupType();
+                ovfKey = columnReader(store, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
+                        kvType.getType(0).getName());
+                ovfValue = columnReader(store, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
+                        kvType.getType(1).getName());
+                ovfTotal = ovfKey.getTotalValueCount();
+                ovfRead = 0;
+            }
+        }
+
+        private Object value(ColumnReader cr) {
+            switch (valueType.getTypeRoot()) {
+                case BIGINT:
+                    return cr.getLong();
+                case INTEGER:
+                    return cr.getInteger();
+                case DOUBLE:
+                    return cr.getDouble();
+                default:
+                    return cr.getBinary().getBytes();
+            }
+        }
+
+        @Override
+        public void read(WritableColumnVector v, int offset, int n) {
+            WritableColumnVector kv = v.getChild(0);
+            WritableColumnVector vv = v.getChild(1);
+            for (int row = offset; row < offset + n; row++) {
+                // __field_mapping: K entries for a non-null map, one entry (def 0) for a NULL map.
+                boolean isNull = mapping.getCurrentDefinitionLevel() == 0;
+                int count = 0;
+                do {
+                    if (mapping.getCurrentDefinitionLevel() == 4 && count < k) {
+                        mappingRow[count] = mapping.getInteger();
+                    } else if (count < k) {
+                        mappingRow[count] = -1;
+                    }
+                    count++;
+                    mapping.consume();
+                    mappingRead++;
+                } while (mappingRead < mappingTotal && mapping.getCurrentRepetitionLevel() > 0);
+                for (int i = count; i < k; i++) {
+                    mappingRow[i] = -1;
+                }
+                for (int i = 0; i < cols.length; i++) {
+                    ColumnReader cr = colReaders[i];
+                    colValues[cols[i]] = cr.getCurrentDefinitionLevel() == 2 ? value(cr) : null;
+                    cr.consume();
+                }
+                ovfIds.clear();
+                ovfValues.clear();
+                if (overflow) {
+                    do {
+                        boolean entry = ovfKey.getCurrentDefinitionLevel() >= 3;
+                        if (entry) {
+                            ovfIds.add(ovfKey.getInteger());
+                            ovfValues.add(ovfValue.getCurrentDefinitionLevel() == 4 ? value(ovfValue) : null);
+                        }
+                        ovfKey.consume();
+                        ovfValue.consume();
+                        ovfRead++;
+                    } while (ovfRead < ovfTotal && ovfKey.getCurrentRepetitionLevel() > 0);
+                }
+                if (isNull) {
+                    v.putNull(row);
+                    continue;
+                }
+                int start = kv.getElementsAppended();
+                int present = 0;
+                for (int j = 0; j < keys.size(); j++) {
+                    if (ids[j] < 0) {
+                        continue;
+                    }
+                    boolean found = false;
+                    Object val = null;
+                    for (int c : columnsOf[j]) {
+                        if (c < k && mappingRow[c] == ids[j]) {
+                            found = true;
+                            val = colValues[c];
+                            break;
+                        }
+                    }
+                    if (!found && inOverflow[j]) {
+                        for (int e = 0; e < ovfIds.size(); e++) {
+                            if (ovfIds.get(e) == ids[j]) {
+                                found = true;
+                                val = ovfValues.get(e);
+                                break;
+                            }
+                        }
+                    }
+                    if (found) {
+                        kv.appendByteArray(keyBytes[j], 0, keyBytes[j].length);
+                        append(vv, val);
+                        present++;
+                    }
+                }
+                v.putArray(row, start, present);
+            }
+        }
+
+        private void append(WritableColumnVector vv, Object val) {
+            if (val == null) {
+                vv.appendNull();
+                return;
+            }
+            switch (valueType.getTypeRoot()) {
+                case BIGINT:
+                    vv.appendLong((Long) val);
+                    return;
+                case INTEGER:
+                    vv.appendInt((Integer) val);
+                    return;
+                case DOUBLE:
+                    vv.appendDouble((Double) val);
+                    return;
+                default:
+                    byte[] b = (byte[]) val;
+                    vv.appendByteArray(b, 0, b.length);
+            }
+        }
+    }
+
+    /** A converter tree that accepts nothing: values are pulled from the column readers directly. */
+    private static final class NoopGroupConverter extends GroupConverter {
+        private final Converter[] children;
+
+        NoopGroupConverter(GroupType type) {
+            children = new Converter[type.getFieldCount()];
+            for (int i = 0; i < children.length; i++) {
+                Type t = type.getType(i);
+                children[i] = t.isPrimitive() ? new PrimitiveConverter() {} : new NoopGroupConverter(t.asGroupType());
+            }
+        }
+
+        @Override
+        public Converter getConverter(int fieldIndex) {
+            return children[fieldIndex];
+        }
+
+        @Override
+        public void start() {}
+
+        @Override
+        public void end() {}
+    }
+}
