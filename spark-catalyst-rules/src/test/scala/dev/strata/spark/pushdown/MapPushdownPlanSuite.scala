@@ -167,11 +167,19 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
     assert(plan.contains("Filter"), s"Spark's filter must stay above the scan: $plan")
   }
 
-  test("other catalogs and writes are left alone") {
+  test("other catalogs, tables without shredded maps and writes are left alone") {
     val oracle = sql(s"SELECT id FROM $O WHERE ext_map['usage'] > 30")
     assert(oracle.queryExecution.optimizedPlan.collectWithSubqueries {
       case s: org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation => s
     }.isEmpty)
+    sql("CREATE TABLE lake.obs.plain (id BIGINT, ext_map MAP<STRING, DOUBLE>)")
+    sql(s"INSERT INTO lake.obs.plain SELECT id, ext_map FROM $O")
+    val plain = sql("SELECT id, ext_map['usage'] FROM lake.obs.plain WHERE ext_map['usage'] > 30")
+    assert(rowsOf(plain) == rowsOf(sql(s"SELECT id, ext_map['usage'] FROM $O WHERE ext_map['usage'] > 30")))
+    assert(plain.queryExecution.optimizedPlan.collectWithSubqueries {
+      case s: org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation => s.relation.table
+    }.forall(_.isInstanceOf[dev.strata.spark.catalog.StrataTable]), "a table without shredded maps must be left alone")
+    assert(scans(plain).forall(d => !d.contains("PushedMapPredicates") && !d.contains("SelectedKeys")))
     sql(s"CREATE TABLE lake.obs.copied (id BIGINT, ext_map MAP<STRING, DOUBLE>) TBLPROPERTIES (" +
       "'fields.ext_map.map.storage-layout' = 'shared-shredding')")
     sql(s"INSERT INTO lake.obs.copied SELECT id, ext_map FROM $T WHERE ext_map['usage'] > 30")

@@ -29,7 +29,6 @@ final class ColumnWriter {
                 v.putDouble(rowId, row.getDouble(pos));
                 return;
             case VARCHAR:
-            case CHAR:
                 v.putByteArray(rowId, row.getString(pos).toBytes());
                 return;
             case MAP: {
@@ -41,7 +40,8 @@ final class ColumnWriter {
                 WritableColumnVector vv = v.getChild(1);
                 int offset = kv.getElementsAppended();
                 for (int i = 0; i < map.size(); i++) {
-                    kv.appendByteArray(keys.getString(i).toBytes(), 0, keys.getString(i).toBytes().length);
+                    byte[] key = keys.getString(i).toBytes();
+                    kv.appendByteArray(key, 0, key.length);
                     appendValue(values, i, valueType, vv);
                 }
                 v.putArray(rowId, offset, map.size());

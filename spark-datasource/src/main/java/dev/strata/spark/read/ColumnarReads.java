@@ -58,7 +58,6 @@ final class ColumnarReads {
             case INTEGER:
             case DOUBLE:
             case VARCHAR:
-            case CHAR:
                 return true;
             default:
                 return false;

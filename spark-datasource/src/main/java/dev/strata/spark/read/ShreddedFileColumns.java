@@ -28,7 +28,6 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -249,8 +248,8 @@ final class ShreddedFileColumns implements Closeable {
                             v.putDouble(i, cr.getDouble());
                             break;
                         default:
-                            Binary b = cr.getBinary();
-                            v.putByteArray(i, b.getBytesUnsafe(), 0, b.length());
+                            byte[] b = cr.getBinary().getBytes();
+                            v.putByteArray(i, b, 0, b.length);
                     }
                 }
                 cr.consume();
