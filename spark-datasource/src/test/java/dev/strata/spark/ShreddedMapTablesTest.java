@@ -139,6 +139,12 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
         sql("ALTER TABLE lake.obs.renamed ADD COLUMNS (note STRING)");
         assertThat(sql("SELECT id, host, metrics, tags FROM lake.obs.renamed ORDER BY id"))
                 .containsExactlyElementsOf(sql("SELECT * FROM maps_oracle ORDER BY id"));
+        sql("ALTER TABLE lake.obs.renamed DROP COLUMN metrics");
+        assertThat(paimonTable("obs", "renamed").options())
+                .doesNotContainKeys("fields.metrics.map.storage-layout", "fields.metrics.map.shared-shredding.max-columns")
+                .containsEntry("file.format", "parquet");
+        assertThat(sql("SELECT id, host, tags FROM lake.obs.renamed ORDER BY id"))
+                .containsExactlyElementsOf(sql("SELECT id, host, tags FROM maps_oracle ORDER BY id"));
     }
 
     @Test

@@ -74,12 +74,19 @@ public final class SchemaChanges {
 
     /**
      * The option changes that keep per-column options ({@code fields.<column>.*}, such as a map's storage
-     * layout) attached to a column that the given changes rename.
+     * layout) attached to a column that the given changes rename, and remove them with a dropped column.
      */
     public static List<SchemaChange> fieldOptionsFollowingRenames(
             List<TableChange> changes, java.util.Map<String, String> options) {
         List<SchemaChange> out = new ArrayList<>();
         for (TableChange change : changes) {
+            if (change instanceof TableChange.DeleteColumn
+                    && ((TableChange.DeleteColumn) change).fieldNames().length == 1) {
+                String prefix = "fields." + ((TableChange.DeleteColumn) change).fieldNames()[0] + ".";
+                options.keySet().stream().filter(k -> k.startsWith(prefix))
+                        .forEach(k -> out.add(SchemaChange.removeOption(k)));
+                continue;
+            }
             if (!(change instanceof TableChange.RenameColumn)
                     || ((TableChange.RenameColumn) change).fieldNames().length != 1) {
                 continue;
