@@ -110,4 +110,25 @@ class MapPushdownSafetyAndMetricsSuite extends PushdownSuiteBase {
     val allColumns = metric(whole, "shreddedSubColumnsRead")
     assert(keyColumns > 0 && keyColumns < allColumns, s"selected keys read $keyColumns sub-columns, whole map $allColumns")
   }
+
+  test("row groups of several pages decode by column like the oracle") {
+    val seed = TestSeeds.seed("MapPushdownSafetyAndMetricsSuite.pages")
+    // One row group of 50 000 rows: the writer cuts pages every 20 000 rows, so columns span pages.
+    val gen = MapDataGenerator.builder(seed).keyUniverse(12).keysPerRow(3, 6).nullMapRate(0.05).emptyMapRate(0.05)
+      .nullValueRate(0.1).duplicateKeyRate(0.0).build()
+    val rows = gen.generate(50000).asScala.zipWithIndex.map { case (m, i) => Row(i.toLong, toMap(m)) }
+    val df = spark.createDataFrame(rows.asJava, StructType.fromDDL("id BIGINT, m MAP<STRING, DOUBLE>"))
+    df.write.format("parquet").saveAsTable("pages_oracle")
+    sql("""CREATE TABLE lake.s.pages (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
+          | 'fields.m.map.storage-layout' = 'shared-shredding', 'fields.m.map.shared-shredding.max-columns' = '3')""".stripMargin)
+    df.coalesce(1).writeTo("lake.s.pages").append()
+    val keys = gen.keyUniverse().asScala.take(4)
+    val q = "SELECT id, " + keys.map(k => s"m['$k']").mkString(", ") + ", m IS NULL FROM $t WHERE m['" + keys.head +
+      "'] > 3 OR id % 10 = 0"
+    val strata = sql(q.replace("$t", "lake.s.pages"))
+    assert(strata.queryExecution.sparkPlan.collect {
+      case b: org.apache.spark.sql.execution.datasources.v2.BatchScanExec => b.supportsColumnar
+    } == Seq(true))
+    assert(rowsOf(strata) == rowsOf(sql(q.replace("$t", "pages_oracle"))), TestSeeds.describe("pages", seed))
+  }
 }

@@ -28,6 +28,8 @@ import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -96,7 +98,7 @@ final class ShreddedFileColumns implements Closeable {
                 GroupType physical = selectedPhysical(t.asGroupType(), meta, keys);
                 requestedFields.add(physical);
                 leaves += leafCount(physical);
-                fields.add(new MapKeysReader(f.name(), meta, keys, physical, ((MapType) f.type()).getValueType()));
+                fields.add(new MapKeysReader(path, f.name(), meta, keys, physical, ((MapType) f.type()).getValueType()));
             } else {
                 if (!t.isPrimitive()) {
                     ok = false;
@@ -149,7 +151,7 @@ final class ShreddedFileColumns implements Closeable {
             ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new NoopGroupConverter(requested), requested,
                     reader.getFooter().getFileMetaData().getCreatedBy());
             for (FieldReader fr : fields) {
-                fr.open(store, requested);
+                fr.open(store, requested, pages, blocks.get(g));
             }
             rowsLeftInGroup = pages.getRowCount();
         }
@@ -209,7 +211,7 @@ final class ShreddedFileColumns implements Closeable {
 
     /** Decodes one output column. */
     private interface FieldReader {
-        void open(ColumnReadStoreImpl store, MessageType schema);
+        void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block) throws IOException;
 
         void read(WritableColumnVector v, int offset, int n);
     }
@@ -226,7 +228,7 @@ final class ShreddedFileColumns implements Closeable {
         }
 
         @Override
-        public void open(ColumnReadStoreImpl store, MessageType schema) {
+        public void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block) {
             cr = columnReader(store, schema, name);
             maxDef = schema.getColumnDescription(new String[] {name}).getMaxDefinitionLevel();
         }
@@ -275,6 +277,9 @@ final class ShreddedFileColumns implements Closeable {
         private ColumnReader ovfValue;
         private final int[] mappingRow;
         private final Object[] colValues;
+        private final String file;
+        private MappingChunk fastMapping;
+        private int fastRow;
         private long mappingTotal;
         private long mappingRead;
         private long ovfTotal;
@@ -282,7 +287,9 @@ final class ShreddedFileColumns implements Closeable {
         private final List<Integer> ovfIds = new ArrayList<>();
         private final List<Object> ovfValues = new ArrayList<>();
 
-        MapKeysReader(String name, ShreddedColumnMeta meta, List<String> keys, GroupType physical, DataType valueType) {
+        MapKeysReader(String file, String name, ShreddedColumnMeta meta, List<String> keys, GroupType physical,
+                DataType valueType) {
+            this.file = file;
             this.name = name;
             this.k = meta.numColumns();
             this.keys = keys;
@@ -310,13 +317,30 @@ final class ShreddedFileColumns implements Closeable {
         }
 
         @Override
-        public void open(ColumnReadStoreImpl store, MessageType schema) {
+        public void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block)
+                throws IOException {
             GroupType fm = schema.getType(name).asGroupType().getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
             String listName = fm.getType(0).getName();
             String elementName = fm.getType(0).asGroupType().getType(0).getName();
-            mapping = columnReader(store, schema, name, ParquetSchemas.FIELD_MAPPING, listName, elementName);
-            mappingTotal = mapping.getTotalValueCount();
-            mappingRead = 0;
+            String[] path = {name, ParquetSchemas.FIELD_MAPPING, listName, elementName};
+            ColumnDescriptor descriptor = schema.getColumnDescription(path);
+            ColumnChunkMetaData chunk = null;
+            for (ColumnChunkMetaData c : block.getColumns()) {
+                if (c.getPath().equals(ColumnPath.get(path))) {
+                    chunk = c;
+                }
+            }
+            if (chunk != null && MappingChunk.decodable(chunk)) {
+                fastMapping = MappingChunk.decode(pages.getPageReader(descriptor), descriptor, (int) pages.getRowCount(),
+                        file);
+                fastRow = 0;
+                mapping = null;
+            } else {
+                fastMapping = null;
+                mapping = store.getColumnReader(descriptor);
+                mappingTotal = mapping.getTotalValueCount();
+                mappingRead = 0;
+            }
             colReaders = new ColumnReader[cols.length];
             for (int i = 0; i < cols.length; i++) {
                 colReaders[i] = columnReader(store, schema, name, ParquetSchemas.colName(cols[i]));
@@ -352,18 +376,26 @@ final class ShreddedFileColumns implements Closeable {
             WritableColumnVector vv = v.getChild(1);
             for (int row = offset; row < offset + n; row++) {
                 // __field_mapping: K entries for a non-null map, one entry (def 0) for a NULL map.
-                boolean isNull = mapping.getCurrentDefinitionLevel() == 0;
+                boolean isNull;
                 int count = 0;
-                do {
-                    if (mapping.getCurrentDefinitionLevel() == 4 && count < k) {
-                        mappingRow[count] = mapping.getInteger();
-                    } else if (count < k) {
-                        mappingRow[count] = -1;
-                    }
-                    count++;
-                    mapping.consume();
-                    mappingRead++;
-                } while (mappingRead < mappingTotal && mapping.getCurrentRepetitionLevel() > 0);
+                if (fastMapping != null) {
+                    int r = fastRow++;
+                    isNull = fastMapping.nullRow[r];
+                    count = Math.min(k, fastMapping.rowStarts[r + 1] - fastMapping.rowStarts[r]);
+                    System.arraycopy(fastMapping.values, fastMapping.rowStarts[r], mappingRow, 0, count);
+                } else {
+                    isNull = mapping.getCurrentDefinitionLevel() == 0;
+                    do {
+                        if (mapping.getCurrentDefinitionLevel() == 4 && count < k) {
+                            mappingRow[count] = mapping.getInteger();
+                        } else if (count < k) {
+                            mappingRow[count] = -1;
+                        }
+                        count++;
+                        mapping.consume();
+                        mappingRead++;
+                    } while (mappingRead < mappingTotal && mapping.getCurrentRepetitionLevel() > 0);
+                }
                 for (int i = count; i < k; i++) {
                     mappingRow[i] = -1;
                 }
