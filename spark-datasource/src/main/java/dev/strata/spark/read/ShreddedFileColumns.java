@@ -52,11 +52,11 @@ final class ShreddedFileColumns implements Closeable {
 
     private final String file;
     private final ParquetFileReader reader;
-    private final MessageType requested;
+    private MessageType requested;
     private final List<FieldReader> fields = new ArrayList<>();
     private final List<BlockMetaData> blocks;
     private final MapPruner pruner;
-    private final long subColumns;
+    private long subColumns;
     private int nextBlock;
     private long rowsLeftInGroup;
     private boolean skipFile;
@@ -69,9 +69,23 @@ final class ShreddedFileColumns implements Closeable {
         ParquetReadOptions options = ParquetReadOptions.builder().useColumnIndexFilter(false).useStatsFilter(false)
                 .useDictionaryFilter(false).useRecordFilter(false).useBloomFilter(false).build();
         this.reader = ParquetFileReader.open(PaimonFiles.inputFile(fileIO, new Path(path), size), options);
+        boolean opened = false;
+        try {
+            this.blocks = reader.getRowGroups();
+            this.pruner = plan(readType, selectedKeys, pruningPredicate);
+            opened = true;
+        } finally {
+            if (!opened) {
+                reader.close();
+            }
+        }
+    }
+
+    /** Decides the requested schema and the field readers; returns the pruner (null without a predicate). */
+    private MapPruner plan(RowType readType, Map<String, List<String>> selectedKeys, MapPredicate pruningPredicate) {
+        String path = file;
         MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
         Map<String, String> kv = reader.getFooter().getFileMetaData().getKeyValueMetaData();
-        this.blocks = reader.getRowGroups();
         Map<String, ShreddedColumnMeta> metas = new HashMap<>();
         for (Type t : fileSchema.getFields()) {
             String text = ParquetSchemas.looksShredded(t) ? kv.get(ShreddingFooter.footerKey(t.getName())) : null;
@@ -112,11 +126,10 @@ final class ShreddedFileColumns implements Closeable {
         this.requested = ok ? new MessageType(fileSchema.getName(), requestedFields) : null;
         if (!ok) {
             fields.clear();
-            this.pruner = null;
-            return;
+            return null;
         }
         reader.setRequestedSchema(requested);
-        this.pruner = pruningPredicate == null ? null : new MapPruner(pruningPredicate, metas, fileSchema);
+        return pruningPredicate == null ? null : new MapPruner(pruningPredicate, metas, fileSchema);
     }
 
     boolean readable() {
@@ -404,9 +417,9 @@ final class ShreddedFileColumns implements Closeable {
                     colValues[cols[i]] = cr.getCurrentDefinitionLevel() == 2 ? value(cr) : null;
                     cr.consume();
                 }
-                ovfIds.clear();
-                ovfValues.clear();
                 if (overflow) {
+                    ovfIds.clear();
+                    ovfValues.clear();
                     do {
                         boolean entry = ovfKey.getCurrentDefinitionLevel() >= 3;
                         if (entry) {
