@@ -26,6 +26,8 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class FullTextSearchBenchmark {
 
+    private static final String RARE_TERM = "strataneedle";
+
     private FullTextSearchBenchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -44,14 +46,19 @@ public final class FullTextSearchBenchmark {
         for (int from = 0; from < docs; from += batch) {
             List<Row> rows = new ArrayList<>();
             for (int id = from; id < Math.min(docs, from + batch); id++) {
-                rows.add(RowFactory.create((long) id, "d" + (id % 2), corpus.documentOfSize(random, 200)));
+                String body = corpus.documentOfSize(random, 200);
+                // A planted rare term in 7 documents spread over the table: an unambiguous top-10.
+                if (id % (docs / 7) == 3) {
+                    body = body + " " + RARE_TERM;
+                }
+                rows.add(RowFactory.create((long) id, "d" + (id % 2), body));
             }
             spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
         }
         spark.sql("CALL lake.sys.compact(table => 'bench.docs')").collect();
         System.out.printf("wrote and compacted %,d docs in %.1f s%n", docs, (System.nanoTime() - writeStart) / 1e9);
 
-        String rare = rareTermWithFewMatches(spark, corpus, random);
+        String rare = RARE_TERM;
         String common = corpus.vocabulary().get(0);
         for (String term : new String[] {rare, common}) {
             String search = "SELECT id FROM full_text_search('lake.bench.docs', 'body', '" + term + "', 10)";
@@ -92,20 +99,6 @@ public final class FullTextSearchBenchmark {
                 .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
                 .config("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString())
                 .getOrCreate();
-    }
-
-    /** A rare vocabulary word that matches between 1 and 10 documents, so top-10 answers are unambiguous. */
-    private static String rareTermWithFewMatches(SparkSession spark, TextCorpus corpus, Random random) {
-        List<String> words = corpus.vocabulary();
-        for (int i = words.size() - 1; i > words.size() / 2; i--) {
-            String w = words.get(i);
-            long n = spark.sql("SELECT count(*) FROM full_text_search('lake.bench.docs', 'body', '" + w + "', 1000)")
-                    .collectAsList().get(0).getLong(0);
-            if (n >= 1 && n <= 10) {
-                return w;
-            }
-        }
-        return words.get(words.size() - 1);
     }
 
     private static double best(SparkSession spark, String sql) {
