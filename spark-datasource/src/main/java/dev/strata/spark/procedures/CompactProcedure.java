@@ -1,12 +1,10 @@
 package dev.strata.spark.procedures;
 
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 
 import dev.strata.index.PkFullTextIndex;
@@ -31,7 +29,6 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
@@ -85,7 +82,7 @@ final class CompactProcedure extends StrataProcedure {
             table = table.copy(Map.of("compaction.force-rewrite-all-files", "true"));
         }
 
-        Map<BucketKey, BucketFiles> before = bucketFiles(table);
+        Map<BucketRef, BucketFiles> before = bucketFiles(table);
         List<BinaryRow> partitions = before.keySet().stream().map(k -> k.partition).distinct().toList();
         List<BinaryRow> selected = target.select(partitions, where);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
@@ -93,10 +90,10 @@ final class CompactProcedure extends StrataProcedure {
         List<CommitMessage> messages;
         int buckets;
         if (table.coreOptions().bucket() > 0) {
-            List<BucketTask> tasks = new ArrayList<>();
-            for (BucketKey key : before.keySet()) {
+            List<BucketRef> tasks = new ArrayList<>();
+            for (BucketRef key : before.keySet()) {
                 if (selected.contains(key.partition)) {
-                    tasks.add(new BucketTask(key.partition.copy(), key.bucket));
+                    tasks.add(new BucketRef(key.partition.copy(), key.bucket));
                 }
             }
             buckets = tasks.size();
@@ -156,17 +153,17 @@ final class CompactProcedure extends StrataProcedure {
     }
 
     private static List<InternalRow> rows(
-            ProcedureTable target, Map<BucketKey, BucketFiles> before, List<BinaryRow> selected,
+            ProcedureTable target, Map<BucketRef, BucketFiles> before, List<BinaryRow> selected,
             List<CommitMessage> messages) {
-        Map<BucketKey, BucketFiles> after = new LinkedHashMap<>();
-        for (Map.Entry<BucketKey, BucketFiles> e : before.entrySet()) {
+        Map<BucketRef, BucketFiles> after = new LinkedHashMap<>();
+        for (Map.Entry<BucketRef, BucketFiles> e : before.entrySet()) {
             if (selected.contains(e.getKey().partition)) {
                 after.put(e.getKey(), e.getValue().copy());
             }
         }
         for (CommitMessage message : messages) {
             CommitMessageImpl m = (CommitMessageImpl) message;
-            BucketKey key = new BucketKey(m.partition(), m.bucket());
+            BucketRef key = new BucketRef(m.partition(), m.bucket());
             BucketFiles files = after.computeIfAbsent(key, k -> new BucketFiles());
             m.compactIncrement().compactBefore().forEach(files::remove);
             m.compactIncrement().compactAfter().forEach(files::add);
@@ -175,7 +172,7 @@ final class CompactProcedure extends StrataProcedure {
         }
         List<InternalRow> rows = new ArrayList<>();
         after.entrySet().stream()
-                .sorted(Comparator.comparing((Map.Entry<BucketKey, BucketFiles> e) -> target.describe(e.getKey().partition))
+                .sorted(Comparator.comparing((Map.Entry<BucketRef, BucketFiles> e) -> target.describe(e.getKey().partition))
                         .thenComparingInt(e -> e.getKey().bucket))
                 .forEach(e -> rows.add(new GenericInternalRow(new Object[] {
                     UTF8String.fromString(target.describe(e.getKey().partition)),
@@ -188,11 +185,11 @@ final class CompactProcedure extends StrataProcedure {
     }
 
     /** The live data files of each (partition, bucket) in the latest snapshot. */
-    private static Map<BucketKey, BucketFiles> bucketFiles(FileStoreTable table) {
-        Map<BucketKey, BucketFiles> files = new LinkedHashMap<>();
+    private static Map<BucketRef, BucketFiles> bucketFiles(FileStoreTable table) {
+        Map<BucketRef, BucketFiles> files = new LinkedHashMap<>();
         for (DataSplit split : table.newSnapshotReader().read().dataSplits()) {
             BucketFiles bucket = files.computeIfAbsent(
-                    new BucketKey(split.partition().copy(), split.bucket()), k -> new BucketFiles());
+                    new BucketRef(split.partition().copy(), split.bucket()), k -> new BucketFiles());
             split.dataFiles().forEach(bucket::add);
         }
         return files;
@@ -203,28 +200,6 @@ final class CompactProcedure extends StrataProcedure {
             return serializer.serialize(task);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    /** (partition, bucket). */
-    private static final class BucketKey {
-        final BinaryRow partition;
-        final int bucket;
-
-        BucketKey(BinaryRow partition, int bucket) {
-            this.partition = partition;
-            this.bucket = bucket;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof BucketKey && ((BucketKey) o).bucket == bucket
-                    && ((BucketKey) o).partition.equals(partition);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(partition, bucket);
         }
     }
 
@@ -255,21 +230,9 @@ final class CompactProcedure extends StrataProcedure {
         }
     }
 
-    /** A (partition, bucket) to compact, shipped to an executor. */
-    private static final class BucketTask implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final BinaryRow partition;
-        final int bucket;
-
-        BucketTask(BinaryRow partition, int bucket) {
-            this.partition = partition;
-            this.bucket = bucket;
-        }
-    }
-
     /** Executor side of a fixed-bucket compaction. */
     private static final class CompactBucket
-            implements org.apache.spark.api.java.function.Function<BucketTask, StrataCommitMessage> {
+            implements org.apache.spark.api.java.function.Function<BucketRef, StrataCommitMessage> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final BatchWriteBuilder builder;
@@ -282,7 +245,7 @@ final class CompactProcedure extends StrataProcedure {
         }
 
         @Override
-        public StrataCommitMessage call(BucketTask task) throws Exception {
+        public StrataCommitMessage call(BucketRef task) throws Exception {
             try (PaimonTaskWriter writer = PaimonTaskWriter.open(table, builder)) {
                 writer.compact(task.partition, task.bucket, full);
                 return StrataCommitMessage.of(writer.prepareCommit());

@@ -192,29 +192,6 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         return files;
     }
 
-    /** (partition, bucket), shipped to a task. */
-    static final class BucketRef implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final BinaryRow partition;
-        final int bucket;
-
-        BucketRef(BinaryRow partition, int bucket) {
-            this.partition = partition;
-            this.bucket = bucket;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof BucketRef && ((BucketRef) o).bucket == bucket
-                    && ((BucketRef) o).partition.equals(partition);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(partition, bucket);
-        }
-    }
-
     /** What one bucket's task produced, or why it failed. */
     static final class Outcome implements Serializable {
         private static final long serialVersionUID = 1L;
