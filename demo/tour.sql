@@ -37,3 +37,36 @@ SELECT count(*) AS shipped_in_snapshot_1 FROM lake.tour.orders VERSION AS OF 1 W
 SELECT count(*) AS shipped_now FROM lake.tour.orders WHERE status = 'shipped';
 
 SHOW TBLPROPERTIES lake.tour.orders;
+
+-- Static partition overwrite: replace one day.
+INSERT OVERWRITE lake.tour.orders PARTITION (dt = '2026-11-01')
+SELECT id, 'customer-0', cast(1 AS DECIMAL(10, 2)), 'rewritten', TIMESTAMP'2026-11-03 00:00:00' FROM range(0, 5);
+SELECT dt, count(*) AS orders FROM lake.tour.orders GROUP BY dt ORDER BY dt;
+
+-- Shredded MAP column: lookups read only the keys they use (see EXPLAIN).
+DROP TABLE IF EXISTS lake.tour.metrics;
+CREATE TABLE lake.tour.metrics (ts TIMESTAMP, host STRING, ext_map MAP<STRING, DOUBLE>)
+TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding',
+               'fields.ext_map.map.shared-shredding.max-columns' = '16');
+INSERT INTO lake.tour.metrics
+SELECT TIMESTAMP'2026-11-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id), concat('host-', cast(id % 5 AS STRING)),
+       map_from_entries(transform(sequence(0, 9), i -> struct(concat('k', cast((id + i * 7) % 200 AS STRING)),
+                                                             cast((id * i) % 100 AS DOUBLE))))
+FROM range(0, 50000);
+SELECT host, count(*) AS samples, avg(ext_map['k42']) AS avg_k42
+FROM lake.tour.metrics WHERE ext_map['k42'] > 50 GROUP BY host ORDER BY host;
+EXPLAIN SELECT ext_map['k42'] FROM lake.tour.metrics WHERE ext_map['k42'] > 50;
+
+-- Full-text archives on a primary-key table, built by compaction, searched with BM25.
+DROP TABLE IF EXISTS lake.tour.docs;
+CREATE TABLE lake.tour.docs (id BIGINT, title STRING, body STRING)
+TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'deletion-vectors.enabled' = 'true',
+               'pk-full-text.index.columns' = 'body',
+               'fields.body.pk-full-text.index.options' = '{"analyzer":"english"}');
+INSERT INTO lake.tour.docs VALUES
+  (1, 'disk alarm', 'The disk reported a write failure during the nightly backup'),
+  (2, 'network', 'Packets were dropped by the core switch'),
+  (3, 'disk ok', 'Disks were replaced; no write failures since'),
+  (4, 'backup', 'Backups completed, write throughput normal');
+CALL lake.sys.compact(table => 'tour.docs');
+SELECT id, title, _score FROM full_text_search('lake.tour.docs', 'body', 'disk AND "write failure"', 10);
