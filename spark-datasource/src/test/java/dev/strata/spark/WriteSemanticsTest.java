@@ -150,6 +150,9 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 .containsExactly(list(1L, "second"), list(2L, "new"));
         assertThatThrownBy(() -> sql("SELECT * FROM lake.w.tt VERSION AS OF 999"))
                 .hasMessageContaining("VERSION AS OF '999'");
+        long firstCommitMillis = paimonTable("w", "tt").snapshotManager().snapshot(first).timeMillis();
+        assertThat(values(sql("SELECT * FROM lake.w.tt TIMESTAMP AS OF timestamp_millis(%d) ORDER BY id",
+                firstCommitMillis))).containsExactly(list(1L, "first"));
     }
 
     @Test
