@@ -17,6 +17,8 @@ public abstract class ColumnAllocator {
 
     private final int k;
     private final int[] mapping;
+    /** Per column, the id last recorded in S for it (-1: none); S only grows, so a repeat needs no BitSet update. */
+    private final int[] lastRecorded;
     private int[] overflow = new int[8];
     private int overflowCount;
     private final List<BitSet> columnsById = new ArrayList<>();
@@ -29,6 +31,8 @@ public abstract class ColumnAllocator {
         }
         this.k = k;
         this.mapping = new int[k];
+        this.lastRecorded = new int[k];
+        Arrays.fill(lastRecorded, -1);
     }
 
     public final int numColumns() {
@@ -43,8 +47,9 @@ public abstract class ColumnAllocator {
         maxRowWidth = Math.max(maxRowWidth, n);
         for (int c = 0; c < k; c++) {
             int id = mapping[c];
-            if (id >= 0) {
+            if (id >= 0 && lastRecorded[c] != id) {
                 columnsOf(id).set(c);
+                lastRecorded[c] = id;
             }
         }
         for (int i = 0; i < overflowCount; i++) {

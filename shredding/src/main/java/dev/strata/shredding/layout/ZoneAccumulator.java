@@ -61,42 +61,12 @@ public final class ZoneAccumulator {
             return;
         }
         switch (kind) {
-            case LONG: {
-                long v = (Long) domainValue;
-                if (!hasValue[id]) {
-                    lmin[id] = v;
-                    lmax[id] = v;
-                } else {
-                    if (v < lmin[id]) {
-                        lmin[id] = v;
-                    }
-                    if (v > lmax[id]) {
-                        lmax[id] = v;
-                    }
-                }
-                hasValue[id] = true;
+            case LONG:
+                longValue(id, (Long) domainValue);
                 break;
-            }
-            case DOUBLE: {
-                double v = (Double) domainValue;
-                if (Double.isNaN(v)) {
-                    nans[id]++;
-                    break;
-                }
-                if (!hasValue[id]) {
-                    dmin[id] = v;
-                    dmax[id] = v;
-                } else {
-                    if (v < dmin[id] || (v == 0.0 && Double.compare(v, dmin[id]) < 0)) {
-                        dmin[id] = v;
-                    }
-                    if (v > dmax[id] || (v == 0.0 && Double.compare(v, dmax[id]) > 0)) {
-                        dmax[id] = v;
-                    }
-                }
-                hasValue[id] = true;
+            case DOUBLE:
+                doubleValue(id, (Double) domainValue);
                 break;
-            }
             case BYTES:
             case DECIMAL:
                 if (!hasValue[id]) {
@@ -115,6 +85,56 @@ public final class ZoneAccumulator {
             default:
                 break;
         }
+    }
+
+    /** {@link #add} for a non-null value of a {@link ValueKind#LONG} column, without boxing. */
+    public void addLong(int id, long v) {
+        ensure(id);
+        highestId = Math.max(highestId, id);
+        present[id]++;
+        longValue(id, v);
+    }
+
+    /** {@link #add} for a non-null value of a {@link ValueKind#DOUBLE} column, without boxing. */
+    public void addDouble(int id, double v) {
+        ensure(id);
+        highestId = Math.max(highestId, id);
+        present[id]++;
+        doubleValue(id, v);
+    }
+
+    private void longValue(int id, long v) {
+        if (!hasValue[id]) {
+            lmin[id] = v;
+            lmax[id] = v;
+        } else {
+            if (v < lmin[id]) {
+                lmin[id] = v;
+            }
+            if (v > lmax[id]) {
+                lmax[id] = v;
+            }
+        }
+        hasValue[id] = true;
+    }
+
+    private void doubleValue(int id, double v) {
+        if (Double.isNaN(v)) {
+            nans[id]++;
+            return;
+        }
+        if (!hasValue[id]) {
+            dmin[id] = v;
+            dmax[id] = v;
+        } else {
+            if (v < dmin[id] || (v == 0.0 && Double.compare(v, dmin[id]) < 0)) {
+                dmin[id] = v;
+            }
+            if (v > dmax[id] || (v == 0.0 && Double.compare(v, dmax[id]) > 0)) {
+                dmax[id] = v;
+            }
+        }
+        hasValue[id] = true;
     }
 
     /** Seals the current row group, which held {@code rowCount} rows. */

@@ -14,7 +14,11 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.types.DataType;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Converts one non-null logical map per call into the physical shredded struct (spec §5.2) for one
@@ -32,6 +36,20 @@ final class ShreddedMapWriter {
     private final InternalArray.ElementGetter valueGetter;
     private final ValueWriters.ValueWriter valueWriter;
     private final String[] colNames;
+    /** Value types written without boxing: {@link #PRIM_NONE} or one of the others. */
+    private static final int PRIM_NONE = 0;
+    private static final int PRIM_DOUBLE = 1;
+    private static final int PRIM_FLOAT = 2;
+    private static final int PRIM_LONG = 3;
+    private static final int PRIM_INT = 4;
+    private final int prim;
+    /**
+     * The column writer of {@code __field_mapping.list.element} of the current row group, or null to write
+     * every element through the record consumer. See {@link #bindMappingWriter}.
+     */
+    private ColumnWriter mappingWriter;
+    private int mappingRepetition;
+    private int mappingDefinition;
     private int[] ids = new int[16];
     private int[] lastIndexOfId = new int[64];
 
@@ -44,6 +62,22 @@ final class ShreddedMapWriter {
         this.zones = new ZoneAccumulator(kind);
         this.valueGetter = InternalArray.createElementGetter(valueType);
         this.valueWriter = ValueWriters.of(valueType);
+        switch (valueType.getTypeRoot()) {
+            case DOUBLE:
+                prim = PRIM_DOUBLE;
+                break;
+            case FLOAT:
+                prim = PRIM_FLOAT;
+                break;
+            case BIGINT:
+                prim = PRIM_LONG;
+                break;
+            case INTEGER:
+                prim = PRIM_INT;
+                break;
+            default:
+                prim = PRIM_NONE;
+        }
         this.colNames = new String[k];
         for (int c = 0; c < k; c++) {
             colNames[c] = ParquetSchemas.colName(c);
@@ -78,20 +112,32 @@ final class ShreddedMapWriter {
         for (int i = 0; i < n; i++) {
             int id = ids[i];
             if (lastIndexOfId[id] == i) {
-                Object v = valueGetter.getElementOrNull(values, i);
-                zones.add(id, v == null, ValueWriters.toDomain(valueType, v));
+                addZone(id, values, i);
             }
         }
         rc.startGroup();
         rc.startField(ParquetSchemas.FIELD_MAPPING, 0);
         rc.startGroup();
         rc.startField("list", 0);
-        for (int c = 0; c < k; c++) {
+        ColumnWriter direct = mappingWriter;
+        int throughConsumer = direct == null ? k : 1;
+        for (int c = 0; c < throughConsumer; c++) {
             rc.startGroup();
             rc.startField("element", 0);
             rc.addInteger(mapping[c]);
             rc.endField("element", 0);
             rc.endGroup();
+        }
+        if (direct != null) {
+            // Elements 1..K-1 repeat the list (repetition level = the list's) and are present (full definition
+            // level): exactly the (value, r, d) triples the record consumer would pass to this column writer, without
+            // its per-element group bookkeeping. The first element went through the consumer, which also wrote any
+            // cached NULLs of enclosing groups before it, so the column's order is unchanged.
+            int r = mappingRepetition;
+            int d = mappingDefinition;
+            for (int c = 1; c < k; c++) {
+                direct.write(mapping[c], r, d);
+            }
         }
         rc.endField("list", 0);
         rc.endGroup();
@@ -101,10 +147,10 @@ final class ShreddedMapWriter {
             if (id < 0) {
                 continue;
             }
-            Object v = valueGetter.getElementOrNull(values, lastIndexOfId[id]);
-            if (v != null) {
+            int index = lastIndexOfId[id];
+            if (!values.isNullAt(index)) {
                 rc.startField(colNames[c], c + 1);
-                valueWriter.write(rc, v);
+                writeValue(rc, values, index);
                 rc.endField(colNames[c], c + 1);
             }
         }
@@ -120,10 +166,10 @@ final class ShreddedMapWriter {
                 rc.startField("key", 0);
                 rc.addInteger(id);
                 rc.endField("key", 0);
-                Object v = valueGetter.getElementOrNull(values, lastIndexOfId[id]);
-                if (v != null) {
+                int index = lastIndexOfId[id];
+                if (!values.isNullAt(index)) {
                     rc.startField("value", 1);
-                    valueWriter.write(rc, v);
+                    writeValue(rc, values, index);
                     rc.endField("value", 1);
                 }
                 rc.endGroup();
@@ -133,6 +179,64 @@ final class ShreddedMapWriter {
             rc.endField(ParquetSchemas.OVERFLOW, k + 1);
         }
         rc.endGroup();
+    }
+
+    private void addZone(int id, InternalArray values, int i) {
+        if (values.isNullAt(i)) {
+            zones.add(id, true, null);
+            return;
+        }
+        switch (prim) {
+            case PRIM_DOUBLE:
+                zones.addDouble(id, values.getDouble(i));
+                break;
+            case PRIM_FLOAT:
+                zones.addDouble(id, values.getFloat(i));
+                break;
+            case PRIM_LONG:
+                zones.addLong(id, values.getLong(i));
+                break;
+            case PRIM_INT:
+                zones.addLong(id, values.getInt(i));
+                break;
+            default:
+                zones.add(id, false, ValueWriters.toDomain(valueType, valueGetter.getElementOrNull(values, i)));
+        }
+    }
+
+    /** Writes the non-null value at {@code i}, as {@link ValueWriters} would, without boxing primitives. */
+    private void writeValue(RecordConsumer rc, InternalArray values, int i) {
+        switch (prim) {
+            case PRIM_DOUBLE:
+                rc.addDouble(values.getDouble(i));
+                break;
+            case PRIM_FLOAT:
+                rc.addFloat(values.getFloat(i));
+                break;
+            case PRIM_LONG:
+                rc.addLong(values.getLong(i));
+                break;
+            case PRIM_INT:
+                rc.addInteger(values.getInt(i));
+                break;
+            default:
+                valueWriter.write(rc, valueGetter.getElementOrNull(values, i));
+        }
+    }
+
+    /**
+     * Binds the mapping column writer of a new row group's column store (null: write through the record
+     * consumer only). Called from {@code prepareForWrite}, which parquet-hadoop calls for every row group.
+     */
+    void bindMappingWriter(ColumnWriteStore store, MessageType schema) {
+        mappingWriter = null;
+        if (store == null) {
+            return;
+        }
+        ColumnDescriptor d = schema.getColumnDescription(new String[] {column, ParquetSchemas.FIELD_MAPPING, "list", "element"});
+        mappingRepetition = d.getMaxRepetitionLevel();
+        mappingDefinition = d.getMaxDefinitionLevel();
+        mappingWriter = store.getColumnWriter(d);
     }
 
     void sealRowGroup(long rows) {

@@ -16,6 +16,7 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
+import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -45,6 +46,52 @@ import org.apache.parquet.schema.MessageType;
 public final class ShreddedParquetWriter implements Closeable {
 
     private static final Configuration HADOOP_CONF = new Configuration(false);
+
+    /**
+     * Whether the K elements of {@code __field_mapping} after the first go straight to the column writer (same
+     * values and levels, same bytes) instead of through the record consumer's per-element group calls, which
+     * measured as the largest single cost of a shredded write at K = 256. System property
+     * {@code strata.shredding.direct-mapping=false} turns it off; it is also off whenever the record consumer is
+     * not parquet-mr's plain column-IO consumer (for example a validating one).
+     */
+    static volatile boolean DIRECT_MAPPING =
+            !"false".equalsIgnoreCase(System.getProperty("strata.shredding.direct-mapping", "true"));
+
+    private static final String COLUMN_IO_CONSUMER = "org.apache.parquet.io.MessageColumnIO$MessageColumnIORecordConsumer";
+    private static final java.lang.reflect.Field COLUMNS_FIELD = columnsField();
+
+    private static java.lang.reflect.Field columnsField() {
+        try {
+            java.lang.reflect.Field f = Class.forName(COLUMN_IO_CONSUMER, false, RecordConsumer.class.getClassLoader())
+                    .getDeclaredField("columns");
+            if (!ColumnWriteStore.class.isAssignableFrom(f.getType())) {
+                return null;
+            }
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Whether this parquet-mr lets the mapping elements bypass the record consumer (tests). */
+    static boolean directMappingAvailable() {
+        return COLUMNS_FIELD != null;
+    }
+
+    /** The column store behind parquet-mr's record consumer, or null when it cannot be reached. */
+    static ColumnWriteStore columnStoreOf(RecordConsumer rc) {
+        java.lang.reflect.Field f = COLUMNS_FIELD;
+        if (f == null || rc == null || !rc.getClass().getName().equals(COLUMN_IO_CONSUMER)
+                || f.getDeclaringClass() != rc.getClass()) {
+            return null;
+        }
+        try {
+            return (ColumnWriteStore) f.get(rc);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
 
     /** Layout settings of one shredded column in one file. */
     public static final class ColumnSpec {
@@ -269,6 +316,10 @@ public final class ShreddedParquetWriter implements Closeable {
         @Override
         public void prepareForWrite(RecordConsumer recordConsumer) {
             this.rc = recordConsumer;
+            ColumnWriteStore store = DIRECT_MAPPING ? columnStoreOf(recordConsumer) : null;
+            for (ShreddedMapWriter w : mapWriters) {
+                w.bindMappingWriter(store, schema);
+            }
         }
 
         @Override
