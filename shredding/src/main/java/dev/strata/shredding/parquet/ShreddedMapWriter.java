@@ -50,6 +50,13 @@ final class ShreddedMapWriter {
     private ColumnWriter mappingWriter;
     private int mappingRepetition;
     private int mappingDefinition;
+    /** With {@link #mappingWriter}: the consumer's written-fields marker of this struct, null to write values through it. */
+    private BitSet structMarker;
+    private final ColumnWriter[] valueColumnWriters;
+    private ColumnWriter overflowKeyWriter;
+    private ColumnWriter overflowValueWriter;
+    private int valueDefinition;
+    private int structDefinition;
     private int[] ids = new int[16];
     private int[] lastIndexOfId = new int[64];
 
@@ -79,6 +86,7 @@ final class ShreddedMapWriter {
                 prim = PRIM_NONE;
         }
         this.colNames = new String[k];
+        this.valueColumnWriters = new ColumnWriter[k];
         for (int c = 0; c < k; c++) {
             colNames[c] = ParquetSchemas.colName(c);
         }
@@ -142,7 +150,45 @@ final class ShreddedMapWriter {
         rc.endField("list", 0);
         rc.endGroup();
         rc.endField(ParquetSchemas.FIELD_MAPPING, 0);
-        for (int c = 0; c < k; c++) {
+        BitSet marker = structMarker;
+        int overflowCount = allocator.overflowCount();
+        if (marker != null) {
+            // The same triples the consumer would write, without its per-field calls: a value or a NULL at the
+            // struct's level for every value column, and a NULL for both overflow leaves when nothing overflowed
+            // (the consumer caches that group NULL and writes the same pair later; each column's order is the same).
+            int dValue = valueDefinition;
+            int dStruct = structDefinition;
+            for (int c = 0; c < k; c++) {
+                int id = mapping[c];
+                ColumnWriter w = valueColumnWriters[c];
+                int index = id < 0 ? -1 : lastIndexOfId[id];
+                if (index < 0 || values.isNullAt(index)) {
+                    w.writeNull(0, dStruct);
+                } else {
+                    switch (prim) {
+                        case PRIM_DOUBLE:
+                            w.write(values.getDouble(index), 0, dValue);
+                            break;
+                        case PRIM_FLOAT:
+                            w.write(values.getFloat(index), 0, dValue);
+                            break;
+                        case PRIM_LONG:
+                            w.write(values.getLong(index), 0, dValue);
+                            break;
+                        default:
+                            w.write(values.getInt(index), 0, dValue);
+                            break;
+                    }
+                }
+            }
+            marker.set(1, k + 1);
+            if (overflowCount == 0) {
+                overflowKeyWriter.writeNull(0, dStruct);
+                overflowValueWriter.writeNull(0, dStruct);
+                marker.set(k + 1);
+            }
+        }
+        for (int c = 0; marker == null && c < k; c++) {
             int id = mapping[c];
             if (id < 0) {
                 continue;
@@ -154,7 +200,6 @@ final class ShreddedMapWriter {
                 rc.endField(colNames[c], c + 1);
             }
         }
-        int overflowCount = allocator.overflowCount();
         if (overflowCount > 0) {
             int[] overflow = allocator.overflowIds();
             rc.startField(ParquetSchemas.OVERFLOW, k + 1);
@@ -228,8 +273,9 @@ final class ShreddedMapWriter {
      * Binds the mapping column writer of a new row group's column store (null: write through the record
      * consumer only). Called from {@code prepareForWrite}, which parquet-hadoop calls for every row group.
      */
-    void bindMappingWriter(ColumnWriteStore store, MessageType schema) {
+    void bindMappingWriter(ColumnWriteStore store, MessageType schema, BitSet structFieldsWritten) {
         mappingWriter = null;
+        structMarker = null;
         if (store == null) {
             return;
         }
@@ -237,6 +283,27 @@ final class ShreddedMapWriter {
         mappingRepetition = d.getMaxRepetitionLevel();
         mappingDefinition = d.getMaxDefinitionLevel();
         mappingWriter = store.getColumnWriter(d);
+        if (structFieldsWritten == null || prim == PRIM_NONE) {
+            return;
+        }
+        // Value columns and the absent overflow map of a primitive value type: one leaf each, not repeated, so the
+        // record consumer would write (value, 0, maxDef) for a value and (NULL, 0, struct level) for a missing one.
+        int structLevel = -1;
+        for (int c = 0; c < k; c++) {
+            ColumnDescriptor v = schema.getColumnDescription(new String[] {column, colNames[c]});
+            if (v.getMaxRepetitionLevel() != 0) {
+                return;
+            }
+            valueColumnWriters[c] = store.getColumnWriter(v);
+            valueDefinition = v.getMaxDefinitionLevel();
+            structLevel = valueDefinition - 1;
+        }
+        ColumnDescriptor ok = schema.getColumnDescription(new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "key"});
+        ColumnDescriptor ov = schema.getColumnDescription(new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "value"});
+        overflowKeyWriter = store.getColumnWriter(ok);
+        overflowValueWriter = store.getColumnWriter(ov);
+        structDefinition = structLevel;
+        structMarker = structFieldsWritten;
     }
 
     void sealRowGroup(long rows) {

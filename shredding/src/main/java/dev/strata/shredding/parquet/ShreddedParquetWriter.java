@@ -74,9 +74,59 @@ public final class ShreddedParquetWriter implements Closeable {
         }
     }
 
+    private static final java.lang.reflect.Field FIELDS_WRITTEN_FIELD = consumerField("fieldsWritten");
+    private static final java.lang.reflect.Field VISITED_FIELD = markerField();
+
+    private static java.lang.reflect.Field consumerField(String name) {
+        try {
+            java.lang.reflect.Field f = Class.forName(COLUMN_IO_CONSUMER, false, RecordConsumer.class.getClassLoader())
+                    .getDeclaredField(name);
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    private static java.lang.reflect.Field markerField() {
+        try {
+            java.lang.reflect.Field f = Class.forName(COLUMN_IO_CONSUMER + "$FieldsMarker", false,
+                    RecordConsumer.class.getClassLoader()).getDeclaredField("visitedIndexes");
+            if (f.getType() != java.util.BitSet.class) {
+                return null;
+            }
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /**
+     * The "fields written" bit set the record consumer keeps for groups at {@code level} (1 = a top-level
+     * struct), or null when it cannot be reached. Setting a field's bit tells the consumer the field was written,
+     * so it writes no NULL for it when the group ends.
+     */
+    static java.util.BitSet fieldsWrittenMarker(RecordConsumer rc, int level) {
+        if (FIELDS_WRITTEN_FIELD == null || VISITED_FIELD == null || rc == null
+                || FIELDS_WRITTEN_FIELD.getDeclaringClass() != rc.getClass()) {
+            return null;
+        }
+        try {
+            Object[] markers = (Object[]) FIELDS_WRITTEN_FIELD.get(rc);
+            if (markers == null || markers.length <= level || markers[level] == null
+                    || VISITED_FIELD.getDeclaringClass() != markers[level].getClass()) {
+                return null;
+            }
+            return (java.util.BitSet) VISITED_FIELD.get(markers[level]);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** Whether this parquet-mr lets the mapping elements bypass the record consumer (tests). */
     static boolean directMappingAvailable() {
-        return COLUMNS_FIELD != null;
+        return COLUMNS_FIELD != null && FIELDS_WRITTEN_FIELD != null && VISITED_FIELD != null;
     }
 
     /** The column store behind parquet-mr's record consumer, or null when it cannot be reached. */
@@ -317,8 +367,9 @@ public final class ShreddedParquetWriter implements Closeable {
         public void prepareForWrite(RecordConsumer recordConsumer) {
             this.rc = recordConsumer;
             ColumnWriteStore store = DIRECT_MAPPING ? columnStoreOf(recordConsumer) : null;
+            java.util.BitSet topLevelMarker = store == null ? null : fieldsWrittenMarker(recordConsumer, 1);
             for (ShreddedMapWriter w : mapWriters) {
-                w.bindMappingWriter(store, schema);
+                w.bindMappingWriter(store, schema, topLevelMarker);
             }
         }
 

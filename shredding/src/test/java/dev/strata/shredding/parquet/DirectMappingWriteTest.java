@@ -11,7 +11,12 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.Test;
@@ -37,17 +42,30 @@ class DirectMappingWriteTest {
         for (int i = 0; i < maps.size(); i++) {
             ids.add(i);
         }
-        RowType type = TestMaps.idAndMap();
+        DataType[] valueTypes = {DataTypes.DOUBLE(), DataTypes.BIGINT(), DataTypes.FLOAT(), DataTypes.INT(), DataTypes.STRING()};
+        DataType[] fields = new DataType[valueTypes.length + 1];
+        String[] names = new String[valueTypes.length + 1];
+        fields[0] = DataTypes.BIGINT();
+        names[0] = "id";
+        for (int t = 0; t < valueTypes.length; t++) {
+            fields[t + 1] = DataTypes.MAP(DataTypes.STRING().notNull(), valueTypes[t]);
+            names[t + 1] = "m" + t;
+        }
+        RowType type = RowType.of(fields, names);
         for (int k : new int[] {1, 8, 64}) {
+            Map<String, Integer> ks = new java.util.HashMap<>();
+            for (int t = 0; t < valueTypes.length; t++) {
+                ks.put("m" + t, t % 2 == 0 ? k : k + 3);
+            }
             byte[][] bytes = new byte[2][];
             boolean before = ShreddedParquetWriter.DIRECT_MAPPING;
             try {
                 for (int direct = 0; direct < 2; direct++) {
                     ShreddedParquetWriter.DIRECT_MAPPING = direct == 1;
                     Path path = new Path(tmp.toUri().toString(), "k" + k + "-" + direct + ".parquet");
-                    FileRoundTrip.write(path, type, Map.of("m", k), PlacementPolicy.LRU,
+                    FileRoundTrip.write(path, type, ks, PlacementPolicy.LRU,
                             new ShreddedParquetWriter.Settings().rowGroupRowLimit(7_000).pageRowLimit(1_000), ids,
-                            i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
+                            i -> row(i, maps.get(i), maps.get((i * 7 + 3) % maps.size())));
                     bytes[direct] = Files.readAllBytes(tmp.resolve("k" + k + "-" + direct + ".parquet"));
                 }
             } finally {
@@ -55,5 +73,30 @@ class DirectMappingWriteTest {
             }
             assertThat(bytes[1]).as(why + " K=" + k).isEqualTo(bytes[0]);
         }
+    }
+
+    private static InternalRow row(int i, GeneratedMap g, GeneratedMap other) {
+        Object[] f = new Object[6];
+        f[0] = (long) i;
+        f[1] = TestMaps.toPaimon(g);
+        f[2] = convert(other, v -> (long) Math.round(v * 1000));
+        f[3] = convert(g, v -> (float) v);
+        f[4] = convert(other, v -> (int) Math.round(v));
+        f[5] = convert(g, v -> BinaryString.fromString(Double.toString(v)));
+        return GenericRow.of(f);
+    }
+
+    private static InternalMap convert(GeneratedMap g, java.util.function.DoubleFunction<Object> f) {
+        if (g.isNull()) {
+            return null;
+        }
+        Object[] keys = new Object[g.size()];
+        Object[] values = new Object[g.size()];
+        for (int i = 0; i < g.size(); i++) {
+            keys[i] = BinaryString.fromString(g.keys().get(i));
+            Object v = g.values().get(i);
+            values[i] = v == null ? null : f.apply(((Number) v).doubleValue());
+        }
+        return new ArrayBackedMap(keys, values);
     }
 }
