@@ -189,8 +189,11 @@ public final class ShreddedParquetReader implements Closeable {
         return n;
     }
 
-    /** __field_mapping, the __col_c of ⋃ S(D(k)) ascending, and __overflow iff some D(k) ∈ O. */
-    static GroupType selectedPhysical(GroupType physical, ShreddedColumnMeta meta, List<String> keys) {
+    /**
+     * The physical columns a selected-keys read of one shredded map needs (spec §7.2): __field_mapping, the
+     * __col_c of ⋃ S(D(k)) ascending, and __overflow iff some D(k) ∈ O. Also used by the Spark columnar reader.
+     */
+    public static GroupType selectedPhysical(GroupType physical, ShreddedColumnMeta meta, List<String> keys) {
         TreeSet<Integer> cols = new TreeSet<>();
         boolean overflow = false;
         for (String k : keys) {

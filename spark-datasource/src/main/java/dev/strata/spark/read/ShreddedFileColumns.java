@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ParquetSchemas;
+import dev.strata.shredding.parquet.ShreddedParquetReader;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPruner;
 import org.apache.paimon.fs.FileIO;
@@ -109,7 +109,7 @@ final class ShreddedFileColumns implements Closeable {
                     ok = false;
                     break;
                 }
-                GroupType physical = selectedPhysical(t.asGroupType(), meta, keys);
+                GroupType physical = ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
                 requestedFields.add(physical);
                 leaves += leafCount(physical);
                 fields.add(new MapKeysReader(path, f.name(), meta, keys, physical, ((MapType) f.type()).getValueType()));
@@ -179,31 +179,6 @@ final class ShreddedFileColumns implements Closeable {
     @Override
     public void close() throws IOException {
         reader.close();
-    }
-
-    /** __field_mapping, the __col_c of ⋃ S(D(k)) ascending, and __overflow iff some D(k) ∈ O (spec §7.2). */
-    private static GroupType selectedPhysical(GroupType physical, ShreddedColumnMeta meta, List<String> keys) {
-        TreeSet<Integer> cols = new TreeSet<>();
-        boolean overflow = false;
-        for (String k : keys) {
-            int id = meta.idOf(k);
-            if (id < 0) {
-                continue;
-            }
-            for (int c : meta.columnsOf(id)) {
-                cols.add(c);
-            }
-            overflow |= meta.overflows(id);
-        }
-        List<Type> out = new ArrayList<>();
-        out.add(physical.getType(ParquetSchemas.FIELD_MAPPING));
-        for (int c : cols) {
-            out.add(physical.getType(ParquetSchemas.colName(c)));
-        }
-        if (overflow) {
-            out.add(physical.getType(ParquetSchemas.OVERFLOW));
-        }
-        return physical.withNewFields(out);
     }
 
     private static int leafCount(Type t) {
