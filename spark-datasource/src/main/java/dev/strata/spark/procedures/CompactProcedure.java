@@ -76,6 +76,9 @@ final class CompactProcedure extends StrataProcedure {
         String where = stringArg(args, 1);
         boolean full = args.isNullAt(2) || args.getBoolean(2);
         FileStoreTable table = target.table();
+        if (table.coreOptions().bucket() == PostponeCompaction.POSTPONE_BUCKET) {
+            return compactPostpone(target, where);
+        }
         if (full && PkFullTextIndex.isEnabled(table)) {
             // A full compaction moves a lone level-0 file up without rewriting it; the file would keep its
             // APPEND source and never be indexed. Rewriting every file makes all top-level files archive sources.
@@ -113,22 +116,95 @@ final class CompactProcedure extends StrataProcedure {
                     new CompactAppendFiles(table, serializer.getVersion()));
         }
 
-        if (messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty())) {
-            try {
-                PaimonCommits.commit(table.newBatchWriteBuilder(), messages);
-            } catch (Exception e) {
-                try {
-                    PaimonCommits.abort(table, table.newBatchWriteBuilder(), messages);
-                } catch (Exception suppressed) {
-                    e.addSuppressed(suppressed);
+        commit(target, table, messages);
+        return result(OUTPUT, rows(target, before, selected, messages));
+    }
+
+    /**
+     * A postpone-bucket table: the selected partitions' rows in bucket -2 move into real buckets (see
+     * {@link PostponeCompaction}); the consumed postpone files are removed in the same snapshot. Reports the
+     * written buckets and, per partition, bucket -2 with its files before and none after.
+     */
+    private Scan compactPostpone(ProcedureTable target, String where) {
+        FileStoreTable table = target.table();
+        Long snapshotId = table.snapshotManager().latestSnapshotId();
+        if (snapshotId == null) {
+            return result(OUTPUT, List.of());
+        }
+        List<DataSplit> realSplits =
+                table.newSnapshotReader().withSnapshot(snapshotId).onlyReadRealBuckets().read().dataSplits();
+        List<DataSplit> postponeSplits = table.newSnapshotReader().withSnapshot(snapshotId)
+                .withBucket(PostponeCompaction.POSTPONE_BUCKET).read().dataSplits();
+        Map<BinaryRow, Integer> knownBuckets = new LinkedHashMap<>();
+        Map<BucketRef, BucketFiles> realFiles = new LinkedHashMap<>();
+        for (DataSplit split : realSplits) {
+            BinaryRow partition = split.partition().copy();
+            if (split.totalBuckets() != null && split.totalBuckets() > 0) {
+                Integer previous = knownBuckets.put(partition, split.totalBuckets());
+                if (previous != null && !previous.equals(split.totalBuckets())) {
+                    throw new IllegalStateException(String.format(
+                            "Cannot compact %s: partition %s has files written for %d and for %d buckets. "
+                                    + "Rewrite the partition (INSERT OVERWRITE) so it has one bucket count.",
+                            target.name(), target.describe(partition), previous, split.totalBuckets()));
                 }
-                throw new IllegalStateException(String.format(
-                        "Cannot commit the compaction of %s: %s. No snapshot was created and the compacted files "
-                                + "were removed; run the procedure again.",
-                        target.name(), StrataErrors.rootMessage(e)), e);
             }
+            BucketFiles files = realFiles.computeIfAbsent(new BucketRef(partition, split.bucket()), k -> new BucketFiles());
+            split.dataFiles().forEach(files::add);
+        }
+        Map<BucketRef, BucketFiles> postponeFiles = new LinkedHashMap<>();
+        for (DataSplit split : postponeSplits) {
+            BucketFiles files = postponeFiles.computeIfAbsent(
+                    new BucketRef(split.partition().copy(), split.bucket()), k -> new BucketFiles());
+            split.dataFiles().forEach(files::add);
+        }
+        List<BinaryRow> partitions = postponeFiles.keySet().stream().map(k -> k.partition).distinct().toList();
+        List<BinaryRow> selected = target.select(partitions, where);
+        PostponeCompaction.Plan plan = PostponeCompaction.plan(table, postponeSplits, knownBuckets, selected);
+
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
+        String previous = jsc.getLocalProperty("spark.job.description");
+        jsc.setJobDescription(String.format("Strata compact %s: %d postpone file%s of %d partition%s into %d bucket%s",
+                target.name(), plan.sources.size(), plan.sources.size() == 1 ? "" : "s",
+                plan.bucketCounts.size(), plan.bucketCounts.size() == 1 ? "" : "s",
+                plan.targets.size(), plan.targets.size() == 1 ? "" : "s"));
+        List<CommitMessage> written;
+        try {
+            written = PostponeCompaction.execute(jsc, table, plan);
+        } finally {
+            jsc.setLocalProperty("spark.job.description", previous);
+        }
+        List<CommitMessage> messages = new ArrayList<>(plan.removals);
+        messages.addAll(written);
+        commit(target, table, messages);
+
+        Map<BucketRef, BucketFiles> before = new LinkedHashMap<>();
+        for (CommitMessage message : messages) {
+            BucketRef key = new BucketRef(message.partition(), message.bucket());
+            Map<BucketRef, BucketFiles> source =
+                    message.bucket() == PostponeCompaction.POSTPONE_BUCKET ? postponeFiles : realFiles;
+            before.put(key, source.getOrDefault(key, new BucketFiles()));
         }
         return result(OUTPUT, rows(target, before, selected, messages));
+    }
+
+    /** Commits all messages in one snapshot, or removes what they added. */
+    private static void commit(ProcedureTable target, FileStoreTable table, List<CommitMessage> messages) {
+        if (messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
+            return;
+        }
+        try {
+            PaimonCommits.commit(table.newBatchWriteBuilder(), messages);
+        } catch (Exception e) {
+            try {
+                PaimonCommits.abort(table, table.newBatchWriteBuilder(), messages);
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new IllegalStateException(String.format(
+                    "Cannot commit the compaction of %s: %s. No snapshot was created and the compacted files "
+                            + "were removed; run the procedure again.",
+                    target.name(), StrataErrors.rootMessage(e)), e);
+        }
     }
 
     private static <T> List<CommitMessage> runTasks(

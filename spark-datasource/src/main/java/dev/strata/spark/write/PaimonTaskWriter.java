@@ -21,9 +21,14 @@ import org.apache.paimon.table.sink.CommitMessage;
  * inside {@link #prepareCommit()}: they are restored from the snapshot that was latest when the task
  * started (the one Paimon's writer restores its buckets from), see the task's append and compact
  * increments, and add their archive changes to the same commit messages, so data and archives land in one
- * snapshot. Batch tasks wait for their archive builds, as they wait for compaction.
+ * snapshot. Batch tasks wait for their archive builds, as they wait for compaction. Writes into a
+ * postpone-bucket table ({@code bucket = -2}) have no maintainer: the compaction that assigns real buckets
+ * builds the archives of the buckets it writes.
  */
 public final class PaimonTaskWriter implements AutoCloseable {
+
+    /** Paimon's postpone bucket: rows parked until compaction assigns real buckets; archives never cover it. */
+    private static final int POSTPONE_BUCKET = -2;
 
     private final BatchTableWrite write;
     private final IOManager ioManager;
@@ -45,7 +50,7 @@ public final class PaimonTaskWriter implements AutoCloseable {
     public static PaimonTaskWriter open(FileStoreTable table, BatchWriteBuilder builder) {
         String tmp = new File(System.getProperty("java.io.tmpdir")).getAbsolutePath();
         PkFullTextWriteHook fullText = null;
-        if (PkFullTextIndex.isEnabled(table)) {
+        if (PkFullTextIndex.isEnabled(table) && table.coreOptions().bucket() != POSTPONE_BUCKET) {
             Long restored = table.snapshotManager().latestSnapshotId();
             fullText = PkFullTextWriteHook.create(table, restored, null);
         }
@@ -57,6 +62,11 @@ public final class PaimonTaskWriter implements AutoCloseable {
 
     public void write(InternalRow row) throws Exception {
         write.write(row);
+    }
+
+    /** Writes a row into a given bucket (the caller computed it with the table's bucket function). */
+    public void write(InternalRow row, int bucket) throws Exception {
+        write.write(row, bucket);
     }
 
     /** Compacts one bucket; {@code full} rewrites it into the top level. */

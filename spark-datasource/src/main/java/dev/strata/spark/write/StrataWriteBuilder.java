@@ -62,15 +62,21 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
         CoreOptions options = table.coreOptions();
         int bucket = options.bucket();
         if (bucket == -2) {
-            throw new UnsupportedOperationException(String.format(
-                    "Cannot write to %s: it is a postpone-bucket table (bucket = -2), which Strata does not write. "
-                            + "Recreate it with 'bucket' = 'N' (N > 0).",
-                    tableName));
+            String fixed = table.options().get(CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key());
+            if (fixed != null && Boolean.parseBoolean(fixed.trim())) {
+                throw new UnsupportedOperationException(String.format(
+                        "Cannot write to %s: option '%s' = '%s' asks batch writes to go straight into real buckets, "
+                                + "which Strata does not do; Strata parks written rows in bucket -2 until "
+                                + "CALL sys.compact. Set the option to 'false' or remove it.",
+                        tableName, CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key(), fixed));
+            }
+            return new StrataWrite(tableName, table, info, mode);
         }
         if (bucket < 0 && !table.primaryKeys().isEmpty()) {
             throw new UnsupportedOperationException(String.format(
                     "Cannot write to %s: it is a primary-key table with dynamic buckets (bucket = %d); Strata writes "
-                            + "primary-key tables with a fixed bucket count only. Recreate it with 'bucket' = 'N' (N > 0).",
+                            + "primary-key tables with a fixed bucket count or postpone buckets only. Recreate it with "
+                            + "'bucket' = 'N' (N > 0) or 'bucket' = '-2'.",
                     tableName, bucket));
         }
         return new StrataWrite(tableName, table, info, mode);
