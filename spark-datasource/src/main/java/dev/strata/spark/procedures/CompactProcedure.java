@@ -43,7 +43,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  * (default true, as Paimon's own compact procedure does for batch jobs) rewrites each bucket into its top
  * level; {@code full => false} runs Paimon's regular compaction picking. Tables without buckets
  * (append tables with {@code bucket = -1}) are compacted with Paimon's append compaction planner, which
- * groups small files of a partition into tasks. Returns one row per (partition, bucket) that was visited.
+ * groups small files of a partition into tasks. Postpone-bucket tables ({@code bucket = -2}) move the rows
+ * parked in bucket -2 of the selected partitions into real buckets and fully compact every bucket they write
+ * ({@link PostponeCompaction}); their report lists the written buckets and bucket -2 of each partition.
+ * Returns one row per (partition, bucket) that was visited.
  */
 final class CompactProcedure extends StrataProcedure {
 
