@@ -65,7 +65,7 @@ class ShreddingOptionsTest {
         rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "-1"), "must > 0", "'-1'");
         rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "many"), "'many'", "not an integer");
         rejects(shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "random"),
-                "'random'", "Expected one of: [plain, sequential, lru]");
+                "'random'", "Expected one of: [plain, sequential, lru, stable]");
         rejects(shredded("m", "file.format", "orc"), "MAP shared-shredding only supports parquet/orc file formats, but file.format is orc.");
         rejects(shredded("m", "file.format", "avro"), "file.format is avro", "Set 'file.format' = 'parquet'");
         rejects(shredded("m", "file.format.per.level", "0:avro,3:parquet"), "file.format.per.level.0 is avro");

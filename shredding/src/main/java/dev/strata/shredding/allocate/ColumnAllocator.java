@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
+import dev.strata.shredding.layout.GroupPlacement;
+
 /**
  * Places the file-local key ids of one map row into the K value columns of a file and keeps the
  * file-level bookkeeping of spec §5.2: S (id → columns that held it), O (ids that overflowed) and W
@@ -24,6 +26,11 @@ public abstract class ColumnAllocator {
     private final List<BitSet> columnsById = new ArrayList<>();
     private final BitSet overflowSet = new BitSet();
     private int maxRowWidth;
+    /** Per column, the id last recorded in the current row group's S_g (-1: none yet in this group). */
+    private final int[] groupLastRecorded;
+    private final List<BitSet> groupColumnsById = new ArrayList<>();
+    private final BitSet groupIds = new BitSet();
+    private final BitSet groupOverflow = new BitSet();
 
     ColumnAllocator(int k) {
         if (k < 1) {
@@ -33,6 +40,8 @@ public abstract class ColumnAllocator {
         this.mapping = new int[k];
         this.lastRecorded = new int[k];
         Arrays.fill(lastRecorded, -1);
+        this.groupLastRecorded = new int[k];
+        Arrays.fill(groupLastRecorded, -1);
     }
 
     public final int numColumns() {
@@ -51,10 +60,50 @@ public abstract class ColumnAllocator {
                 columnsOf(id).set(c);
                 lastRecorded[c] = id;
             }
+            if (id >= 0 && groupLastRecorded[c] != id) {
+                groupColumnsOf(id).set(c);
+                groupIds.set(id);
+                groupLastRecorded[c] = id;
+            }
         }
         for (int i = 0; i < overflowCount; i++) {
             overflowSet.set(overflow[i]);
+            groupOverflow.set(overflow[i]);
         }
+    }
+
+    /**
+     * Ends the current row group: returns its S_g and O_g ({@link GroupPlacement}), or null when more than
+     * {@code maxIds} ids held a column in it (the footer then records no placement for the group), and starts
+     * the next group empty.
+     */
+    public final GroupPlacement sealGroup(int maxIds) {
+        GroupPlacement result = null;
+        int count = groupIds.cardinality();
+        if (count <= maxIds) {
+            int[] ids = new int[count];
+            int[][] cols = new int[count][];
+            int i = 0;
+            for (int id = groupIds.nextSetBit(0); id >= 0; id = groupIds.nextSetBit(id + 1)) {
+                ids[i] = id;
+                cols[i++] = groupColumnsById.get(id).stream().toArray();
+            }
+            result = new GroupPlacement(k, ids, cols, groupOverflow.stream().toArray());
+        }
+        for (int id = groupIds.nextSetBit(0); id >= 0; id = groupIds.nextSetBit(id + 1)) {
+            groupColumnsById.get(id).clear();
+        }
+        groupIds.clear();
+        groupOverflow.clear();
+        Arrays.fill(groupLastRecorded, -1);
+        return result;
+    }
+
+    private BitSet groupColumnsOf(int id) {
+        while (groupColumnsById.size() <= id) {
+            groupColumnsById.add(new BitSet());
+        }
+        return groupColumnsById.get(id);
     }
 
     /** Fills {@code mapping} (pre-filled with -1) and calls {@link #addOverflow(int)} for the rest. */

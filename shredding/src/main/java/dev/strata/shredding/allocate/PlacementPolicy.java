@@ -11,7 +11,12 @@ public enum PlacementPolicy {
     /** Keys sorted by file-local id (first-seen order), then placed as {@link #PLAIN}. */
     SEQUENTIAL,
     /** Keys keep the column they last used; misses evict the least recently used column. */
-    LRU;
+    LRU,
+    /**
+     * Strata's own: each key keeps one home column for the whole file, hot keys win their home and keep it to
+     * themselves, so a key's values stay in few columns ({@link StableAllocator}).
+     */
+    STABLE;
 
     /** The option spelling, lower case. */
     public String optionValue() {
@@ -45,6 +50,8 @@ public enum PlacementPolicy {
                 return new SequentialAllocator(k);
             case LRU:
                 return new LruAllocator(k);
+            case STABLE:
+                return new StableAllocator(k);
             default:
                 throw new IllegalStateException("Unknown placement policy " + this);
         }

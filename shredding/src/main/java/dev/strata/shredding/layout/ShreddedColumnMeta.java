@@ -1,13 +1,16 @@
 package dev.strata.shredding.layout;
 
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What one file says about one shredded column (spec §1): D (keys by id), S (columns by id), O
- * (overflowed ids), K, W, the value kind, and per-row-group {@link KeyZones}. Immutable.
+ * (overflowed ids), K, W, the value kind, per-row-group {@link KeyZones} and per-row-group
+ * {@link GroupPlacement} (S_g, O_g). Immutable.
  */
 public final class ShreddedColumnMeta {
 
@@ -18,10 +21,25 @@ public final class ShreddedColumnMeta {
     private final int[][] columnsById;
     private final BitSet overflow;
     private final List<KeyZones> zones;
+    private final List<GroupPlacement> placements;
     private volatile Map<String, Integer> index;
 
     public ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
             int[][] columnsById, BitSet overflow, List<KeyZones> zones) {
+        this(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow, zones, List.of());
+    }
+
+    /**
+     * @param placements one entry per row group (null for a group whose placement was not recorded), or
+     *                   empty when the file records none (footer version 1)
+     */
+    public ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
+            int[][] columnsById, BitSet overflow, List<KeyZones> zones, List<GroupPlacement> placements) {
+        if (!placements.isEmpty() && placements.size() != zones.size()) {
+            throw new IllegalArgumentException("Cannot build shredding metadata: " + placements.size()
+                    + " group placements for " + zones.size() + " row groups.");
+        }
+        this.placements = Collections.unmodifiableList(new ArrayList<>(placements));
         this.numColumns = numColumns;
         this.maxRowWidth = maxRowWidth;
         this.valueKind = valueKind;
@@ -82,5 +100,15 @@ public final class ShreddedColumnMeta {
     /** Per-key zone statistics, one entry per row group in file order (empty when not recorded). */
     public List<KeyZones> zones() {
         return zones;
+    }
+
+    /** Per-row-group placements in file order (entries may be null: not recorded); empty when the file has none. */
+    public List<GroupPlacement> placements() {
+        return placements;
+    }
+
+    /** The placement of row group {@code g}, or null when the file did not record it. */
+    public GroupPlacement placement(int g) {
+        return g >= 0 && g < placements.size() ? placements.get(g) : null;
     }
 }

@@ -22,13 +22,13 @@ import java.util.zip.Inflater;
 /**
  * The per-column shredding metadata stored in the Parquet footer's key/value metadata, one entry per
  * shredded column: key {@code strata.shredding.<column name>}, value the standard Base64 text of a
- * {@code Blob}. Version 1 grammar (integers big-endian; VInt/VLong are unsigned LEB128 varints; ZLong
+ * {@code Blob}. Version 2 grammar (integers big-endian; VInt/VLong are unsigned LEB128 varints; ZLong
  * is a zig-zag VLong):
  *
  * <pre>
  * Blob        --&gt; Magic, Version, RawLength, Deflated, Checksum
  * Magic       --&gt; the 4 bytes "SSMF"
- * Version     --&gt; byte, = 1
+ * Version     --&gt; byte, = 2 (1 is still read: its Groups have no Placement)
  * RawLength   --&gt; VInt, byte length of Payload before compression
  * Deflated    --&gt; CompressedLength:VInt, zlib-deflate(Payload) bytes
  * Checksum    --&gt; int32, CRC32 of every preceding byte of the Blob
@@ -37,9 +37,14 @@ import java.util.zip.Inflater;
  * Key         --&gt; Length:VInt, UTF-8 bytes            (key of id 0, 1, ... in id order)
  * Columns     --&gt; Count:VInt, Column:VInt^Count       (S(id), ascending)
  * Overflow    --&gt; Count:VInt, Id:VInt^Count           (O, ascending)
- * Group       --&gt; RowCount:VLong, Truncated:byte, EntryCount:VInt, Entry^EntryCount
+ * Group       --&gt; RowCount:VLong, Truncated:byte, EntryCount:VInt, Entry^EntryCount, Placement
  * Entry       --&gt; Id:VInt (ascending), Present:VInt, Nulls:VInt, NaNs:VInt, Flags:byte,
  *                 [Min:Value if Flags&amp;1], [Max:Value if Flags&amp;2]
+ * Placement   --&gt; Recorded:byte (0 | 1), [IdCount:VInt, &lt;IdDelta:VInt, ColCount:VInt,
+ *                 ColDelta:VInt^ColCount&gt;^IdCount, OverflowCount:VInt, OverflowIdDelta:VInt^OverflowCount]
+ *                 (only when Recorded = 1; S_g per id and O_g of the row group, {@link GroupPlacement};
+ *                 ids, columns and overflow ids ascending, each stored as the difference to the previous
+ *                 one of its list, the first as is)
  * Value       --&gt; LONG: ZLong | DOUBLE: IEEE-754 int64 bits | BYTES: Length:VInt, bytes
  *                 | DECIMAL: Scale:VInt, Length:VInt, unscaled two's-complement bytes
  * </pre>
@@ -57,7 +62,14 @@ import java.util.zip.Inflater;
 public final class ShreddingFooter {
 
     public static final String KEY_PREFIX = "strata.shredding.";
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    /** The first version, without per-row-group placements; still read. */
+    static final int VERSION_1 = 1;
+    /**
+     * Most ids a row group's placement lists; a group with more records none (Recorded = 0) and readers fall
+     * back to the file-level S and O for it. Bounds the placement part to about 65 536 × (3 + columns) bytes.
+     */
+    public static final int MAX_PLACEMENT_IDS = 1 << 16;
     public static final int MAX_ZONE_KEYS = 1024;
     public static final int MAX_BOUND_BYTES = 64;
     private static final byte[] MAGIC = {'S', 'S', 'M', 'F'};
@@ -78,6 +90,14 @@ public final class ShreddingFooter {
 
     /** Encodes the metadata as the Base64 text of a Blob. */
     public static String encode(ShreddedColumnMeta meta) {
+        return encode(meta, VERSION);
+    }
+
+    /** Encodes in the given version (1 drops the placements); for compatibility tests. */
+    static String encode(ShreddedColumnMeta meta, int version) {
+        if (version != VERSION && version != VERSION_1) {
+            throw new IllegalArgumentException("Cannot encode shredding metadata version " + version);
+        }
         try {
             ByteArrayOutputStream raw = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(raw);
@@ -102,6 +122,7 @@ public final class ShreddingFooter {
                 writeVInt(out, id);
             }
             writeVInt(out, meta.zones().size());
+            int g = 0;
             for (KeyZones z : meta.zones()) {
                 writeVLong(out, z.rowCount());
                 out.writeByte(z.truncated() ? 1 : 0);
@@ -121,6 +142,10 @@ public final class ShreddingFooter {
                         writeValue(out, meta.valueKind(), ma);
                     }
                 }
+                if (version >= 2) {
+                    writePlacement(out, meta.placement(g));
+                }
+                g++;
             }
             out.flush();
             byte[] payload = raw.toByteArray();
@@ -142,7 +167,7 @@ public final class ShreddingFooter {
             ByteArrayOutputStream blob = new ByteArrayOutputStream(compressed.length + 32);
             DataOutputStream b = new DataOutputStream(blob);
             b.write(MAGIC);
-            b.writeByte(VERSION);
+            b.writeByte(version);
             writeVInt(b, payload.length);
             writeBytes(b, compressed);
             b.flush();
@@ -184,9 +209,9 @@ public final class ShreddingFooter {
                     where, expected, actual));
         }
         int version = blob[4];
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new IllegalStateException("Cannot read shredding metadata of " + where
-                    + ": unsupported version " + version + ", expected " + VERSION
+                    + ": unsupported version " + version + ", expected " + VERSION_1 + " or " + VERSION
                     + ". Upgrade Strata to read this file.");
         }
         try {
@@ -231,6 +256,7 @@ public final class ShreddingFooter {
             }
             int groups = readVInt(p);
             List<KeyZones> zones = new ArrayList<>(groups);
+            List<GroupPlacement> placements = new ArrayList<>(version >= 2 ? groups : 0);
             for (int g = 0; g < groups; g++) {
                 long rows = readVLong(p);
                 boolean truncated = p.readByte() != 0;
@@ -255,14 +281,92 @@ public final class ShreddingFooter {
                     }
                 }
                 zones.add(new KeyZones(rows, truncated, ids, pr, nu, na, mi, ma));
+                if (version >= 2) {
+                    placements.add(readPlacement(p, k, g));
+                }
             }
             if (p.available() != 0) {
                 throw new IOException(p.available() + " trailing bytes");
             }
-            return new ShreddedColumnMeta(k, w, kind, keys, cols, overflow, zones);
+            return new ShreddedColumnMeta(k, w, kind, keys, cols, overflow, zones, placements);
         } catch (IOException | DataFormatException | RuntimeException e) {
             throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed payload ("
                     + e + "). The file is corrupt.", e);
+        }
+    }
+
+    private static void writePlacement(DataOutputStream out, GroupPlacement placement) throws IOException {
+        if (placement == null) {
+            out.writeByte(0);
+            return;
+        }
+        out.writeByte(1);
+        int[] ids = placement.ids();
+        writeVInt(out, ids.length);
+        int prev = 0;
+        for (int id : ids) {
+            writeVInt(out, id - prev);
+            prev = id;
+            int[] cols = placement.columnsOf(id);
+            writeVInt(out, cols.length);
+            int pc = 0;
+            for (int c : cols) {
+                writeVInt(out, c - pc);
+                pc = c;
+            }
+        }
+        int[] ov = placement.overflowIds();
+        writeVInt(out, ov.length);
+        prev = 0;
+        for (int id : ov) {
+            writeVInt(out, id - prev);
+            prev = id;
+        }
+    }
+
+    private static GroupPlacement readPlacement(DataInputStream in, int k, int group) throws IOException {
+        int recorded = in.readByte();
+        if (recorded == 0) {
+            return null;
+        }
+        if (recorded != 1) {
+            throw new IOException("placement flag " + recorded + " of row group " + group + " is neither 0 nor 1");
+        }
+        int n = readVInt(in);
+        if (n > MAX_PLACEMENT_IDS) {
+            throw new IOException("row group " + group + " lists " + n + " placement ids, more than " + MAX_PLACEMENT_IDS);
+        }
+        int[] ids = new int[n];
+        int[][] cols = new int[n][];
+        int id = 0;
+        for (int i = 0; i < n; i++) {
+            id += readVInt(in);
+            ids[i] = id;
+            int m = readVInt(in);
+            if (m > k) {
+                throw new IOException("id " + id + " of row group " + group + " lists " + m + " columns, K=" + k);
+            }
+            cols[i] = new int[m];
+            int c = 0;
+            for (int j = 0; j < m; j++) {
+                c += readVInt(in);
+                cols[i][j] = c;
+            }
+        }
+        int o = readVInt(in);
+        if (o > MAX_PLACEMENT_IDS) {
+            throw new IOException("row group " + group + " lists " + o + " overflow ids");
+        }
+        int[] ov = new int[o];
+        id = 0;
+        for (int i = 0; i < o; i++) {
+            id += readVInt(in);
+            ov[i] = id;
+        }
+        try {
+            return new GroupPlacement(k, ids, cols, ov);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("row group " + group + ": " + e.getMessage(), e);
         }
     }
 

@@ -3,6 +3,8 @@ package dev.strata.shredding.parquet;
 import dev.strata.shredding.allocate.ColumnAllocator;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.layout.FieldDictionary;
+import dev.strata.shredding.layout.GroupPlacement;
+import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ValueKind;
 import dev.strata.shredding.layout.ZoneAccumulator;
@@ -33,6 +35,8 @@ final class ShreddedMapWriter {
     private final FieldDictionary dictionary = new FieldDictionary();
     private final ColumnAllocator allocator;
     private final ZoneAccumulator zones;
+    /** S_g and O_g of every sealed row group, in file order (null: more ids than the footer records). */
+    private final List<GroupPlacement> placements = new ArrayList<>();
     private final InternalArray.ElementGetter valueGetter;
     private final ValueWriters.ValueWriter valueWriter;
     private final String[] colNames;
@@ -308,6 +312,7 @@ final class ShreddedMapWriter {
 
     void sealRowGroup(long rows) {
         zones.sealRowGroup(rows);
+        placements.add(allocator.sealGroup(ShreddingFooter.MAX_PLACEMENT_IDS));
     }
 
     int maxRowWidth() {
@@ -322,6 +327,6 @@ final class ShreddedMapWriter {
             cols[id] = s.stream().toArray();
         }
         return new ShreddedColumnMeta(k, allocator.maxRowWidth(), kind, keys, cols, allocator.overflowSet(),
-                zones.sealedGroups());
+                zones.sealedGroups(), placements);
     }
 }

@@ -33,9 +33,10 @@ import org.apache.parquet.schema.MessageType;
  * checksummed:
  *
  * <pre>
- * Blob     --&gt; Magic "SSMF", Version:byte(1), RawLength:VInt, CompressedLength:VInt, Deflate(Payload), CRC32:int32
+ * Blob     --&gt; Magic "SSMF", Version:byte(2), RawLength:VInt, CompressedLength:VInt, Deflate(Payload), CRC32:int32
  * Payload  --&gt; K, W, ValueKind, DictSize, Key^DictSize, S(id)^DictSize, O, GroupCount, Group^GroupCount
- * Group    --&gt; RowCount, Truncated, EntryCount, &lt;Id, Present, Nulls, NaNs, Flags, [Min], [Max]&gt;^EntryCount
+ * Group    --&gt; RowCount, Truncated, EntryCount, &lt;Id, Present, Nulls, NaNs, Flags, [Min], [Max]&gt;^EntryCount,
+ *              Placement (S_g per id and O_g of the row group, or "not recorded")
  * </pre>
  *
  * The full byte grammar, the zone-statistics size bound and the difference from Paimon's own

@@ -115,11 +115,11 @@ class FooterCorruptionTest {
         ShreddedColumnMeta meta = new ShreddedColumnMeta(2, 1, dev.strata.shredding.layout.ValueKind.LONG, List.of("a"),
                 new int[][] {{0}}, new java.util.BitSet(), List.of());
         byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta));
-        byte[] v2 = blob.clone();
-        v2[4] = 2;
-        rechecksum(v2);
-        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(v2), "m", "f1"))
-                .hasMessageContaining("unsupported version 2, expected 1").hasMessageContaining("f1");
+        byte[] v3 = blob.clone();
+        v3[4] = 3;
+        rechecksum(v3);
+        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(v3), "m", "f1"))
+                .hasMessageContaining("unsupported version 3, expected 1 or 2").hasMessageContaining("f1");
         byte[] magic = blob.clone();
         magic[0] = 'X';
         assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(magic), "m", "f2"))

@@ -1,0 +1,132 @@
+package dev.strata.shredding.layout;
+
+import java.util.Arrays;
+
+/**
+ * Where the keys of one shredded column sat in one row group (beyond Paimon, whose S and O are
+ * file-level, spec §1): S_g(id), the columns that held id in some row of the group, and O_g, the ids
+ * that overflowed in some row of the group. S_g(id) ⊆ S(id) and O_g ⊆ O. From these follows each
+ * column's owner in the group: the only id it held, none, or several ({@link #SHARED}).
+ *
+ * <p>What a reader may conclude (the read shortcut): if every column of S_g(k) is owned by k alone
+ * and k ∉ O_g, then in that row group a row holds k exactly where one of those columns is non-null
+ * (empty slots are NULL, spec I4), apart from rows where k is present with a NULL value, which read
+ * as NULL either way; so {@code m['k']} needs neither {@code __field_mapping} nor other columns.
+ */
+public final class GroupPlacement {
+
+    /** {@link #ownerOf} of a column no row of the group used. */
+    public static final int EMPTY = -1;
+    /** {@link #ownerOf} of a column that held more than one id in the group. */
+    public static final int SHARED = -2;
+
+    private final int[] ids;
+    private final int[][] columns;
+    private final int[] overflowIds;
+    private final int[] owners;
+
+    /**
+     * @param k          the file's K
+     * @param ids        ids with a non-empty S_g, ascending
+     * @param columns    S_g of each of {@code ids}, each ascending, every column &lt; k
+     * @param overflowIds O_g, ascending
+     */
+    public GroupPlacement(int k, int[] ids, int[][] columns, int[] overflowIds) {
+        if (ids.length != columns.length) {
+            throw new IllegalArgumentException("Cannot build a group placement: " + ids.length + " ids but "
+                    + columns.length + " column sets.");
+        }
+        this.ids = ids;
+        this.columns = columns;
+        this.overflowIds = overflowIds;
+        this.owners = new int[k];
+        Arrays.fill(owners, EMPTY);
+        for (int i = 0; i < ids.length; i++) {
+            if (i > 0 && ids[i] <= ids[i - 1]) {
+                throw new IllegalArgumentException("Cannot build a group placement: ids not ascending at " + ids[i] + ".");
+            }
+            for (int j = 0; j < columns[i].length; j++) {
+                int c = columns[i][j];
+                if (c < 0 || c >= k || (j > 0 && c <= columns[i][j - 1])) {
+                    throw new IllegalArgumentException("Cannot build a group placement: column " + c + " of id " + ids[i]
+                            + " is not ascending within K=" + k + ".");
+                }
+                owners[c] = owners[c] == EMPTY ? ids[i] : SHARED;
+            }
+        }
+        for (int i = 1; i < overflowIds.length; i++) {
+            if (overflowIds[i] <= overflowIds[i - 1]) {
+                throw new IllegalArgumentException("Cannot build a group placement: overflow ids not ascending at "
+                        + overflowIds[i] + ".");
+            }
+        }
+    }
+
+    /** K of the file. */
+    public int numColumns() {
+        return owners.length;
+    }
+
+    /** Ids with a non-empty S_g, ascending (a view; do not modify). */
+    int[] ids() {
+        return ids;
+    }
+
+    /** O_g, ascending (a view; do not modify). */
+    int[] overflowIds() {
+        return overflowIds;
+    }
+
+    /** S_g(id), ascending; empty when the id held no column in the group. */
+    public int[] columnsOf(int id) {
+        int i = Arrays.binarySearch(ids, id);
+        return i < 0 ? new int[0] : columns[i];
+    }
+
+    /** Whether id ∈ O_g. */
+    public boolean overflows(int id) {
+        return Arrays.binarySearch(overflowIds, id) >= 0;
+    }
+
+    /** The only id column c held in the group, {@link #EMPTY} or {@link #SHARED}. */
+    public int ownerOf(int c) {
+        return owners[c];
+    }
+
+    /** Whether k's values in this group are exactly the non-null values of its own columns (see the class comment). */
+    public boolean ownsItsColumns(int id) {
+        if (id < 0 || overflows(id)) {
+            return false;
+        }
+        for (int c : columnsOf(id)) {
+            if (owners[c] != id) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof GroupPlacement)) {
+            return false;
+        }
+        GroupPlacement g = (GroupPlacement) o;
+        return Arrays.equals(ids, g.ids) && Arrays.deepEquals(columns, g.columns)
+                && Arrays.equals(overflowIds, g.overflowIds) && owners.length == g.owners.length;
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(ids) * 31 + Arrays.hashCode(overflowIds);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("GroupPlacement{K=").append(owners.length).append(", S_g={");
+        for (int i = 0; i < ids.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(ids[i]).append('=').append(Arrays.toString(columns[i]));
+        }
+        return b.append("}, O_g=").append(Arrays.toString(overflowIds)).append('}').toString();
+    }
+}

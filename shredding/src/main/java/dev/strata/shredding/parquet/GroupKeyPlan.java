@@ -1,0 +1,127 @@
+package dev.strata.shredding.parquet;
+
+import dev.strata.shredding.layout.GroupPlacement;
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Which physical columns of one shredded map one row group needs for a list of selected keys.
+ *
+ * <p>With the row group's {@link GroupPlacement} (footer version 2) a key needs only S_g(k), not the
+ * file-level S(k), and the overflow only when k ∈ O_g. When, in addition, every selected key owns all
+ * its columns of the group alone and none overflowed there ({@link GroupPlacement#ownsItsColumns}),
+ * {@code __field_mapping} is not read at all: a row holds k where one of k's columns is non-null. The
+ * map's own NULL-ness then comes from the definition levels of any read column (a value column's
+ * level 0 means a NULL map); when no key has a column in the group the smallest value column chunk
+ * is read for that. Without a placement (version 1 files, or a group with too many ids) the file-level
+ * plan of spec §7.2 applies.
+ */
+public final class GroupKeyPlan {
+
+    private final int[][] columnsPerKey;
+    private final boolean[] overflowPerKey;
+    private final boolean mappingNeeded;
+    private final int presenceColumn;
+    private final GroupType requested;
+
+    private GroupKeyPlan(int[][] columnsPerKey, boolean[] overflowPerKey, boolean mappingNeeded, int presenceColumn,
+            GroupType requested) {
+        this.columnsPerKey = columnsPerKey;
+        this.overflowPerKey = overflowPerKey;
+        this.mappingNeeded = mappingNeeded;
+        this.presenceColumn = presenceColumn;
+        this.requested = requested;
+    }
+
+    /**
+     * @param physical the file's physical struct of the column
+     * @param group    the row group's index in the file
+     * @param block    the row group (chunk sizes choose the presence column)
+     */
+    public static GroupKeyPlan of(GroupType physical, ShreddedColumnMeta meta, List<String> keys, int group,
+            BlockMetaData block) {
+        GroupPlacement placement = meta.placement(group);
+        int[][] cols = new int[keys.size()][];
+        boolean[] ovf = new boolean[keys.size()];
+        boolean owned = placement != null;
+        TreeSet<Integer> union = new TreeSet<>();
+        boolean anyOverflow = false;
+        for (int j = 0; j < keys.size(); j++) {
+            int id = meta.idOf(keys.get(j));
+            if (id < 0) {
+                cols[j] = new int[0];
+                continue;
+            }
+            cols[j] = placement != null ? placement.columnsOf(id) : meta.columnsOf(id);
+            ovf[j] = placement != null ? placement.overflows(id) : meta.overflows(id);
+            owned &= placement != null && placement.ownsItsColumns(id);
+            for (int c : cols[j]) {
+                union.add(c);
+            }
+            anyOverflow |= ovf[j];
+        }
+        int presence = -1;
+        if (owned && union.isEmpty()) {
+            presence = smallestValueColumn(physical.getName(), meta.numColumns(), block);
+            union.add(presence);
+        }
+        List<Type> fields = new ArrayList<>();
+        if (!owned) {
+            fields.add(physical.getType(ParquetSchemas.FIELD_MAPPING));
+        }
+        for (int c : union) {
+            fields.add(physical.getType(ParquetSchemas.colName(c)));
+        }
+        if (anyOverflow) {
+            fields.add(physical.getType(ParquetSchemas.OVERFLOW));
+        }
+        return new GroupKeyPlan(cols, ovf, !owned, presence, physical.withNewFields(fields));
+    }
+
+    private static int smallestValueColumn(String column, int k, BlockMetaData block) {
+        int best = 0;
+        long bestSize = Long.MAX_VALUE;
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            String[] path = chunk.getPath().toArray();
+            if (path.length == 2 && path[0].equals(column) && path[1].startsWith(ParquetSchemas.COL_PREFIX)) {
+                int c = Integer.parseInt(path[1].substring(ParquetSchemas.COL_PREFIX.length()));
+                if (c < k && chunk.getTotalSize() < bestSize) {
+                    best = c;
+                    bestSize = chunk.getTotalSize();
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The columns key j (request order) may sit in within this group, ascending. */
+    public int[] columnsOf(int j) {
+        return columnsPerKey[j];
+    }
+
+    /** Whether key j may sit in the overflow within this group. */
+    public boolean overflowOf(int j) {
+        return overflowPerKey[j];
+    }
+
+    /** Whether {@code __field_mapping} must be read; false means "non-null in one of k's columns = k present". */
+    public boolean mappingNeeded() {
+        return mappingNeeded;
+    }
+
+    /** The value column read only for the map's NULL-ness, or -1. */
+    public int presenceColumn() {
+        return presenceColumn;
+    }
+
+    /** The physical struct to request for this group (mapping if needed, the value columns, overflow if needed). */
+    public GroupType requested() {
+        return requested;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.strata.shredding.layout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.BitSet;
+import java.util.List;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
+
+/** Per-row-group placements (S_g, O_g) in the footer: round trip, version 1 files, corruption. */
+class GroupPlacementFooterTest {
+
+    private static KeyZones zone(long rows) {
+        return new KeyZones(rows, false, new int[0], new int[0], new int[0], new int[0], new Object[0], new Object[0]);
+    }
+
+    private static ShreddedColumnMeta meta() {
+        BitSet o = new BitSet();
+        o.set(2);
+        GroupPlacement g0 = new GroupPlacement(3, new int[] {0, 1, 300}, new int[][] {{0}, {1, 2}, {2}}, new int[] {2});
+        GroupPlacement g2 = new GroupPlacement(3, new int[] {2}, new int[][] {{1}}, new int[0]);
+        return new ShreddedColumnMeta(3, 4, ValueKind.LONG, List.of("a", "b", "c"), new int[][] {{0}, {1, 2}, {1}}, o,
+                List.of(zone(10), zone(5), zone(7)), Arrays.asList(g0, null, g2));
+    }
+
+    @Test
+    void placementsRoundTripIncludingUnrecordedGroups() {
+        ShreddedColumnMeta back = ShreddingFooter.decode(ShreddingFooter.encode(meta()), "m", "f");
+        assertThat(back.placements()).hasSize(3);
+        assertThat(back.placements()).isEqualTo(meta().placements());
+        assertThat(back.placement(1)).isNull();
+        GroupPlacement g0 = back.placement(0);
+        assertThat(g0.columnsOf(1)).containsExactly(1, 2);
+        assertThat(g0.columnsOf(300)).containsExactly(2);
+        assertThat(g0.columnsOf(7)).isEmpty();
+        assertThat(g0.overflows(2)).isTrue();
+        assertThat(g0.ownerOf(0)).isEqualTo(0);
+        assertThat(g0.ownerOf(1)).isEqualTo(1);
+        assertThat(g0.ownerOf(2)).isEqualTo(GroupPlacement.SHARED);
+        assertThat(g0.ownsItsColumns(0)).isTrue();
+        assertThat(g0.ownsItsColumns(1)).as("column 2 is shared with id 300").isFalse();
+        assertThat(g0.ownsItsColumns(2)).as("id 2 overflowed in the group").isFalse();
+        GroupPlacement g2 = back.placement(2);
+        assertThat(g2.ownerOf(0)).isEqualTo(GroupPlacement.EMPTY);
+        assertThat(g2.ownsItsColumns(2)).isTrue();
+        assertThat(g2.ownsItsColumns(0)).as("absent from the group: no columns, not in O_g").isTrue();
+    }
+
+    @Test
+    void version1BlobsAreStillReadWithoutPlacements() {
+        String v1 = ShreddingFooter.encode(meta(), ShreddingFooter.VERSION_1);
+        assertThat(Base64.getDecoder().decode(v1)[4]).isEqualTo((byte) 1);
+        ShreddedColumnMeta back = ShreddingFooter.decode(v1, "m", "old-file");
+        assertThat(back.placements()).isEmpty();
+        assertThat(back.placement(0)).isNull();
+        assertThat(back.zones()).hasSize(3);
+        assertThat(back.keys()).containsExactly("a", "b", "c");
+        assertThat(back.columnsOf(1)).containsExactly(1, 2);
+    }
+
+    @Test
+    void corruptPlacementsAreClearErrorsNamingTheFile() {
+        byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta()));
+        byte[] flipped = blob.clone();
+        flipped[flipped.length - 7] ^= 0x10;
+        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(flipped), "m", "bad-file"))
+                .hasMessageContaining("checksum failed").hasMessageContaining("bad-file");
+
+        // A well-checksummed payload whose placement names column 5 of a K = 3 file.
+        GroupPlacement wide = new GroupPlacement(6, new int[] {0}, new int[][] {{5}}, new int[0]);
+        ShreddedColumnMeta bad = new ShreddedColumnMeta(3, 1, ValueKind.LONG, List.of("a"), new int[][] {{0}},
+                new BitSet(), List.of(zone(1)), List.of(wide));
+        String text = ShreddingFooter.encode(bad);
+        assertThatThrownBy(() -> ShreddingFooter.decode(text, "m", "wide-file"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("wide-file").hasMessageContaining("row group 0")
+                .hasMessageContaining("malformed payload");
+    }
+
+    @Test
+    void unknownVersionNamesTheFile() {
+        byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta()));
+        blob[4] = 9;
+        CRC32 crc = new CRC32();
+        crc.update(blob, 0, blob.length - 4);
+        int c = (int) crc.getValue();
+        blob[blob.length - 4] = (byte) (c >>> 24);
+        blob[blob.length - 3] = (byte) (c >>> 16);
+        blob[blob.length - 2] = (byte) (c >>> 8);
+        blob[blob.length - 1] = (byte) c;
+        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(blob), "m", "future-file"))
+                .hasMessageContaining("unsupported version 9").hasMessageContaining("future-file");
+    }
+}
