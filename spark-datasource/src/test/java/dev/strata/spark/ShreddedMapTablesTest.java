@@ -106,6 +106,89 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
         }
     }
 
+    /**
+     * The columnar read shortcut: a row group in which the looked-up key owns its value columns alone is read
+     * without {@code __field_mapping} (non-null = present); a row group where another key shares a column is
+     * read through the mapping. Both kinds must exist in the files, and both must give the oracle's answers,
+     * with NULL maps, empty maps, NULL values and a key that is absent or overflows in some groups.
+     */
+    @Test
+    void groupsWhereAKeyOwnsItsColumnsAreReadWithoutTheMappingAndStillMatchTheOracle() throws Exception {
+        java.util.Random r = new java.util.Random(seed);
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 6000; i++) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            double p = r.nextDouble();
+            if (p < 0.03) {
+                rows.add(RowFactory.create((long) i, null));
+                continue;
+            }
+            if (p > 0.02 && p < 0.05) {
+                rows.add(RowFactory.create((long) i, m));
+                continue;
+            }
+            // "hot" is in most rows only from row 1500 on, so early row groups share its column with others.
+            if (i >= 1500 ? r.nextDouble() < 0.9 : r.nextDouble() < 0.2) {
+                m.put("hot", r.nextDouble() < 0.05 ? null : 100.0 + r.nextInt(100));
+            }
+            int extra = 1 + r.nextInt(4);
+            for (int e = 0; e < extra; e++) {
+                m.put("k" + r.nextInt(12), r.nextDouble() < 0.05 ? null : (double) r.nextInt(50));
+            }
+            rows.add(RowFactory.create((long) i, m));
+        }
+        StructType schema = StructType.fromDDL("id BIGINT NOT NULL, m MAP<STRING, DOUBLE>");
+        spark.createDataFrame(rows, schema).write().format("parquet").saveAsTable("owned_oracle");
+        sql("CREATE TABLE lake.obs.owned (id BIGINT NOT NULL, m MAP<STRING, DOUBLE>) TBLPROPERTIES ("
+                + "'fields.m.map.storage-layout' = 'shared-shredding', "
+                + "'fields.m.map.shared-shredding.max-columns' = '4', "
+                + "'fields.m.map.shared-shredding.column-placement-policy' = 'stable', "
+                + "'file.block-size' = '8 kb')");
+        spark.createDataFrame(rows, schema).coalesce(1).writeTo("lake.obs.owned").append();
+
+        int owned = 0;
+        int notOwned = 0;
+        for (String f : dataFilesOnDisk("obs", "owned")) {
+            java.nio.file.Path file = warehouse.resolve("obs.db").resolve("owned").resolve(f);
+            try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+                    org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+                            new org.apache.hadoop.fs.Path(file.toUri()), new org.apache.hadoop.conf.Configuration()))) {
+                String text = reader.getFooter().getFileMetaData().getKeyValueMetaData()
+                        .get(dev.strata.shredding.layout.ShreddingFooter.footerKey("m"));
+                dev.strata.shredding.layout.ShreddedColumnMeta meta =
+                        dev.strata.shredding.layout.ShreddingFooter.decode(text, "m", f);
+                int id = meta.idOf("hot");
+                for (int g = 0; g < meta.zones().size(); g++) {
+                    dev.strata.shredding.layout.GroupPlacement placement = meta.placement(g);
+                    assertThat(placement).as("placement of row group %s of %s", g, f).isNotNull();
+                    if (placement.ownsItsColumns(id) && placement.columnsOf(id).length > 0) {
+                        owned++;
+                    } else {
+                        notOwned++;
+                    }
+                }
+            }
+        }
+        assertThat(owned).as("row groups where 'hot' owns its column (shortcut)").isGreaterThan(0);
+        assertThat(notOwned).as("row groups where 'hot' shares a column (mapping read)").isGreaterThan(0);
+
+        for (String q : List.of(
+                "SELECT id, m['hot'] FROM %s ORDER BY id",
+                "SELECT id, m['hot'], m['k3'], element_at(m, 'k11'), m['absent'] FROM %s ORDER BY id",
+                "SELECT count(*), avg(m['hot']), sum(m['k5']) FROM %s WHERE m['hot'] > 150",
+                "SELECT id FROM %s WHERE m['hot'] IS NOT NULL AND m['k1'] < 20 ORDER BY id",
+                "SELECT id, m['hot'] FROM %s WHERE m['hot'] >= 199 OR m['k0'] = 7 ORDER BY id")) {
+            assertThat(sql(q, "lake.obs.owned")).as(q).containsExactlyElementsOf(sql(q, "owned_oracle"));
+        }
+        spark.conf().set("spark.sql.strata.columnar-reads.enabled", "false");
+        try {
+            String q = "SELECT id, m['hot'], m['k3'] FROM %s ORDER BY id";
+            assertThat(sql(q, "lake.obs.owned")).as("row path").containsExactlyElementsOf(sql(q, "owned_oracle"));
+        } finally {
+            spark.conf().unset("spark.sql.strata.columnar-reads.enabled");
+        }
+    }
+
     @Test
     void switchingTheLayoutBothWaysKeepsOldFilesReadable() throws Exception {
         sql("CREATE TABLE lake.obs.switch (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, "

@@ -10,6 +10,7 @@ import java.util.Map;
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
+import dev.strata.shredding.parquet.GroupKeyPlan;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ParquetSchemas;
 import dev.strata.shredding.parquet.ShreddedParquetReader;
@@ -160,11 +161,18 @@ final class ShreddedFileColumns implements Closeable {
                 reader.skipNextRowGroup();
                 continue;
             }
+            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            List<Type> groupFields = new ArrayList<>(fields.size());
+            for (FieldReader fr : fields) {
+                groupFields.add(fr.groupType(g, blocks.get(g), fileSchema));
+            }
+            MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
+            reader.setRequestedSchema(groupSchema);
             PageReadStore pages = reader.readNextRowGroup();
-            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new NoopGroupConverter(requested), requested,
+            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new NoopGroupConverter(groupSchema), groupSchema,
                     reader.getFooter().getFileMetaData().getCreatedBy());
             for (FieldReader fr : fields) {
-                fr.open(store, requested, pages, blocks.get(g));
+                fr.open(store, groupSchema, pages, blocks.get(g));
             }
             rowsLeftInGroup = pages.getRowCount();
         }
@@ -199,6 +207,11 @@ final class ShreddedFileColumns implements Closeable {
 
     /** Decodes one output column. */
     private interface FieldReader {
+        /** The field as this row group needs it, given the field's type in the file. */
+        default Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            return fileType;
+        }
+
         void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block) throws IOException;
 
         void read(WritableColumnVector v, int offset, int n);
@@ -213,6 +226,11 @@ final class ShreddedFileColumns implements Closeable {
         PrimitiveReader(String name, DataType type) {
             this.name = name;
             this.type = type;
+        }
+
+        @Override
+        public Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            return fileType.getType(name);
         }
 
         @Override
@@ -247,25 +265,33 @@ final class ShreddedFileColumns implements Closeable {
         }
     }
 
-    /** A selected-key map column. Definition levels: m 1, mapping list 2, entry 3, element 4; __col_c 2; overflow key 3, value 4. */
+    /**
+     * A selected-key map column. Definition levels: m 1, mapping list 2, entry 3, element 4; __col_c 2;
+     * overflow key 3, value 4. Each row group reads what its {@link GroupKeyPlan} says: S_g(k) and O_g when the
+     * footer records the group's placement, and no {@code __field_mapping} when every key owns its columns there.
+     */
     private static final class MapKeysReader implements FieldReader {
         private final String name;
         private final int k;
         private final List<String> keys;
         private final byte[][] keyBytes;
         private final int[] ids;
-        private final int[][] columnsOf;
-        private final boolean[] inOverflow;
-        private final int[] cols;
-        private final boolean overflow;
+        private final GroupType physical;
+        private final ShreddedColumnMeta meta;
         private final DataType valueType;
+        private final String file;
+        private GroupKeyPlan plan;
         private ColumnReader mapping;
+        private int[] cols;
+        /** Column index → position in {@link #colReaders}, -1 when not read in this group. */
+        private final int[] readerOf;
         private ColumnReader[] colReaders;
+        private boolean overflow;
         private ColumnReader ovfKey;
         private ColumnReader ovfValue;
         private final int[] mappingRow;
         private final Object[] colValues;
-        private final String file;
+        private final boolean[] colPresent;
         private MappingChunk fastMapping;
         private int fastRow;
         private long mappingTotal;
@@ -279,62 +305,73 @@ final class ShreddedFileColumns implements Closeable {
                 DataType valueType) {
             this.file = file;
             this.name = name;
+            this.meta = meta;
             this.k = meta.numColumns();
             this.keys = keys;
+            this.physical = physical;
             this.valueType = valueType;
             this.keyBytes = new byte[keys.size()][];
             this.ids = new int[keys.size()];
-            this.columnsOf = new int[keys.size()][];
-            this.inOverflow = new boolean[keys.size()];
             for (int j = 0; j < keys.size(); j++) {
                 keyBytes[j] = keys.get(j).getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 ids[j] = meta.idOf(keys.get(j));
-                columnsOf[j] = ids[j] < 0 ? new int[0] : meta.columnsOf(ids[j]);
-                inOverflow[j] = ids[j] >= 0 && meta.overflows(ids[j]);
             }
-            List<Integer> cs = new ArrayList<>();
-            for (Type t : physical.getFields()) {
-                if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)) {
-                    cs.add(Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length())));
-                }
-            }
-            this.cols = cs.stream().mapToInt(Integer::intValue).toArray();
-            this.overflow = physical.containsField(ParquetSchemas.OVERFLOW);
+            this.readerOf = new int[k];
             this.mappingRow = new int[k];
             this.colValues = new Object[k];
+            this.colPresent = new boolean[k];
+        }
+
+        @Override
+        public Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            plan = GroupKeyPlan.of(fileType.getType(name).asGroupType(), meta, keys, group, block);
+            return plan.requested();
         }
 
         @Override
         public void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block)
                 throws IOException {
-            GroupType fm = schema.getType(name).asGroupType().getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
-            String listName = fm.getType(0).getName();
-            String elementName = fm.getType(0).asGroupType().getType(0).getName();
-            String[] path = {name, ParquetSchemas.FIELD_MAPPING, listName, elementName};
-            ColumnDescriptor descriptor = schema.getColumnDescription(path);
-            ColumnChunkMetaData chunk = null;
-            for (ColumnChunkMetaData c : block.getColumns()) {
-                if (c.getPath().equals(ColumnPath.get(path))) {
-                    chunk = c;
+            GroupType requested = schema.getType(name).asGroupType();
+            fastMapping = null;
+            mapping = null;
+            if (plan.mappingNeeded()) {
+                GroupType fm = requested.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
+                String listName = fm.getType(0).getName();
+                String elementName = fm.getType(0).asGroupType().getType(0).getName();
+                String[] path = {name, ParquetSchemas.FIELD_MAPPING, listName, elementName};
+                ColumnDescriptor descriptor = schema.getColumnDescription(path);
+                ColumnChunkMetaData chunk = null;
+                for (ColumnChunkMetaData c : block.getColumns()) {
+                    if (c.getPath().equals(ColumnPath.get(path))) {
+                        chunk = c;
+                    }
+                }
+                if (chunk != null && MappingChunk.decodable(chunk)) {
+                    fastMapping = MappingChunk.decode(pages.getPageReader(descriptor), descriptor,
+                            (int) pages.getRowCount(), file);
+                    fastRow = 0;
+                } else {
+                    mapping = store.getColumnReader(descriptor);
+                    mappingTotal = mapping.getTotalValueCount();
+                    mappingRead = 0;
                 }
             }
-            if (chunk != null && MappingChunk.decodable(chunk)) {
-                fastMapping = MappingChunk.decode(pages.getPageReader(descriptor), descriptor, (int) pages.getRowCount(),
-                        file);
-                fastRow = 0;
-                mapping = null;
-            } else {
-                fastMapping = null;
-                mapping = store.getColumnReader(descriptor);
-                mappingTotal = mapping.getTotalValueCount();
-                mappingRead = 0;
+            List<Integer> cs = new ArrayList<>();
+            for (Type t : requested.getFields()) {
+                if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)) {
+                    cs.add(Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length())));
+                }
             }
+            cols = cs.stream().mapToInt(Integer::intValue).toArray();
+            java.util.Arrays.fill(readerOf, -1);
             colReaders = new ColumnReader[cols.length];
             for (int i = 0; i < cols.length; i++) {
                 colReaders[i] = columnReader(store, schema, name, ParquetSchemas.colName(cols[i]));
+                readerOf[cols[i]] = i;
             }
+            overflow = requested.containsField(ParquetSchemas.OVERFLOW);
             if (overflow) {
-                GroupType ov = schema.getType(name).asGroupType().getType(ParquetSchemas.OVERFLOW).asGroupType();
+                GroupType ov = requested.getType(ParquetSchemas.OVERFLOW).asGroupType();
                 GroupType kvType = ov.getType(0).asGroupType();
                 ovfKey = columnReader(store, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
                         kvType.getType(0).getName());
@@ -362,34 +399,20 @@ final class ShreddedFileColumns implements Closeable {
         public void read(WritableColumnVector v, int offset, int n) {
             WritableColumnVector kv = v.getChild(0);
             WritableColumnVector vv = v.getChild(1);
+            boolean byMapping = plan.mappingNeeded();
             for (int row = offset; row < offset + n; row++) {
-                // __field_mapping: K entries for a non-null map, one entry (def 0) for a NULL map.
-                boolean isNull;
-                int count = 0;
-                if (fastMapping != null) {
-                    int r = fastRow++;
-                    isNull = fastMapping.nullRow[r];
-                    count = Math.min(k, fastMapping.rowStarts[r + 1] - fastMapping.rowStarts[r]);
-                    System.arraycopy(fastMapping.values, fastMapping.rowStarts[r], mappingRow, 0, count);
-                } else {
-                    isNull = mapping.getCurrentDefinitionLevel() == 0;
-                    do {
-                        if (mapping.getCurrentDefinitionLevel() == 4 && count < k) {
-                            mappingRow[count] = mapping.getInteger();
-                        } else if (count < k) {
-                            mappingRow[count] = -1;
-                        }
-                        count++;
-                        mapping.consume();
-                        mappingRead++;
-                    } while (mappingRead < mappingTotal && mapping.getCurrentRepetitionLevel() > 0);
-                }
-                for (int i = count; i < k; i++) {
-                    mappingRow[i] = -1;
+                boolean isNull = false;
+                if (byMapping) {
+                    isNull = readMappingRow();
                 }
                 for (int i = 0; i < cols.length; i++) {
                     ColumnReader cr = colReaders[i];
-                    colValues[cols[i]] = cr.getCurrentDefinitionLevel() == 2 ? value(cr) : null;
+                    int def = cr.getCurrentDefinitionLevel();
+                    colPresent[cols[i]] = def == 2;
+                    colValues[cols[i]] = def == 2 ? value(cr) : null;
+                    if (!byMapping && i == 0) {
+                        isNull = def == 0;
+                    }
                     cr.consume();
                 }
                 if (overflow) {
@@ -418,14 +441,14 @@ final class ShreddedFileColumns implements Closeable {
                     }
                     boolean found = false;
                     Object val = null;
-                    for (int c : columnsOf[j]) {
-                        if (c < k && mappingRow[c] == ids[j]) {
+                    for (int c : plan.columnsOf(j)) {
+                        if (byMapping ? mappingRow[c] == ids[j] : colPresent[c]) {
                             found = true;
                             val = colValues[c];
                             break;
                         }
                     }
-                    if (!found && inOverflow[j]) {
+                    if (!found && plan.overflowOf(j)) {
                         for (int e = 0; e < ovfIds.size(); e++) {
                             if (ovfIds.get(e) == ids[j]) {
                                 found = true;
@@ -442,6 +465,34 @@ final class ShreddedFileColumns implements Closeable {
                 }
                 v.putArray(row, start, present);
             }
+        }
+
+        /** Reads the row's K mapping entries into {@link #mappingRow}; returns whether the map is NULL. */
+        private boolean readMappingRow() {
+            boolean isNull;
+            int count = 0;
+            if (fastMapping != null) {
+                int r = fastRow++;
+                isNull = fastMapping.nullRow[r];
+                count = Math.min(k, fastMapping.rowStarts[r + 1] - fastMapping.rowStarts[r]);
+                System.arraycopy(fastMapping.values, fastMapping.rowStarts[r], mappingRow, 0, count);
+            } else {
+                isNull = mapping.getCurrentDefinitionLevel() == 0;
+                do {
+                    if (mapping.getCurrentDefinitionLevel() == 4 && count < k) {
+                        mappingRow[count] = mapping.getInteger();
+                    } else if (count < k) {
+                        mappingRow[count] = -1;
+                    }
+                    count++;
+                    mapping.consume();
+                    mappingRead++;
+                } while (mappingRead < mappingTotal && mapping.getCurrentRepetitionLevel() > 0);
+            }
+            for (int i = count; i < k; i++) {
+                mappingRow[i] = -1;
+            }
+            return isNull;
         }
 
         private void append(WritableColumnVector vv, Object val) {
