@@ -28,9 +28,13 @@ final class Maintainers {
     final java.nio.file.Path localTempDir;
 
     Maintainers(FileStoreTable table, boolean verifyContent, java.nio.file.Path localTempDir) {
+        this(table, new ArchiveHeaders(verifyContent), localTempDir);
+    }
+
+    Maintainers(FileStoreTable table, ArchiveHeaders headers, java.nio.file.Path localTempDir) {
         this.table = table;
         this.definition = PkFullTextIndex.definition(table);
-        this.headers = new ArchiveHeaders(verifyContent);
+        this.headers = headers;
         this.localTempDir = localTempDir;
     }
 

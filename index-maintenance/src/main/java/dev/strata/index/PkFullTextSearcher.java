@@ -1,6 +1,7 @@
 package dev.strata.index;
 
 import dev.strata.index.archive.ArchiveFiles;
+import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.maintain.BucketIndexState;
 import dev.strata.index.search.BucketSearcher;
 import dev.strata.index.search.SearchHit;
@@ -14,7 +15,15 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.format.FileFormat;
+import org.apache.paimon.format.FormatReaderContext;
+import org.apache.paimon.format.FormatReaderFactory;
+import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.FileRecordIterator;
+import org.apache.paimon.reader.FileRecordReader;
+import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.paimon.io.KeyValueFileReaderFactory;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
@@ -39,10 +48,13 @@ import java.util.Map;
  */
 public final class PkFullTextSearcher {
 
+    /** Archive headers read by the searches of this JVM (archives are immutable and uniquely named). */
+    private static final ArchiveHeaders HEADERS = new ArchiveHeaders(false);
+
     private final Maintainers maintainers;
 
     private PkFullTextSearcher(FileStoreTable table) {
-        this.maintainers = new Maintainers(table, false, null);
+        this.maintainers = new Maintainers(table, HEADERS, null);
     }
 
     public static PkFullTextSearcher create(FileStoreTable table) {
@@ -79,7 +91,7 @@ public final class PkFullTextSearcher {
     public BucketResult search(long snapshotId, BinaryRow partition, int bucket, String query, int k) throws IOException {
         FileStoreTable table = maintainers.table;
         Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
-        BucketFiles files = BucketFiles.read(table, snapshot, partition, bucket);
+        BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         ArchiveFiles archiveFiles = ArchiveFiles.of(table, partition, bucket);
         BucketIndexState state =
                 BucketIndexState.fromActiveDataFiles(
@@ -97,7 +109,7 @@ public final class PkFullTextSearcher {
                 unsearchable += f.rowCount();
             }
         }
-        Map<String, DeletionVector> dvs = files.deletionVectors(table, partition, bucket);
+        Map<String, DeletionVector> dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
         List<SearchHit> hits =
                 BucketSearcher.search(
                         partition.copy(), bucket, archiveFiles, maintainers.headers, state.currentPayloads(), eligible, dvs, query, k);
@@ -129,7 +141,8 @@ public final class PkFullTextSearcher {
     public List<InternalRow> readRows(
             long snapshotId, BinaryRow partition, int bucket, String fileName, long[] positions, List<String> columns) throws IOException {
         FileStoreTable table = maintainers.table;
-        BucketFiles files = BucketFiles.read(table, table.snapshotManager().snapshot(snapshotId), partition, bucket);
+        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
+        BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         DataFileMeta file = null;
         for (DataFileMeta f : files.dataFiles) {
             if (f.fileName().equals(fileName)) {
@@ -156,8 +169,66 @@ public final class PkFullTextSearcher {
             fields.add(field);
         }
         RowType type = new RowType(fields);
+        DeletionVector dv = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket).get(fileName);
+        for (long p : positions) {
+            if (p < 0 || p >= file.rowCount()) {
+                throw new IllegalArgumentException(
+                        "Cannot read row " + p + " of data file " + fileName + ": it has " + file.rowCount() + " rows.");
+            }
+        }
+        Map<Long, InternalRow> found =
+                file.schemaId() == table.schema().id() && "parquet".equals(file.fileFormat())
+                        ? readSelected(table, partition, bucket, file, type, positions, dv)
+                        : readThrough(table, partition, bucket, file, type, positions, dv);
+        List<InternalRow> rows = new ArrayList<>(positions.length);
+        for (long p : positions) {
+            rows.add(found.get(p));
+        }
+        return rows;
+    }
+
+    /**
+     * Reads only the wanted rows of a Parquet file written with the table's current schema: the positions
+     * go to Paimon's Parquet reader as a row selection, which skips the row groups and pages (by the
+     * file's column index) that hold none of them, and only the value columns asked for are decoded.
+     */
+    private static Map<Long, InternalRow> readSelected(
+            FileStoreTable table, BinaryRow partition, int bucket, DataFileMeta file, RowType type, long[] positions,
+            DeletionVector dv) throws IOException {
+        RoaringBitmap32 selection = new RoaringBitmap32();
+        for (long p : positions) {
+            selection.add((int) p);
+        }
+        Path path = table.store().pathFactory().createDataFilePathFactory(partition, bucket).toPath(file);
+        FormatReaderFactory formats =
+                FileFormat.fromIdentifier(file.fileFormat(), new Options(table.options())).createReaderFactory(type, type, null);
         InternalRowSerializer serializer = new InternalRowSerializer(type);
-        DeletionVector dv = files.deletionVectors(table, partition, bucket).get(fileName);
+        Map<Long, InternalRow> found = new HashMap<>();
+        try (FileRecordReader<InternalRow> reader =
+                formats.createReader(new FormatReaderContext(table.fileIO(), path, file.fileSize(), selection))) {
+            FileRecordIterator<InternalRow> batch;
+            while (found.size() < selection.getCardinality() && (batch = reader.readBatch()) != null) {
+                try {
+                    InternalRow row;
+                    while ((row = batch.next()) != null) {
+                        long position = batch.returnedPosition();
+                        if (selection.contains((int) position) && (dv == null || !dv.isDeleted(position))) {
+                            found.put(position, serializer.copy(row));
+                        }
+                    }
+                } finally {
+                    batch.releaseBatch();
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Reads a file from its start up to the last wanted row (other formats, older schemas). */
+    private static Map<Long, InternalRow> readThrough(
+            FileStoreTable table, BinaryRow partition, int bucket, DataFileMeta file, RowType type, long[] positions,
+            DeletionVector dv) throws IOException {
+        InternalRowSerializer serializer = new InternalRowSerializer(type);
         long[] sorted = positions.clone();
         Arrays.sort(sorted);
         Map<Long, InternalRow> found = new HashMap<>();
@@ -189,14 +260,6 @@ public final class PkFullTextSearcher {
                 }
             }
         }
-        List<InternalRow> rows = new ArrayList<>(positions.length);
-        for (long p : positions) {
-            if (p < 0 || p >= file.rowCount()) {
-                throw new IllegalArgumentException(
-                        "Cannot read row " + p + " of data file " + fileName + ": it has " + file.rowCount() + " rows.");
-            }
-            rows.add(found.get(p));
-        }
-        return rows;
+        return found;
     }
 }

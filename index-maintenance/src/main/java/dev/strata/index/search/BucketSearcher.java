@@ -4,6 +4,7 @@ import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.archive.ArchiveReader;
+import dev.strata.index.archive.OpenArchives;
 import dev.strata.index.source.SourceFile;
 
 import org.apache.lucene.analysis.Analyzer;
@@ -36,6 +37,7 @@ import java.util.Map;
  * built from its sources' ranges, the active files of the snapshot and their deletion vectors; the query
  * (Lucene classic syntax, parsed with the archive's own analyzer, BM25) runs with that filter inside, so
  * the top-k is taken among live rows only. Hits are ranked by score, then file name, then row position.
+ * Archives are opened through the JVM's {@link OpenArchives}, so repeated searches reuse verified readers.
  */
 public final class BucketSearcher {
 
@@ -98,7 +100,8 @@ public final class BucketSearcher {
             if (!anyLive) {
                 continue;
             }
-            try (ArchiveReader reader = ArchiveReader.open(files, archive, headers)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive, headers)) {
+                ArchiveReader reader = lease.reader();
                 Query parsed = parse(reader.header().analyzer().newAnalyzer(), query);
                 Query filtered =
                         new BooleanQuery.Builder()

@@ -1,0 +1,107 @@
+package dev.strata.index;
+
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.deletionvectors.DeletionVector;
+import org.apache.paimon.table.FileStoreTable;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The files and deletion vectors of (partition, bucket)s in snapshots, remembered per JVM for searches:
+ * a snapshot never changes, so a repeated query, and the row reads after a search, skip the manifest scan.
+ * Keyed by the table's location and the snapshot's id, commit time and manifest lists (unique per
+ * snapshot even when a table is dropped and re-created at the same path). Bounded, least recently used
+ * first out.
+ */
+final class SnapshotBuckets {
+
+    private static final int CAPACITY = 512;
+    private static final SnapshotBuckets SHARED = new SnapshotBuckets();
+
+    private final LinkedHashMap<Key, Cached> entries =
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Key, Cached> eldest) {
+                    return size() > CAPACITY;
+                }
+            };
+
+    static SnapshotBuckets shared() {
+        return SHARED;
+    }
+
+    BucketFiles files(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
+        return cached(table, snapshot, partition, bucket).files;
+    }
+
+    Map<String, DeletionVector> deletionVectors(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
+        Cached c = cached(table, snapshot, partition, bucket);
+        Map<String, DeletionVector> dvs = c.deletionVectors;
+        if (dvs == null) {
+            dvs = c.files.deletionVectors(table, partition, bucket);
+            c.deletionVectors = dvs;
+        }
+        return dvs;
+    }
+
+    private Cached cached(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
+        Key key = new Key(table.location().toString(), snapshot, partition, bucket);
+        synchronized (this) {
+            Cached c = entries.get(key);
+            if (c != null) {
+                return c;
+            }
+        }
+        Cached read = new Cached(BucketFiles.read(table, snapshot, partition, bucket));
+        synchronized (this) {
+            Cached raced = entries.putIfAbsent(key, read);
+            return raced == null ? read : raced;
+        }
+    }
+
+    private static final class Cached {
+        final BucketFiles files;
+        volatile Map<String, DeletionVector> deletionVectors;
+
+        Cached(BucketFiles files) {
+            this.files = files;
+        }
+    }
+
+    private static final class Key {
+        final String location;
+        final long snapshotId;
+        final long timeMillis;
+        final String manifests;
+        final byte[] partition;
+        final int bucket;
+
+        Key(String location, Snapshot snapshot, BinaryRow partition, int bucket) {
+            this.location = location;
+            this.snapshotId = snapshot.id();
+            this.timeMillis = snapshot.timeMillis();
+            this.manifests = snapshot.baseManifestList() + "/" + snapshot.deltaManifestList() + "/" + snapshot.indexManifest();
+            this.partition = partition.toBytes();
+            this.bucket = bucket;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Key)) {
+                return false;
+            }
+            Key k = (Key) o;
+            return snapshotId == k.snapshotId && timeMillis == k.timeMillis && bucket == k.bucket
+                    && location.equals(k.location) && manifests.equals(k.manifests) && Arrays.equals(partition, k.partition);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(location, snapshotId, bucket, Arrays.hashCode(partition));
+        }
+    }
+}

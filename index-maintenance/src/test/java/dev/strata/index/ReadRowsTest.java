@@ -1,0 +1,78 @@
+package dev.strata.index;
+
+import dev.strata.index.fixtures.PkTable;
+
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.io.DataFileMeta;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Reading hit rows by position: the row-selection path (Parquet, current schema) and the read-through path
+ * (files of an older schema) return the rows a full compaction put at those positions (the live rows in
+ * key order), also when the file has many row groups and pages.
+ */
+class ReadRowsTest {
+
+    @TempDir Path dir;
+
+    @Test
+    void positionsReadBySelectionAndByReadingThroughMatchTheKeyOrder() throws Exception {
+        Map<String, String> options = PkTable.defaultOptions();
+        options.put("parquet.page.size", "1024");
+        options.put("parquet.block.size", "16384");
+        PkTable t = PkTable.create(dir, options);
+        Random random = new Random(7);
+        List<GenericRow> rows = new ArrayList<>();
+        for (long id = 0; id < 6000; id++) {
+            rows.add(PkTable.row(id * 3, random.nextInt(5) == 0 ? null : "body of " + id + " " + Long.toHexString(random.nextLong())));
+        }
+        t.write(rows, null);
+        t.delete(Arrays.asList(30L, 9000L), null);
+        t.compact(null);
+        long schema = t.table().schema().id();
+        check(t, random);
+        assertThat(t.dataFiles()).allSatisfy(f -> assertThat(f.schemaId()).isEqualTo(schema));
+
+        // A new schema version sends the same files down the read-through path.
+        t.setOption("snapshot.num-retained.min", "5");
+        assertThat(t.table().schema().id()).isGreaterThan(schema);
+        check(t, random);
+    }
+
+    private static void check(PkTable t, Random random) throws Exception {
+        Map<Long, String> live = t.liveRows();
+        List<Long> keyOrder = new ArrayList<>(new TreeMap<>(live).keySet());
+        List<DataFileMeta> files = t.dataFiles();
+        assertThat(files).hasSize(1);
+        DataFileMeta file = files.get(0);
+        assertThat(file.rowCount()).isEqualTo(keyOrder.size());
+        long[] positions = new long[40];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = random.nextInt((int) file.rowCount());
+        }
+        positions[0] = file.rowCount() - 1;
+        positions[1] = 0;
+        List<InternalRow> read = PkFullTextSearcher.create(t.table())
+                .readRows(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, file.fileName(), positions, Arrays.asList("body", "id"));
+        for (int i = 0; i < positions.length; i++) {
+            long id = keyOrder.get((int) positions[i]);
+            InternalRow row = read.get(i);
+            assertThat(row).as("row at %d", positions[i]).isNotNull();
+            assertThat(row.getLong(1)).as("id at %d", positions[i]).isEqualTo(id);
+            assertThat(row.isNullAt(0) ? null : row.getString(0).toString()).isEqualTo(live.get(id));
+        }
+    }
+}

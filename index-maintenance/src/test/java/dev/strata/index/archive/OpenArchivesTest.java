@@ -1,0 +1,91 @@
+package dev.strata.index.archive;
+
+import dev.strata.index.PkFullTextWriteHook;
+import dev.strata.index.fixtures.PkTable;
+
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class OpenArchivesTest {
+
+    @TempDir Path dir;
+
+    private ArchiveFiles files;
+    private IndexFileMeta archive;
+    private Path local;
+
+    @BeforeEach
+    void buildOneArchive() throws Exception {
+        PkTable t = PkTable.create(dir, PkTable.defaultOptions());
+        t.write(Arrays.asList(PkTable.row(1, "lake format"), PkTable.row(2, "paimon full text search")), null);
+        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            t.compact(hook);
+        }
+        archive = t.archives().get(0);
+        files = ArchiveFiles.of(t.table(), BinaryRow.EMPTY_ROW, 0);
+        local = Paths.get(files.path(archive).toUri().getPath());
+    }
+
+    @Test
+    void aSecondSearchReusesTheOpenArchive() throws Exception {
+        OpenArchives cache = new OpenArchives(4);
+        ArchiveReader first;
+        try (OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+            first = lease.reader();
+            assertThat(first.indexReader().numDocs()).isEqualTo(2);
+        }
+        try (OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+            assertThat(lease.reader()).isSameAs(first);
+        }
+        assertThat(cache.size()).isEqualTo(1);
+        cache.clear();
+        assertThat(cache.size()).isZero();
+        assertThat(first.indexReader().getRefCount()).as("closed on clear").isZero();
+    }
+
+    @Test
+    void anEvictedArchiveClosesOnlyAfterItsLastLease() throws Exception {
+        OpenArchives cache = new OpenArchives(0);
+        OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false));
+        ArchiveReader reader = lease.reader();
+        assertThat(cache.size()).isZero();
+        assertThat(reader.indexReader().getRefCount()).isEqualTo(1);
+        lease.close();
+        assertThat(reader.indexReader().getRefCount()).as("closed with its last lease").isZero();
+        assertThatThrownBy(lease::reader).isInstanceOf(IllegalStateException.class).hasMessageContaining("lease");
+    }
+
+    @Test
+    void aFileRewrittenInPlaceIsVerifiedAgain() throws Exception {
+        OpenArchives cache = new OpenArchives(4);
+        try (OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+            assertThat(lease.reader().indexReader().numDocs()).isEqualTo(2);
+        }
+        byte[] bytes = Files.readAllBytes(local);
+        bytes[bytes.length / 2] ^= 0x10;
+        FileTime before = Files.getLastModifiedTime(local);
+        Files.write(local, bytes);
+        Files.setLastModifiedTime(local, FileTime.fromMillis(before.toMillis() + 2000));
+        assertThatThrownBy(() -> cache.acquire(files, archive, new ArchiveHeaders(false)))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining("checksum");
+        cache.clear();
+    }
+
+    @Test
+    void aNegativeCapacityIsRefused() {
+        assertThatThrownBy(() -> new OpenArchives(-1)).hasMessageContaining("strata.fulltext.open-archives");
+    }
+}
