@@ -20,7 +20,8 @@ import org.apache.spark.unsafe.types.UTF8String
  *
  * The plan is `Limit(k, Sort(_score DESC, primary key ASC, scan))` over a scan with one task per selected
  * (partition, bucket), each returning its bucket's top-k: Spark merges the global top-k on the driver, and
- * the primary key makes the order of equal scores deterministic. `where` is a SQL filter over partition
+ * the primary key makes the order of equal scores deterministic. When few buckets are selected the scan
+ * searches them on the driver and [[DriverSearchStrategy]] answers the whole plan without a Spark job. `where` is a SQL filter over partition
  * columns that prunes buckets before any task runs.
  */
 object FullTextSearchFunction {
@@ -34,6 +35,7 @@ object FullTextSearchFunction {
   def register(extensions: SparkSessionExtensions): Unit = {
     extensions.injectTableFunction(
       (FunctionIdentifier(Name), new ExpressionInfo(getClass.getName, null, Name, Usage, ""), build _))
+    extensions.injectPlannerStrategy(_ => DriverSearchStrategy)
   }
 
   def build(args: Seq[Expression]): LogicalPlan = {

@@ -32,6 +32,7 @@ public final class FullTextSearchBenchmark {
 
     public static void main(String[] args) throws Exception {
         int docs = Integer.getInteger("strata.bench.docs", 200_000);
+        int docBytes = Integer.getInteger("strata.bench.docBytes", 200);
         Path warehouse = Files.createTempDirectory("strata-fts-bench");
         SparkSession spark = session("local[2]", warehouse);
         TextCorpus corpus = new TextCorpus(5000);
@@ -46,7 +47,7 @@ public final class FullTextSearchBenchmark {
         for (int from = 0; from < docs; from += batch) {
             List<Row> rows = new ArrayList<>();
             for (int id = from; id < Math.min(docs, from + batch); id++) {
-                String body = corpus.documentOfSize(random, 200);
+                String body = corpus.documentOfSize(random, docBytes);
                 // A planted rare term in 7 documents spread over the table: an unambiguous top-10.
                 if (id % (docs / 7) == 3) {
                     body = body + " " + RARE_TERM;
@@ -56,7 +57,8 @@ public final class FullTextSearchBenchmark {
             spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
         }
         spark.sql("CALL lake.sys.compact(table => 'bench.docs')").collect();
-        System.out.printf("wrote and compacted %,d docs in %.1f s%n", docs, (System.nanoTime() - writeStart) / 1e9);
+        System.out.printf("wrote and compacted %,d docs of ~%d bytes in %.1f s%n", docs, docBytes,
+                (System.nanoTime() - writeStart) / 1e9);
 
         String rare = RARE_TERM;
         String common = corpus.vocabulary().get(0);

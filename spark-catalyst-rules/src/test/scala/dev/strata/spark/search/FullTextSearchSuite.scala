@@ -92,17 +92,54 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     } finally reader.close()
   }
 
-  test("random queries return exactly the oracle's matches when k covers them") {
-    val generator = new QueryGenerator(new TextCorpus(300))
-    val random = new Random(seed + 1)
-    val queries = (0 until 60).map(_ => generator.next(random)).distinct
-    val expected = oracle(queries)
-    queries.foreach { q =>
-      val ids = searchIds(q, 100000)
-      assert(ids.size == ids.toSet.size, s"duplicate ids for $q")
-      assert(ids.toSet == expected(q), s"query '$q' (${TestSeeds.describe("FullTextSearchSuite", seed)})")
+  private val DriverMaxBuckets = "spark.sql.strata.search.driverMaxBuckets"
+
+  private def withDriverMaxBuckets[T](value: String)(body: => T): T = {
+    spark.conf.set(DriverMaxBuckets, value)
+    try body finally spark.conf.unset(DriverMaxBuckets)
+  }
+
+  // Six (partition, bucket)s: the default answers on the driver, 0 forces one executor task per bucket.
+  Seq(("driver", "16", "LocalTableScan"), ("executor tasks", "0", "BatchScan")).foreach { case (where, max, node) =>
+    test(s"random queries searched on the $where return exactly the oracle's matches when k covers them") {
+      withDriverMaxBuckets(max) {
+        val plan = spark.sql("SELECT id FROM full_text_search('lake.kb.docs', 'body', 'lake', 5)")
+          .queryExecution.executedPlan.toString
+        assert(plan.contains(node), plan)
+        val generator = new QueryGenerator(new TextCorpus(300))
+        val random = new Random(seed + 1)
+        val queries = (0 until 60).map(_ => generator.next(random)).distinct
+        val expected = oracle(queries)
+        queries.foreach { q =>
+          val ids = searchIds(q, 100000)
+          assert(ids.size == ids.toSet.size, s"duplicate ids for $q")
+          assert(ids.toSet == expected(q), s"query '$q' on the $where (${TestSeeds.describe("FullTextSearchSuite", seed)})")
+        }
+        assert(queries.count(q => expected(q).nonEmpty) > queries.size / 2, "most queries should match something")
+      }
     }
-    assert(queries.count(q => expected(q).nonEmpty) > queries.size / 2, "most queries should match something")
+  }
+
+  test("a driver-side search is planned as one local relation, also inside a join") {
+    val top = spark.sql("SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5)")
+    val plan = top.queryExecution.executedPlan
+    assert(plan.isInstanceOf[org.apache.spark.sql.execution.LocalTableScanExec], top.queryExecution.optimizedPlan.treeString(verbose = true))
+    val ranked = top.collect()
+    withDriverMaxBuckets("0") {
+      val distributed = spark.sql("SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5)")
+        .collect()
+      assert(ranked.toSeq == distributed.toSeq)
+    }
+    val joined = spark.sql("SELECT d.title FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5) s " +
+      "JOIN lake.kb.docs d ON s.id = d.id AND s.dt = d.dt").collect().map(_.getString(0)).toSet
+    assert(joined == ranked.map(r => s"title ${r.getLong(0)}").toSet)
+  }
+
+  test("a bad driverMaxBuckets setting is refused with the setting's name") {
+    withDriverMaxBuckets("-1") {
+      val e = intercept[Exception](searchIds("lake", 5))
+      assert(e.getMessage.contains(DriverMaxBuckets) && e.getMessage.contains("'-1'"), e.getMessage)
+    }
   }
 
   test("results are ordered by score and cut at k, with the table's columns and _score") {

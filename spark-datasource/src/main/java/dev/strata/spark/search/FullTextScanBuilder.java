@@ -45,6 +45,6 @@ final class FullTextScanBuilder implements ScanBuilder, SupportsPushDownRequired
                 columns.add(f.name());
             }
         }
-        return new FullTextScan(tableName, table, query, k, where, columns, score, required);
+        return FullTextScans.create(tableName, table, query, k, where, columns, score, required);
     }
 }

@@ -16,9 +16,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * The result of {@code full_text_search(table, column, query, k[, where])} as a readable table: the
- * searched table's columns plus {@code _score DOUBLE}. Scanning it searches every selected (partition,
- * bucket) in its own Spark task and returns each bucket's top-k live rows; the function's plan sorts by
- * score and keeps k rows, so Spark merges the global top-k on the driver.
+ * searched table's columns plus {@code _score DOUBLE}. Scanning it returns each selected (partition,
+ * bucket)'s top-k live rows, searched in one Spark task per bucket, or on the driver without a job when
+ * few buckets are selected ({@code spark.sql.strata.search.driverMaxBuckets}, default 16); the function's
+ * plan sorts by score and keeps k rows, so the global top-k is merged on the driver.
  */
 public final class FullTextSearchTable implements SupportsRead {
 
