@@ -19,10 +19,10 @@ import org.apache.spark.sql.types.StructType;
  * <ol>
  *   <li>{@code full_text_search} top-10 vs {@code lower(body) RLIKE '\bterm\b' ... LIMIT 10}, for a rare and
  *       a common term (best of 3 warm runs each), and whether the rare term's ids are identical;</li>
- *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]}.</li>
+ *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]} (best of two each).</li>
  * </ol>
  * Run: {@code mvn -B -pl spark-catalyst-rules test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000]}
+ * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000] [-Dstrata.bench.docBytes=200]}
  */
 public final class FullTextSearchBenchmark {
 
@@ -119,9 +119,14 @@ public final class FullTextSearchBenchmark {
         return ids;
     }
 
+    /** Best of two forced rebuilds, so that both sessions are measured with a warm JVM. */
     private static double rebuild(SparkSession spark) {
-        long start = System.nanoTime();
-        spark.sql("CALL lake.sys.rebuild_pk_fulltext(table => 'bench.docs', force => true)").collectAsList();
-        return (System.nanoTime() - start) / 1e9;
+        double best = Double.MAX_VALUE;
+        for (int i = 0; i < 2; i++) {
+            long start = System.nanoTime();
+            spark.sql("CALL lake.sys.rebuild_pk_fulltext(table => 'bench.docs', force => true)").collectAsList();
+            best = Math.min(best, (System.nanoTime() - start) / 1e9);
+        }
+        return best;
     }
 }
