@@ -31,6 +31,13 @@ public abstract class ColumnAllocator {
     private final List<BitSet> groupColumnsById = new ArrayList<>();
     private final BitSet groupIds = new BitSet();
     private final BitSet groupOverflow = new BitSet();
+    /** Ownership segments of the current group: per column the open segment's owner (-1: none yet) and start row. */
+    private final int[] segmentOwner;
+    private final int[] segmentStart;
+    /** Per column the closed segments of the current group as (start, length, owner) triples; null once fragmented. */
+    private final int[][] segments;
+    private final int[] segmentInts;
+    private int maxSegments = GroupPlacement.DEFAULT_MAX_SEGMENTS;
 
     ColumnAllocator(int k) {
         if (k < 1) {
@@ -42,6 +49,19 @@ public abstract class ColumnAllocator {
         Arrays.fill(lastRecorded, -1);
         this.groupLastRecorded = new int[k];
         Arrays.fill(groupLastRecorded, -1);
+        this.segmentOwner = new int[k];
+        Arrays.fill(segmentOwner, -1);
+        this.segmentStart = new int[k];
+        this.segments = new int[k][];
+        for (int c = 0; c < k; c++) {
+            segments[c] = new int[12];
+        }
+        this.segmentInts = new int[k];
+    }
+
+    /** Most ownership segments one column records per row group before it counts as fragmented. */
+    public final void maxSegmentsPerColumn(int max) {
+        this.maxSegments = max;
     }
 
     public final int numColumns() {
@@ -50,6 +70,14 @@ public abstract class ColumnAllocator {
 
     /** Places the ids {@code ids[0..n)} (entry order, duplicates allowed) and updates S, O and W. */
     public final void allocate(int[] ids, int n) {
+        allocate(ids, n, -1);
+    }
+
+    /**
+     * As {@link #allocate(int[], int)} for the row at {@code rowInGroup} (0-based within the current row group,
+     * counting NULL maps too), which also records the columns' ownership segments; -1 records none.
+     */
+    public final void allocate(int[] ids, int n, int rowInGroup) {
         Arrays.fill(mapping, -1);
         overflowCount = 0;
         place(ids, n, mapping);
@@ -65,6 +93,13 @@ public abstract class ColumnAllocator {
                 groupIds.set(id);
                 groupLastRecorded[c] = id;
             }
+            if (id >= 0 && rowInGroup >= 0 && segmentOwner[c] != id) {
+                if (segmentOwner[c] >= 0) {
+                    closeSegment(c, rowInGroup);
+                }
+                segmentOwner[c] = id;
+                segmentStart[c] = rowInGroup;
+            }
         }
         for (int i = 0; i < overflowCount; i++) {
             overflowSet.set(overflow[i]);
@@ -78,6 +113,31 @@ public abstract class ColumnAllocator {
      * the next group empty.
      */
     public final GroupPlacement sealGroup(int maxIds) {
+        return sealGroup(maxIds, -1);
+    }
+
+    /**
+     * As {@link #sealGroup(int)} for a group of {@code rows} rows whose rows were allocated with their row index:
+     * the placement then carries each column's ownership segments ({@link GroupPlacement#segmentsOf}).
+     */
+    public final GroupPlacement sealGroup(int maxIds, int rows) {
+        int[][] closed = null;
+        if (rows >= 0) {
+            closed = new int[k][];
+            for (int c = 0; c < k; c++) {
+                if (segmentOwner[c] >= 0) {
+                    closeSegment(c, rows);
+                }
+                closed[c] = segments[c] == null ? null : Arrays.copyOf(segments[c], segmentInts[c]);
+            }
+        }
+        for (int c = 0; c < k; c++) {
+            segmentOwner[c] = -1;
+            segmentInts[c] = 0;
+            if (segments[c] == null) {
+                segments[c] = new int[12];
+            }
+        }
         GroupPlacement result = null;
         int count = groupIds.cardinality();
         if (count <= maxIds) {
@@ -88,7 +148,7 @@ public abstract class ColumnAllocator {
                 ids[i] = id;
                 cols[i++] = groupColumnsById.get(id).stream().toArray();
             }
-            result = new GroupPlacement(k, ids, cols, groupOverflow.stream().toArray());
+            result = new GroupPlacement(k, ids, cols, groupOverflow.stream().toArray(), closed);
         }
         for (int id = groupIds.nextSetBit(0); id >= 0; id = groupIds.nextSetBit(id + 1)) {
             groupColumnsById.get(id).clear();
@@ -97,6 +157,26 @@ public abstract class ColumnAllocator {
         groupOverflow.clear();
         Arrays.fill(groupLastRecorded, -1);
         return result;
+    }
+
+    private void closeSegment(int c, int end) {
+        int[] seg = segments[c];
+        if (seg == null) {
+            return;
+        }
+        int at = segmentInts[c];
+        if (at / 3 >= maxSegments) {
+            segments[c] = null;
+            return;
+        }
+        if (at + 3 > seg.length) {
+            seg = Arrays.copyOf(seg, seg.length * 2);
+            segments[c] = seg;
+        }
+        seg[at] = segmentStart[c];
+        seg[at + 1] = end - segmentStart[c];
+        seg[at + 2] = segmentOwner[c];
+        segmentInts[c] = at + 3;
     }
 
     private BitSet groupColumnsOf(int id) {

@@ -8,10 +8,16 @@ import java.util.Arrays;
  * that overflowed in some row of the group. S_g(id) ⊆ S(id) and O_g ⊆ O. From these follows each
  * column's owner in the group: the only id it held, none, or several ({@link #SHARED}).
  *
- * <p>What a reader may conclude (the read shortcut): if every column of S_g(k) is owned by k alone
- * and k ∉ O_g, then in that row group a row holds k exactly where one of those columns is non-null
- * (empty slots are NULL, spec I4), apart from rows where k is present with a NULL value, which read
- * as NULL either way; so {@code m['k']} needs neither {@code __field_mapping} nor other columns.
+ * <p>Optionally, per column, its <em>ownership segments</em>: maximal row ranges of the group in
+ * which the column held one id only (rows in between hold nothing). Rows outside every segment have
+ * the slot empty. A column whose segments would exceed the writer's bound is <em>fragmented</em>
+ * (nothing recorded).
+ *
+ * <p>What a reader may conclude (the read shortcut): in a row of a segment of column c owned by k,
+ * k sits in c exactly when c is non-null (empty slots are NULL, spec I4), apart from rows where k is
+ * present with a NULL value, which read as NULL either way; outside k's segments c never holds k. So
+ * when no column of S_g(k) is fragmented, {@code m['k']} needs S_g(k), the segments and, if k ∈ O_g,
+ * the overflow (whose entries name their key) — not {@code __field_mapping}.
  */
 public final class GroupPlacement {
 
@@ -19,11 +25,15 @@ public final class GroupPlacement {
     public static final int EMPTY = -1;
     /** {@link #ownerOf} of a column that held more than one id in the group. */
     public static final int SHARED = -2;
+    /** Default bound on the ownership segments of one column in one row group. */
+    public static final int DEFAULT_MAX_SEGMENTS = 4096;
 
     private final int[] ids;
     private final int[][] columns;
     private final int[] overflowIds;
     private final int[] owners;
+    /** Per column (start, length, owner) triples in row order, null when fragmented; null array: none recorded. */
+    private final int[][] segments;
 
     /**
      * @param k          the file's K
@@ -32,6 +42,14 @@ public final class GroupPlacement {
      * @param overflowIds O_g, ascending
      */
     public GroupPlacement(int k, int[] ids, int[][] columns, int[] overflowIds) {
+        this(k, ids, columns, overflowIds, null);
+    }
+
+    /**
+     * @param segments null when no segments are recorded; else K entries, each null (fragmented) or
+     *                 (start, length, owner) triples with ascending, non-overlapping ranges and owners of ids
+     */
+    public GroupPlacement(int k, int[] ids, int[][] columns, int[] overflowIds, int[][] segments) {
         if (ids.length != columns.length) {
             throw new IllegalArgumentException("Cannot build a group placement: " + ids.length + " ids but "
                     + columns.length + " column sets.");
@@ -54,6 +72,31 @@ public final class GroupPlacement {
                 owners[c] = owners[c] == EMPTY ? ids[i] : SHARED;
             }
         }
+        if (segments != null) {
+            if (segments.length != k) {
+                throw new IllegalArgumentException("Cannot build a group placement: segments for " + segments.length
+                        + " columns, K=" + k + ".");
+            }
+            for (int c = 0; c < k; c++) {
+                int[] seg = segments[c];
+                if (seg == null) {
+                    continue;
+                }
+                if (seg.length % 3 != 0) {
+                    throw new IllegalArgumentException("Cannot build a group placement: segments of column " + c
+                            + " are not (start, length, owner) triples.");
+                }
+                long end = 0;
+                for (int i = 0; i < seg.length; i += 3) {
+                    if (seg[i] < end || seg[i + 1] < 1 || seg[i + 2] < 0) {
+                        throw new IllegalArgumentException("Cannot build a group placement: segment " + (i / 3)
+                                + " of column " + c + " overlaps, is empty or has no owner.");
+                    }
+                    end = (long) seg[i] + seg[i + 1];
+                }
+            }
+        }
+        this.segments = segments;
         for (int i = 1; i < overflowIds.length; i++) {
             if (overflowIds[i] <= overflowIds[i - 1]) {
                 throw new IllegalArgumentException("Cannot build a group placement: overflow ids not ascending at "
@@ -93,6 +136,43 @@ public final class GroupPlacement {
         return owners[c];
     }
 
+    /** Whether ownership segments were recorded for this group. */
+    public boolean hasSegments() {
+        return segments != null;
+    }
+
+    /**
+     * Column c's ownership segments as (start, length, owner) triples in row order (a view; do not modify), or
+     * null when none were recorded or the column is fragmented.
+     */
+    public int[] segmentsOf(int c) {
+        return segments == null ? null : segments[c];
+    }
+
+    /**
+     * The row ranges of the group in which column c may hold {@code id}, as (start, end) pairs, end exclusive,
+     * ascending; null when this cannot be told without {@code __field_mapping} (no segments or a fragmented column).
+     */
+    public int[] rangesOf(int c, int id) {
+        int[] seg = segmentsOf(c);
+        if (seg == null) {
+            return null;
+        }
+        int n = 0;
+        for (int i = 0; i < seg.length; i += 3) {
+            n += seg[i + 2] == id ? 1 : 0;
+        }
+        int[] out = new int[2 * n];
+        int o = 0;
+        for (int i = 0; i < seg.length; i += 3) {
+            if (seg[i + 2] == id) {
+                out[o++] = seg[i];
+                out[o++] = seg[i] + seg[i + 1];
+            }
+        }
+        return out;
+    }
+
     /** Whether k's values in this group are exactly the non-null values of its own columns (see the class comment). */
     public boolean ownsItsColumns(int id) {
         if (id < 0 || overflows(id)) {
@@ -113,7 +193,8 @@ public final class GroupPlacement {
         }
         GroupPlacement g = (GroupPlacement) o;
         return Arrays.equals(ids, g.ids) && Arrays.deepEquals(columns, g.columns)
-                && Arrays.equals(overflowIds, g.overflowIds) && owners.length == g.owners.length;
+                && Arrays.equals(overflowIds, g.overflowIds) && owners.length == g.owners.length
+                && Arrays.deepEquals(segments, g.segments);
     }
 
     @Override

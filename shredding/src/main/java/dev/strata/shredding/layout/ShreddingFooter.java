@@ -41,10 +41,15 @@ import java.util.zip.Inflater;
  * Entry       --&gt; Id:VInt (ascending), Present:VInt, Nulls:VInt, NaNs:VInt, Flags:byte,
  *                 [Min:Value if Flags&amp;1], [Max:Value if Flags&amp;2]
  * Placement   --&gt; Recorded:byte (0 | 1), [IdCount:VInt, &lt;IdDelta:VInt, ColCount:VInt,
- *                 ColDelta:VInt^ColCount&gt;^IdCount, OverflowCount:VInt, OverflowIdDelta:VInt^OverflowCount]
- *                 (only when Recorded = 1; S_g per id and O_g of the row group, {@link GroupPlacement};
- *                 ids, columns and overflow ids ascending, each stored as the difference to the previous
- *                 one of its list, the first as is)
+ *                 ColDelta:VInt^ColCount&gt;^IdCount, OverflowCount:VInt, OverflowIdDelta:VInt^OverflowCount,
+ *                 Segments] (only when Recorded = 1; S_g per id and O_g of the row group,
+ *                 {@link GroupPlacement}; ids, columns and overflow ids ascending, each stored as the
+ *                 difference to the previous one of its list, the first as is)
+ * Segments    --&gt; HasSegments:byte (0 | 1), [ColumnSegments^K]   (only when HasSegments = 1)
+ * ColumnSegments --&gt; Fragmented:byte (0 | 1), [Count:VInt, &lt;Gap:VInt, Length:VInt, Owner:VInt&gt;^Count]
+ *                 (only when Fragmented = 0; column c = 0..K-1 in order; a segment starts Gap rows after
+ *                 the previous one ended (the first: after row 0), holds Length &gt;= 1 rows and its only
+ *                 id is Owner)
  * Value       --&gt; LONG: ZLong | DOUBLE: IEEE-754 int64 bits | BYTES: Length:VInt, bytes
  *                 | DECIMAL: Scale:VInt, Length:VInt, unscaled two's-complement bytes
  * </pre>
@@ -322,6 +327,24 @@ public final class ShreddingFooter {
             writeVInt(out, id - prev);
             prev = id;
         }
+        out.writeByte(placement.hasSegments() ? 1 : 0);
+        if (placement.hasSegments()) {
+            for (int c = 0; c < placement.numColumns(); c++) {
+                int[] seg = placement.segmentsOf(c);
+                out.writeByte(seg == null ? 1 : 0);
+                if (seg == null) {
+                    continue;
+                }
+                writeVInt(out, seg.length / 3);
+                int end = 0;
+                for (int i = 0; i < seg.length; i += 3) {
+                    writeVInt(out, seg[i] - end);
+                    writeVInt(out, seg[i + 1]);
+                    writeVInt(out, seg[i + 2]);
+                    end = seg[i] + seg[i + 1];
+                }
+            }
+        }
     }
 
     private static GroupPlacement readPlacement(DataInputStream in, int k, int group) throws IOException {
@@ -363,8 +386,44 @@ public final class ShreddingFooter {
             id += readVInt(in);
             ov[i] = id;
         }
+        int[][] segments = null;
+        int has = in.readByte();
+        if (has != 0 && has != 1) {
+            throw new IOException("segment flag " + has + " of row group " + group + " is neither 0 nor 1");
+        }
+        if (has == 1) {
+            segments = new int[k][];
+            for (int c = 0; c < k; c++) {
+                int fragmented = in.readByte();
+                if (fragmented == 1) {
+                    continue;
+                }
+                if (fragmented != 0) {
+                    throw new IOException("fragment flag " + fragmented + " of column " + c + " in row group " + group);
+                }
+                int count = readVInt(in);
+                if (count > in.available()) {
+                    throw new EOFException(count + " segments of column " + c + " in row group " + group
+                            + " exceed the remaining " + in.available() + " bytes");
+                }
+                int[] seg = new int[3 * count];
+                long end = 0;
+                for (int i = 0; i < seg.length; i += 3) {
+                    long start = end + readVInt(in);
+                    int length = readVInt(in);
+                    if (start + length > Integer.MAX_VALUE) {
+                        throw new IOException("segment of column " + c + " in row group " + group + " ends past 2^31");
+                    }
+                    seg[i] = (int) start;
+                    seg[i + 1] = length;
+                    seg[i + 2] = readVInt(in);
+                    end = start + length;
+                }
+                segments[c] = seg;
+            }
+        }
         try {
-            return new GroupPlacement(k, ids, cols, ov);
+            return new GroupPlacement(k, ids, cols, ov, segments);
         } catch (IllegalArgumentException e) {
             throw new IOException("row group " + group + ": " + e.getMessage(), e);
         }

@@ -14,25 +14,28 @@ import org.apache.parquet.schema.Type;
  * Which physical columns of one shredded map one row group needs for a list of selected keys.
  *
  * <p>With the row group's {@link GroupPlacement} (footer version 2) a key needs only S_g(k), not the
- * file-level S(k), and the overflow only when k ∈ O_g. When, in addition, every selected key owns all
- * its columns of the group alone and none overflowed there ({@link GroupPlacement#ownsItsColumns}),
- * {@code __field_mapping} is not read at all: a row holds k where one of k's columns is non-null. The
- * map's own NULL-ness then comes from the definition levels of any read column (a value column's
- * level 0 means a NULL map); when no key has a column in the group the smallest value column chunk
- * is read for that. Without a placement (version 1 files, or a group with too many ids) the file-level
- * plan of spec §7.2 applies.
+ * file-level S(k), and the overflow only when k ∈ O_g. When, in addition, the group records for every
+ * column of every selected key the row ranges in which the column may hold that key (ownership
+ * segments, {@link GroupPlacement#rangesOf}), {@code __field_mapping} is not read at all: within k's
+ * ranges of column c a row holds k where c is non-null, and overflow entries name their key. The
+ * map's own NULL-ness then comes from the definition levels of any read column (level 0 means a NULL
+ * map); when nothing else is read the smallest value column chunk is read for that. Without a
+ * placement (version 1 files, or a group with too many ids) the file-level plan of spec §7.2 applies.
  */
 public final class GroupKeyPlan {
 
     private final int[][] columnsPerKey;
+    /** Per key, per entry of its columns, the (start, end) row ranges where the column may hold it; null: by mapping. */
+    private final int[][][] rangesPerKey;
     private final boolean[] overflowPerKey;
     private final boolean mappingNeeded;
     private final int presenceColumn;
     private final GroupType requested;
 
-    private GroupKeyPlan(int[][] columnsPerKey, boolean[] overflowPerKey, boolean mappingNeeded, int presenceColumn,
-            GroupType requested) {
+    private GroupKeyPlan(int[][] columnsPerKey, int[][][] rangesPerKey, boolean[] overflowPerKey, boolean mappingNeeded,
+            int presenceColumn, GroupType requested) {
         this.columnsPerKey = columnsPerKey;
+        this.rangesPerKey = rangesPerKey;
         this.overflowPerKey = overflowPerKey;
         this.mappingNeeded = mappingNeeded;
         this.presenceColumn = presenceColumn;
@@ -48,8 +51,10 @@ public final class GroupKeyPlan {
             BlockMetaData block) {
         GroupPlacement placement = meta.placement(group);
         int[][] cols = new int[keys.size()][];
+        int[][][] ranges = new int[keys.size()][][];
         boolean[] ovf = new boolean[keys.size()];
         boolean owned = placement != null;
+        int rows = (int) Math.min(Integer.MAX_VALUE, block.getRowCount());
         TreeSet<Integer> union = new TreeSet<>();
         boolean anyOverflow = false;
         for (int j = 0; j < keys.size(); j++) {
@@ -60,14 +65,19 @@ public final class GroupKeyPlan {
             }
             cols[j] = placement != null ? placement.columnsOf(id) : meta.columnsOf(id);
             ovf[j] = placement != null ? placement.overflows(id) : meta.overflows(id);
-            owned &= placement != null && placement.ownsItsColumns(id);
-            for (int c : cols[j]) {
+            ranges[j] = new int[cols[j].length][];
+            boolean wholeGroup = placement != null && !placement.hasSegments() && placement.ownsItsColumns(id);
+            for (int i = 0; i < cols[j].length; i++) {
+                int c = cols[j][i];
                 union.add(c);
+                ranges[j][i] = placement == null ? null
+                        : placement.hasSegments() ? placement.rangesOf(c, id) : wholeGroup ? new int[] {0, rows} : null;
+                owned &= ranges[j][i] != null;
             }
             anyOverflow |= ovf[j];
         }
         int presence = -1;
-        if (owned && union.isEmpty()) {
+        if (owned && union.isEmpty() && !anyOverflow) {
             presence = smallestValueColumn(physical.getName(), meta.numColumns(), block);
             union.add(presence);
         }
@@ -81,7 +91,7 @@ public final class GroupKeyPlan {
         if (anyOverflow) {
             fields.add(physical.getType(ParquetSchemas.OVERFLOW));
         }
-        return new GroupKeyPlan(cols, ovf, !owned, presence, physical.withNewFields(fields));
+        return new GroupKeyPlan(cols, owned ? ranges : null, ovf, !owned, presence, physical.withNewFields(fields));
     }
 
     private static int smallestValueColumn(String column, int k, BlockMetaData block) {
@@ -105,12 +115,20 @@ public final class GroupKeyPlan {
         return columnsPerKey[j];
     }
 
+    /**
+     * Without the mapping: the row ranges, (start, end) pairs ascending, in which the i-th column of
+     * {@link #columnsOf}(j) may hold key j; a row in a range holds j there when the column is non-null.
+     */
+    public int[] rangesOf(int j, int i) {
+        return rangesPerKey[j][i];
+    }
+
     /** Whether key j may sit in the overflow within this group. */
     public boolean overflowOf(int j) {
         return overflowPerKey[j];
     }
 
-    /** Whether {@code __field_mapping} must be read; false means "non-null in one of k's columns = k present". */
+    /** Whether {@code __field_mapping} must be read; false: use {@link #rangesOf} and the overflow's own keys. */
     public boolean mappingNeeded() {
         return mappingNeeded;
     }

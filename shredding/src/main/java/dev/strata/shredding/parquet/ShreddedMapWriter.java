@@ -35,6 +35,11 @@ final class ShreddedMapWriter {
     private final FieldDictionary dictionary = new FieldDictionary();
     private final ColumnAllocator allocator;
     private final ZoneAccumulator zones;
+    /**
+     * System property bounding the ownership segments a column records per row group (default
+     * {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}); more make the column fragmented, so readers use the mapping.
+     */
+    static final String MAX_SEGMENTS_PROPERTY = "strata.shredding.max-segments";
     /** S_g and O_g of every sealed row group, in file order (null: more ids than the footer records). */
     private final List<GroupPlacement> placements = new ArrayList<>();
     private final InternalArray.ElementGetter valueGetter;
@@ -70,6 +75,7 @@ final class ShreddedMapWriter {
         this.valueType = valueType;
         this.kind = ValueKind.of(valueType);
         this.allocator = policy.newAllocator(k);
+        this.allocator.maxSegmentsPerColumn(Integer.getInteger(MAX_SEGMENTS_PROPERTY, GroupPlacement.DEFAULT_MAX_SEGMENTS));
         this.zones = new ZoneAccumulator(kind);
         this.valueGetter = InternalArray.createElementGetter(valueType);
         this.valueWriter = ValueWriters.of(valueType);
@@ -100,7 +106,8 @@ final class ShreddedMapWriter {
         return column;
     }
 
-    void write(RecordConsumer rc, InternalMap map) {
+    /** Writes one non-null map, the row at {@code rowInGroup} of the current row group (NULL maps counted). */
+    void write(RecordConsumer rc, InternalMap map, long rowInGroup) {
         int n = map.size();
         InternalArray keys = map.keyArray();
         InternalArray values = map.valueArray();
@@ -119,7 +126,7 @@ final class ShreddedMapWriter {
             }
             lastIndexOfId[id] = i;
         }
-        allocator.allocate(ids, n);
+        allocator.allocate(ids, n, rowInGroup <= Integer.MAX_VALUE ? (int) rowInGroup : -1);
         int[] mapping = allocator.mapping();
         for (int i = 0; i < n; i++) {
             int id = ids[i];
@@ -312,7 +319,8 @@ final class ShreddedMapWriter {
 
     void sealRowGroup(long rows) {
         zones.sealRowGroup(rows);
-        placements.add(allocator.sealGroup(ShreddingFooter.MAX_PLACEMENT_IDS));
+        placements.add(allocator.sealGroup(ShreddingFooter.MAX_PLACEMENT_IDS,
+                rows <= Integer.MAX_VALUE ? (int) rows : -1));
     }
 
     int maxRowWidth() {

@@ -384,7 +384,7 @@ public final class ShreddedParquetWriter implements Closeable {
                 }
                 rc.startField(names[i], i);
                 if (shreddedWriters[i] != null) {
-                    shreddedWriters[i].write(rc, (InternalMap) v);
+                    shreddedWriters[i].write(rc, (InternalMap) v, rowsInGroup);
                 } else {
                     writers[i].write(rc, v);
                 }

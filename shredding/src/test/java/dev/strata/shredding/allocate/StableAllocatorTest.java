@@ -129,9 +129,16 @@ class StableAllocatorTest {
         BitSet expectedOverflow = new BitSet();
         BitSet fileOverflow = new BitSet();
         Map<Integer, BitSet> fileColumns = new HashMap<>();
+        List<int[]> groupMappings = new ArrayList<>();
+        int groupStart = 0;
         for (int i = 0; i < rows.size(); i++) {
             int[] row = rows.get(i);
-            a.allocate(row, row.length);
+            if (i % 97 == 5) {
+                groupMappings.add(null); // a NULL map: counted as a row, never allocated
+                continue;
+            }
+            a.allocate(row, row.length, i - groupStart);
+            groupMappings.add(a.mapping().clone());
             for (int c = 0; c < 5; c++) {
                 int id = a.mapping()[c];
                 if (id >= 0) {
@@ -144,7 +151,28 @@ class StableAllocatorTest {
                 fileOverflow.set(a.overflowIds()[j]);
             }
             if ((i + 1) % groupSize == 0 || i == rows.size() - 1) {
-                GroupPlacement g = a.sealGroup(1 << 16);
+                GroupPlacement g = a.sealGroup(1 << 16, i + 1 - groupStart);
+                assertThat(g.hasSegments()).isTrue();
+                for (int c = 0; c < 5; c++) {
+                    int[] seg = g.segmentsOf(c);
+                    assertThat(seg).as("column %s is not fragmented under the default bound", c).isNotNull();
+                    for (int r = 0; r < groupMappings.size(); r++) {
+                        int[] m = groupMappings.get(r);
+                        int held = m == null ? -1 : m[c];
+                        int owner = -1;
+                        for (int s = 0; s < seg.length; s += 3) {
+                            if (r >= seg[s] && r < seg[s] + seg[s + 1]) {
+                                owner = seg[s + 2];
+                            }
+                        }
+                        if (held >= 0) {
+                            assertThat(owner).as("row %s of the group, column %s holds %s", r, c, held).isEqualTo(held);
+                            assertThat(g.rangesOf(c, held)).isNotEmpty();
+                        }
+                    }
+                }
+                groupMappings.clear();
+                groupStart = i + 1;
                 for (int id = 0; id < 48; id++) {
                     BitSet e = expected.getOrDefault(id, new BitSet());
                     assertThat(g.columnsOf(id)).as("S_g(%s) of the group ending at row %s", id, i)
@@ -164,6 +192,17 @@ class StableAllocatorTest {
         }
         assertThat(a.overflowSet()).isEqualTo(fileOverflow);
         assertThat(a.sealGroup(0)).as("an empty group lists no ids, so it is recorded even with a bound of 0").isNotNull();
+        ColumnAllocator tight = policy.newAllocator(2);
+        tight.maxSegmentsPerColumn(1);
+        tight.allocate(new int[] {1}, 1, 0);
+        tight.allocate(new int[] {2}, 1, 1);
+        tight.allocate(new int[] {1}, 1, 2);
+        GroupPlacement t = tight.sealGroup(10, 3);
+        int col = t.columnsOf(1)[0];
+        if (t.columnsOf(2).length > 0 && t.columnsOf(2)[0] == col) {
+            assertThat(t.segmentsOf(col)).as("three segments exceed a bound of one").isNull();
+            assertThat(t.rangesOf(col, 1)).isNull();
+        }
         ColumnAllocator fresh = policy.newAllocator(5);
         fresh.allocate(new int[] {1, 2}, 2);
         assertThat(fresh.sealGroup(1)).as("two ids exceed a bound of one").isNull();

@@ -21,7 +21,8 @@ class GroupPlacementFooterTest {
         BitSet o = new BitSet();
         o.set(2);
         GroupPlacement g0 = new GroupPlacement(3, new int[] {0, 1, 300}, new int[][] {{0}, {1, 2}, {2}}, new int[] {2});
-        GroupPlacement g2 = new GroupPlacement(3, new int[] {2}, new int[][] {{1}}, new int[0]);
+        GroupPlacement g2 = new GroupPlacement(3, new int[] {2, 5}, new int[][] {{1}, {1, 2}}, new int[0],
+                new int[][] {{}, {0, 3, 2, 4, 2, 5}, null});
         return new ShreddedColumnMeta(3, 4, ValueKind.LONG, List.of("a", "b", "c"), new int[][] {{0}, {1, 2}, {1}}, o,
                 List.of(zone(10), zone(5), zone(7)), Arrays.asList(g0, null, g2));
     }
@@ -45,7 +46,15 @@ class GroupPlacementFooterTest {
         assertThat(g0.ownsItsColumns(2)).as("id 2 overflowed in the group").isFalse();
         GroupPlacement g2 = back.placement(2);
         assertThat(g2.ownerOf(0)).isEqualTo(GroupPlacement.EMPTY);
-        assertThat(g2.ownsItsColumns(2)).isTrue();
+        assertThat(g2.ownsItsColumns(2)).as("column 1 holds ids 2 and 5 in the group").isFalse();
+        assertThat(g2.hasSegments()).isTrue();
+        assertThat(g2.segmentsOf(1)).containsExactly(0, 3, 2, 4, 2, 5);
+        assertThat(g2.rangesOf(1, 2)).containsExactly(0, 3);
+        assertThat(g2.rangesOf(1, 5)).containsExactly(4, 6);
+        assertThat(g2.rangesOf(0, 2)).isEmpty();
+        assertThat(g2.rangesOf(2, 5)).as("fragmented column").isNull();
+        assertThat(g0.hasSegments()).isFalse();
+        assertThat(g0.rangesOf(0, 0)).isNull();
         assertThat(g2.ownsItsColumns(0)).as("absent from the group: no columns, not in O_g").isTrue();
     }
 
@@ -78,6 +87,17 @@ class GroupPlacementFooterTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("wide-file").hasMessageContaining("row group 0")
                 .hasMessageContaining("malformed payload");
+
+        // Overlapping segments are refused when read.
+        GroupPlacement overlapping = new GroupPlacement(1, new int[] {0}, new int[][] {{0}}, new int[0],
+                new int[][] {{0, 5, 0}});
+        ShreddedColumnMeta good = new ShreddedColumnMeta(1, 1, ValueKind.LONG, List.of("a"), new int[][] {{0}},
+                new BitSet(), List.of(zone(9)), List.of(overlapping));
+        byte[] ok = Base64.getDecoder().decode(ShreddingFooter.encode(good));
+        assertThat(ShreddingFooter.decode(Base64.getEncoder().encodeToString(ok), "m", "f").placement(0).segmentsOf(0))
+                .containsExactly(0, 5, 0);
+        assertThatThrownBy(() -> new GroupPlacement(1, new int[] {0}, new int[][] {{0}}, new int[0],
+                new int[][] {{0, 5, 0, 3, 2, 0}})).hasMessageContaining("overlaps");
     }
 
     @Test

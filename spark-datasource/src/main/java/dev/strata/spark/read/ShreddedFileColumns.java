@@ -268,7 +268,8 @@ final class ShreddedFileColumns implements Closeable {
     /**
      * A selected-key map column. Definition levels: m 1, mapping list 2, entry 3, element 4; __col_c 2;
      * overflow key 3, value 4. Each row group reads what its {@link GroupKeyPlan} says: S_g(k) and O_g when the
-     * footer records the group's placement, and no {@code __field_mapping} when every key owns its columns there.
+     * footer records the group's placement, and no {@code __field_mapping} when the footer's ownership segments
+     * tell in which rows each column may hold each key.
      */
     private static final class MapKeysReader implements FieldReader {
         private final String name;
@@ -294,6 +295,9 @@ final class ShreddedFileColumns implements Closeable {
         private final boolean[] colPresent;
         private MappingChunk fastMapping;
         private int fastRow;
+        /** Row index within the group, and per key and column the next range to look at (without the mapping). */
+        private int groupRow;
+        private int[][] rangeAt;
         private long mappingTotal;
         private long mappingRead;
         private long ovfTotal;
@@ -369,6 +373,11 @@ final class ShreddedFileColumns implements Closeable {
                 colReaders[i] = columnReader(store, schema, name, ParquetSchemas.colName(cols[i]));
                 readerOf[cols[i]] = i;
             }
+            groupRow = 0;
+            rangeAt = new int[keys.size()][];
+            for (int j = 0; j < keys.size(); j++) {
+                rangeAt[j] = new int[plan.columnsOf(j).length];
+            }
             overflow = requested.containsField(ParquetSchemas.OVERFLOW);
             if (overflow) {
                 GroupType ov = requested.getType(ParquetSchemas.OVERFLOW).asGroupType();
@@ -418,6 +427,9 @@ final class ShreddedFileColumns implements Closeable {
                 if (overflow) {
                     ovfIds.clear();
                     ovfValues.clear();
+                    if (!byMapping && cols.length == 0) {
+                        isNull = ovfKey.getCurrentDefinitionLevel() == 0;
+                    }
                     do {
                         boolean entry = ovfKey.getCurrentDefinitionLevel() >= 3;
                         if (entry) {
@@ -429,6 +441,7 @@ final class ShreddedFileColumns implements Closeable {
                         ovfRead++;
                     } while (ovfRead < ovfTotal && ovfKey.getCurrentRepetitionLevel() > 0);
                 }
+                int r = groupRow++;
                 if (isNull) {
                     v.putNull(row);
                     continue;
@@ -441,8 +454,10 @@ final class ShreddedFileColumns implements Closeable {
                     }
                     boolean found = false;
                     Object val = null;
-                    for (int c : plan.columnsOf(j)) {
-                        if (byMapping ? mappingRow[c] == ids[j] : colPresent[c]) {
+                    int[] jc = plan.columnsOf(j);
+                    for (int i = 0; i < jc.length; i++) {
+                        int c = jc[i];
+                        if (byMapping ? mappingRow[c] == ids[j] : colPresent[c] && inRange(j, i, r)) {
                             found = true;
                             val = colValues[c];
                             break;
@@ -465,6 +480,17 @@ final class ShreddedFileColumns implements Closeable {
                 }
                 v.putArray(row, start, present);
             }
+        }
+
+        /** Whether group row r lies in a range where key j's i-th column may hold it; rows arrive ascending. */
+        private boolean inRange(int j, int i, int r) {
+            int[] ranges = plan.rangesOf(j, i);
+            int at = rangeAt[j][i];
+            while (at < ranges.length && ranges[at + 1] <= r) {
+                at += 2;
+            }
+            rangeAt[j][i] = at;
+            return at < ranges.length && ranges[at] <= r;
         }
 
         /** Reads the row's K mapping entries into {@link #mappingRow}; returns whether the map is NULL. */

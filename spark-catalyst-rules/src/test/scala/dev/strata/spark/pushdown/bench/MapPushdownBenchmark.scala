@@ -21,7 +21,8 @@ import org.apache.spark.sql.types.StructType
  *
  * Defaults are reduced (200 000 rows); the issue's size is `-Dstrata.bench.rows=2000000`. Other knobs:
  * `strata.bench.row-group` (default "8 mb"), `strata.bench.runs` (timed runs per query, best is kept,
- * default 3), `strata.bench.dir` (default a temp dir, deleted at the end).
+ * default 3), `strata.bench.dir` (default a temp dir, deleted at the end), `strata.bench.policy` (the
+ * shredded table's column-placement-policy, default `stable`; `lru` is Paimon's default).
  */
 object MapPushdownBenchmark {
 
@@ -61,6 +62,7 @@ object MapPushdownBenchmark {
   }
 
   private def run(spark: SparkSession, rows: Int, parts: Int, rowGroup: String, runs: Int): Unit = {
+    val policy = System.getProperty("strata.bench.policy", "stable")
     val perPart = rows / parts
     val schema = StructType.fromDDL("id BIGINT, m MAP<STRING, DOUBLE>")
     val rdd = spark.sparkContext.parallelize(0 until parts, parts).flatMap { p =>
@@ -79,12 +81,13 @@ object MapPushdownBenchmark {
     val hot = counts.head._1
     val rare = counts.filter(_._2 >= 2).last._1
     def base(k: String): Double = MapDataGenerator.valueBase(Integer.parseInt(k.substring(k.lastIndexOf('_') + 1)))
-    println(f"[bench] rows=$rows%,d row-group=$rowGroup hot=$hot rare=$rare")
+    println(f"[bench] rows=$rows%,d row-group=$rowGroup hot=$hot rare=$rare policy=$policy")
 
     val t0 = System.nanoTime()
     spark.sql("CREATE NAMESPACE IF NOT EXISTS lake.bench")
     spark.sql(s"""CREATE TABLE lake.bench.shredded (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
                  | 'fields.m.map.storage-layout' = 'shared-shredding', 'file.block-size' = '$rowGroup',
+                 | 'fields.m.map.shared-shredding.column-placement-policy' = '$policy',
                  | 'file.compression' = 'zstd', 'target-file-size' = '256 mb')""".stripMargin)
     data.writeTo("lake.bench.shredded").append()
     val t1 = System.nanoTime()

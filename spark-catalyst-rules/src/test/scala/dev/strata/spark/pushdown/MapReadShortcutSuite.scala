@@ -1,0 +1,97 @@
+package dev.strata.spark.pushdown
+
+import java.nio.file.{Files, Path}
+
+import scala.jdk.CollectionConverters._
+
+import dev.strata.shredding.layout.{ShreddedColumnMeta, ShreddingFooter}
+import dev.strata.shredding.parquet.GroupKeyPlan
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.types.StructType
+
+/**
+ * The columnar read without `__field_mapping`: a row group whose footer records ownership segments for every
+ * column of the looked-up keys is read from those columns (non-null inside the key's segments = present) and
+ * the overflow; a row group where a column is fragmented (too many segments) is read through the mapping.
+ * Both kinds are made to exist and both must give the parquet oracle's answers, with NULL maps, empty maps,
+ * NULL values, keys that share columns, overflow and absent keys.
+ */
+class MapReadShortcutSuite extends PushdownSuiteBase {
+
+  private val seed = java.lang.Long.getLong("strata.test.seed", 20261129L).longValue()
+
+  private def rows(): Seq[Row] = {
+    val r = new java.util.Random(seed)
+    (0 until 6000).map { i =>
+      val p = r.nextDouble()
+      if (p < 0.03) Row(i.toLong, null)
+      else if (p < 0.05) Row(i.toLong, Map.empty[String, Any])
+      else {
+        val m = scala.collection.mutable.LinkedHashMap[String, Any]()
+        // "hot" is in most rows only from row 1500 on, so early rows share its column with other keys.
+        if (r.nextDouble() < (if (i >= 1500) 0.9 else 0.2)) {
+          m("hot") = if (r.nextDouble() < 0.05) null else 100.0 + r.nextInt(100)
+        }
+        for (_ <- 0 until 1 + r.nextInt(4)) {
+          m("k" + r.nextInt(12)) = if (r.nextDouble() < 0.05) null else r.nextInt(50).toDouble
+        }
+        Row(i.toLong, m.toMap)
+      }
+    }
+  }
+
+  private def plans(table: Path, keys: Seq[String]): Seq[Boolean] =
+    Files.walk(table).iterator().asScala.filter(p => p.getFileName.toString.startsWith("data-")).toSeq.flatMap { f =>
+      val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(f.toUri), new Configuration()))
+      try {
+        val footer = reader.getFooter.getFileMetaData
+        val meta: ShreddedColumnMeta = ShreddingFooter.decode(footer.getKeyValueMetaData.get(ShreddingFooter.footerKey("m")), "m", f.toString)
+        val physical = footer.getSchema.getType(footer.getSchema.getFieldIndex("m")).asGroupType()
+        meta.zones().asScala.indices.map { g =>
+          assert(meta.placement(g) != null, s"row group $g of $f records no placement")
+          GroupKeyPlan.of(physical, meta, keys.asJava, g, reader.getRowGroups.get(g)).mappingNeeded()
+        }
+      } finally reader.close()
+    }
+
+  test("row groups read with and without __field_mapping both match the oracle") {
+    val schema = StructType.fromDDL("id BIGINT, m MAP<STRING, DOUBLE>")
+    val data = spark.createDataFrame(spark.sparkContext.parallelize(rows(), 1), schema)
+    data.write.format("parquet").saveAsTable("shortcut_oracle")
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.sc")
+    sql("""CREATE TABLE lake.sc.t (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
+          | 'fields.m.map.storage-layout' = 'shared-shredding',
+          | 'fields.m.map.shared-shredding.max-columns' = '4',
+          | 'fields.m.map.shared-shredding.column-placement-policy' = 'stable',
+          | 'file.block-size' = '8 kb')""".stripMargin)
+    // First half: at most two ownership segments per column and row group, so most columns are fragmented and
+    // __field_mapping is read; second half: the default bound, segments recorded, no mapping read.
+    System.setProperty("strata.shredding.max-segments", "2")
+    try data.where("id < 3000").coalesce(1).writeTo("lake.sc.t").append()
+    finally System.clearProperty("strata.shredding.max-segments")
+    data.where("id >= 3000").coalesce(1).writeTo("lake.sc.t").append()
+
+    val table = root.resolve("warehouse").resolve("sc.db").resolve("t")
+    for (keys <- Seq(Seq("hot"), Seq("hot", "k3", "k11", "absent"))) {
+      val p = plans(table, keys)
+      assert(p.contains(true), s"no row group read through the mapping for $keys: $p")
+      assert(p.contains(false), s"no row group read without the mapping for $keys: $p")
+    }
+
+    val queries = Seq(
+      "SELECT id, m['hot'] FROM %s",
+      "SELECT id, m['hot'], m['k3'], element_at(m, 'k11'), m['absent'] FROM %s",
+      "SELECT count(*), avg(m['hot']), sum(m['k5']) FROM %s WHERE m['hot'] > 150",
+      "SELECT id FROM %s WHERE m['hot'] IS NOT NULL AND m['k1'] < 20",
+      "SELECT id, m['hot'], m['k7'] FROM %s WHERE m['hot'] >= 199 OR m['k0'] = 7")
+    for (q <- queries) {
+      val got = sql(q.format("lake.sc.t"))
+      assert(scans(got).exists(_.contains("SelectedKeys")), s"keys not pushed for $q: ${scans(got)}")
+      assert(rowsOf(got) == rowsOf(sql(q.format("shortcut_oracle"))), s"$q differs from the oracle (seed $seed)")
+    }
+  }
+}
