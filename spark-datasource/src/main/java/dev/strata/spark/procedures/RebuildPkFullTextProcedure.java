@@ -17,12 +17,14 @@ import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
 import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.StrataCommitMessage;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.source.DataSplit;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -208,6 +210,19 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         }
     }
 
+    /**
+     * The table as a task with {@code spark.task.cpus = 1} should read it: without Paimon's asynchronous file
+     * reader, whose prefetch thread would keep a second core busy while the task thread indexes, so that an
+     * executor's task slots, not hidden threads, decide how many cores a rebuild uses.
+     */
+    static FileStoreTable withinTaskCores(FileStoreTable table) {
+        TaskContext task = TaskContext.get();
+        if (task != null && task.cpus() > 1) {
+            return table;
+        }
+        return table.copy(Map.of(CoreOptions.FILE_READER_ASYNC_THRESHOLD.key(), "1024 tb"));
+    }
+
     /** Executor side: rebuild one bucket, never throwing so the driver can clean up every bucket. */
     private static final class RebuildBucket
             implements org.apache.spark.api.java.function.Function<BucketRef, Outcome> {
@@ -226,7 +241,8 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         public Outcome call(BucketRef bucket) {
             PkFullTextRebuild.Result result = null;
             try {
-                result = PkFullTextRebuild.run(table, snapshotId, bucket.partition, bucket.bucket, force, null);
+                result = PkFullTextRebuild.run(withinTaskCores(table), snapshotId, bucket.partition, bucket.bucket,
+                        force, null);
                 return new Outcome(bucket, StrataCommitMessage.of(result.messages()),
                         new ArrayList<>(result.report()), null);
             } catch (Exception | LinkageError e) {
