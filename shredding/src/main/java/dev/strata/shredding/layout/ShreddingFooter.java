@@ -1,7 +1,6 @@
 package dev.strata.shredding.layout;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -220,7 +219,7 @@ public final class ShreddingFooter {
                     + ". Upgrade Strata to read this file.");
         }
         try {
-            DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(blob, 5, blob.length - 9));
+            Cursor in = new Cursor(blob, 5, blob.length - 4);
             int rawLength = readVInt(in);
             byte[] compressed = readBytes(in);
             Inflater inflater = new Inflater();
@@ -234,7 +233,7 @@ public final class ShreddingFooter {
             } finally {
                 inflater.end();
             }
-            DataInputStream p = new DataInputStream(new java.io.ByteArrayInputStream(payload));
+            Cursor p = new Cursor(payload, 0, payload.length);
             int k = readVInt(p);
             int w = readVInt(p);
             ValueKind kind = ValueKind.fromCode(p.readByte());
@@ -347,7 +346,7 @@ public final class ShreddingFooter {
         }
     }
 
-    private static GroupPlacement readPlacement(DataInputStream in, int k, int group) throws IOException {
+    private static GroupPlacement readPlacement(Cursor in, int k, int group) throws IOException {
         int recorded = in.readByte();
         if (recorded == 0) {
             return null;
@@ -457,7 +456,7 @@ public final class ShreddingFooter {
         }
     }
 
-    private static Object readValue(DataInputStream in, ValueKind kind) throws IOException {
+    private static Object readValue(Cursor in, ValueKind kind) throws IOException {
         switch (kind) {
             case LONG: {
                 long z = readVLong(in);
@@ -488,7 +487,7 @@ public final class ShreddingFooter {
         out.writeByte((int) v);
     }
 
-    static int readVInt(DataInputStream in) throws IOException {
+    static int readVInt(Cursor in) throws IOException {
         long v = readVLong(in);
         if (v > Integer.MAX_VALUE) {
             throw new IOException("varint out of range: " + v);
@@ -496,7 +495,7 @@ public final class ShreddingFooter {
         return (int) v;
     }
 
-    static long readVLong(DataInputStream in) throws IOException {
+    static long readVLong(Cursor in) throws IOException {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             int b = in.read();
@@ -516,7 +515,7 @@ public final class ShreddingFooter {
         out.write(b);
     }
 
-    private static byte[] readBytes(DataInputStream in) throws IOException {
+    private static byte[] readBytes(Cursor in) throws IOException {
         int n = readVInt(in);
         if (n > in.available()) {
             throw new EOFException("length " + n + " exceeds the remaining " + in.available() + " bytes");
@@ -524,5 +523,56 @@ public final class ShreddingFooter {
         byte[] b = new byte[n];
         in.readFully(b);
         return b;
+    }
+
+    /**
+     * Reads a byte range without the per-call locking of {@code ByteArrayInputStream}: the footer of a file with
+     * thousands of keys and per-row-group placements is hundreds of thousands of varints, decoded on every scan.
+     */
+    static final class Cursor {
+        private final byte[] buf;
+        private int pos;
+        private final int end;
+
+        Cursor(byte[] buf, int from, int end) {
+            this.buf = buf;
+            this.pos = from;
+            this.end = end;
+        }
+
+        /** The next byte (0..255), or -1 at the end. */
+        int read() {
+            return pos < end ? buf[pos++] & 0xFF : -1;
+        }
+
+        byte readByte() throws IOException {
+            if (pos >= end) {
+                throw new EOFException("truncated at byte " + pos);
+            }
+            return buf[pos++];
+        }
+
+        long readLong() throws IOException {
+            if (end - pos < 8) {
+                throw new EOFException("truncated int64 at byte " + pos);
+            }
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v = (v << 8) | (buf[pos++] & 0xFF);
+            }
+            return v;
+        }
+
+        void readFully(byte[] b) throws IOException {
+            if (end - pos < b.length) {
+                throw new EOFException("truncated at byte " + pos);
+            }
+            System.arraycopy(buf, pos, b, 0, b.length);
+            pos += b.length;
+        }
+
+        int available() {
+            return end - pos;
+        }
     }
 }
