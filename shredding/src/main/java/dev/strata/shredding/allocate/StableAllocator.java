@@ -15,13 +15,15 @@ import java.util.Arrays;
  *       how many rows of the file held them (descending), then by id;</li>
  *   <li>an id takes its home if no earlier id of the row took it, else the column it used last time
  *       if free, else it is a miss; a column that is the home of a hot id (one present in at least half
- *       of the rows so far) living there is not free for other ids in this step;</li>
+ *       of the rows so far) living there is not free for other ids in this step, nor, for an id that
+ *       was not in the previous row, a column another id used in the previous row (so a stray does not
+ *       cut a running key's run of rows into pieces);</li>
  *   <li>a miss of an id that has a home (taken by another id of the row) and was not in the previous
  *       row overflows, instead of wandering into a column other keys live in;</li>
  *   <li>any other miss takes the lowest never-used column, else the least recently used free column
  *       that is not the home of a hot id (an id present in at least half of the rows so far), else the
- *       least recently used free column, else it overflows. A miss without a home makes that column
- *       its home; a continuing id (one that keeps colliding with its home) moves there for the run.</li>
+ *       least recently used free column, else it overflows. That column becomes the id's home (for a
+ *       continuing id that lost its home to a stronger one, too: it moves house rather than wander).</li>
  * </ol>
  * The priority makes a hot key win its home whenever two keys of a row share one, and the reservation
  * keeps other keys out of a hot key's home, so a key present in most rows ends up alone in its
@@ -88,10 +90,11 @@ final class StableAllocator extends ColumnAllocator {
             }
             int h = home[id];
             int last = lastColumn[id];
-            if (h >= 0 && !usedThisRow[h] && !reservedAgainst(h, id)) {
+            boolean continuing = lastRow[id] == row - 1;
+            if (h >= 0 && !usedThisRow[h] && !reservedAgainst(h, id) && (continuing || !busy(h, id))) {
                 take(mapping, h, id);
                 filled = true;
-            } else if (last >= 0 && !usedThisRow[last] && !reservedAgainst(last, id)) {
+            } else if (last >= 0 && !usedThisRow[last] && !reservedAgainst(last, id) && (continuing || !busy(last, id))) {
                 take(mapping, last, id);
                 filled = true;
             } else {
@@ -111,7 +114,9 @@ final class StableAllocator extends ColumnAllocator {
                 addOverflow(id);
                 continue;
             }
-            if (home[id] < 0) {
+            if (home[id] < 0 || !duplicate) {
+                // First placement, or a continuing id that keeps losing its home: this column becomes its home, so
+                // keys that arrive together settle into distinct homes instead of displacing each other row by row.
                 home[id] = c;
             }
             take(mapping, c, id);
@@ -139,6 +144,12 @@ final class StableAllocator extends ColumnAllocator {
         usedThisRow[c] = true;
         lastColumn[id] = c;
         resident[c] = id;
+    }
+
+    /** Whether another id used column c in the previous row that filled columns (a stray would cut its run short). */
+    private boolean busy(int c, int id) {
+        int r = resident[c];
+        return r >= 0 && r != id && lastUsed[c] == clock - 1;
     }
 
     /** Whether column c is the home of a hot id other than {@code id} that lives there. */

@@ -65,7 +65,11 @@ class StableAllocatorTest {
         ColumnAllocator a = PlacementPolicy.STABLE.newAllocator(3);
         assertThat(place(a, 0, 1, 2)).containsExactly(0, 1, 2);
         assertThat(place(a, 3, 4, 5)).containsExactly(3, 4, 5);
-        // LRU would put 0, 1, 2 wherever the least recently used columns are; here they go home.
+        // Returning keys whose homes the previous row used overflow for one row (a stray must not cut a running
+        // key's run); from the next row on they are running keys and go home, where LRU would put them wherever
+        // the least recently used columns are.
+        assertThat(place(a, 2, 0)).containsExactly(-1, -1, -1);
+        assertThat(Arrays.copyOf(a.overflowIds(), a.overflowCount())).containsExactly(0, 2);
         assertThat(place(a, 2, 0)).containsExactly(0, -1, 2);
         assertThat(place(a, 4)).containsExactly(-1, 4, -1);
         assertThat(a.columnsOfId(0).stream().toArray()).containsExactly(0);
