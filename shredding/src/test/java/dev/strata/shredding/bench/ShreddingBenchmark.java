@@ -172,6 +172,8 @@ public final class ShreddingBenchmark {
         Map<String, String> o = new HashMap<>();
         if (shredded) {
             o.put(ShreddingOptions.layoutKey("m"), "shared-shredding");
+            // strata.bench.policy: the placement policy (default lru, Paimon's default; stable is Strata's own).
+            o.put(ShreddingOptions.policyKey("m"), System.getProperty("strata.bench.policy", "lru"));
         }
         o.put("bucket", "1");
         o.put("bucket-key", "id");
