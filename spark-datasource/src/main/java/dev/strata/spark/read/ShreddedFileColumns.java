@@ -302,8 +302,9 @@ final class ShreddedFileColumns implements Closeable {
         private long mappingRead;
         private long ovfTotal;
         private long ovfRead;
-        private final List<Integer> ovfIds = new ArrayList<>();
-        private final List<Object> ovfValues = new ArrayList<>();
+        /** Per requested key, whether this row's overflow held it (first entry wins) and that entry's value. */
+        private boolean[] ovfFound;
+        private Object[] ovfValue0;
 
         MapKeysReader(String file, String name, ShreddedColumnMeta meta, List<String> keys, GroupType physical,
                 DataType valueType) {
@@ -324,6 +325,8 @@ final class ShreddedFileColumns implements Closeable {
             this.mappingRow = new int[k];
             this.colValues = new Object[k];
             this.colPresent = new boolean[k];
+            this.ovfFound = new boolean[keys.size()];
+            this.ovfValue0 = new Object[keys.size()];
         }
 
         @Override
@@ -425,16 +428,31 @@ final class ShreddedFileColumns implements Closeable {
                     cr.consume();
                 }
                 if (overflow) {
-                    ovfIds.clear();
-                    ovfValues.clear();
+                    java.util.Arrays.fill(ovfFound, false);
                     if (!byMapping && cols.length == 0) {
                         isNull = ovfKey.getCurrentDefinitionLevel() == 0;
                     }
                     do {
                         boolean entry = ovfKey.getCurrentDefinitionLevel() >= 3;
                         if (entry) {
-                            ovfIds.add(ovfKey.getInteger());
-                            ovfValues.add(ovfValue.getCurrentDefinitionLevel() == 4 ? value(ovfValue) : null);
+                            // Only entries of requested keys are decoded; the overflow mostly holds other keys.
+                            int id = ovfKey.getInteger();
+                            boolean present = ovfValue.getCurrentDefinitionLevel() == 4;
+                            Object decoded = null;
+                            boolean read = false;
+                            for (int j = 0; j < ids.length; j++) {
+                                if (ids[j] == id && !ovfFound[j] && plan.overflowOf(j)) {
+                                    if (present && !read) {
+                                        decoded = value(ovfValue);
+                                        read = true;
+                                    }
+                                    ovfFound[j] = true;
+                                    ovfValue0[j] = decoded;
+                                }
+                            }
+                            if (present && !read) {
+                                ovfValue.skip(); // parquet-mr's consume() does not step over an unread value
+                            }
                         }
                         ovfKey.consume();
                         ovfValue.consume();
@@ -463,14 +481,9 @@ final class ShreddedFileColumns implements Closeable {
                             break;
                         }
                     }
-                    if (!found && plan.overflowOf(j)) {
-                        for (int e = 0; e < ovfIds.size(); e++) {
-                            if (ovfIds.get(e) == ids[j]) {
-                                found = true;
-                                val = ovfValues.get(e);
-                                break;
-                            }
-                        }
+                    if (!found && overflow && ovfFound[j]) {
+                        found = true;
+                        val = ovfValue0[j];
                     }
                     if (found) {
                         kv.appendByteArray(keyBytes[j], 0, keyBytes[j].length);
