@@ -104,7 +104,7 @@ final class CompactProcedure extends StrataProcedure {
             }
             buckets = tasks.size();
             BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            messages = runTasks(jsc, target.name(), buckets, tasks, new CompactBucket(table, builder, full));
+            messages = runTasks(jsc, table, target.name(), buckets, tasks, new CompactBucket(table, builder, full));
         } else {
             AppendCompactCoordinator coordinator = new AppendCompactCoordinator(table, false);
             List<byte[]> tasks = new ArrayList<>();
@@ -115,7 +115,7 @@ final class CompactProcedure extends StrataProcedure {
                 }
             }
             buckets = tasks.size();
-            messages = runTasks(jsc, target.name(), buckets, tasks,
+            messages = runTasks(jsc, table, target.name(), buckets, tasks,
                     new CompactAppendFiles(table, serializer.getVersion()));
         }
 
@@ -212,6 +212,7 @@ final class CompactProcedure extends StrataProcedure {
 
     private static <T> List<CommitMessage> runTasks(
             JavaSparkContext jsc,
+            FileStoreTable fileTable,
             String table,
             int buckets,
             List<T> tasks,
@@ -221,14 +222,33 @@ final class CompactProcedure extends StrataProcedure {
         }
         String previous = jsc.getLocalProperty("spark.job.description");
         jsc.setJobDescription(String.format("Strata compact %s: %d bucket%s", table, buckets, buckets == 1 ? "" : "s"));
+        List<TaskAttempts.Outcome> outcomes;
         try {
-            List<StrataCommitMessage> results = jsc.parallelize(tasks, tasks.size()).map(fn).collect();
-            List<CommitMessage> messages = new ArrayList<>();
-            results.forEach(r -> messages.addAll(r.messages()));
-            return messages;
+            outcomes = jsc.parallelize(tasks, tasks.size()).map(TaskAttempts.reportingLastFailure(fn)).collect();
         } finally {
             jsc.setLocalProperty("spark.job.description", previous);
         }
+        List<CommitMessage> messages = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (TaskAttempts.Outcome outcome : outcomes) {
+            messages.addAll(outcome.messages.messages());
+            if (outcome.error != null) {
+                failures.add(outcome.error);
+            }
+        }
+        if (!failures.isEmpty()) {
+            IllegalStateException error = new IllegalStateException(String.format(
+                    "Cannot compact %s: %d of %d task%s failed (%s). No snapshot was created and the files the "
+                            + "other tasks wrote were deleted; fix the cause and run the procedure again.",
+                    table, failures.size(), tasks.size(), tasks.size() == 1 ? "" : "s", String.join("; ", failures)));
+            try {
+                PaimonCommits.abort(fileTable, fileTable.newBatchWriteBuilder(), messages);
+            } catch (Exception e) {
+                error.addSuppressed(e);
+            }
+            throw error;
+        }
+        return messages;
     }
 
     private static List<InternalRow> rows(

@@ -222,6 +222,41 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
     }
 
     @Test
+    void aFailingCompactionTaskLeavesNoSnapshotNoDataFileAndNoArchive() throws Exception {
+        createDocs("cbroken", 2);
+        insertDocs("cbroken", 0, 160, 9);
+        insertDocs("cbroken", 100, 220, 10);
+        // Remove one level-0 file of one bucket: that bucket's compaction task cannot read it, the others succeed.
+        FileStoreTable table = paimonTable("kb", "cbroken");
+        List<DataSplit> splits = table.newSnapshotReader().read().dataSplits();
+        assertThat(splits).hasSizeGreaterThan(1);
+        DataSplit victim = splits.get(0);
+        Path bucketDir = warehouse.resolve("kb.db").resolve("cbroken")
+                .resolve("dt=" + victim.partition().getString(0)).resolve("bucket-" + victim.bucket());
+        Files.delete(bucketDir.resolve(victim.dataFiles().get(0).fileName()));
+        long snapshot = table.snapshotManager().latestSnapshotId();
+        List<String> before = dataAndIndexFilesOnDisk("cbroken");
+
+        assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'kb.cbroken')"))
+                .hasMessageContaining("Cannot compact lake.kb.cbroken")
+                .hasMessageContaining("No snapshot was created");
+        assertThat(paimonTable("kb", "cbroken").snapshotManager().latestSnapshotId()).isEqualTo(snapshot);
+        assertThat(dataAndIndexFilesOnDisk("cbroken")).as("files written by the tasks that succeeded are gone")
+                .isEqualTo(before);
+    }
+
+    private List<String> dataAndIndexFilesOnDisk(String name) throws IOException {
+        Path dir = warehouse.resolve("kb.db").resolve(name);
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .map(p -> dir.relativize(p).toString())
+                    .filter(p -> !p.startsWith("snapshot") && !p.startsWith("manifest") && !p.startsWith("schema")
+                            && !p.endsWith(".crc"))
+                    .sorted().toList();
+        }
+    }
+
+    @Test
     void staleArchivesWrittenByAnotherWriterAreRetiredAndRebuiltByCompaction() throws Exception {
         Path copy = Fixtures.copy("fulltext", "stale-archives", root.resolve("fixtures"));
         spark.conf().set("spark.sql.catalog.stale", dev.strata.spark.StrataCatalog.class.getName());
