@@ -167,6 +167,27 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(searchIds("zyxwvu", 10) == Seq(3L))
   }
 
+  test("a postpone-bucket table is searchable once compaction has moved its parked rows into buckets") {
+    spark.sql("CREATE TABLE lake.kb.inbox (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
+      "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='-2', 'postpone.default-bucket-num'='3', " +
+      "'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
+    spark.sql("INSERT INTO lake.kb.inbox VALUES (1, 'a', 'disk write failure'), (2, 'a', 'disk ok'), " +
+      "(3, 'b', 'fan noise'), (4, 'b', 'disk full')")
+    def inbox(query: String): Seq[Long] = Seq("16", "0").map { max =>
+      withDriverMaxBuckets(max) {
+        spark.sql(s"SELECT id FROM full_text_search('lake.kb.inbox', 'body', ${quote(query)}, 10)")
+          .collect().map(_.getLong(0)).toSeq
+      }
+    }.distinct.ensuring(_.size == 1, "driver and executor searches agree").head
+    assert(inbox("disk").isEmpty, "parked rows are not searchable")
+    spark.sql("CALL lake.sys.compact(table => 'kb.inbox')")
+    assert(inbox("disk").toSet == Set(1L, 2L, 4L))
+    assert(inbox("disk AND \"write failure\"") == Seq(1L))
+    spark.sql("INSERT INTO lake.kb.inbox VALUES (2, 'a', 'replaced text')")
+    spark.sql("CALL lake.sys.compact(table => 'kb.inbox')")
+    assert(inbox("disk").toSet == Set(1L, 4L), "the replaced version of id 2 is gone")
+  }
+
   test("bad arguments get one clear error each") {
     def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
     assert(error("SELECT * FROM full_text_search('lake.kb.nope', 'body', 'x', 1)").contains("lake.kb.nope"))
