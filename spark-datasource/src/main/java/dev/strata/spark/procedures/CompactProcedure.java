@@ -172,7 +172,7 @@ final class CompactProcedure extends StrataProcedure {
                 plan.targets.size(), plan.targets.size() == 1 ? "" : "s"));
         List<CommitMessage> written;
         try {
-            written = PostponeCompaction.execute(jsc, table, plan);
+            written = PostponeCompaction.execute(jsc, table, target.name(), plan);
         } finally {
             jsc.setLocalProperty("spark.job.description", previous);
         }
@@ -228,27 +228,7 @@ final class CompactProcedure extends StrataProcedure {
         } finally {
             jsc.setLocalProperty("spark.job.description", previous);
         }
-        List<CommitMessage> messages = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
-        for (TaskAttempts.Outcome outcome : outcomes) {
-            messages.addAll(outcome.messages.messages());
-            if (outcome.error != null) {
-                failures.add(outcome.error);
-            }
-        }
-        if (!failures.isEmpty()) {
-            IllegalStateException error = new IllegalStateException(String.format(
-                    "Cannot compact %s: %d of %d task%s failed (%s). No snapshot was created and the files the "
-                            + "other tasks wrote were deleted; fix the cause and run the procedure again.",
-                    table, failures.size(), tasks.size(), tasks.size() == 1 ? "" : "s", String.join("; ", failures)));
-            try {
-                PaimonCommits.abort(fileTable, fileTable.newBatchWriteBuilder(), messages);
-            } catch (Exception e) {
-                error.addSuppressed(e);
-            }
-            throw error;
-        }
-        return messages;
+        return TaskAttempts.messagesOrAbort(fileTable, table, outcomes);
     }
 
     private static List<InternalRow> rows(

@@ -165,21 +165,22 @@ final class PostponeCompaction {
         return table.copy(options);
     }
 
-    /** Runs the plan on Spark and returns the messages of the written buckets (not yet committed). */
-    static List<CommitMessage> execute(JavaSparkContext jsc, FileStoreTable table, Plan plan) {
+    /**
+     * Runs the plan on Spark and returns the messages of the written buckets (not yet committed). If a bucket's
+     * last attempt fails, deletes what the other buckets wrote and throws.
+     */
+    static List<CommitMessage> execute(JavaSparkContext jsc, FileStoreTable table, String name, Plan plan) {
         if (plan.sources.isEmpty()) {
             return List.of();
         }
         List<Target> targets = plan.targets;
         JavaPairRDD<RowPosition, byte[]> routed = jsc.parallelize(plan.sources, plan.sources.size())
                 .flatMapToPair(new ReadPostponeFile(table));
-        List<StrataCommitMessage> results = routed
+        List<TaskAttempts.Outcome> results = routed
                 .repartitionAndSortWithinPartitions(new TargetPartitioner(targets.size()), new PositionOrder())
                 .mapPartitionsWithIndex(new WriteTarget(table, targets), true)
                 .collect();
-        List<CommitMessage> messages = new ArrayList<>();
-        results.forEach(r -> messages.addAll(r.messages()));
-        return messages;
+        return TaskAttempts.messagesOrAbort(table, name, results);
     }
 
     /** Where a row goes (target index) and where it came from (file rank, row position in the file). */
@@ -311,7 +312,7 @@ final class PostponeCompaction {
      * then a full compaction of the bucket, full-text archives, and one compact-only message.
      */
     static final class WriteTarget implements org.apache.spark.api.java.function.Function2<
-            Integer, Iterator<Tuple2<RowPosition, byte[]>>, Iterator<StrataCommitMessage>> {
+            Integer, Iterator<Tuple2<RowPosition, byte[]>>, Iterator<TaskAttempts.Outcome>> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final List<Target> targets;
@@ -322,12 +323,22 @@ final class PostponeCompaction {
         }
 
         @Override
-        public Iterator<StrataCommitMessage> call(Integer index, Iterator<Tuple2<RowPosition, byte[]>> rows)
+        public Iterator<TaskAttempts.Outcome> call(Integer index, Iterator<Tuple2<RowPosition, byte[]>> rows)
                 throws Exception {
             if (!rows.hasNext()) {
-                return List.<StrataCommitMessage>of().iterator();
+                return List.<TaskAttempts.Outcome>of().iterator();
             }
-            Target target = targets.get(index);
+            try {
+                return List.of(new TaskAttempts.Outcome(write(targets.get(index), rows), null)).iterator();
+            } catch (Exception | LinkageError e) {
+                if (!TaskAttempts.isLastAttempt()) {
+                    throw e;
+                }
+                return List.of(TaskAttempts.failed(e)).iterator();
+            }
+        }
+
+        private StrataCommitMessage write(Target target, Iterator<Tuple2<RowPosition, byte[]>> rows) throws Exception {
             FileStoreTable fixed = fixedBucketTable(table, target.numBuckets);
             List<CommitMessage> messages;
             try (PaimonTaskWriter writer = PaimonTaskWriter.open(fixed, fixed.newBatchWriteBuilder())) {
@@ -355,7 +366,7 @@ final class PostponeCompaction {
             for (CommitMessage m : messages) {
                 folded.add(CompactOnlyMessage.fold(fixed, (CommitMessageImpl) m));
             }
-            return List.of(StrataCommitMessage.of(folded)).iterator();
+            return StrataCommitMessage.of(folded);
         }
     }
 }

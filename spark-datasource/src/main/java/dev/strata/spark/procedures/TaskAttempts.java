@@ -42,10 +42,43 @@ final class TaskAttempts {
                 if (!isLastAttempt()) {
                     throw e;
                 }
-                return new Outcome(StrataCommitMessage.of(List.of()),
-                        e.getClass().getSimpleName() + ": " + StrataErrors.rootMessage(e));
+                return failed(e);
             }
         };
+    }
+
+    /** The outcome of a last attempt that failed with {@code e} (having cleaned up after itself). */
+    static Outcome failed(Throwable e) {
+        return new Outcome(StrataCommitMessage.of(List.of()), e.getClass().getSimpleName() + ": " + StrataErrors.rootMessage(e));
+    }
+
+    /**
+     * The messages of all outcomes; if any task failed, deletes what every message would have added and throws
+     * {@code "Cannot compact <table>: ..."} naming the failures.
+     */
+    static List<org.apache.paimon.table.sink.CommitMessage> messagesOrAbort(
+            org.apache.paimon.table.FileStoreTable table, String name, List<Outcome> outcomes) {
+        List<org.apache.paimon.table.sink.CommitMessage> messages = new java.util.ArrayList<>();
+        List<String> failures = new java.util.ArrayList<>();
+        for (Outcome outcome : outcomes) {
+            messages.addAll(outcome.messages.messages());
+            if (outcome.error != null) {
+                failures.add(outcome.error);
+            }
+        }
+        if (failures.isEmpty()) {
+            return messages;
+        }
+        IllegalStateException error = new IllegalStateException(String.format(
+                "Cannot compact %s: %d of %d task%s failed (%s). No snapshot was created and the files the "
+                        + "other tasks wrote were deleted; fix the cause and run the procedure again.",
+                name, failures.size(), outcomes.size(), outcomes.size() == 1 ? "" : "s", String.join("; ", failures)));
+        try {
+            dev.strata.spark.write.PaimonCommits.abort(table, table.newBatchWriteBuilder(), messages);
+        } catch (Exception e) {
+            error.addSuppressed(e);
+        }
+        throw error;
     }
 
     /** Whether Spark will not retry the running task attempt if it fails. */

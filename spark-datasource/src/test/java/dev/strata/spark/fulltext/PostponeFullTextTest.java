@@ -1,7 +1,11 @@
 package dev.strata.spark.fulltext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,6 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextSearcher;
@@ -252,5 +257,40 @@ class PostponeFullTextTest extends StrataSparkTestBase {
             }
         }
         assertThat(actual).isEqualTo(expected);
+    }
+
+    @Test
+    void aFailingBucketOfAPostponeCompactionLeavesNoSnapshotNoDataFileAndNoArchive() throws Exception {
+        createDocs("broken");
+        Random random = new Random(TestSeeds.seed("postponeBroken"));
+        writeBatch("broken", random, 1, 0, 120, List.of());
+        sql("CALL lake.sys.compact(table => 'pf.broken')");
+        writeBatch("broken", random, 2, 100, 200, List.of());
+        // Remove one compacted file of a real bucket: that bucket's write task fails when it compacts, the
+        // other buckets' tasks write files and archives that must not survive.
+        FileStoreTable table = paimonTable("pf", "broken");
+        DataSplit victim = table.newSnapshotReader().onlyReadRealBuckets().read().dataSplits().get(0);
+        Path tableDir = warehouse.resolve("pf.db").resolve("broken");
+        Files.delete(tableDir.resolve("dt=" + victim.partition().getString(0)).resolve("bucket-" + victim.bucket())
+                .resolve(victim.dataFiles().get(0).fileName()));
+        long snapshot = table.snapshotManager().latestSnapshotId();
+        List<String> before = filesOnDisk(tableDir);
+
+        assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'pf.broken')"))
+                .hasMessageContaining("Cannot compact lake.pf.broken")
+                .hasMessageContaining("No snapshot was created");
+        assertThat(paimonTable("pf", "broken").snapshotManager().latestSnapshotId()).isEqualTo(snapshot);
+        assertThat(filesOnDisk(tableDir)).as("nothing written by the buckets that succeeded is left").isEqualTo(before);
+    }
+
+    /** Data, postpone and index files of a table directory (not snapshots, manifests or schemas). */
+    private static List<String> filesOnDisk(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .map(p -> dir.relativize(p).toString())
+                    .filter(p -> !p.startsWith("snapshot") && !p.startsWith("manifest") && !p.startsWith("schema")
+                            && !p.endsWith(".crc"))
+                    .sorted().toList();
+        }
     }
 }
