@@ -126,4 +126,18 @@ public abstract class StrataSparkTestBase {
     protected static List<Object> list(Object... values) {
         return Arrays.asList(values);
     }
+
+    /**
+     * The data, postpone and index files under a table directory, relative to it (not snapshots, manifests,
+     * schemas or checksum sidecars): what a failed job must leave exactly as it found it.
+     */
+    protected static List<String> dataAndIndexFilesOnDisk(Path tableDir) throws IOException {
+        try (Stream<Path> files = Files.walk(tableDir)) {
+            return files.filter(Files::isRegularFile)
+                    .map(p -> tableDir.relativize(p).toString())
+                    .filter(p -> !p.startsWith("snapshot") && !p.startsWith("manifest") && !p.startsWith("schema")
+                            && !p.endsWith(".crc"))
+                    .sorted().toList();
+        }
+    }
 }

@@ -1,9 +1,6 @@
 package dev.strata.spark.search;
 
-import java.util.List;
-
 import dev.strata.spark.metrics.UnsearchableRowsMetric;
-import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -15,30 +12,17 @@ final class BucketSearchReaderFactory implements PartitionReaderFactory {
 
     private static final long serialVersionUID = 1L;
 
-    private final String tableName;
-    private final FileStoreTable table;
-    private final long snapshotId;
-    private final String query;
-    private final int k;
-    private final List<String> columns;
-    private final boolean score;
+    private final SearchRequest request;
+    private final SearchPlan plan;
 
-    BucketSearchReaderFactory(String tableName, FileStoreTable table, long snapshotId, String query, int k,
-            List<String> columns, boolean score) {
-        this.tableName = tableName;
-        this.table = table;
-        this.snapshotId = snapshotId;
-        this.query = query;
-        this.k = k;
-        this.columns = columns;
-        this.score = score;
+    BucketSearchReaderFactory(SearchRequest request, SearchPlan plan) {
+        this.request = request;
+        this.plan = plan;
     }
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition input) {
-        BucketSearchPartition bucket = (BucketSearchPartition) input;
-        BucketSearch.Found found = BucketSearch.run(
-                tableName, table, snapshotId, bucket.partition, bucket.bucket, query, k, columns, score);
+        BucketSearch.Found found = request.search(plan, (BucketSearchPartition) input);
         return new PartitionReader<>() {
             private int next = -1;
 

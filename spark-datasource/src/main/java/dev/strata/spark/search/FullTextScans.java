@@ -1,11 +1,7 @@
 package dev.strata.spark.search;
 
-import java.util.List;
-
-import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.internal.SQLConf;
-import org.apache.spark.sql.types.StructType;
 
 /** Chooses where a search runs: on the driver for few buckets, as executor tasks otherwise. */
 final class FullTextScans {
@@ -20,13 +16,12 @@ final class FullTextScans {
 
     private FullTextScans() {}
 
-    static Scan create(String tableName, FileStoreTable table, String query, int k, String where, List<String> columns,
-            boolean score, StructType readSchema) {
-        SearchPlan plan = SearchPlan.of(tableName, table, where);
+    static Scan create(SearchRequest request) {
+        SearchPlan plan = SearchPlan.of(request.tableName, request.table, request.where);
         if (plan.buckets.size() <= driverMaxBuckets()) {
-            return new LocalFullTextScan(tableName, table, plan, query, k, where, columns, score, readSchema);
+            return new LocalFullTextScan(request, plan);
         }
-        return new FullTextScan(tableName, table, plan, query, k, where, columns, score, readSchema);
+        return new FullTextScan(request, plan);
     }
 
     private static int driverMaxBuckets() {
@@ -41,11 +36,5 @@ final class FullTextScans {
         }
         throw new IllegalArgumentException("Cannot plan full_text_search: " + DRIVER_MAX_BUCKETS
                 + " must be a non-negative integer, found '" + value + "'. Set it to 0 to always search in executor tasks.");
-    }
-
-    static String describe(String tableName, String query, int k, String where, SearchPlan plan, String runsOn) {
-        return "full_text_search " + tableName + " [query: " + query + ", k: " + k
-                + (where == null ? "" : ", where: " + where) + ", buckets: " + plan.buckets.size()
-                + ", snapshot: " + plan.snapshotId + ", on: " + runsOn + "]";
     }
 }

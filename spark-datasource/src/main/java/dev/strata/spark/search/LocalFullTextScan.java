@@ -3,7 +3,6 @@ package dev.strata.spark.search;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.types.StructType;
@@ -16,38 +15,23 @@ import org.apache.spark.sql.types.StructType;
  */
 final class LocalFullTextScan implements LocalScan {
 
-    private final String tableName;
-    private final FileStoreTable table;
+    private final SearchRequest request;
     private final SearchPlan plan;
-    private final String query;
-    private final int k;
-    private final String where;
-    private final List<String> columns;
-    private final boolean score;
-    private final StructType readSchema;
     private InternalRow[] rows;
 
-    LocalFullTextScan(String tableName, FileStoreTable table, SearchPlan plan, String query, int k, String where,
-            List<String> columns, boolean score, StructType readSchema) {
-        this.tableName = tableName;
-        this.table = table;
+    LocalFullTextScan(SearchRequest request, SearchPlan plan) {
+        this.request = request;
         this.plan = plan;
-        this.query = query;
-        this.k = k;
-        this.where = where;
-        this.columns = columns;
-        this.score = score;
-        this.readSchema = readSchema;
     }
 
     @Override
     public StructType readSchema() {
-        return readSchema;
+        return request.readSchema;
     }
 
     @Override
     public String description() {
-        return FullTextScans.describe(tableName, query, k, where, plan, "driver");
+        return request.describe(plan, "driver");
     }
 
     @Override
@@ -55,8 +39,7 @@ final class LocalFullTextScan implements LocalScan {
         if (rows == null) {
             List<InternalRow> all = new ArrayList<>();
             for (BucketSearchPartition bucket : plan.buckets) {
-                all.addAll(BucketSearch.run(tableName, table, plan.snapshotId, bucket.partition, bucket.bucket,
-                        query, k, columns, score).rows);
+                all.addAll(request.search(plan, bucket).rows);
             }
             rows = all.toArray(new InternalRow[0]);
         }

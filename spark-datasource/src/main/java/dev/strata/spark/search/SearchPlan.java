@@ -1,5 +1,6 @@
 package dev.strata.spark.search;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * The snapshot a search reads and its (partition, bucket)s that hold files and match {@code where}. Rows parked
  * in a postpone-bucket table's bucket -2 are not searchable (a warning says how many).
  */
-final class SearchPlan {
+final class SearchPlan implements Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     private static final Logger LOG = LoggerFactory.getLogger(SearchPlan.class);
 

@@ -235,25 +235,15 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
                 .resolve("dt=" + victim.partition().getString(0)).resolve("bucket-" + victim.bucket());
         Files.delete(bucketDir.resolve(victim.dataFiles().get(0).fileName()));
         long snapshot = table.snapshotManager().latestSnapshotId();
-        List<String> before = dataAndIndexFilesOnDisk("cbroken");
+        Path cbrokenDir = warehouse.resolve("kb.db").resolve("cbroken");
+        List<String> before = dataAndIndexFilesOnDisk(cbrokenDir);
 
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'kb.cbroken')"))
                 .hasMessageContaining("Cannot compact lake.kb.cbroken")
                 .hasMessageContaining("No snapshot was created");
         assertThat(paimonTable("kb", "cbroken").snapshotManager().latestSnapshotId()).isEqualTo(snapshot);
-        assertThat(dataAndIndexFilesOnDisk("cbroken")).as("files written by the tasks that succeeded are gone")
+        assertThat(dataAndIndexFilesOnDisk(cbrokenDir)).as("files written by the tasks that succeeded are gone")
                 .isEqualTo(before);
-    }
-
-    private List<String> dataAndIndexFilesOnDisk(String name) throws IOException {
-        Path dir = warehouse.resolve("kb.db").resolve(name);
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile)
-                    .map(p -> dir.relativize(p).toString())
-                    .filter(p -> !p.startsWith("snapshot") && !p.startsWith("manifest") && !p.startsWith("schema")
-                            && !p.endsWith(".crc"))
-                    .sorted().toList();
-        }
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.strata.spark.fulltext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +13,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextSearcher;
@@ -274,23 +272,12 @@ class PostponeFullTextTest extends StrataSparkTestBase {
         Files.delete(tableDir.resolve("dt=" + victim.partition().getString(0)).resolve("bucket-" + victim.bucket())
                 .resolve(victim.dataFiles().get(0).fileName()));
         long snapshot = table.snapshotManager().latestSnapshotId();
-        List<String> before = filesOnDisk(tableDir);
+        List<String> before = dataAndIndexFilesOnDisk(tableDir);
 
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'pf.broken')"))
                 .hasMessageContaining("Cannot compact lake.pf.broken")
                 .hasMessageContaining("No snapshot was created");
         assertThat(paimonTable("pf", "broken").snapshotManager().latestSnapshotId()).isEqualTo(snapshot);
-        assertThat(filesOnDisk(tableDir)).as("nothing written by the buckets that succeeded is left").isEqualTo(before);
-    }
-
-    /** Data, postpone and index files of a table directory (not snapshots, manifests or schemas). */
-    private static List<String> filesOnDisk(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile)
-                    .map(p -> dir.relativize(p).toString())
-                    .filter(p -> !p.startsWith("snapshot") && !p.startsWith("manifest") && !p.startsWith("schema")
-                            && !p.endsWith(".crc"))
-                    .sorted().toList();
-        }
+        assertThat(dataAndIndexFilesOnDisk(tableDir)).as("nothing written by the buckets that succeeded is left").isEqualTo(before);
     }
 }

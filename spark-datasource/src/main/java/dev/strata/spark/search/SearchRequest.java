@@ -1,0 +1,46 @@
+package dev.strata.spark.search;
+
+import java.io.Serializable;
+import java.util.List;
+
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.types.StructType;
+
+/** One {@code full_text_search} call after column pruning: what to search and which columns to return. */
+final class SearchRequest implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    final String tableName;
+    final FileStoreTable table;
+    final String query;
+    final int k;
+    final String where;
+    /** The table columns to return, in order; {@code _score} follows them when {@link #score} is set. */
+    final List<String> columns;
+    final boolean score;
+    final StructType readSchema;
+
+    SearchRequest(String tableName, FileStoreTable table, String query, int k, String where, List<String> columns,
+            boolean score, StructType readSchema) {
+        this.tableName = tableName;
+        this.table = table;
+        this.query = query;
+        this.k = k;
+        this.where = where;
+        this.columns = columns;
+        this.score = score;
+        this.readSchema = readSchema;
+    }
+
+    /** The hit rows of one bucket of the planned snapshot. */
+    BucketSearch.Found search(SearchPlan plan, BucketSearchPartition bucket) {
+        return BucketSearch.run(tableName, table, plan.snapshotId, bucket.partition, bucket.bucket, query, k, columns, score);
+    }
+
+    String describe(SearchPlan plan, String runsOn) {
+        return "full_text_search " + tableName + " [query: " + query + ", k: " + k
+                + (where == null ? "" : ", where: " + where) + ", buckets: " + plan.buckets.size()
+                + ", snapshot: " + plan.snapshotId + ", on: " + runsOn + "]";
+    }
+}
