@@ -37,13 +37,8 @@ public final class ShreddedReadMetrics {
             long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex) {
         Scope s = CURRENT.get();
         if (s != null) {
-            s.filesRead += filesRead;
-            s.filesSkipped += filesSkipped;
-            s.rowGroupsTotal += rowGroupsTotal;
-            s.rowGroupsSkipped += rowGroupsSkipped;
-            s.rowGroupsSkippedByZoneStatsOnly += rowGroupsSkippedByZoneStatsOnly;
-            s.subColumnsRead += subColumnsRead;
-            s.rowsSkippedByPageIndex += rowsSkippedByPageIndex;
+            s.add(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
+                    subColumnsRead, rowsSkippedByPageIndex);
         }
     }
 
@@ -63,6 +58,18 @@ public final class ShreddedReadMetrics {
             this.parent = parent;
         }
 
+        private void add(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
+                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex) {
+            this.filesRead += filesRead;
+            this.filesSkipped += filesSkipped;
+            this.rowGroupsTotal += rowGroupsTotal;
+            this.rowGroupsSkipped += rowGroupsSkipped;
+            this.rowGroupsSkippedByZoneStatsOnly += rowGroupsSkippedByZoneStatsOnly;
+            this.subColumnsRead += subColumnsRead;
+            this.rowsSkippedByPageIndex += rowsSkippedByPageIndex;
+        }
+
+        /** The counts so far; after {@link #close()}, the final counts of the scope. */
         public Snapshot snapshot() {
             return new Snapshot(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
                     subColumnsRead, rowsSkippedByPageIndex);
@@ -82,13 +89,8 @@ public final class ShreddedReadMetrics {
                 }
             }
             if (parent != null) {
-                parent.filesRead += filesRead;
-                parent.filesSkipped += filesSkipped;
-                parent.rowGroupsTotal += rowGroupsTotal;
-                parent.rowGroupsSkipped += rowGroupsSkipped;
-                parent.rowGroupsSkippedByZoneStatsOnly += rowGroupsSkippedByZoneStatsOnly;
-                parent.subColumnsRead += subColumnsRead;
-                parent.rowsSkippedByPageIndex += rowsSkippedByPageIndex;
+                parent.add(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
+                        subColumnsRead, rowsSkippedByPageIndex);
             }
         }
     }

@@ -26,7 +26,6 @@ final class RowsToColumns implements PartitionReader<ColumnarBatch> {
     private final ColumnarBatch batch;
     private final int capacity;
     private final ShreddedReadMetrics.Scope metrics;
-    private ShreddedReadMetrics.Snapshot last;
 
     RowsToColumns(RecordReader<org.apache.paimon.data.InternalRow> reader, RowType readType, int capacity,
             ShreddedReadMetrics.Scope metrics) {
@@ -62,7 +61,7 @@ final class RowsToColumns implements PartitionReader<ColumnarBatch> {
 
     @Override
     public CustomTaskMetric[] currentMetricsValues() {
-        return ShreddedScanMetrics.taskValues(last != null ? last : metrics.snapshot());
+        return ShreddedScanMetrics.taskValues(metrics.snapshot());
     }
 
     @Override
@@ -74,7 +73,6 @@ final class RowsToColumns implements PartitionReader<ColumnarBatch> {
         } catch (Exception e) {
             throw new IOException(e);
         } finally {
-            last = metrics.snapshot();
             metrics.close();
             batch.close();
         }

@@ -26,7 +26,6 @@ final class ShreddedColumnarReader implements PartitionReader<ColumnarBatch> {
     private final ColumnarBatch batch;
     private final int capacity;
     private final ShreddedReadMetrics.Scope metrics;
-    private ShreddedReadMetrics.Snapshot last;
     private int current;
 
     private ShreddedColumnarReader(List<ShreddedFileColumns> files, RowType readType, int capacity,
@@ -92,7 +91,7 @@ final class ShreddedColumnarReader implements PartitionReader<ColumnarBatch> {
 
     @Override
     public CustomTaskMetric[] currentMetricsValues() {
-        return ShreddedScanMetrics.taskValues(last != null ? last : metrics.snapshot());
+        return ShreddedScanMetrics.taskValues(metrics.snapshot());
     }
 
     @Override
@@ -102,7 +101,6 @@ final class ShreddedColumnarReader implements PartitionReader<ColumnarBatch> {
                 files.get(i).close();
             }
         } finally {
-            last = metrics.snapshot();
             metrics.close();
             batch.close();
         }

@@ -21,7 +21,6 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
     private final RecordReaderIterator<org.apache.paimon.data.InternalRow> rows;
     private final PaimonToSpark converter;
     private final ShreddedReadMetrics.Scope metrics;
-    private ShreddedReadMetrics.Snapshot last;
     private InternalRow current;
 
     StrataRowReader(RecordReader<org.apache.paimon.data.InternalRow> reader, RowType readType,
@@ -47,8 +46,7 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
 
     @Override
     public CustomTaskMetric[] currentMetricsValues() {
-        ShreddedReadMetrics.Snapshot s = last != null ? last : metrics.snapshot();
-        return ShreddedScanMetrics.taskValues(s);
+        return ShreddedScanMetrics.taskValues(metrics.snapshot());
     }
 
     @Override
@@ -60,7 +58,6 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
         } catch (Exception e) {
             throw new IOException(e);
         } finally {
-            last = metrics.snapshot();
             metrics.close();
         }
     }
