@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -21,11 +20,7 @@ class RebuildTest {
     @TempDir Path dir;
 
     private static List<GenericRow> rows(int from, int count) {
-        List<GenericRow> rows = new ArrayList<>();
-        for (int i = from; i < from + count; i++) {
-            rows.add(PkTable.row(i, "document " + i + " about lake storage"));
-        }
-        return rows;
+        return PkTable.rows(from, count, i -> "document " + i + " about lake storage");
     }
 
     @Test

@@ -23,11 +23,7 @@ class WriteHookTest {
     @TempDir Path dir;
 
     private static List<GenericRow> rows(int from, int count) {
-        List<GenericRow> rows = new ArrayList<>();
-        for (int i = from; i < from + count; i++) {
-            rows.add(PkTable.row(i, "document " + i + " about lake storage"));
-        }
-        return rows;
+        return PkTable.rows(from, count, i -> "document " + i + " about lake storage");
     }
 
     @Test

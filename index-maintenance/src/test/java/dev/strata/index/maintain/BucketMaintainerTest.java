@@ -78,11 +78,7 @@ class BucketMaintainerTest {
     }
 
     private static List<GenericRow> rows(int from, int count) {
-        List<GenericRow> rows = new ArrayList<>();
-        for (int i = from; i < from + count; i++) {
-            rows.add(PkTable.row(i, "row number" + i + " paimon lake"));
-        }
-        return rows;
+        return PkTable.rows(from, count, i -> "row number" + i + " paimon lake");
     }
 
     private static CommitMessageImpl bucket0(List<CommitMessage> messages) {

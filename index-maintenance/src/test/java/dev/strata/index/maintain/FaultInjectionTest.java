@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -43,11 +42,7 @@ class FaultInjectionTest {
     }
 
     private static List<GenericRow> rows(int from, int count) {
-        List<GenericRow> rows = new ArrayList<>();
-        for (int i = from; i < from + count; i++) {
-            rows.add(PkTable.row(i, i % 5 == 0 ? null : "text of row " + i + " with paimon and lake words"));
-        }
-        return rows;
+        return PkTable.rows(from, count, i -> i % 5 == 0 ? null : "text of row " + i + " with paimon and lake words");
     }
 
     @Test

@@ -14,31 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Row-group skipping under deletion vectors: skipped groups must not shift positions, so every row a
  * pruned read returns is live (equal to the reference table) and every live matching row is returned.
  */
-class DeletionVectorPruningTest {
-
-    @TempDir
-    java.nio.file.Path tmp;
-
-    private PaimonTables tables;
-
-    @BeforeEach
-    void open() throws Exception {
-        tables = new PaimonTables(tmp);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        tables.close();
-    }
+class DeletionVectorPruningTest extends PaimonTablesTestBase {
 
     @Test
     void prunedReadsOfDeletionVectorTablesReturnOnlyLiveRowsAndAllMatches() throws Exception {

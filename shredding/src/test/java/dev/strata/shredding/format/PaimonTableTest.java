@@ -12,29 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Shredded tables written, compacted and read by Paimon itself answer exactly like default-layout tables. */
-class PaimonTableTest {
-
-    @TempDir
-    java.nio.file.Path tmp;
-
-    private PaimonTables tables;
-
-    @BeforeEach
-    void open() throws Exception {
-        tables = new PaimonTables(tmp);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        tables.close();
-    }
+class PaimonTableTest extends PaimonTablesTestBase {
 
     /** Batches of (ids, maps): later batches update some earlier ids (for primary-key tables). */
     private static List<List<Long>> idBatches(PaimonTables.Kind kind, Random random, int batches, int rows) {

@@ -20,28 +20,10 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The scan-to-reader hand-over through dynamic options, its safety flag, counters, and K across files. */
-class ReadHandoverTest {
-
-    @TempDir
-    java.nio.file.Path tmp;
-
-    private PaimonTables tables;
-
-    @BeforeEach
-    void open() throws Exception {
-        tables = new PaimonTables(tmp);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        tables.close();
-    }
+class ReadHandoverTest extends PaimonTablesTestBase {
 
     @Test
     void predicateTreesRoundTripThroughTheOptionEncoding() {

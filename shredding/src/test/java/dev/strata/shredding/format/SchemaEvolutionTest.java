@@ -25,28 +25,10 @@ import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Files written before a column rename, a column-type widening or an added column read back correctly. */
-class SchemaEvolutionTest {
-
-    @TempDir
-    java.nio.file.Path tmp;
-
-    private PaimonTables tables;
-
-    @BeforeEach
-    void open() throws Exception {
-        tables = new PaimonTables(tmp);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        tables.close();
-    }
+class SchemaEvolutionTest extends PaimonTablesTestBase {
 
     private static InternalMap map(Object... kv) {
         Object[] k = new Object[kv.length / 2];

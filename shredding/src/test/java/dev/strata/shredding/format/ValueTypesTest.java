@@ -26,28 +26,10 @@ import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Every value type Paimon stores, nested values, and two shredded maps per table, with overflow (K=2). */
-class ValueTypesTest {
-
-    @TempDir
-    java.nio.file.Path tmp;
-
-    private PaimonTables tables;
-
-    @BeforeEach
-    void open() throws Exception {
-        tables = new PaimonTables(tmp);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        tables.close();
-    }
+class ValueTypesTest extends PaimonTablesTestBase {
 
     private static final DataType[] VALUE_TYPES = {
         DataTypes.BOOLEAN(), DataTypes.TINYINT(), DataTypes.SMALLINT(), DataTypes.INT(), DataTypes.BIGINT(), DataTypes.FLOAT(),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.layout.FooterBlobs;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.testing.maps.MapDataGenerator;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.fs.Path;
 import org.apache.parquet.ParquetReadOptions;
@@ -117,7 +117,7 @@ class FooterCorruptionTest {
         byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta));
         byte[] v3 = blob.clone();
         v3[4] = 3;
-        rechecksum(v3);
+        FooterBlobs.rechecksum(v3);
         assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(v3), "m", "f1"))
                 .hasMessageContaining("unsupported version 3, expected 1 or 2").hasMessageContaining("f1");
         byte[] magic = blob.clone();
@@ -127,18 +127,8 @@ class FooterCorruptionTest {
         assertThatThrownBy(() -> ShreddingFooter.decode("not base64 !!", "m", "f3"))
                 .hasMessageContaining("not Base64").hasMessageContaining("f3");
         byte[] cut = java.util.Arrays.copyOf(blob, blob.length - 6);
-        rechecksum(cut);
+        FooterBlobs.rechecksum(cut);
         assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(cut), "m", "f4"))
                 .hasMessageContaining("f4");
-    }
-
-    private static void rechecksum(byte[] blob) {
-        CRC32 crc = new CRC32();
-        crc.update(blob, 0, blob.length - 4);
-        int c = (int) crc.getValue();
-        blob[blob.length - 4] = (byte) (c >>> 24);
-        blob[blob.length - 3] = (byte) (c >>> 16);
-        blob[blob.length - 2] = (byte) (c >>> 8);
-        blob[blob.length - 1] = (byte) c;
     }
 }
