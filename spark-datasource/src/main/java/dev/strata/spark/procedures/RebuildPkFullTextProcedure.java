@@ -223,7 +223,10 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         return table.copy(Map.of(CoreOptions.FILE_READER_ASYNC_THRESHOLD.key(), "1024 tb"));
     }
 
-    /** Executor side: rebuild one bucket, never throwing so the driver can clean up every bucket. */
+    /**
+     * Executor side: rebuild one bucket. A failed attempt deletes its archives; Spark retries it, and the last
+     * attempt reports the failure instead of throwing so that the driver can clean up every bucket.
+     */
     private static final class RebuildBucket
             implements org.apache.spark.api.java.function.Function<BucketRef, Outcome> {
         private static final long serialVersionUID = 1L;
@@ -238,7 +241,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         }
 
         @Override
-        public Outcome call(BucketRef bucket) {
+        public Outcome call(BucketRef bucket) throws Exception {
             PkFullTextRebuild.Result result = null;
             try {
                 result = PkFullTextRebuild.run(withinTaskCores(table), snapshotId, bucket.partition, bucket.bucket,
@@ -252,6 +255,9 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                     } catch (Exception suppressed) {
                         e.addSuppressed(suppressed);
                     }
+                }
+                if (!TaskAttempts.isLastAttempt()) {
+                    throw e;
                 }
                 String message = StrataErrors.rootMessage(e);
                 return new Outcome(bucket, StrataCommitMessage.of(List.of()), List.of(),

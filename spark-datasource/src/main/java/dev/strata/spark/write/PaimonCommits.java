@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.strata.index.PkFullTextIndex;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.index.IndexPathFactory;
 import org.apache.paimon.table.FileStoreTable;
@@ -32,15 +31,15 @@ public final class PaimonCommits {
     public static void abort(FileStoreTable table, BatchWriteBuilder builder, List<CommitMessage> messages)
             throws Exception {
         try (BatchTableCommit commit = builder.newCommit()) {
-            if (PkFullTextIndex.isEnabled(table)) {
-                PkFullTextIndex.deleteUncommittedArchives(table, messages);
-            }
             deleteNewIndexFiles(table, messages);
             commit.abort(messages);
         }
     }
 
-    /** Paimon's abort deletes data files only: the index files a message adds (deletion vectors) go here. */
+    /**
+     * Paimon's abort deletes data files only: the index files a message adds (full-text archives, deletion
+     * vectors) go here.
+     */
     private static void deleteNewIndexFiles(FileStoreTable table, List<CommitMessage> messages) throws IOException {
         for (CommitMessage message : messages) {
             CommitMessageImpl m = (CommitMessageImpl) message;
