@@ -16,7 +16,6 @@ import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.Pair;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -50,7 +49,7 @@ final class ShreddedStatsExtractor implements SimpleStatsExtractor {
     public Pair<SimpleColStats[], FileInfo> extractWithFileInfo(FileIO fileIO, Path path, long length) throws IOException {
         ParquetMetadata footer;
         try (ParquetFileReader reader = ParquetFileReader.open(PaimonFiles.inputFile(fileIO, path, length),
-                ParquetReadOptions.builder().build())) {
+                PaimonFiles.readOptions())) {
             footer = reader.getFooter();
         }
         List<BlockMetaData> blocks = footer.getBlocks();

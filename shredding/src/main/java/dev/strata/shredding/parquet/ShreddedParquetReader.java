@@ -21,7 +21,6 @@ import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.RoaringBitmap32;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
@@ -85,24 +84,20 @@ public final class ShreddedParquetReader implements Closeable {
             MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean allowColumnar) throws IOException {
         this.file = file;
         this.selection = selection;
-        ParquetReadOptions options = ParquetReadOptions.builder()
-                .useColumnIndexFilter(false).useStatsFilter(false).useDictionaryFilter(false).useRecordFilter(false)
-                .useBloomFilter(false).build();
-        this.reader = ParquetFileReader.open(input, options);
+        ShreddedFooters.Opened opened = ShreddedFooters.open(input, file);
+        this.reader = opened.reader;
         boolean ok = false;
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-            Map<String, String> kv = reader.getFooter().getFileMetaData().getKeyValueMetaData();
             this.blocks = reader.getRowGroups();
             for (Type t : fileSchema.getFields()) {
                 if (ParquetSchemas.looksShredded(t)) {
-                    String text = kv.get(ShreddingFooter.footerKey(t.getName()));
-                    if (text == null) {
+                    ShreddedColumnMeta meta = opened.metas.get(t.getName());
+                    if (meta == null) {
                         throw new IllegalStateException("Cannot read shredded column '" + t.getName() + "' of file " + file
                                 + ": footer metadata " + ShreddingFooter.footerKey(t.getName())
                                 + " is missing. The file is corrupt or was not written by Strata.");
                     }
-                    ShreddedColumnMeta meta = ShreddingFooter.decode(text, t.getName(), file);
                     checkZones(meta, t.getName());
                     metas.put(t.getName(), meta);
                 }

@@ -1,0 +1,109 @@
+package dev.strata.shredding.parquet;
+
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.layout.ShreddingFooter;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Opens data files for reading together with their decoded shredding footers ({@link ShreddingFooter}),
+ * and keeps the footers of recently opened files per JVM, so a repeated scan of the same files neither
+ * re-reads nor re-parses the Parquet footer nor decodes the shredding metadata again (the map-pushdown
+ * benchmark measured footer decoding as the largest per-file cost of a scan task).
+ *
+ * <p>An entry is keyed by the file's path and length: Paimon data files are immutable and uniquely
+ * named. A cached entry keeps the parsed Parquet footer without the shredding key-value entries (those
+ * are kept decoded instead) and the decoded metadata, immutable and shared by readers. At most
+ * {@code strata.shredding.footer-cache} files (system property, default 256, 0 turns caching off) are
+ * kept, least recently used first out. Footers that fail to decode are not cached.
+ */
+public final class ShreddedFooters {
+
+    private static final int CAPACITY = Integer.getInteger("strata.shredding.footer-cache", 256);
+    private static final LinkedHashMap<String, Footer> CACHE = new LinkedHashMap<>(64, 0.75f, true);
+
+    private ShreddedFooters() {}
+
+    /** An open file and the decoded shredding metadata of its shredded columns, by column name. */
+    public static final class Opened {
+        public final ParquetFileReader reader;
+        public final Map<String, ShreddedColumnMeta> metas;
+
+        Opened(ParquetFileReader reader, Map<String, ShreddedColumnMeta> metas) {
+            this.reader = reader;
+            this.metas = metas;
+        }
+    }
+
+    private static final class Footer {
+        final ParquetMetadata parquet;
+        final Map<String, ShreddedColumnMeta> metas;
+
+        Footer(ParquetMetadata parquet, Map<String, ShreddedColumnMeta> metas) {
+            this.parquet = parquet;
+            this.metas = metas;
+        }
+    }
+
+    /**
+     * Opens {@code input} ({@code file} names it in errors) with {@link PaimonFiles#readOptions()}. The
+     * metadata holds the columns that look shredded and carry a footer entry; a shredded-looking column
+     * without one is the caller's to report.
+     */
+    public static Opened open(InputFile input, String file) throws IOException {
+        String key = file + "|" + input.getLength();
+        Footer cached;
+        synchronized (CACHE) {
+            cached = CACHE.get(key);
+        }
+        if (cached != null) {
+            SeekableInputStream in = input.newStream();
+            try {
+                return new Opened(new ParquetFileReader(input, cached.parquet, PaimonFiles.readOptions(), in), cached.metas);
+            } catch (IOException | RuntimeException e) {
+                in.close();
+                throw e;
+            }
+        }
+        ParquetFileReader reader = ParquetFileReader.open(input, PaimonFiles.readOptions());
+        try {
+            ParquetMetadata footer = reader.getFooter();
+            MessageType schema = footer.getFileMetaData().getSchema();
+            Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
+            Map<String, String> rest = new HashMap<>(kv);
+            Map<String, ShreddedColumnMeta> metas = new HashMap<>();
+            for (Type t : schema.getFields()) {
+                String text = ParquetSchemas.looksShredded(t) ? kv.get(ShreddingFooter.footerKey(t.getName())) : null;
+                if (text != null) {
+                    metas.put(t.getName(), ShreddingFooter.decode(text, t.getName(), file));
+                    rest.remove(ShreddingFooter.footerKey(t.getName()));
+                }
+            }
+            Map<String, ShreddedColumnMeta> shared = Collections.unmodifiableMap(metas);
+            if (CAPACITY > 0) {
+                FileMetaData fm = new FileMetaData(schema, rest, footer.getFileMetaData().getCreatedBy());
+                Footer entry = new Footer(new ParquetMetadata(fm, footer.getBlocks()), shared);
+                synchronized (CACHE) {
+                    CACHE.put(key, entry);
+                    while (CACHE.size() > CAPACITY) {
+                        CACHE.remove(CACHE.keySet().iterator().next());
+                    }
+                }
+            }
+            return new Opened(reader, shared);
+        } catch (RuntimeException e) {
+            reader.close();
+            throw e;
+        }
+    }
+}
