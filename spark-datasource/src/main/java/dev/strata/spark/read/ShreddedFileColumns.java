@@ -3,15 +3,14 @@ package dev.strata.spark.read;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
-import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.parquet.GroupKeyPlan;
 import dev.strata.shredding.parquet.PaimonFiles;
+import dev.strata.shredding.parquet.ShreddedFooters;
 import dev.strata.shredding.parquet.ParquetSchemas;
 import dev.strata.shredding.parquet.ShreddedParquetReader;
 import dev.strata.shredding.pushdown.MapPredicate;
@@ -22,18 +21,10 @@ import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnPath;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
-import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -59,7 +50,11 @@ final class ShreddedFileColumns implements Closeable {
     private final MapPruner pruner;
     private long subColumns;
     private int nextBlock;
-    private long rowsLeftInGroup;
+    private final RowFilter filter;
+    /** The current group's rows to return, ascending, and how many of them were returned. */
+    private int[] selected;
+    private int selectedCount;
+    private int selectedAt;
     private boolean skipFile;
     private boolean started;
 
@@ -67,13 +62,19 @@ final class ShreddedFileColumns implements Closeable {
     ShreddedFileColumns(FileIO fileIO, String path, long size, RowType readType, Map<String, List<String>> selectedKeys,
             MapPredicate pruningPredicate) throws IOException {
         this.file = path;
-        ParquetReadOptions options = ParquetReadOptions.builder().useColumnIndexFilter(false).useStatsFilter(false)
-                .useDictionaryFilter(false).useRecordFilter(false).useBloomFilter(false).build();
-        this.reader = ParquetFileReader.open(PaimonFiles.inputFile(fileIO, new Path(path), size), options);
+        ShreddedFooters.Opened opened0 = ShreddedFooters.open(PaimonFiles.inputFile(fileIO, new Path(path), size), path);
+        this.reader = opened0.reader;
         boolean opened = false;
         try {
             this.blocks = reader.getRowGroups();
-            this.pruner = plan(readType, selectedKeys, pruningPredicate);
+            this.pruner = plan(readType, selectedKeys, pruningPredicate, opened0.metas);
+            List<MapKeysReader> maps = new ArrayList<>();
+            for (FieldReader f : fields) {
+                if (f instanceof MapKeysReader) {
+                    maps.add((MapKeysReader) f);
+                }
+            }
+            this.filter = pruningPredicate == null || requested == null ? null : RowFilter.of(pruningPredicate, maps);
             opened = true;
         } finally {
             if (!opened) {
@@ -83,17 +84,9 @@ final class ShreddedFileColumns implements Closeable {
     }
 
     /** Decides the requested schema and the field readers; returns the pruner (null without a predicate). */
-    private MapPruner plan(RowType readType, Map<String, List<String>> selectedKeys, MapPredicate pruningPredicate) {
-        String path = file;
+    private MapPruner plan(RowType readType, Map<String, List<String>> selectedKeys, MapPredicate pruningPredicate,
+            Map<String, ShreddedColumnMeta> metas) {
         MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-        Map<String, String> kv = reader.getFooter().getFileMetaData().getKeyValueMetaData();
-        Map<String, ShreddedColumnMeta> metas = new HashMap<>();
-        for (Type t : fileSchema.getFields()) {
-            String text = ParquetSchemas.looksShredded(t) ? kv.get(ShreddingFooter.footerKey(t.getName())) : null;
-            if (text != null) {
-                metas.put(t.getName(), ShreddingFooter.decode(text, t.getName(), path));
-            }
-        }
         List<Type> requestedFields = new ArrayList<>();
         long leaves = 0;
         boolean ok = true;
@@ -113,7 +106,7 @@ final class ShreddedFileColumns implements Closeable {
                 GroupType physical = ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
                 requestedFields.add(physical);
                 leaves += leafCount(physical);
-                fields.add(new MapKeysReader(path, f.name(), meta, keys, physical, ((MapType) f.type()).getValueType()));
+                fields.add(new MapKeysReader(f.name(), meta, keys, ((MapType) f.type()).getValueType()));
             } else {
                 if (!t.isPrimitive()) {
                     ok = false;
@@ -137,7 +130,10 @@ final class ShreddedFileColumns implements Closeable {
         return requested != null;
     }
 
-    /** Reads up to {@code max} rows into the vectors from row {@code offset}; returns the rows read, 0 at the end. */
+    /**
+     * Reads up to {@code max} rows into the vectors from row {@code offset}; returns the rows read, 0 at the
+     * end. Rows a row group holds but the pruning predicate rules out ({@link RowFilter}) are not returned.
+     */
     int read(WritableColumnVector[] vectors, int offset, int max) throws IOException {
         if (!started) {
             started = true;
@@ -151,7 +147,7 @@ final class ShreddedFileColumns implements Closeable {
         if (skipFile) {
             return 0;
         }
-        while (rowsLeftInGroup == 0) {
+        while (selectedAt == selectedCount) {
             if (nextBlock >= blocks.size()) {
                 return 0;
             }
@@ -161,27 +157,35 @@ final class ShreddedFileColumns implements Closeable {
                 reader.skipNextRowGroup();
                 continue;
             }
-            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-            List<Type> groupFields = new ArrayList<>(fields.size());
-            for (FieldReader fr : fields) {
-                groupFields.add(fr.groupType(g, blocks.get(g), fileSchema));
-            }
-            MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
-            reader.setRequestedSchema(groupSchema);
-            PageReadStore pages = reader.readNextRowGroup();
-            ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, new NoopGroupConverter(groupSchema), groupSchema,
-                    reader.getFooter().getFileMetaData().getCreatedBy());
-            for (FieldReader fr : fields) {
-                fr.open(store, groupSchema, pages, blocks.get(g));
-            }
-            rowsLeftInGroup = pages.getRowCount();
+            loadGroup(g);
         }
-        int n = (int) Math.min(max, rowsLeftInGroup);
+        int n = Math.min(max, selectedCount - selectedAt);
         for (int i = 0; i < fields.size(); i++) {
-            fields.get(i).read(vectors[i], offset, n);
+            fields.get(i).write(vectors[i], offset, selected, selectedAt, n);
         }
-        rowsLeftInGroup -= n;
+        selectedAt += n;
         return n;
+    }
+
+    /** Reads row group g's requested chunks, decodes them and selects the rows the predicate may keep. */
+    private void loadGroup(int g) throws IOException {
+        MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+        List<Type> groupFields = new ArrayList<>(fields.size());
+        for (FieldReader fr : fields) {
+            groupFields.add(fr.groupType(g, blocks.get(g), fileSchema));
+        }
+        MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
+        reader.setRequestedSchema(groupSchema);
+        PageReadStore pages = reader.readNextRowGroup();
+        int rows = Math.toIntExact(pages.getRowCount());
+        for (FieldReader fr : fields) {
+            fr.load(pages, groupSchema, rows);
+        }
+        if (selected == null || selected.length < rows) {
+            selected = new int[rows];
+        }
+        selectedCount = filter == null ? RowFilter.all(rows, selected) : filter.select(rows, selected);
+        selectedAt = 0;
     }
 
     @Override
@@ -200,28 +204,66 @@ final class ShreddedFileColumns implements Closeable {
         return n;
     }
 
-    private static ColumnReader columnReader(ColumnReadStoreImpl store, MessageType schema, String... path) {
+    /** Decodes one output column, a row group at a time. */
+    interface FieldReader {
+        /** The field as row group {@code group} needs it, given the file's schema. */
+        Type groupType(int group, BlockMetaData block, GroupType fileType);
+
+        /** Decodes the group's chunks of this field from {@code pages} ({@code schema} is the group's request). */
+        void load(PageReadStore pages, MessageType schema, int rows) throws IOException;
+
+        /** Writes group rows {@code selected[from .. from + n)} into {@code v[offset ..]}. */
+        void write(WritableColumnVector v, int offset, int[] selected, int from, int n);
+    }
+
+    private static DecodedChunk chunk(PageReadStore pages, MessageType schema, String file, String... path)
+            throws IOException {
         ColumnDescriptor d = schema.getColumnDescription(path);
-        return store.getColumnReader(d);
+        return DecodedChunk.decode(pages.getPageReader(d), d, file);
     }
 
-    /** Decodes one output column. */
-    private interface FieldReader {
-        /** The field as this row group needs it, given the field's type in the file. */
-        default Type groupType(int group, BlockMetaData block, GroupType fileType) {
-            return fileType;
+    /** Appends or puts one value of a decoded chunk; the value kinds {@link ColumnarReads} accepts. */
+    private static void put(WritableColumnVector v, int row, DataType type, DecodedChunk chunk, int ordinal) {
+        switch (type.getTypeRoot()) {
+            case BIGINT:
+                v.putLong(row, chunk.getLong(ordinal));
+                return;
+            case INTEGER:
+                v.putInt(row, chunk.getInt(ordinal));
+                return;
+            case DOUBLE:
+                v.putDouble(row, chunk.getDouble(ordinal));
+                return;
+            default:
+                byte[] b = chunk.getBytes(ordinal);
+                v.putByteArray(row, b, 0, b.length);
         }
-
-        void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block) throws IOException;
-
-        void read(WritableColumnVector v, int offset, int n);
     }
 
-    private static final class PrimitiveReader implements FieldReader {
+    private static void append(WritableColumnVector v, DataType type, DecodedChunk chunk, int ordinal) {
+        switch (type.getTypeRoot()) {
+            case BIGINT:
+                v.appendLong(chunk.getLong(ordinal));
+                return;
+            case INTEGER:
+                v.appendInt(chunk.getInt(ordinal));
+                return;
+            case DOUBLE:
+                v.appendDouble(chunk.getDouble(ordinal));
+                return;
+            default:
+                byte[] b = chunk.getBytes(ordinal);
+                v.appendByteArray(b, 0, b.length);
+        }
+    }
+
+    private final class PrimitiveReader implements FieldReader {
         private final String name;
         private final DataType type;
-        private ColumnReader cr;
-        private int maxDef;
+        private DecodedChunk chunk;
+        /** Rows before {@link #cursorRow} hold {@link #cursorOrdinal} values; selected rows arrive ascending. */
+        private int cursorRow;
+        private int cursorOrdinal;
 
         PrimitiveReader(String name, DataType type) {
             this.name = name;
@@ -234,86 +276,60 @@ final class ShreddedFileColumns implements Closeable {
         }
 
         @Override
-        public void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block) {
-            cr = columnReader(store, schema, name);
-            maxDef = schema.getColumnDescription(new String[] {name}).getMaxDefinitionLevel();
+        public void load(PageReadStore pages, MessageType schema, int rows) throws IOException {
+            chunk = chunk(pages, schema, file, name);
+            cursorRow = 0;
+            cursorOrdinal = 0;
         }
 
         @Override
-        public void read(WritableColumnVector v, int offset, int n) {
-            for (int i = offset; i < offset + n; i++) {
-                if (cr.getCurrentDefinitionLevel() < maxDef) {
-                    v.putNull(i);
-                } else {
-                    switch (type.getTypeRoot()) {
-                        case BIGINT:
-                            v.putLong(i, cr.getLong());
-                            break;
-                        case INTEGER:
-                            v.putInt(i, cr.getInteger());
-                            break;
-                        case DOUBLE:
-                            v.putDouble(i, cr.getDouble());
-                            break;
-                        default:
-                            byte[] b = cr.getBinary().getBytes();
-                            v.putByteArray(i, b, 0, b.length);
-                    }
+        public void write(WritableColumnVector v, int offset, int[] selected, int from, int n) {
+            for (int x = 0; x < n; x++) {
+                int r = selected[from + x];
+                while (cursorRow < r) {
+                    cursorOrdinal += chunk.hasValue(cursorRow++) ? 1 : 0;
                 }
-                cr.consume();
+                if (chunk.hasValue(r)) {
+                    put(v, offset + x, type, chunk, cursorOrdinal);
+                } else {
+                    v.putNull(offset + x);
+                }
             }
         }
     }
 
     /**
-     * A selected-key map column. Definition levels: m 1, mapping list 2, entry 3, element 4; __col_c 2;
-     * overflow key 3, value 4. Each row group reads what its {@link GroupKeyPlan} says: S_g(k) and O_g when the
-     * footer records the group's placement, and no {@code __field_mapping} when the footer's ownership segments
-     * tell in which rows each column may hold each key.
+     * A selected-key map column. Each row group reads what its {@link GroupKeyPlan} says: S_g(k) and O_g
+     * when the footer records the group's placement, and no {@code __field_mapping} when the footer's
+     * ownership segments tell in which rows each column may hold each key. Loading a group resolves, per
+     * requested key and row, where the key's value is (spec §8, "Selected keys": the first column of
+     * S(k) that holds k in that row, else the row's first overflow entry naming k) without decoding any
+     * value; {@link RowFilter} then reads only the values its leaves test, and {@link #write} only the
+     * values of the rows it keeps.
      */
-    private static final class MapKeysReader implements FieldReader {
+    final class MapKeysReader implements FieldReader {
         private final String name;
-        private final int k;
         private final List<String> keys;
         private final byte[][] keyBytes;
         private final int[] ids;
-        private final GroupType physical;
+        /** Key id → the first requested key with that id, -1 for ids not requested. */
+        private final int[] keyOfId;
         private final ShreddedColumnMeta meta;
         private final DataType valueType;
-        private final String file;
         private GroupKeyPlan plan;
-        private ColumnReader mapping;
-        private int[] cols;
-        /** Column index → position in {@link #colReaders}, -1 when not read in this group. */
+        /** Column index → position in {@link #chunks}, -1 when not read in this group. */
         private final int[] readerOf;
-        private ColumnReader[] colReaders;
-        private boolean overflow;
-        private ColumnReader ovfKey;
-        private ColumnReader ovfValue;
-        private final int[] mappingRow;
-        private final Object[] colValues;
-        private final boolean[] colPresent;
-        private MappingChunk fastMapping;
-        private int fastRow;
-        /** Row index within the group, and per key and column the next range to look at (without the mapping). */
-        private int groupRow;
-        private int[][] rangeAt;
-        private long mappingTotal;
-        private long mappingRead;
-        private long ovfTotal;
-        private long ovfRead;
-        /** Per requested key, whether this row's overflow held it (first entry wins) and that entry's value. */
-        private boolean[] ovfFound;
-        private Object[] ovfValue0;
+        /** The group's value chunks: the read {@code __col_c} in ascending c, then the overflow's values if read. */
+        private DecodedChunk[] chunks;
+        private boolean[] nullMap;
+        /** Per key and row: the chunk holding the key's value (-1: key absent) and the value's ordinal (-1: NULL). */
+        private int[][] source;
+        private int[][] ordinal;
 
-        MapKeysReader(String file, String name, ShreddedColumnMeta meta, List<String> keys, GroupType physical,
-                DataType valueType) {
-            this.file = file;
+        MapKeysReader(String name, ShreddedColumnMeta meta, List<String> keys, DataType valueType) {
             this.name = name;
             this.meta = meta;
-            this.k = meta.numColumns();
             this.keys = keys;
-            this.physical = physical;
             this.valueType = valueType;
             this.keyBytes = new byte[keys.size()][];
             this.ids = new int[keys.size()];
@@ -321,12 +337,44 @@ final class ShreddedFileColumns implements Closeable {
                 keyBytes[j] = keys.get(j).getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 ids[j] = meta.idOf(keys.get(j));
             }
-            this.readerOf = new int[k];
-            this.mappingRow = new int[k];
-            this.colValues = new Object[k];
-            this.colPresent = new boolean[k];
-            this.ovfFound = new boolean[keys.size()];
-            this.ovfValue0 = new Object[keys.size()];
+            int maxId = -1;
+            for (int id : ids) {
+                maxId = Math.max(maxId, id);
+            }
+            this.keyOfId = new int[maxId + 1];
+            java.util.Arrays.fill(keyOfId, -1);
+            for (int j = keys.size() - 1; j >= 0; j--) {
+                if (ids[j] >= 0) {
+                    keyOfId[ids[j]] = j;
+                }
+            }
+            this.readerOf = new int[meta.numColumns()];
+            this.source = new int[keys.size()][];
+            this.ordinal = new int[keys.size()][];
+        }
+
+        String name() {
+            return name;
+        }
+
+        DataType valueType() {
+            return valueType;
+        }
+
+        /** Position of {@code key} among the requested keys, or -1. */
+        int keyIndex(String key) {
+            return keys.indexOf(key);
+        }
+
+        /** The chunk holding key j's value in group row r, or null when the key is absent or its value NULL. */
+        DecodedChunk valueChunk(int j, int r) {
+            int s = source[j][r];
+            return s < 0 || ordinal[j][r] < 0 ? null : chunks[s];
+        }
+
+        /** The value's ordinal in {@link #valueChunk}. */
+        int valueOrdinal(int j, int r) {
+            return ordinal[j][r];
         }
 
         @Override
@@ -336,247 +384,192 @@ final class ShreddedFileColumns implements Closeable {
         }
 
         @Override
-        public void open(ColumnReadStoreImpl store, MessageType schema, PageReadStore pages, BlockMetaData block)
-                throws IOException {
+        public void load(PageReadStore pages, MessageType schema, int rows) throws IOException {
             GroupType requested = schema.getType(name).asGroupType();
-            fastMapping = null;
-            mapping = null;
+            boolean mapOptional = requested.getRepetition() == Type.Repetition.OPTIONAL;
+            MappingChunk mapping = null;
             if (plan.mappingNeeded()) {
                 GroupType fm = requested.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
                 String listName = fm.getType(0).getName();
                 String elementName = fm.getType(0).asGroupType().getType(0).getName();
-                String[] path = {name, ParquetSchemas.FIELD_MAPPING, listName, elementName};
-                ColumnDescriptor descriptor = schema.getColumnDescription(path);
-                ColumnChunkMetaData chunk = null;
-                for (ColumnChunkMetaData c : block.getColumns()) {
-                    if (c.getPath().equals(ColumnPath.get(path))) {
-                        chunk = c;
-                    }
-                }
-                if (chunk != null && MappingChunk.decodable(chunk)) {
-                    fastMapping = MappingChunk.decode(pages.getPageReader(descriptor), descriptor,
-                            (int) pages.getRowCount(), file);
-                    fastRow = 0;
-                } else {
-                    mapping = store.getColumnReader(descriptor);
-                    mappingTotal = mapping.getTotalValueCount();
-                    mappingRead = 0;
-                }
+                ColumnDescriptor d = schema.getColumnDescription(
+                        new String[] {name, ParquetSchemas.FIELD_MAPPING, listName, elementName});
+                mapping = MappingChunk.decode(pages.getPageReader(d), d, rows, file);
             }
-            List<Integer> cs = new ArrayList<>();
+            List<DecodedChunk> read = new ArrayList<>();
+            List<int[]> ordinals = new ArrayList<>();
+            java.util.Arrays.fill(readerOf, -1);
             for (Type t : requested.getFields()) {
                 if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)) {
-                    cs.add(Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length())));
+                    int c = Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length()));
+                    DecodedChunk col = chunk(pages, schema, file, name, t.getName());
+                    readerOf[c] = read.size();
+                    read.add(col);
+                    ordinals.add(rowOrdinals(col, rows));
                 }
             }
-            cols = cs.stream().mapToInt(Integer::intValue).toArray();
-            java.util.Arrays.fill(readerOf, -1);
-            colReaders = new ColumnReader[cols.length];
-            for (int i = 0; i < cols.length; i++) {
-                colReaders[i] = columnReader(store, schema, name, ParquetSchemas.colName(cols[i]));
-                readerOf[cols[i]] = i;
-            }
-            groupRow = 0;
-            rangeAt = new int[keys.size()][];
-            for (int j = 0; j < keys.size(); j++) {
-                rangeAt[j] = new int[plan.columnsOf(j).length];
-            }
-            overflow = requested.containsField(ParquetSchemas.OVERFLOW);
-            if (overflow) {
-                GroupType ov = requested.getType(ParquetSchemas.OVERFLOW).asGroupType();
-                GroupType kvType = ov.getType(0).asGroupType();
-                ovfKey = columnReader(store, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
+            int cols = read.size();
+            DecodedChunk ovfKeys = null;
+            DecodedChunk ovfValues = null;
+            if (requested.containsField(ParquetSchemas.OVERFLOW)) {
+                GroupType kvType = requested.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
+                ovfKeys = chunk(pages, schema, file, name, ParquetSchemas.OVERFLOW, kvType.getName(),
                         kvType.getType(0).getName());
-                ovfValue = columnReader(store, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
+                ovfValues = chunk(pages, schema, file, name, ParquetSchemas.OVERFLOW, kvType.getName(),
                         kvType.getType(1).getName());
-                ovfTotal = ovfKey.getTotalValueCount();
-                ovfRead = 0;
+                if (ovfKeys.entries != ovfValues.entries || ovfKeys.rep == null) {
+                    throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": the overflow's"
+                            + " key and value columns hold " + ovfKeys.entries + " and " + ovfValues.entries
+                            + " level entries; they must match. The file is corrupt.");
+                }
+                read.add(ovfValues);
+            }
+            chunks = read.toArray(new DecodedChunk[0]);
+
+            nullMap = nullMap == null || nullMap.length < rows ? new boolean[rows] : nullMap;
+            java.util.Arrays.fill(nullMap, 0, rows, false);
+            if (mapOptional) {
+                if (mapping != null) {
+                    System.arraycopy(mapping.nullRow, 0, nullMap, 0, rows);
+                } else if (cols > 0) {
+                    int[] def = chunks[0].def;
+                    for (int r = 0; r < rows; r++) {
+                        nullMap[r] = def[r] == 0;
+                    }
+                } else if (ovfKeys != null) {
+                    int row = -1;
+                    for (int e = 0; e < ovfKeys.entries; e++) {
+                        if (ovfKeys.rep[e] == 0) {
+                            nullMap[++row] = ovfKeys.def[e] == 0;
+                        }
+                    }
+                }
+            }
+            for (int j = 0; j < keys.size(); j++) {
+                if (source[j] == null || source[j].length < rows) {
+                    source[j] = new int[rows];
+                    ordinal[j] = new int[rows];
+                }
+                java.util.Arrays.fill(source[j], 0, rows, -1);
+                if (ids[j] < 0) {
+                    continue;
+                }
+                int[] jc = plan.columnsOf(j);
+                for (int i = 0; i < jc.length; i++) {
+                    int ci = readerOf[jc[i]];
+                    int[] ords = ordinals.get(ci);
+                    if (mapping != null) {
+                        fromMapping(j, jc[i], ci, ords, mapping, rows);
+                    } else {
+                        fromRanges(j, ci, ords, plan.rangesOf(j, i), rows);
+                    }
+                }
+            }
+            if (ovfKeys != null) {
+                fromOverflow(ovfKeys, ovfValues, cols, rows);
             }
         }
 
-        private Object value(ColumnReader cr) {
-            switch (valueType.getTypeRoot()) {
-                case BIGINT:
-                    return cr.getLong();
-                case INTEGER:
-                    return cr.getInteger();
-                case DOUBLE:
-                    return cr.getDouble();
-                default:
-                    return cr.getBinary().getBytes();
+        /** Per row, the ordinal of the row's value in a {@code __col_c} chunk, or -1 where it is NULL. */
+        private int[] rowOrdinals(DecodedChunk col, int rows) {
+            if (col.entries != rows) {
+                throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": a value column holds "
+                        + col.entries + " entries in a row group of " + rows + " rows. The file is corrupt.");
+            }
+            int[] ords = new int[rows];
+            int next = 0;
+            for (int r = 0; r < rows; r++) {
+                ords[r] = col.hasValue(r) ? next++ : -1;
+            }
+            return ords;
+        }
+
+        /** Key j is in column c of row r where the row's mapping names it there; its value may be NULL. */
+        private void fromMapping(int j, int c, int ci, int[] ords, MappingChunk mapping, int rows) {
+            int[] src = source[j];
+            int[] ord = ordinal[j];
+            for (int r = 0; r < rows; r++) {
+                int base = mapping.rowStarts[r];
+                if (src[r] < 0 && c < mapping.rowStarts[r + 1] - base && mapping.values[base + c] == ids[j]) {
+                    src[r] = ci;
+                    ord[r] = ords[r];
+                }
+            }
+        }
+
+        /** Without the mapping: inside key j's row ranges of a column, a non-NULL value is key j's. */
+        private void fromRanges(int j, int ci, int[] ords, int[] ranges, int rows) {
+            int[] src = source[j];
+            int[] ord = ordinal[j];
+            for (int x = 0; x + 1 < ranges.length; x += 2) {
+                int end = Math.min(ranges[x + 1], rows);
+                for (int r = Math.max(0, ranges[x]); r < end; r++) {
+                    if (src[r] < 0 && ords[r] >= 0) {
+                        src[r] = ci;
+                        ord[r] = ords[r];
+                    }
+                }
+            }
+        }
+
+        /** Rows where a requested key is in no read column take the row's first overflow entry naming it. */
+        private void fromOverflow(DecodedChunk ovfKeys, DecodedChunk ovfValues, int chunkIndex, int rows) {
+            int[] keyIds = ovfKeys.ints();
+            int[] rep = ovfKeys.rep;
+            int row = -1;
+            int keyOrdinal = 0;
+            int valueOrdinal = 0;
+            for (int e = 0; e < ovfKeys.entries; e++) {
+                if (rep[e] == 0 && ++row >= rows) {
+                    throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": the overflow"
+                            + " holds more rows than the row group's " + rows + ". The file is corrupt.");
+                }
+                boolean hasValue = ovfValues.hasValue(e);
+                if (ovfKeys.hasValue(e)) {
+                    int id = keyIds[keyOrdinal++];
+                    int first = id >= 0 && id < keyOfId.length ? keyOfId[id] : -1;
+                    for (int j = first; j >= 0 && j < ids.length; j++) {
+                        if (ids[j] == id && plan.overflowOf(j) && source[j][row] < 0) {
+                            source[j][row] = chunkIndex;
+                            ordinal[j][row] = hasValue ? valueOrdinal : -1;
+                        }
+                    }
+                }
+                if (hasValue) {
+                    valueOrdinal++;
+                }
             }
         }
 
         @Override
-        public void read(WritableColumnVector v, int offset, int n) {
+        public void write(WritableColumnVector v, int offset, int[] selected, int from, int n) {
             WritableColumnVector kv = v.getChild(0);
             WritableColumnVector vv = v.getChild(1);
-            boolean byMapping = plan.mappingNeeded();
-            for (int row = offset; row < offset + n; row++) {
-                boolean isNull = false;
-                if (byMapping) {
-                    isNull = readMappingRow();
-                }
-                for (int i = 0; i < cols.length; i++) {
-                    ColumnReader cr = colReaders[i];
-                    int def = cr.getCurrentDefinitionLevel();
-                    colPresent[cols[i]] = def == 2;
-                    colValues[cols[i]] = def == 2 ? value(cr) : null;
-                    if (!byMapping && i == 0) {
-                        isNull = def == 0;
-                    }
-                    cr.consume();
-                }
-                if (overflow) {
-                    java.util.Arrays.fill(ovfFound, false);
-                    if (!byMapping && cols.length == 0) {
-                        isNull = ovfKey.getCurrentDefinitionLevel() == 0;
-                    }
-                    do {
-                        boolean entry = ovfKey.getCurrentDefinitionLevel() >= 3;
-                        if (entry) {
-                            // Only entries of requested keys are decoded; the overflow mostly holds other keys.
-                            int id = ovfKey.getInteger();
-                            boolean present = ovfValue.getCurrentDefinitionLevel() == 4;
-                            Object decoded = null;
-                            boolean read = false;
-                            for (int j = 0; j < ids.length; j++) {
-                                if (ids[j] == id && !ovfFound[j] && plan.overflowOf(j)) {
-                                    if (present && !read) {
-                                        decoded = value(ovfValue);
-                                        read = true;
-                                    }
-                                    ovfFound[j] = true;
-                                    ovfValue0[j] = decoded;
-                                }
-                            }
-                            if (present && !read) {
-                                ovfValue.skip(); // parquet-mr's consume() does not step over an unread value
-                            }
-                        }
-                        ovfKey.consume();
-                        ovfValue.consume();
-                        ovfRead++;
-                    } while (ovfRead < ovfTotal && ovfKey.getCurrentRepetitionLevel() > 0);
-                }
-                int r = groupRow++;
-                if (isNull) {
+            for (int x = 0; x < n; x++) {
+                int r = selected[from + x];
+                int row = offset + x;
+                if (nullMap[r]) {
                     v.putNull(row);
                     continue;
                 }
                 int start = kv.getElementsAppended();
                 int present = 0;
                 for (int j = 0; j < keys.size(); j++) {
-                    if (ids[j] < 0) {
+                    int s = source[j][r];
+                    if (s < 0) {
                         continue;
                     }
-                    boolean found = false;
-                    Object val = null;
-                    int[] jc = plan.columnsOf(j);
-                    for (int i = 0; i < jc.length; i++) {
-                        int c = jc[i];
-                        if (byMapping ? mappingRow[c] == ids[j] : colPresent[c] && inRange(j, i, r)) {
-                            found = true;
-                            val = colValues[c];
-                            break;
-                        }
+                    kv.appendByteArray(keyBytes[j], 0, keyBytes[j].length);
+                    int o = ordinal[j][r];
+                    if (o < 0) {
+                        vv.appendNull();
+                    } else {
+                        append(vv, valueType, chunks[s], o);
                     }
-                    if (!found && overflow && ovfFound[j]) {
-                        found = true;
-                        val = ovfValue0[j];
-                    }
-                    if (found) {
-                        kv.appendByteArray(keyBytes[j], 0, keyBytes[j].length);
-                        append(vv, val);
-                        present++;
-                    }
+                    present++;
                 }
                 v.putArray(row, start, present);
             }
         }
-
-        /** Whether group row r lies in a range where key j's i-th column may hold it; rows arrive ascending. */
-        private boolean inRange(int j, int i, int r) {
-            int[] ranges = plan.rangesOf(j, i);
-            int at = rangeAt[j][i];
-            while (at < ranges.length && ranges[at + 1] <= r) {
-                at += 2;
-            }
-            rangeAt[j][i] = at;
-            return at < ranges.length && ranges[at] <= r;
-        }
-
-        /** Reads the row's K mapping entries into {@link #mappingRow}; returns whether the map is NULL. */
-        private boolean readMappingRow() {
-            boolean isNull;
-            int count = 0;
-            if (fastMapping != null) {
-                int r = fastRow++;
-                isNull = fastMapping.nullRow[r];
-                count = Math.min(k, fastMapping.rowStarts[r + 1] - fastMapping.rowStarts[r]);
-                System.arraycopy(fastMapping.values, fastMapping.rowStarts[r], mappingRow, 0, count);
-            } else {
-                isNull = mapping.getCurrentDefinitionLevel() == 0;
-                do {
-                    if (mapping.getCurrentDefinitionLevel() == 4 && count < k) {
-                        mappingRow[count] = mapping.getInteger();
-                    } else if (count < k) {
-                        mappingRow[count] = -1;
-                    }
-                    count++;
-                    mapping.consume();
-                    mappingRead++;
-                } while (mappingRead < mappingTotal && mapping.getCurrentRepetitionLevel() > 0);
-            }
-            for (int i = count; i < k; i++) {
-                mappingRow[i] = -1;
-            }
-            return isNull;
-        }
-
-        private void append(WritableColumnVector vv, Object val) {
-            if (val == null) {
-                vv.appendNull();
-                return;
-            }
-            switch (valueType.getTypeRoot()) {
-                case BIGINT:
-                    vv.appendLong((Long) val);
-                    return;
-                case INTEGER:
-                    vv.appendInt((Integer) val);
-                    return;
-                case DOUBLE:
-                    vv.appendDouble((Double) val);
-                    return;
-                default:
-                    byte[] b = (byte[]) val;
-                    vv.appendByteArray(b, 0, b.length);
-            }
-        }
-    }
-
-    /** A converter tree that accepts nothing: values are pulled from the column readers directly. */
-    private static final class NoopGroupConverter extends GroupConverter {
-        private final Converter[] children;
-
-        NoopGroupConverter(GroupType type) {
-            children = new Converter[type.getFieldCount()];
-            for (int i = 0; i < children.length; i++) {
-                Type t = type.getType(i);
-                children[i] = t.isPrimitive() ? new PrimitiveConverter() {} : new NoopGroupConverter(t.asGroupType());
-            }
-        }
-
-        @Override
-        public Converter getConverter(int fieldIndex) {
-            return children[fieldIndex];
-        }
-
-        @Override
-        public void start() {}
-
-        @Override
-        public void end() {}
     }
 }
