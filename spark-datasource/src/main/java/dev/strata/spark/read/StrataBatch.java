@@ -1,11 +1,8 @@
 package dev.strata.spark.read;
 
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
-import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.read.Batch;
@@ -19,28 +16,26 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 final class StrataBatch implements Batch {
 
     private final String tableName;
-    private final ReadBuilder planning;
     private final Function<Split, SplitReadMode> modes;
-    private final Map<SplitReadMode, ReadBuilder> readers;
+    private final SplitReaders readers;
     private final RowType readType;
     private final StrataReaderFactory.ColumnarPlan columnar;
     private InputPartition[] partitions;
     private long splitsPruning;
 
-    StrataBatch(String tableName, ReadBuilder planning, Function<Split, SplitReadMode> modes,
-            Map<SplitReadMode, ReadBuilder> readers, RowType readType, StrataReaderFactory.ColumnarPlan columnar) {
+    StrataBatch(String tableName, Function<Split, SplitReadMode> modes, SplitReaders readers, RowType readType,
+            StrataReaderFactory.ColumnarPlan columnar) {
         this.columnar = columnar;
         this.tableName = tableName;
-        this.planning = planning;
         this.modes = modes;
-        this.readers = new EnumMap<>(readers);
+        this.readers = readers;
         this.readType = readType;
     }
 
     @Override
     public InputPartition[] planInputPartitions() {
         if (partitions == null) {
-            List<Split> splits = planning.newScan().plan().splits();
+            List<Split> splits = readers.get(SplitReadMode.PLAIN).newScan().plan().splits();
             partitions = new InputPartition[splits.size()];
             long pruning = 0;
             for (int i = 0; i < partitions.length; i++) {

@@ -2,8 +2,6 @@ package dev.strata.spark.read;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.EnumMap;
-import java.util.Map;
 
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.ShreddingOptions;
@@ -28,14 +26,13 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     private static final int BATCH_ROWS = 4096;
 
     private final String tableName;
-    private final EnumMap<SplitReadMode, ReadBuilder> readers;
+    private final SplitReaders readers;
     private final RowType readType;
     private final ColumnarPlan columnar;
 
-    StrataReaderFactory(String tableName, Map<SplitReadMode, ReadBuilder> readers, RowType readType,
-            ColumnarPlan columnar) {
+    StrataReaderFactory(String tableName, SplitReaders readers, RowType readType, ColumnarPlan columnar) {
         this.tableName = tableName;
-        this.readers = new EnumMap<>(readers);
+        this.readers = readers;
         this.readType = readType;
         this.columnar = columnar;
     }
@@ -62,7 +59,6 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     @Override
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
         StrataInputPartition input = (StrataInputPartition) partition;
-        ReadBuilder builder = readers.get(input.mode());
         ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
         try {
             Split split = input.split();
@@ -78,7 +74,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                     }
                 }
             }
-            return new RowsToColumns(builder.newRead().createReader(split), readType, BATCH_ROWS, metrics);
+            return new RowsToColumns(readers.get(input.mode()).newRead().createReader(split), readType, BATCH_ROWS, metrics);
         } catch (IOException e) {
             metrics.close();
             throw new UncheckedIOException("Cannot open split of " + tableName + ": " + e.getMessage(), e);
@@ -94,7 +90,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
         ReadBuilder builder = readers.get(input.mode());
         if (builder == null) {
             throw new IllegalStateException("Cannot open split of " + tableName + ": no reader was prepared for mode "
-                    + input.mode() + " (prepared: " + readers.keySet() + "). This is a bug in the Strata scan.");
+                    + input.mode() + " (prepared: " + readers.modes() + "). This is a bug in the Strata scan.");
         }
         // Counters of the shredded reader are thread-local: collect from here (the task thread) until close.
         ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();

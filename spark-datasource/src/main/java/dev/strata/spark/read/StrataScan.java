@@ -11,9 +11,7 @@ import dev.strata.shredding.ShreddingOptions;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import org.apache.paimon.predicate.Predicate;
-import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -92,19 +90,19 @@ final class StrataScan implements Scan {
 
     @Override
     public Batch toBatch() {
-        Map<SplitReadMode, ReadBuilder> readers = new EnumMap<>(SplitReadMode.class);
+        Map<SplitReadMode, Map<String, String>> options = new EnumMap<>(SplitReadMode.class);
         boolean shredded = !ShreddingOptions.shreddedColumns(table.rowType(), table.options()).isEmpty();
-        readers.put(SplitReadMode.PLAIN, readBuilder(shredded || !mapPushdown.isEmpty() ? table.copy(handover(Map.of())) : table));
+        options.put(SplitReadMode.PLAIN, shredded || !mapPushdown.isEmpty() ? handover(Map.of()) : null);
         if (!mapPushdown.isEmpty()) {
             if (!mapPushdown.selectedKeys().isEmpty()) {
-                readers.put(SplitReadMode.SELECTED_KEYS, readBuilder(table.copy(
-                        handover(ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), null, false)))));
+                options.put(SplitReadMode.SELECTED_KEYS,
+                        handover(ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), null, false)));
             }
-            readers.put(SplitReadMode.PRUNING, readBuilder(table.copy(handover(
-                    ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)))));
+            options.put(SplitReadMode.PRUNING, handover(
+                    ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)));
         }
-        batch = new StrataBatch(tableName, readers.get(SplitReadMode.PLAIN),
-                split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
+        SplitReaders readers = new SplitReaders(table, options, predicates, projection, limit);
+        batch = new StrataBatch(tableName, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
                 ColumnarReads.eligible(table, readType, mapPushdown, limit)
                         ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown) : null);
         return batch;
@@ -114,20 +112,6 @@ final class StrataScan implements Scan {
         Map<String, String> out = new LinkedHashMap<>(options);
         out.put("file-reader-async-threshold", NO_ASYNC_FILE_READS);
         return out;
-    }
-
-    private ReadBuilder readBuilder(FileStoreTable source) {
-        ReadBuilder readBuilder = source.newReadBuilder();
-        if (!predicates.isEmpty()) {
-            readBuilder = readBuilder.withFilter(PredicateBuilder.and(predicates));
-        }
-        // Paimon cannot read zero columns; read the first one and emit rows with no fields.
-        int[] physical = projection.length == 0 ? new int[] {0} : projection;
-        readBuilder = readBuilder.withProjection(physical);
-        if (limit != null) {
-            readBuilder = readBuilder.withLimit(limit);
-        }
-        return readBuilder;
     }
 
     @Override
