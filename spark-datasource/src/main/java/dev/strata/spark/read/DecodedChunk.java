@@ -57,6 +57,11 @@ final class DecodedChunk {
         this.pages = pages;
     }
 
+    /** Definition level per entry; for a column without levels, an array of {@link #maxDef} (0). */
+    int[] definitionLevels() {
+        return def != null ? def : new int[entries];
+    }
+
     /** Whether entry i carries a value. */
     boolean hasValue(int i) {
         return def == null || def[i] == maxDef;
@@ -88,7 +93,12 @@ final class DecodedChunk {
 
     /** Every value of an INT32 chunk, in order. */
     int[] ints() {
-        int[] out = new int[valueCount()];
+        return ints(0);
+    }
+
+    /** As {@link #ints()}, with {@code spare} zeros after the values (lets a loop read one ahead unchecked). */
+    int[] ints(int spare) {
+        int[] out = new int[valueCount() + spare];
         for (int p = 0; p < pages.length; p++) {
             pages[p].ints(out, pageFirst[p], pageFirst[p + 1] - pageFirst[p]);
         }

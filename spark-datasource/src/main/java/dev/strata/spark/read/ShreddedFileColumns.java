@@ -341,7 +341,8 @@ final class ShreddedFileColumns implements Closeable {
             for (int id : ids) {
                 maxId = Math.max(maxId, id);
             }
-            this.keyOfId = new int[maxId + 1];
+            // Sized to every id of the file, so the overflow loop's bounds check is always true (predictable).
+            this.keyOfId = new int[Math.max(maxId + 1, meta.keys().size())];
             java.util.Arrays.fill(keyOfId, -1);
             for (int j = keys.size() - 1; j >= 0; j--) {
                 if (ids[j] >= 0) {
@@ -512,31 +513,48 @@ final class ShreddedFileColumns implements Closeable {
             }
         }
 
-        /** Rows where a requested key is in no read column take the row's first overflow entry naming it. */
+        /**
+         * Rows where a requested key is in no read column take the row's first overflow entry naming it. The
+         * loop over all entries is kept free of data-dependent branches (rows without overflow entries come
+         * at random, and a branch on them mispredicted often enough to triple the loop's cost); only an
+         * entry of a requested key takes the branch into {@link #claim}.
+         */
         private void fromOverflow(DecodedChunk ovfKeys, DecodedChunk ovfValues, int chunkIndex, int rows) {
-            int[] keyIds = ovfKeys.ints();
+            int n = ovfKeys.entries;
+            int[] keyIds = ovfKeys.ints(1);
             int[] rep = ovfKeys.rep;
+            int[] keyDef = ovfKeys.definitionLevels();
+            int[] valueDef = ovfValues.definitionLevels();
+            int keyMax = ovfKeys.maxDef;
+            int valueMax = ovfValues.maxDef;
+            int[] lookup = keyOfId;
             int row = -1;
             int keyOrdinal = 0;
             int valueOrdinal = 0;
-            for (int e = 0; e < ovfKeys.entries; e++) {
-                if (rep[e] == 0 && ++row >= rows) {
-                    throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": the overflow"
-                            + " holds more rows than the row group's " + rows + ". The file is corrupt.");
+            for (int e = 0; e < n; e++) {
+                row += rep[e] == 0 ? 1 : 0;
+                int keyed = keyDef[e] == keyMax ? 1 : 0;
+                int hasValue = valueDef[e] == valueMax ? 1 : 0;
+                int id = keyIds[keyOrdinal];
+                keyOrdinal += keyed;
+                int first = id >= 0 && id < lookup.length ? lookup[id] : -1;
+                if ((keyed & (first >>> 31 ^ 1)) != 0) {
+                    claim(first, id, row, hasValue != 0 ? valueOrdinal : -1, chunkIndex, rows);
                 }
-                boolean hasValue = ovfValues.hasValue(e);
-                if (ovfKeys.hasValue(e)) {
-                    int id = keyIds[keyOrdinal++];
-                    int first = id >= 0 && id < keyOfId.length ? keyOfId[id] : -1;
-                    for (int j = first; j >= 0 && j < ids.length; j++) {
-                        if (ids[j] == id && plan.overflowOf(j) && source[j][row] < 0) {
-                            source[j][row] = chunkIndex;
-                            ordinal[j][row] = hasValue ? valueOrdinal : -1;
-                        }
-                    }
-                }
-                if (hasValue) {
-                    valueOrdinal++;
+                valueOrdinal += hasValue;
+            }
+        }
+
+        /** Gives the overflow entry (id, value ordinal) of group row {@code row} to the requested keys with that id. */
+        private void claim(int first, int id, int row, int valueOrdinal, int chunkIndex, int rows) {
+            if (row < 0 || row >= rows) {
+                throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": an overflow entry"
+                        + " falls in row " + row + " of a row group of " + rows + " rows. The file is corrupt.");
+            }
+            for (int j = first; j < ids.length; j++) {
+                if (ids[j] == id && plan.overflowOf(j) && source[j][row] < 0) {
+                    source[j][row] = chunkIndex;
+                    ordinal[j][row] = valueOrdinal;
                 }
             }
         }
