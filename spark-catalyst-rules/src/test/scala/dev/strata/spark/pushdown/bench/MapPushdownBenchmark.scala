@@ -122,12 +122,12 @@ object MapPushdownBenchmark {
       if (strataOnly) {
         println(f"| $name | ${a.seconds}%.3f s | ${mb(a.bytes)} | ${a.detail} | ${a.answer} |")
       } else {
-      val b = measure(spark, s"SELECT count(*), avg(m['$key']) FROM bench_map WHERE m['$key'] > $x", runs)
-      val c = measure(spark, s"SELECT count(*), avg($flat) FROM bench_flat WHERE $flat > $x", runs)
-      require(a.answer == b.answer && b.answer == c.answer,
-        s"Cannot report $name: answers differ (a ${a.answer}, b ${b.answer}, c ${c.answer})")
-      println(f"| $name | ${a.seconds}%.3f s | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${b.seconds / c.seconds}%.1fx | " +
-        f"${a.seconds / c.seconds}%.1fx | ${b.seconds / a.seconds}%.1fx | ${mb(a.bytes)} | ${mb(b.bytes)} | ${mb(c.bytes)} | ${a.detail} |")
+        val b = measure(spark, s"SELECT count(*), avg(m['$key']) FROM bench_map WHERE m['$key'] > $x", runs)
+        val c = measure(spark, s"SELECT count(*), avg($flat) FROM bench_flat WHERE $flat > $x", runs)
+        require(a.answer == b.answer && b.answer == c.answer,
+          s"Cannot report $name: answers differ (a ${a.answer}, b ${b.answer}, c ${c.answer})")
+        println(f"| $name | ${a.seconds}%.3f s | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${b.seconds / c.seconds}%.1fx | " +
+          f"${a.seconds / c.seconds}%.1fx | ${b.seconds / a.seconds}%.1fx | ${mb(a.bytes)} | ${mb(b.bytes)} | ${mb(c.bytes)} | ${a.detail} |")
       }
     }
   }
