@@ -200,14 +200,15 @@ final class DecodedChunk {
         if (entries != total) {
             throw corrupt(column, file, "the pages hold " + entries + " values but the chunk declares " + total);
         }
+        if (pages.isEmpty()) { // an empty chunk still has one (empty) page, so lookups need no special case
+            firsts.add(0);
+            pages.add(new Eager(type, 0));
+        }
         int[] pageFirst = new int[firsts.size() + 1];
         for (int i = 0; i < firsts.size(); i++) {
             pageFirst[i] = firsts.get(i);
         }
         pageFirst[firsts.size()] = values;
-        if (pages.isEmpty()) {
-            pages.add(new Eager(type, 0));
-        }
         return new DecodedChunk(total, rep, def, maxDef, pageFirst, pages.toArray(new PageValues[0]));
     }
 
