@@ -1,8 +1,12 @@
 package dev.strata.shredding.parquet;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.pushdown.MapPredicate;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +16,7 @@ import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.types.RowType;
+import org.apache.parquet.hadoop.ParquetFileReader;
 
 /** Writes rows to a local shredded Parquet file and reads them back, for tests. */
 public final class FileRoundTrip {
@@ -57,5 +62,36 @@ public final class FileRoundTrip {
             MapPredicate predicate) throws IOException {
         return new ShreddedParquetReader(PaimonFiles.inputFile(IO, path, IO.getFileSize(path)), path.toString(), readType,
                 selectedKeys, predicate, null);
+    }
+
+    /** The raw shredding footer entry of column m. */
+    public static String footerValue(java.nio.file.Path file) throws Exception {
+        Path p = new Path(file.toUri().toString());
+        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
+                PaimonFiles.readOptions())) {
+            return r.getFooter().getFileMetaData().getKeyValueMetaData().get(ShreddingFooter.footerKey("m"));
+        }
+    }
+
+    /** Overwrites the first occurrence of {@code from} in the file with {@code to} (same length keeps the file size). */
+    public static void replaceOnce(java.nio.file.Path file, byte[] from, byte[] to) throws Exception {
+        byte[] bytes = Files.readAllBytes(file);
+        int at = indexOf(bytes, from);
+        assertThat(at).as("pattern present in file").isGreaterThanOrEqualTo(0);
+        System.arraycopy(to, 0, bytes, at, to.length);
+        Files.write(file, bytes);
+    }
+
+    private static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 }

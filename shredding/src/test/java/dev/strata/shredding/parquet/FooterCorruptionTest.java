@@ -10,15 +10,12 @@ import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.testing.maps.MapDataGenerator;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.fs.Path;
-import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,39 +38,10 @@ class FooterCorruptionTest {
         return file;
     }
 
-    private static String footerValue(java.nio.file.Path file) throws Exception {
-        Path p = new Path(file.toUri().toString());
-        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
-                ParquetReadOptions.builder().build())) {
-            return r.getFooter().getFileMetaData().getKeyValueMetaData().get(ShreddingFooter.footerKey("m"));
-        }
-    }
-
-    private static void replaceOnce(java.nio.file.Path file, byte[] from, byte[] to) throws Exception {
-        byte[] bytes = Files.readAllBytes(file);
-        int at = indexOf(bytes, from);
-        assertThat(at).as("pattern present in file").isGreaterThanOrEqualTo(0);
-        System.arraycopy(to, 0, bytes, at, to.length);
-        Files.write(file, bytes);
-    }
-
-    private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
     @Test
     void metadataRoundTripsAndRecordsOneZoneGroupPerRowGroup() throws Exception {
         java.nio.file.Path file = writeSmallFile();
-        ShreddedColumnMeta meta = ShreddingFooter.decode(footerValue(file), "m", file.toString());
+        ShreddedColumnMeta meta = ShreddingFooter.decode(FileRoundTrip.footerValue(file), "m", file.toString());
         assertThat(meta.numColumns()).isEqualTo(3);
         assertThat(meta.zones()).hasSize(3);
         assertThat(meta.zones().stream().mapToLong(z -> z.rowCount()).sum()).isEqualTo(500);
@@ -86,12 +54,12 @@ class FooterCorruptionTest {
     @Test
     void flippedByteInTheFooterBlobFailsTheChecksumNamingTheFile() throws Exception {
         java.nio.file.Path file = writeSmallFile();
-        String value = footerValue(file);
+        String value = FileRoundTrip.footerValue(file);
         byte[] blob = Base64.getDecoder().decode(value);
         blob[blob.length / 2] ^= 0x01;
         String corrupted = Base64.getEncoder().encodeToString(blob);
         assertThat(corrupted).hasSameSizeAs(value);
-        replaceOnce(file, value.getBytes(StandardCharsets.US_ASCII), corrupted.getBytes(StandardCharsets.US_ASCII));
+        FileRoundTrip.replaceOnce(file, value.getBytes(StandardCharsets.US_ASCII), corrupted.getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("checksum failed: expected=")
@@ -102,7 +70,7 @@ class FooterCorruptionTest {
     @Test
     void missingFooterMetadataIsAClearErrorNamingTheFile() throws Exception {
         java.nio.file.Path file = writeSmallFile();
-        replaceOnce(file, ShreddingFooter.footerKey("m").getBytes(StandardCharsets.US_ASCII),
+        FileRoundTrip.replaceOnce(file, ShreddingFooter.footerKey("m").getBytes(StandardCharsets.US_ASCII),
                 ShreddingFooter.footerKey("x").getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null))
                 .isInstanceOf(IllegalStateException.class)
