@@ -26,6 +26,11 @@ public final class TestMaps {
 
     /** A Paimon map holding exactly the generated entries (duplicates kept), or null. */
     public static InternalMap toPaimon(GeneratedMap g) {
+        return toPaimon(g, v -> v);
+    }
+
+    /** As {@link #toPaimon(GeneratedMap)}, with each non-null value converted (e.g. to another value type). */
+    public static InternalMap toPaimon(GeneratedMap g, java.util.function.Function<Object, Object> value) {
         if (g.isNull()) {
             return null;
         }
@@ -33,7 +38,8 @@ public final class TestMaps {
         Object[] values = new Object[g.size()];
         for (int i = 0; i < g.size(); i++) {
             keys[i] = BinaryString.fromString(g.keys().get(i));
-            values[i] = g.values().get(i);
+            Object v = g.values().get(i);
+            values[i] = v == null ? null : value.apply(v);
         }
         return new dev.strata.shredding.parquet.ArrayBackedMap(keys, values);
     }

@@ -137,6 +137,18 @@ public final class ParquetSchemas {
         return Types.primitive(PrimitiveTypeName.INT64, rep).as(LogicalTypeAnnotation.timestampType(utc, unit)).named(name);
     }
 
+    /** Primitive columns (leaves) under {@code t}: the sub-columns a reader of that field reads. */
+    public static int leafCount(Type t) {
+        if (t.isPrimitive()) {
+            return 1;
+        }
+        int n = 0;
+        for (Type c : t.asGroupType().getFields()) {
+            n += leafCount(c);
+        }
+        return n;
+    }
+
     /** Whether a Parquet field has the shape of a shredded column. */
     public static boolean looksShredded(Type t) {
         return !t.isPrimitive() && t.asGroupType().getFieldCount() > 0

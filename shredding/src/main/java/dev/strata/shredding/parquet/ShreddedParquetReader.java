@@ -122,7 +122,7 @@ public final class ShreddedParquetReader implements Closeable {
                     }
                     GroupType physical = keys == null ? t.asGroupType() : selectedPhysical(t.asGroupType(), meta, keys);
                     req.addField(physical);
-                    subColumns += leafCount(physical);
+                    subColumns += ParquetSchemas.leafCount(physical);
                 } else {
                     req.addField(t);
                 }
@@ -171,17 +171,6 @@ public final class ShreddedParquetReader implements Closeable {
                     + ": the footer metadata describes " + zones.size() + " row groups but the file has " + bs.size()
                     + " (or their row counts differ). The file is corrupt.");
         }
-    }
-
-    private static int leafCount(Type t) {
-        if (t.isPrimitive()) {
-            return 1;
-        }
-        int n = 0;
-        for (Type c : t.asGroupType().getFields()) {
-            n += leafCount(c);
-        }
-        return n;
     }
 
     /**

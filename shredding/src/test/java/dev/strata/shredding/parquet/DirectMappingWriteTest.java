@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
@@ -79,24 +78,14 @@ class DirectMappingWriteTest {
         Object[] f = new Object[6];
         f[0] = (long) i;
         f[1] = TestMaps.toPaimon(g);
-        f[2] = convert(other, v -> (long) Math.round(v * 1000));
-        f[3] = convert(g, v -> (float) v);
-        f[4] = convert(other, v -> (int) Math.round(v));
-        f[5] = convert(g, v -> BinaryString.fromString(Double.toString(v)));
+        f[2] = TestMaps.toPaimon(other, v -> (long) Math.round(d(v) * 1000));
+        f[3] = TestMaps.toPaimon(g, v -> (float) d(v));
+        f[4] = TestMaps.toPaimon(other, v -> (int) Math.round(d(v)));
+        f[5] = TestMaps.toPaimon(g, v -> BinaryString.fromString(Double.toString(d(v))));
         return GenericRow.of(f);
     }
 
-    private static InternalMap convert(GeneratedMap g, java.util.function.DoubleFunction<Object> f) {
-        if (g.isNull()) {
-            return null;
-        }
-        Object[] keys = new Object[g.size()];
-        Object[] values = new Object[g.size()];
-        for (int i = 0; i < g.size(); i++) {
-            keys[i] = BinaryString.fromString(g.keys().get(i));
-            Object v = g.values().get(i);
-            values[i] = v == null ? null : f.apply(((Number) v).doubleValue());
-        }
-        return new ArrayBackedMap(keys, values);
+    private static double d(Object v) {
+        return ((Number) v).doubleValue();
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 
 import dev.strata.shredding.pushdown.MapPredicate;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
 
 /**
  * Drops, inside the columnar reader, the rows of a row group in which the scan's pushed map predicate is
@@ -138,6 +139,9 @@ final class RowFilter {
 
         /** Null when the literals' kind does not match the value type (the leaf then keeps every row). */
         static Test of(MapPredicate.Leaf leaf, DataType valueType) {
+            if (leaf.op() == MapPredicate.Op.IS_NOT_NULL) {
+                return new Present();
+            }
             List<Object> lits = leaf.literals();
             switch (valueType.getTypeRoot()) {
                 case DOUBLE:
@@ -158,7 +162,7 @@ final class RowFilter {
                     for (int i = 0; i < l.length; i++) {
                         l[i] = (Long) lits.get(i);
                     }
-                    return new LongTest(leaf.op(), l, valueType.getTypeRoot() == org.apache.paimon.types.DataTypeRoot.INTEGER);
+                    return new LongTest(leaf.op(), l, valueType.getTypeRoot() == DataTypeRoot.INTEGER);
                 case VARCHAR:
                     if (!allOf(lits, String.class)) {
                         return null;
@@ -206,6 +210,19 @@ final class RowFilter {
         }
     }
 
+    /** IS NOT NULL: the leaf node only calls a test for rows where the key has a non-NULL value. */
+    private static final class Present extends Test {
+        Present() {
+            super(MapPredicate.Op.IS_NOT_NULL);
+        }
+
+        @Override
+        boolean matches(DecodedChunk chunk, int ordinal) {
+            return true;
+        }
+    }
+
+    /** Comparisons and IN on DOUBLE values (STARTS_WITH has a String literal, so never reaches here). */
     private static final class DoubleTest extends Test {
         private final double[] literals;
 
@@ -216,12 +233,6 @@ final class RowFilter {
 
         @Override
         boolean matches(DecodedChunk chunk, int ordinal) {
-            if (op == MapPredicate.Op.IS_NOT_NULL) {
-                return true;
-            }
-            if (op == MapPredicate.Op.STARTS_WITH) {
-                return true;
-            }
             double v = chunk.getDouble(ordinal);
             for (double l : literals) {
                 if (holds(v == l ? 0 : Double.compare(v, l))) {
@@ -232,6 +243,7 @@ final class RowFilter {
         }
     }
 
+    /** Comparisons and IN on INT and BIGINT values. */
     private static final class LongTest extends Test {
         private final long[] literals;
         private final boolean ints;
@@ -244,9 +256,6 @@ final class RowFilter {
 
         @Override
         boolean matches(DecodedChunk chunk, int ordinal) {
-            if (op == MapPredicate.Op.IS_NOT_NULL || op == MapPredicate.Op.STARTS_WITH) {
-                return true;
-            }
             long v = ints ? chunk.getInt(ordinal) : chunk.getLong(ordinal);
             for (long l : literals) {
                 if (holds(Long.compare(v, l))) {
@@ -257,6 +266,7 @@ final class RowFilter {
         }
     }
 
+    /** Comparisons, IN and STARTS_WITH on STRING values, by unsigned UTF-8 bytes. */
     private static final class BytesTest extends Test {
         private final byte[][] literals;
 
@@ -267,9 +277,6 @@ final class RowFilter {
 
         @Override
         boolean matches(DecodedChunk chunk, int ordinal) {
-            if (op == MapPredicate.Op.IS_NOT_NULL) {
-                return true;
-            }
             byte[] v = chunk.getBytes(ordinal);
             for (byte[] l : literals) {
                 boolean hit = op == MapPredicate.Op.STARTS_WITH

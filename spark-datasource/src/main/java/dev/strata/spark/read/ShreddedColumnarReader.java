@@ -7,34 +7,21 @@ import java.util.Map;
 
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.pushdown.MapPredicate;
-import dev.strata.spark.data.SparkTypes;
-import dev.strata.spark.metrics.ShreddedScanMetrics;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.table.source.RawFile;
 import org.apache.paimon.types.RowType;
-import org.apache.spark.sql.connector.metric.CustomTaskMetric;
-import org.apache.spark.sql.connector.read.PartitionReader;
-import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /** Reads the shredded files of one append split, in order, as column batches ({@link ShreddedFileColumns}). */
-final class ShreddedColumnarReader implements PartitionReader<ColumnarBatch> {
+final class ShreddedColumnarReader extends ColumnBatchReader {
 
     private final List<ShreddedFileColumns> files;
-    private final WritableColumnVector[] vectors;
-    private final ColumnarBatch batch;
-    private final int capacity;
-    private final ShreddedReadMetrics.Scope metrics;
     private int current;
 
     private ShreddedColumnarReader(List<ShreddedFileColumns> files, RowType readType, int capacity,
             ShreddedReadMetrics.Scope metrics) {
+        super(readType, capacity, metrics);
         this.files = files;
-        this.capacity = capacity;
-        this.vectors = OnHeapColumnVector.allocateColumns(capacity, SparkTypes.toSpark(readType));
-        this.batch = new ColumnarBatch(vectors);
-        this.metrics = metrics;
     }
 
     /**
@@ -67,42 +54,21 @@ final class ShreddedColumnarReader implements PartitionReader<ColumnarBatch> {
     }
 
     @Override
-    public boolean next() throws IOException {
-        for (WritableColumnVector v : vectors) {
-            v.reset();
-        }
-        int n = 0;
-        while (n < capacity && current < files.size()) {
-            int read = files.get(current).read(vectors, n, capacity - n);
-            if (read == 0) {
-                files.get(current).close();
-                current++;
+    int fill(WritableColumnVector[] vectors, int offset, int max) throws IOException {
+        while (current < files.size()) {
+            int read = files.get(current).read(vectors, offset, max);
+            if (read > 0) {
+                return read;
             }
-            n += read;
+            files.get(current++).close();
         }
-        batch.setNumRows(n);
-        return n > 0;
+        return 0;
     }
 
     @Override
-    public ColumnarBatch get() {
-        return batch;
-    }
-
-    @Override
-    public CustomTaskMetric[] currentMetricsValues() {
-        return ShreddedScanMetrics.taskValues(metrics.snapshot());
-    }
-
-    @Override
-    public void close() throws IOException {
-        try {
-            for (int i = current; i < files.size(); i++) {
-                files.get(i).close();
-            }
-        } finally {
-            metrics.close();
-            batch.close();
+    void closeSource() throws IOException {
+        for (int i = current; i < files.size(); i++) {
+            files.get(i).close();
         }
     }
 }

@@ -105,7 +105,7 @@ final class ShreddedFileColumns implements Closeable {
                 }
                 GroupType physical = ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
                 requestedFields.add(physical);
-                leaves += leafCount(physical);
+                leaves += ParquetSchemas.leafCount(physical);
                 fields.add(new MapKeysReader(f.name(), meta, keys, ((MapType) f.type()).getValueType()));
             } else {
                 if (!t.isPrimitive()) {
@@ -191,17 +191,6 @@ final class ShreddedFileColumns implements Closeable {
     @Override
     public void close() throws IOException {
         reader.close();
-    }
-
-    private static int leafCount(Type t) {
-        if (t.isPrimitive()) {
-            return 1;
-        }
-        int n = 0;
-        for (Type c : t.asGroupType().getFields()) {
-            n += leafCount(c);
-        }
-        return n;
     }
 
     /** Decodes one output column, a row group at a time. */

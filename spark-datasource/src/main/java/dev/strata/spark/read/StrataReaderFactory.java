@@ -59,8 +59,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     @Override
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
         StrataInputPartition input = (StrataInputPartition) partition;
-        ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
-        try {
+        return open(metrics -> {
             Split split = input.split();
             if (split instanceof DataSplit && input.mode() == SplitReadMode.PRUNING
                     && ((DataSplit) split).deletionFiles().map(l -> l.stream().allMatch(java.util.Objects::isNull)).orElse(true)) {
@@ -74,7 +73,31 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                     }
                 }
             }
-            return new RowsToColumns(readers.get(input.mode()).newRead().createReader(split), readType, BATCH_ROWS, metrics);
+            return new RowsToColumns(builder(input.mode()).newRead().createReader(split), readType, BATCH_ROWS, metrics);
+        });
+    }
+
+    @Override
+    public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        StrataInputPartition input = (StrataInputPartition) partition;
+        return open(metrics -> new StrataRowReader(builder(input.mode()).newRead().createReader(input.split()), readType, metrics));
+    }
+
+    private ReadBuilder builder(SplitReadMode mode) {
+        ReadBuilder builder = readers.get(mode);
+        if (builder == null) {
+            throw new IllegalStateException("Cannot open split of " + tableName + ": no reader was prepared for mode "
+                    + mode + " (prepared: " + readers.modes() + "). This is a bug in the Strata scan.");
+        }
+        return builder;
+    }
+
+    /** Opens a reader that owns the metrics scope; the scope is closed here if opening fails. */
+    private <T> PartitionReader<T> open(Opener<T> opener) {
+        // Counters of the shredded reader are thread-local: collect from here (the task thread) until close.
+        ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
+        try {
+            return opener.open(metrics);
         } catch (IOException e) {
             metrics.close();
             throw new UncheckedIOException("Cannot open split of " + tableName + ": " + e.getMessage(), e);
@@ -84,24 +107,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
         }
     }
 
-    @Override
-    public PartitionReader<InternalRow> createReader(InputPartition partition) {
-        StrataInputPartition input = (StrataInputPartition) partition;
-        ReadBuilder builder = readers.get(input.mode());
-        if (builder == null) {
-            throw new IllegalStateException("Cannot open split of " + tableName + ": no reader was prepared for mode "
-                    + input.mode() + " (prepared: " + readers.modes() + "). This is a bug in the Strata scan.");
-        }
-        // Counters of the shredded reader are thread-local: collect from here (the task thread) until close.
-        ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
-        try {
-            return new StrataRowReader(builder.newRead().createReader(input.split()), readType, metrics);
-        } catch (IOException e) {
-            metrics.close();
-            throw new UncheckedIOException("Cannot open split of " + tableName + ": " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            metrics.close();
-            throw e;
-        }
+    private interface Opener<T> {
+        PartitionReader<T> open(ShreddedReadMetrics.Scope metrics) throws IOException;
     }
 }

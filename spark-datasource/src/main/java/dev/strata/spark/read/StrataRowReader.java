@@ -52,11 +52,7 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
     @Override
     public void close() throws IOException {
         try {
-            rows.close();
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException(e);
+            ColumnBatchReader.close(rows);
         } finally {
             metrics.close();
         }
