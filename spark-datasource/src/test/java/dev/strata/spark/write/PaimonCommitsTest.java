@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.strata.index.PkFullTextRebuild;
 import dev.strata.testing.io.FailingFileIO;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
@@ -28,6 +29,8 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -75,53 +78,86 @@ class PaimonCommitsTest {
         assertThat(ids(table)).isEqualTo(range(0, 20));
     }
 
-    @Test
-    void failingAtAnyOperationLeavesTheOldOrTheNewState() throws Exception {
-        for (boolean afterOperation : new boolean[] {false, true}) {
-            FailingFileIO io = new FailingFileIO();
-            FileStoreTable table = createTable(io, "sweep-" + afterOperation);
-            commit(table, write(table, 0, 10, true));
-            Set<Long> committed = new TreeSet<>(range(0, 10));
-            long next = 10;
-            long operations = countCommitOperations(io, table, next);
-            committed.addAll(range(next, next + 5));
-            next += 5;
-            System.out.printf("a commit takes %d file system operations%n", operations);
-            long started = System.nanoTime();
-            for (long failAt = 1; failAt <= operations; failAt++) {
-                // The writer's own compaction (deletion vectors force level 0 up) gives an APPEND and a COMPACT part.
-                List<CommitMessage> messages = write(table, next, next + 5, false);
-                Long before = table.snapshotManager().latestSnapshotIdFromFileSystem();
-                io.armFileOperations(failAt, afterOperation);
-                boolean landed;
-                try {
-                    PaimonCommits.commit(table, messages, "sweep step " + failAt);
-                    landed = true;
-                } catch (PaimonCommits.CommitFailedException e) {
-                    landed = false;
-                    assertThat(e).hasMessageContaining("sweep step " + failAt);
-                } finally {
-                    io.disarm();
-                }
-                String step = "failing at operation " + failAt + " of " + operations + " (" + io.failedOperation()
-                        + ", after=" + afterOperation + ")";
-                Long after = table.snapshotManager().latestSnapshotIdFromFileSystem();
-                if (landed) {
-                    committed.addAll(range(next, next + 5));
+    /**
+     * Fails each file operation of a commit once, before and after carrying it out, for the three kinds of
+     * commit Strata makes: a write (APPEND plus the writer's own COMPACT), a compaction and an archive rebuild.
+     */
+    @ParameterizedTest(name = "{0} commit, failing after the operation: {1}")
+    @CsvSource({"write, false", "write, true", "compaction, false", "compaction, true", "rebuild, false",
+            "rebuild, true"})
+    void failingAtAnyOperationLeavesTheOldOrTheNewState(String kind, boolean afterOperation) throws Exception {
+        FailingFileIO io = new FailingFileIO();
+        FileStoreTable table = createTable(io, "sweep-" + kind + "-" + afterOperation);
+        commit(table, write(table, 0, 10, true));
+        Set<Long> committed = new TreeSet<>(range(0, 10));
+        long[] next = {10};
+        // What one sweep step commits; rows it adds go into `adding`.
+        Set<Long> adding = new TreeSet<>();
+        java.util.concurrent.Callable<List<CommitMessage>> messagesOfStep = () -> {
+            adding.clear();
+            List<CommitMessage> messages;
+            if (kind.equals("write")) {
+                // Deletion vectors make the writer compact level 0 itself: an APPEND and a COMPACT part.
+                messages = write(table, next[0], next[0] + 5, false);
+                adding.addAll(range(next[0], next[0] + 5));
+            } else {
+                commit(table, write(table, next[0], next[0] + 5, false));
+                committed.addAll(range(next[0], next[0] + 5));
+                if (kind.equals("compaction")) {
+                    messages = write(table, 0, 0, true);
                 } else {
-                    assertThat(after).as(step + ": no snapshot").isEqualTo(before);
-                    assertThat(existingFiles(table, messages)).as(step + ": the failed commit's files").isEmpty();
+                    PkFullTextRebuild.Result rebuild = PkFullTextRebuild.run(table,
+                            table.snapshotManager().latestSnapshotIdFromFileSystem(), BinaryRow.EMPTY_ROW, 0, true,
+                            null);
+                    assertThat(rebuild.messages()).as(rebuild.report().toString() + " files "
+                            + table.store().newScan().plan().files()).isNotEmpty();
+                    messages = rebuild.messages();
                 }
-                next += 5;
-                assertLatestReferencedFilesExist(table, step);
-                assertThat(committed).as(step + ": visible rows were committed").containsAll(ids(table));
             }
-            System.out.printf("swept %d operations (after=%s) in %d ms%n", operations, afterOperation,
-                    (System.nanoTime() - started) / 1_000_000);
-            commit(table, write(table, 0, 0, true));
-            assertEveryReferencedFileExists(table);
-            assertThat(ids(table)).isEqualTo(committed);
+            next[0] += 5;
+            assertThat(messages).as("the step commits something").isNotEmpty();
+            return messages;
+        };
+
+        List<CommitMessage> counted = messagesOfStep.call();
+        io.armFileOperations(Long.MAX_VALUE, false);
+        try {
+            PaimonCommits.commit(table, counted, "counting");
+        } finally {
+            io.disarm();
         }
+        long operations = io.operations();
+        committed.addAll(adding);
+
+        for (long failAt = 1; failAt <= operations; failAt++) {
+            List<CommitMessage> messages = messagesOfStep.call();
+            Long before = table.snapshotManager().latestSnapshotIdFromFileSystem();
+            io.armFileOperations(failAt, afterOperation);
+            boolean landed;
+            try {
+                PaimonCommits.commit(table, messages, "sweep step " + failAt);
+                landed = true;
+            } catch (PaimonCommits.CommitFailedException e) {
+                landed = false;
+                assertThat(e).hasMessageContaining("sweep step " + failAt);
+            } finally {
+                io.disarm();
+            }
+            String step = kind + " commit failing at operation " + failAt + " of " + operations + " ("
+                    + io.failedOperation() + ", after=" + afterOperation + ")";
+            if (landed) {
+                committed.addAll(adding);
+            } else {
+                assertThat(table.snapshotManager().latestSnapshotIdFromFileSystem()).as(step + ": no snapshot")
+                        .isEqualTo(before);
+                assertThat(existingFiles(table, messages)).as(step + ": the failed commit's files").isEmpty();
+            }
+            assertLatestReferencedFilesExist(table, step);
+            assertThat(committed).as(step + ": visible rows were committed").containsAll(ids(table));
+        }
+        commit(table, write(table, 0, 0, true));
+        assertEveryReferencedFileExists(table);
+        assertThat(ids(table)).isEqualTo(committed);
     }
 
     @Test
@@ -154,20 +190,6 @@ class PaimonCommitsTest {
         throw new AssertionError("no injected failure made the commit fail");
     }
 
-    /** Commits rows [from, from + 5) with the file system counting, and returns how many operations it took. */
-    private long countCommitOperations(FailingFileIO io, FileStoreTable table, long from) throws Exception {
-        List<CommitMessage> messages = write(table, from, from + 5, false);
-        assertThat(messages).allSatisfy(m -> assertThat(((org.apache.paimon.table.sink.CommitMessageImpl) m)
-                .compactIncrement().isEmpty()).as("the write compacts").isFalse());
-        io.armFileOperations(Long.MAX_VALUE, false);
-        try {
-            PaimonCommits.commit(table, messages, "counting");
-            return io.operations();
-        } finally {
-            io.disarm();
-        }
-    }
-
     private FileStoreTable createTable(FileIO io, String name) throws Exception {
         org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(dir.resolve(name).toUri());
         Schema schema = Schema.newBuilder()
@@ -176,6 +198,9 @@ class PaimonCommitsTest {
                 .primaryKey("id")
                 .option("bucket", "1")
                 .option("deletion-vectors.enabled", "true")
+                .option("pk-full-text.index.columns", "v")
+                // Archives cover files compaction wrote; make a compaction rewrite a file it would only move up.
+                .option("compaction.force-rewrite-all-files", "true")
                 // Paimon retries a failed commit after a pause; keep the pauses short.
                 .option("commit.min-retry-wait", "1 ms")
                 .option("commit.max-retry-wait", "5 ms")
@@ -274,7 +299,9 @@ class PaimonCommitsTest {
                     existing.add(path.toString());
                 }
             }
-            for (org.apache.paimon.index.IndexFileMeta file : m.compactIncrement().newIndexFiles()) {
+            List<org.apache.paimon.index.IndexFileMeta> indexFiles = new ArrayList<>(m.compactIncrement().newIndexFiles());
+            indexFiles.addAll(m.newFilesIncrement().newIndexFiles());
+            for (org.apache.paimon.index.IndexFileMeta file : indexFiles) {
                 org.apache.paimon.fs.Path path =
                         table.store().pathFactory().indexFileFactory(m.partition(), m.bucket()).toPath(file);
                 if (table.fileIO().exists(path)) {
