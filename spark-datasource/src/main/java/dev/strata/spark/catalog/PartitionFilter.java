@@ -154,7 +154,7 @@ final class PartitionFilter {
                 || e instanceof Concat) {
             if (checkChildren(e)) {
                 throw refuse(String.format("the operator %s may be applied to literals only, not to columns",
-                        e.nodeName().toLowerCase(Locale.ROOT)));
+                        operator(e)));
             }
             return false;
         }
@@ -239,7 +239,8 @@ final class PartitionFilter {
             Function1<scala.collection.immutable.Seq<Expression>, Expression> builder =
                     builtin.lookupFunctionBuilder(id).get();
             built = builder.apply(CollectionConverters.asScala(builtArguments(arguments)).toList());
-        } catch (RuntimeException | AssertionError e) {
+        } catch (Exception | AssertionError e) {
+            // Spark's builders throw AnalysisException (checked for javac) for a wrong number of arguments.
             throw refuse(String.format("function %s cannot be applied to these arguments (%s)", shown,
                     firstLine(e.getMessage())));
         }
@@ -316,7 +317,27 @@ final class PartitionFilter {
         if (e instanceof WindowExpression || e.nodeName().contains("Window")) {
             return "window functions are";
         }
-        return e.prettyName().toUpperCase(Locale.ROOT) + " expressions are";
+        String name = e.prettyName().toLowerCase(Locale.ROOT);
+        if (name.equals("casewhen")) {
+            return "CASE expressions are";
+        }
+        if (name.contains("likeany") || name.contains("likeall")) {
+            return "LIKE ANY and LIKE ALL are";
+        }
+        return name.toUpperCase(Locale.ROOT) + " expressions are";
+    }
+
+    private static String operator(Expression e) {
+        if (e instanceof BinaryArithmetic) {
+            return ((BinaryArithmetic) e).symbol();
+        }
+        if (e instanceof UnaryMinus) {
+            return "-";
+        }
+        if (e instanceof UnaryPositive) {
+            return "+";
+        }
+        return "||";
     }
 
     private RuntimeException refuse(String why) {
