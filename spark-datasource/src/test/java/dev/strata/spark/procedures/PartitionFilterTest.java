@@ -176,7 +176,8 @@ class PartitionFilterTest extends StrataSparkTestBase {
     void aStatementListIsRefusedWithSparksParseErrorAsCause() {
         assertRefused("1=1; DROP TABLE lake.pf.events",
                 "it is not a single SQL expression ([PARSE_SYNTAX_ERROR] Syntax error at or near ';'");
-        assertThat(sql("SHOW TABLES IN lake.pf")).hasSize(1);
+        assertThat(sql("SHOW TABLES IN lake.pf").stream().map(r -> r.getString(1))).contains("events");
+        assertThat(sql("SELECT count(*) FROM %s", TABLE).get(0).getLong(0)).isEqualTo(48L);
     }
 
     @Test
@@ -230,6 +231,20 @@ class PartitionFilterTest extends StrataSparkTestBase {
             SparkSession.setActiveSession(spark);
         }
         assertThat(selected("dt = lower('2026-11-01')")).isEqualTo(oracle("dt = '2026-11-01'"));
+    }
+
+    @Test
+    void aTableWithoutSnapshotsStillHasItsFilterChecked() {
+        sql("CREATE TABLE lake.pf.empty (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
+                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '-2', 'deletion-vectors.enabled' = 'true', "
+                + "'pk-full-text.index.columns' = 'body')");
+        for (String call : List.of("CALL lake.sys.compact(table => 'pf.empty', where => 'id = 1')",
+                "CALL lake.sys.rebuild_pk_fulltext(table => 'pf.empty', where => 'id = 1')")) {
+            assertThatThrownBy(() -> sql(call)).as(call)
+                    .hasMessageStartingWith("Cannot use where => 'id = 1' for lake.pf.empty: column id is not one of "
+                            + "the partition columns [dt]");
+        }
+        assertThat(sql("CALL lake.sys.compact(table => 'pf.empty', where => 'dt = ''x''')")).isEmpty();
     }
 
     @Test
