@@ -77,6 +77,7 @@ final class CompactProcedure extends StrataProcedure {
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
         String where = stringArg(args, 1);
+        target.checkWhere(where);
         boolean full = args.isNullAt(2) || args.getBoolean(2);
         FileStoreTable table = target.table();
         if (table.coreOptions().bucket() == PostponeCompaction.POSTPONE_BUCKET) {

@@ -76,6 +76,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
         String where = stringArg(args, 1);
+        target.checkWhere(where);
         boolean force = !args.isNullAt(2) && args.getBoolean(2);
         FileStoreTable table = target.table();
         if (!PkFullTextIndex.isEnabled(table)) {
