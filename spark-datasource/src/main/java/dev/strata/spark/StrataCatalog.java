@@ -154,7 +154,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         if (namespace.length != 1) {
             throw new NoSuchNamespaceException(namespace);
         }
-        checkNamespace("load namespace", namespace);
+        checkNamespace("use namespace", namespace);
         try {
             Database database = paimon.getDatabase(namespace[0]);
             Map<String, String> metadata = new LinkedHashMap<>(database.options());
@@ -283,7 +283,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
 
     /** Loads the Paimon table behind a Spark identifier. */
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
-        org.apache.paimon.catalog.Identifier id = StrataTableNames.toPaimon(name, ident, "load table");
+        org.apache.paimon.catalog.Identifier id = StrataTableNames.toPaimon(name, ident, "use table");
         try {
             org.apache.paimon.table.Table table = paimon.getTable(id);
             if (!(table instanceof FileStoreTable)) {
