@@ -129,6 +129,8 @@ class WarehouseNamesTest extends StrataSparkTestBase {
         assertRefused(() -> sql("CREATE TABLE lake.`../x`.t (x INT)"),
                 "Cannot use table lake.`../x`.t", "contains '/' (U+002F)", rule);
         assertRefused(() -> sql("SHOW TABLES IN lake.`../x`"), "contains '/' (U+002F)");
+        assertRefused(() -> sql("CREATE NAMESPACE lake.located LOCATION '%s'", sentinel.getParent().toUri()),
+                "Cannot create namespace lake.located with LOCATION");
     }
 
     @Test
