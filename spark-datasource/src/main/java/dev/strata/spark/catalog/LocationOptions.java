@@ -138,7 +138,7 @@ public final class LocationOptions {
                     throw new IllegalArgumentException(String.format(
                             "Cannot %s: option '%s': %s. File name prefixes must not contain '/', '\\' or "
                                     + "control characters.",
-                            action, key, bad));
+                            action, key, bad.replace("the name", "the value")));
                 }
                 return;
             case BRANCH_NAME:

@@ -66,7 +66,7 @@ public final class WarehouseNames {
      * What is wrong with {@code name} as one path segment, or null when nothing is: empty, a relative path
      * step, or the first separator or control character it contains.
      */
-    public static String problem(String name) {
+    static String problem(String name) {
         if (name == null || name.isEmpty()) {
             return "the name is empty";
         }
