@@ -148,5 +148,7 @@ class LocationOptionsTest extends StrataSparkTestBase {
                 "option 'scan.fallback-branch'", "the name '..' is a relative path step");
         assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('scan.tag-name' = 'a/b')"),
                 "option 'scan.tag-name'", "Tag names must not");
+        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('incremental-between' = 't1,../t2')"),
+                "option 'incremental-between'", "the name '../t2' contains '/' (U+002F)", "Tag names must not");
     }
 }
