@@ -232,4 +232,15 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql("CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')")
     assert(error("SELECT * FROM full_text_search('lake.kb.plain', 'body', 'x', 1)").contains("no full-text index"))
   }
+
+  test("table names that are not one path segment are refused before any file is read") {
+    def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
+    val dotDot = error("SELECT * FROM full_text_search('lake.kb.`..`', 'body', 'x', 1)")
+    assert(dotDot.contains("Cannot search lake.kb.`..`: the name '..' is a relative path step."), dotDot)
+    assert(dotDot.contains("Table names must not be empty, '.' or '..'"), dotDot)
+    val slash = error("SELECT * FROM full_text_search('lake.`../kb`.docs', 'body', 'x', 1)")
+    assert(slash.contains("Cannot search lake.`../kb`.docs: the name '../kb' contains '/' (U+002F)."), slash)
+    val branch = error("SELECT * FROM full_text_search('lake.kb.`docs$branch_..`', 'body', 'x', 1)")
+    assert(branch.contains("Branch names must not be empty"), branch)
+  }
 }
