@@ -33,7 +33,12 @@ final class ShreddedFileFormat extends FileFormat {
     static final String BYTE_STREAM_SPLIT = ShreddingOptions.FORMAT_IDENTIFIER + ".byte-stream-split";
 
     ShreddedFileFormat(FileFormatFactory.FormatContext context) {
-        super(ShreddingOptions.FORMAT_IDENTIFIER);
+        this(context, ShreddingOptions.FORMAT_IDENTIFIER);
+    }
+
+    /** As a part of the format registered under {@code identifier} ({@link StrataParquetFileFormat}). */
+    ShreddedFileFormat(FileFormatFactory.FormatContext context, String identifier) {
+        super(identifier);
         this.options = context.options().toMap();
         this.rowGroupBytes = context.blockSize() != null ? context.blockSize().getBytes() : 128L * 1024 * 1024;
         this.readBatchSize = Math.max(1, context.readBatchSize());
