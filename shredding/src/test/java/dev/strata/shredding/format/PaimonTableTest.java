@@ -109,4 +109,41 @@ class PaimonTableTest extends PaimonTablesTestBase {
         }
         assertThat(PaimonTables.fileLayouts(shredded)).containsKey("parquet:shredded");
     }
+
+    /**
+     * Paimon's own vectorized Parquet reader rejects BYTE_STREAM_SPLIT pages, so a table's DOUBLE sub-columns use
+     * PLAIN unless the table opts in with {@code strata-shredded.byte-stream-split = true}.
+     */
+    @org.junit.jupiter.api.Test
+    void doubleSubColumnsAvoidByteStreamSplitUnlessTheTableOptsIn() throws Exception {
+        MapDataGenerator gen = MapDataGenerator.builder(TestSeeds.seed("bss")).keyUniverse(20).keysPerRow(3, 6).build();
+        List<Long> ids = new ArrayList<>();
+        for (long i = 0; i < 3000; i++) {
+            ids.add(i);
+        }
+        List<GeneratedMap> maps = gen.generate(ids.size());
+        for (boolean optIn : new boolean[] {false, true}) {
+            FileStoreTable t = tables.create("bss_" + optIn, PaimonTables.Kind.APPEND, PaimonTables.layoutOptions(true, 4, "lru"),
+                    optIn ? Map.of(ShreddedFileFormat.BYTE_STREAM_SPLIT, "true") : Map.of());
+            tables.write(t, ids, maps);
+            java.util.Set<org.apache.parquet.column.Encoding> encodings = new java.util.HashSet<>();
+            for (org.apache.paimon.fs.Path p : PaimonTables.dataFiles(t, "parquet")) {
+                try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
+                        dev.strata.shredding.parquet.PaimonFiles.inputFile(t.fileIO(), p, t.fileIO().getFileSize(p)),
+                        dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
+                    for (org.apache.parquet.hadoop.metadata.BlockMetaData b : r.getRowGroups()) {
+                        for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData c : b.getColumns()) {
+                            encodings.addAll(c.getEncodings());
+                        }
+                    }
+                }
+            }
+            if (optIn) {
+                assertThat(encodings).contains(org.apache.parquet.column.Encoding.BYTE_STREAM_SPLIT);
+            } else {
+                assertThat(encodings).doesNotContain(org.apache.parquet.column.Encoding.BYTE_STREAM_SPLIT);
+            }
+            assertThat(PaimonTables.readAll(t)).hasSize(ids.size());
+        }
+    }
 }
