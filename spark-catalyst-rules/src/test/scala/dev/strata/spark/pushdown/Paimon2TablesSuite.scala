@@ -2,7 +2,7 @@ package dev.strata.spark.pushdown
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.testing.Fixtures
+import dev.strata.testing.{Fixtures, TestSeeds}
 
 import org.apache.spark.sql.{DataFrame, Encoders}
 
@@ -82,5 +82,60 @@ class Paimon2TablesSuite extends PushdownSuiteBase {
     sql("CALL lake.sys.compact(table => 'db.pk_dv')")
     same("pk_dv", "SELECT * FROM $t")
     same("pk_dv", "SELECT id, m['disk'] FROM $t WHERE m['disk'] > 5")
+  }
+
+  /** Seeded random predicate trees over the fixture's keys (present, overflowing and absent) and values. */
+  private class Trees(random: java.util.Random, leaves: Seq[() => String]) {
+    def tree(depth: Int): String =
+      if (depth == 0 || random.nextDouble() < 0.3) leaves(random.nextInt(leaves.size))()
+      else random.nextInt(4) match {
+        case 0 | 1 => s"(${tree(depth - 1)} AND ${tree(depth - 1)})"
+        case 2 => s"(${tree(depth - 1)} OR ${tree(depth - 1)})"
+        case _ => s"NOT (${tree(depth - 1)})"
+      }
+  }
+
+  private def numericLeaf(random: java.util.Random, column: String, keys: Seq[String], lit: () => String): () => String =
+    () => {
+      val k = keys(random.nextInt(keys.size))
+      val v = if (random.nextBoolean()) s"$column['$k']" else s"element_at($column, '$k')"
+      random.nextInt(9) match {
+        case 0 => s"$v = ${lit()}"
+        case 1 => s"$v <> ${lit()}"
+        case 2 => s"$v < ${lit()}"
+        case 3 => s"$v <= ${lit()}"
+        case 4 => s"$v > ${lit()}"
+        case 5 => s"$v >= ${lit()}"
+        case 6 => s"$v IN (${lit()}, ${lit()})"
+        case 7 => s"$v BETWEEN ${lit()} AND ${lit()}"
+        case _ => s"$v IS NOT NULL"
+      }
+    }
+
+  test("random predicate trees answer like Spark over Paimon's rows") {
+    val seed = TestSeeds.seed("Paimon2TablesSuite")
+    val random = new java.util.Random(seed)
+    val metricKeys = Seq("cpu", "mem", "disk", "net", "gpu", "swap")
+    def dbl() = String.format(java.util.Locale.ROOT, "%.2f", Double.box(random.nextInt(120) * 0.25))
+    val mTrees = new Trees(random, Seq(numericLeaf(random, "m", metricKeys, () => dbl()), () => s"id % 3 = ${random.nextInt(3)}"))
+    val multiTrees = new Trees(random, Seq(
+      numericLeaf(random, "counts", Seq("reqs", "errs", "hits", "miss", "nope"), () => s"${random.nextInt(3200) - 10}"),
+      () => {
+        val k = Seq("env", "region", "team", "zone", "tier", "température", "nope")(random.nextInt(7))
+        val v = s"${k.take(2)}-${random.nextInt(10)}"
+        random.nextInt(3) match {
+          case 0 => s"tags['$k'] = '$v'"
+          case 1 => s"tags['$k'] LIKE '${k.take(2)}%'"
+          case _ => s"tags['$k'] IS NOT NULL"
+        }
+      },
+      () => s"note IS NULL"))
+    var pushedScans = 0
+    for ((table, trees) <- Seq("example_lz4" -> mTrees, "pk_dv" -> mTrees, "append_multi" -> multiTrees); _ <- 0 until 40) {
+      val where = trees.tree(3)
+      val df = same(table, s"SELECT * FROM $$t WHERE $where")
+      if (scans(df).exists(_.contains("PushedMapPredicates"))) pushedScans += 1
+    }
+    assert(pushedScans > 20, s"only $pushedScans of 120 random queries pushed a map predicate (${TestSeeds.describe("Paimon2TablesSuite", seed)})")
   }
 }
