@@ -25,7 +25,8 @@ final class ProcedureTable {
     private ProcedureTable(String procedure, String qualifiedName, FileStoreTable table) {
         this.procedure = procedure;
         this.qualifiedName = qualifiedName;
-        this.table = table;
+        // A table of the old private shredding format moves back to parquet before a procedure rewrites it.
+        this.table = dev.strata.spark.catalog.TableDefinitionChecks.storeDerivedOptions(qualifiedName, table);
         this.partitionType = table.rowType().project(table.partitionKeys());
     }
 
@@ -47,8 +48,8 @@ final class ProcedureTable {
         }
         String qualified = catalog.name() + "." + parts[0] + "." + parts[1];
         try {
-            return new ProcedureTable(procedure, qualified, dev.strata.spark.catalog.TableDefinitionChecks.storeDerivedOptions(
-                    qualified, catalog.loadPaimonTable(Identifier.of(new String[] {parts[0]}, parts[1]))));
+            return new ProcedureTable(
+                    procedure, qualified, catalog.loadPaimonTable(Identifier.of(new String[] {parts[0]}, parts[1])));
         } catch (NoSuchTableException e) {
             throw StrataErrors.analysis(String.format(
                     "Cannot run %s.sys.%s on %s: the table does not exist. Check the name with SHOW TABLES IN %s.%s.",
