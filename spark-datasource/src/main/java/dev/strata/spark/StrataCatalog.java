@@ -113,6 +113,9 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         paimonOptions.keySet().removeIf(k -> k.equalsIgnoreCase(LocationOptions.ALLOW_EXTERNAL_PATHS));
         this.warehouse = warehouse;
         paimonOptions.putIfAbsent("metastore", "filesystem");
+        // Shared-shredding tables are plain 'parquet' tables; only Strata's parquet format writes and reads
+        // their shredded columns, so refuse to start when another Paimon jar shadows it.
+        dev.strata.shredding.format.StrataParquetFileFormatFactory.checkResolved();
         try {
             this.paimon = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(paimonOptions)));
         } catch (RuntimeException e) {

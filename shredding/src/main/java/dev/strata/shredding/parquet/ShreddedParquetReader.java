@@ -160,6 +160,9 @@ public final class ShreddedParquetReader implements Closeable {
     }
 
     private void checkZones(ShreddedColumnMeta meta, String column) {
+        if (!meta.zonesRecorded()) {
+            return;
+        }
         List<KeyZones> zones = meta.zones();
         List<BlockMetaData> bs = reader.getRowGroups();
         boolean match = zones.size() == bs.size();

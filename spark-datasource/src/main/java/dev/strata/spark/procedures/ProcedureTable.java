@@ -29,7 +29,8 @@ final class ProcedureTable {
     private ProcedureTable(String procedure, String qualifiedName, FileStoreTable table) {
         this.procedure = procedure;
         this.qualifiedName = qualifiedName;
-        this.table = table;
+        // A table of the old private shredding format moves back to parquet before a procedure rewrites it.
+        this.table = dev.strata.spark.catalog.TableDefinitionChecks.storeDerivedOptions(qualifiedName, table);
         this.partitionType = table.rowType().project(table.partitionKeys());
     }
 
