@@ -18,7 +18,7 @@ import org.apache.paimon.types.MultisetType;
 import org.apache.paimon.types.RowType;
 
 /**
- * The table options of the shared-shredding layout (Paimon's keys, spec §2), their validation, and the
+ * The table options of the shared-shredding layout (Paimon's keys), their validation, and the
  * choice of file format:
  *
  * <ul>
@@ -96,7 +96,7 @@ public final class ShreddingOptions {
     }
 
     /**
-     * Checks the layout options against the schema (spec §2); the catalog calls it on CREATE and ALTER
+     * Checks the layout options against the schema; the catalog calls it on CREATE and ALTER
      * TABLE.
      *
      * @throws IllegalArgumentException naming the table, the option, the value found and the values allowed

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one file says about one shredded column (spec §1): D (keys by id), S (columns by id), O
+ * What one file says about one shredded column: D (keys by id), S (columns by id), O
  * (overflowed ids), K, W, the value kind, per-row-group {@link KeyZones} and per-row-group
  * {@link GroupPlacement} (S_g, O_g). Immutable.
  */

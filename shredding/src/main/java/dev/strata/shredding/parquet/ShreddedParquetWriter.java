@@ -28,7 +28,7 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes Paimon rows as standard Parquet with the shared-shredding layout for the configured MAP
- * columns (spec §3 and §5); every other column is stored as plain Parquet.
+ * columns; every other column is stored as plain Parquet.
  *
  * <p><b>Footer metadata.</b> For every shredded column the footer key/value metadata holds the entry
  * {@code strata.shredding.<column>} = Base64(Blob), version {@value ShreddingFooter#VERSION}, CRC32
