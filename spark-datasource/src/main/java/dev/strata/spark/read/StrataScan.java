@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import org.apache.paimon.predicate.Predicate;
@@ -104,7 +105,8 @@ final class StrataScan implements Scan {
         SplitReaders readers = new SplitReaders(table, options, predicates, projection, limit);
         batch = new StrataBatch(tableName, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
                 ColumnarReads.eligible(table, readType, mapPushdown, limit)
-                        ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown) : null);
+                        ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown,
+                                PageChecksums.verifyEnabled(table.options())) : null);
         return batch;
     }
 
