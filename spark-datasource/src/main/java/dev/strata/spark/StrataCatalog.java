@@ -13,6 +13,7 @@ import dev.strata.spark.catalog.SchemaChanges;
 import dev.strata.spark.catalog.StrataTable;
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
+import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.functions.StrataFunctions;
 import dev.strata.spark.procedures.StrataProcedures;
@@ -270,6 +271,19 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
             return (FileStoreTable) table;
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
+        } catch (RuntimeException e) {
+            // A damaged schema file fails Paimon's load without naming the file: find and name it.
+            org.apache.paimon.catalog.Catalog root = org.apache.paimon.catalog.DelegateCatalog.rootCatalog(paimon);
+            if (root instanceof org.apache.paimon.catalog.AbstractCatalog) {
+                org.apache.paimon.catalog.AbstractCatalog fs = (org.apache.paimon.catalog.AbstractCatalog) root;
+                java.util.Optional<dev.strata.shredding.parquet.DamagedFileException> damaged =
+                        TableDiagnosis.findInSchemas(fs.fileIO(), fs.getTableLocation(id), e);
+                if (damaged.isPresent()) {
+                    throw new java.io.UncheckedIOException("Cannot load table " + StrataTableNames.qualified(name, ident)
+                            + ": " + damaged.get().getMessage(), damaged.get());
+                }
+            }
+            throw e;
         }
     }
 

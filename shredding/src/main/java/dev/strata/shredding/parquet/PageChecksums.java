@@ -43,7 +43,7 @@ public final class PageChecksums {
         ParquetMetadata footer;
         try (ParquetFileReader reader = ParquetFileReader.open(input, PaimonFiles.readOptions(false))) {
             footer = reader.getFooter();
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             throw new DamagedFileException(file, "Cannot read " + file + ": its Parquet footer is unreadable ("
                     + e.getClass().getSimpleName() + ": " + e.getMessage()
                     + "). The file is damaged; restore it or rewrite the table from a good copy.", e);

@@ -103,7 +103,7 @@ final class StrataScan implements Scan {
                     ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)));
         }
         SplitReaders readers = new SplitReaders(table, options, predicates, projection, limit);
-        batch = new StrataBatch(tableName, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
+        batch = new StrataBatch(tableName, table, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
                 ColumnarReads.eligible(table, readType, mapPushdown, limit)
                         ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown,
                                 PageChecksums.verifyEnabled(table.options())) : null);
