@@ -148,6 +148,23 @@ class DamagedMetadataTest extends StrataSparkTestBase {
                 "CALL lake.sys.compact(table => 'dm.schema')");
     }
 
+    @Test
+    void truncatedDataFileIsNamedWithItsExpectedLength() throws Exception {
+        sql("CREATE TABLE lake.dm.trunc (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        sql("INSERT INTO lake.dm.trunc SELECT id, concat('v', id) FROM range(0, 500, 1, 1)");
+        sql("INSERT INTO lake.dm.trunc SELECT id, concat('w', id) FROM range(400, 600, 1, 1)");
+        Path file;
+        try (Stream<Path> files = Files.walk(tableDir("trunc"))) {
+            file = files.filter(p -> p.getFileName().toString().startsWith("data-")).sorted().findFirst().orElseThrow();
+        }
+        long length = Files.size(file);
+        truncate(file);
+        String expected = "the manifest records " + length;
+        assertEachFailsNaming(file, expected, "SELECT count(*) FROM lake.dm.trunc", "SELECT * FROM lake.dm.trunc");
+        assertEachFailsNaming(file, "data file has the wrong length: expected " + length + " bytes, found " + (length / 2),
+                "CALL lake.sys.compact(table => 'dm.trunc')");
+    }
+
     /** The first of the two data files of a shredded primary-key table (so compaction reads both). */
     private Path shreddedFile(String name) throws Exception {
         sql("CREATE TABLE lake.dm.%s (id BIGINT, m MAP<STRING, BIGINT>) TBLPROPERTIES ('primary-key' = 'id', "

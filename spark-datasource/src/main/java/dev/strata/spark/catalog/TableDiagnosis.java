@@ -45,7 +45,7 @@ import org.apache.paimon.utils.SnapshotManager;
  */
 public final class TableDiagnosis {
 
-    private static final String WHAT_TO_DO = "The file is damaged; restore it or rewrite the table from a good copy.";
+    private static final String WHAT_TO_DO = "Restore the file from a backup or rewrite the table from a good copy.";
 
     private TableDiagnosis() {}
 

@@ -45,6 +45,12 @@ final class SplitFailures {
                 files.add(path);
                 if (!Thread.currentThread().isInterrupted() && isParquet(f.fileFormat())) {
                     try {
+                        long length = fileIO.getFileSize(new Path(path));
+                        if (length != f.fileSize()) {
+                            return new DamagedFileException(path, "Cannot read " + path + ": the data file has "
+                                    + length + " bytes, the manifest records " + f.fileSize() + ". The file is damaged;"
+                                    + " restore it or rewrite the table from a good copy.", failure);
+                        }
                         PageChecksums.verifyFile(PaimonFiles.inputFile(fileIO, new Path(path), f.fileSize()), path);
                     } catch (DamagedFileException d) {
                         return new DamagedFileException(d.file(), d.getMessage(), failure);
