@@ -2,7 +2,7 @@ package dev.strata.index.maintain;
 
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.TestMaintainers;
-import dev.strata.index.fixtures.FailingFileIO;
+import dev.strata.testing.io.FailingFileIO;
 import dev.strata.index.fixtures.OnDisk;
 import dev.strata.index.fixtures.PkTable;
 

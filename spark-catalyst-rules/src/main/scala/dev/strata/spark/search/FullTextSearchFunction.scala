@@ -21,8 +21,9 @@ import org.apache.spark.unsafe.types.UTF8String
  * The plan is `Limit(k, Sort(_score DESC, primary key ASC, scan))` over a scan with one task per selected
  * (partition, bucket), each returning its bucket's top-k: Spark merges the global top-k on the driver, and
  * the primary key makes the order of equal scores deterministic. When few buckets are selected the scan
- * searches them on the driver and [[DriverSearchStrategy]] answers the whole plan without a Spark job. `where` is a SQL filter over partition
- * columns that prunes buckets before any task runs.
+ * searches them on the driver and [[DriverSearchStrategy]] answers the whole plan without a Spark job. `where` is a partition predicate
+ * (partition columns, literals, comparisons and built-in functions of literals, checked by
+ * [[dev.strata.spark.catalog.PartitionSelector]] before any of it runs) that prunes buckets before any task runs.
  */
 object FullTextSearchFunction {
 

@@ -158,6 +158,41 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(ids.forall(_ % 2 == 1))
   }
 
+  test("every allowed where construct searches exactly the partitions a query with that filter reads") {
+    val query = "lake OR storage OR format"
+    Seq("dt IN ('d1') AND dt BETWEEN 'd0' AND 'd9'", "dt LIKE 'd%' AND NOT dt = concat('d', '1')",
+      "dt > lower('D0') AND dt IS NOT NULL", "CAST(dt AS STRING) = concat('d', CAST(1 + 0 AS STRING))").foreach { where =>
+      val inPartitions = spark.sql(s"SELECT id FROM lake.kb.docs WHERE $where").collect().map(_.getLong(0)).toSet
+      val expected = searchIds(query, 100000).filter(inPartitions).toSet
+      assert(expected.nonEmpty, where)
+      assert(searchIds(query, 100000, Some(where)).toSet == expected, where)
+    }
+  }
+
+  test("the where argument is a partition predicate, never SQL that reads files or calls Java") {
+    val secret = "strata-search-secret-0815"
+    val file = Files.createDirectories(root.resolve("outside")).resolve("secret.txt")
+    Files.writeString(file, secret + "\n")
+    val probe = "strata.search.where.probe"
+    System.clearProperty(probe)
+    def error(where: String): String = intercept[Exception](searchIds("lake", 10, Some(where))).getMessage
+    def refused(where: String, why: String): Unit = {
+      val message = error(where)
+      assert(message.startsWith(s"Cannot use where => '$where' for lake.kb.docs: "), message)
+      assert(message.contains(why), message)
+      assert(!message.contains(secret), message)
+    }
+    refused(s"CAST((SELECT first(value) FROM text.`$file`) AS INT) = 1",
+      "subqueries are not allowed in a partition filter")
+    refused(s"dt = 'd1' OR reflect('java.lang.System', 'setProperty', '$probe', 'ran') = 'x'",
+      "function reflect is not allowed in a partition filter: it calls Java methods")
+    refused("java_method('java.lang.System', 'exit', 3) = 0", "function java_method is not allowed")
+    assert(System.getProperty(probe) == null, "a reflective call ran")
+    refused("1=1; DROP TABLE lake.kb.docs", "it is not a single SQL expression ([PARSE_SYNTAX_ERROR]")
+    refused("id = 1", "column id is not one of the partition columns [dt]")
+    assert(spark.sql("SHOW TABLES IN lake.kb").collect().exists(_.getString(1) == "docs"))
+  }
+
   test("replaced rows are never returned; new rows become searchable after compaction") {
     spark.sql("INSERT INTO lake.kb.docs VALUES (3, 'd1', 'new', 'zyxwvu unique replacement')")
     val before = spark.sql("SELECT body FROM lake.kb.docs WHERE id = 3").collect().head.getString(0)

@@ -24,8 +24,10 @@ import scala.Function1;
 
 /**
  * Selects partitions of a table with a SQL filter over its partition columns (the {@code where} argument of
- * procedures and functions), evaluated by Spark itself on the partition values, so the filter means what
- * it means in a query.
+ * procedures and functions). The filter is first checked to be a partition predicate (partition columns,
+ * literals, comparisons, IN, BETWEEN, IS [NOT] NULL, LIKE, AND/OR/NOT and built-in functions of literals;
+ * see {@link PartitionFilter}) without analysing or running any of it; only then Spark evaluates it on the
+ * partition values, so the filter means what it means in a query.
  */
 public final class PartitionSelector {
 
@@ -34,19 +36,35 @@ public final class PartitionSelector {
     private PartitionSelector() {}
 
     /**
+     * Checks that {@code where} is a partition predicate of {@code table}, without evaluating it; nothing
+     * when it is null or blank.
+     *
+     * @param tableName the table's name for errors, e.g. {@code lake.db.t}
+     */
+    public static void check(FileStoreTable table, String tableName, String where) {
+        if (where == null || where.isBlank()) {
+            return;
+        }
+        if (table.partitionKeys().isEmpty()) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot use where => '%s' for %s: the table has no partition columns. Omit where.",
+                    where, tableName));
+        }
+        PartitionFilter.check(SparkSession.active(), tableName, where, table.partitionKeys());
+    }
+
+    /**
      * The partitions among {@code partitions} matching {@code where}; all of them when it is null or blank.
      *
-     * @param action what is being done, for errors, e.g. "run compact on lake.db.t"
+     * @param tableName the table's name for errors, e.g. {@code lake.db.t}
      */
-    public static List<BinaryRow> select(FileStoreTable table, String action, List<BinaryRow> partitions, String where) {
+    public static List<BinaryRow> select(
+            FileStoreTable table, String tableName, List<BinaryRow> partitions, String where) {
         if (where == null || where.isBlank()) {
             return partitions;
         }
+        check(table, tableName, where);
         RowType partitionType = table.rowType().project(table.partitionKeys());
-        if (partitionType.getFieldCount() == 0) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot %s with where => '%s': the table has no partition columns. Omit where.", action, where));
-        }
         StructType schema = SparkTypes.toSpark(partitionType)
                 .add(new StructField(INDEX_COLUMN, DataTypes.IntegerType, false, Metadata.empty()));
         List<Row> rows = new ArrayList<>();
@@ -61,12 +79,14 @@ public final class PartitionSelector {
         }
         List<Row> matching;
         try {
+            // The same string the check parsed, parsed by the same parser into the same expression.
             Dataset<Row> filtered = SparkSession.active().createDataFrame(rows, schema).where(where);
             matching = filtered.select(INDEX_COLUMN).collectAsList();
         } catch (Exception e) {
             throw StrataErrors.analysis(String.format(
-                    "Cannot %s with where => '%s': %s. The filter may use partition columns %s only.",
-                    action, where, firstLine(e.getMessage()), table.partitionKeys()), e);
+                    "Cannot use where => '%s' for %s: %s. Write a filter over partition columns %s.",
+                    where, tableName, PartitionFilter.firstLine(e.getMessage()),
+                    String.join(", ", table.partitionKeys())), e);
         }
         Map<Integer, BinaryRow> selected = new TreeMap<>();
         for (Row r : matching) {
@@ -95,13 +115,5 @@ public final class PartitionSelector {
             parts.add(partitionType.getFieldNames().get(i) + "=" + (row.isNullAt(i) ? "null" : row.get(i).toString()));
         }
         return String.join("/", parts);
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "invalid filter";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 }

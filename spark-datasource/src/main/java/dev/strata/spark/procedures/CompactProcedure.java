@@ -87,6 +87,7 @@ final class CompactProcedure extends StrataProcedure {
 
     private Scan compact(ProcedureTable target, InternalRow args) {
         String where = stringArg(args, 1);
+        target.checkWhere(where);
         boolean full = args.isNullAt(2) || args.getBoolean(2);
         FileStoreTable table = target.table();
         if (table.coreOptions().bucket() == PostponeCompaction.POSTPONE_BUCKET) {
@@ -202,22 +203,7 @@ final class CompactProcedure extends StrataProcedure {
 
     /** Commits all messages in one snapshot, or removes what they added. */
     private static void commit(ProcedureTable target, FileStoreTable table, List<CommitMessage> messages) {
-        if (messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
-            return;
-        }
-        try {
-            PaimonCommits.commit(table.newBatchWriteBuilder(), messages);
-        } catch (Exception e) {
-            try {
-                PaimonCommits.abort(table, table.newBatchWriteBuilder(), messages);
-            } catch (Exception suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw new IllegalStateException(String.format(
-                    "Cannot commit the compaction of %s: %s. No snapshot was created and the compacted files "
-                            + "were removed; run the procedure again.",
-                    target.name(), StrataErrors.rootMessage(e)), e);
-        }
+        PaimonCommits.commit(table, messages, "the compaction of " + target.name());
     }
 
     private static <T> List<CommitMessage> runTasks(

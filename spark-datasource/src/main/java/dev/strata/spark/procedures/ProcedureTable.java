@@ -69,8 +69,16 @@ final class ProcedureTable {
         return PartitionSelector.describe(partitionType, partition);
     }
 
+    /**
+     * Checks that {@code where} is a partition predicate of the table, before the procedure reads or plans
+     * anything; nothing when it is blank.
+     */
+    void checkWhere(String where) {
+        PartitionSelector.check(table, qualifiedName, where);
+    }
+
     /** The partitions among {@code partitions} matching {@code where}; all of them when it is blank. */
     List<BinaryRow> select(List<BinaryRow> partitions, String where) {
-        return PartitionSelector.select(table, "run " + procedure + " on " + qualifiedName, partitions, where);
+        return PartitionSelector.select(table, qualifiedName, partitions, where);
     }
 }

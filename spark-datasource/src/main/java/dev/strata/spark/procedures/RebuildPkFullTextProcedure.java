@@ -76,6 +76,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
         String where = stringArg(args, 1);
+        target.checkWhere(where);
         boolean force = !args.isNullAt(2) && args.getBoolean(2);
         FileStoreTable table = target.table();
         if (!PkFullTextIndex.isEnabled(table)) {
@@ -119,7 +120,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             }
         }
         if (!failures.isEmpty()) {
-            discard(table, messages, null);
+            discard(table, messages);
             throw new IllegalStateException(String.format(
                     "Cannot rebuild full-text archives of %s: %d of %d bucket%s failed (%s). No snapshot was created "
                             + "and the archives built by the other buckets were deleted; fix the cause and run again.",
@@ -137,7 +138,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                     }
                 }
                 if (!changed.isEmpty()) {
-                    discard(table, messages, null);
+                    discard(table, messages);
                     throw new IllegalStateException(String.format(
                             "Cannot commit rebuilt full-text archives of %s: the data of %s changed since snapshot %d "
                                     + "(now %d), so the new archives would not match their sources. Nothing was "
@@ -145,15 +146,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                             target.name(), changed, snapshot.id(), latest.id()));
                 }
             }
-            try {
-                PaimonCommits.commit(table.newBatchWriteBuilder(), messages);
-            } catch (Exception e) {
-                discard(table, messages, e);
-                throw new IllegalStateException(String.format(
-                        "Cannot commit rebuilt full-text archives of %s: %s. Nothing was committed and the new "
-                                + "archives were deleted; run the procedure again.",
-                        target.name(), StrataErrors.rootMessage(e)), e);
-            }
+            PaimonCommits.commit(table, messages, "the rebuilt full-text archives of " + target.name());
         }
 
         List<LevelReport> reports = new ArrayList<>();
@@ -171,15 +164,11 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         return result(OUTPUT, rows);
     }
 
-    private static void discard(FileStoreTable table, List<CommitMessage> messages, Exception cause) {
+    private static void discard(FileStoreTable table, List<CommitMessage> messages) {
         try {
-            PkFullTextIndex.deleteUncommittedArchives(table, messages);
+            PaimonCommits.discard(table, messages);
         } catch (Exception e) {
-            if (cause != null) {
-                cause.addSuppressed(e);
-            } else {
-                throw new IllegalStateException("Cannot delete uncommitted full-text archives: " + e.getMessage(), e);
-            }
+            throw new IllegalStateException("Cannot delete uncommitted full-text archives: " + e.getMessage(), e);
         }
     }
 

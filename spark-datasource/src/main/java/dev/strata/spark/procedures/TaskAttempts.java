@@ -74,7 +74,7 @@ final class TaskAttempts {
                         + "other tasks wrote were deleted; fix the cause and run the procedure again.",
                 name, failures.size(), outcomes.size(), outcomes.size() == 1 ? "" : "s", String.join("; ", failures)));
         try {
-            dev.strata.spark.write.PaimonCommits.abort(table, table.newBatchWriteBuilder(), messages);
+            dev.strata.spark.write.PaimonCommits.discard(table, messages);
         } catch (Exception e) {
             error.addSuppressed(e);
         }

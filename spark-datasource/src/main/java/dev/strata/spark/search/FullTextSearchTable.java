@@ -5,6 +5,7 @@ import java.util.Set;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.spark.StrataErrors;
+import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.data.SparkTypes;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
@@ -71,6 +72,7 @@ public final class FullTextSearchTable implements SupportsRead {
             throw StrataErrors.analysis(String.format(
                     "Cannot search %s.%s: k must be positive, found %d.", tableName, column, k));
         }
+        PartitionSelector.check(table, tableName, where);
         return new FullTextSearchTable(tableName, table, query, k, where);
     }
 

@@ -33,6 +33,7 @@ final class SearchPlan implements Serializable {
     }
 
     static SearchPlan of(String tableName, FileStoreTable table, String where) {
+        PartitionSelector.check(table, tableName, where);
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         if (snapshot == null) {
             return new SearchPlan(-1, List.of());
@@ -56,7 +57,7 @@ final class SearchPlan implements Serializable {
             partitionValues.add(e.partition());
         }
         List<BinaryRow> selected =
-                PartitionSelector.select(table, "search " + tableName, new ArrayList<>(partitionValues), where);
+                PartitionSelector.select(table, tableName, new ArrayList<>(partitionValues), where);
         Set<BinaryRow> chosen = new LinkedHashSet<>(selected);
         List<BucketSearchPartition> buckets = new ArrayList<>();
         for (BucketEntry e : entries) {

@@ -1,59 +1,396 @@
 package dev.strata.spark.write;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
+import dev.strata.spark.StrataErrors;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.fs.Path;
 import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.index.IndexPathFactory;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataFilePathFactory;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.manifest.IndexManifestEntry;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.sink.InnerTableCommit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Driver-side commit and abort of the messages a job's tasks produced. */
+/**
+ * The one commit-or-clean-up path of every Strata writer and procedure.
+ *
+ * <p>A Paimon commit of messages that both add files and compact lands as up to two snapshots: first the
+ * APPEND (or OVERWRITE) part, then the COMPACT part, each checked for conflicts on its own. So a commit that
+ * throws may have landed completely, partly or not at all, and deleting "everything the messages added"
+ * after a failure would delete files that a committed snapshot references. Therefore each {@link Commit}
+ * uses a commit user of its own, remembers the latest snapshot before it started, and after any failure
+ * reads the snapshots written since then to find out which parts landed (Paimon records the commit user
+ * in every snapshot). Only the parts that did not land are cleaned up, and even then a file is never
+ * deleted if its name is referenced by the latest snapshot, a landed part or a compaction's inputs (a file
+ * moved up a level keeps its name).
+ *
+ * <p>Outcomes:
+ * <ul>
+ *   <li>everything landed: success, also when Paimon failed afterwards (for example in snapshot expiry);
+ *   <li>the adding part landed but the compaction was given up (another writer compacted or overwrote the
+ *       same files): the compaction's new files are deleted and the commit succeeds with the compaction
+ *       dropped (the rows are committed; the next compaction of those buckets merges them);
+ *   <li>nothing landed: every new file is deleted and {@link CommitFailedException} says so.
+ * </ul>
+ */
 public final class PaimonCommits {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PaimonCommits.class);
 
     private PaimonCommits() {}
 
-    /** Commits all messages in one snapshot. */
-    public static void commit(BatchWriteBuilder builder, List<CommitMessage> messages) throws Exception {
-        try (BatchTableCommit commit = builder.newCommit()) {
-            commit.commit(messages);
+    /**
+     * Starts a commit of {@code table}; {@code overwritePartition} non-null makes it an INSERT OVERWRITE.
+     *
+     * @param what what is committed, for messages: "the compaction of lake.db.t"
+     */
+    public static Commit prepare(FileStoreTable table, Map<String, String> overwritePartition, String what) {
+        return new Commit(table, overwritePartition, what);
+    }
+
+    /** Commits {@code messages} in one Paimon commit (see {@link Commit#commit}). */
+    public static Outcome commit(FileStoreTable table, List<CommitMessage> messages, String what) {
+        Commit commit;
+        try {
+            commit = prepare(table, null, what);
+        } catch (RuntimeException e) {
+            try {
+                discard(table, messages);
+            } catch (IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw new CommitFailedException(String.format(
+                    "Cannot commit %s: %s. No snapshot was created and the files of this commit were deleted; "
+                            + "run the statement again.",
+                    what, StrataErrors.rootMessage(e)), e);
+        }
+        return commit.commit(messages);
+    }
+
+    /**
+     * Deletes what {@code messages} would have added, for messages that were never handed to a commit (a
+     * failed task, a procedure that gave up): data, changelog and index files, never a compaction input.
+     */
+    public static void discard(FileStoreTable table, List<CommitMessage> messages) throws IOException {
+        cleanUp(table, messages, true, true, Set.of());
+    }
+
+    /** What a commit did. */
+    public static final class Outcome {
+        private final List<Long> snapshots;
+        private final boolean compactionDropped;
+
+        Outcome(List<Long> snapshots, boolean compactionDropped) {
+            this.snapshots = snapshots;
+            this.compactionDropped = compactionDropped;
+        }
+
+        /** The ids of the snapshots this commit created, oldest first (empty when there was nothing to commit). */
+        public List<Long> snapshots() {
+            return snapshots;
+        }
+
+        /** Whether the rows landed but their compaction was given up and its files deleted. */
+        public boolean compactionDropped() {
+            return compactionDropped;
+        }
+    }
+
+    /** A commit that failed and left nothing behind: no snapshot and none of its new files. */
+    public static final class CommitFailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CommitFailedException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
     /**
-     * Deletes everything the messages would have added: data files (through Paimon's abort), generated
-     * full-text archives and other new index files such as deletion vectors.
+     * One commit attempt of a job. Created before the job's tasks write (its baseline is the latest snapshot at
+     * that time), then either {@link #commit}ted or {@link #abort}ed; both may be called in that order (Spark
+     * aborts a write whose commit threw), the abort then does nothing more.
      */
-    public static void abort(FileStoreTable table, BatchWriteBuilder builder, List<CommitMessage> messages)
-            throws Exception {
-        try (BatchTableCommit commit = builder.newCommit()) {
-            deleteNewIndexFiles(table, messages);
-            commit.abort(messages);
+    public static final class Commit {
+        private final FileStoreTable table;
+        private final Map<String, String> overwritePartition;
+        private final String what;
+        private final String commitUser = "strata-" + UUID.randomUUID();
+        private final long baseline;
+        private volatile boolean settled;
+
+        private Commit(FileStoreTable table, Map<String, String> overwritePartition, String what) {
+            this.table = table;
+            this.overwritePartition = overwritePartition;
+            this.what = what;
+            Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
+            this.baseline = latest == null ? 0 : latest;
+        }
+
+        /** The commit user recorded in the snapshots this commit creates. */
+        public String commitUser() {
+            return commitUser;
+        }
+
+        /**
+         * Commits {@code messages}; see the class comment for the outcomes.
+         *
+         * @throws CommitFailedException when nothing landed (every new file was deleted)
+         */
+        public Outcome commit(List<CommitMessage> messages) {
+            if (settled) {
+                throw new IllegalStateException("Cannot commit " + what + ": this commit was already used.");
+            }
+            settled = true;
+            boolean overwrite = overwritePartition != null;
+            if (!overwrite && messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
+                return new Outcome(List.of(), false);
+            }
+            try (InnerTableCommit commit = table.newCommit(commitUser).withOverwrite(overwritePartition)) {
+                commit.ignoreEmptyCommit(Options.fromMap(table.options())
+                        .getOptional(CoreOptions.SNAPSHOT_IGNORE_EMPTY_COMMIT).orElse(true));
+                commit.commit(BatchWriteBuilder.COMMIT_IDENTIFIER, messages);
+            } catch (Throwable e) {
+                return recover(messages, e);
+            }
+            return new Outcome(landed().ids, false);
+        }
+
+        /**
+         * Deletes what the messages added, except what a snapshot of this commit already references. Safe to call
+         * after {@link #commit} (it then does nothing) and when some tasks never reported.
+         */
+        public void abort(List<CommitMessage> messages) throws IOException {
+            if (settled) {
+                return;
+            }
+            settled = true;
+            Landed landed = landed();
+            cleanUp(table, messages, !landed.append, !landed.compact, landed.protectedNames(table, messages));
+        }
+
+        private Outcome recover(List<CommitMessage> messages, Throwable failure) {
+            Landed landed;
+            try {
+                landed = landed();
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+                throw new CommitFailedException(String.format(
+                        "Cannot commit %s: %s. Whether the commit landed could not be determined, so no file "
+                                + "was deleted; look at the table's snapshots, files that no snapshot references "
+                                + "can be removed with remove_orphan_files.",
+                        what, StrataErrors.rootMessage(failure)), failure);
+            }
+            boolean hasAppend = overwritePartition != null || messages.stream().anyMatch(PaimonCommits::hasAppendPart);
+            boolean hasCompact = messages.stream().anyMatch(PaimonCommits::hasCompactPart);
+            boolean appendDone = !hasAppend || landed.append;
+            boolean compactDone = !hasCompact || landed.compact;
+            if (appendDone && compactDone) {
+                LOG.warn("The commit of {} landed (snapshots {}), but Paimon failed afterwards: {}",
+                        what, landed.ids, StrataErrors.rootMessage(failure));
+                return new Outcome(landed.ids, false);
+            }
+            try {
+                cleanUp(table, messages, !appendDone, !compactDone, landed.protectedNames(table, messages));
+            } catch (IOException | RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+            if (appendDone && hasAppend) {
+                LOG.warn("The rows of {} were committed (snapshots {}), but their compaction was given up and its "
+                        + "files deleted: {}. The next compaction of those buckets merges them.",
+                        what, landed.ids, StrataErrors.rootMessage(failure));
+                return new Outcome(landed.ids, true);
+            }
+            throw new CommitFailedException(String.format(
+                    "Cannot commit %s: %s. No snapshot was created and the files of this commit were deleted; "
+                            + "run the statement again.",
+                    what, StrataErrors.rootMessage(failure)), failure);
+        }
+
+        /** The snapshots since the baseline that this commit wrote. */
+        private Landed landed() {
+            Landed landed = new Landed();
+            Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
+            if (latest == null) {
+                return landed;
+            }
+            for (long id = baseline + 1; id <= latest; id++) {
+                Snapshot snapshot;
+                try {
+                    snapshot = table.snapshotManager().tryGetSnapshot(id);
+                } catch (FileNotFoundException e) {
+                    // Expired meanwhile: its files are protected by the latest snapshot check.
+                    continue;
+                }
+                if (commitUser.equals(snapshot.commitUser())) {
+                    landed.ids.add(id);
+                    if (snapshot.commitKind() == Snapshot.CommitKind.COMPACT) {
+                        landed.compact = true;
+                    } else {
+                        landed.append = true;
+                    }
+                }
+            }
+            landed.latest = latest;
+            return landed;
         }
     }
 
+    /** Which parts of one commit landed. */
+    private static final class Landed {
+        final List<Long> ids = new ArrayList<>();
+        boolean append;
+        boolean compact;
+        Long latest;
+
+        /**
+         * Names no clean-up may delete besides the messages' own inputs: the files of a part that landed and the
+         * data and index files of the latest snapshot in the messages' partitions (a file another writer's
+         * snapshot took over, or one whose snapshot expired meanwhile).
+         */
+        Set<String> protectedNames(FileStoreTable table, List<CommitMessage> messages) {
+            Set<String> names = new HashSet<>();
+            Set<BinaryRow> partitions = new HashSet<>();
+            for (CommitMessage message : messages) {
+                CommitMessageImpl m = (CommitMessageImpl) message;
+                partitions.add(m.partition());
+                if (append) {
+                    addedByAppend(m).forEach(names::add);
+                }
+                if (compact) {
+                    addedByCompact(m).forEach(names::add);
+                }
+            }
+            if (latest != null && !partitions.isEmpty()) {
+                Snapshot snapshot = table.snapshotManager().snapshot(latest);
+                for (ManifestEntry entry : table.store().newScan().withSnapshot(snapshot)
+                        .withPartitionFilter(new ArrayList<>(partitions)).plan().files()) {
+                    names.add(entry.file().fileName());
+                }
+                if (snapshot.indexManifest() != null) {
+                    for (IndexManifestEntry entry : table.store().newIndexFileHandler()
+                            .scan(snapshot, e -> partitions.contains(e.partition()))) {
+                        names.add(entry.indexFile().fileName());
+                    }
+                }
+            }
+            return names;
+        }
+    }
+
+    private static boolean hasAppendPart(CommitMessage message) {
+        DataIncrement d = ((CommitMessageImpl) message).newFilesIncrement();
+        return d != null && !d.isEmpty();
+    }
+
+    private static boolean hasCompactPart(CommitMessage message) {
+        CompactIncrement c = ((CommitMessageImpl) message).compactIncrement();
+        return c != null && !c.isEmpty();
+    }
+
+    private static List<String> addedByAppend(CommitMessageImpl m) {
+        List<String> names = new ArrayList<>();
+        DataIncrement d = m.newFilesIncrement();
+        if (d != null) {
+            d.newFiles().forEach(f -> names.add(f.fileName()));
+            d.changelogFiles().forEach(f -> names.add(f.fileName()));
+            d.newIndexFiles().forEach(f -> names.add(f.fileName()));
+        }
+        return names;
+    }
+
+    private static List<String> addedByCompact(CommitMessageImpl m) {
+        List<String> names = new ArrayList<>();
+        CompactIncrement c = m.compactIncrement();
+        if (c != null) {
+            c.compactAfter().forEach(f -> names.add(f.fileName()));
+            c.changelogFiles().forEach(f -> names.add(f.fileName()));
+            c.newIndexFiles().forEach(f -> names.add(f.fileName()));
+        }
+        return names;
+    }
+
     /**
-     * Paimon's abort deletes data files only: the index files a message adds (full-text archives, deletion
-     * vectors) go here.
+     * Deletes the new files of the selected parts of {@code messages}, except {@code keep} and the messages' inputs
+     * (compaction inputs and deleted files: a compaction that only moves a file up a level "adds" a file of the
+     * same name).
      */
-    private static void deleteNewIndexFiles(FileStoreTable table, List<CommitMessage> messages) throws IOException {
+    private static void cleanUp(
+            FileStoreTable table, List<CommitMessage> messages, boolean appendPart, boolean compactPart, Set<String> keep)
+            throws IOException {
+        Set<String> inputs = new HashSet<>(keep);
+        for (CommitMessage message : messages) {
+            CompactIncrement c = ((CommitMessageImpl) message).compactIncrement();
+            if (c != null) {
+                c.compactBefore().forEach(f -> inputs.add(f.fileName()));
+                c.deletedIndexFiles().forEach(f -> inputs.add(f.fileName()));
+            }
+            DataIncrement d = ((CommitMessageImpl) message).newFilesIncrement();
+            if (d != null) {
+                d.deletedFiles().forEach(f -> inputs.add(f.fileName()));
+                d.deletedIndexFiles().forEach(f -> inputs.add(f.fileName()));
+            }
+        }
+        List<Path> toDelete = new ArrayList<>();
         for (CommitMessage message : messages) {
             CommitMessageImpl m = (CommitMessageImpl) message;
-            List<IndexFileMeta> created = new ArrayList<>();
-            if (m.newFilesIncrement() != null) {
-                created.addAll(m.newFilesIncrement().newIndexFiles());
+            DataFilePathFactory dataPaths = table.store().pathFactory().createDataFilePathFactory(m.partition(), m.bucket());
+            List<DataFileMeta> dataFiles = new ArrayList<>();
+            List<IndexFileMeta> indexFiles = new ArrayList<>();
+            DataIncrement d = m.newFilesIncrement();
+            if (appendPart && d != null) {
+                dataFiles.addAll(d.newFiles());
+                dataFiles.addAll(d.changelogFiles());
+                indexFiles.addAll(d.newIndexFiles());
             }
-            if (m.compactIncrement() != null) {
-                created.addAll(m.compactIncrement().newIndexFiles());
+            CompactIncrement c = m.compactIncrement();
+            if (compactPart && c != null) {
+                dataFiles.addAll(c.compactAfter());
+                dataFiles.addAll(c.changelogFiles());
+                indexFiles.addAll(c.newIndexFiles());
             }
-            IndexPathFactory paths = table.store().pathFactory().indexFileFactory(m.partition(), m.bucket());
-            for (IndexFileMeta meta : created) {
-                table.fileIO().deleteQuietly(paths.toPath(meta));
+            for (DataFileMeta file : dataFiles) {
+                if (!inputs.contains(file.fileName())) {
+                    toDelete.add(dataPaths.toPath(file));
+                }
             }
+            for (IndexFileMeta file : indexFiles) {
+                if (!inputs.contains(file.fileName())) {
+                    toDelete.add(table.store().pathFactory().indexFileFactory(m.partition(), m.bucket()).toPath(file));
+                }
+            }
+        }
+        IOException problems = null;
+        for (Path path : toDelete) {
+            try {
+                table.fileIO().deleteQuietly(path);
+            } catch (RuntimeException e) {
+                if (problems == null) {
+                    problems = new IOException("Cannot delete every uncommitted file of " + table.name() + ".");
+                }
+                problems.addSuppressed(e);
+            }
+        }
+        if (problems != null) {
+            throw problems;
         }
     }
 }

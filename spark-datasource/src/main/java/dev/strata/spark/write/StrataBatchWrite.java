@@ -16,7 +16,9 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
  * A job's write: tasks write with Paimon's table write and return their commit messages; the driver commits
- * all of them in one Paimon commit (one snapshot), or deletes every file they wrote when the job aborts.
+ * all of them in one Paimon commit through {@link PaimonCommits}, which after a failure keeps whatever part of
+ * the commit landed and deletes only the rest. A job that aborts deletes the files its tasks wrote, never one
+ * a committed snapshot references.
  */
 final class StrataBatchWrite implements BatchWrite {
 
@@ -24,6 +26,7 @@ final class StrataBatchWrite implements BatchWrite {
     private final FileStoreTable table;
     private final WriteMode mode;
     private final BatchWriteBuilder builder;
+    private final PaimonCommits.Commit commit;
 
     StrataBatchWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode) {
         this.tableName = tableName;
@@ -35,6 +38,8 @@ final class StrataBatchWrite implements BatchWrite {
         this.mode = mode;
         BatchWriteBuilder b = this.table.newBatchWriteBuilder();
         this.builder = mode.overwrite() ? b.withOverwrite(mode.staticPartition()) : b;
+        this.commit = PaimonCommits.prepare(this.table, mode.overwrite() ? mode.staticPartition() : null,
+                String.format("the write (%s) to %s", mode, tableName));
     }
 
     @Override
@@ -45,19 +50,14 @@ final class StrataBatchWrite implements BatchWrite {
     @Override
     public void commit(WriterCommitMessage[] messages) {
         List<CommitMessage> all = StrataCommitMessage.flatten(messages);
-        try {
-            PaimonCommits.commit(builder, all);
-        } catch (Exception e) {
-            throw new IllegalStateException(String.format(
-                    "Cannot commit write (%s) to %s: %s. No snapshot was created.", mode, tableName, e.getMessage()), e);
-        }
+        commit.commit(all);
     }
 
     @Override
     public void abort(WriterCommitMessage[] messages) {
         List<CommitMessage> all = StrataCommitMessage.flatten(messages);
         try {
-            PaimonCommits.abort(table, builder, all);
+            commit.abort(all);
         } catch (Exception e) {
             throw new IllegalStateException(String.format(
                     "Cannot clean up the aborted write to %s: %s. Files of the aborted job may remain; "
