@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A damaged metadata file of a real table (latest snapshot, manifest list, manifest, index manifest,
- * schema, a shredded file's Parquet footer or its shredding metadata): reads and {@code CALL compact}
- * fail with an error that names the damaged file and says what was expected, not with Paimon's
+ * schema, a shredded file's Parquet footer or its shredding metadata, a truncated data file): reads,
+ * {@code CALL compact} and {@code CALL rebuild_pk_fulltext} fail with an error that names the damaged file and says what was expected, not with Paimon's
  * "Retry fail after 10 times", a NullPointerException or an EOFException.
  */
 class DamagedMetadataTest extends StrataSparkTestBase {
@@ -101,7 +101,8 @@ class DamagedMetadataTest extends StrataSparkTestBase {
         Path file = local(t.snapshotManager().snapshotPath(t.snapshotManager().latestSnapshotId()));
         Files.writeString(file, "{\"version\" : 3, \"id\" : ");
         assertEachFailsNaming(file, "not a valid snapshot JSON",
-                "SELECT count(*) FROM lake.dm.snap", "SELECT * FROM lake.dm.snap", "CALL lake.sys.compact(table => 'dm.snap')");
+                "SELECT count(*) FROM lake.dm.snap", "SELECT * FROM lake.dm.snap", "CALL lake.sys.compact(table => 'dm.snap')",
+                "CALL lake.sys.rebuild_pk_fulltext(table => 'dm.snap')");
     }
 
     @Test
@@ -111,7 +112,8 @@ class DamagedMetadataTest extends StrataSparkTestBase {
         Path file = local(t.store().pathFactory().toManifestListPath(s.deltaManifestList()));
         truncate(file);
         assertEachFailsNaming(file, "manifest list has the wrong length: expected ",
-                "SELECT count(*) FROM lake.dm.mlist", "SELECT * FROM lake.dm.mlist", "CALL lake.sys.compact(table => 'dm.mlist')");
+                "SELECT count(*) FROM lake.dm.mlist", "SELECT * FROM lake.dm.mlist", "CALL lake.sys.compact(table => 'dm.mlist')",
+                "CALL lake.sys.rebuild_pk_fulltext(table => 'dm.mlist')");
     }
 
     @Test
@@ -123,7 +125,8 @@ class DamagedMetadataTest extends StrataSparkTestBase {
         overwriteMiddle(file);
         assertEachFailsNaming(file, "not a readable manifest",
                 "SELECT count(*) FROM lake.dm.manifest", "SELECT * FROM lake.dm.manifest",
-                "CALL lake.sys.compact(table => 'dm.manifest')");
+                "CALL lake.sys.compact(table => 'dm.manifest')",
+                "CALL lake.sys.rebuild_pk_fulltext(table => 'dm.manifest')");
     }
 
     @Test
@@ -135,7 +138,8 @@ class DamagedMetadataTest extends StrataSparkTestBase {
         truncate(file);
         assertEachFailsNaming(file, "not a readable index manifest",
                 "SELECT count(*) FROM lake.dm.imanifest", "SELECT * FROM lake.dm.imanifest",
-                "CALL lake.sys.compact(table => 'dm.imanifest')");
+                "CALL lake.sys.compact(table => 'dm.imanifest')",
+                "CALL lake.sys.rebuild_pk_fulltext(table => 'dm.imanifest')");
     }
 
     @Test
