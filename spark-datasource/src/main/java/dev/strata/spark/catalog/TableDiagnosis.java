@@ -56,8 +56,11 @@ public final class TableDiagnosis {
     public static RuntimeException explain(String qualified, FileStoreTable table, String action, Throwable failure) {
         Optional<DamagedFileException> damaged = find(table, failure);
         if (damaged.isPresent()) {
-            return new UncheckedIOException("Cannot " + action + " table " + qualified + ": " + damaged.get().getMessage(),
-                    damaged.get());
+            String own = failure.getMessage();
+            // Strata's own errors say what happened to the operation (e.g. nothing committed): keep that.
+            String message = own != null && own.startsWith("Cannot ") ? own + " The cause: " + damaged.get().getMessage()
+                    : "Cannot " + action + " table " + qualified + ": " + damaged.get().getMessage();
+            return new UncheckedIOException(message, damaged.get());
         }
         return failure instanceof RuntimeException ? (RuntimeException) failure
                 : new UncheckedIOException("Cannot " + action + " table " + qualified + ": " + failure, asIo(failure));
