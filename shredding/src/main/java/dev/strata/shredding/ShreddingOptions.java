@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
@@ -17,7 +18,7 @@ import org.apache.paimon.types.MultisetType;
 import org.apache.paimon.types.RowType;
 
 /**
- * The table options of the shared-shredding layout (Paimon's keys, spec §2), their validation, and the
+ * The table options of the shared-shredding layout (Paimon's keys), their validation, and the
  * choice of file format:
  *
  * <ul>
@@ -28,12 +29,14 @@ import org.apache.paimon.types.RowType;
  *       {@code sequential} | {@code lru} (case-insensitive), default {@code lru}.</li>
  * </ul>
  *
- * Shredded files are written by the Paimon file format {@value #FORMAT_IDENTIFIER} (Parquet inside);
- * {@link #withFileFormat} points {@code file.format} at it.
+ * Shredded files are Paimon's own shared-shredding Parquet files, written by Strata's {@code parquet} file
+ * format whenever these options say shared-shredding; tables keep {@code file.format = parquet}. Files of
+ * the earlier private format {@value #FORMAT_IDENTIFIER} stay readable, and {@link #withFileFormat} moves
+ * tables that still name it back to {@code parquet}.
  */
 public final class ShreddingOptions {
 
-    /** The Paimon file format identifier (and data-file extension) of shredded files. */
+    /** The private file format identifier (and data-file extension) of shredded files written by earlier Strata versions. */
     public static final String FORMAT_IDENTIFIER = "strata-shredded";
 
     public static final String LAYOUT_SUFFIX = "map.storage-layout";
@@ -93,7 +96,7 @@ public final class ShreddingOptions {
     }
 
     /**
-     * Checks the layout options against the schema (spec §2); the catalog calls it on CREATE and ALTER
+     * Checks the layout options against the schema; the catalog calls it on CREATE and ALTER
      * TABLE.
      *
      * @throws IllegalArgumentException naming the table, the option, the value found and the values allowed
@@ -215,17 +218,17 @@ public final class ShreddingOptions {
     }
 
     /**
-     * The options with {@code file.format} (and {@code changelog-file.format}, per-level formats) set to
-     * {@value #FORMAT_IDENTIFIER} where they say {@code parquet} when a column is shared-shredding, and set
-     * back to {@code parquet} when none is. Files already written keep their format (their extension).
+     * The options with {@code file.format} (and {@code changelog-file.format}, per-level formats) set back to
+     * {@code parquet} where they still say {@value #FORMAT_IDENTIFIER} (tables shredded by earlier Strata
+     * versions). Shredded files are {@code parquet} files to every Paimon engine, so nothing else changes.
+     * Files already written keep their format (their extension) and stay readable.
      */
     public static Map<String, String> withFileFormat(RowType rowType, Map<String, String> tableOptions) {
-        boolean any = !shreddedColumns(rowType, tableOptions).isEmpty();
-        String from = any ? "parquet" : FORMAT_IDENTIFIER;
-        String to = any ? FORMAT_IDENTIFIER : "parquet";
+        String from = FORMAT_IDENTIFIER;
+        String to = CoreOptions.FILE_FORMAT_PARQUET;
         Map<String, String> out = new LinkedHashMap<>(tableOptions);
         String format = out.get(FILE_FORMAT);
-        if (format == null ? any : format.trim().equalsIgnoreCase(from)) {
+        if (format != null && format.trim().equalsIgnoreCase(from)) {
             out.put(FILE_FORMAT, to);
         }
         String changelog = out.get(CHANGELOG_FORMAT);

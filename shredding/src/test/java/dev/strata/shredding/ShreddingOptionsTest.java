@@ -96,17 +96,19 @@ class ShreddingOptionsTest {
     }
 
     @Test
-    void fileFormatFollowsTheLayoutBothWays() {
+    void shreddedTablesKeepParquetAndTheOldPrivateFormatMovesBackToParquet() {
         Map<String, String> on = ShreddingOptions.withFileFormat(SCHEMA, shredded("m", "changelog-file.format", "parquet",
                 "file.format.per.level", "0:parquet,1:avro"));
-        assertThat(on).containsEntry("file.format", ShreddingOptions.FORMAT_IDENTIFIER)
-                .containsEntry("changelog-file.format", ShreddingOptions.FORMAT_IDENTIFIER)
-                .containsEntry("file.format.per.level", "0:" + ShreddingOptions.FORMAT_IDENTIFIER + ",1:avro");
-        Map<String, String> off = new HashMap<>(on);
-        off.put("fields.m.map.storage-layout", "default");
-        Map<String, String> back = ShreddingOptions.withFileFormat(SCHEMA, off);
-        assertThat(back).containsEntry("file.format", "parquet").containsEntry("changelog-file.format", "parquet")
+        assertThat(on).doesNotContainKey("file.format").containsEntry("changelog-file.format", "parquet")
                 .containsEntry("file.format.per.level", "0:parquet,1:avro");
+        for (String layout : new String[] {"shared-shredding", "default"}) {
+            Map<String, String> old = new HashMap<>(shredded("m", "file.format", ShreddingOptions.FORMAT_IDENTIFIER,
+                    "changelog-file.format", ShreddingOptions.FORMAT_IDENTIFIER,
+                    "file.format.per.level", "0:" + ShreddingOptions.FORMAT_IDENTIFIER + ",1:avro"));
+            old.put("fields.m.map.storage-layout", layout);
+            assertThat(ShreddingOptions.withFileFormat(SCHEMA, old)).as(layout).containsEntry("file.format", "parquet")
+                    .containsEntry("changelog-file.format", "parquet").containsEntry("file.format.per.level", "0:parquet,1:avro");
+        }
         assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of("file.format", "orc"))).containsEntry("file.format", "orc");
         assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of())).doesNotContainKey("file.format");
     }

@@ -67,7 +67,7 @@ public final class TestMaps {
 
     /**
      * What a shredded read must return for a generated map, as "key=value" strings: every entry, where a
-     * duplicated key carries the value of its last occurrence (spec §5.2), order-insensitive.
+     * duplicated key carries the value of its last occurrence, order-insensitive.
      */
     public static List<String> expectedEntries(GeneratedMap g) {
         if (g.isNull()) {

@@ -9,19 +9,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.strata.spark.catalog.LocationOptions;
 import dev.strata.spark.catalog.SchemaChanges;
 import dev.strata.spark.catalog.StrataTable;
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
-import dev.strata.spark.catalog.TableDiagnosis;
+import dev.strata.spark.catalog.WarehouseNames;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.functions.StrataFunctions;
 import dev.strata.spark.procedures.StrataProcedures;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.catalog.AbstractCatalog;
+import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.shredding.parquet.PageChecksums;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Database;
+import org.apache.paimon.fs.Path;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
@@ -62,7 +67,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * </pre>
  *
  * Namespaces are Paimon databases; tables are Paimon tables whose TBLPROPERTIES are Paimon table options.
- * Every other {@code spark.sql.catalog.<name>.*} key is handed to Paimon as a catalog option. Procedures
+ * Every other {@code spark.sql.catalog.<name>.*} key is handed to Paimon as a catalog option, except
+ * {@code allow-external-paths} (default false), Strata's switch for table options that put files outside the
+ * warehouse ({@link LocationOptions}). Names are checked by {@link WarehouseNames} before any file operation,
+ * and DROP deletes only the table's or database's own directory inside the warehouse. Procedures
  * live in the {@code sys} namespace ({@code CALL lake.sys.compact(table => 'db.t')}); functions (used by
  * writes to route rows to their bucket) are served by {@link FunctionCatalog}.
  */
@@ -83,6 +91,8 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
 
     private String name;
     private Catalog paimon;
+    private String warehouse;
+    private boolean allowExternalPaths;
 
     @Override
     public void initialize(String name, CaseInsensitiveStringMap options) {
@@ -95,7 +105,19 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
                             + "Set it to a directory or URI, e.g. file:/tmp/warehouse.",
                     name, name));
         }
+        String allow = options.get(LocationOptions.ALLOW_EXTERNAL_PATHS);
+        if (allow != null && !allow.equalsIgnoreCase("true") && !allow.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(String.format(
+                    "Cannot initialize catalog %s: option spark.sql.catalog.%s.%s is '%s', expected true or false.",
+                    name, name, LocationOptions.ALLOW_EXTERNAL_PATHS, allow));
+        }
+        this.allowExternalPaths = Boolean.parseBoolean(allow);
+        paimonOptions.keySet().removeIf(k -> k.equalsIgnoreCase(LocationOptions.ALLOW_EXTERNAL_PATHS));
+        this.warehouse = warehouse;
         paimonOptions.putIfAbsent("metastore", "filesystem");
+        // Shared-shredding tables are plain 'parquet' tables; only Strata's parquet format writes and reads
+        // their shredded columns, so refuse to start when another Paimon jar shadows it.
+        dev.strata.shredding.format.StrataParquetFileFormatFactory.checkResolved();
         try {
             this.paimon = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(paimonOptions)));
         } catch (RuntimeException e) {
@@ -137,6 +159,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         if (namespace.length != 1) {
             throw new NoSuchNamespaceException(namespace);
         }
+        checkNamespace("use namespace", namespace);
         try {
             Database database = paimon.getDatabase(namespace[0]);
             Map<String, String> metadata = new LinkedHashMap<>(database.options());
@@ -162,8 +185,16 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
                             + "Choose another name.",
                     name, namespace[0]));
         }
+        checkNamespace("create namespace", namespace);
         Map<String, String> properties = new HashMap<>(metadata);
         properties.remove(SupportsNamespaces.PROP_OWNER);
+        if (properties.containsKey(SupportsNamespaces.PROP_LOCATION)) {
+            throw new IllegalArgumentException(String.format(
+                    "Cannot create namespace %s with LOCATION '%s': namespaces of catalog %s live in the warehouse "
+                            + "at <namespace>.db. Remove the LOCATION clause.",
+                    StrataTableNames.qualifiedNamespace(name, namespace),
+                    properties.get(SupportsNamespaces.PROP_LOCATION), name));
+        }
         try {
             paimon.createDatabase(namespace[0], false, properties);
         } catch (Catalog.DatabaseAlreadyExistException e) {
@@ -185,6 +216,11 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         if (namespace.length != 1) {
             throw new NoSuchNamespaceException(namespace);
         }
+        String action = "drop namespace " + StrataTableNames.qualifiedNamespace(name, namespace);
+        checkNamespace("drop namespace", namespace);
+        WarehouseNames.checkOwnDirectory(action, new Path(warehouse),
+                AbstractCatalog.newDatabasePath(warehouse, namespace[0]),
+                List.of(namespace[0] + Catalog.DB_SUFFIX));
         try {
             paimon.dropDatabase(namespace[0], false, cascade);
             return true;
@@ -202,6 +238,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         if (namespace.length != 1) {
             throw new NoSuchNamespaceException(namespace);
         }
+        checkNamespace("list tables in", namespace);
         try {
             return paimon.listTables(namespace[0]).stream()
                     .map(t -> Identifier.of(namespace, t))
@@ -227,6 +264,8 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
             }
             option = "scan.snapshot-id";
         } catch (RuntimeException e) {
+            WarehouseNames.check("time travel table " + StrataTableNames.qualified(name, ident) + " to VERSION AS OF",
+                    WarehouseNames.Kind.TAG, version);
             if (table.tagManager().tagExists(version)) {
                 option = "scan.tag-name";
             } else {
@@ -260,7 +299,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
 
     /** The Paimon table behind a Spark identifier with its stored options only (for schema changes). */
     private FileStoreTable loadStoredTable(Identifier ident) throws NoSuchTableException {
-        org.apache.paimon.catalog.Identifier id = StrataTableNames.toPaimon(name, ident);
+        org.apache.paimon.catalog.Identifier id = StrataTableNames.toPaimon(name, ident, "use table");
         try {
             org.apache.paimon.table.Table table = paimon.getTable(id);
             if (!(table instanceof FileStoreTable)) {
@@ -303,6 +342,12 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         if (ident.namespace().length != 1) {
             throw new NoSuchNamespaceException(ident.namespace());
         }
+        org.apache.paimon.catalog.Identifier id;
+        try {
+            id = StrataTableNames.toPaimon(name, ident, "create table");
+        } catch (NoSuchTableException e) {
+            throw new NoSuchNamespaceException(ident.namespace());
+        }
         if (properties.containsKey(TableCatalog.PROP_LOCATION)
                 && !"true".equalsIgnoreCase(properties.get(TableCatalog.PROP_IS_MANAGED_LOCATION))) {
             throw new IllegalArgumentException(String.format(
@@ -320,6 +365,8 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         Schema paimonSchema;
         try {
             paimonSchema = toPaimonSchema(qualified, schema, partitions, properties);
+            LocationOptions.check("create table " + qualified, name, paimonSchema.options(), Map.of(),
+                    allowExternalPaths);
             TableDefinitionChecks.checkCreate(qualified, TableSchema.create(0, paimonSchema));
             paimonSchema = TableDefinitionChecks.withDerivedOptions(paimonSchema);
         } catch (RuntimeException e) {
@@ -330,12 +377,10 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
                     "Cannot create table %s: %s", qualified, StrataErrors.rootMessage(e)), e);
         }
         try {
-            paimon.createTable(StrataTableNames.toPaimon(name, ident), paimonSchema, false);
+            paimon.createTable(id, paimonSchema, false);
         } catch (Catalog.TableAlreadyExistException e) {
             throw new TableAlreadyExistsException(ident);
         } catch (Catalog.DatabaseNotExistException e) {
-            throw new NoSuchNamespaceException(ident.namespace());
-        } catch (NoSuchTableException e) {
             throw new NoSuchNamespaceException(ident.namespace());
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(String.format(
@@ -376,7 +421,6 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
                 options.put(key, e.getValue());
             }
         }
-        options.remove("path");
         // Readers (Paimon's and Strata's) verify each Parquet page's CRC before decoding it.
         options.putIfAbsent(PageChecksums.VERIFY_OPTION, "true");
         builder.options(options);
@@ -404,12 +448,14 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
             throw new IllegalArgumentException(String.format(
                     "Cannot alter table %s: %s", qualified, StrataErrors.rootMessage(e)), e);
         }
+        LocationOptions.check("alter table " + qualified, name, proposed.options(), current.options(),
+                allowExternalPaths);
         TableDefinitionChecks.checkAlter(qualified, proposed, current);
         List<SchemaChange> derived = TableDefinitionChecks.derivedOptionChanges(proposed);
         List<SchemaChange> all = new ArrayList<>(schemaChanges);
         all.addAll(derived);
         try {
-            paimon.alterTable(StrataTableNames.toPaimon(name, ident), all, false);
+            paimon.alterTable(StrataTableNames.toPaimon(name, ident, "alter table"), all, false);
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
         } catch (Catalog.ColumnAlreadyExistException | Catalog.ColumnNotExistException | RuntimeException e) {
@@ -419,27 +465,78 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         return loadTable(ident);
     }
 
+    /**
+     * Drops a table by deleting its own directory, {@code <warehouse>/<db>.db/<table>}, and nothing else.
+     * Paimon's drop also deletes every {@code data-file.external-paths} root the table's schemas ever named
+     * (directories other tables may share); for such tables Strata deletes only the table directory and
+     * leaves the files in external locations.
+     */
     @Override
     public boolean dropTable(Identifier ident) {
+        String action = "drop table " + StrataTableNames.qualified(name, ident);
+        org.apache.paimon.catalog.Identifier id;
+        FileStoreTable table;
         try {
-            paimon.dropTable(StrataTableNames.toPaimon(name, ident), false);
-            return true;
-        } catch (Catalog.TableNotExistException | NoSuchTableException e) {
+            id = StrataTableNames.toPaimon(name, ident, "drop table");
+            table = loadPaimonTable(ident);
+        } catch (NoSuchTableException e) {
             return false;
         }
+        if (id.isSystemTable() || id.getBranchName() != null) {
+            throw new IllegalArgumentException(String.format(
+                    "Cannot %s: it names a system table or branch, not a table. Drop the table %s.%s.%s.",
+                    action, name, id.getDatabaseName(), id.getTableName()));
+        }
+        WarehouseNames.checkOwnDirectory(action, new Path(warehouse), table.location(),
+                List.of(id.getDatabaseName() + Catalog.DB_SUFFIX, id.getTableName()));
+        try {
+            if (!hasExternalPaths(table)) {
+                paimon.dropTable(id, false);
+                return true;
+            }
+            table.fileIO().delete(table.location(), true);
+            paimon.invalidateTable(id);
+            return true;
+        } catch (Catalog.TableNotExistException e) {
+            return false;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(String.format(
+                    "Cannot %s: deleting %s failed: %s. Retry DROP TABLE.", action, table.location(), e.getMessage()),
+                    e);
+        }
+    }
+
+    /** Whether any schema of the table, on any branch, names external data paths. */
+    private static boolean hasExternalPaths(FileStoreTable table) {
+        List<TableSchema> schemas = new ArrayList<>(table.schemaManager().listAll());
+        for (String branch : table.branchManager().branches()) {
+            schemas.addAll(table.schemaManager().copyWithBranch(branch).listAll());
+        }
+        return schemas.stream().anyMatch(s -> {
+            String paths = s.options().get(CoreOptions.DATA_FILE_EXTERNAL_PATHS.key());
+            return paths != null && !paths.isBlank();
+        });
     }
 
     @Override
     public void renameTable(Identifier oldIdent, Identifier newIdent)
             throws NoSuchTableException, TableAlreadyExistsException {
+        String action = "rename table " + StrataTableNames.qualified(name, oldIdent) + " to";
         try {
             paimon.renameTable(
-                    StrataTableNames.toPaimon(name, oldIdent), StrataTableNames.toPaimon(name, newIdent), false);
+                    StrataTableNames.toPaimon(name, oldIdent, "rename table"),
+                    StrataTableNames.toPaimon(name, newIdent, action),
+                    false);
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(oldIdent);
         } catch (Catalog.TableAlreadyExistException e) {
             throw new TableAlreadyExistsException(newIdent);
         }
+    }
+
+    private void checkNamespace(String verb, String[] namespace) {
+        WarehouseNames.check(verb + " " + StrataTableNames.qualifiedNamespace(name, namespace),
+                WarehouseNames.Kind.NAMESPACE, namespace[0]);
     }
 
     // ----------------------------------------------------------------------------------- procedures, functions

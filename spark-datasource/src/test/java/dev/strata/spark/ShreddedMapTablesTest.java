@@ -18,9 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Shared-shredding MAP columns through Spark: the catalog validates the options and switches the table to
- * the shredding file format; data written, compacted, re-laid-out and renamed reads back exactly as
- * Spark's parquet table holding the same rows.
+ * Shared-shredding MAP columns through Spark: the catalog validates the options, the table keeps
+ * {@code file.format = parquet} and its {@code .parquet} data files carry the shredded layout with Paimon's
+ * footer entry; data written, compacted, re-laid-out and renamed reads back exactly as Spark's parquet
+ * table holding the same rows.
  */
 class ShreddedMapTablesTest extends StrataSparkTestBase {
 
@@ -46,6 +47,35 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
         data = spark.createDataFrame(rows, SCHEMA);
         data.write().format("parquet").saveAsTable("maps_oracle");
         sql("CREATE NAMESPACE IF NOT EXISTS lake.obs");
+    }
+
+    /**
+     * The current snapshot's data files counted by layout: {@code shredded} when a column is stored shredded and
+     * the footer holds Paimon's ARROW:schema entry marking it shared-shredding, else {@code plain}.
+     */
+    private Map<String, Integer> fileLayouts(String db, String name) throws Exception {
+        org.apache.paimon.table.FileStoreTable table = paimonTable(db, name);
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        for (org.apache.paimon.table.source.Split s : table.newReadBuilder().newScan().plan().splits()) {
+            org.apache.paimon.table.source.DataSplit d = (org.apache.paimon.table.source.DataSplit) s;
+            for (org.apache.paimon.io.DataFileMeta f : d.dataFiles()) {
+                org.apache.paimon.fs.Path p = new org.apache.paimon.fs.Path(table.location(), "bucket-" + d.bucket() + "/" + f.fileName());
+                try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
+                        dev.strata.shredding.parquet.PaimonFiles.inputFile(table.fileIO(), p, f.fileSize()),
+                        dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
+                    boolean shredded = false;
+                    for (org.apache.parquet.schema.Type t : r.getFooter().getFileMetaData().getSchema().getFields()) {
+                        shredded |= dev.strata.shredding.parquet.ParquetSchemas.looksShredded(t);
+                    }
+                    Map<String, Map<String, String>> paimonKeys = dev.strata.shredding.layout.ArrowSchemaFooter.decode(
+                            r.getFooter().getFileMetaData().getKeyValueMetaData().get(dev.strata.shredding.layout.ArrowSchemaFooter.KEY));
+                    assertThat(paimonKeys.values().stream().anyMatch(dev.strata.shredding.layout.PaimonShreddingKeys::isShredded))
+                            .as("Paimon's footer entry of %s", f.fileName()).isEqualTo(shredded);
+                    out.merge(shredded ? "shredded" : "plain", 1, Integer::sum);
+                }
+            }
+        }
+        return out;
     }
 
     private static Map<String, Object> toMap(GeneratedMap map) {
@@ -79,10 +109,11 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
                 + "'fields.ext_map.map.shared-shredding.column-placement-policy' = 'lru', "
                 + "'fields.tags.map.storage-layout' = 'shared-shredding', "
                 + "'fields.tags.map.shared-shredding.column-placement-policy' = 'sequential')");
-        assertThat(paimonTable("obs", "metrics").options()).containsEntry("file.format", "strata-shredded");
+        assertThat(paimonTable("obs", "metrics").options()).doesNotContainEntry("file.format", "strata-shredded");
         writeInBatches("lake.obs.metrics");
         assertThat(dataFilesOnDisk("obs", "metrics")).isNotEmpty()
-                .allSatisfy(f -> assertThat(f).endsWith(".strata-shredded"));
+                .allSatisfy(f -> assertThat(f).endsWith(".parquet"));
+        assertThat(fileLayouts("obs", "metrics")).containsOnlyKeys("shredded");
         assertSameAsOracle("lake.obs.metrics");
         sql("CALL lake.sys.compact(table => 'obs.metrics')");
         assertSameAsOracle("lake.obs.metrics");
@@ -113,17 +144,64 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
         data.where("id % 3 = 0").writeTo("lake.obs.switch").append();
         sql("ALTER TABLE lake.obs.switch SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding', "
                 + "'fields.ext_map.map.shared-shredding.max-columns' = '3')");
-        assertThat(paimonTable("obs", "switch").options()).containsEntry("file.format", "strata-shredded");
+        assertThat(paimonTable("obs", "switch").options()).doesNotContainEntry("file.format", "strata-shredded");
         data.where("id % 3 = 1").writeTo("lake.obs.switch").append();
         sql("ALTER TABLE lake.obs.switch UNSET TBLPROPERTIES ('fields.ext_map.map.storage-layout')");
-        assertThat(paimonTable("obs", "switch").options()).containsEntry("file.format", "parquet");
+        assertThat(paimonTable("obs", "switch").options().getOrDefault("file.format", "parquet")).isEqualTo("parquet");
         data.where("id % 3 = 2").writeTo("lake.obs.switch").append();
-        List<String> files = dataFilesOnDisk("obs", "switch");
-        assertThat(files).anyMatch(f -> f.endsWith(".parquet")).anyMatch(f -> f.endsWith(".strata-shredded"));
+        assertThat(dataFilesOnDisk("obs", "switch")).allSatisfy(f -> assertThat(f).endsWith(".parquet"));
+        assertThat(fileLayouts("obs", "switch")).containsOnlyKeys("plain", "shredded");
         assertSameAsOracle("lake.obs.switch");
         sql("ALTER TABLE lake.obs.switch SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding')");
         sql("CALL lake.sys.compact(table => 'obs.switch')");
         assertSameAsOracle("lake.obs.switch");
+    }
+
+    @Test
+    void tablesOfTheEarlierPrivateFormatStayReadableAndMoveBackToParquetOnTheNextWrite() throws Exception {
+        // Written as earlier Strata versions did: file.format = strata-shredded, files data-*.strata-shredded.
+        org.apache.paimon.options.Options options = new org.apache.paimon.options.Options();
+        options.set("warehouse", warehouse.toUri().toString());
+        try (org.apache.paimon.catalog.Catalog catalog = org.apache.paimon.catalog.CatalogFactory.createCatalog(
+                org.apache.paimon.catalog.CatalogContext.create(options))) {
+            catalog.createDatabase("legacy", true);
+            org.apache.paimon.catalog.Identifier id = org.apache.paimon.catalog.Identifier.create("legacy", "t");
+            catalog.createTable(id, org.apache.paimon.schema.Schema.newBuilder()
+                    .column("id", org.apache.paimon.types.DataTypes.BIGINT().notNull())
+                    .column("ext_map", org.apache.paimon.types.DataTypes.MAP(
+                            org.apache.paimon.types.DataTypes.STRING().notNull(), org.apache.paimon.types.DataTypes.DOUBLE()))
+                    .option("file.format", dev.strata.shredding.ShreddingOptions.FORMAT_IDENTIFIER)
+                    .option("fields.ext_map.map.storage-layout", "shared-shredding")
+                    .option("fields.ext_map.map.shared-shredding.max-columns", "2").build(), false);
+            org.apache.paimon.table.Table table = catalog.getTable(id);
+            org.apache.paimon.table.sink.BatchWriteBuilder wb = table.newBatchWriteBuilder();
+            try (org.apache.paimon.table.sink.BatchTableWrite w = wb.newWrite();
+                    org.apache.paimon.table.sink.BatchTableCommit c = wb.newCommit()) {
+                w.write(org.apache.paimon.data.GenericRow.of(1L, new org.apache.paimon.data.GenericMap(Map.of(
+                        org.apache.paimon.data.BinaryString.fromString("a"), 1.0,
+                        org.apache.paimon.data.BinaryString.fromString("b"), 2.0,
+                        org.apache.paimon.data.BinaryString.fromString("c"), 3.0))));
+                w.write(org.apache.paimon.data.GenericRow.of(2L, null));
+                w.write(org.apache.paimon.data.GenericRow.of(3L, new org.apache.paimon.data.GenericMap(Map.of())));
+                c.commit(w.prepareCommit());
+            }
+        }
+        assertThat(dataFilesOnDisk("legacy", "t")).singleElement().satisfies(f -> assertThat(f).endsWith(".strata-shredded"));
+        String expected = "SELECT * FROM VALUES (1L, map('a', 1.0D, 'b', 2.0D, 'c', 3.0D)), (2L, CAST(NULL AS MAP<STRING, DOUBLE>)), "
+                + "(3L, CAST(map() AS MAP<STRING, DOUBLE>))%s AS v(id, ext_map) ORDER BY id";
+        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id")).containsExactlyElementsOf(sql(expected, ""));
+
+        sql("INSERT INTO lake.legacy.t VALUES (4L, map('a', 4.0D, 'd', 5.0D))");
+        assertThat(paimonTable("legacy", "t").options()).containsEntry("file.format", "parquet");
+        assertThat(dataFilesOnDisk("legacy", "t")).anyMatch(f -> f.endsWith(".strata-shredded")).anyMatch(f -> f.endsWith(".parquet"));
+        String all = String.format(expected, ", (4L, map('a', 4.0D, 'd', 5.0D))");
+        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id")).containsExactlyElementsOf(sql(all));
+        assertThat(sql("SELECT id, ext_map['a'], ext_map['d'] FROM lake.legacy.t ORDER BY id"))
+                .containsExactlyElementsOf(sql("SELECT id, ext_map['a'], ext_map['d'] FROM (" + all + ") ORDER BY id"));
+
+        sql("CALL lake.sys.compact(table => 'legacy.t')");
+        assertThat(fileLayouts("legacy", "t")).containsOnlyKeys("shredded");
+        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id")).containsExactlyElementsOf(sql(all));
     }
 
     @Test
@@ -141,8 +219,8 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
                 .containsExactlyElementsOf(sql("SELECT * FROM maps_oracle ORDER BY id"));
         sql("ALTER TABLE lake.obs.renamed DROP COLUMN metrics");
         assertThat(paimonTable("obs", "renamed").options())
-                .doesNotContainKeys("fields.metrics.map.storage-layout", "fields.metrics.map.shared-shredding.max-columns")
-                .containsEntry("file.format", "parquet");
+                .doesNotContainKeys("fields.metrics.map.storage-layout", "fields.metrics.map.shared-shredding.max-columns");
+        assertThat(paimonTable("obs", "renamed").options().getOrDefault("file.format", "parquet")).isEqualTo("parquet");
         assertThat(sql("SELECT id, host, tags FROM lake.obs.renamed ORDER BY id"))
                 .containsExactlyElementsOf(sql("SELECT id, host, tags FROM maps_oracle ORDER BY id"));
     }

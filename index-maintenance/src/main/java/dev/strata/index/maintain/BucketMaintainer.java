@@ -29,7 +29,7 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * Keeps the archives of one (partition, bucket) equal to its data levels: one archive per non-empty level
- * above 0, covering exactly the level's eligible files (spec section 5).
+ * above 0, covering exactly the level's eligible files.
  *
  * <p>{@link #prepareCommit} applies the data transition of a commit, harvests a finished build, accepts
  * or rejects it, plans the lowest level needing work and starts at most one background build; in
@@ -109,7 +109,7 @@ public final class BucketMaintainer implements AutoCloseable {
     }
 
     /**
-     * Brings the archives up to date with this commit's data transition (spec 5.3).
+     * Brings the archives up to date with this commit's data transition.
      *
      * @param append the writer's append increment (its new files must not be eligible sources)
      * @param compact the writer's compact increment

@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * The resolved full-text definition of a table: the indexed column, its field id and its analyzer. Also
- * holds the table requirements (spec sections 2, 8 and 11) and their error messages.
+ * holds the table requirements and their error messages.
  */
 public final class FullTextDefinition {
 

@@ -33,7 +33,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Searches the current archives of one bucket (spec 9.3): for each archive, a filter of live rows is
+ * Searches the current archives of one bucket: for each archive, a filter of live rows is
  * built from its sources' ranges, the active files of the snapshot and their deletion vectors; the query
  * (Lucene classic syntax, parsed with the archive's own analyzer, BM25) runs with that filter inside, so
  * the top-k is taken among live rows only. Hits are ranked by score, then file name, then row position.

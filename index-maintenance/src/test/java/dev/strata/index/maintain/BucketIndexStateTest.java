@@ -113,10 +113,12 @@ class BucketIndexStateTest {
     }
 
     @Test
-    void appendFilesMovedUpAreNotSources() {
+    void appendFilesMovedUpAreSourcesButLevelZeroIsNot() {
         IndexFileMeta a = arch("a-arch", 4, 7, "moved", 3);
         BucketIndexState state =
                 BucketIndexState.fromActiveDataFiles(7, Arrays.asList(file("moved", 3, 4, FileSource.APPEND)), Arrays.asList(a), lookup);
-        assertThat(state.stalePayloads()).containsExactly(a);
+        assertThat(state.stalePayloads()).isEmpty();
+        assertThat(dev.strata.index.source.SourcePolicy.isSource(java.util.Optional.of(FileSource.APPEND), 0)).isFalse();
+        assertThat(dev.strata.index.source.SourcePolicy.isSource(java.util.Optional.of(FileSource.COMPACT), 0)).isFalse();
     }
 }

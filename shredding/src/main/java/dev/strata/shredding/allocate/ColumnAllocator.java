@@ -9,7 +9,7 @@ import dev.strata.shredding.layout.GroupPlacement;
 
 /**
  * Places the file-local key ids of one map row into the K value columns of a file and keeps the
- * file-level bookkeeping of spec §5.2: S (id → columns that held it), O (ids that overflowed) and W
+ * file-level bookkeeping: S (id → columns that held it), O (ids that overflowed) and W
  * (the largest number of entries of a non-null map). One allocator serves one file of one column.
  *
  * <p>After {@link #allocate(int[], int)} the row's placement is in {@link #mapping()} (K ints, -1 for

@@ -6,7 +6,7 @@ import java.util.Deque;
 
 /**
  * Chooses K for the next file of one shredded column from the max row widths W of the last
- * {@value #WINDOW} files completed by the same rolling writer (spec §6): with no history K = K_max;
+ * {@value #WINDOW} files completed by the same rolling writer: with no history K = K_max;
  * otherwise take the P90 of the window (1-based rank ceil(0.9·n)) and the maximum, use the maximum
  * when it is within 4 of the P90 or within 1.25× of it, and clamp to [1, K_max]. Not thread-safe; one
  * instance per writer factory and column.

@@ -3,7 +3,7 @@ package dev.strata.shredding.allocate;
 import java.util.Arrays;
 
 /**
- * Least-recently-used residency (spec §5.3): an id keeps the column it last used; a miss takes the
+ * Least-recently-used residency: an id keeps the column it last used; a miss takes the
  * lowest never-used column, else the column with the oldest use (ties: lowest index), else overflows.
  * Residency and use times carry over from row to row within the file.
  */

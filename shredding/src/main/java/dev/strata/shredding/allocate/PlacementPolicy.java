@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** How a row's keys are placed into the K shared value columns of a file (spec §5.3). */
+/** How a row's keys are placed into the K shared value columns of a file. */
 public enum PlacementPolicy {
     /** The first K keys in entry order take columns 0..K-1; the rest overflow. */
     PLAIN,

@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * Keeps every key in as few columns as the data allows (Strata's own policy, not one of Paimon's;
- * readers need nothing new because key presence is still carried only by the mapping, spec §5.2).
+ * readers need nothing new because key presence is still carried only by the mapping).
  *
- * <p>LRU (spec §5.3) re-admits an evicted key into whatever column is least recently used, so on data
+ * <p>LRU re-admits an evicted key into whatever column is least recently used, so on data
  * where groups of keys take turns (device families, tenants) a key wanders over most of the K columns
  * and a one-key read has to decode most of them. Here each id has a <em>home</em>: the column of its
  * first placement in the file, kept for the whole file. Per row:
@@ -29,8 +29,8 @@ import java.util.Arrays;
  * keeps other keys out of a hot key's home, so a key present in most rows ends up alone in its
  * column. Deterministic: same rows, same placement.
  *
- * <p>Unlike Paimon's policies (spec §5.3 point 5) a row with at most K entries may overflow (a stray
- * key whose home is busy), so O ≠ ∅ no longer implies W &gt; K. Readers and the pruning rule of spec §11
+ * <p>Unlike Paimon's policies (where only rows wider than K overflow) a row with at most K entries may overflow (a stray
+ * key whose home is busy), so O ≠ ∅ no longer implies W &gt; K. Readers and the pruning rule
  * only rely on S and O being complete (I1, I2), which holds.
  */
 final class StableAllocator extends ColumnAllocator {
@@ -84,7 +84,7 @@ final class StableAllocator extends ColumnAllocator {
         for (int i = 0; i < n; i++) {
             int id = (int) (order[i] & Integer.MAX_VALUE);
             if (i > 0 && (int) (order[i - 1] & Integer.MAX_VALUE) == id) {
-                // A duplicate key: it takes a second slot like every policy does (spec §5.2 point 5).
+                // A duplicate key: it takes a second slot like every policy does.
                 misses[missCount++] = -(id + 1);
                 continue;
             }

@@ -30,11 +30,20 @@ final class ShreddedFileFormat extends FileFormat {
     private final int readBatchSize;
     private final int zstdLevel;
 
-    /** Table option: FLOAT/DOUBLE pages fall back to BYTE_STREAM_SPLIT (true, default) or PLAIN (false). */
+    /**
+     * Table option: FLOAT/DOUBLE pages fall back to BYTE_STREAM_SPLIT (true) or PLAIN (false, default). Off by
+     * default because Paimon's own vectorized Parquet reader (1.4 and 2.0) rejects BYTE_STREAM_SPLIT pages,
+     * so only tables read by Strata alone should turn it on (about 16 % fewer bytes for measured values).
+     */
     static final String BYTE_STREAM_SPLIT = ShreddingOptions.FORMAT_IDENTIFIER + ".byte-stream-split";
 
     ShreddedFileFormat(FileFormatFactory.FormatContext context) {
-        super(ShreddingOptions.FORMAT_IDENTIFIER);
+        this(context, ShreddingOptions.FORMAT_IDENTIFIER);
+    }
+
+    /** As a part of the format registered under {@code identifier} ({@link StrataParquetFileFormat}). */
+    ShreddedFileFormat(FileFormatFactory.FormatContext context, String identifier) {
+        super(identifier);
         this.options = context.options().toMap();
         this.rowGroupBytes = context.blockSize() != null ? context.blockSize().getBytes() : 128L * 1024 * 1024;
         this.readBatchSize = Math.max(1, context.readBatchSize());
@@ -51,7 +60,7 @@ final class ShreddedFileFormat extends FileFormat {
     @Override
     public FormatWriterFactory createWriterFactory(RowType type) {
         return new ShreddedWriterFactory(type, ShreddingOptions.shreddedColumns(type, options), rowGroupBytes,
-                options.get("path"), zstdLevel, !"false".equalsIgnoreCase(options.getOrDefault(BYTE_STREAM_SPLIT, "true").trim()));
+                options.get("path"), zstdLevel, "true".equalsIgnoreCase(options.getOrDefault(BYTE_STREAM_SPLIT, "false").trim()));
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.apache.paimon.types.RowType;
 
 /**
  * One per rolling writer (Paimon creates a writer factory per rolling file writer): chooses K for each
- * file from the K adaptation window of each shredded column (spec §6), so consecutive files adapt K to
+ * file from the K adaptation window of each shredded column, so consecutive files adapt K to
  * the max row widths of the files completed before.
  *
  * <p>Difference from Paimon [INF]: Paimon keeps the window per writer factory, so every commit and every

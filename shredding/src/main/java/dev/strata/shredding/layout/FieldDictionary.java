@@ -8,7 +8,7 @@ import org.apache.paimon.memory.MemorySegment;
 
 /**
  * The field dictionary D of one shredded column in one file: key string → file-local id, ids assigned
- * densely from 0 in first-appearance order (spec §1). Ids are not stable across files.
+ * densely from 0 in first-appearance order. Ids are not stable across files.
  *
  * <p>Looked up once per map entry on the write path, so it is an open-addressing table over the keys'
  * UTF-8 bytes: a heap-backed {@link BinaryString} is hashed and compared in place (no allocation, no

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * Where the keys of one shredded column sat in one row group (beyond Paimon, whose S and O are
- * file-level, spec §1): S_g(id), the columns that held id in some row of the group, and O_g, the ids
+ * file-level): S_g(id), the columns that held id in some row of the group, and O_g, the ids
  * that overflowed in some row of the group. S_g(id) ⊆ S(id) and O_g ⊆ O. From these follows each
  * column's owner in the group: the only id it held, none, or several ({@link #SHARED}).
  *

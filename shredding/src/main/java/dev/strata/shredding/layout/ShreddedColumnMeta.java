@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one file says about one shredded column (spec §1): D (keys by id), S (columns by id), O
+ * What one file says about one shredded column: D (keys by id), S (columns by id), O
  * (overflowed ids), K, W, the value kind, per-row-group {@link KeyZones} and per-row-group
  * {@link GroupPlacement} (S_g, O_g). Immutable.
  */
@@ -22,6 +22,7 @@ public final class ShreddedColumnMeta {
     private final BitSet overflow;
     private final List<KeyZones> zones;
     private final List<GroupPlacement> placements;
+    private final boolean zonesRecorded;
     private volatile Map<String, Integer> index;
 
     public ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
@@ -47,6 +48,37 @@ public final class ShreddedColumnMeta {
         this.columnsById = columnsById;
         this.overflow = (BitSet) overflow.clone();
         this.zones = List.copyOf(zones);
+        this.zonesRecorded = true;
+    }
+
+    private ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
+            int[][] columnsById, BitSet overflow) {
+        this.numColumns = numColumns;
+        this.maxRowWidth = maxRowWidth;
+        this.valueKind = valueKind;
+        this.keys = List.copyOf(keys);
+        this.columnsById = columnsById;
+        this.overflow = (BitSet) overflow.clone();
+        this.zones = List.of();
+        this.placements = List.of();
+        this.zonesRecorded = false;
+    }
+
+    /**
+     * Metadata of a file that records only the file-level layout (D, S, O, K, W), as Paimon's own writer does:
+     * no zone statistics and no placements, whatever the number of row groups.
+     */
+    public static ShreddedColumnMeta withoutZones(int numColumns, int maxRowWidth, ValueKind valueKind,
+            List<String> keys, int[][] columnsById, BitSet overflow) {
+        return new ShreddedColumnMeta(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow);
+    }
+
+    /**
+     * Whether {@link #zones()} has one entry per row group of the file (Strata's footer); false for a file
+     * whose metadata records none (Paimon's footer keys only).
+     */
+    public boolean zonesRecorded() {
+        return zonesRecorded;
     }
 
     /** K. */

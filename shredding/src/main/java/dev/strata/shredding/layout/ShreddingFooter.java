@@ -59,9 +59,9 @@ import java.util.zip.Inflater;
  * minimum is cut to its prefix, a longer maximum is dropped), so a row group adds at most about
  * 1024 × (20 + 2 × 65) bytes before compression per column.
  *
- * <p>This is not Paimon's own encoding (an Arrow schema message under {@code ARROW:schema}, spec §4):
- * that needs a FlatBuffer writer and a zstd/lz4 dictionary codec; Strata files carry their own
- * extension, so Paimon never opens them with its Parquet reader.
+ * <p>This is Strata's own entry, next to the {@link ArrowSchemaFooter} entry every Paimon engine reads (the
+ * same D, S, O, K and W as {@link PaimonShreddingKeys}); Paimon ignores this one, and Strata reads files
+ * without it (written by Paimon or another engine) from Paimon's keys alone.
  */
 public final class ShreddingFooter {
 

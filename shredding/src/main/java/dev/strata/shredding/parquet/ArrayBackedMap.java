@@ -7,7 +7,7 @@ import org.apache.paimon.data.InternalMap;
 
 /**
  * A map read from a file, as parallel key and value arrays: unlike Paimon's {@code GenericMap} it keeps
- * entry order and duplicate keys exactly as the layout yields them (spec §8).
+ * entry order and duplicate keys exactly as the layout yields them.
  */
 public final class ArrayBackedMap implements InternalMap {
 

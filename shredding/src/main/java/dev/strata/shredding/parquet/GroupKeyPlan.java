@@ -20,7 +20,7 @@ import org.apache.parquet.schema.Type;
  * ranges of column c a row holds k where c is non-null, and overflow entries name their key. The
  * map's own NULL-ness then comes from the definition levels of any read column (level 0 means a NULL
  * map); when nothing else is read the smallest value column chunk is read for that. Without a
- * placement (version 1 files, or a group with too many ids) the file-level plan of spec §7.2 applies.
+ * placement (version 1 files, or a group with too many ids) the file-level plan applies.
  */
 public final class GroupKeyPlan {
 

@@ -19,7 +19,7 @@ import org.apache.parquet.schema.Types;
 
 /**
  * Paimon types → Parquet schema. Every field is OPTIONAL except map keys. A shredded column
- * {@code m MAP<STRING, T>} with K columns becomes (spec §3):
+ * {@code m MAP<STRING, T>} with K columns becomes:
  *
  * <pre>
  * optional group m {

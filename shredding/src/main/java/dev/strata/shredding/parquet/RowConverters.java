@@ -27,7 +27,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
-/** parquet-hadoop converters that assemble Paimon rows, rebuilding shredded maps (spec §8). */
+/** parquet-hadoop converters that assemble Paimon rows, rebuilding shredded maps. */
 final class RowConverters {
 
     private RowConverters() {}

@@ -13,7 +13,7 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Assembles a logical map from the physical shredded struct of one row (spec §8). Whole-map reads emit
+ * Assembles a logical map from the physical shredded struct of one row. Whole-map reads emit
  * the K column slots in column order, then the overflow entries. Selected-key reads emit, in request
  * order, the requested keys present in the row (the first slot of S(id) holding the id, else the first
  * overflow entry), so {@code map[key]} is unchanged for every requested key.

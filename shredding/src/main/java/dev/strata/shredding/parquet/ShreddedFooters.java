@@ -1,7 +1,10 @@
 package dev.strata.shredding.parquet;
 
+import dev.strata.shredding.layout.ArrowSchemaFooter;
+import dev.strata.shredding.layout.PaimonShreddingKeys;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
+import dev.strata.shredding.layout.ValueKind;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
@@ -56,9 +59,54 @@ public final class ShreddedFooters {
     }
 
     /**
+     * The comparison domain of a shredded column's values from the file's own Parquet type of
+     * {@code __overflow}'s value (Paimon's keys do not name the value type): the domain
+     * {@link ValueKind#of} gives the Paimon type that Paimon and Strata store with that Parquet type.
+     */
+    static ValueKind valueKind(org.apache.parquet.schema.GroupType physical) {
+        if (!physical.containsField(ParquetSchemas.OVERFLOW)) {
+            return ValueKind.NONE;
+        }
+        Type kvs = physical.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0);
+        Type value = kvs.asGroupType().getFieldCount() > 1 ? kvs.asGroupType().getType(1) : null;
+        if (value == null || !value.isPrimitive()) {
+            return ValueKind.NONE;
+        }
+        org.apache.parquet.schema.LogicalTypeAnnotation a = value.getLogicalTypeAnnotation();
+        switch (value.asPrimitiveType().getPrimitiveTypeName()) {
+            case BOOLEAN:
+                return ValueKind.LONG;
+            case INT32:
+            case INT64:
+                if (a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) {
+                    return ValueKind.DECIMAL;
+                }
+                if (a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
+                        && ((org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit()
+                                == org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.NANOS) {
+                    return ValueKind.NONE;
+                }
+                return ValueKind.LONG;
+            case FLOAT:
+            case DOUBLE:
+                return ValueKind.DOUBLE;
+            case BINARY:
+                return a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation
+                        ? ValueKind.DECIMAL : ValueKind.BYTES;
+            case FIXED_LEN_BYTE_ARRAY:
+                return a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation
+                        ? ValueKind.DECIMAL : ValueKind.BYTES;
+            default:
+                return ValueKind.NONE;
+        }
+    }
+
+    /**
      * Opens {@code input} ({@code file} names it in errors) with {@link PaimonFiles#readOptions(boolean)},
      * verifying page checksums when {@code verifyPages}. The metadata holds the columns that look shredded
-     * and carry a footer entry; a shredded-looking column without one is the caller's to report.
+     * and carry a footer entry: Strata's own ({@link ShreddingFooter}) when present, else Paimon's layout keys in the {@link ArrowSchemaFooter}
+     * entry (a file written by Paimon or another engine: file-level layout only, no zones). A
+     * shredded-looking column with neither is the caller's to report.
      */
     public static Opened open(InputFile input, String file, boolean verifyPages) throws IOException {
         String key = file + "|" + input.getLength();
@@ -82,11 +130,20 @@ public final class ShreddedFooters {
             Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
             Map<String, String> rest = new HashMap<>(kv);
             Map<String, ShreddedColumnMeta> metas = new HashMap<>();
+            Map<String, Map<String, String>> paimonKeys = null;
             for (Type t : schema.getFields()) {
                 String text = ParquetSchemas.looksShredded(t) ? kv.get(ShreddingFooter.footerKey(t.getName())) : null;
                 if (text != null) {
                     metas.put(t.getName(), ShreddingFooter.decode(text, t.getName(), file));
                     rest.remove(ShreddingFooter.footerKey(t.getName()));
+                } else if (ParquetSchemas.looksShredded(t)) {
+                    if (paimonKeys == null) {
+                        paimonKeys = ArrowSchemaFooter.decode(kv.get(ArrowSchemaFooter.KEY));
+                    }
+                    Map<String, String> keys = paimonKeys.get(t.getName());
+                    if (PaimonShreddingKeys.isShredded(keys)) {
+                        metas.put(t.getName(), PaimonShreddingKeys.decode(keys, valueKind(t.asGroupType()), t.getName(), file));
+                    }
                 }
             }
             Map<String, ShreddedColumnMeta> shared = Collections.unmodifiableMap(metas);

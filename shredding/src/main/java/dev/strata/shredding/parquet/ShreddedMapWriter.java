@@ -23,7 +23,7 @@ import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Converts one non-null logical map per call into the physical shredded struct (spec §5.2) for one
+ * Converts one non-null logical map per call into the physical shredded struct for one
  * column of one file, keeping the dictionary, the allocator and the per-key zone statistics.
  */
 final class ShreddedMapWriter {

@@ -45,7 +45,7 @@ import org.apache.parquet.schema.Types;
  * the read type) into Paimon rows of {@code readType}, resolving fields by name (falling back to
  * {@code _KEY_<name>} for primary-key files). Shredded columns are rebuilt from their footer metadata;
  * selected keys read only {@code __field_mapping}, the columns of S of the requested keys and the
- * overflow when one of them is in O (spec §7.2). With a pruning predicate, files, row groups and pages
+ * overflow when one of them is in O. With a pruning predicate, files, row groups and pages
  * that cannot match are skipped; row positions stay absolute file positions.
  */
 public final class ShreddedParquetReader implements Closeable {
@@ -171,6 +171,9 @@ public final class ShreddedParquetReader implements Closeable {
     }
 
     private void checkZones(ShreddedColumnMeta meta, String column) {
+        if (!meta.zonesRecorded()) {
+            return;
+        }
         List<KeyZones> zones = meta.zones();
         List<BlockMetaData> bs = reader.getRowGroups();
         boolean match = zones.size() == bs.size();
@@ -185,7 +188,7 @@ public final class ShreddedParquetReader implements Closeable {
     }
 
     /**
-     * The physical columns a selected-keys read of one shredded map needs (spec §7.2): __field_mapping, the
+     * The physical columns a selected-keys read of one shredded map needs: __field_mapping, the
      * __col_c of ⋃ S(D(k)) ascending, and __overflow iff some D(k) ∈ O. Also used by the Spark columnar reader.
      */
     public static GroupType selectedPhysical(GroupType physical, ShreddedColumnMeta meta, List<String> keys) {

@@ -1,6 +1,8 @@
 package dev.strata.shredding.parquet;
 
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.layout.ArrowSchemaFooter;
+import dev.strata.shredding.layout.PaimonShreddingKeys;
 import dev.strata.shredding.layout.ShreddingFooter;
 import java.io.Closeable;
 import java.io.IOException;
@@ -26,7 +28,7 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes Paimon rows as standard Parquet with the shared-shredding layout for the configured MAP
- * columns (spec §3 and §5); every other column is stored as plain Parquet.
+ * columns; every other column is stored as plain Parquet.
  *
  * <p><b>Footer metadata.</b> For every shredded column the footer key/value metadata holds the entry
  * {@code strata.shredding.<column>} = Base64(Blob), version {@value ShreddingFooter#VERSION}, CRC32
@@ -39,8 +41,12 @@ import org.apache.parquet.schema.MessageType;
  *              Placement (S_g per id and O_g of the row group, or "not recorded")
  * </pre>
  *
- * The full byte grammar, the zone-statistics size bound and the difference from Paimon's own
- * {@code ARROW:schema} encoding are in {@link ShreddingFooter}. The footer holds one zone Group per row
+ * The full byte grammar and the zone-statistics size bound are in {@link ShreddingFooter}.
+ *
+ * <p>The footer also holds the entry every Paimon engine reads ({@link ArrowSchemaFooter}: key
+ * {@code ARROW:schema}, the file's physical row type with {@link PaimonShreddingKeys} on each shredded
+ * column), so Paimon's own Parquet reader opens the file as a shared-shredding file; the key dictionary
+ * there is compressed with the file's codec, which must be none, lz4 or zstd. The footer holds one zone Group per row
  * group; the writer notices a row-group flush by the output position moving (parquet-hadoop buffers
  * pages in memory until a row group is complete).
  */
@@ -209,6 +215,8 @@ public final class ShreddedParquetWriter implements Closeable {
     private long lastPosition;
     private long rowsInGroup;
     private Map<String, Integer> widths;
+    private final RowType physicalRowType;
+    private final String dictionaryCodec;
 
     public ShreddedParquetWriter(PaimonFiles.StreamOutputFile out, RowType rowType, Map<String, ColumnSpec> shredded,
             Settings settings) throws IOException {
@@ -216,6 +224,12 @@ public final class ShreddedParquetWriter implements Closeable {
         Map<String, Integer> ks = new HashMap<>();
         shredded.forEach((name, spec) -> ks.put(name, spec.k));
         MessageType schema = ParquetSchemas.messageType(rowType, ks);
+        this.physicalRowType = PaimonShreddingKeys.physicalRowType(rowType, ks);
+        String codec = null;
+        for (String column : shredded.keySet()) {
+            codec = PaimonShreddingKeys.dictionaryCodec(settings.compression, column, out.getPath());
+        }
+        this.dictionaryCodec = codec;
         RowWriteSupport support = new RowWriteSupport(rowType, shredded, schema);
         Builder builder = new Builder(out, support);
         for (DataField f : rowType.getFields()) {
@@ -402,8 +416,13 @@ public final class ShreddedParquetWriter implements Closeable {
                 sealGroup();
             }
             Map<String, String> extra = new HashMap<>();
+            Map<String, Map<String, String>> paimonKeys = new LinkedHashMap<>();
             for (ShreddedMapWriter w : mapWriters) {
                 extra.put(ShreddingFooter.footerKey(w.column()), ShreddingFooter.encode(w.meta()));
+                paimonKeys.put(w.column(), PaimonShreddingKeys.encode(w.meta(), dictionaryCodec));
+            }
+            if (!paimonKeys.isEmpty()) {
+                extra.put(ArrowSchemaFooter.KEY, ArrowSchemaFooter.encode(physicalRowType, paimonKeys));
             }
             return new FinalizedWriteContext(extra);
         }

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 /**
  * A predicate over values of shredded map columns, {@code v := column[key]}, handed from a scan to the
- * reader. Leaves are null-rejecting (spec §11.2): {@code v op literal} for =, &lt;&gt;, &lt;, &lt;=, &gt;, &gt;=,
+ * reader. Leaves are null-rejecting: {@code v op literal} for =, &lt;&gt;, &lt;, &lt;=, &gt;, &gt;=,
  * {@code v IN (...)}, {@code v IS NOT NULL} and {@code StartsWith(v, prefix)}; inner nodes are AND and
  * OR. NOT is not represented: callers normalise it away first (e.g. NOT(v &gt; c) becomes v &lt;= c) and
  * leave out what cannot be normalised. {@code and()} with no children means "no constraint".

@@ -27,7 +27,7 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Decides "cannot match" vs "may match" for a {@link MapPredicate} per file, per row group and per page
- * (spec §11). Rules: a leaf whose key is absent from the file's dictionary (or whose column holds only
+ *. Rules: a leaf whose key is absent from the file's dictionary (or whose column holds only
  * empty/null maps) is FALSE for every row, so the file can be skipped when the whole predicate reduces
  * to FALSE. Per row group a leaf may match only if some column of S(id) admits it by its chunk
  * statistics or, when id ∈ O, the overflow key chunk's range holds id and the overflow value chunk

@@ -45,7 +45,7 @@ class PaimonTableTest extends PaimonTablesTestBase {
                 PaimonTables.layoutOptions(true, 4, "lru"), Map.of());
         FileStoreTable plain = tables.create("p_" + kind.name().toLowerCase(), kind,
                 PaimonTables.layoutOptions(false, 0, null), Map.of());
-        assertThat(shredded.options().get("file.format")).isEqualTo(ShreddingOptions.FORMAT_IDENTIFIER);
+        assertThat(shredded.options().getOrDefault("file.format", "parquet")).isEqualTo("parquet");
 
         List<List<Long>> batches = idBatches(kind, random, 4, 1500);
         for (int b = 0; b < batches.size(); b++) {
@@ -59,8 +59,8 @@ class PaimonTableTest extends PaimonTablesTestBase {
             Map<Long, List<String>> expected = PaimonTables.readAll(plain);
             assertThat(PaimonTables.readAll(shredded)).as(why + " after batch " + b).isEqualTo(expected);
         }
-        assertThat(PaimonTables.fileFormats(shredded)).as(why).containsOnlyKeys(ShreddingOptions.FORMAT_IDENTIFIER);
-        assertThat(PaimonTables.fileFormats(plain)).as(why).containsOnlyKeys("parquet");
+        assertThat(PaimonTables.fileLayouts(shredded)).as(why).containsOnlyKeys("parquet:shredded");
+        assertThat(PaimonTables.fileLayouts(plain)).as(why).containsOnlyKeys("parquet:plain");
 
         // Reads that project only one column resolve by name (PK files hold _KEY_id for id).
         FileStoreTable table = tables.table("s_" + kind.name().toLowerCase());
@@ -89,25 +89,61 @@ class PaimonTableTest extends PaimonTablesTestBase {
         for (int b = 0; b < batches.size(); b++) {
             if (b > 0 && !layouts[b].equals(layouts[b - 1])) {
                 shredded = tables.alter(name, Map.of(ShreddingOptions.layoutKey("m"), layouts[b]));
-                assertThat(shredded.options().get("file.format"))
-                        .isEqualTo(layouts[b].equals("default") ? "parquet" : ShreddingOptions.FORMAT_IDENTIFIER);
+                assertThat(shredded.options().getOrDefault("file.format", "parquet")).isEqualTo("parquet");
             }
             List<GeneratedMap> maps = gen.generate(batches.get(b).size());
             tables.write(shredded, batches.get(b), maps);
             tables.write(plain, batches.get(b), maps);
             if (b == 1) {
-                assertThat(PaimonTables.fileFormats(shredded)).as(why).containsKeys("parquet", ShreddingOptions.FORMAT_IDENTIFIER);
+                assertThat(PaimonTables.fileLayouts(shredded)).as(why).containsKeys("parquet:plain", "parquet:shredded");
             }
             if (b == 2) {
                 tables.compactAll(shredded);
                 tables.compactAll(plain);
                 if (kind == PaimonTables.Kind.PRIMARY_KEY) {
-                    assertThat(PaimonTables.fileFormats(shredded)).as("compaction rewrites into the current layout, " + why)
-                            .containsOnlyKeys("parquet");
+                    assertThat(PaimonTables.fileLayouts(shredded)).as("compaction rewrites into the current layout, " + why)
+                            .containsOnlyKeys("parquet:plain");
                 }
             }
             assertThat(PaimonTables.readAll(shredded)).as(why + " after batch " + b).isEqualTo(PaimonTables.readAll(plain));
         }
-        assertThat(PaimonTables.fileFormats(shredded)).containsKey(ShreddingOptions.FORMAT_IDENTIFIER);
+        assertThat(PaimonTables.fileLayouts(shredded)).containsKey("parquet:shredded");
+    }
+
+    /**
+     * Paimon's own vectorized Parquet reader rejects BYTE_STREAM_SPLIT pages, so a table's DOUBLE sub-columns use
+     * PLAIN unless the table opts in with {@code strata-shredded.byte-stream-split = true}.
+     */
+    @org.junit.jupiter.api.Test
+    void doubleSubColumnsAvoidByteStreamSplitUnlessTheTableOptsIn() throws Exception {
+        MapDataGenerator gen = MapDataGenerator.builder(TestSeeds.seed("bss")).keyUniverse(20).keysPerRow(3, 6).build();
+        List<Long> ids = new ArrayList<>();
+        for (long i = 0; i < 3000; i++) {
+            ids.add(i);
+        }
+        List<GeneratedMap> maps = gen.generate(ids.size());
+        for (boolean optIn : new boolean[] {false, true}) {
+            FileStoreTable t = tables.create("bss_" + optIn, PaimonTables.Kind.APPEND, PaimonTables.layoutOptions(true, 4, "lru"),
+                    optIn ? Map.of(ShreddedFileFormat.BYTE_STREAM_SPLIT, "true") : Map.of());
+            tables.write(t, ids, maps);
+            java.util.Set<org.apache.parquet.column.Encoding> encodings = new java.util.HashSet<>();
+            for (org.apache.paimon.fs.Path p : PaimonTables.dataFiles(t, "parquet")) {
+                try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
+                        dev.strata.shredding.parquet.PaimonFiles.inputFile(t.fileIO(), p, t.fileIO().getFileSize(p)),
+                        dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
+                    for (org.apache.parquet.hadoop.metadata.BlockMetaData b : r.getRowGroups()) {
+                        for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData c : b.getColumns()) {
+                            encodings.addAll(c.getEncodings());
+                        }
+                    }
+                }
+            }
+            if (optIn) {
+                assertThat(encodings).contains(org.apache.parquet.column.Encoding.BYTE_STREAM_SPLIT);
+            } else {
+                assertThat(encodings).doesNotContain(org.apache.parquet.column.Encoding.BYTE_STREAM_SPLIT);
+            }
+            assertThat(PaimonTables.readAll(t)).hasSize(ids.size());
+        }
     }
 }

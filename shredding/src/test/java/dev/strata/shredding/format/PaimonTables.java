@@ -151,12 +151,26 @@ final class PaimonTables implements AutoCloseable {
     }
 
     /** The data files of the current snapshot, as extension → count. */
-    static Map<String, Integer> fileFormats(FileStoreTable table) {
+    /**
+     * The current snapshot's data files counted by "extension:layout", layout {@code shredded} when the file's
+     * own schema stores a column in the shared-shredding layout, else {@code plain}.
+     */
+    static Map<String, Integer> fileLayouts(FileStoreTable table) throws java.io.IOException {
         Map<String, Integer> out = new TreeMap<>();
         for (Split s : table.newReadBuilder().newScan().plan().splits()) {
-            for (org.apache.paimon.io.DataFileMeta f : ((DataSplit) s).dataFiles()) {
+            DataSplit d = (DataSplit) s;
+            for (org.apache.paimon.io.DataFileMeta f : d.dataFiles()) {
                 String ext = f.fileName().substring(f.fileName().lastIndexOf('.') + 1);
-                out.merge(ext, 1, Integer::sum);
+                org.apache.paimon.fs.Path p = new org.apache.paimon.fs.Path(table.location(), "bucket-" + d.bucket() + "/" + f.fileName());
+                boolean shredded = false;
+                try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
+                        dev.strata.shredding.parquet.PaimonFiles.inputFile(table.fileIO(), p, f.fileSize()),
+                        dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
+                    for (org.apache.parquet.schema.Type t : r.getFooter().getFileMetaData().getSchema().getFields()) {
+                        shredded |= dev.strata.shredding.parquet.ParquetSchemas.looksShredded(t);
+                    }
+                }
+                out.merge(ext + (shredded ? ":shredded" : ":plain"), 1, Integer::sum);
             }
         }
         return out;

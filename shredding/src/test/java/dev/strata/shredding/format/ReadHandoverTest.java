@@ -127,7 +127,7 @@ class ReadHandoverTest extends PaimonTablesTestBase {
         tables.write(plain, some, updates);
 
         TreeSet<Integer> ks = new TreeSet<>();
-        for (Path p : PaimonTables.dataFiles(shredded, ShreddingOptions.FORMAT_IDENTIFIER)) {
+        for (Path p : PaimonTables.dataFiles(shredded, "parquet")) {
             try (ShreddedParquetReader r = FileRoundTrip.open(p, PaimonTables.ROW_TYPE, null, null)) {
                 ks.add(r.shreddedColumns().get("m").numColumns());
             }

@@ -135,7 +135,7 @@ class ValueTypesTest extends PaimonTablesTestBase {
             }
             commit.commit(w.prepareCommit());
         }
-        assertThat(PaimonTables.fileFormats(table)).containsOnlyKeys(ShreddingOptions.FORMAT_IDENTIFIER);
+        assertThat(PaimonTables.fileLayouts(table)).containsOnlyKeys("parquet:shredded");
 
         RowType type = table.rowType();
         InternalRowSerializer serializer = new InternalRowSerializer(type);

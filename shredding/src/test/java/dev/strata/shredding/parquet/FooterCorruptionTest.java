@@ -72,6 +72,9 @@ class FooterCorruptionTest {
         java.nio.file.Path file = writeSmallFile();
         FileRoundTrip.replaceOnce(file, ShreddingFooter.footerKey("m").getBytes(StandardCharsets.US_ASCII),
                 ShreddingFooter.footerKey("x").getBytes(StandardCharsets.US_ASCII));
+        // Without Strata's entry the reader falls back to Paimon's layout keys; hide those too.
+        FileRoundTrip.replaceOnce(file, "ARROW:schema".getBytes(StandardCharsets.US_ASCII),
+                "ARROW:schemX".getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("footer metadata strata.shredding.m is missing")

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 /**
- * Which keys of which map columns a whole query plan needs (spec §10, extended to every operator).
+ * Which keys of which map columns a whole query plan needs (extended to every operator).
  * A column qualifies for selected keys only when every use of it, anywhere in the plan and in its
  * subqueries, is a constant-key lookup (`m['k']`, `element_at(m, 'k')`) or a null test of the map
  * (`m IS [NOT] NULL`, which selected-key reads preserve: a non-null map reads back non-null). Any other

@@ -8,7 +8,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 /**
- * Translates Catalyst conditions into [[MapPredicate]]s over map lookups (spec §11.2, §11.7). Only
+ * Translates Catalyst conditions into [[MapPredicate]]s over map lookups. Only
  * null-rejecting leaves are translated: a lookup compared with a non-null literal of exactly the map's
  * value type (=, <>, <, <=, >, >=, <=>), IN / InSet (NULL items dropped), IS NOT NULL and StartsWith
  * (LIKE 'x%' arrives as StartsWith). Implicit casts of the literal arrive folded (`m['k'] > 30` on

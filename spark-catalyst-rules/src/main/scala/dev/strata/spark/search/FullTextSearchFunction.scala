@@ -3,6 +3,7 @@ package dev.strata.spark.search
 import scala.jdk.CollectionConverters._
 
 import dev.strata.spark.{StrataCatalog, StrataErrors}
+import dev.strata.spark.catalog.StrataTableNames
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException
@@ -68,7 +69,9 @@ object FullTextSearchFunction {
           s"Cannot search '$tableName': catalog ${other.name()} is not a Strata catalog; $Name searches tables of " +
             s"catalogs configured with ${classOf[StrataCatalog].getName}.")
     }
-    val qualified = s"${strata.name()}.${ident.namespace().mkString(".")}.${ident.name()}"
+    val qualified = StrataTableNames.qualified(strata.name(), ident)
+    // the name becomes a path inside the warehouse: refuse '..', '/' and the like before any file is read
+    StrataTableNames.toPaimon(strata.name(), ident, "search")
     val paimon = try strata.loadPaimonTable(ident) catch {
       case _: NoSuchTableException =>
         throw StrataErrors.analysis(s"Cannot search $qualified: the table does not exist.")

@@ -193,13 +193,40 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(spark.sql("SHOW TABLES IN lake.kb").collect().exists(_.getString(1) == "docs"))
   }
 
-  test("replaced rows are never returned; new rows become searchable after compaction") {
+  test("replaced rows are never returned; an INSERT's rows are searchable right away") {
+    val old = spark.sql("SELECT body FROM lake.kb.docs WHERE id = 3").collect().head.getString(0)
     spark.sql("INSERT INTO lake.kb.docs VALUES (3, 'd1', 'new', 'zyxwvu unique replacement')")
-    val before = spark.sql("SELECT body FROM lake.kb.docs WHERE id = 3").collect().head.getString(0)
-    assert(before == "zyxwvu unique replacement")
-    assert(searchIds("zyxwvu", 10).isEmpty, "level-0 rows are not searchable until compacted")
+    val now = spark.sql("SELECT body FROM lake.kb.docs WHERE id = 3").collect().head.getString(0)
+    assert(now == "zyxwvu unique replacement")
+    def oldVersionFound(): Boolean = old != null &&
+      searchIds("\"" + old.replaceAll("[^A-Za-z0-9 ]", " ").trim + "\"", 100000).contains(3L)
+    assert(searchIds("zyxwvu", 10) == Seq(3L), "the INSERT's own compaction indexed the new version")
+    assert(!oldVersionFound(), "the replaced version is not returned")
     spark.sql("CALL lake.sys.compact(table => 'kb.docs')")
     assert(searchIds("zyxwvu", 10) == Seq(3L))
+    assert(!oldVersionFound(), "the replaced version is not returned after compaction")
+  }
+
+  test("rows of a plain INSERT are searchable right away: the writer's own compaction carries their archives") {
+    spark.sql("CREATE TABLE lake.kb.fresh (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+      "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
+    spark.sql("INSERT INTO lake.kb.fresh VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')")
+    val found = Seq("16", "0").map { max =>
+      withDriverMaxBuckets(max) {
+        spark.sql("SELECT id FROM full_text_search('lake.kb.fresh', 'body', 'disk', 10)").collect().map(_.getLong(0)).toSet
+      }
+    }
+    assert(found == Seq(Set(1L, 3L), Set(1L, 3L)))
+    val options = new org.apache.paimon.options.Options()
+    options.set("warehouse", root.resolve("wh").toUri.toString)
+    val catalog = org.apache.paimon.catalog.CatalogFactory.createCatalog(
+      org.apache.paimon.catalog.CatalogContext.create(options))
+    val table = try catalog.getTable(org.apache.paimon.catalog.Identifier.create("kb", "fresh"))
+      .asInstanceOf[org.apache.paimon.table.FileStoreTable] finally catalog.close()
+    val latest = table.snapshotManager().latestSnapshot()
+    assert(latest.id() == 2 && latest.commitKind() == org.apache.paimon.Snapshot.CommitKind.COMPACT)
+    val archives = table.store().newIndexFileHandler().scan(latest, dev.strata.index.PkFullTextIndex.INDEX_TYPE)
+    assert(!archives.isEmpty, "the COMPACT snapshot of the INSERT carries archives")
   }
 
   test("a postpone-bucket table is searchable once compaction has moved its parked rows into buckets") {
@@ -231,5 +258,16 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(error("SELECT * FROM full_text_search('lake.kb.docs', 'body')").contains("expected (table, column, query, k"))
     spark.sql("CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')")
     assert(error("SELECT * FROM full_text_search('lake.kb.plain', 'body', 'x', 1)").contains("no full-text index"))
+  }
+
+  test("table names that are not one path segment are refused before any file is read") {
+    def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
+    val dotDot = error("SELECT * FROM full_text_search('lake.kb.`..`', 'body', 'x', 1)")
+    assert(dotDot.contains("Cannot search lake.kb.`..`: the name '..' is a relative path step."), dotDot)
+    assert(dotDot.contains("Table names must not be empty, '.' or '..'"), dotDot)
+    val slash = error("SELECT * FROM full_text_search('lake.`../kb`.docs', 'body', 'x', 1)")
+    assert(slash.contains("Cannot search lake.`../kb`.docs: the name '../kb' contains '/' (U+002F)."), slash)
+    val branch = error("SELECT * FROM full_text_search('lake.kb.`docs$branch_..`', 'body', 'x', 1)")
+    assert(branch.contains("Branch names must not be empty"), branch)
   }
 }

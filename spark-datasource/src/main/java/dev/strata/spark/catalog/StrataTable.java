@@ -94,8 +94,9 @@ public final class StrataTable implements SupportsRead, SupportsWrite {
 
     @Override
     public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-        return new StrataWriteBuilder(name(), table, info);
+        return new StrataWriteBuilder(name(), TableDefinitionChecks.storeDerivedOptions(name(), table), info);
     }
+
 
     @Override
     public String toString() {

@@ -10,7 +10,9 @@ import dev.strata.index.PkFullTextIndex;
 import dev.strata.shredding.ShreddingOptions;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.table.FileStoreTable;
 
 /**
  * The table definition rules Strata enforces on CREATE and ALTER TABLE, and the options it derives from a
@@ -31,9 +33,9 @@ public final class TableDefinitionChecks {
             });
 
     /**
-     * Derivations receive the proposed schema and return the options to store: a table with a
-     * shared-shredding MAP column writes its new files in the shredding file format, and goes back to
-     * Parquet when no column is shredded any more (files keep the format they were written in).
+     * Derivations receive the proposed schema and return the options to store: a table still naming the
+     * private file format of earlier Strata versions goes back to Parquet (files keep the format they were
+     * written in).
      */
     private static final List<OptionDerivation> DERIVATIONS = List.of(
             schema -> ShreddingOptions.withFileFormat(schema.logicalRowType(), schema.options()));
@@ -63,6 +65,35 @@ public final class TableDefinitionChecks {
             return schema;
         }
         return new Schema(schema.fields(), schema.partitionKeys(), schema.primaryKeys(), options, schema.comment());
+    }
+
+    /**
+     * The table to write or compact, after storing the options its definition derives when they differ: a table
+     * an earlier Strata version switched to the private {@code strata-shredded} file format moves back to
+     * {@code parquet} on its next write or compaction, so other Paimon engines can load it again (its old
+     * files stay readable; compaction rewrites them as {@code .parquet}). The change goes through Paimon's
+     * schema manager, as the catalog's ALTER TABLE does. {@code name} names the table in errors.
+     */
+    public static FileStoreTable storeDerivedOptions(String name, FileStoreTable table) {
+        List<SchemaChange> changes = derivedOptionChanges(table.schema());
+        if (changes.isEmpty()) {
+            return table;
+        }
+        try {
+            new SchemaManager(table.fileIO(), table.location()).commitChanges(changes);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot write " + name + ": storing the derived table options " + changes
+                    + " failed: " + e.getMessage() + ". Run ALTER TABLE " + name
+                    + " SET TBLPROPERTIES ('file.format' = 'parquet') and retry.", e);
+        }
+        // copyWithLatestSchema keeps the loaded table's options, so the derived ones are applied on top.
+        Map<String, String> derived = new HashMap<>();
+        for (SchemaChange c : changes) {
+            if (c instanceof SchemaChange.SetOption) {
+                derived.put(((SchemaChange.SetOption) c).key(), ((SchemaChange.SetOption) c).value());
+            }
+        }
+        return table.copyWithLatestSchema().copy(derived);
     }
 
     /** The option changes an ALTER TABLE must also make so derived options follow the new definition. */

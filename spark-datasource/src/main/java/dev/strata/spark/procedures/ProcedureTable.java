@@ -5,11 +5,15 @@ import java.util.List;
 import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
 import dev.strata.spark.catalog.PartitionSelector;
+import dev.strata.spark.catalog.StrataTableNames;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The table a procedure works on, resolved from its {@code table => 'db.t'} argument, with helpers to
@@ -25,34 +29,49 @@ final class ProcedureTable {
     private ProcedureTable(String procedure, String qualifiedName, FileStoreTable table) {
         this.procedure = procedure;
         this.qualifiedName = qualifiedName;
-        this.table = table;
+        // A table of the old private shredding format moves back to parquet before a procedure rewrites it.
+        this.table = dev.strata.spark.catalog.TableDefinitionChecks.storeDerivedOptions(qualifiedName, table);
         this.partitionType = table.rowType().project(table.partitionKeys());
     }
 
-    /** Resolves {@code db.t} (or {@code catalog.db.t} naming this catalog) in {@code catalog}. */
+    /**
+     * Resolves {@code db.t} (or {@code catalog.db.t} naming this catalog) in {@code catalog}, parsed as a SQL
+     * multi-part identifier (backticks quote parts) and checked like any table name before files are read.
+     */
     static ProcedureTable resolve(StrataCatalog catalog, String procedure, String argument) {
         if (argument == null || argument.isBlank()) {
             throw StrataErrors.analysis(String.format(
                     "Cannot run %s.sys.%s: argument table is empty. Pass table => 'db.table'.",
                     catalog.name(), procedure));
         }
-        String[] parts = argument.trim().split("\\.");
-        if (parts.length == 3 && parts[0].equals(catalog.name())) {
-            parts = new String[] {parts[1], parts[2]};
+        List<String> parts;
+        try {
+            parts = CollectionConverters.asJava(
+                    SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(argument.trim()));
+        } catch (ParseException e) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot run %s.sys.%s: table => '%s' is not a table name (%s). Pass table => 'db.table', "
+                            + "quoting parts with backticks where SQL needs it.",
+                    catalog.name(), procedure, argument, e.getMessage()));
         }
-        if (parts.length != 2) {
+        if (parts.size() == 3 && parts.get(0).equals(catalog.name())) {
+            parts = parts.subList(1, 3);
+        }
+        if (parts.size() != 2) {
             throw StrataErrors.analysis(String.format(
                     "Cannot run %s.sys.%s: table => '%s' is not of the form 'db.table'. Pass table => 'db.table'.",
                     catalog.name(), procedure, argument));
         }
-        String qualified = catalog.name() + "." + parts[0] + "." + parts[1];
+        Identifier ident = Identifier.of(new String[] {parts.get(0)}, parts.get(1));
+        String qualified = StrataTableNames.qualified(catalog.name(), ident);
         try {
-            return new ProcedureTable(
-                    procedure, qualified, catalog.loadPaimonTable(Identifier.of(new String[] {parts[0]}, parts[1])));
+            StrataTableNames.toPaimon(catalog.name(), ident, "run " + catalog.name() + ".sys." + procedure + " on");
+            return new ProcedureTable(procedure, qualified, catalog.loadPaimonTable(ident));
         } catch (NoSuchTableException e) {
             throw StrataErrors.analysis(String.format(
-                    "Cannot run %s.sys.%s on %s: the table does not exist. Check the name with SHOW TABLES IN %s.%s.",
-                    catalog.name(), procedure, qualified, catalog.name(), parts[0]));
+                    "Cannot run %s.sys.%s on %s: the table does not exist. Check the name with SHOW TABLES IN %s.",
+                    catalog.name(), procedure, qualified,
+                    StrataTableNames.qualifiedNamespace(catalog.name(), ident.namespace())));
         }
     }
 

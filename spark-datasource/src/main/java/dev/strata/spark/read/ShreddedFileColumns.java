@@ -36,8 +36,8 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 /**
  * Column-at-a-time reader of one shredded data file into Spark vectors, for the columns
  * {@link ColumnarReads} accepts. A selected-key map column reads {@code __field_mapping}, the
- * {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in O (spec §7.2), and
- * rebuilds, per row, a map of the requested keys present in the row in request order (spec §8,
+ * {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in O, and
+ * rebuilds, per row, a map of the requested keys present in the row in request order (,
  * "Selected keys": the first column of S(k) whose mapping holds k's id, else the first overflow entry);
  * so {@code m['k']} is the full map's. File and row-group skipping use the shredding module's
  * {@link MapPruner}; its counters go to {@link ShreddedReadMetrics}. Layout metadata and pruning stay in
@@ -301,7 +301,7 @@ final class ShreddedFileColumns implements Closeable {
      * A selected-key map column. Each row group reads what its {@link GroupKeyPlan} says: S_g(k) and O_g
      * when the footer records the group's placement, and no {@code __field_mapping} when the footer's
      * ownership segments tell in which rows each column may hold each key. Loading a group resolves, per
-     * requested key and row, where the key's value is (spec §8, "Selected keys": the first column of
+     * requested key and row, where the key's value is ("Selected keys": the first column of
      * S(k) that holds k in that row, else the row's first overflow entry naming k) without decoding any
      * value; {@link RowFilter} then reads only the values its leaves test, and {@link #write} only the
      * values of the rows it keeps.

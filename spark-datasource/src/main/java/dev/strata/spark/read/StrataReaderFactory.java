@@ -67,7 +67,9 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                     && ((DataSplit) split).deletionFiles().map(l -> l.stream().allMatch(java.util.Objects::isNull)).orElse(true)) {
                 Optional<List<RawFile>> raw = ((DataSplit) split).convertToRawFiles();
                 if (raw.isPresent() && raw.get().stream().allMatch(
-                        f -> ShreddingOptions.FORMAT_IDENTIFIER.equals(f.format()) && f.schemaId() == columnar.schemaId)) {
+                        f -> (ShreddingOptions.FORMAT_IDENTIFIER.equals(f.format())
+                                || org.apache.paimon.CoreOptions.FILE_FORMAT_PARQUET.equals(f.format()))
+                                && f.schemaId() == columnar.schemaId)) {
                     PartitionReader<ColumnarBatch> vectorized = ShreddedColumnarReader.open(columnar.fileIO, raw.get(),
                             readType, columnar.pushdown.selectedKeys(), columnar.pushdown.predicate(), columnar.verifyPages,
                             BATCH_ROWS, metrics);

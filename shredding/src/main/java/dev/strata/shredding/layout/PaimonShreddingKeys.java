@@ -1,0 +1,285 @@
+package dev.strata.shredding.layout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.paimon.compression.BlockCompressionFactory;
+import org.apache.paimon.compression.BlockCompressor;
+import org.apache.paimon.compression.BlockDecompressor;
+import org.apache.paimon.compression.CompressOptions;
+import org.apache.paimon.types.ArrayType;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.IntType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.JsonSerdeUtil;
+
+/**
+ * The per-column layout keys of Paimon's shared-shredding MAP layout, stored as the custom metadata of the
+ * column's top-level field in the {@link ArrowSchemaFooter} entry. All values are strings, stored in this
+ * order:
+ *
+ * <pre>
+ * paimon.map.storage-layout                          "shared-shredding" (the marker)
+ * paimon.map.shared-shredding.version                "1"
+ * paimon.map.shared-shredding.field-dict-compression "none" | "lz4" | "zstd" (the file's compression;
+ *                                                    absent means zstd)
+ * paimon.map.shared-shredding.field-dict-original-size  decimal byte length of the dictionary JSON
+ * paimon.map.shared-shredding.field-dict             Latin1(Compress(UTF-8(dictionary JSON)))
+ * paimon.map.shared-shredding.field-columns          JSON object id → ascending column list, ids ascending,
+ *                                                    for example {"0":[0],"1":[1,2]}  (S)
+ * paimon.map.shared-shredding.overflow-set           ascending JSON array of ids, for example [4]  (O)
+ * paimon.map.shared-shredding.num-columns            K, decimal
+ * paimon.map.shared-shredding.max-row-width          W, decimal
+ * </pre>
+ *
+ * The dictionary JSON is a compact object key → id sorted by key in Java {@code String} order (UTF-16
+ * code units), for example {@code {"cpu":0,"disk":2}}, written by Paimon's JSON mapper (quotes,
+ * backslashes and control characters escaped, other characters raw UTF-8). Compress is: none = the bytes
+ * themselves; zstd = one zstd frame at level 1; lz4 = int32 LE compressed length, int32 LE original length,
+ * then one raw LZ4 block (Paimon's block compressors, which this class uses). Latin1 maps each compressed
+ * byte to the char of the same value (0x00-0xFF), so bytes of 0x80 and more take two bytes once the Arrow
+ * metadata stores the string as UTF-8; a reader takes the low byte of each char.
+ *
+ * <p>Paimon ignores keys it does not know, so Strata's own richer metadata stays in its own footer
+ * entry ({@link ShreddingFooter}). Paimon 1.4 defines none of these keys, hence the literal constants.
+ */
+public final class PaimonShreddingKeys {
+
+    public static final String STORAGE_LAYOUT = "paimon.map.storage-layout";
+    public static final String SHARED_SHREDDING = "shared-shredding";
+    private static final String PREFIX = "paimon.map.shared-shredding.";
+    public static final String VERSION = PREFIX + "version";
+    public static final String FIELD_DICT_COMPRESSION = PREFIX + "field-dict-compression";
+    public static final String FIELD_DICT_ORIGINAL_SIZE = PREFIX + "field-dict-original-size";
+    public static final String FIELD_DICT = PREFIX + "field-dict";
+    public static final String FIELD_COLUMNS = PREFIX + "field-columns";
+    public static final String OVERFLOW_SET = PREFIX + "overflow-set";
+    public static final String NUM_COLUMNS = PREFIX + "num-columns";
+    public static final String MAX_ROW_WIDTH = PREFIX + "max-row-width";
+    static final int CURRENT_VERSION = 1;
+
+    private PaimonShreddingKeys() {}
+
+    /**
+     * The dictionary codec for a file written with {@code compression} (null: none): none, lz4 or zstd.
+     * Throws for any other codec, naming {@code column} and {@code file}.
+     */
+    public static String dictionaryCodec(String compression, String column, String file) {
+        String c = compression == null ? "none" : compression.trim().toLowerCase(Locale.ROOT);
+        switch (c) {
+            case "none":
+            case "lz4":
+            case "zstd":
+                return c;
+            default:
+                throw new IllegalArgumentException("Cannot write the shared-shredding key dictionary of column '" + column
+                        + "' in file " + file + ": file compression '" + compression + "' cannot compress it; Paimon's"
+                        + " layout allows none, lz4 or zstd. Set 'file.compression' to one of them.");
+        }
+    }
+
+    /** The keys for one column, in storage order. {@code codec} is a value of {@link #dictionaryCodec}. */
+    public static Map<String, String> encode(ShreddedColumnMeta meta, String codec) {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put(STORAGE_LAYOUT, SHARED_SHREDDING);
+        out.put(VERSION, String.valueOf(CURRENT_VERSION));
+        out.put(FIELD_DICT_COMPRESSION, codec);
+        Map<String, Integer> dict = new TreeMap<>();
+        List<String> keys = meta.keys();
+        for (int id = 0; id < keys.size(); id++) {
+            dict.put(keys.get(id), id);
+        }
+        byte[] json = json(dict).getBytes(StandardCharsets.UTF_8);
+        out.put(FIELD_DICT_ORIGINAL_SIZE, String.valueOf(json.length));
+        out.put(FIELD_DICT, new String(compress(json, codec), StandardCharsets.ISO_8859_1));
+        Map<Integer, List<Integer>> columns = new TreeMap<>();
+        for (int id = 0; id < keys.size(); id++) {
+            int[] cols = meta.columnsOf(id).clone();
+            if (cols.length > 0) {
+                Arrays.sort(cols);
+                List<Integer> l = new ArrayList<>(cols.length);
+                for (int c : cols) {
+                    l.add(c);
+                }
+                columns.put(id, l);
+            }
+        }
+        out.put(FIELD_COLUMNS, json(columns));
+        TreeSet<Integer> overflow = new TreeSet<>();
+        BitSet o = meta.overflowSet();
+        for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
+            overflow.add(id);
+        }
+        out.put(OVERFLOW_SET, json(overflow));
+        out.put(NUM_COLUMNS, String.valueOf(meta.numColumns()));
+        out.put(MAX_ROW_WIDTH, String.valueOf(meta.maxRowWidth()));
+        return out;
+    }
+
+    /** Whether a field's metadata carries the shared-shredding marker. */
+    public static boolean isShredded(Map<String, String> metadata) {
+        return metadata != null && SHARED_SHREDDING.equals(metadata.get(STORAGE_LAYOUT));
+    }
+
+    /**
+     * The column's layout from Paimon's keys alone: D, S, O, K and W, with no per-row-group zones or
+     * placements (readers then resolve every row through {@code __field_mapping}). Problems are reported as
+     * {@link IllegalStateException} naming the column and the file.
+     */
+    public static ShreddedColumnMeta decode(Map<String, String> metadata, ValueKind kind, String column, String file) {
+        String where = "column '" + column + "' of file " + file;
+        if (!isShredded(metadata)) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": " + STORAGE_LAYOUT
+                    + " is not '" + SHARED_SHREDDING + "'. The file is corrupt.");
+        }
+        int version = integer(metadata, VERSION, where);
+        if (version != CURRENT_VERSION) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": " + VERSION + " is "
+                    + version + ", expected " + CURRENT_VERSION + ". Upgrade Strata to read this file.");
+        }
+        int originalSize = integer(metadata, FIELD_DICT_ORIGINAL_SIZE, where);
+        String codec = metadata.getOrDefault(FIELD_DICT_COMPRESSION, "zstd").trim().toLowerCase(Locale.ROOT);
+        if (!codec.equals("none") && !codec.equals("lz4") && !codec.equals("zstd")) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": " + FIELD_DICT_COMPRESSION
+                    + " is '" + codec + "', expected none, lz4 or zstd. The file is corrupt.");
+        }
+        int k = integer(metadata, NUM_COLUMNS, where);
+        int w = integer(metadata, MAX_ROW_WIDTH, where);
+        if (k < 0 || w < 0 || originalSize < 0) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": negative "
+                    + NUM_COLUMNS + ", " + MAX_ROW_WIDTH + " or " + FIELD_DICT_ORIGINAL_SIZE + ". The file is corrupt.");
+        }
+        try {
+            byte[] packed = required(metadata, FIELD_DICT, where).getBytes(StandardCharsets.ISO_8859_1);
+            byte[] json = decompress(packed, originalSize, codec);
+            Map<?, ?> dict = JsonSerdeUtil.fromJson(new String(json, StandardCharsets.UTF_8), Map.class);
+            String[] keys = new String[dict.size()];
+            for (Map.Entry<?, ?> e : dict.entrySet()) {
+                int id = ((Number) e.getValue()).intValue();
+                if (id < 0 || id >= keys.length || keys[id] != null) {
+                    throw new IllegalArgumentException("dictionary ids are not 0.." + (keys.length - 1) + " (id " + id + ")");
+                }
+                keys[id] = (String) e.getKey();
+            }
+            int[][] columns = new int[keys.length][];
+            Arrays.fill(columns, new int[0]);
+            Map<?, ?> cols = JsonSerdeUtil.fromJson(required(metadata, FIELD_COLUMNS, where), Map.class);
+            for (Map.Entry<?, ?> e : cols.entrySet()) {
+                int id = Integer.parseInt((String) e.getKey());
+                if (id < 0 || id >= keys.length) {
+                    throw new IllegalArgumentException("field-columns names id " + id + " outside the dictionary");
+                }
+                List<?> l = (List<?>) e.getValue();
+                int[] c = new int[l.size()];
+                for (int i = 0; i < c.length; i++) {
+                    c[i] = ((Number) l.get(i)).intValue();
+                    if (c[i] < 0 || c[i] >= k) {
+                        throw new IllegalArgumentException("column " + c[i] + " of id " + id + " is outside 0.." + (k - 1));
+                    }
+                }
+                Arrays.sort(c);
+                columns[id] = c;
+            }
+            BitSet overflow = new BitSet();
+            for (Object o : JsonSerdeUtil.fromJson(required(metadata, OVERFLOW_SET, where), List.class)) {
+                int id = ((Number) o).intValue();
+                if (id < 0 || id >= keys.length) {
+                    throw new IllegalArgumentException("overflow-set names id " + id + " outside the dictionary");
+                }
+                overflow.set(id);
+            }
+            return ShreddedColumnMeta.withoutZones(k, w, kind, Arrays.asList(keys), columns, overflow);
+        } catch (RuntimeException e) {
+            if (e instanceof IllegalStateException && e.getMessage() != null && e.getMessage().startsWith("Cannot read")) {
+                throw e;
+            }
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed value (" + e
+                    + "). The file is corrupt.", e);
+        }
+    }
+
+    /**
+     * The row type a file stores for {@code logical} when the columns of {@code numColumns} (name → K) are
+     * shredded: each such {@code MAP<STRING, T>} becomes, with the same name, id and nullability,
+     * {@code ROW<__field_mapping ARRAY<INT> (id 0), __col_0..K-1 T (ids 1..K), __overflow MAP<INT, T> (id K+1)>}.
+     */
+    public static RowType physicalRowType(RowType logical, Map<String, Integer> numColumns) {
+        List<DataField> fields = new ArrayList<>();
+        for (DataField f : logical.getFields()) {
+            Integer k = numColumns.get(f.name());
+            if (k == null) {
+                fields.add(f);
+                continue;
+            }
+            DataType value = ((MapType) f.type()).getValueType();
+            List<DataField> inner = new ArrayList<>();
+            inner.add(new DataField(0, "__field_mapping", new ArrayType(new IntType())));
+            for (int c = 0; c < k; c++) {
+                inner.add(new DataField(c + 1, "__col_" + c, value));
+            }
+            inner.add(new DataField(k + 1, "__overflow", new MapType(new IntType(), value)));
+            fields.add(f.newType(new RowType(f.type().isNullable(), inner)));
+        }
+        return new RowType(logical.isNullable(), fields);
+    }
+
+    private static String json(Object o) {
+        try {
+            return JsonSerdeUtil.writeValueAsString(o);
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot serialize shared-shredding metadata " + o + ": " + e, e);
+        }
+    }
+
+    private static byte[] compress(byte[] input, String codec) {
+        if (codec.equals("none")) {
+            return input;
+        }
+        BlockCompressor compressor = BlockCompressionFactory.create(new CompressOptions(codec, 1)).getCompressor();
+        byte[] out = new byte[compressor.getMaxCompressedSize(input.length)];
+        int n = compressor.compress(input, 0, input.length, out, 0);
+        return Arrays.copyOf(out, n);
+    }
+
+    private static byte[] decompress(byte[] input, int originalSize, String codec) {
+        if (codec.equals("none")) {
+            return input;
+        }
+        BlockDecompressor d = BlockCompressionFactory.create(new CompressOptions(codec, 1)).getDecompressor();
+        byte[] out = new byte[originalSize];
+        int n = d.decompress(input, 0, input.length, out, 0);
+        if (n != originalSize) {
+            throw new IllegalArgumentException("the dictionary decompressed to " + n + " bytes, "
+                    + FIELD_DICT_ORIGINAL_SIZE + " says " + originalSize);
+        }
+        return out;
+    }
+
+    private static String required(Map<String, String> metadata, String key, String where) {
+        String v = metadata.get(key);
+        if (v == null) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": key " + key
+                    + " is missing. The file is corrupt.");
+        }
+        return v;
+    }
+
+    private static int integer(Map<String, String> metadata, String key, String where) {
+        String v = required(metadata, key, where);
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": key " + key + " is '" + v
+                    + "', expected an integer. The file is corrupt.", e);
+        }
+    }
+}
