@@ -230,19 +230,12 @@ public final class TableDiagnosis {
 
     private static void checkDataFile(FileIO fileIO, Path path, DataFileMeta file, Throwable cause) throws IOException {
         checkLength(fileIO, path, file.fileSize(), "data file", cause);
-        String format = file.fileFormat();
-        if (ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format)) {
+        if (isParquet(file.fileFormat())) {
+            // Parquet files may hold shredded maps whatever their format name: decode their shredding metadata too.
             try {
                 ShreddedFooters.open(PaimonFiles.inputFile(fileIO, path, file.fileSize()), path.toString(), false).reader.close();
             } catch (IOException | RuntimeException e) {
                 throw damaged(path, "its Parquet footer or shredding metadata is unreadable (" + describe(e) + ")", cause, e);
-            }
-        } else if ("parquet".equalsIgnoreCase(format)) {
-            try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
-                    PaimonFiles.inputFile(fileIO, path, file.fileSize()), PaimonFiles.readOptions(false))) {
-                r.getFooter();
-            } catch (IOException | RuntimeException e) {
-                throw damaged(path, "its Parquet footer is unreadable (" + describe(e) + ")", cause, e);
             }
         }
     }
