@@ -48,7 +48,7 @@ import java.util.Map;
  */
 public final class PkFullTextSearcher {
 
-    /** Archive headers read by the searches of this JVM (archives are immutable and uniquely named). */
+    /** Archive headers read by the searches of this JVM (cached by path, length, time and footer checksum). */
     private static final ArchiveHeaders HEADERS = new ArchiveHeaders(false);
 
     private final Maintainers maintainers;

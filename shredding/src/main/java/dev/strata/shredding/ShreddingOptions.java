@@ -157,10 +157,10 @@ public final class ShreddingOptions {
         if (shredded.isEmpty()) {
             return;
         }
-        checkFormat(tableName, FILE_FORMAT, tableOptions.get(FILE_FORMAT));
-        checkFormat(tableName, CHANGELOG_FORMAT, tableOptions.get(CHANGELOG_FORMAT));
+        checkFormat(tableName, shredded, FILE_FORMAT, tableOptions.get(FILE_FORMAT));
+        checkFormat(tableName, shredded, CHANGELOG_FORMAT, tableOptions.get(CHANGELOG_FORMAT));
         for (Map.Entry<String, String> level : perLevel(tableOptions, FORMAT_PER_LEVEL).entrySet()) {
-            checkFormat(tableName, level.getKey(), level.getValue());
+            checkFormat(tableName, shredded, level.getKey(), level.getValue());
         }
         checkCompression(tableName, COMPRESSION, tableOptions.get(COMPRESSION));
         checkCompression(tableName, CHANGELOG_COMPRESSION, tableOptions.get(CHANGELOG_COMPRESSION));
@@ -271,15 +271,17 @@ public final class ShreddingOptions {
         return out;
     }
 
-    private static void checkFormat(String table, String key, String value) {
+    /** Strata stores shredded maps in Parquet only (Paimon's PIP-43 also allows ORC; Strata does not). */
+    private static void checkFormat(String table, List<String> shredded, String key, String value) {
         if (value == null || value.isBlank()) {
             return;
         }
         String v = value.trim().toLowerCase(Locale.ROOT);
         if (!v.equals("parquet") && !v.equals(FORMAT_IDENTIFIER)) {
-            throw fail(table, "MAP shared-shredding only supports parquet/orc file formats, but " + key + " is " + value
-                    + ". Strata writes shredded maps as Parquet only (allowed: parquet, " + FORMAT_IDENTIFIER + ").",
-                    "Set '" + key + "' = 'parquet'.");
+            throw fail(table, "shared-shredding column" + (shredded.size() == 1 ? " '" + shredded.get(0) + "'"
+                    : "s " + shredded) + " can only be stored in Parquet by Strata, but " + key + " is " + value
+                    + " (Strata supports parquet, which it writes as its Parquet-based format " + FORMAT_IDENTIFIER + ").",
+                    "Set '" + key + "' = 'parquet', or set 'fields.<column>.map.storage-layout' = 'default'.");
         }
     }
 

@@ -66,7 +66,8 @@ class ShreddingOptionsTest {
         rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "many"), "'many'", "not an integer");
         rejects(shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "random"),
                 "'random'", "Expected one of: [plain, sequential, lru, stable]");
-        rejects(shredded("m", "file.format", "orc"), "MAP shared-shredding only supports parquet/orc file formats, but file.format is orc.");
+        rejects(shredded("m", "file.format", "orc"), "shared-shredding column 'm' can only be stored in Parquet by Strata, "
+                + "but file.format is orc (Strata supports parquet", "Set 'file.format' = 'parquet'");
         rejects(shredded("m", "file.format", "avro"), "file.format is avro", "Set 'file.format' = 'parquet'");
         rejects(shredded("m", "file.format.per.level", "0:avro,3:parquet"), "file.format.per.level.0 is avro");
         rejects(shredded("m", "changelog-file.format", "avro"), "changelog-file.format is avro");

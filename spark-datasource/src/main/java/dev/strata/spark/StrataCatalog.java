@@ -20,6 +20,8 @@ import dev.strata.spark.functions.StrataFunctions;
 import dev.strata.spark.procedures.StrataProcedures;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.AbstractCatalog;
+import dev.strata.spark.catalog.TableDiagnosis;
+import dev.strata.shredding.parquet.PageChecksums;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -284,8 +286,19 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         return new StrataTable(name, ident, table.copy(Map.of("scan.timestamp-millis", Long.toString(millis))));
     }
 
-    /** Loads the Paimon table behind a Spark identifier. */
+    /**
+     * Loads the Paimon table behind a Spark identifier, as Strata reads and writes it: a table that does not
+     * set {@link PageChecksums#VERIFY_OPTION} (created before Strata set it, or by another engine) gets it as
+     * a dynamic option, so Paimon's and Strata's readers verify every page's checksum.
+     */
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
+        FileStoreTable table = loadStoredTable(ident);
+        return table.options().containsKey(PageChecksums.VERIFY_OPTION)
+                ? table : table.copy(Map.of(PageChecksums.VERIFY_OPTION, "true"));
+    }
+
+    /** The Paimon table behind a Spark identifier with its stored options only (for schema changes). */
+    private FileStoreTable loadStoredTable(Identifier ident) throws NoSuchTableException {
         org.apache.paimon.catalog.Identifier id = StrataTableNames.toPaimon(name, ident, "use table");
         try {
             org.apache.paimon.table.Table table = paimon.getTable(id);
@@ -297,6 +310,19 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
             return (FileStoreTable) table;
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
+        } catch (RuntimeException e) {
+            // A damaged schema file fails Paimon's load without naming the file: find and name it.
+            org.apache.paimon.catalog.Catalog root = org.apache.paimon.catalog.DelegateCatalog.rootCatalog(paimon);
+            if (root instanceof org.apache.paimon.catalog.AbstractCatalog) {
+                org.apache.paimon.catalog.AbstractCatalog fs = (org.apache.paimon.catalog.AbstractCatalog) root;
+                java.util.Optional<dev.strata.shredding.parquet.DamagedFileException> damaged =
+                        TableDiagnosis.findInSchemas(fs.fileIO(), fs.getTableLocation(id), e);
+                if (damaged.isPresent()) {
+                    throw new java.io.UncheckedIOException("Cannot load table " + StrataTableNames.qualified(name, ident)
+                            + ": " + damaged.get().getMessage(), damaged.get());
+                }
+            }
+            throw e;
         }
     }
 
@@ -395,6 +421,8 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
                 options.put(key, e.getValue());
             }
         }
+        // Readers (Paimon's and Strata's) verify each Parquet page's CRC before decoding it.
+        options.putIfAbsent(PageChecksums.VERIFY_OPTION, "true");
         builder.options(options);
         if (properties.containsKey(TableCatalog.PROP_COMMENT)) {
             builder.comment(properties.get(TableCatalog.PROP_COMMENT));
@@ -405,7 +433,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
     @Override
     public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
         String qualified = StrataTableNames.qualified(name, ident);
-        FileStoreTable table = loadPaimonTable(ident);
+        FileStoreTable table = loadStoredTable(ident);
         TableSchema current = table.schema();
         List<SchemaChange> schemaChanges = new ArrayList<>(SchemaChanges.toPaimon(qualified, Arrays.asList(changes)));
         schemaChanges.addAll(SchemaChanges.fieldOptionsFollowingRenames(Arrays.asList(changes), current.options()));

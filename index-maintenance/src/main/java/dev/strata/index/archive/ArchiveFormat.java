@@ -201,7 +201,11 @@ public final class ArchiveFormat {
         return length;
     }
 
-    private static long readFooter(String file, SeekableInputStream in, long fileLength) throws IOException {
+    /** Checks the footer (magic, content length) and returns the whole-file checksum it stores. */
+    static long readFooter(String file, SeekableInputStream in, long fileLength) throws IOException {
+        if (fileLength < FOOTER_LENGTH) {
+            throw new CorruptArchiveException(file, "file too short for its footer", ">= " + FOOTER_LENGTH + " bytes", fileLength + " bytes");
+        }
         byte[] footer = readAt(file, in, fileLength - FOOTER_LENGTH, FOOTER_LENGTH);
         DataInputStream f = new DataInputStream(new ByteArrayInputStream(footer));
         int magic = f.readInt();

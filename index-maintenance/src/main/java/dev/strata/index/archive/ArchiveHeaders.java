@@ -1,5 +1,6 @@
 package dev.strata.index.archive;
 
+import org.apache.paimon.fs.FileStatus;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
@@ -12,11 +13,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reads archive headers, cached by file name (archives are immutable). A header read checks magic,
- * version, lengths, the header checksum, the footer and that the file has the size recorded in the
- * manifest; {@link #verify} additionally checks the CRC32 of the whole file, once per file name.
- * Failures are not cached (an I/O error may be transient). At most 4 096 headers are remembered, least
- * recently used first out, so a long-lived searcher does not grow without bound.
+ * Reads archive headers, cached by what identifies an archive's bytes: its full path, length,
+ * modification time and the whole-file checksum stored in its footer (read and checked on every call,
+ * 20 bytes). A file name alone is not enough: a copied or restored table holds archives of the same name
+ * whose bytes may differ, and a damaged copy must be checked, not served because the original was.
+ *
+ * <p>A header read checks magic, version, lengths, the header checksum, the footer and that the file has
+ * the size recorded in the manifest; {@link #verify} additionally checks the CRC32 of the whole file, once
+ * per identity. Failures are not cached (an I/O error may be transient). At most 4 096 headers are
+ * remembered, least recently used first out, so a long-lived searcher does not grow without bound.
  */
 public final class ArchiveHeaders {
 
@@ -40,49 +45,56 @@ public final class ArchiveHeaders {
     }
 
     public ArchiveHeader header(ArchiveFiles files, IndexFileMeta meta) throws IOException {
-        ArchiveHeader cached = headers.get(meta.fileName());
-        if (cached != null && (!verifyContent || verified.contains(meta.fileName()))) {
-            return cached;
-        }
-        Path path = files.path(meta);
-        try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
-            long length = checkedLength(files, meta, path);
-            ArchiveHeader header = ArchiveFormat.readHeader(path.toString(), in, length).header;
-            if (verifyContent) {
-                ArchiveFormat.verifyChecksum(path.toString(), in, length);
-                rememberVerified(meta.fileName());
-            }
-            headers.put(meta.fileName(), header);
-            return header;
-        }
+        return read(files, meta, verifyContent);
     }
 
-    /** Checks the whole file's checksum (once per file name) and returns its header. */
+    /** Checks the whole file's checksum (once per identity of its bytes) and returns its header. */
     public ArchiveHeader verify(ArchiveFiles files, IndexFileMeta meta) throws IOException {
-        ArchiveHeader cached = headers.get(meta.fileName());
-        if (cached != null && verified.contains(meta.fileName())) {
-            return cached;
-        }
+        return read(files, meta, true);
+    }
+
+    private ArchiveHeader read(ArchiveFiles files, IndexFileMeta meta, boolean checkContent) throws IOException {
         Path path = files.path(meta);
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
-            long length = checkedLength(files, meta, path);
+            String key = identity(files, meta, path, in);
+            ArchiveHeader cached = headers.get(key);
+            if (cached != null && (!checkContent || verified.contains(key))) {
+                return cached;
+            }
+            long length = meta.fileSize();
             ArchiveHeader header = ArchiveFormat.readHeader(path.toString(), in, length).header;
-            ArchiveFormat.verifyChecksum(path.toString(), in, length);
-            headers.put(meta.fileName(), header);
-            rememberVerified(meta.fileName());
+            if (checkContent) {
+                ArchiveFormat.verifyChecksum(path.toString(), in, length);
+                rememberVerified(key);
+            }
+            headers.put(key, header);
             return header;
         }
     }
 
-    private void rememberVerified(String fileName) {
+    /**
+     * What identifies the archive's bytes: {@code path|length|modification time|footer checksum}. Checks
+     * that the file has the size recorded in the index manifest and a well-formed footer.
+     */
+    static String identity(ArchiveFiles files, IndexFileMeta meta, Path path, SeekableInputStream in) throws IOException {
+        FileStatus status = files.fileIO().getFileStatus(path);
+        checkLength(meta, path, status.getLen());
+        long checksum = ArchiveFormat.readFooter(path.toString(), in, status.getLen());
+        return path + "|" + status.getLen() + "|" + status.getModificationTime() + "|" + Long.toHexString(checksum);
+    }
+
+    private void rememberVerified(String key) {
         if (verified.size() >= CAPACITY) {
             verified.clear();
         }
-        verified.add(fileName);
+        verified.add(key);
     }
 
     static long checkedLength(ArchiveFiles files, IndexFileMeta meta, Path path) throws IOException {
-        long length = files.fileIO().getFileSize(path);
+        return checkLength(meta, path, files.fileIO().getFileSize(path));
+    }
+
+    private static long checkLength(IndexFileMeta meta, Path path, long length) throws CorruptArchiveException {
         if (length != meta.fileSize()) {
             throw new CorruptArchiveException(path.toString(), "file size recorded in the index manifest", meta.fileSize(), length);
         }

@@ -1,7 +1,7 @@
 package dev.strata.index.archive;
 
-import org.apache.paimon.fs.FileStatus;
 import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 
 import java.io.Closeable;
@@ -16,9 +16,9 @@ import java.util.Map;
  * Opened, checksum-verified archives shared by the searches of one JVM (a driver or an executor), so a
  * repeated query neither re-reads a whole archive for its CRC nor re-opens its Lucene index.
  *
- * <p>An entry is keyed by the archive's path, length and modification time: archives are immutable and
- * uniquely named, and the length and time make a file rewritten in place (damage, a restore from
- * backup) a different entry that is opened and verified afresh. At most {@code capacity} archives stay
+ * <p>An entry is keyed by what identifies the archive's bytes (full path, length, modification time and
+ * the checksum stored in its footer, see {@link ArchiveHeaders}): a copied or restored table's archive of
+ * the same name, or a file rewritten in place, is a different entry that is opened and verified afresh. At most {@code capacity} archives stay
  * open (least recently used first out, system property {@code strata.fulltext.open-archives}, default
  * 64); an evicted archive is closed when its last {@link Lease} is returned. Failures are not cached.
  */
@@ -50,11 +50,10 @@ public final class OpenArchives {
      */
     public Lease acquire(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers) throws IOException {
         Path path = files.path(meta);
-        FileStatus status = files.fileIO().getFileStatus(path);
-        if (status.getLen() != meta.fileSize()) {
-            throw new CorruptArchiveException(path.toString(), "file size recorded in the index manifest", meta.fileSize(), status.getLen());
+        String key;
+        try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
+            key = ArchiveHeaders.identity(files, meta, path, in);
         }
-        String key = path + "|" + status.getLen() + "|" + status.getModificationTime();
         synchronized (this) {
             Entry entry = entries.get(key);
             if (entry != null) {

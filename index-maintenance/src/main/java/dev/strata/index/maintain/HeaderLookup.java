@@ -6,7 +6,7 @@ import org.apache.paimon.index.IndexFileMeta;
 
 import java.io.IOException;
 
-/** Finds the header of a recorded archive (usually through a cache keyed by file name). */
+/** Finds the header of a recorded archive (usually through {@link dev.strata.index.archive.ArchiveHeaders}, cached by path, length, time and footer checksum). */
 @FunctionalInterface
 public interface HeaderLookup {
     ArchiveHeader header(IndexFileMeta archive) throws IOException;

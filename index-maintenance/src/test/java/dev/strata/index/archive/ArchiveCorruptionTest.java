@@ -9,6 +9,8 @@ import dev.strata.index.maintain.BucketIndexState;
 
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,9 +19,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -142,5 +147,63 @@ class ArchiveCorruptionTest {
         rewrite(bytes);
         assertThat(openFails().getMessage()).contains("wrong magic").contains("expected=0x53544654 actual=0x12345678");
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
+    }
+
+    /** A copy of the table directory (a copied or restored table), opened as its own table. */
+    private FileStoreTable copyOfTable(String name) throws Exception {
+        Path source = Paths.get(t.table().location().toUri().getPath());
+        Path target = source.resolveSibling(name);
+        try (Stream<Path> all = Files.walk(source)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Files.copy(p, target.resolve(source.relativize(p).toString()), StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        return FileStoreTableFactory.create(t.table().fileIO(), new org.apache.paimon.fs.Path(target.toUri()), t.table().schema());
+    }
+
+    @Test
+    void aDamagedCopyOfAVerifiedArchiveIsVerifiedAgain() throws Exception {
+        ArchiveHeaders headers = new ArchiveHeaders(true);
+        headers.verify(files, archive);
+        FileStoreTable copy = copyOfTable("docs_restored");
+        ArchiveFiles copyFiles = ArchiveFiles.of(copy, BinaryRow.EMPTY_ROW, 0);
+        Path copyLocal = Paths.get(copyFiles.path(archive).toUri().getPath());
+        assertThat(copyLocal.getFileName()).isEqualTo(local.getFileName());
+        byte[] bytes = Files.readAllBytes(copyLocal);
+        bytes[bytes.length / 2] ^= 0x10;
+        FileTime time = Files.getLastModifiedTime(local);
+        Files.write(copyLocal, bytes);
+        Files.setLastModifiedTime(copyLocal, time);
+        assertThatThrownBy(() -> headers.verify(copyFiles, archive))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining("checksum failed")
+                .hasMessageContaining(copyLocal.toString());
+        assertThatThrownBy(() -> ArchiveReader.open(copyFiles, archive, headers).close())
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining(copyLocal.toString());
+        // The original stays verified and searchable; the JVM's searches check the copy before answering.
+        assertThat(headers.verify(files, archive)).isNotNull();
+        assertThat(PkFullTextSearcher.create(t.table()).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3).hits()).hasSize(2);
+        assertThatThrownBy(() -> PkFullTextSearcher.create(copy).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining(copyLocal.toString());
+    }
+
+    @Test
+    void anIntactCopyIsServedAndAnArchiveDamagedInPlaceIsVerifiedAgain() throws Exception {
+        ArchiveHeaders headers = new ArchiveHeaders(true);
+        ArchiveHeader original = headers.verify(files, archive);
+        FileStoreTable copy = copyOfTable("docs_copy");
+        assertThat(headers.verify(ArchiveFiles.of(copy, BinaryRow.EMPTY_ROW, 0), archive)).isEqualTo(original);
+        // Restored in place from a damaged backup: same path, same length, same modification time.
+        byte[] bytes = Files.readAllBytes(local);
+        FileTime time = Files.getLastModifiedTime(local);
+        ByteBuffer.wrap(bytes).putLong(bytes.length - 8, ByteBuffer.wrap(bytes).getLong(bytes.length - 8) ^ 0x5a);
+        rewrite(bytes);
+        Files.setLastModifiedTime(local, time);
+        assertThatThrownBy(() -> headers.verify(files, archive))
+                .isInstanceOf(CorruptArchiveException.class)
+                .hasMessageContaining("checksum failed")
+                .hasMessageContaining(local.toString());
     }
 }

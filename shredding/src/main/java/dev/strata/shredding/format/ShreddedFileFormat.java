@@ -2,6 +2,7 @@ package dev.strata.shredding.format;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.ParquetSchemas;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ final class ShreddedFileFormat extends FileFormat {
     public FormatReaderFactory createReaderFactory(RowType dataSchemaRowType, RowType projectedRowType,
             List<Predicate> filters) {
         return new ShreddedReaderFactory(dataSchemaRowType, projectedRowType, ShreddedReadHandover.decode(options),
-                readBatchSize);
+                readBatchSize, PageChecksums.verifyEnabled(options));
     }
 
     @Override

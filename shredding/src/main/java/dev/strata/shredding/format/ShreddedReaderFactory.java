@@ -24,14 +24,17 @@ final class ShreddedReaderFactory implements FormatReaderFactory {
     private final Map<String, List<String>> selectedKeys;
     private final MapPredicate pruningPredicate;
     private final int batchSize;
+    private final boolean verifyPages;
 
     /**
      * @param dataType the schema the files being read were written with (Paimon passes the file's schema
      *     version), used to map the caller's column names to the files' names through field ids
      */
-    ShreddedReaderFactory(RowType dataType, RowType readType, ShreddedReadHandover.ReadRequest request, int batchSize) {
+    ShreddedReaderFactory(RowType dataType, RowType readType, ShreddedReadHandover.ReadRequest request, int batchSize,
+            boolean verifyPages) {
         this.readType = readType;
         this.batchSize = batchSize;
+        this.verifyPages = verifyPages;
         Map<String, String> rename = new HashMap<>();
         request.fieldIds().forEach((name, id) -> {
             for (DataField f : dataType.getFields()) {
@@ -63,7 +66,7 @@ final class ShreddedReaderFactory implements FormatReaderFactory {
         Path path = context.filePath();
         ShreddedParquetReader reader = new ShreddedParquetReader(
                 PaimonFiles.inputFile(context.fileIO(), path, context.fileSize()), path.toString(), readType,
-                selectedKeys, pruningPredicate, context.selection());
+                selectedKeys, pruningPredicate, context.selection(), verifyPages);
         return new FileRecordReader<InternalRow>() {
             private boolean done;
 

@@ -85,7 +85,7 @@ final class StrataParquetFileFormat extends FileFormat {
     private static boolean hasShreddedColumn(FormatReaderFactory.Context context) throws IOException {
         String path = context.filePath().toString();
         ShreddedFooters.Opened opened = ShreddedFooters.open(
-                PaimonFiles.inputFile(context.fileIO(), context.filePath(), context.fileSize()), path);
+                PaimonFiles.inputFile(context.fileIO(), context.filePath(), context.fileSize()), path, false);
         try {
             for (Type t : opened.reader.getFooter().getFileMetaData().getSchema().getFields()) {
                 if (ParquetSchemas.looksShredded(t)) {

@@ -94,13 +94,22 @@ public final class PaimonFiles {
 
     /**
      * Read options for files opened through {@link #inputFile}, with every parquet-mr filter off (Strata
-     * prunes with its own footer). Not {@code ParquetReadOptions.builder()}: that builds a fresh Hadoop
-     * {@code Configuration}, which parses Hadoop's XML resources for every opened file; a profile of the
-     * map-pushdown benchmark showed that as a tenth of a scan task's time.
+     * prunes with its own footer) and page checksums verified. Not {@code ParquetReadOptions.builder()}:
+     * that builds a fresh Hadoop {@code Configuration}, which parses Hadoop's XML resources for every opened
+     * file; a profile of the map-pushdown benchmark showed that as a tenth of a scan task's time.
      */
     public static ParquetReadOptions readOptions() {
+        return readOptions(true);
+    }
+
+    /**
+     * As {@link #readOptions()}; {@code verifyPages} says whether each page's CRC is checked against its
+     * header before it is decoded ({@link PageChecksums}).
+     */
+    public static ParquetReadOptions readOptions(boolean verifyPages) {
         return ParquetReadOptions.builder(new HadoopParquetConfiguration(READ_CONF)).useColumnIndexFilter(false)
-                .useStatsFilter(false).useDictionaryFilter(false).useRecordFilter(false).useBloomFilter(false).build();
+                .useStatsFilter(false).useDictionaryFilter(false).useRecordFilter(false).useBloomFilter(false)
+                .usePageChecksumVerification(verifyPages).build();
     }
 
     /** An {@link InputFile} over a Paimon {@link FileIO} path. */

@@ -102,13 +102,13 @@ public final class ShreddedFooters {
     }
 
     /**
-     * Opens {@code input} ({@code file} names it in errors) with {@link PaimonFiles#readOptions()}. The
-     * metadata holds the columns that look shredded and carry a footer entry: Strata's own
-     * ({@link ShreddingFooter}) when present, else Paimon's layout keys in the {@link ArrowSchemaFooter}
+     * Opens {@code input} ({@code file} names it in errors) with {@link PaimonFiles#readOptions(boolean)},
+     * verifying page checksums when {@code verifyPages}. The metadata holds the columns that look shredded
+     * and carry a footer entry: Strata's own ({@link ShreddingFooter}) when present, else Paimon's layout keys in the {@link ArrowSchemaFooter}
      * entry (a file written by Paimon or another engine: file-level layout only, no zones). A
      * shredded-looking column with neither is the caller's to report.
      */
-    public static Opened open(InputFile input, String file) throws IOException {
+    public static Opened open(InputFile input, String file, boolean verifyPages) throws IOException {
         String key = file + "|" + input.getLength();
         Footer cached;
         synchronized (CACHE) {
@@ -117,13 +117,13 @@ public final class ShreddedFooters {
         if (cached != null) {
             SeekableInputStream in = input.newStream();
             try {
-                return new Opened(new ParquetFileReader(input, cached.parquet, PaimonFiles.readOptions(), in), cached.metas);
+                return new Opened(new ParquetFileReader(input, cached.parquet, PaimonFiles.readOptions(verifyPages), in), cached.metas);
             } catch (IOException | RuntimeException e) {
                 in.close();
                 throw e;
             }
         }
-        ParquetFileReader reader = ParquetFileReader.open(input, PaimonFiles.readOptions());
+        ParquetFileReader reader = ParquetFileReader.open(input, PaimonFiles.readOptions(verifyPages));
         try {
             ParquetMetadata footer = reader.getFooter();
             MessageType schema = footer.getFileMetaData().getSchema();

@@ -25,6 +25,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -54,6 +55,7 @@ public final class ShreddedParquetReader implements Closeable {
 
     private final String file;
     private final ParquetFileReader reader;
+    private final InputFile input;
     private final MessageType requested;
     private final MessageColumnIO columnIO;
     private final RowConverters.Materializer materializer;
@@ -74,17 +76,26 @@ public final class ShreddedParquetReader implements Closeable {
     private long groupRow;
     private boolean skipFile;
 
+    /** A reader that verifies page checksums ({@link PageChecksums}). */
     public ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
             MapPredicate pruningPredicate, RoaringBitmap32 selection) throws IOException {
-        this(input, file, readType, selectedKeys, pruningPredicate, selection, COLUMNAR);
+        this(input, file, readType, selectedKeys, pruningPredicate, selection, true, COLUMNAR);
+    }
+
+    /** As above; {@code verifyPages} says whether page checksums are verified before pages are decoded. */
+    public ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean verifyPages) throws IOException {
+        this(input, file, readType, selectedKeys, pruningPredicate, selection, verifyPages, COLUMNAR);
     }
 
     /** As the public constructor; {@code allowColumnar} false forces parquet-mr's record assembly (tests compare both). */
     ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean allowColumnar) throws IOException {
+            MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean verifyPages, boolean allowColumnar)
+            throws IOException {
         this.file = file;
+        this.input = input;
         this.selection = selection;
-        ShreddedFooters.Opened opened = ShreddedFooters.open(input, file);
+        ShreddedFooters.Opened opened = ShreddedFooters.open(input, file, verifyPages);
         this.reader = opened.reader;
         boolean ok = false;
         try {
@@ -275,13 +286,13 @@ public final class ShreddedParquetReader implements Closeable {
                 }
                 if (ranges.rowCount() < block.getRowCount()) {
                     ShreddedReadMetrics.record(0, 0, 0, 0, 0, 0, block.getRowCount() - ranges.rowCount());
-                    pages = reader.readFilteredRowGroup(g, ranges);
+                    pages = readRowGroup(g, ranges);
                     positions = ranges.iterator();
                 } else {
-                    pages = reader.readRowGroup(g);
+                    pages = readRowGroup(g, null);
                 }
             } else {
-                pages = reader.readRowGroup(g);
+                pages = readRowGroup(g, null);
             }
             if (columnar != null) {
                 columnar.startRowGroup(pages, createdBy);
@@ -294,6 +305,15 @@ public final class ShreddedParquetReader implements Closeable {
             return true;
         }
         return false;
+    }
+
+    /** Reads row group g (only {@code ranges} when set); a page that fails its checksum is named in the error. */
+    private PageReadStore readRowGroup(int g, RowRanges ranges) throws IOException {
+        try {
+            return ranges == null ? reader.readRowGroup(g) : reader.readFilteredRowGroup(g, ranges);
+        } catch (ParquetDecodingException e) {
+            throw PageChecksums.diagnose(input, file, reader.getFooter(), g, e);
+        }
     }
 
     private static boolean hasColumnIndexes(BlockMetaData block) {

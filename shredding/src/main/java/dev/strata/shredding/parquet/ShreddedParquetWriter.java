@@ -253,6 +253,9 @@ public final class ShreddedParquetWriter implements Closeable {
                 .withPageRowCountLimit(settings.pageRowLimit)
                 .withDictionaryEncoding(true)
                 .withByteStreamSplitEncoding(settings.byteStreamSplit)
+                // Every page carries the CRC32 of its stored bytes, so readers detect a damaged page
+                // (PageChecksums). parquet-mr's default is on; stated here so no configuration turns it off.
+                .withPageWriteChecksumEnabled(true)
                 .config("parquet.compression.codec.zstd.level", Integer.toString(settings.zstdLevel))
                 .build();
         this.lastPosition = out.position();

@@ -55,7 +55,7 @@ class AssemblyPathsTest {
         List<String> out = new ArrayList<>();
         try (ShreddedParquetReader r = new ShreddedParquetReader(
                 PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
-                TestMaps.idAndMap(), sel, p, null, columnar)) {
+                TestMaps.idAndMap(), sel, p, null, true, columnar)) {
             assertThat(r.columnar()).isEqualTo(columnar);
             InternalRow row;
             while ((row = r.next()) != null) {

@@ -44,7 +44,7 @@ class ShreddedFootersTest {
     private static ShreddedColumnMeta open(java.nio.file.Path file) throws Exception {
         Path p = new Path(file.toUri().toString());
         ShreddedFooters.Opened opened = ShreddedFooters.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
-                p.toString());
+                p.toString(), true);
         try {
             assertThat(opened.reader.getRowGroups()).isNotEmpty();
             return opened.metas.get("m");

@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.spark.StrataCatalog;
+import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.StrataErrors;
 import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.PaimonTaskWriter;
@@ -76,6 +77,15 @@ final class CompactProcedure extends StrataProcedure {
     @Override
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+        try {
+            return compact(target, args);
+        } catch (RuntimeException e) {
+            // Paimon's errors for a damaged snapshot, manifest, index or data file rarely name the file.
+            throw TableDiagnosis.explain(target.name(), target.table(), "compact", e);
+        }
+    }
+
+    private Scan compact(ProcedureTable target, InternalRow args) {
         String where = stringArg(args, 1);
         target.checkWhere(where);
         boolean full = args.isNullAt(2) || args.getBoolean(2);

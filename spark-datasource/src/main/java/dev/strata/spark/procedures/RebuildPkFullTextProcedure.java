@@ -15,6 +15,7 @@ import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextRebuild;
 import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
+import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;
@@ -75,6 +76,15 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     @Override
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+        try {
+            return rebuild(target, args);
+        } catch (RuntimeException e) {
+            // Paimon's errors for a damaged snapshot, manifest or index file rarely name the file.
+            throw TableDiagnosis.explain(target.name(), target.table(), "rebuild full-text archives of", e);
+        }
+    }
+
+    private Scan rebuild(ProcedureTable target, InternalRow args) {
         String where = stringArg(args, 1);
         target.checkWhere(where);
         boolean force = !args.isNullAt(2) && args.getBoolean(2);

@@ -29,14 +29,16 @@ final class ShreddedColumnarReader extends ColumnBatchReader {
      * e.g. a map column not shredded in that file.
      */
     static ShreddedColumnarReader open(FileIO fileIO, List<RawFile> rawFiles, RowType readType,
-            Map<String, List<String>> selectedKeys, MapPredicate pruning, int capacity, ShreddedReadMetrics.Scope metrics)
+            Map<String, List<String>> selectedKeys, MapPredicate pruning, boolean verifyPages, int capacity,
+            ShreddedReadMetrics.Scope metrics)
             throws IOException {
         List<ShreddedFileColumns> files = new ArrayList<>();
         boolean ok = false;
         try {
             for (RawFile f : rawFiles) {
                 ShreddedFileColumns columns =
-                        new ShreddedFileColumns(fileIO, f.path(), f.fileSize(), readType, selectedKeys, pruning);
+                        new ShreddedFileColumns(fileIO, f.path(), f.fileSize(), readType, selectedKeys, pruning,
+                                verifyPages);
                 files.add(columns);
                 if (!columns.readable()) {
                     return null;

@@ -9,6 +9,7 @@ import java.util.Map;
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.parquet.GroupKeyPlan;
+import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedFooters;
 import dev.strata.shredding.parquet.ParquetSchemas;
@@ -25,6 +26,8 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -44,6 +47,7 @@ final class ShreddedFileColumns implements Closeable {
 
     private final String file;
     private final ParquetFileReader reader;
+    private final InputFile input;
     private MessageType requested;
     private final List<FieldReader> fields = new ArrayList<>();
     private final List<BlockMetaData> blocks;
@@ -60,9 +64,10 @@ final class ShreddedFileColumns implements Closeable {
 
     /** Opens the file; {@link #readable()} says whether every read column can be decoded here. */
     ShreddedFileColumns(FileIO fileIO, String path, long size, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate) throws IOException {
+            MapPredicate pruningPredicate, boolean verifyPages) throws IOException {
         this.file = path;
-        ShreddedFooters.Opened opened0 = ShreddedFooters.open(PaimonFiles.inputFile(fileIO, new Path(path), size), path);
+        this.input = PaimonFiles.inputFile(fileIO, new Path(path), size);
+        ShreddedFooters.Opened opened0 = ShreddedFooters.open(input, path, verifyPages);
         this.reader = opened0.reader;
         boolean opened = false;
         try {
@@ -176,7 +181,12 @@ final class ShreddedFileColumns implements Closeable {
         }
         MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
         reader.setRequestedSchema(groupSchema);
-        PageReadStore pages = reader.readNextRowGroup();
+        PageReadStore pages;
+        try {
+            pages = reader.readNextRowGroup();
+        } catch (ParquetDecodingException e) {
+            throw PageChecksums.diagnose(input, file, reader.getFooter(), g, e);
+        }
         int rows = Math.toIntExact(pages.getRowCount());
         for (FieldReader fr : fields) {
             fr.load(pages, groupSchema, rows);

@@ -52,6 +52,11 @@ final class SplitReaders implements Serializable {
         this.limit = limit;
     }
 
+    /** The table's file system. */
+    FileIO fileIO() {
+        return fileIO;
+    }
+
     Set<SplitReadMode> modes() {
         return options.keySet();
     }

@@ -3,7 +3,10 @@ package dev.strata.spark.read;
 import java.util.List;
 import java.util.function.Function;
 
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.Split;
+
+import dev.strata.spark.catalog.TableDiagnosis;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -16,6 +19,7 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 final class StrataBatch implements Batch {
 
     private final String tableName;
+    private final FileStoreTable table;
     private final Function<Split, SplitReadMode> modes;
     private final SplitReaders readers;
     private final RowType readType;
@@ -23,8 +27,9 @@ final class StrataBatch implements Batch {
     private InputPartition[] partitions;
     private long splitsPruning;
 
-    StrataBatch(String tableName, Function<Split, SplitReadMode> modes, SplitReaders readers, RowType readType,
-            StrataReaderFactory.ColumnarPlan columnar) {
+    StrataBatch(String tableName, FileStoreTable table, Function<Split, SplitReadMode> modes, SplitReaders readers,
+            RowType readType, StrataReaderFactory.ColumnarPlan columnar) {
+        this.table = table;
         this.columnar = columnar;
         this.tableName = tableName;
         this.modes = modes;
@@ -35,7 +40,13 @@ final class StrataBatch implements Batch {
     @Override
     public InputPartition[] planInputPartitions() {
         if (partitions == null) {
-            List<Split> splits = readers.get(SplitReadMode.PLAIN).newScan().plan().splits();
+            List<Split> splits;
+            try {
+                splits = readers.get(SplitReadMode.PLAIN).newScan().plan().splits();
+            } catch (RuntimeException e) {
+                // Paimon's planning errors rarely name the damaged snapshot, manifest or index file.
+                throw TableDiagnosis.explain(tableName, table, "plan a scan of", e);
+            }
             partitions = new InputPartition[splits.size()];
             long pruning = 0;
             for (int i = 0; i < partitions.length; i++) {

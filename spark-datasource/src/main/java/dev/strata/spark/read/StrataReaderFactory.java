@@ -43,11 +43,13 @@ final class StrataReaderFactory implements PartitionReaderFactory {
         final FileIO fileIO;
         final long schemaId;
         final MapPushdown pushdown;
+        final boolean verifyPages;
 
-        ColumnarPlan(FileIO fileIO, long schemaId, MapPushdown pushdown) {
+        ColumnarPlan(FileIO fileIO, long schemaId, MapPushdown pushdown, boolean verifyPages) {
             this.fileIO = fileIO;
             this.schemaId = schemaId;
             this.pushdown = pushdown;
+            this.verifyPages = verifyPages;
         }
     }
 
@@ -59,8 +61,8 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     @Override
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
         StrataInputPartition input = (StrataInputPartition) partition;
-        return open(metrics -> {
-            Split split = input.split();
+        Split split = input.split();
+        return open(split, metrics -> {
             if (split instanceof DataSplit && input.mode() == SplitReadMode.PRUNING
                     && ((DataSplit) split).deletionFiles().map(l -> l.stream().allMatch(java.util.Objects::isNull)).orElse(true)) {
                 Optional<List<RawFile>> raw = ((DataSplit) split).convertToRawFiles();
@@ -69,20 +71,52 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                                 || org.apache.paimon.CoreOptions.FILE_FORMAT_PARQUET.equals(f.format()))
                                 && f.schemaId() == columnar.schemaId)) {
                     PartitionReader<ColumnarBatch> vectorized = ShreddedColumnarReader.open(columnar.fileIO, raw.get(),
-                            readType, columnar.pushdown.selectedKeys(), columnar.pushdown.predicate(), BATCH_ROWS, metrics);
+                            readType, columnar.pushdown.selectedKeys(), columnar.pushdown.predicate(), columnar.verifyPages,
+                            BATCH_ROWS, metrics);
                     if (vectorized != null) {
-                        return vectorized;
+                        return diagnosed(split, vectorized);
                     }
                 }
             }
-            return new RowsToColumns(builder(input.mode()).newRead().createReader(split), readType, BATCH_ROWS, metrics);
+            return diagnosed(split, new RowsToColumns(builder(input.mode()).newRead().createReader(split), readType,
+                    BATCH_ROWS, metrics));
         });
     }
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
         StrataInputPartition input = (StrataInputPartition) partition;
-        return open(metrics -> new StrataRowReader(builder(input.mode()).newRead().createReader(input.split()), readType, metrics));
+        return open(input.split(), metrics -> diagnosed(input.split(),
+                new StrataRowReader(builder(input.mode()).newRead().createReader(input.split()), readType, metrics)));
+    }
+
+    /** Paimon's reader of a split, whose failures name the damaged data file when one is ({@link SplitFailures}). */
+    private <T> PartitionReader<T> diagnosed(Split split, PartitionReader<T> reader) {
+        return new PartitionReader<T>() {
+            @Override
+            public boolean next() throws IOException {
+                try {
+                    return reader.next();
+                } catch (IOException | RuntimeException e) {
+                    throw SplitFailures.explain(tableName, readers.fileIO(), split, e);
+                }
+            }
+
+            @Override
+            public T get() {
+                return reader.get();
+            }
+
+            @Override
+            public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues() {
+                return reader.currentMetricsValues();
+            }
+
+            @Override
+            public void close() throws IOException {
+                reader.close();
+            }
+        };
     }
 
     private ReadBuilder builder(SplitReadMode mode) {
@@ -95,17 +129,14 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     }
 
     /** Opens a reader that owns the metrics scope; the scope is closed here if opening fails. */
-    private <T> PartitionReader<T> open(Opener<T> opener) {
+    private <T> PartitionReader<T> open(Split split, Opener<T> opener) {
         // Counters of the shredded reader are thread-local: collect from here (the task thread) until close.
         ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
         try {
             return opener.open(metrics);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             metrics.close();
-            throw new UncheckedIOException("Cannot open split of " + tableName + ": " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            metrics.close();
-            throw e;
+            throw new UncheckedIOException(SplitFailures.explain(tableName, readers.fileIO(), split, e));
         }
     }
 

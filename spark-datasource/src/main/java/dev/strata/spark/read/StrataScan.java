@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import org.apache.paimon.predicate.Predicate;
@@ -102,9 +103,10 @@ final class StrataScan implements Scan {
                     ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)));
         }
         SplitReaders readers = new SplitReaders(table, options, predicates, projection, limit);
-        batch = new StrataBatch(tableName, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
+        batch = new StrataBatch(tableName, table, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
                 ColumnarReads.eligible(table, readType, mapPushdown, limit)
-                        ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown) : null);
+                        ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown,
+                                PageChecksums.verifyEnabled(table.options())) : null);
         return batch;
     }
 

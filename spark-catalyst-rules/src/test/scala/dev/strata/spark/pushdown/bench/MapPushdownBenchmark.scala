@@ -17,7 +17,9 @@ import org.apache.spark.sql.types.StructType
  * shared-shredding map and the pushdown extensions, (b) Spark's parquet table with a plain MAP column,
  * (c) a hand-flattened parquet table with each queried key as its own column (the physical limit).
  * Prints times, ratios and bytes read (the JVM's `rchar` from /proc/self/io around each query: every
- * byte the three readers pull from files, page cache or not).
+ * byte the three readers pull from files, page cache or not). (a) reads verify every Parquet page's CRC
+ * (Strata's default); the same query over (a') an identical table created with
+ * `'parquet.page.verify-checksum.enabled' = 'false'` measures what the verification costs (a/a').
  *
  * Defaults are reduced (200 000 rows); the issue's size is `-Dstrata.bench.rows=2000000`. Other knobs:
  * `strata.bench.row-group` (default "8 mb"), `strata.bench.runs` (timed runs per query, best is kept,
@@ -88,23 +90,26 @@ object MapPushdownBenchmark {
 
     // With strata.bench.dir set, a second run over the same rows and policy reuses the tables.
     Files.createDirectories(dir)
-    val ready = dir.resolve(s"ready-$rows-$policy-$rowGroup".replace(' ', '_'))
+    val ready = dir.resolve(s"ready-v2-$rows-$policy-$rowGroup".replace(' ', '_'))
     if (!Files.exists(ready)) {
       val t0 = System.nanoTime()
       spark.sql("CREATE NAMESPACE IF NOT EXISTS lake.bench")
-      spark.sql("DROP TABLE IF EXISTS lake.bench.shredded")
-      spark.sql(s"""CREATE TABLE lake.bench.shredded (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
-                   | 'fields.m.map.storage-layout' = 'shared-shredding', 'file.block-size' = '$rowGroup',
-                   | 'fields.m.map.shared-shredding.column-placement-policy' = '$policy',
-                   | 'file.compression' = 'zstd', 'target-file-size' = '256 mb')""".stripMargin)
-      data.writeTo("lake.bench.shredded").append()
+      for ((table, verify) <- Seq("shredded" -> true, "shredded_unverified" -> false)) {
+        spark.sql(s"DROP TABLE IF EXISTS lake.bench.$table")
+        spark.sql(s"""CREATE TABLE lake.bench.$table (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
+                     | 'fields.m.map.storage-layout' = 'shared-shredding', 'file.block-size' = '$rowGroup',
+                     | 'fields.m.map.shared-shredding.column-placement-policy' = '$policy',
+                     | 'parquet.page.verify-checksum.enabled' = '$verify',
+                     | 'file.compression' = 'zstd', 'target-file-size' = '256 mb')""".stripMargin)
+        data.writeTo(s"lake.bench.$table").append()
+      }
       val t1 = System.nanoTime()
       data.write.mode("overwrite").option("parquet.block.size", parseBytes(rowGroup).toString)
         .parquet(dir.resolve("bench_map").toString)
       val t2 = System.nanoTime()
       data.selectExpr("id", s"m['$hot'] AS hot", s"m['$rare'] AS rare").write.mode("overwrite")
         .option("parquet.block.size", parseBytes(rowGroup).toString).parquet(dir.resolve("bench_flat").toString)
-      println(f"[bench] write: strata ${(t1 - t0) / 1e9}%.1f s, parquet map ${(t2 - t1) / 1e9}%.1f s")
+      println(f"[bench] write: strata (two tables) ${(t1 - t0) / 1e9}%.1f s, parquet map ${(t2 - t1) / 1e9}%.1f s")
       Files.createFile(ready)
     }
     spark.read.parquet(dir.resolve("bench_map").toString).createOrReplaceTempView("bench_map")
@@ -115,24 +120,68 @@ object MapPushdownBenchmark {
       ("hot key, broad", hot, "hot", base(hot) + 0.5),
       ("rare key, selective", rare, "rare", base(rare) + 9.9),
       ("rare key, broad", rare, "rare", base(rare) + 0.5))
-    println("| query | (a) strata | (b) parquet map | (c) flattened | b/c | a/c | b/a | bytes a | bytes b | bytes c | (a) row groups skipped, planning |")
-    println("|---|---|---|---|---|---|---|---|---|---|---|")
+    crcCost(dir.resolve("lake").resolve("bench.db").resolve("shredded"), runs)
+    if (strataOnly) {
+      println("| query | (a) strata | (a') strata, pages unverified | a/a' | bytes a | (a) row groups skipped, planning | answer |")
+      println("|---|---|---|---|---|---|---|")
+    } else {
+      println("| query | (a) strata | (a') strata, pages unverified | a/a' | (b) parquet map | (c) flattened | b/c | a/c | b/a | bytes a | bytes b | bytes c | (a) row groups skipped, planning |")
+      println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    }
     for ((name, key, flat, x) <- cases) {
-      val a = measure(spark, s"SELECT count(*), avg(m['$key']) FROM lake.bench.shredded WHERE m['$key'] > $x", runs)
+      val (a, u) = measurePair(spark, s"SELECT count(*), avg(m['$key']) FROM lake.bench.shredded WHERE m['$key'] > $x",
+        s"SELECT count(*), avg(m['$key']) FROM lake.bench.shredded_unverified WHERE m['$key'] > $x", runs)
+      require(a.answer == u.answer, s"Cannot report $name: answers differ (a ${a.answer}, a' ${u.answer})")
+      val crc = f"${u.seconds}%.3f s | ${a.seconds / u.seconds}%.2fx"
       if (strataOnly) {
-        println(f"| $name | ${a.seconds}%.3f s | ${mb(a.bytes)} | ${a.detail} | ${a.answer} |")
+        println(f"| $name | ${a.seconds}%.3f s | $crc | ${mb(a.bytes)} | ${a.detail} | ${a.answer} |")
       } else {
         val b = measure(spark, s"SELECT count(*), avg(m['$key']) FROM bench_map WHERE m['$key'] > $x", runs)
         val c = measure(spark, s"SELECT count(*), avg($flat) FROM bench_flat WHERE $flat > $x", runs)
         require(a.answer == b.answer && b.answer == c.answer,
           s"Cannot report $name: answers differ (a ${a.answer}, b ${b.answer}, c ${c.answer})")
-        println(f"| $name | ${a.seconds}%.3f s | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${b.seconds / c.seconds}%.1fx | " +
+        println(f"| $name | ${a.seconds}%.3f s | $crc | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${b.seconds / c.seconds}%.1fx | " +
           f"${a.seconds / c.seconds}%.1fx | ${b.seconds / a.seconds}%.1fx | ${mb(a.bytes)} | ${mb(b.bytes)} | ${mb(c.bytes)} | ${a.detail} |")
       }
     }
   }
 
   private final case class Result(seconds: Double, bytes: Long, answer: String, detail: String)
+
+  /**
+   * The whole CRC work of the table: every page of every data file checked with `PageChecksums` (a query
+   * verifies only the pages it reads, so this bounds its CRC cost), best of `runs`.
+   */
+  private def crcCost(table: java.nio.file.Path, runs: Int): Unit = {
+    val walk = Files.walk(table)
+    val files = try walk.iterator().asScala.filter(p => p.getFileName.toString.startsWith("data-")).toList finally walk.close()
+    val io = org.apache.paimon.fs.local.LocalFileIO.create()
+    val bytes = files.map(Files.size(_)).sum
+    var best = Double.MaxValue
+    for (_ <- 0 until runs) {
+      val start = System.nanoTime()
+      for (f <- files) {
+        dev.strata.shredding.parquet.PageChecksums.verifyFile(
+          dev.strata.shredding.parquet.PaimonFiles.inputFile(io, new org.apache.paimon.fs.Path(f.toUri), Files.size(f)), f.toString)
+      }
+      best = math.min(best, (System.nanoTime() - start) / 1e9)
+    }
+    println(f"[bench] page CRC check of every page of ${files.size} shredded files (${mb(bytes)}): ${best * 1000}%.1f ms " +
+      f"(${bytes / 1048576.0 / best}%.0f MB/s, file reads included)")
+  }
+
+  /** Both queries, their timed runs alternating so that background load hits them alike; best of each. */
+  private def measurePair(spark: SparkSession, first: String, second: String, runs: Int): (Result, Result) = {
+    var a: Result = null
+    var b: Result = null
+    for (_ <- 0 until runs) {
+      val ra = measure(spark, first, 1)
+      val rb = measure(spark, second, 1)
+      if (a == null || ra.seconds < a.seconds) a = ra
+      if (b == null || rb.seconds < b.seconds) b = rb
+    }
+    (a, b)
+  }
 
   private def measure(spark: SparkSession, query: String, runs: Int): Result = {
     spark.sql(query).collect() // warm-up
