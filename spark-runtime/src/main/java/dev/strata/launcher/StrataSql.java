@@ -4,10 +4,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -26,6 +28,9 @@ import org.apache.spark.sql.SparkSession;
 public final class StrataSql {
 
     static final int MAX_PRINTED_ROWS = 10_000;
+
+    /** A URI scheme of two or more characters (one letter before ':' would be a Windows drive). */
+    private static final Pattern URI_SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:");
 
     private StrataSql() {}
 
@@ -67,7 +72,11 @@ public final class StrataSql {
         if (inline != null) {
             script = script == null ? inline : script + ";\n" + inline;
         }
-        SparkSession spark = session(warehouse);
+        String warehouseUri = warehouseUri(warehouse, System.err);
+        if (warehouseUri == null) {
+            System.exit(1);
+        }
+        SparkSession spark = session(warehouseUri);
         int exit;
         try {
             exit = script != null ? runScript(spark, script) : interactive(spark);
@@ -77,8 +86,56 @@ public final class StrataSql {
         System.exit(exit);
     }
 
-    static SparkSession session(String warehouse) {
-        Path dir = Path.of(warehouse).toAbsolutePath().normalize();
+    /**
+     * The warehouse location for the catalog: a URI with a scheme ({@code file:}, {@code hdfs:}, {@code s3a:} ...) is
+     * kept as given, for Paimon's FileIO to resolve; a plain path is made absolute. A local warehouse that does not
+     * exist is created (saying so on {@code err}) when its parent directory exists; otherwise this prints why and
+     * returns null.
+     */
+    static String warehouseUri(String warehouse, PrintStream err) {
+        boolean uri = URI_SCHEME.matcher(warehouse).lookingAt();
+        Path dir;
+        if (!uri) {
+            dir = Path.of(warehouse).toAbsolutePath().normalize();
+        } else if (warehouse.regionMatches(true, 0, "file:", 0, 5)) {
+            try {
+                dir = Path.of(URI.create(warehouse));
+            } catch (IllegalArgumentException e) {
+                err.println("strata-sql: Cannot open warehouse " + warehouse + ": it is not a valid file URI ("
+                        + e.getMessage() + "). Use file:/absolute/path or a plain path.");
+                return null;
+            }
+        } else {
+            return warehouse;
+        }
+        if (Files.isDirectory(dir)) {
+            return uri ? warehouse : dir.toUri().toString();
+        }
+        if (Files.exists(dir)) {
+            err.println("strata-sql: Cannot open warehouse " + dir + ": it is a file, not a directory. "
+                    + "Pass a directory to --warehouse.");
+            return null;
+        }
+        Path parent = dir.getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            err.println("strata-sql: Cannot create warehouse " + dir + ": its parent directory " + parent
+                    + " does not exist. Create the parent first or check the --warehouse path.");
+            return null;
+        }
+        try {
+            Files.createDirectory(dir);
+        } catch (IOException e) {
+            err.println("strata-sql: Cannot create warehouse " + dir + ": " + e.getMessage()
+                    + ". Check the permissions of " + parent + ".");
+            return null;
+        }
+        err.println("Created new warehouse at " + dir);
+        return uri ? warehouse : dir.toUri().toString();
+    }
+
+    static SparkSession session(String warehouseUri) {
+        String sparkWarehouse = warehouseUri.endsWith("/") ? warehouseUri + "spark-warehouse"
+                : warehouseUri + "/spark-warehouse";
         return SparkSession.builder()
                 .master(System.getProperty("strata.master", "local[*]"))
                 .appName("strata-sql")
@@ -87,8 +144,8 @@ public final class StrataSql {
                 .config("spark.driver.bindAddress", "127.0.0.1")
                 .config("spark.sql.extensions", "dev.strata.spark.StrataExtensions")
                 .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
-                .config("spark.sql.catalog.lake.warehouse", dir.toUri().toString())
-                .config("spark.sql.warehouse.dir", dir.resolve("spark-warehouse").toUri().toString())
+                .config("spark.sql.catalog.lake.warehouse", warehouseUri)
+                .config("spark.sql.warehouse.dir", sparkWarehouse)
                 .getOrCreate();
     }
 

@@ -23,7 +23,7 @@ class StrataSqlTest {
     static void start() throws Exception {
         warehouse = Files.createTempDirectory("strata-sql-test");
         System.setProperty("strata.master", "local[2]");
-        spark = StrataSql.session(warehouse.toString());
+        spark = StrataSql.session(warehouse.toUri().toString());
     }
 
     @AfterAll

@@ -1,0 +1,84 @@
+package dev.strata.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the real {@code bin/strata-sql} as a child process. The module's tests run before {@code package}, so the
+ * script is pointed at this module's test classpath through {@code STRATA_SQL_CLASSPATH} instead of the shaded jar;
+ * everything else (JVM flags, logging set-up, argument handling) is the script's own.
+ */
+class StrataSqlProcessTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void warehousesArePathsMadeAbsoluteOrUrisKeptAndAMissingParentIsRefused() throws Exception {
+        Result relative = run(dir, "--warehouse", "wh", "-e", "CREATE NAMESPACE lake.a");
+        assertThat(relative.exit).as(relative.toString()).isZero();
+        assertThat(relative.err).contains("Created new warehouse at " + dir.resolve("wh").toRealPath());
+        assertThat(dir.resolve("wh").resolve("a.db")).isDirectory();
+
+        Path uriWarehouse = dir.resolve("wh2");
+        Result uri = run(dir, "--warehouse", "file:" + uriWarehouse, "-e", "CREATE NAMESPACE lake.b");
+        assertThat(uri.exit).as(uri.toString()).isZero();
+        assertThat(uri.err).contains("Created new warehouse at " + uriWarehouse);
+        assertThat(uriWarehouse.resolve("b.db")).isDirectory();
+        assertThat(dir.resolve("file:")).doesNotExist();
+
+        Path missing = dir.resolve("no-such-parent").resolve("wh");
+        Result refused = run(dir, "--warehouse", missing.toString(), "-e", "CREATE NAMESPACE lake.c");
+        assertThat(refused.exit).as(refused.toString()).isEqualTo(1);
+        assertThat(refused.err).contains("Cannot create warehouse " + missing)
+                .contains("parent directory " + missing.getParent() + " does not exist");
+        assertThat(missing.getParent()).doesNotExist();
+    }
+
+    record Result(int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
+        }
+    }
+
+    static Result run(Path workDir, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(script().toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
+        builder.environment().put("STRATA_SQL_CLASSPATH", System.getProperty("java.class.path"));
+        builder.environment().put("STRATA_SQL_HEAP", "1g");
+        File out = workDir.resolve("stdout-" + System.nanoTime() + ".txt").toFile();
+        File err = workDir.resolve("stderr-" + System.nanoTime() + ".txt").toFile();
+        builder.redirectOutput(out).redirectError(err).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        Process process = builder.start();
+        if (!process.waitFor(180, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("strata-sql " + String.join(" ", args) + " did not finish within 180 s");
+        }
+        return new Result(process.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+                Files.readString(err.toPath(), StandardCharsets.UTF_8));
+    }
+
+    private static Path script() {
+        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path candidate = p.resolve("bin").resolve("strata-sql");
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        throw new AssertionError("bin/strata-sql not found above " + Path.of("").toAbsolutePath());
+    }
+}
