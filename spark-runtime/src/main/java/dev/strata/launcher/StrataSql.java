@@ -8,7 +8,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import org.apache.spark.sql.Dataset;
@@ -19,7 +23,8 @@ import org.apache.spark.sql.SparkSession;
  * {@code bin/strata-sql}: SQL on an embedded local Spark with a Strata catalog {@code lake}.
  *
  * <pre>
- * strata-sql [--warehouse DIR] [-e "SQL; SQL"] [-f FILE]     (no -e/-f: interactive prompt)
+ * strata-sql [--warehouse DIR|URI] [--master URL] [--driver-memory SIZE] [--conf K=V]... [-i FILE]...
+ *            [-f FILE] [-e "SQL; SQL"]     (no -e/-f: interactive prompt after -i)
  * </pre>
  *
  * Statements run in order; query results print as aligned tables while Spark's console progress bar shows
@@ -35,55 +40,146 @@ public final class StrataSql {
     private StrataSql() {}
 
     public static void main(String[] args) throws IOException {
-        String warehouse = "warehouse";
-        String inline = null;
-        String file = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--warehouse":
-                    warehouse = value(args, ++i, "--warehouse");
-                    break;
-                case "-e":
-                    inline = value(args, ++i, "-e");
-                    break;
-                case "-f":
-                    file = value(args, ++i, "-f");
-                    break;
-                case "-h":
-                case "--help":
-                    usage(System.out);
-                    return;
-                default:
-                    System.err.println("strata-sql: unknown argument '" + args[i] + "'.");
-                    usage(System.err);
-                    System.exit(2);
-            }
+        Options options = Options.parse(args, System.err);
+        if (options == null) {
+            usage(System.err);
+            System.exit(2);
         }
-        String script = null;
-        if (file != null) {
-            Path path = Path.of(file);
-            if (!Files.isReadable(path)) {
-                System.err.println("strata-sql: cannot read SQL file " + path.toAbsolutePath()
-                        + ": it does not exist or is not readable.");
-                System.exit(2);
-            }
-            script = Files.readString(path, StandardCharsets.UTF_8);
+        if (options.help) {
+            usage(System.out);
+            return;
         }
-        if (inline != null) {
-            script = script == null ? inline : script + ";\n" + inline;
+        // -i files first, then -f, then -e: each is a list of statements run in that order.
+        List<String> scripts = new ArrayList<>();
+        for (String init : options.initFiles) {
+            scripts.add(readScript(init, "-i"));
         }
-        String warehouseUri = warehouseUri(warehouse, System.err);
+        if (options.file != null) {
+            scripts.add(readScript(options.file, "-f"));
+        }
+        if (options.inline != null) {
+            scripts.add(options.inline);
+        }
+        boolean prompt = options.file == null && options.inline == null;
+        String warehouseUri = warehouseUri(options.warehouse, System.err);
         if (warehouseUri == null) {
             System.exit(1);
         }
-        SparkSession spark = session(warehouseUri);
-        int exit;
+        SparkSession spark = session(warehouseUri, options.master, options.conf);
+        int exit = 0;
         try {
-            exit = script != null ? runScript(spark, script) : interactive(spark);
+            for (String script : scripts) {
+                exit = runScript(spark, script);
+                if (exit != 0) {
+                    break;
+                }
+            }
+            if (exit == 0 && prompt) {
+                exit = interactive(spark);
+            }
         } finally {
             spark.stop();
         }
         System.exit(exit);
+    }
+
+    /** The command line; {@link #parse} returns null after printing why an argument is refused. */
+    static final class Options {
+        String warehouse = "warehouse";
+        String master = System.getProperty("strata.master", "local[*]");
+        final Map<String, String> conf = new LinkedHashMap<>();
+        final List<String> initFiles = new ArrayList<>();
+        String file;
+        String inline;
+        boolean help;
+
+        static Options parse(String[] args, PrintStream err) {
+            Options options = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                String name = arg;
+                String value = null;
+                int eq = arg.indexOf('=');
+                if (arg.startsWith("--") && eq > 0) {
+                    name = arg.substring(0, eq);
+                    value = arg.substring(eq + 1);
+                }
+                if (name.equals("-h") || name.equals("--help")) {
+                    options.help = true;
+                    continue;
+                }
+                if (!TAKES_VALUE.contains(name)) {
+                    err.println("strata-sql: Cannot run with argument '" + arg + "': it is not an option of "
+                            + "strata-sql. See the usage below.");
+                    return null;
+                }
+                if (value == null) {
+                    if (i + 1 >= args.length) {
+                        err.println("strata-sql: Cannot run with option " + name + ": it needs a value.");
+                        return null;
+                    }
+                    value = args[++i];
+                }
+                switch (name) {
+                    case "--warehouse":
+                        options.warehouse = value;
+                        break;
+                    case "--master":
+                        options.master = value;
+                        break;
+                    case "--driver-memory":
+                        // bin/strata-sql sizes the JVM heap from it; Spark records it as its driver memory.
+                        options.conf.put("spark.driver.memory", value);
+                        break;
+                    case "--conf":
+                        int sep = value.indexOf('=');
+                        if (sep <= 0) {
+                            err.println("strata-sql: Cannot use --conf '" + value + "': expected key=value, "
+                                    + "for example --conf spark.sql.shuffle.partitions=8.");
+                            return null;
+                        }
+                        options.conf.put(value.substring(0, sep).strip(), value.substring(sep + 1));
+                        break;
+                    case "-i":
+                        options.initFiles.add(value);
+                        break;
+                    case "-f":
+                        if (options.file != null) {
+                            err.println("strata-sql: Cannot run -f " + value + ": -f " + options.file
+                                    + " was already given. Pass one -f (and -i for files to run first).");
+                            return null;
+                        }
+                        options.file = value;
+                        break;
+                    case "-e":
+                        options.inline = options.inline == null ? value : options.inline + ";\n" + value;
+                        break;
+                    default:
+                        throw new IllegalStateException(name);
+                }
+            }
+            return options;
+        }
+    }
+
+    private static final Set<String> TAKES_VALUE =
+            Set.of("--warehouse", "--master", "--driver-memory", "--conf", "-i", "-f", "-e");
+
+    private static String readScript(String file, String option) {
+        Path path = Path.of(file);
+        if (!Files.isReadable(path) || Files.isDirectory(path)) {
+            System.err.println("strata-sql: Cannot read " + option + " file " + path.toAbsolutePath()
+                    + ": it does not exist or is not a readable file. Check the path.");
+            System.exit(2);
+        }
+        try {
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            System.err.println("strata-sql: Cannot read " + option + " file " + path.toAbsolutePath() + ": "
+                    + e.getMessage() + ". Check that it is UTF-8 text.");
+            System.exit(2);
+            return null;
+        }
     }
 
     /**
@@ -134,10 +230,15 @@ public final class StrataSql {
     }
 
     static SparkSession session(String warehouseUri) {
+        return session(warehouseUri, System.getProperty("strata.master", "local[*]"), Map.of());
+    }
+
+    /** A session with catalog {@code lake} over the warehouse; {@code conf} (from --conf) is applied last. */
+    static SparkSession session(String warehouseUri, String master, Map<String, String> conf) {
         String sparkWarehouse = warehouseUri.endsWith("/") ? warehouseUri + "spark-warehouse"
                 : warehouseUri + "/spark-warehouse";
-        return SparkSession.builder()
-                .master(System.getProperty("strata.master", "local[*]"))
+        SparkSession.Builder builder = SparkSession.builder()
+                .master(master)
                 .appName("strata-sql")
                 .config("spark.ui.showConsoleProgress", "true")
                 .config("spark.driver.host", "127.0.0.1")
@@ -145,8 +246,9 @@ public final class StrataSql {
                 .config("spark.sql.extensions", "dev.strata.spark.StrataExtensions")
                 .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
                 .config("spark.sql.catalog.lake.warehouse", warehouseUri)
-                .config("spark.sql.warehouse.dir", sparkWarehouse)
-                .getOrCreate();
+                .config("spark.sql.warehouse.dir", sparkWarehouse);
+        conf.forEach(builder::config);
+        return builder.getOrCreate();
     }
 
     /** Runs statements in order; 0 when all succeeded, 1 at the first failure. */
@@ -209,23 +311,22 @@ public final class StrataSql {
         return failed ? 1 : 0;
     }
 
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            System.err.println("strata-sql: " + flag + " needs a value.");
-            usage(System.err);
-            System.exit(2);
-        }
-        return args[i];
-    }
-
     private static String abbreviate(String statement) {
         String oneLine = statement.replaceAll("\\s+", " ").strip();
         return oneLine.length() <= 120 ? oneLine : oneLine.substring(0, 117) + "...";
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: strata-sql [--warehouse DIR] [-e \"SQL; SQL\"] [-f FILE]");
-        out.println("  Runs SQL on an embedded local Spark with catalog 'lake' over the Paimon warehouse DIR");
-        out.println("  (default ./warehouse). Without -e or -f, reads statements from an interactive prompt.");
+        out.println("usage: strata-sql [options]");
+        out.println("  Runs SQL on an embedded Spark with catalog 'lake' over a Paimon warehouse.");
+        out.println("  --warehouse DIR|URI   warehouse directory or URI (file:, hdfs:, s3a: ...; default ./warehouse)");
+        out.println("  --master URL          Spark master (default local[*])");
+        out.println("  --driver-memory SIZE  heap of the driver JVM, for example 8g (default 4g)");
+        out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
+        out.println("  -i FILE               statements to run first (repeatable)");
+        out.println("  -f FILE               a file of statements, run after -i");
+        out.println("  -e \"SQL; SQL\"         statements run after -f");
+        out.println("  Without -e or -f, reads statements from an interactive prompt after -i.");
+        out.println("  The first failing statement ends the program with exit code 1; a bad argument exits with 2.");
     }
 }

@@ -46,6 +46,37 @@ class StrataSqlProcessTest {
         assertThat(missing.getParent()).doesNotExist();
     }
 
+    @Test
+    void initFileThenFileThenInlineWithConfAndMasterAndRefusedArguments() throws Exception {
+        Path init = Files.writeString(dir.resolve("init.sql"),
+                "CREATE NAMESPACE lake.s2;\nCREATE TABLE lake.s2.t (id INT);\n");
+        Path file = Files.writeString(dir.resolve("main.sql"), "INSERT INTO lake.s2.t VALUES (1);\nSELECT 'from-f';\n");
+        Result ok = run(dir, "--warehouse", "wh", "--master", "local[2]", "--driver-memory", "1g",
+                "--conf", "spark.sql.shuffle.partitions=7", "--conf=spark.strata.test.key=a=b",
+                "-e", "SELECT 'from-e', count(*) AS n FROM lake.s2.t; SET spark.sql.shuffle.partitions; "
+                        + "SET spark.strata.test.key; SET spark.master",
+                "-f", file.toString(), "-i", init.toString());
+        assertThat(ok.exit).as(ok.toString()).isZero();
+        assertThat(ok.out).containsPattern("\\| spark\\.sql\\.shuffle\\.partitions +\\| 7 +\\|")
+                .containsPattern("\\| spark\\.strata\\.test\\.key +\\| a=b +\\|")
+                .containsPattern("\\| spark\\.master +\\| local\\[2\\] +\\|")
+                .containsPattern("\\| from-e +\\| 1 +\\|");
+        assertThat(ok.out.indexOf("from-f")).isPositive().isLessThan(ok.out.indexOf("from-e"));
+
+        Path failing = Files.writeString(dir.resolve("failing.sql"), "SELECT 'before';\nSELECT * FROM lake.s2.missing;\n");
+        Result failed = run(dir, "--warehouse", "wh", "-f", failing.toString(), "-e", "SELECT 'after-failure'");
+        assertThat(failed.exit).as(failed.toString()).isEqualTo(1);
+        assertThat(failed.out).contains("before").doesNotContain("after-failure");
+        assertThat(failed.err).contains("Error in statement: SELECT * FROM lake.s2.missing");
+
+        Result unknown = run(dir, "--warehouse", "wh", "--bogus", "-e", "SELECT 1");
+        assertThat(unknown.exit).as(unknown.toString()).isEqualTo(2);
+        assertThat(unknown.err).contains("'--bogus'").contains("usage: strata-sql");
+        Result badConf = run(dir, "--conf", "spark.sql.shuffle.partitions");
+        assertThat(badConf.exit).as(badConf.toString()).isEqualTo(2);
+        assertThat(badConf.err).contains("expected key=value");
+    }
+
     record Result(int exit, String out, String err) {
         @Override
         public String toString() {
