@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -27,8 +28,8 @@ import org.apache.spark.sql.SparkSession;
  *            [-f FILE] [-e "SQL; SQL"]     (no -e/-f: interactive prompt after -i)
  * </pre>
  *
- * Statements run in order; query results print as aligned tables while Spark's console progress bar shows
- * long stages. The first failing statement prints its error and ends the program with exit code 1.
+ * Statements run in order; query results print as aligned tables (or csv/json) while Spark's console progress
+ * bar shows long stages, EXPLAIN as plain text, and DDL/DML print what they did. The first failing statement prints its error and ends the program with exit code 1.
  */
 public final class StrataSql {
 
@@ -69,13 +70,13 @@ public final class StrataSql {
         int exit = 0;
         try {
             for (String script : scripts) {
-                exit = runScript(spark, script);
+                exit = runScript(spark, script, options.output, options.timing);
                 if (exit != 0) {
                     break;
                 }
             }
             if (exit == 0 && prompt) {
-                exit = interactive(spark);
+                exit = interactive(spark, options.output, options.timing);
             }
         } finally {
             spark.stop();
@@ -91,6 +92,8 @@ public final class StrataSql {
         final List<String> initFiles = new ArrayList<>();
         String file;
         String inline;
+        Output output = Output.TABLE;
+        boolean timing;
         boolean help;
 
         static Options parse(String[] args, PrintStream err) {
@@ -106,6 +109,10 @@ public final class StrataSql {
                 }
                 if (name.equals("-h") || name.equals("--help")) {
                     options.help = true;
+                    continue;
+                }
+                if (name.equals("--timing")) {
+                    options.timing = true;
                     continue;
                 }
                 if (!TAKES_VALUE.contains(name)) {
@@ -140,6 +147,14 @@ public final class StrataSql {
                         }
                         options.conf.put(value.substring(0, sep).strip(), value.substring(sep + 1));
                         break;
+                    case "--output":
+                        try {
+                            options.output = Output.valueOf(value.toUpperCase(Locale.ROOT));
+                        } catch (IllegalArgumentException e) {
+                            err.println("strata-sql: Cannot use --output " + value + ": expected table, csv or json.");
+                            return null;
+                        }
+                        break;
                     case "-i":
                         options.initFiles.add(value);
                         break;
@@ -163,7 +178,7 @@ public final class StrataSql {
     }
 
     private static final Set<String> TAKES_VALUE =
-            Set.of("--warehouse", "--master", "--driver-memory", "--conf", "-i", "-f", "-e");
+            Set.of("--warehouse", "--master", "--driver-memory", "--conf", "--output", "-i", "-f", "-e");
 
     private static String readScript(String file, String option) {
         Path path = Path.of(file);
@@ -253,8 +268,12 @@ public final class StrataSql {
 
     /** Runs statements in order; 0 when all succeeded, 1 at the first failure. */
     static int runScript(SparkSession spark, String script) {
+        return runScript(spark, script, Output.TABLE, false);
+    }
+
+    static int runScript(SparkSession spark, String script, Output output, boolean timing) {
         for (String statement : SqlScript.split(script)) {
-            if (!run(spark, statement, System.out, System.err)) {
+            if (!run(spark, statement, System.out, System.err, output, timing)) {
                 return 1;
             }
         }
@@ -262,16 +281,36 @@ public final class StrataSql {
     }
 
     static boolean run(SparkSession spark, String statement, PrintStream out, PrintStream err) {
+        return run(spark, statement, out, err, Output.TABLE, false);
+    }
+
+    /**
+     * Runs one statement and prints its result on {@code out}: rows in the {@code output} format, a single
+     * multi-line string (EXPLAIN, SHOW CREATE TABLE) as plain text, and for statements without result
+     * columns one line saying what they did (on {@code err} in csv/json output, so stdout stays data).
+     */
+    static boolean run(SparkSession spark, String statement, PrintStream out, PrintStream err, Output output,
+            boolean timing) {
+        long started = System.currentTimeMillis();
+        long startedNanos = System.nanoTime();
         try {
             Dataset<Row> result = spark.sql(statement);
+            String fetched;
             if (result.schema().isEmpty()) {
                 result.collectAsList();
-                out.println("OK");
+                String report = StatementReport.describe(result.queryExecution().analyzed(), started);
+                (output == Output.TABLE ? out : err).println(report);
+                fetched = "";
             } else {
                 List<Row> rows = result.limit(MAX_PRINTED_ROWS + 1).collectAsList();
                 boolean truncated = rows.size() > MAX_PRINTED_ROWS;
-                new ResultPrinter(out).print(result.schema(), truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows,
-                        truncated);
+                List<Row> shown = truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows;
+                new ResultPrinter(out).print(result.schema(), shown, truncated, output);
+                fetched = ", fetched " + shown.size() + (shown.size() == 1 ? " row" : " rows");
+            }
+            if (timing) {
+                err.printf(Locale.ROOT, "Time taken: %.3f s%s%n", (System.nanoTime() - startedNanos) / 1e9,
+                        fetched);
             }
             return true;
         } catch (Exception e) {
@@ -281,7 +320,12 @@ public final class StrataSql {
         }
     }
 
-    private static int interactive(SparkSession spark) throws IOException {
+    /** How query results are printed ({@code --output}). */
+    enum Output {
+        TABLE, CSV, JSON
+    }
+
+    private static int interactive(SparkSession spark, Output output, boolean timing) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         StringBuilder buffer = new StringBuilder();
         System.out.println("Strata SQL on Spark " + spark.version() + ". Catalog: lake. End statements with ';', "
@@ -305,7 +349,7 @@ public final class StrataSql {
                 if (word.equals("exit") || word.equals("quit")) {
                     return failed ? 1 : 0;
                 }
-                failed |= !run(spark, statement, System.out, System.err);
+                failed |= !run(spark, statement, System.out, System.err, output, timing);
             }
         }
         return failed ? 1 : 0;
@@ -323,6 +367,8 @@ public final class StrataSql {
         out.println("  --master URL          Spark master (default local[*])");
         out.println("  --driver-memory SIZE  heap of the driver JVM, for example 8g (default 4g)");
         out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
+        out.println("  --output FORMAT       query results as table (default), csv or json (one object per line)");
+        out.println("  --timing              print the time each statement took (on stderr)");
         out.println("  -i FILE               statements to run first (repeatable)");
         out.println("  -f FILE               a file of statements, run after -i");
         out.println("  -e \"SQL; SQL\"         statements run after -f");

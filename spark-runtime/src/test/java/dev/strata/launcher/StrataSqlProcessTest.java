@@ -77,6 +77,28 @@ class StrataSqlProcessTest {
         assertThat(badConf.err).contains("expected key=value");
     }
 
+    @Test
+    void explainPrintsPlainLinesAndStatementsSayWhatTheyDid() throws Exception {
+        Result r = run(dir, "--warehouse", "wh", "--timing", "-e", String.join(";\n",
+                "CREATE NAMESPACE lake.s3",
+                "CREATE TABLE lake.s3.t (id BIGINT, s STRING)",
+                "INSERT INTO lake.s3.t SELECT id, CAST(id AS STRING) FROM range(100)",
+                "EXPLAIN SELECT * FROM lake.s3.t WHERE id > 5",
+                "CREATE TABLE lake.s3.c AS SELECT * FROM lake.s3.t WHERE id < 10",
+                "INSERT OVERWRITE lake.s3.t SELECT * FROM lake.s3.c",
+                "SELECT count(*) AS n FROM lake.s3.t",
+                "DROP TABLE lake.s3.c"));
+        assertThat(r.exit).as(r.toString()).isZero();
+        List<String> lines = r.out.lines().toList();
+        assertThat(lines).contains("Namespace lake.s3 created", "Table lake.s3.t created",
+                "Inserted 100 rows into lake.s3.t (snapshot 1)", "Table lake.s3.c created with 10 rows",
+                "Overwrote lake.s3.t (snapshot 2)", "Table lake.s3.c dropped", "== Physical Plan ==");
+        assertThat(lines).anyMatch(l -> l.contains("BatchScan") && l.contains("PushedPredicates"));
+        assertThat(r.out).doesNotContain("\\n").doesNotContain("| == Physical Plan");
+        assertThat(r.out).containsPattern("\\| 10 +\\|");
+        assertThat(r.err.lines().filter(l -> l.startsWith("Time taken: "))).hasSize(8);
+    }
+
     record Result(int exit, String out, String err) {
         @Override
         public String toString() {
