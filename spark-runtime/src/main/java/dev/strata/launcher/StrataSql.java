@@ -67,6 +67,10 @@ public final class StrataSql {
             System.exit(1);
         }
         SparkSession spark = session(warehouseUri, options.master, options.conf);
+        if (options.verbose) {
+            System.err.println("strata-sql: Spark " + spark.version() + ", master " + spark.sparkContext().master()
+                    + ", catalog lake at " + warehouseUri);
+        }
         int exit = 0;
         try {
             for (String script : scripts) {
@@ -94,6 +98,7 @@ public final class StrataSql {
         String inline;
         Output output = Output.TABLE;
         boolean timing;
+        boolean verbose;
         boolean help;
 
         static Options parse(String[] args, PrintStream err) {
@@ -113,6 +118,11 @@ public final class StrataSql {
                 }
                 if (name.equals("--timing")) {
                     options.timing = true;
+                    continue;
+                }
+                if (name.equals("--verbose")) {
+                    // bin/strata-sql has set the log levels to INFO; here it also prints the session's set-up.
+                    options.verbose = true;
                     continue;
                 }
                 if (!TAKES_VALUE.contains(name)) {
@@ -369,6 +379,7 @@ public final class StrataSql {
         out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
         out.println("  --output FORMAT       query results as table (default), csv or json (one object per line)");
         out.println("  --timing              print the time each statement took (on stderr)");
+        out.println("  --verbose             Spark and Paimon logs at INFO (default: WARN, no start-up noise)");
         out.println("  -i FILE               statements to run first (repeatable)");
         out.println("  -f FILE               a file of statements, run after -i");
         out.println("  -e \"SQL; SQL\"         statements run after -f");

@@ -99,6 +99,29 @@ class StrataSqlProcessTest {
         assertThat(r.err.lines().filter(l -> l.startsWith("Time taken: "))).hasSize(8);
     }
 
+    @Test
+    void quietByDefaultEvenWhenLuceneRunsAndVerboseLogsAtInfo() throws Exception {
+        Files.createDirectory(dir.resolve("wh"));
+        Result quiet = run(dir, "--warehouse", "wh", "-e", String.join(";\n",
+                "CREATE NAMESPACE lake.s4",
+                "CREATE TABLE lake.s4.t (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+                        + "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
+                "INSERT INTO lake.s4.t VALUES (1, 'disk failure'), (2, 'all fine')",
+                "CALL lake.sys.compact(table => 's4.t')",
+                "SELECT id FROM full_text_search('lake.s4.t', 'body', 'disk', 10)"));
+        assertThat(quiet.exit).as(quiet.toString()).isZero();
+        assertThat(quiet.out).containsPattern("\\| 1 +\\|\\n\\+-+\\+\\n1 row");
+        // Spark's console progress bar also writes to stderr; it is made of '[Stage ...' segments ended by '\r'.
+        List<String> logLines = quiet.err.lines().flatMap(l -> List.of(l.split("\r")).stream())
+                .filter(l -> !l.isBlank() && !l.startsWith("[Stage ")).toList();
+        assertThat(logLines).as(quiet.toString()).isEmpty();
+
+        Result verbose = run(dir, "--warehouse", "wh", "--verbose", "-e", "SELECT 1");
+        assertThat(verbose.exit).as(verbose.toString()).isZero();
+        assertThat(verbose.err).contains(" INFO  SparkContext: ").contains("strata-sql: Spark ")
+                .contains(", master local[*], catalog lake at file:");
+    }
+
     record Result(int exit, String out, String err) {
         @Override
         public String toString() {
