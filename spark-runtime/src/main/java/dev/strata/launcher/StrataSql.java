@@ -1,8 +1,6 @@
 package dev.strata.launcher;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +17,18 @@ import java.util.regex.Pattern;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.jline.keymap.KeyMap;
+import org.jline.reader.Buffer;
+import org.jline.reader.EOFError;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.ParsedLine;
+import org.jline.reader.Reference;
+import org.jline.reader.UserInterruptException;
+import org.jline.reader.impl.DefaultParser;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
 
 /**
  * {@code bin/strata-sql}: SQL on an embedded local Spark with a Strata catalog {@code lake}.
@@ -335,34 +345,80 @@ public final class StrataSql {
         TABLE, CSV, JSON
     }
 
+    /** The Spark job group of the statement the prompt is running, cancelled by Ctrl-C. */
+    private static final String JOB_GROUP = "strata-sql-statement";
+
+    /**
+     * The prompt: line editing and history (JLine, history in ~/.strata_sql_history), statements over several
+     * lines until ';'. Ctrl-C while a statement runs cancels its Spark jobs and returns to the prompt; at the
+     * prompt it drops the typed text. Ctrl-D on an empty line leaves; on a half-typed statement it warns first
+     * and leaves on the second Ctrl-D.
+     */
     private static int interactive(SparkSession spark, Output output, boolean timing) throws IOException {
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        StringBuilder buffer = new StringBuilder();
-        System.out.println("Strata SQL on Spark " + spark.version() + ". Catalog: lake. End statements with ';', "
-                + "leave with 'exit;'.");
-        boolean failed = false;
-        while (true) {
-            System.out.print(buffer.length() == 0 ? "strata> " : "      > ");
-            System.out.flush();
-            String line = in.readLine();
-            if (line == null) {
-                break;
-            }
-            buffer.append(line).append('\n');
-            if (!SqlScript.complete(buffer.toString())) {
-                continue;
-            }
-            List<String> statements = SqlScript.split(buffer.toString());
-            buffer.setLength(0);
-            for (String statement : statements) {
-                String word = statement.strip().toLowerCase();
-                if (word.equals("exit") || word.equals("quit")) {
-                    return failed ? 1 : 0;
+        Path history = Path.of(System.getProperty("user.home"), ".strata_sql_history");
+        try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
+            LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("strata-sql")
+                    .parser(new StatementParser())
+                    .variable(LineReader.HISTORY_FILE, history)
+                    .variable(LineReader.SECONDARY_PROMPT_PATTERN, "      > ")
+                    .build();
+            boolean[] eofWarned = {false};
+            reader.getWidgets().put("strata-eof", () -> {
+                Buffer buffer = reader.getBuffer();
+                if (buffer.length() == 0 || eofWarned[0]) {
+                    throw new EndOfFileException();
                 }
-                failed |= !run(spark, statement, System.out, System.err, output, timing);
+                eofWarned[0] = true;
+                reader.printAbove("The statement is not finished: end it with ';', or press Ctrl-D again to leave "
+                        + "without running it.");
+                return true;
+            });
+            reader.getKeyMaps().get(LineReader.MAIN).bind(new Reference("strata-eof"), KeyMap.ctrl('D'));
+            terminal.handle(Terminal.Signal.INT, signal -> {
+                terminal.writer().println("\nCancelling the running statement...");
+                terminal.writer().flush();
+                spark.sparkContext().cancelJobGroup(JOB_GROUP);
+            });
+            terminal.writer().println("Strata SQL on Spark " + spark.version() + ". Catalog: lake. End statements "
+                    + "with ';', leave with Ctrl-D or 'exit;'.");
+            terminal.writer().flush();
+            boolean failed = false;
+            while (true) {
+                String text;
+                eofWarned[0] = false;
+                try {
+                    text = reader.readLine("strata> ");
+                } catch (UserInterruptException e) {
+                    continue;
+                } catch (EndOfFileException e) {
+                    break;
+                }
+                for (String statement : SqlScript.split(text)) {
+                    String word = statement.strip().toLowerCase(Locale.ROOT);
+                    if (word.equals("exit") || word.equals("quit")) {
+                        return failed ? 1 : 0;
+                    }
+                    spark.sparkContext().setJobGroup(JOB_GROUP, abbreviate(statement), true);
+                    try {
+                        failed |= !run(spark, statement, System.out, System.err, output, timing);
+                    } finally {
+                        spark.sparkContext().clearJobGroup();
+                    }
+                }
             }
+            return failed ? 1 : 0;
         }
-        return failed ? 1 : 0;
+    }
+
+    /** Asks JLine for another line while the typed text does not end with a complete statement. */
+    private static final class StatementParser extends DefaultParser {
+        @Override
+        public ParsedLine parse(String line, int cursor, ParseContext context) {
+            if (context == ParseContext.ACCEPT_LINE && !line.isBlank() && !SqlScript.complete(line)) {
+                throw new EOFError(-1, -1, "statement not ended with ';'");
+            }
+            return super.parse(line, cursor, context);
+        }
     }
 
     private static String abbreviate(String statement) {
