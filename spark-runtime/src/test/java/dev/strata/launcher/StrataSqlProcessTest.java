@@ -122,6 +122,72 @@ class StrataSqlProcessTest {
                 .contains(", master local[*], catalog lake at file:");
     }
 
+    /**
+     * The prompt through a pseudo-terminal ({@code script}): Ctrl-C during a long query cancels it and the session
+     * answers the next statement; Ctrl-D on a half-typed statement warns, a second Ctrl-D leaves.
+     */
+    @Test
+    void promptCtrlCCancelsTheRunningStatementAndTheSessionAnswersTheNext() throws Exception {
+        Files.createDirectory(dir.resolve("wh"));
+        String command = "stty cols 160 rows 50; exec '" + script() + "' --warehouse wh";
+        ProcessBuilder builder = new ProcessBuilder("script", "-qec", command, "/dev/null").directory(dir.toFile())
+                .redirectErrorStream(true);
+        builder.environment().put("STRATA_SQL_CLASSPATH", System.getProperty("java.class.path"));
+        builder.environment().put("STRATA_SQL_HEAP", "1g");
+        // Keeps the prompt's history file inside the test directory.
+        builder.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + dir);
+        Process process = builder.start();
+        StringBuffer screen = new StringBuffer();
+        Thread reader = new Thread(() -> {
+            byte[] buffer = new byte[8192];
+            try (var in = process.getInputStream()) {
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    screen.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                }
+            } catch (IOException e) {
+                screen.append("\n[read failed: ").append(e).append(']');
+            }
+        });
+        reader.start();
+        var keys = process.getOutputStream();
+        try {
+            awaitScreen(screen, "Catalog: lake", 120);
+            keys.write("SELECT sum(id) FROM range(0, 50000000000, 1, 2);\r".getBytes(StandardCharsets.UTF_8));
+            keys.flush();
+            awaitScreen(screen, "[Stage 0:", 60);
+            keys.write(3); // Ctrl-C
+            keys.flush();
+            awaitScreen(screen, "SPARK_JOB_CANCELLED", 60);
+            keys.write("SELECT 'still' ||\r'alive';\r".getBytes(StandardCharsets.UTF_8));
+            keys.flush();
+            awaitScreen(screen, "| stillalive", 60);
+            keys.write("SELECT 'never' || 'run'\r".getBytes(StandardCharsets.UTF_8));
+            keys.flush();
+            Thread.sleep(1000);
+            keys.write(4); // Ctrl-D on a half-typed statement
+            keys.flush();
+            awaitScreen(screen, "The statement is not finished", 30);
+            keys.write(4);
+            keys.flush();
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(screen.toString()).isTrue();
+        } finally {
+            process.destroyForcibly();
+            reader.join(10_000);
+        }
+        assertThat(screen.toString()).doesNotContain("neverrun");
+    }
+
+    private static void awaitScreen(StringBuffer screen, String text, int seconds) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (screen.indexOf(text) < 0) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("'" + text + "' did not appear within " + seconds + " s; the terminal shows:\n"
+                        + screen);
+            }
+            Thread.sleep(200);
+        }
+    }
+
     record Result(int exit, String out, String err) {
         @Override
         public String toString() {
