@@ -1,101 +1,299 @@
 package dev.strata.launcher;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.jline.keymap.KeyMap;
+import org.jline.reader.Buffer;
+import org.jline.reader.EOFError;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.ParsedLine;
+import org.jline.reader.Reference;
+import org.jline.reader.UserInterruptException;
+import org.jline.reader.impl.DefaultParser;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
 
 /**
  * {@code bin/strata-sql}: SQL on an embedded local Spark with a Strata catalog {@code lake}.
  *
  * <pre>
- * strata-sql [--warehouse DIR] [-e "SQL; SQL"] [-f FILE]     (no -e/-f: interactive prompt)
+ * strata-sql [--warehouse DIR|URI] [--master URL] [--driver-memory SIZE] [--conf K=V]... [-i FILE]...
+ *            [-f FILE] [-e "SQL; SQL"]     (no -e/-f: interactive prompt after -i)
  * </pre>
  *
- * Statements run in order; query results print as aligned tables while Spark's console progress bar shows
- * long stages. The first failing statement prints its error and ends the program with exit code 1.
+ * Statements run in order; query results print as aligned tables (or csv/json) while Spark's console progress
+ * bar shows long stages, EXPLAIN as plain text, and DDL/DML print what they did. The first failing statement prints its error and ends the program with exit code 1.
  */
 public final class StrataSql {
 
     static final int MAX_PRINTED_ROWS = 10_000;
 
+    /** A URI scheme of two or more characters (one letter before ':' would be a Windows drive). */
+    private static final Pattern URI_SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:");
+
     private StrataSql() {}
 
     public static void main(String[] args) throws IOException {
-        String warehouse = "warehouse";
-        String inline = null;
-        String file = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--warehouse":
-                    warehouse = value(args, ++i, "--warehouse");
-                    break;
-                case "-e":
-                    inline = value(args, ++i, "-e");
-                    break;
-                case "-f":
-                    file = value(args, ++i, "-f");
-                    break;
-                case "-h":
-                case "--help":
-                    usage(System.out);
-                    return;
-                default:
-                    System.err.println("strata-sql: unknown argument '" + args[i] + "'.");
-                    usage(System.err);
-                    System.exit(2);
-            }
+        Options options = Options.parse(args, System.err);
+        if (options == null) {
+            usage(System.err);
+            System.exit(2);
         }
-        String script = null;
-        if (file != null) {
-            Path path = Path.of(file);
-            if (!Files.isReadable(path)) {
-                System.err.println("strata-sql: cannot read SQL file " + path.toAbsolutePath()
-                        + ": it does not exist or is not readable.");
-                System.exit(2);
-            }
-            script = Files.readString(path, StandardCharsets.UTF_8);
+        if (options.help) {
+            usage(System.out);
+            return;
         }
-        if (inline != null) {
-            script = script == null ? inline : script + ";\n" + inline;
+        // -i files first, then -f, then -e: each is a list of statements run in that order.
+        List<String> scripts = new ArrayList<>();
+        for (String init : options.initFiles) {
+            scripts.add(readScript(init, "-i"));
         }
-        SparkSession spark = session(warehouse);
-        int exit;
+        if (options.file != null) {
+            scripts.add(readScript(options.file, "-f"));
+        }
+        if (options.inline != null) {
+            scripts.add(options.inline);
+        }
+        boolean prompt = options.file == null && options.inline == null;
+        String warehouseUri = warehouseUri(options.warehouse, System.err);
+        if (warehouseUri == null) {
+            System.exit(1);
+        }
+        SparkSession spark = session(warehouseUri, options.master, options.conf);
+        if (options.verbose) {
+            System.err.println("strata-sql: Spark " + spark.version() + ", master " + spark.sparkContext().master()
+                    + ", catalog lake at " + warehouseUri);
+        }
+        int exit = 0;
         try {
-            exit = script != null ? runScript(spark, script) : interactive(spark);
+            for (String script : scripts) {
+                exit = runScript(spark, script, options.output, options.timing);
+                if (exit != 0) {
+                    break;
+                }
+            }
+            if (exit == 0 && prompt) {
+                exit = interactive(spark, options.output, options.timing);
+            }
         } finally {
             spark.stop();
         }
         System.exit(exit);
     }
 
-    static SparkSession session(String warehouse) {
-        Path dir = Path.of(warehouse).toAbsolutePath().normalize();
-        return SparkSession.builder()
-                .master(System.getProperty("strata.master", "local[*]"))
+    /** The command line; {@link #parse} returns null after printing why an argument is refused. */
+    static final class Options {
+        String warehouse = "warehouse";
+        String master = System.getProperty("strata.master", "local[*]");
+        final Map<String, String> conf = new LinkedHashMap<>();
+        final List<String> initFiles = new ArrayList<>();
+        String file;
+        String inline;
+        Output output = Output.TABLE;
+        boolean timing;
+        boolean verbose;
+        boolean help;
+
+        static Options parse(String[] args, PrintStream err) {
+            Options options = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                String name = arg;
+                String value = null;
+                int eq = arg.indexOf('=');
+                if (arg.startsWith("--") && eq > 0) {
+                    name = arg.substring(0, eq);
+                    value = arg.substring(eq + 1);
+                }
+                if (name.equals("-h") || name.equals("--help")) {
+                    options.help = true;
+                    continue;
+                }
+                if (name.equals("--timing")) {
+                    options.timing = true;
+                    continue;
+                }
+                if (name.equals("--verbose")) {
+                    // bin/strata-sql has set the log levels to INFO; here it also prints the session's set-up.
+                    options.verbose = true;
+                    continue;
+                }
+                if (!TAKES_VALUE.contains(name)) {
+                    err.println("strata-sql: Cannot run with argument '" + arg + "': it is not an option of "
+                            + "strata-sql. See the usage below.");
+                    return null;
+                }
+                if (value == null) {
+                    if (i + 1 >= args.length) {
+                        err.println("strata-sql: Cannot run with option " + name + ": it needs a value.");
+                        return null;
+                    }
+                    value = args[++i];
+                }
+                switch (name) {
+                    case "--warehouse":
+                        options.warehouse = value;
+                        break;
+                    case "--master":
+                        options.master = value;
+                        break;
+                    case "--driver-memory":
+                        // bin/strata-sql sizes the JVM heap from it; Spark records it as its driver memory.
+                        options.conf.put("spark.driver.memory", value);
+                        break;
+                    case "--conf":
+                        int sep = value.indexOf('=');
+                        if (sep <= 0) {
+                            err.println("strata-sql: Cannot use --conf '" + value + "': expected key=value, "
+                                    + "for example --conf spark.sql.shuffle.partitions=8.");
+                            return null;
+                        }
+                        options.conf.put(value.substring(0, sep).strip(), value.substring(sep + 1));
+                        break;
+                    case "--output":
+                        try {
+                            options.output = Output.valueOf(value.toUpperCase(Locale.ROOT));
+                        } catch (IllegalArgumentException e) {
+                            err.println("strata-sql: Cannot use --output " + value + ": expected table, csv or json.");
+                            return null;
+                        }
+                        break;
+                    case "-i":
+                        options.initFiles.add(value);
+                        break;
+                    case "-f":
+                        if (options.file != null) {
+                            err.println("strata-sql: Cannot run -f " + value + ": -f " + options.file
+                                    + " was already given. Pass one -f (and -i for files to run first).");
+                            return null;
+                        }
+                        options.file = value;
+                        break;
+                    case "-e":
+                        options.inline = options.inline == null ? value : options.inline + ";\n" + value;
+                        break;
+                    default:
+                        throw new IllegalStateException(name);
+                }
+            }
+            return options;
+        }
+    }
+
+    private static final Set<String> TAKES_VALUE =
+            Set.of("--warehouse", "--master", "--driver-memory", "--conf", "--output", "-i", "-f", "-e");
+
+    private static String readScript(String file, String option) {
+        Path path = Path.of(file);
+        if (!Files.isReadable(path) || Files.isDirectory(path)) {
+            System.err.println("strata-sql: Cannot read " + option + " file " + path.toAbsolutePath()
+                    + ": it does not exist or is not a readable file. Check the path.");
+            System.exit(2);
+        }
+        try {
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            System.err.println("strata-sql: Cannot read " + option + " file " + path.toAbsolutePath() + ": "
+                    + e.getMessage() + ". Check that it is UTF-8 text.");
+            System.exit(2);
+            return null;
+        }
+    }
+
+    /**
+     * The warehouse location for the catalog: a URI with a scheme ({@code file:}, {@code hdfs:}, {@code s3a:} ...) is
+     * kept as given, for Paimon's FileIO to resolve; a plain path is made absolute. A local warehouse that does not
+     * exist is created (saying so on {@code err}) when its parent directory exists; otherwise this prints why and
+     * returns null.
+     */
+    static String warehouseUri(String warehouse, PrintStream err) {
+        boolean uri = URI_SCHEME.matcher(warehouse).lookingAt();
+        Path dir;
+        if (!uri) {
+            dir = Path.of(warehouse).toAbsolutePath().normalize();
+        } else if (warehouse.regionMatches(true, 0, "file:", 0, 5)) {
+            try {
+                dir = Path.of(URI.create(warehouse));
+            } catch (IllegalArgumentException e) {
+                err.println("strata-sql: Cannot open warehouse " + warehouse + ": it is not a valid file URI ("
+                        + e.getMessage() + "). Use file:/absolute/path or a plain path.");
+                return null;
+            }
+        } else {
+            return warehouse;
+        }
+        if (Files.isDirectory(dir)) {
+            return uri ? warehouse : dir.toUri().toString();
+        }
+        if (Files.exists(dir)) {
+            err.println("strata-sql: Cannot open warehouse " + dir + ": it is a file, not a directory. "
+                    + "Pass a directory to --warehouse.");
+            return null;
+        }
+        Path parent = dir.getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            err.println("strata-sql: Cannot create warehouse " + dir + ": its parent directory " + parent
+                    + " does not exist. Create the parent first or check the --warehouse path.");
+            return null;
+        }
+        try {
+            Files.createDirectory(dir);
+        } catch (IOException e) {
+            err.println("strata-sql: Cannot create warehouse " + dir + ": " + e.getMessage()
+                    + ". Check the permissions of " + parent + ".");
+            return null;
+        }
+        err.println("Created new warehouse at " + dir);
+        return uri ? warehouse : dir.toUri().toString();
+    }
+
+    static SparkSession session(String warehouseUri) {
+        return session(warehouseUri, System.getProperty("strata.master", "local[*]"), Map.of());
+    }
+
+    /** A session with catalog {@code lake} over the warehouse; {@code conf} (from --conf) is applied last. */
+    static SparkSession session(String warehouseUri, String master, Map<String, String> conf) {
+        String sparkWarehouse = warehouseUri.endsWith("/") ? warehouseUri + "spark-warehouse"
+                : warehouseUri + "/spark-warehouse";
+        SparkSession.Builder builder = SparkSession.builder()
+                .master(master)
                 .appName("strata-sql")
                 .config("spark.ui.showConsoleProgress", "true")
                 .config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1")
                 .config("spark.sql.extensions", "dev.strata.spark.StrataExtensions")
                 .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
-                .config("spark.sql.catalog.lake.warehouse", dir.toUri().toString())
-                .config("spark.sql.warehouse.dir", dir.resolve("spark-warehouse").toUri().toString())
-                .getOrCreate();
+                .config("spark.sql.catalog.lake.warehouse", warehouseUri)
+                .config("spark.sql.warehouse.dir", sparkWarehouse);
+        conf.forEach(builder::config);
+        return builder.getOrCreate();
     }
 
     /** Runs statements in order; 0 when all succeeded, 1 at the first failure. */
     static int runScript(SparkSession spark, String script) {
+        return runScript(spark, script, Output.TABLE, false);
+    }
+
+    static int runScript(SparkSession spark, String script, Output output, boolean timing) {
         for (String statement : SqlScript.split(script)) {
-            if (!run(spark, statement, System.out, System.err)) {
+            if (!run(spark, statement, System.out, System.err, output, timing)) {
                 return 1;
             }
         }
@@ -103,16 +301,36 @@ public final class StrataSql {
     }
 
     static boolean run(SparkSession spark, String statement, PrintStream out, PrintStream err) {
+        return run(spark, statement, out, err, Output.TABLE, false);
+    }
+
+    /**
+     * Runs one statement and prints its result on {@code out}: rows in the {@code output} format, a single
+     * multi-line string (EXPLAIN, SHOW CREATE TABLE) as plain text, and for statements without result
+     * columns one line saying what they did (on {@code err} in csv/json output, so stdout stays data).
+     */
+    static boolean run(SparkSession spark, String statement, PrintStream out, PrintStream err, Output output,
+            boolean timing) {
+        long started = System.currentTimeMillis();
+        long startedNanos = System.nanoTime();
         try {
             Dataset<Row> result = spark.sql(statement);
+            String fetched;
             if (result.schema().isEmpty()) {
                 result.collectAsList();
-                out.println("OK");
+                String report = StatementReport.describe(result.queryExecution().analyzed(), started);
+                (output == Output.TABLE ? out : err).println(report);
+                fetched = "";
             } else {
                 List<Row> rows = result.limit(MAX_PRINTED_ROWS + 1).collectAsList();
                 boolean truncated = rows.size() > MAX_PRINTED_ROWS;
-                new ResultPrinter(out).print(result.schema(), truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows,
-                        truncated);
+                List<Row> shown = truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows;
+                new ResultPrinter(out).print(result.schema(), shown, truncated, output);
+                fetched = ", fetched " + shown.size() + (shown.size() == 1 ? " row" : " rows");
+            }
+            if (timing) {
+                err.printf(Locale.ROOT, "Time taken: %.3f s%s%n", (System.nanoTime() - startedNanos) / 1e9,
+                        fetched);
             }
             return true;
         } catch (Exception e) {
@@ -122,43 +340,85 @@ public final class StrataSql {
         }
     }
 
-    private static int interactive(SparkSession spark) throws IOException {
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        StringBuilder buffer = new StringBuilder();
-        System.out.println("Strata SQL on Spark " + spark.version() + ". Catalog: lake. End statements with ';', "
-                + "leave with 'exit;'.");
-        boolean failed = false;
-        while (true) {
-            System.out.print(buffer.length() == 0 ? "strata> " : "      > ");
-            System.out.flush();
-            String line = in.readLine();
-            if (line == null) {
-                break;
-            }
-            buffer.append(line).append('\n');
-            if (!SqlScript.complete(buffer.toString())) {
-                continue;
-            }
-            List<String> statements = SqlScript.split(buffer.toString());
-            buffer.setLength(0);
-            for (String statement : statements) {
-                String word = statement.strip().toLowerCase();
-                if (word.equals("exit") || word.equals("quit")) {
-                    return failed ? 1 : 0;
-                }
-                failed |= !run(spark, statement, System.out, System.err);
-            }
-        }
-        return failed ? 1 : 0;
+    /** How query results are printed ({@code --output}). */
+    enum Output {
+        TABLE, CSV, JSON
     }
 
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length) {
-            System.err.println("strata-sql: " + flag + " needs a value.");
-            usage(System.err);
-            System.exit(2);
+    /** The Spark job group of the statement the prompt is running, cancelled by Ctrl-C. */
+    private static final String JOB_GROUP = "strata-sql-statement";
+
+    /**
+     * The prompt: line editing and history (JLine, history in ~/.strata_sql_history), statements over several
+     * lines until ';'. Ctrl-C while a statement runs cancels its Spark jobs and returns to the prompt; at the
+     * prompt it drops the typed text. Ctrl-D on an empty line leaves; on a half-typed statement it warns first
+     * and leaves on the second Ctrl-D.
+     */
+    private static int interactive(SparkSession spark, Output output, boolean timing) throws IOException {
+        Path history = Path.of(System.getProperty("user.home"), ".strata_sql_history");
+        try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
+            LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("strata-sql")
+                    .parser(new StatementParser())
+                    .variable(LineReader.HISTORY_FILE, history)
+                    .variable(LineReader.SECONDARY_PROMPT_PATTERN, "      > ")
+                    .build();
+            boolean[] eofWarned = {false};
+            reader.getWidgets().put("strata-eof", () -> {
+                Buffer buffer = reader.getBuffer();
+                if (buffer.length() == 0 || eofWarned[0]) {
+                    throw new EndOfFileException();
+                }
+                eofWarned[0] = true;
+                reader.printAbove("The statement is not finished: end it with ';', or press Ctrl-D again to leave "
+                        + "without running it.");
+                return true;
+            });
+            reader.getKeyMaps().get(LineReader.MAIN).bind(new Reference("strata-eof"), KeyMap.ctrl('D'));
+            terminal.handle(Terminal.Signal.INT, signal -> {
+                terminal.writer().println("\nCancelling the running statement...");
+                terminal.writer().flush();
+                spark.sparkContext().cancelJobGroup(JOB_GROUP);
+            });
+            terminal.writer().println("Strata SQL on Spark " + spark.version() + ". Catalog: lake. End statements "
+                    + "with ';', leave with Ctrl-D or 'exit;'.");
+            terminal.writer().flush();
+            boolean failed = false;
+            while (true) {
+                String text;
+                eofWarned[0] = false;
+                try {
+                    text = reader.readLine("strata> ");
+                } catch (UserInterruptException e) {
+                    continue;
+                } catch (EndOfFileException e) {
+                    break;
+                }
+                for (String statement : SqlScript.split(text)) {
+                    String word = statement.strip().toLowerCase(Locale.ROOT);
+                    if (word.equals("exit") || word.equals("quit")) {
+                        return failed ? 1 : 0;
+                    }
+                    spark.sparkContext().setJobGroup(JOB_GROUP, abbreviate(statement), true);
+                    try {
+                        failed |= !run(spark, statement, System.out, System.err, output, timing);
+                    } finally {
+                        spark.sparkContext().clearJobGroup();
+                    }
+                }
+            }
+            return failed ? 1 : 0;
         }
-        return args[i];
+    }
+
+    /** Asks JLine for another line while the typed text does not end with a complete statement. */
+    private static final class StatementParser extends DefaultParser {
+        @Override
+        public ParsedLine parse(String line, int cursor, ParseContext context) {
+            if (context == ParseContext.ACCEPT_LINE && !line.isBlank() && !SqlScript.complete(line)) {
+                throw new EOFError(-1, -1, "statement not ended with ';'");
+            }
+            return super.parse(line, cursor, context);
+        }
     }
 
     private static String abbreviate(String statement) {
@@ -167,8 +427,19 @@ public final class StrataSql {
     }
 
     private static void usage(PrintStream out) {
-        out.println("usage: strata-sql [--warehouse DIR] [-e \"SQL; SQL\"] [-f FILE]");
-        out.println("  Runs SQL on an embedded local Spark with catalog 'lake' over the Paimon warehouse DIR");
-        out.println("  (default ./warehouse). Without -e or -f, reads statements from an interactive prompt.");
+        out.println("usage: strata-sql [options]");
+        out.println("  Runs SQL on an embedded Spark with catalog 'lake' over a Paimon warehouse.");
+        out.println("  --warehouse DIR|URI   warehouse directory or URI (file:, hdfs:, s3a: ...; default ./warehouse)");
+        out.println("  --master URL          Spark master (default local[*])");
+        out.println("  --driver-memory SIZE  heap of the driver JVM, for example 8g (default 4g)");
+        out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
+        out.println("  --output FORMAT       query results as table (default), csv or json (one object per line)");
+        out.println("  --timing              print the time each statement took (on stderr)");
+        out.println("  --verbose             Spark and Paimon logs at INFO (default: WARN, no start-up noise)");
+        out.println("  -i FILE               statements to run first (repeatable)");
+        out.println("  -f FILE               a file of statements, run after -i");
+        out.println("  -e \"SQL; SQL\"         statements run after -f");
+        out.println("  Without -e or -f, reads statements from an interactive prompt after -i.");
+        out.println("  The first failing statement ends the program with exit code 1; a bad argument exits with 2.");
     }
 }

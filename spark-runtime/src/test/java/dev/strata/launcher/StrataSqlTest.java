@@ -23,7 +23,7 @@ class StrataSqlTest {
     static void start() throws Exception {
         warehouse = Files.createTempDirectory("strata-sql-test");
         System.setProperty("strata.master", "local[2]");
-        spark = StrataSql.session(warehouse.toString());
+        spark = StrataSql.session(warehouse.toUri().toString());
     }
 
     @AfterAll
@@ -44,7 +44,10 @@ class StrataSqlTest {
         assertThat(StrataSql.run(spark, "INSERT INTO lake.launcher.t VALUES (1, 'a'), (22, NULL)", o, e)).isTrue();
         assertThat(StrataSql.run(spark, "SELECT * FROM lake.launcher.t ORDER BY id", o, e)).isTrue();
         String printed = out.toString(StandardCharsets.UTF_8);
-        assertThat(printed).contains("OK").contains(String.join("\n",
+        assertThat(printed).contains("Namespace lake.launcher created")
+                .contains("Table lake.launcher.t created")
+                .contains("Inserted 2 rows into lake.launcher.t (snapshot 1)")
+                .contains(String.join("\n",
                 "+----+------+",
                 "| id | name |",
                 "+----+------+",
@@ -53,6 +56,27 @@ class StrataSqlTest {
                 "+----+------+",
                 "2 rows"));
         assertThat(Files.exists(warehouse.resolve("launcher.db").resolve("t"))).isTrue();
+    }
+
+    @Test
+    void csvAndJsonOutputForScripts() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        String query = "SELECT * FROM VALUES (1, 'a,b', CAST(NULL AS STRING)), (2, 'say \"hi\"', 'x\ny') AS v(id, s, t)";
+        assertThat(StrataSql.run(spark, query, o, e, StrataSql.Output.CSV, false)).isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(String.join("\n",
+                "id,s,t", "1,\"a,b\",", "2,\"say \"\"hi\"\"\",\"x", "y\"", ""));
+        out.reset();
+        assertThat(StrataSql.run(spark, query, o, e, StrataSql.Output.JSON, false)).isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(String.join("\n",
+                "{\"id\":1,\"s\":\"a,b\",\"t\":null}", "{\"id\":2,\"s\":\"say \\\"hi\\\"\",\"t\":\"x\\ny\"}", ""));
+        out.reset();
+        assertThat(StrataSql.run(spark, "CREATE NAMESPACE IF NOT EXISTS lake.csv", o, e, StrataSql.Output.CSV, false))
+                .isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("Namespace lake.csv created");
     }
 
     @Test

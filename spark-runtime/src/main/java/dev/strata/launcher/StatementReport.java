@@ -1,0 +1,136 @@
+package dev.strata.launcher;
+
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.utils.SnapshotManager;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.ResolvedIdentifier;
+import org.apache.spark.sql.catalyst.analysis.ResolvedNamespace;
+import org.apache.spark.sql.catalyst.plans.logical.AppendData;
+import org.apache.spark.sql.catalyst.plans.logical.CommandResult;
+import org.apache.spark.sql.catalyst.plans.logical.CreateNamespace;
+import org.apache.spark.sql.catalyst.plans.logical.CreateTable;
+import org.apache.spark.sql.catalyst.plans.logical.CreateTableAsSelect;
+import org.apache.spark.sql.catalyst.plans.logical.DropNamespace;
+import org.apache.spark.sql.catalyst.plans.logical.DropTable;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.V2WriteCommand;
+import org.apache.spark.sql.connector.catalog.CatalogPlugin;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
+
+import dev.strata.spark.StrataCatalog;
+import dev.strata.spark.catalog.StrataTable;
+import dev.strata.spark.catalog.StrataTableNames;
+
+/**
+ * What a statement without result columns did, in one line: {@code Table lake.db.t created},
+ * {@code Inserted 100 rows into lake.db.t (snapshot 3)}. Row counts and snapshot ids come from the Paimon
+ * snapshots the statement committed (those written since it started, by the committer of the newest one);
+ * statements it does not know are reported as {@code OK}.
+ */
+final class StatementReport {
+
+    private StatementReport() {}
+
+    static String describe(LogicalPlan plan, long startedMillis) {
+        if (plan instanceof CommandResult) {
+            plan = ((CommandResult) plan).commandLogicalPlan();
+        }
+        if (plan instanceof CreateTableAsSelect) {
+            CreateTableAsSelect ctas = (CreateTableAsSelect) plan;
+            String name = name(ctas.name());
+            FileStoreTable table = paimon(ctas.name());
+            return "Table " + name + " created" + (table == null ? "" : written(table, startedMillis, " with "));
+        }
+        if (plan instanceof CreateTable) {
+            return "Table " + name(((CreateTable) plan).name()) + " created";
+        }
+        if (plan instanceof DropTable) {
+            return "Table " + name(((DropTable) plan).child()) + " dropped";
+        }
+        if (plan instanceof CreateNamespace) {
+            return "Namespace " + name(((CreateNamespace) plan).name()) + " created";
+        }
+        if (plan instanceof DropNamespace) {
+            return "Namespace " + name(((DropNamespace) plan).namespace()) + " dropped";
+        }
+        if (plan instanceof V2WriteCommand && ((V2WriteCommand) plan).table() instanceof DataSourceV2Relation) {
+            DataSourceV2Relation relation = (DataSourceV2Relation) ((V2WriteCommand) plan).table();
+            if (relation.table() instanceof StrataTable) {
+                StrataTable table = (StrataTable) relation.table();
+                String name = table.name();
+                if (plan instanceof AppendData) {
+                    return "Inserted" + written(table.paimonTable(), startedMillis, " ") + " into " + name
+                            + snapshot(table.paimonTable(), startedMillis);
+                }
+                // An OVERWRITE snapshot records added minus removed rows, not the rows written: no count.
+                return "Overwrote " + name + snapshot(table.paimonTable(), startedMillis);
+            }
+        }
+        return "OK";
+    }
+
+    /**
+     * {@code lead + "100 rows"}: the rows of the APPEND snapshots committed since {@code startedMillis}.
+     */
+    private static String written(FileStoreTable table, long startedMillis, String lead) {
+        Snapshot newest = newest(table, startedMillis);
+        if (newest == null) {
+            return lead + "0 rows";
+        }
+        SnapshotManager snapshots = table.snapshotManager();
+        long rows = 0;
+        for (long id = newest.id(); id >= 1 && snapshots.snapshotExists(id); id--) {
+            Snapshot s = snapshots.snapshot(id);
+            if (s.timeMillis() < startedMillis || !s.commitUser().equals(newest.commitUser())) {
+                break;
+            }
+            // Only APPEND snapshots count written rows; COMPACT ones move rows.
+            if (s.commitKind() == Snapshot.CommitKind.APPEND) {
+                rows += s.deltaRecordCount();
+            }
+        }
+        return lead + rows + (rows == 1 ? " row" : " rows");
+    }
+
+    private static String snapshot(FileStoreTable table, long startedMillis) {
+        Snapshot newest = newest(table, startedMillis);
+        return newest == null ? " (no new snapshot)" : " (snapshot " + newest.id() + ")";
+    }
+
+    private static Snapshot newest(FileStoreTable table, long startedMillis) {
+        Snapshot latest = table.snapshotManager().latestSnapshot();
+        return latest == null || latest.timeMillis() < startedMillis ? null : latest;
+    }
+
+    private static FileStoreTable paimon(LogicalPlan name) {
+        if (name instanceof ResolvedIdentifier) {
+            ResolvedIdentifier resolved = (ResolvedIdentifier) name;
+            if (resolved.catalog() instanceof StrataCatalog) {
+                try {
+                    return ((StrataCatalog) resolved.catalog()).loadPaimonTable(resolved.identifier());
+                } catch (NoSuchTableException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String name(LogicalPlan plan) {
+        if (plan instanceof ResolvedIdentifier) {
+            ResolvedIdentifier resolved = (ResolvedIdentifier) plan;
+            return qualified(resolved.catalog(), resolved.identifier());
+        }
+        if (plan instanceof ResolvedNamespace) {
+            ResolvedNamespace resolved = (ResolvedNamespace) plan;
+            return resolved.catalog().name() + "." + resolved.namespace().mkString(".");
+        }
+        return plan.simpleString(100);
+    }
+
+    private static String qualified(CatalogPlugin catalog, Identifier ident) {
+        return StrataTableNames.qualified(catalog.name(), ident);
+    }
+}
