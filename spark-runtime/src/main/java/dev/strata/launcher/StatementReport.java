@@ -47,13 +47,16 @@ final class StatementReport {
             return "Table " + name(((CreateTable) plan).name()) + " created";
         }
         if (plan instanceof DropTable) {
-            return "Table " + name(((DropTable) plan).child()) + " dropped";
+            // DROP ... IF EXISTS runs the same plan whether or not the table existed.
+            DropTable drop = (DropTable) plan;
+            return "Table " + name(drop.child()) + (drop.ifExists() ? " dropped if it existed" : " dropped");
         }
         if (plan instanceof CreateNamespace) {
             return "Namespace " + name(((CreateNamespace) plan).name()) + " created";
         }
         if (plan instanceof DropNamespace) {
-            return "Namespace " + name(((DropNamespace) plan).namespace()) + " dropped";
+            DropNamespace drop = (DropNamespace) plan;
+            return "Namespace " + name(drop.namespace()) + (drop.ifExists() ? " dropped if it existed" : " dropped");
         }
         if (plan instanceof V2WriteCommand && ((V2WriteCommand) plan).table() instanceof DataSourceV2Relation) {
             DataSourceV2Relation relation = (DataSourceV2Relation) ((V2WriteCommand) plan).table();
