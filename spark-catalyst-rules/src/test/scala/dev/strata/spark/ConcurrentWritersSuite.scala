@@ -1,48 +1,28 @@
 package dev.strata.spark
 
-import java.nio.file.Files
 import java.util.concurrent.{Callable, Executors, TimeUnit}
 
 import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
+import dev.strata.spark.pushdown.PushdownSuiteBase
 import dev.strata.testing.TestSeeds
 import org.apache.paimon.catalog.{CatalogContext, CatalogFactory, Identifier}
 import org.apache.paimon.options.Options
 import org.apache.paimon.table.FileStoreTable
-import org.apache.spark.sql.SparkSession
-import org.scalatest.BeforeAndAfterAll
-import org.scalatest.funsuite.AnyFunSuite
 
 /**
  * Writers racing on one primary-key table with deletion vectors and a full-text index, in one Spark
  * application (concurrent jobs of one session share nothing but the table): statements may fail, but a
  * statement that reported success never loses its rows, and no snapshot ever references a missing file.
  */
-class ConcurrentWritersSuite extends AnyFunSuite with BeforeAndAfterAll {
+class ConcurrentWritersSuite extends PushdownSuiteBase {
 
-  private lazy val root = Files.createTempDirectory("strata-concurrent-")
-  private var spark: SparkSession = _
   private val seed = TestSeeds.seed("ConcurrentWritersSuite")
 
   override def beforeAll(): Unit = {
-    spark = SparkSession.builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.driver.host", "127.0.0.1")
-      .config("spark.driver.bindAddress", "127.0.0.1")
-      .config("spark.sql.shuffle.partitions", "2")
-      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
-      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
-      .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
-      .getOrCreate()
+    super.beforeAll()
     spark.sql("CREATE NAMESPACE lake.c")
-  }
-
-  override def afterAll(): Unit = {
-    if (spark != null) spark.stop()
-    SparkSession.clearActiveSession()
-    SparkSession.clearDefaultSession()
   }
 
   private def createTable(name: String): Unit =
@@ -56,7 +36,7 @@ class ConcurrentWritersSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   private def paimonTable(name: String): FileStoreTable = {
     val options = new Options()
-    options.set("warehouse", root.resolve("wh").toUri.toString)
+    options.set("warehouse", root.resolve("warehouse").toUri.toString)
     val catalog = CatalogFactory.createCatalog(CatalogContext.create(options))
     try catalog.getTable(Identifier.create("c", name)).asInstanceOf[FileStoreTable]
     finally catalog.close()
