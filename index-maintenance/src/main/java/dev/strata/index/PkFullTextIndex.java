@@ -3,18 +3,11 @@ package dev.strata.index;
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.options.FullTextDefinition;
 
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.CompactIncrement;
-import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 
-import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -108,40 +101,5 @@ public final class PkFullTextIndex {
             }
         }
         validate(tableName, newSchema);
-    }
-
-    /**
-     * Deletes the archives that these (uncommitted) messages would have added. For an engine's job abort
-     * after tasks returned their messages but before the commit succeeded.
-     */
-    public static void deleteUncommittedArchives(FileStoreTable table, List<CommitMessage> messages) throws IOException {
-        List<Throwable> problems = new ArrayList<>();
-        for (CommitMessage message : messages) {
-            CommitMessageImpl m = (CommitMessageImpl) message;
-            ArchiveFiles files = ArchiveFiles.of(table, m.partition(), m.bucket());
-            List<IndexFileMeta> created = new ArrayList<>();
-            DataIncrement append = m.newFilesIncrement();
-            CompactIncrement compact = m.compactIncrement();
-            if (append != null) {
-                created.addAll(append.newIndexFiles());
-            }
-            if (compact != null) {
-                created.addAll(compact.newIndexFiles());
-            }
-            for (IndexFileMeta meta : created) {
-                if (INDEX_TYPE.equals(meta.indexType())) {
-                    try {
-                        files.delete(meta);
-                    } catch (IOException | RuntimeException e) {
-                        problems.add(e);
-                    }
-                }
-            }
-        }
-        if (!problems.isEmpty()) {
-            IOException e = new IOException("Cannot delete every uncommitted full-text archive.");
-            problems.forEach(e::addSuppressed);
-            throw e;
-        }
     }
 }

@@ -55,13 +55,6 @@ class WriteHookTest {
                 hook.abort();
                 assertThat(OnDisk.archiveFiles(t.table())).isEmpty();
             }
-            List<CommitMessage> prepared;
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
-                prepared = t.prepareCompaction(hook);
-            }
-            assertThat(OnDisk.archiveFiles(t.table())).hasSize(1);
-            PkFullTextIndex.deleteUncommittedArchives(t.table(), prepared);
-            assertThat(OnDisk.archiveFiles(t.table())).isEmpty();
         }
     }
 

@@ -36,6 +36,12 @@ public final class ShreddedColumnMeta {
      */
     public ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
             int[][] columnsById, BitSet overflow, List<KeyZones> zones, List<GroupPlacement> placements) {
+        this(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow, zones, placements, true);
+    }
+
+    private ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
+            int[][] columnsById, BitSet overflow, List<KeyZones> zones, List<GroupPlacement> placements,
+            boolean zonesRecorded) {
         if (!placements.isEmpty() && placements.size() != zones.size()) {
             throw new IllegalArgumentException("Cannot build shredding metadata: " + placements.size()
                     + " group placements for " + zones.size() + " row groups.");
@@ -48,20 +54,7 @@ public final class ShreddedColumnMeta {
         this.columnsById = columnsById;
         this.overflow = (BitSet) overflow.clone();
         this.zones = List.copyOf(zones);
-        this.zonesRecorded = true;
-    }
-
-    private ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
-            int[][] columnsById, BitSet overflow) {
-        this.numColumns = numColumns;
-        this.maxRowWidth = maxRowWidth;
-        this.valueKind = valueKind;
-        this.keys = List.copyOf(keys);
-        this.columnsById = columnsById;
-        this.overflow = (BitSet) overflow.clone();
-        this.zones = List.of();
-        this.placements = List.of();
-        this.zonesRecorded = false;
+        this.zonesRecorded = zonesRecorded;
     }
 
     /**
@@ -70,7 +63,8 @@ public final class ShreddedColumnMeta {
      */
     public static ShreddedColumnMeta withoutZones(int numColumns, int maxRowWidth, ValueKind valueKind,
             List<String> keys, int[][] columnsById, BitSet overflow) {
-        return new ShreddedColumnMeta(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow);
+        return new ShreddedColumnMeta(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow, List.of(),
+                List.of(), false);
     }
 
     /**
