@@ -12,8 +12,6 @@ import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.queryparser.classic.ParseException;
-import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -240,14 +238,6 @@ public final class BucketSearcher {
     }
 
     static Query parse(Analyzer analyzer, String query) {
-        QueryParser parser = new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer);
-        try {
-            return parser.parse(query);
-        } catch (ParseException | RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "Cannot parse full-text query '" + query + "': " + e.getMessage()
-                            + ". Use Lucene classic query syntax: terms, AND/OR/NOT, \"phrases\", prefix*, fuzzy~.",
-                    e);
-        }
+        return SearchQueries.parse(analyzer, query);
     }
 }

@@ -304,6 +304,31 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     } finally reader.close()
   }
 
+  test("Paimon's JSON query DSL runs unchanged and answers as the same query in classic syntax") {
+    val words = new TextCorpus(300).vocabulary().asScala
+    val random = new Random(seed + 11)
+    (0 until 8).foreach { _ =>
+      val a = words(random.nextInt(60))
+      val b = words(random.nextInt(60))
+      Seq(
+        s"""{"match":{"column":"body","terms":"$a $b"}}""" -> s"$a $b",
+        s"""{"match":{"query":"$a $b","operator":"And"}}""" -> s"+$a +$b",
+        s"""{"match_phrase":{"query":"$a $b","slop":1}}""" -> s""""$a $b"~1""",
+        s"""{"boolean":{"must":[{"match":{"query":"$a"}}],"must_not":[{"match":{"query":"$b"}}]}}""" -> s"+$a -$b"
+      ).foreach { case (json, classic) =>
+        val fromJson = spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(json)}, 20)")
+          .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
+        val fromClassic = spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(classic)}, 20)")
+          .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
+        assert(fromJson.map(_._2) == fromClassic.map(_._2), s"$json vs $classic")
+        assert(fromJson.map(_._1).toSet == fromClassic.map(_._1).toSet || fromJson.size == 20, s"$json vs $classic")
+      }
+    }
+    val e = intercept[Exception](spark.sql(
+      "SELECT id FROM full_text_search('lake.kb.docs', 'body', '{\"match\":{\"query\":\"x\",\"operator\":\"Xor\"}}', 5)").collect())
+    assert(e.getMessage.contains("'match.operator' must be"), e.getMessage)
+  }
+
   test("a postpone-bucket table is searchable once compaction has moved its parked rows into buckets") {
     spark.sql("CREATE TABLE lake.kb.inbox (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
       "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='-2', 'postpone.default-bucket-num'='3', " +
