@@ -7,6 +7,12 @@ import dev.strata.index.search.BucketSearcher;
 import dev.strata.index.search.SearchHit;
 import dev.strata.index.source.SourcePolicy;
 
+import dev.strata.index.options.FullTextDefinition;
+import dev.strata.index.search.CorpusStats;
+import dev.strata.index.search.FreshRows;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.KeyValueFileStore;
 import org.apache.paimon.Snapshot;
@@ -33,15 +39,20 @@ import org.apache.paimon.types.RowType;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Searches the archives of a table, one bucket at a time (run per bucket in engine tasks, then merge with
- * {@link #topK}), and reads the rows behind the hits. Only files covered by a current archive are
- * searched; rows of level 0 and of levels whose archive is missing or stale are not searchable (counted
- * in {@link BucketResult#unsearchableRows()}). Archives are classified by their headers; an archive
+ * {@link #topK}), and reads the rows behind the hits. Files covered by a current archive are searched
+ * through it; rows of level 0 and of levels whose archive is missing or stale are indexed at query time
+ * ({@link FreshRows}, counted in {@link BucketResult#rowsIndexedAtQueryTime()}) when the search asks for
+ * fresh rows, else not searched (counted in {@link BucketResult#unsearchableRows()}). One BM25 across
+ * buckets: {@link #stats} per bucket, summed, then {@link #search} with the sum. Archives are classified by their headers; an archive
  * whose header is intact but whose content fails the checksum makes the search fail with
  * {@link dev.strata.index.archive.CorruptArchiveException} (never a silently partial answer); a rebuild
  * replaces it.
@@ -61,14 +72,16 @@ public final class PkFullTextSearcher {
         return new PkFullTextSearcher(table);
     }
 
-    /** Hits of one bucket plus how many rows could not be searched. */
+    /** Hits of one bucket, how many rows were indexed at query time, and how many could not be searched. */
     public static final class BucketResult {
         private final List<SearchHit> hits;
         private final long unsearchableRows;
+        private final long rowsIndexedAtQueryTime;
 
-        BucketResult(List<SearchHit> hits, long unsearchableRows) {
+        BucketResult(List<SearchHit> hits, long unsearchableRows, long rowsIndexedAtQueryTime) {
             this.hits = hits;
             this.unsearchableRows = unsearchableRows;
+            this.rowsIndexedAtQueryTime = rowsIndexedAtQueryTime;
         }
 
         /** At most k hits, best first (score desc, then file name, then row position). */
@@ -76,44 +89,198 @@ public final class PkFullTextSearcher {
             return hits;
         }
 
-        /** Physical rows of the bucket's data files that no current archive covers. */
+        /** Physical rows of the bucket's data files that were not searched (no current archive, fresh search off). */
         public long unsearchableRows() {
             return unsearchableRows;
+        }
+
+        /** Physical rows of the bucket's data files indexed in memory for this search. */
+        public long rowsIndexedAtQueryTime() {
+            return rowsIndexedAtQueryTime;
         }
     }
 
     /**
-     * The top-k live rows of one bucket for a Lucene classic query.
+     * Whether searches of this table can index uncovered rows at query time: the primary-key rules
+     * {@link FreshRows} applies are those of a deletion-vector table with the {@code deduplicate} merge
+     * engine ordered by Paimon's own sequence numbers. Other tables search their archives only.
+     */
+    public boolean freshSearchSupported() {
+        CoreOptions options = CoreOptions.fromMap(maintainers.table.options());
+        return options.mergeEngine() == CoreOptions.MergeEngine.DEDUPLICATE && options.sequenceField().isEmpty()
+                && options.deletionVectorsEnabled();
+    }
+
+    /**
+     * The top-k live rows of one bucket for a Lucene classic query, from the current archives only, each
+     * scored with its archive's own statistics.
      *
      * @throws IllegalArgumentException for a blank or unparsable query or k &lt;= 0
      * @throws IOException when an archive cannot be read (e.g. {@code CorruptArchiveException})
      */
     public BucketResult search(long snapshotId, BinaryRow partition, int bucket, String query, int k) throws IOException {
-        FileStoreTable table = maintainers.table;
-        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
-        BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
-        ArchiveFiles archiveFiles = ArchiveFiles.of(table, partition, bucket);
-        BucketIndexState state =
-                BucketIndexState.fromActiveDataFiles(
-                        maintainers.definition.fieldId(),
-                        files.dataFiles,
-                        files.archives,
-                        archive -> maintainers.headers.header(archiveFiles, archive));
-        long unsearchable = 0;
+        return search(snapshotId, partition, bucket, query, k, null, false);
+    }
+
+    /**
+     * The collection statistics of {@code query} over what {@link #search(long, BinaryRow, int, String, int,
+     * CorpusStats, boolean)} with the same {@code fresh} reads in this bucket; sum them over every bucket of a
+     * search (with {@link CorpusStats#add}) and pass the sum to each bucket's search, so all scores are comparable.
+     */
+    public CorpusStats stats(long snapshotId, BinaryRow partition, int bucket, String query, boolean fresh) throws IOException {
+        Bucket b = bucket(snapshotId, partition, bucket, fresh);
+        try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
+            return BucketSearcher.stats(b.archiveFiles, maintainers.headers, b.state.currentPayloads(), b.files.dataFiles,
+                    b.dvs, b.fresh, analyzer, query);
+        }
+    }
+
+    /**
+     * The top-k live rows of one bucket for a Lucene classic query. With {@code fresh} (and
+     * {@link #freshSearchSupported()}), rows no current archive covers are indexed at query time, and archived
+     * versions of keys that have a newer version in level 0 are not returned. Scores use {@code global}
+     * (null: each index's own statistics).
+     */
+    public BucketResult search(long snapshotId, BinaryRow partition, int bucket, String query, int k, CorpusStats global,
+            boolean fresh) throws IOException {
+        Bucket b = bucket(snapshotId, partition, bucket, fresh);
         List<DataFileMeta> eligible = new ArrayList<>();
-        for (DataFileMeta f : files.dataFiles) {
+        for (DataFileMeta f : b.files.dataFiles) {
             if (SourcePolicy.isSource(f)) {
                 eligible.add(f);
             }
-            if (!state.payloadBySourceFile().containsKey(f.fileName())) {
-                unsearchable += f.rowCount();
+        }
+        Set<BinaryRow> hidden = b.fresh == null ? Collections.emptySet() : b.fresh.level0Keys();
+        List<SearchHit> archived;
+        int n = k;
+        while (true) {
+            List<SearchHit> got = BucketSearcher.search(partition.copy(), bucket, b.archiveFiles, maintainers.headers,
+                    b.state.currentPayloads(), eligible, b.dvs, global, query, n);
+            List<SearchHit> kept = hidden.isEmpty() ? got : withoutKeys(snapshotId, partition, bucket, got, hidden);
+            if (kept.size() >= k || got.size() < n || n >= Integer.MAX_VALUE / 4) {
+                archived = kept;
+                break;
+            }
+            // Some of the best archived hits are older versions of keys updated in level 0: look further.
+            n = n * 4;
+        }
+        List<SearchHit> all = new ArrayList<>(archived);
+        if (b.fresh != null) {
+            try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
+                all.addAll(BucketSearcher.searchFresh(partition.copy(), bucket, b.fresh, analyzer, global, query, k));
             }
         }
-        Map<String, DeletionVector> dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
-        List<SearchHit> hits =
-                BucketSearcher.search(
-                        partition.copy(), bucket, archiveFiles, maintainers.headers, state.currentPayloads(), eligible, dvs, query, k);
-        return new BucketResult(hits, unsearchable);
+        return new BucketResult(BucketSearcher.topK(all, k), b.unsearchable, b.fresh == null ? 0 : b.fresh.rows());
+    }
+
+    /** The hits whose row's primary key is not in {@code keys}. */
+    private List<SearchHit> withoutKeys(long snapshotId, BinaryRow partition, int bucket, List<SearchHit> hits,
+            Set<BinaryRow> keys) throws IOException {
+        FileStoreTable table = maintainers.table;
+        List<String> keyColumns = table.schema().trimmedPrimaryKeys();
+        InternalRowSerializer serializer = new InternalRowSerializer(table.rowType().project(keyColumns));
+        Map<String, List<Integer>> byFile = new LinkedHashMap<>();
+        for (int i = 0; i < hits.size(); i++) {
+            byFile.computeIfAbsent(hits.get(i).fileName(), f -> new ArrayList<>()).add(i);
+        }
+        boolean[] drop = new boolean[hits.size()];
+        for (Map.Entry<String, List<Integer>> e : byFile.entrySet()) {
+            long[] positions = e.getValue().stream().mapToLong(i -> hits.get(i).position()).toArray();
+            List<InternalRow> rows = readRows(snapshotId, partition, bucket, e.getKey(), positions, keyColumns);
+            for (int j = 0; j < positions.length; j++) {
+                InternalRow row = rows.get(j);
+                drop[e.getValue().get(j)] = row == null || keys.contains(serializer.toBinaryRow(row).copy());
+            }
+        }
+        List<SearchHit> kept = new ArrayList<>();
+        for (int i = 0; i < hits.size(); i++) {
+            if (!drop[i]) {
+                kept.add(hits.get(i));
+            }
+        }
+        return kept;
+    }
+
+    /** What one bucket's search reads. */
+    private static final class Bucket {
+        BucketFiles files;
+        ArchiveFiles archiveFiles;
+        BucketIndexState state;
+        Map<String, DeletionVector> dvs;
+        FreshRows fresh;
+        long unsearchable;
+    }
+
+    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh) throws IOException {
+        FileStoreTable table = maintainers.table;
+        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
+        Bucket b = new Bucket();
+        b.files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
+        b.archiveFiles = ArchiveFiles.of(table, partition, bucket);
+        ArchiveFiles archiveFiles = b.archiveFiles;
+        b.state = BucketIndexState.fromActiveDataFiles(maintainers.definition.fieldId(), b.files.dataFiles,
+                b.files.archives, archive -> maintainers.headers.header(archiveFiles, archive));
+        b.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
+        List<DataFileMeta> uncovered = new ArrayList<>();
+        for (DataFileMeta f : b.files.dataFiles) {
+            if (!b.state.payloadBySourceFile().containsKey(f.fileName())) {
+                uncovered.add(f);
+            }
+        }
+        if (fresh && freshSearchSupported()) {
+            b.fresh = uncovered.isEmpty() ? null : FRESH.get(table, snapshot, partition, bucket, uncovered, b.dvs,
+                    maintainers.definition);
+        } else {
+            for (DataFileMeta f : uncovered) {
+                b.unsearchable += f.rowCount();
+            }
+        }
+        return b;
+    }
+
+    /** Rows indexed at query time, kept for the statistics pass and the search pass of the same query. */
+    private static final FreshCache FRESH = new FreshCache();
+
+    private static final class FreshCache {
+        private static final int CAPACITY = 32;
+        private final LinkedHashMap<String, FreshRows> entries =
+                new LinkedHashMap<>(16, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, FreshRows> eldest) {
+                        return size() > CAPACITY;
+                    }
+                };
+
+        FreshRows get(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket, List<DataFileMeta> files,
+                Map<String, DeletionVector> dvs, FullTextDefinition definition) throws IOException {
+            StringBuilder key = new StringBuilder(table.location().toString()).append('\u0000').append(snapshot.id())
+                    .append('\u0000').append(snapshot.timeMillis()).append('\u0000')
+                    .append(Arrays.toString(partition.toBytes())).append('\u0000').append(bucket).append('\u0000')
+                    .append(definition.analyzer());
+            for (DataFileMeta f : files) {
+                key.append('\u0000').append(f.fileName());
+            }
+            String k = key.toString();
+            synchronized (this) {
+                FreshRows cached = entries.get(k);
+                if (cached != null) {
+                    return cached;
+                }
+            }
+            FileStoreTable table0 = table;
+            KeyValueFileReaderFactory readers =
+                    ((KeyValueFileStore) table0.store())
+                            .newReaderFactoryBuilder()
+                            .copyWithoutProjection()
+                            .withReadValueType(new RowType(Collections.singletonList(definition.field())))
+                            .build(partition, bucket, DeletionVector.emptyFactory());
+            FreshRows built = FreshRows.index(files, readers::createRecordReader,
+                    table.rowType().project(table.schema().trimmedPrimaryKeys()), dvs, definition.analyzer());
+            synchronized (this) {
+                FreshRows raced = entries.putIfAbsent(k, built);
+                return raced == null ? built : raced;
+            }
+        }
     }
 
     /** Merges per-bucket hits into the global top-k (ties broken by position order). */

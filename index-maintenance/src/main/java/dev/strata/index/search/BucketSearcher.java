@@ -8,11 +8,10 @@ import dev.strata.index.archive.OpenArchives;
 import dev.strata.index.source.SourceFile;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.queryparser.classic.ParseException;
-import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -28,6 +27,8 @@ import org.apache.paimon.io.DataFileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,8 @@ public final class BucketSearcher {
      * @param archives the bucket's current archives (classified against {@code activeFiles})
      * @param activeFiles the snapshot's data files of the bucket
      * @param deletionVectors the snapshot's deletion vectors of the bucket, by data file name
+     * @param global the statistics to score with (those of every index the whole search reads), or null for
+     *     each archive's own
      */
     public static List<SearchHit> search(
             BinaryRow partition,
@@ -56,15 +59,12 @@ public final class BucketSearcher {
             List<IndexFileMeta> archives,
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
+            CorpusStats global,
             String query,
             int k)
             throws IOException {
-        if (k <= 0) {
-            throw new IllegalArgumentException("Cannot search full-text archives: k must be positive, but was " + k + ".");
-        }
-        if (query == null || query.trim().isEmpty()) {
-            throw new IllegalArgumentException("Cannot search full-text archives: the query is blank. Give a Lucene query string.");
-        }
+        checkK(k);
+        checkQuery(query);
         Map<String, DataFileMeta> byName = new HashMap<>();
         for (DataFileMeta f : activeFiles) {
             byName.put(f.fileName(), f);
@@ -108,9 +108,7 @@ public final class BucketSearcher {
                                 .add(parsed, BooleanClause.Occur.MUST)
                                 .add(new LiveRowsQuery(archive.fileName(), offsets, counts, active, dvs), BooleanClause.Occur.FILTER)
                                 .build();
-                IndexSearcher searcher = new IndexSearcher(reader.indexReader());
-                searcher.setSimilarity(new BM25Similarity());
-                searcher.setQueryCache(null);
+                IndexSearcher searcher = searcher(reader.indexReader(), global);
                 TopDocs top = searcher.search(filtered, k);
                 List<LeafReaderContext> leaves = reader.indexReader().leaves();
                 for (ScoreDoc sd : top.scoreDocs) {
@@ -134,6 +132,96 @@ public final class BucketSearcher {
         return topK(all, k);
     }
 
+    /**
+     * The collection statistics of the query's terms over the archives of the bucket that hold a live row
+     * (as {@link #search} reads them) and over {@code fresh} (null: none).
+     */
+    public static CorpusStats stats(
+            ArchiveFiles files,
+            ArchiveHeaders headers,
+            List<IndexFileMeta> archives,
+            List<DataFileMeta> activeFiles,
+            Map<String, DeletionVector> deletionVectors,
+            FreshRows fresh,
+            Analyzer freshAnalyzer,
+            String query)
+            throws IOException {
+        checkQuery(query);
+        Set<String> active = new HashSet<>();
+        for (DataFileMeta f : activeFiles) {
+            active.add(f.fileName());
+        }
+        CorpusStats sum = CorpusStats.empty();
+        for (IndexFileMeta archive : archives) {
+            boolean anyLive = false;
+            for (SourceFile s : headers.header(files, archive).sourceMeta().sourceFiles()) {
+                DeletionVector dv = deletionVectors.get(s.fileName());
+                if (active.contains(s.fileName()) && (dv == null || dv.getCardinality() < s.rowCount())) {
+                    anyLive = true;
+                }
+            }
+            if (!anyLive) {
+                continue;
+            }
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive, headers)) {
+                ArchiveReader reader = lease.reader();
+                sum = sum.add(CorpusStats.of(reader.indexReader(), parse(reader.header().analyzer().newAnalyzer(), query)));
+            }
+        }
+        if (fresh != null && fresh.documents() > 0) {
+            sum = sum.add(CorpusStats.of(fresh.reader(), parse(freshAnalyzer, query)));
+        }
+        return sum;
+    }
+
+    /** The top-k documents of the rows indexed at query time, scored with {@code global} (null: their own). */
+    public static List<SearchHit> searchFresh(
+            BinaryRow partition, int bucket, FreshRows fresh, Analyzer analyzer, CorpusStats global, String query, int k)
+            throws IOException {
+        checkK(k);
+        checkQuery(query);
+        List<SearchHit> hits = new ArrayList<>();
+        if (fresh.documents() == 0) {
+            return hits;
+        }
+        IndexSearcher searcher = searcher(fresh.reader(), global);
+        TopDocs top = searcher.search(parse(analyzer, query), k);
+        List<LeafReaderContext> leaves = fresh.reader().leaves();
+        for (ScoreDoc sd : top.scoreDocs) {
+            LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(sd.doc, leaves));
+            NumericDocValues rowIds = leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
+            if (rowIds == null || !rowIds.advanceExact(sd.doc - leaf.docBase)) {
+                throw new IOException("Rows indexed at query time: document " + sd.doc + " has no row id.");
+            }
+            int file = fresh.fileOf(rowIds.longValue());
+            hits.add(new SearchHit(partition, bucket, fresh.files().get(file).fileName(),
+                    fresh.positionOf(rowIds.longValue(), file), sd.score));
+        }
+        return hits;
+    }
+
+    private static IndexSearcher searcher(IndexReader reader, CorpusStats global) {
+        if (global != null) {
+            return global.searcher(reader);
+        }
+        IndexSearcher searcher = new IndexSearcher(reader);
+        searcher.setSimilarity(new BM25Similarity());
+        searcher.setQueryCache(null);
+        return searcher;
+    }
+
+    private static void checkK(int k) {
+        if (k <= 0) {
+            throw new IllegalArgumentException("Cannot search full-text archives: k must be positive, but was " + k + ".");
+        }
+    }
+
+    private static void checkQuery(String query) {
+        if (query == null || query.trim().isEmpty()) {
+            throw new IllegalArgumentException("Cannot search full-text archives: the query is blank. Give a Lucene query string.");
+        }
+    }
+
     /** The k best hits by score, ties broken by position; a position found twice keeps its best score. */
     public static List<SearchHit> topK(List<SearchHit> hits, int k) {
         Map<String, SearchHit> best = new LinkedHashMap<>();
@@ -150,14 +238,6 @@ public final class BucketSearcher {
     }
 
     static Query parse(Analyzer analyzer, String query) {
-        QueryParser parser = new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer);
-        try {
-            return parser.parse(query);
-        } catch (ParseException | RuntimeException e) {
-            throw new IllegalArgumentException(
-                    "Cannot parse full-text query '" + query + "': " + e.getMessage()
-                            + ". Use Lucene classic query syntax: terms, AND/OR/NOT, \"phrases\", prefix*, fuzzy~.",
-                    e);
-        }
+        return SearchQueries.parse(analyzer, query);
     }
 }

@@ -96,12 +96,12 @@ public final class ArchiveBenchmark {
         long[] latencies = new long[queries];
         Random qr = new Random(11);
         for (int warmup = 0; warmup < 20; warmup++) {
-            BucketSearcher.search(BinaryRow.EMPTY_ROW, 0, built.files, headers, archives, active, Collections.emptyMap(), corpus.word(qr), 10);
+            BucketSearcher.search(BinaryRow.EMPTY_ROW, 0, built.files, headers, archives, active, Collections.emptyMap(), null, corpus.word(qr), 10);
         }
         for (int q = 0; q < queries; q++) {
             String query = q % 3 == 0 ? corpus.rareWord(qr) : q % 3 == 1 ? corpus.word(qr) : corpus.word(qr) + " AND " + corpus.word(qr);
             long s = System.nanoTime();
-            BucketSearcher.search(BinaryRow.EMPTY_ROW, 0, built.files, headers, archives, active, Collections.emptyMap(), query, 10);
+            BucketSearcher.search(BinaryRow.EMPTY_ROW, 0, built.files, headers, archives, active, Collections.emptyMap(), null, query, 10);
             latencies[q] = System.nanoTime() - s;
         }
         Arrays.sort(latencies);

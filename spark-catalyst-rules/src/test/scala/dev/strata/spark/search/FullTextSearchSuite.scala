@@ -229,6 +229,106 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(!archives.isEmpty, "the COMPACT snapshot of the INSERT carries archives")
   }
 
+  private def scored(table: String, query: String, k: Int): Seq[(Long, Double)] =
+    spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.$table', 'body', ${quote(query)}, $k)")
+      .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
+
+  test("rows still in level 0 are searched (indexed at query time); newer level-0 versions hide archived ones") {
+    spark.sql("CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+      "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
+    spark.sql("INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')")
+    // From now on the writer does not compact: new rows stay in level 0, where no archive covers them.
+    spark.sql("ALTER TABLE lake.kb.level0 SET TBLPROPERTIES ('write-only' = 'true')")
+    spark.sql("INSERT INTO lake.kb.level0 VALUES (4, 'disk slow'), (3, 'network full'), (5, 'tape')")
+    Seq("16", "0").foreach { max =>
+      withDriverMaxBuckets(max) {
+        assert(scored("level0", "disk", 10).map(_._1).toSet == Set(1L, 4L), s"driverMaxBuckets=$max")
+        assert(scored("level0", "network", 10).map(_._1).toSet == Set(2L, 3L), s"driverMaxBuckets=$max")
+        assert(scored("level0", "full", 10).map(_._1) == Seq(3L), "one version of key 3, the newest")
+      }
+    }
+    spark.conf.set("spark.sql.strata.search.fresh", "false")
+    try {
+      // Archive-only mode answers as of the archives: row 4 is not found, row 3 still in its archived version.
+      assert(scored("level0", "disk", 10).map(_._1).toSet == Set(1L, 3L), "archive-only mode leaves level 0 out")
+      assert(scored("level0", "network", 10).map(_._1).toSet == Set(2L))
+    } finally spark.conf.unset("spark.sql.strata.search.fresh")
+    val plan = withDriverMaxBuckets("0") {
+      spark.sql("SELECT id FROM full_text_search('lake.kb.level0', 'body', 'disk', 10)").queryExecution.executedPlan.toString
+    }
+    assert(plan.contains("fresh rows: indexed at query time"), plan)
+  }
+
+  test("one BM25 across buckets: scores equal one Lucene index over the same rows") {
+    spark.sql("CREATE TABLE lake.kb.scores (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+      "'bucket'='4', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
+    val random = new Random(seed + 7)
+    val corpus = new TextCorpus(200)
+    // Buckets of very different sizes and vocabularies: per-bucket statistics would score alike rows differently.
+    val rows = (0 until 600).map(i => Row(i.toLong, if (i % 50 == 0) "twin document about lakes" else corpus.document(random, 3, 20)))
+    val df = spark.createDataFrame(rows.asJava, org.apache.spark.sql.types.StructType.fromDDL("id BIGINT, body STRING"))
+    df.where("id < 400").writeTo("lake.kb.scores").append()
+    spark.sql("ALTER TABLE lake.kb.scores SET TBLPROPERTIES ('write-only' = 'true')")
+    df.where("id >= 400").writeTo("lake.kb.scores").append()
+    val dir = new ByteBuffersDirectory()
+    val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
+    rows.foreach { r =>
+      val doc = new Document()
+      doc.add(new StoredField("id", r.getLong(0)))
+      doc.add(new TextField("body", r.getString(1), Field.Store.NO))
+      writer.addDocument(doc)
+    }
+    writer.close()
+    val reader = DirectoryReader.open(dir)
+    try {
+      val searcher = new IndexSearcher(reader)
+      val twins = scored("scores", "twin lakes", 100)
+      assert(twins.size == 12 && twins.map(_._2).distinct.size == 1, s"identical documents in different buckets: $twins")
+      val generator = new QueryGenerator(corpus)
+      val queries = ("twin lakes" +: (0 until 60).map(_ => generator.next(random))).distinct
+      var compared = 0
+      queries.foreach { q =>
+        val top = searcher.search(new QueryParser("body", new StandardAnalyzer()).parse(q), 11).scoreDocs
+        val expected = top.take(10).map(sd => searcher.storedFields().document(sd.doc).getField("id").numericValue().longValue() -> sd.score.toDouble)
+        val actual = scored("scores", q, 10)
+        val what = s"query '$q' (${TestSeeds.describe("FullTextSearchSuite", seed)})"
+        assert(actual.size == expected.length, s"$what: $actual vs ${expected.toSeq}")
+        actual.zip(expected).zipWithIndex.foreach { case (((id, score), (eid, escore)), i) =>
+          assert(math.abs(score - escore) <= 1e-5 * math.max(1.0, escore), s"$what rank $i: $actual vs ${expected.toSeq}")
+          val tied = top.zipWithIndex.exists { case (sd, j) => j != i && math.abs(sd.score - escore) <= 1e-4 }
+          if (!tied) assert(id == eid, s"$what rank $i: $actual vs ${expected.toSeq}")
+        }
+        compared += (if (expected.nonEmpty) 1 else 0)
+      }
+      assert(compared > 30, "most queries match something")
+    } finally reader.close()
+  }
+
+  test("Paimon's JSON query DSL runs unchanged and answers as the same query in classic syntax") {
+    val words = new TextCorpus(300).vocabulary().asScala
+    val random = new Random(seed + 11)
+    (0 until 8).foreach { _ =>
+      val a = words(random.nextInt(60))
+      val b = words(random.nextInt(60))
+      Seq(
+        s"""{"match":{"column":"body","terms":"$a $b"}}""" -> s"$a $b",
+        s"""{"match":{"query":"$a $b","operator":"And"}}""" -> s"+$a +$b",
+        s"""{"match_phrase":{"query":"$a $b","slop":1}}""" -> s""""$a $b"~1""",
+        s"""{"boolean":{"must":[{"match":{"query":"$a"}}],"must_not":[{"match":{"query":"$b"}}]}}""" -> s"+$a -$b"
+      ).foreach { case (json, classic) =>
+        val fromJson = spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(json)}, 20)")
+          .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
+        val fromClassic = spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(classic)}, 20)")
+          .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
+        assert(fromJson.map(_._2) == fromClassic.map(_._2), s"$json vs $classic")
+        assert(fromJson.map(_._1).toSet == fromClassic.map(_._1).toSet || fromJson.size == 20, s"$json vs $classic")
+      }
+    }
+    val e = intercept[Exception](spark.sql(
+      "SELECT id FROM full_text_search('lake.kb.docs', 'body', '{\"match\":{\"query\":\"x\",\"operator\":\"Xor\"}}', 5)").collect())
+    assert(e.getMessage.contains("'match.operator' must be"), e.getMessage)
+  }
+
   test("a postpone-bucket table is searchable once compaction has moved its parked rows into buckets") {
     spark.sql("CREATE TABLE lake.kb.inbox (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
       "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='-2', 'postpone.default-bucket-num'='3', " +

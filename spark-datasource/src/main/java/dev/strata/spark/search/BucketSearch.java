@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.CorpusStats;
 import dev.strata.index.search.SearchHit;
 import dev.strata.spark.data.PaimonToSpark;
 import org.apache.paimon.data.BinaryRow;
@@ -32,24 +33,27 @@ final class BucketSearch {
     static final class Found {
         final List<InternalRow> rows;
         final long unsearchableRows;
+        final long rowsIndexedAtQueryTime;
 
-        Found(List<InternalRow> rows, long unsearchableRows) {
+        Found(List<InternalRow> rows, long unsearchableRows, long rowsIndexedAtQueryTime) {
             this.rows = rows;
             this.unsearchableRows = unsearchableRows;
+            this.rowsIndexedAtQueryTime = rowsIndexedAtQueryTime;
         }
     }
 
     static Found run(String tableName, FileStoreTable table, long snapshotId, BinaryRow partition, int bucket,
-            String query, int k, List<String> columns, boolean score) {
+            String query, int k, List<String> columns, boolean score, CorpusStats stats, boolean fresh) {
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
         List<InternalRow> rows = new ArrayList<>();
         try {
-            PkFullTextSearcher.BucketResult result = searcher.search(snapshotId, partition, bucket, query, k);
+            PkFullTextSearcher.BucketResult result = searcher.search(snapshotId, partition, bucket, query, k, stats, fresh);
             long unsearchable = result.unsearchableRows();
             if (unsearchable > 0) {
-                LOG.warn("full_text_search on {} bucket {}: {} rows are not searchable yet (level 0 or a level "
-                        + "without a current archive); run CALL <catalog>.sys.compact to index them.",
-                        tableName, bucket, unsearchable);
+                LOG.warn("full_text_search on {} bucket {}: {} rows were not searched (level 0 or a level without a "
+                        + "current archive{}); run CALL <catalog>.sys.compact to index them{}.", tableName, bucket,
+                        unsearchable, fresh ? ", and this table's merge engine is not deduplicate with deletion vectors"
+                                : "", fresh ? "" : ", or set " + FullTextScans.FRESH + " = true");
             }
             Map<String, List<SearchHit>> byFile = new LinkedHashMap<>();
             for (SearchHit hit : result.hits()) {
@@ -69,7 +73,7 @@ final class BucketSearch {
                     }
                 }
             }
-            return new Found(rows, unsearchable);
+            return new Found(rows, unsearchable, result.rowsIndexedAtQueryTime());
         } catch (IOException e) {
             throw new UncheckedIOException(String.format(
                     "Cannot search %s bucket %d: %s", tableName, bucket, e.getMessage()), e);

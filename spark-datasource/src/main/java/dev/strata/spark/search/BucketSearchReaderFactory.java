@@ -1,5 +1,6 @@
 package dev.strata.spark.search;
 
+import dev.strata.spark.metrics.RowsIndexedAtQueryTimeMetric;
 import dev.strata.spark.metrics.UnsearchableRowsMetric;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -38,7 +39,8 @@ final class BucketSearchReaderFactory implements PartitionReaderFactory {
 
             @Override
             public CustomTaskMetric[] currentMetricsValues() {
-                return new CustomTaskMetric[] {UnsearchableRowsMetric.value(found.unsearchableRows)};
+                return new CustomTaskMetric[] {UnsearchableRowsMetric.value(found.unsearchableRows),
+                    RowsIndexedAtQueryTimeMetric.value(found.rowsIndexedAtQueryTime)};
             }
 
             @Override

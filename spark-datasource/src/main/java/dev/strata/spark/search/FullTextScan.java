@@ -1,5 +1,6 @@
 package dev.strata.spark.search;
 
+import dev.strata.spark.metrics.RowsIndexedAtQueryTimeMetric;
 import dev.strata.spark.metrics.UnsearchableRowsMetric;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
@@ -36,7 +37,7 @@ final class FullTextScan implements Scan, Batch {
 
     @Override
     public CustomMetric[] supportedCustomMetrics() {
-        return new CustomMetric[] {new UnsearchableRowsMetric()};
+        return new CustomMetric[] {new UnsearchableRowsMetric(), new RowsIndexedAtQueryTimeMetric()};
     }
 
     @Override

@@ -45,6 +45,7 @@ final class FullTextScanBuilder implements ScanBuilder, SupportsPushDownRequired
                 columns.add(f.name());
             }
         }
-        return FullTextScans.create(new SearchRequest(tableName, table, query, k, where, columns, score, required));
+        return FullTextScans.create(new SearchRequest(tableName, table, query, k, where, columns, score, required,
+                FullTextScans.fresh()));
     }
 }

@@ -14,10 +14,26 @@ final class FullTextScans {
 
     static final int DEFAULT_DRIVER_MAX_BUCKETS = 16;
 
+    /**
+     * Spark SQL setting: {@code true} (default) searches every live row of the snapshot, indexing rows that no
+     * current archive covers (level 0, levels whose archive is missing or stale) in memory at query time;
+     * {@code false} searches the archives only, the fastest answer, leaving those rows out.
+     */
+    static final String FRESH = "spark.sql.strata.search.fresh";
+
+    static boolean fresh() {
+        String value = SQLConf.get().getConfString(FRESH, "true").trim();
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new IllegalArgumentException("Cannot plan full_text_search: " + FRESH + " must be true or false, found '"
+                + value + "'. Set it to false to search only archived rows.");
+    }
+
     private FullTextScans() {}
 
     static Scan create(SearchRequest request) {
-        SearchPlan plan = SearchPlan.of(request.tableName, request.table, request.where);
+        SearchPlan plan = SearchPlan.of(request.tableName, request.table, request.where, request.query, request.fresh);
         if (plan.buckets.size() <= driverMaxBuckets()) {
             return new LocalFullTextScan(request, plan);
         }

@@ -1,11 +1,15 @@
 package dev.strata.spark.search;
 
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.CorpusStats;
 import dev.strata.spark.catalog.PartitionSelector;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
@@ -26,17 +30,25 @@ final class SearchPlan implements Serializable {
 
     final long snapshotId;
     final List<BucketSearchPartition> buckets;
+    /** BM25 statistics of everything the search reads, so scores of all buckets are comparable (null: none). */
+    final CorpusStats stats;
 
-    private SearchPlan(long snapshotId, List<BucketSearchPartition> buckets) {
+    private SearchPlan(long snapshotId, List<BucketSearchPartition> buckets, CorpusStats stats) {
         this.snapshotId = snapshotId;
         this.buckets = buckets;
+        this.stats = stats;
     }
 
-    static SearchPlan of(String tableName, FileStoreTable table, String where) {
+    /**
+     * Plans the search and sums the BM25 statistics of the query's terms over every selected bucket (their
+     * archives and, with {@code fresh}, the rows indexed at query time; on the driver, whose rows indexed
+     * here are reused by a driver-side search of the same snapshot).
+     */
+    static SearchPlan of(String tableName, FileStoreTable table, String where, String query, boolean fresh) {
         PartitionSelector.check(table, tableName, where);
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         if (snapshot == null) {
-            return new SearchPlan(-1, List.of());
+            return new SearchPlan(-1, List.of(), null);
         }
         List<BucketEntry> entries = new ArrayList<>();
         long parked = 0;
@@ -65,6 +77,16 @@ final class SearchPlan implements Serializable {
                 buckets.add(new BucketSearchPartition(e.partition().copy(), e.bucket()));
             }
         }
-        return new SearchPlan(snapshot.id(), buckets);
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        CorpusStats stats = CorpusStats.empty();
+        try {
+            for (BucketSearchPartition b : buckets) {
+                stats = stats.add(searcher.stats(snapshot.id(), b.partition, b.bucket, query, fresh));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot search " + tableName + ": reading the statistics of its full-text "
+                    + "archives failed: " + e.getMessage(), e);
+        }
+        return new SearchPlan(snapshot.id(), buckets, stats);
     }
 }

@@ -20,9 +20,12 @@ final class SearchRequest implements Serializable {
     final List<String> columns;
     final boolean score;
     final StructType readSchema;
+    /** Whether rows no current archive covers are indexed at query time ({@link FullTextScans#FRESH}). */
+    final boolean fresh;
 
     SearchRequest(String tableName, FileStoreTable table, String query, int k, String where, List<String> columns,
-            boolean score, StructType readSchema) {
+            boolean score, StructType readSchema, boolean fresh) {
+        this.fresh = fresh;
         this.tableName = tableName;
         this.table = table;
         this.query = query;
@@ -35,12 +38,14 @@ final class SearchRequest implements Serializable {
 
     /** The hit rows of one bucket of the planned snapshot. */
     BucketSearch.Found search(SearchPlan plan, BucketSearchPartition bucket) {
-        return BucketSearch.run(tableName, table, plan.snapshotId, bucket.partition, bucket.bucket, query, k, columns, score);
+        return BucketSearch.run(tableName, table, plan.snapshotId, bucket.partition, bucket.bucket, query, k, columns, score,
+                plan.stats, fresh);
     }
 
     String describe(SearchPlan plan, String runsOn) {
         return "full_text_search " + tableName + " [query: " + query + ", k: " + k
                 + (where == null ? "" : ", where: " + where) + ", buckets: " + plan.buckets.size()
-                + ", snapshot: " + plan.snapshotId + ", on: " + runsOn + "]";
+                + ", snapshot: " + plan.snapshotId + ", fresh rows: " + (fresh ? "indexed at query time" : "not searched")
+                + ", on: " + runsOn + "]";
     }
 }

@@ -1,0 +1,234 @@
+package dev.strata.index.search;
+
+import dev.strata.index.archive.ArchiveFormat;
+import dev.strata.index.options.AnalyzerSettings;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.paimon.KeyValue;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
+import org.apache.paimon.deletionvectors.DeletionVector;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The rows of one (partition, bucket) that no current archive covers — level 0 and levels without a
+ * current archive — indexed at query time in memory with the table's analyzer, so a search answers over
+ * every live row of the snapshot, not only the archived ones.
+ *
+ * <p>Which of these rows are live follows the primary-key rules of a deletion-vector table with the
+ * {@code deduplicate} merge engine: within level 0 the version of a key with the highest sequence number
+ * is the key's current version, and a key whose current version is a delete ({@code -D}, {@code -U}) has
+ * none; a row of a higher level is live when its deletion vector keeps it, it is an insert or update
+ * ({@code +I}, {@code +U}), and its key has no version in level 0 (level 0 always holds the newest versions
+ * of its keys). {@link #level0Keys()} are the keys whose archived versions a search must not return.
+ *
+ * <p>Documents carry the same fields as an archive's ({@link ArchiveFormat#TEXT_FIELD} analysed, the row
+ * id in {@link ArchiveFormat#ROW_ID_FIELD}: the file's offset in {@link #files()} order plus the row's
+ * position), so one scoring path serves archives and fresh rows. Memory is that of an in-memory Lucene
+ * index over these rows' text plus one serialized key per level-0 row.
+ */
+public final class FreshRows implements Closeable {
+
+    /** Reads one data file as key-values (key, sequence number, row kind, the text column as value 0). */
+    public interface KeyValueFiles {
+        RecordReader<KeyValue> open(DataFileMeta file) throws IOException;
+    }
+
+    private final List<DataFileMeta> files;
+    private final long[] offsets;
+    private final ByteBuffersDirectory directory;
+    private final DirectoryReader reader;
+    private final Set<BinaryRow> level0Keys;
+    private final long rows;
+    private final long documents;
+
+    private FreshRows(List<DataFileMeta> files, long[] offsets, ByteBuffersDirectory directory, DirectoryReader reader,
+            Set<BinaryRow> level0Keys, long rows, long documents) {
+        this.files = files;
+        this.offsets = offsets;
+        this.directory = directory;
+        this.reader = reader;
+        this.level0Keys = level0Keys;
+        this.rows = rows;
+        this.documents = documents;
+    }
+
+    /**
+     * Indexes {@code files} (the bucket's data files no current archive covers).
+     *
+     * @param keyType the row type of the key the readers return (the table's trimmed primary key)
+     * @param deletionVectors the snapshot's deletion vectors of the bucket by file name
+     */
+    public static FreshRows index(List<DataFileMeta> files, KeyValueFiles readers, RowType keyType,
+            Map<String, DeletionVector> deletionVectors, AnalyzerSettings analyzer) throws IOException {
+        List<DataFileMeta> ordered = new ArrayList<>(files);
+        long[] offsets = new long[ordered.size()];
+        long offset = 0;
+        for (int i = 0; i < ordered.size(); i++) {
+            offsets[i] = offset;
+            offset += ordered.get(i).rowCount();
+        }
+        InternalRowSerializer keys = new InternalRowSerializer(keyType);
+        // Level 0: the newest version of each key (highest sequence number), as (row id, kind, text).
+        Map<BinaryRow, Version> newest = new HashMap<>();
+        List<long[]> upperRows = new ArrayList<>();
+        List<String> upperTexts = new ArrayList<>();
+        List<BinaryRow> upperKeys = new ArrayList<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            DataFileMeta file = ordered.get(i);
+            DeletionVector dv = deletionVectors.get(file.fileName());
+            boolean level0 = file.level() == 0;
+            long position = 0;
+            try (RecordReader<KeyValue> reader = readers.open(file)) {
+                RecordReader.RecordIterator<KeyValue> batch;
+                while ((batch = reader.readBatch()) != null) {
+                    try {
+                        KeyValue kv;
+                        while ((kv = batch.next()) != null) {
+                            long p = position++;
+                            if (dv != null && dv.isDeleted(p)) {
+                                continue;
+                            }
+                            BinaryRow key = keys.toBinaryRow(kv.key()).copy();
+                            String text = kv.value().isNullAt(0) ? null : kv.value().getString(0).toString();
+                            if (level0) {
+                                Version old = newest.get(key);
+                                if (old == null || kv.sequenceNumber() >= old.sequence) {
+                                    newest.put(key, new Version(kv.sequenceNumber(), offsets[i] + p, kv.valueKind(), text));
+                                }
+                            } else if (isAdd(kv.valueKind()) && text != null) {
+                                upperRows.add(new long[] {offsets[i] + p});
+                                upperTexts.add(text);
+                                upperKeys.add(key);
+                            }
+                        }
+                    } finally {
+                        batch.releaseBatch();
+                    }
+                }
+            }
+            if (position != file.rowCount()) {
+                throw new IOException("Cannot index data file " + file.fileName() + " at query time: it holds " + position
+                        + " rows, its metadata says " + file.rowCount() + ".");
+            }
+        }
+        ByteBuffersDirectory directory = new ByteBuffersDirectory();
+        long documents = 0;
+        try (Analyzer a = analyzer.newAnalyzer();
+                IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(a)
+                        .setOpenMode(IndexWriterConfig.OpenMode.CREATE).setCommitOnClose(true))) {
+            Document doc = new Document();
+            Field text = new TextField(ArchiveFormat.TEXT_FIELD, "", Field.Store.NO);
+            NumericDocValuesField rowId = new NumericDocValuesField(ArchiveFormat.ROW_ID_FIELD, 0L);
+            doc.add(text);
+            doc.add(rowId);
+            for (Version v : newest.values()) {
+                if (isAdd(v.kind) && v.text != null) {
+                    text.setStringValue(v.text);
+                    rowId.setLongValue(v.rowId);
+                    writer.addDocument(doc);
+                    documents++;
+                }
+            }
+            for (int j = 0; j < upperRows.size(); j++) {
+                if (!newest.containsKey(upperKeys.get(j))) {
+                    text.setStringValue(upperTexts.get(j));
+                    rowId.setLongValue(upperRows.get(j)[0]);
+                    writer.addDocument(doc);
+                    documents++;
+                }
+            }
+        }
+        DirectoryReader reader = DirectoryReader.open(directory);
+        return new FreshRows(Collections.unmodifiableList(ordered), offsets, directory, reader,
+                Collections.unmodifiableSet(new HashSet<>(newest.keySet())), offset, documents);
+    }
+
+    private static boolean isAdd(RowKind kind) {
+        return kind == RowKind.INSERT || kind == RowKind.UPDATE_AFTER;
+    }
+
+    private static final class Version {
+        final long sequence;
+        final long rowId;
+        final RowKind kind;
+        final String text;
+
+        Version(long sequence, long rowId, RowKind kind, String text) {
+            this.sequence = sequence;
+            this.rowId = rowId;
+            this.kind = kind;
+            this.text = text;
+        }
+    }
+
+    /** The indexed files; a document's row id is its file's offset in this order plus its position. */
+    public List<DataFileMeta> files() {
+        return files;
+    }
+
+    /** Physical rows of the indexed files (live or not). */
+    public long rows() {
+        return rows;
+    }
+
+    /** Live rows with a non-null text (the documents). */
+    public long documents() {
+        return documents;
+    }
+
+    /** Keys with a version in level 0 (serialized with the key type); their archived versions are not live. */
+    public Set<BinaryRow> level0Keys() {
+        return level0Keys;
+    }
+
+    DirectoryReader reader() {
+        return reader;
+    }
+
+    /** The file index and position of a row id. */
+    int fileOf(long rowId) {
+        int i = java.util.Arrays.binarySearch(offsets, rowId);
+        if (i < 0) {
+            i = -i - 2;
+        }
+        while (i + 1 < offsets.length && offsets[i + 1] == rowId && files.get(i).rowCount() == 0) {
+            i++;
+        }
+        return i;
+    }
+
+    long positionOf(long rowId, int file) {
+        return rowId - offsets[file];
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            reader.close();
+        } finally {
+            directory.close();
+        }
+    }
+}

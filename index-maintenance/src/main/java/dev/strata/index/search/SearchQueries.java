@@ -1,0 +1,309 @@
+package dev.strata.index.search;
+
+import dev.strata.index.archive.ArchiveFormat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.queries.function.FunctionScoreQuery;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.FuzzyQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.QueryBuilder;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Turns a search's query text into a Lucene query over {@link ArchiveFormat#TEXT_FIELD}, analysed with the
+ * index's analyzer. Two forms are accepted:
+ *
+ * <ul>
+ *   <li>Lucene classic query syntax (the default): terms, {@code AND/OR/NOT}, {@code "phrases"},
+ *       {@code prefix*}, {@code fuzzy~}.
+ *   <li>The JSON query DSL of Apache Paimon's own {@code full_text_search}, recognised when the text is a JSON
+ *       object whose single key is one of the query types below, so a query written for Paimon runs
+ *       unchanged:
+ *       <pre>
+ * Query    = {"match": Match} | {"match_phrase" | "phrase": Phrase} | {"boolean" | "bool": Boolean}
+ *          | {"boost": Boosting} | {"multi_match": Match (with "columns", one column only)}
+ * Match    = {"query" | "terms": text, "operator": "Or" (default) | "And", "boost": number,
+ *             "fuzziness": int | "auto", "max_expansions" | "maxExpansions": int (default 50),
+ *             "prefix_length" | "prefixLength": int (default 0), "column": ignored}
+ * Phrase   = {"query" | "terms": text, "slop": int (default 0), "column": ignored}
+ * Boolean  = {"must": [Query], "should": [Query], "must_not" | "mustNot": [Query],
+ *             "queries": [["Must" | "Should" | "MustNot", Query]]}
+ * Boosting = {"positive": Query, "negative": Query, "negative_boost": number (default 0.5)}
+ *       </pre>
+ *       {@code fuzziness: "auto"} is 0 for terms of up to 2 characters, 1 up to 5, else 2. A boolean query
+ *       with only {@code must_not} clauses matches every other row. The table column comes from the call,
+ *       as in Paimon; a {@code column} field inside the JSON is accepted and not used.
+ * </ul>
+ */
+public final class SearchQueries {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> TYPES =
+            Set.of("match", "match_phrase", "phrase", "boolean", "bool", "boost", "multi_match");
+    private static final int MAX_DEPTH = 32;
+
+    private SearchQueries() {}
+
+    /**
+     * The Lucene query for {@code query}.
+     *
+     * @throws IllegalArgumentException naming the query and what is wrong with it
+     */
+    public static Query parse(Analyzer analyzer, String query) {
+        JsonNode dsl = dsl(query);
+        if (dsl != null) {
+            try {
+                return parseDsl(analyzer, dsl, 0);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("Cannot parse full-text query '" + query + "': " + e.getMessage()
+                        + ". Use Paimon's JSON query DSL (match, match_phrase, boolean, boost) or Lucene classic syntax.", e);
+            }
+        }
+        QueryParser parser = new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer);
+        try {
+            return parser.parse(query);
+        } catch (ParseException | RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "Cannot parse full-text query '" + query + "': " + e.getMessage()
+                            + ". Use Lucene classic query syntax: terms, AND/OR/NOT, \"phrases\", prefix*, fuzzy~"
+                            + " (or Paimon's JSON query DSL).",
+                    e);
+        }
+    }
+
+    /** The JSON object when {@code query} is one in the DSL's shape (one known query type), else null. */
+    private static JsonNode dsl(String query) {
+        String t = query.trim();
+        if (!t.startsWith("{") || !t.endsWith("}")) {
+            return null;
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(t);
+        } catch (IOException e) {
+            return null; // e.g. a classic range query {a TO b}
+        }
+        if (node == null || !node.isObject() || node.size() != 1 || !TYPES.contains(node.fieldNames().next())) {
+            return null;
+        }
+        return node;
+    }
+
+    private static Query parseDsl(Analyzer analyzer, JsonNode node, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalArgumentException("queries nest deeper than " + MAX_DEPTH + " levels");
+        }
+        if (node == null || !node.isObject() || node.size() != 1) {
+            throw new IllegalArgumentException("expected an object with exactly one query type of " + TYPES
+                    + " but found " + node);
+        }
+        String type = node.fieldNames().next();
+        JsonNode body = node.get(type);
+        if (!body.isObject()) {
+            throw new IllegalArgumentException("'" + type + "' must be an object, found " + body);
+        }
+        switch (type) {
+            case "match":
+                return match(analyzer, body, Set.of("query", "terms", "operator", "boost", "fuzziness", "max_expansions",
+                        "maxExpansions", "prefix_length", "prefixLength", "column"));
+            case "multi_match":
+                JsonNode columns = body.get("columns");
+                if (columns != null && (!columns.isArray() || columns.size() > 1)) {
+                    throw new IllegalArgumentException("multi_match over several columns is not supported: a table's"
+                            + " full-text index covers one column; search each column and combine the results");
+                }
+                return match(analyzer, body, Set.of("query", "terms", "operator", "boost", "fuzziness", "max_expansions",
+                        "maxExpansions", "prefix_length", "prefixLength", "columns", "boosts"));
+            case "match_phrase":
+            case "phrase":
+                return phrase(analyzer, body);
+            case "boolean":
+            case "bool":
+                return bool(analyzer, body, depth);
+            case "boost":
+                return boosting(analyzer, body, depth);
+            default:
+                throw new IllegalArgumentException("unknown query type '" + type + "'; use one of " + TYPES);
+        }
+    }
+
+    private static void only(JsonNode body, String what, Set<String> allowed) {
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!allowed.contains(f)) {
+                throw new IllegalArgumentException("'" + what + "' has no field '" + f + "'; its fields are " + allowed);
+            }
+        }
+    }
+
+    private static String text(JsonNode body, String what) {
+        JsonNode q = body.has("query") ? body.get("query") : body.get("terms");
+        if (q == null || !q.isTextual()) {
+            throw new IllegalArgumentException("'" + what + "' needs the text to search as \"query\" (a string)");
+        }
+        return q.asText();
+    }
+
+    private static int intField(JsonNode body, String what, int fallback, String... names) {
+        for (String n : names) {
+            JsonNode v = body.get(n);
+            if (v != null) {
+                if (!v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < 0) {
+                    throw new IllegalArgumentException("'" + what + "." + n + "' must be a non-negative integer, found " + v);
+                }
+                return v.asInt();
+            }
+        }
+        return fallback;
+    }
+
+    private static float floatField(JsonNode body, String what, String name, float fallback) {
+        JsonNode v = body.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        if (!v.isNumber() || !(v.floatValue() >= 0)) {
+            throw new IllegalArgumentException("'" + what + "." + name + "' must be a non-negative number, found " + v);
+        }
+        return v.floatValue();
+    }
+
+    private static Query match(Analyzer analyzer, JsonNode body, Set<String> allowed) {
+        only(body, "match", allowed);
+        String text = text(body, "match");
+        String operator = body.has("operator") ? body.get("operator").asText().toLowerCase(Locale.ROOT) : "or";
+        if (!operator.equals("or") && !operator.equals("and")) {
+            throw new IllegalArgumentException("'match.operator' must be \"Or\" or \"And\", found " + body.get("operator"));
+        }
+        BooleanClause.Occur occur = operator.equals("and") ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
+        JsonNode fuzzy = body.get("fuzziness");
+        Query q;
+        if (fuzzy == null || (fuzzy.isIntegralNumber() && fuzzy.asInt() == 0)) {
+            q = new QueryBuilder(analyzer).createBooleanQuery(ArchiveFormat.TEXT_FIELD, text, occur);
+        } else {
+            boolean auto = fuzzy.isTextual() && fuzzy.asText().equalsIgnoreCase("auto");
+            if (!auto && !(fuzzy.isIntegralNumber() && fuzzy.asInt() > 0 && fuzzy.asInt() <= FuzzyQuery.defaultMaxEdits)) {
+                throw new IllegalArgumentException("'match.fuzziness' must be 0, 1, 2 or \"auto\", found " + fuzzy);
+            }
+            int expansions = intField(body, "match", FuzzyQuery.defaultMaxExpansions, "max_expansions", "maxExpansions");
+            int prefix = intField(body, "match", 0, "prefix_length", "prefixLength");
+            BooleanQuery.Builder b = new BooleanQuery.Builder();
+            for (String term : tokens(analyzer, text)) {
+                int edits = auto ? (term.length() <= 2 ? 0 : term.length() <= 5 ? 1 : 2) : fuzzy.asInt();
+                Term t = new Term(ArchiveFormat.TEXT_FIELD, term);
+                b.add(edits == 0 ? new TermQuery(t) : new FuzzyQuery(t, edits, prefix, Math.max(1, expansions), true), occur);
+            }
+            q = b.build();
+        }
+        if (q == null) {
+            q = new MatchNoDocsQuery("no terms in '" + text + "'");
+        }
+        float boost = floatField(body, "match", "boost", 1f);
+        return boost == 1f ? q : new BoostQuery(q, boost);
+    }
+
+    private static Query phrase(Analyzer analyzer, JsonNode body) {
+        only(body, "match_phrase", Set.of("query", "terms", "slop", "column"));
+        String text = text(body, "match_phrase");
+        int slop = intField(body, "match_phrase", 0, "slop");
+        Query q = new QueryBuilder(analyzer).createPhraseQuery(ArchiveFormat.TEXT_FIELD, text, slop);
+        return q == null ? new MatchNoDocsQuery("no terms in '" + text + "'") : q;
+    }
+
+    private static Query bool(Analyzer analyzer, JsonNode body, int depth) {
+        only(body, "boolean", Set.of("must", "should", "must_not", "mustNot", "queries"));
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        int positive = 0;
+        int clauses = 0;
+        for (String name : new String[] {"must", "should", "must_not", "mustNot"}) {
+            JsonNode list = body.get(name);
+            if (list == null) {
+                continue;
+            }
+            if (!list.isArray()) {
+                throw new IllegalArgumentException("'boolean." + name + "' must be an array of queries, found " + list);
+            }
+            BooleanClause.Occur occur = name.equals("must") ? BooleanClause.Occur.MUST
+                    : name.equals("should") ? BooleanClause.Occur.SHOULD : BooleanClause.Occur.MUST_NOT;
+            for (JsonNode q : list) {
+                b.add(parseDsl(analyzer, q, depth + 1), occur);
+                positive += occur == BooleanClause.Occur.MUST_NOT ? 0 : 1;
+                clauses++;
+            }
+        }
+        JsonNode pairs = body.get("queries");
+        if (pairs != null) {
+            if (!pairs.isArray()) {
+                throw new IllegalArgumentException("'boolean.queries' must be an array of [occur, query] pairs, found " + pairs);
+            }
+            for (JsonNode pair : pairs) {
+                if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isTextual()) {
+                    throw new IllegalArgumentException("each of 'boolean.queries' must be [\"Must\" | \"Should\" | "
+                            + "\"MustNot\", query], found " + pair);
+                }
+                String o = pair.get(0).asText().toLowerCase(Locale.ROOT).replace("_", "");
+                BooleanClause.Occur occur = o.equals("must") ? BooleanClause.Occur.MUST
+                        : o.equals("should") ? BooleanClause.Occur.SHOULD
+                        : o.equals("mustnot") ? BooleanClause.Occur.MUST_NOT : null;
+                if (occur == null) {
+                    throw new IllegalArgumentException("unknown occur '" + pair.get(0).asText() + "'; use Must, Should or MustNot");
+                }
+                b.add(parseDsl(analyzer, pair.get(1), depth + 1), occur);
+                positive += occur == BooleanClause.Occur.MUST_NOT ? 0 : 1;
+                clauses++;
+            }
+        }
+        if (clauses == 0) {
+            throw new IllegalArgumentException("'boolean' needs at least one clause");
+        }
+        if (positive == 0) {
+            b.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST);
+        }
+        return b.build();
+    }
+
+    private static Query boosting(Analyzer analyzer, JsonNode body, int depth) {
+        only(body, "boost", Set.of("positive", "negative", "negative_boost", "negativeBoost"));
+        if (!body.has("positive") || !body.has("negative")) {
+            throw new IllegalArgumentException("'boost' needs both \"positive\" and \"negative\" queries");
+        }
+        float factor = body.has("negative_boost") ? floatField(body, "boost", "negative_boost", 0.5f)
+                : floatField(body, "boost", "negativeBoost", 0.5f);
+        return FunctionScoreQuery.boostByQuery(parseDsl(analyzer, body.get("positive"), depth + 1),
+                parseDsl(analyzer, body.get("negative"), depth + 1), factor);
+    }
+
+    private static List<String> tokens(Analyzer analyzer, String text) {
+        List<String> out = new ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream(ArchiveFormat.TEXT_FIELD, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                out.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot analyse '" + text + "': " + e.getMessage(), e);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.strata.index.search;
+
+import dev.strata.index.archive.ArchiveFormat;
+import dev.strata.index.options.AnalyzerSettings;
+import dev.strata.testing.TestSeeds;
+import dev.strata.testing.text.TextCorpus;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Paimon's JSON query DSL gives the same hits and scores as the equivalent Lucene classic query, parsed by
+ * Lucene's own query parser, over one in-memory index.
+ */
+class SearchQueriesTest {
+
+    private static final long SEED = TestSeeds.seed("SearchQueriesTest");
+    private static final TextCorpus CORPUS = new TextCorpus(60);
+    private static ByteBuffersDirectory dir;
+    private static DirectoryReader reader;
+    private static IndexSearcher searcher;
+    private static Analyzer analyzer;
+
+    @BeforeAll
+    static void index() throws Exception {
+        analyzer = AnalyzerSettings.defaults().newAnalyzer();
+        dir = new ByteBuffersDirectory();
+        Random random = new Random(SEED);
+        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
+            for (int i = 0; i < 400; i++) {
+                Document doc = new Document();
+                doc.add(new TextField(ArchiveFormat.TEXT_FIELD, CORPUS.document(random, 3, 15), Field.Store.NO));
+                w.addDocument(doc);
+            }
+        }
+        reader = DirectoryReader.open(dir);
+        searcher = new IndexSearcher(reader);
+        searcher.setSimilarity(new BM25Similarity());
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        reader.close();
+        dir.close();
+        analyzer.close();
+    }
+
+    private static Map<Integer, Float> hits(Query q) throws Exception {
+        Map<Integer, Float> out = new HashMap<>();
+        for (ScoreDoc sd : searcher.search(q, 1000).scoreDocs) {
+            out.put(sd.doc, sd.score);
+        }
+        return out;
+    }
+
+    private static void same(String json, String classic) throws Exception {
+        Map<Integer, Float> expected = hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(classic));
+        Map<Integer, Float> actual = hits(SearchQueries.parse(analyzer, json));
+        assertThat(actual.keySet()).as(json + " vs " + classic).isEqualTo(expected.keySet());
+        for (Map.Entry<Integer, Float> e : expected.entrySet()) {
+            assertThat(actual.get(e.getKey())).as(json).isCloseTo(e.getValue(), org.assertj.core.data.Offset.offset(1e-5f));
+        }
+    }
+
+    @Test
+    void eachQueryTypeEqualsItsClassicForm() throws Exception {
+        Random random = new Random(SEED + 1);
+        int matched = 0;
+        for (int i = 0; i < 30; i++) {
+            String a = CORPUS.vocabulary().get(random.nextInt(60));
+            String b = CORPUS.vocabulary().get(random.nextInt(60));
+            String c = CORPUS.vocabulary().get(random.nextInt(60));
+            same("{\"match\":{\"query\":\"" + a + " " + b + "\"}}", a + " " + b);
+            same("{\"match\":{\"column\":\"body\",\"terms\":\"" + a + " " + b + "\",\"operator\":\"And\"}}", "+" + a + " +" + b);
+            same("{\"match\":{\"query\":\"" + a + "\",\"boost\":2.5}}", a + "^2.5");
+            same("{\"match_phrase\":{\"query\":\"" + a + " " + b + "\",\"slop\":2}}", "\"" + a + " " + b + "\"~2");
+            same("{\"phrase\":{\"query\":\"" + a + " " + b + "\"}}", "\"" + a + " " + b + "\"");
+            same("{\"boolean\":{\"must\":[{\"match\":{\"query\":\"" + a + "\"}}],\"should\":[{\"match\":{\"query\":\"" + b
+                    + "\"}}],\"must_not\":[{\"match\":{\"query\":\"" + c + "\"}}]}}", "+" + a + " " + b + " -" + c);
+            same("{\"bool\":{\"queries\":[[\"Must\",{\"match\":{\"query\":\"" + a + "\"}}],[\"MustNot\",{\"match\":{\"query\":\""
+                    + c + "\"}}]]}}", "+" + a + " -" + c);
+            same("{\"match\":{\"query\":\"" + a + "\",\"fuzziness\":1}}", a + "~1");
+            same("{\"boolean\":{\"must_not\":[{\"match\":{\"query\":\"" + c + "\"}}]}}", "*:* -" + c);
+            matched += hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(a + " " + b)).isEmpty() ? 0 : 1;
+        }
+        assertThat(matched).as("the words occur in the index").isGreaterThan(20);
+    }
+
+    @Test
+    void boostDemotionScalesRowsMatchingTheNegativeQuery() throws Exception {
+        String a = CORPUS.vocabulary().get(0);
+        String b = CORPUS.vocabulary().get(1);
+        Map<Integer, Float> positive = hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(a));
+        Map<Integer, Float> negative = hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(b));
+        Map<Integer, Float> boosted = hits(SearchQueries.parse(analyzer,
+                "{\"boost\":{\"positive\":{\"match\":{\"query\":\"" + a + "\"}},\"negative\":{\"match\":{\"query\":\"" + b
+                        + "\"}},\"negative_boost\":0.3}}"));
+        assertThat(boosted.keySet()).isEqualTo(positive.keySet());
+        int demoted = 0;
+        for (Map.Entry<Integer, Float> e : positive.entrySet()) {
+            float expected = negative.containsKey(e.getKey()) ? e.getValue() * 0.3f : e.getValue();
+            demoted += negative.containsKey(e.getKey()) ? 1 : 0;
+            assertThat(boosted.get(e.getKey())).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-5f));
+        }
+        assertThat(demoted).isPositive();
+    }
+
+    @Test
+    void classicSyntaxStaysTheDefaultAndBadDslIsNamed() throws Exception {
+        // A classic range query also starts with '{': it is not JSON, so it stays classic.
+        same("{a TO c}", "{a TO c}");
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"match\":{\"query\":\"x\",\"operator\":\"Xor\"}}"))
+                .hasMessageContaining("Cannot parse full-text query").hasMessageContaining("'match.operator' must be");
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"match\":{\"text\":\"x\"}}"))
+                .hasMessageContaining("'match' has no field 'text'");
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"boolean\":{\"must\":{\"match\":{\"query\":\"x\"}}}}"))
+                .hasMessageContaining("'boolean.must' must be an array");
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"multi_match\":{\"query\":\"x\",\"columns\":[\"a\",\"b\"]}}"))
+                .hasMessageContaining("multi_match over several columns is not supported");
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "body:(unbalanced"))
+                .hasMessageContaining("Cannot parse full-text query 'body:(unbalanced'");
+    }
+}
