@@ -32,8 +32,13 @@ EXPLAIN SELECT * FROM lake.tour.orders WHERE dt = '2026-11-02' AND amount > 900;
 -- Compaction runs one Spark task per (partition, bucket) and commits one snapshot.
 CALL lake.sys.compact(table => 'tour.orders');
 
--- Time travel to the first snapshot.
-SELECT count(*) AS shipped_in_snapshot_1 FROM lake.tour.orders VERSION AS OF 1 WHERE status = 'shipped';
+-- Every commit is a snapshot; Paimon's system tables show them (also $files, $partitions, $schemas, ...).
+SELECT snapshot_id, commit_kind, total_record_count FROM lake.tour.`orders$snapshots` ORDER BY snapshot_id;
+
+-- Time travel to snapshot 2, the first INSERT's own compaction (COMPACT). On a deletion-vector table an
+-- APPEND snapshot (here 1) shows only rows compacted by then, so pick COMPACT snapshots for time travel.
+SELECT count(*) AS shipped_in_snapshot_2 FROM lake.tour.orders VERSION AS OF 2 WHERE status = 'shipped';
+SELECT count(*) AS orders_in_snapshot_2 FROM lake.tour.orders VERSION AS OF 2;
 SELECT count(*) AS shipped_now FROM lake.tour.orders WHERE status = 'shipped';
 
 SHOW TBLPROPERTIES lake.tour.orders;

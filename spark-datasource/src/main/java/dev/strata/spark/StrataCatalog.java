@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.strata.spark.catalog.LocationOptions;
+import dev.strata.spark.catalog.PaimonSystemTable;
 import dev.strata.spark.catalog.SchemaChanges;
 import dev.strata.spark.catalog.StrataTable;
 import dev.strata.spark.catalog.StrataTableNames;
@@ -248,8 +249,18 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
         }
     }
 
+    /**
+     * A Strata table, or for a system-table name ({@code t$snapshots}, {@code t$files}, ... as Paimon defines
+     * them) a read-only {@link PaimonSystemTable}.
+     */
     @Override
-    public StrataTable loadTable(Identifier ident) throws NoSuchTableException {
+    public Table loadTable(Identifier ident) throws NoSuchTableException {
+        if (ident.name().contains("$")) {
+            org.apache.paimon.table.Table table = loadAnyTable(ident);
+            if (!(table instanceof FileStoreTable)) {
+                return new PaimonSystemTable(StrataTableNames.qualified(name, ident), table);
+            }
+        }
         return new StrataTable(name, ident, loadPaimonTable(ident));
     }
 
@@ -299,15 +310,21 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
 
     /** The Paimon table behind a Spark identifier with its stored options only (for schema changes). */
     private FileStoreTable loadStoredTable(Identifier ident) throws NoSuchTableException {
+        org.apache.paimon.table.Table table = loadAnyTable(ident);
+        if (!(table instanceof FileStoreTable)) {
+            throw new IllegalArgumentException(String.format(
+                    "Cannot use %s as a data table: it is Paimon's system table %s, which can only be read. Query it "
+                            + "with SELECT, or name the data table without the '$' suffix.",
+                    StrataTableNames.qualified(name, ident), table.getClass().getSimpleName()));
+        }
+        return (FileStoreTable) table;
+    }
+
+    /** The Paimon table (data, branch or system table) behind a Spark identifier. */
+    private org.apache.paimon.table.Table loadAnyTable(Identifier ident) throws NoSuchTableException {
         org.apache.paimon.catalog.Identifier id = StrataTableNames.toPaimon(name, ident, "use table");
         try {
-            org.apache.paimon.table.Table table = paimon.getTable(id);
-            if (!(table instanceof FileStoreTable)) {
-                throw new IllegalArgumentException(String.format(
-                        "Cannot load table %s: it is a %s, not a Paimon file store table.",
-                        StrataTableNames.qualified(name, ident), table.getClass().getSimpleName()));
-            }
-            return (FileStoreTable) table;
+            return paimon.getTable(id);
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
         } catch (RuntimeException e) {

@@ -12,7 +12,10 @@ public final class StrataProcedures {
     private StrataProcedures() {}
 
     public static List<String> names() {
-        return List.of(CompactProcedure.NAME, RebuildPkFullTextProcedure.NAME);
+        return List.of(CompactProcedure.NAME, RebuildPkFullTextProcedure.NAME,
+                TableMaintenanceProcedures.ExpireSnapshots.NAME, TableMaintenanceProcedures.CreateTag.NAME,
+                TableMaintenanceProcedures.DeleteTag.NAME, TableMaintenanceProcedures.Rollback.NAME,
+                TableMaintenanceProcedures.RemoveOrphanFiles.NAME);
     }
 
     /** The procedure with this name bound to {@code catalog}, or {@code null}. */
@@ -22,6 +25,16 @@ public final class StrataProcedures {
                 return new CompactProcedure(catalog);
             case RebuildPkFullTextProcedure.NAME:
                 return new RebuildPkFullTextProcedure(catalog);
+            case TableMaintenanceProcedures.ExpireSnapshots.NAME:
+                return new TableMaintenanceProcedures.ExpireSnapshots(catalog);
+            case TableMaintenanceProcedures.CreateTag.NAME:
+                return new TableMaintenanceProcedures.CreateTag(catalog);
+            case TableMaintenanceProcedures.DeleteTag.NAME:
+                return new TableMaintenanceProcedures.DeleteTag(catalog);
+            case TableMaintenanceProcedures.Rollback.NAME:
+                return new TableMaintenanceProcedures.Rollback(catalog);
+            case TableMaintenanceProcedures.RemoveOrphanFiles.NAME:
+                return new TableMaintenanceProcedures.RemoveOrphanFiles(catalog);
             default:
                 return null;
         }

@@ -1,0 +1,202 @@
+package dev.strata.spark.catalog;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.data.SparkTypes;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A Paimon system table ({@code t$snapshots}, {@code t$schemas}, {@code t$options}, {@code t$files},
+ * {@code t$manifests}, {@code t$partitions}, {@code t$buckets}, {@code t$tags}, {@code t$audit_log}, ...) as a
+ * read-only Spark table: the columns and rows are exactly Paimon's (its own {@link ReadBuilder} plans and reads
+ * them), projected to the columns a query uses, one Spark task per Paimon split.
+ */
+public final class PaimonSystemTable implements SupportsRead {
+
+    private final String name;
+    private final Table table;
+    private final StructType schema;
+
+    public PaimonSystemTable(String name, Table table) {
+        this.name = name;
+        this.table = table;
+        this.schema = SparkTypes.toSpark(table.rowType());
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public StructType schema() {
+        return schema;
+    }
+
+    @Override
+    public Set<TableCapability> capabilities() {
+        return EnumSet.of(TableCapability.BATCH_READ);
+    }
+
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+        return new Builder();
+    }
+
+    private final class Builder implements ScanBuilder, SupportsPushDownRequiredColumns {
+        private StructType required = schema;
+
+        @Override
+        public void pruneColumns(StructType requiredSchema) {
+            this.required = requiredSchema;
+        }
+
+        @Override
+        public Scan build() {
+            List<String> names = table.rowType().getFieldNames();
+            int[] projection = new int[required.fields().length];
+            int i = 0;
+            for (StructField f : required.fields()) {
+                projection[i++] = names.indexOf(f.name());
+            }
+            return new SystemScan(name, table.newReadBuilder().withProjection(projection),
+                    table.rowType().project(projection), required);
+        }
+    }
+
+    private static final class SystemScan implements Scan, Batch {
+        private final String name;
+        private final ReadBuilder readBuilder;
+        private final RowType readType;
+        private final StructType readSchema;
+
+        SystemScan(String name, ReadBuilder readBuilder, RowType readType, StructType readSchema) {
+            this.name = name;
+            this.readBuilder = readBuilder;
+            this.readType = readType;
+            this.readSchema = readSchema;
+        }
+
+        @Override
+        public StructType readSchema() {
+            return readSchema;
+        }
+
+        @Override
+        public String description() {
+            return "Paimon system table " + name;
+        }
+
+        @Override
+        public Batch toBatch() {
+            return this;
+        }
+
+        @Override
+        public InputPartition[] planInputPartitions() {
+            List<Split> splits = readBuilder.newScan().plan().splits();
+            InputPartition[] parts = new InputPartition[splits.size()];
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = new SplitPartition(splits.get(i));
+            }
+            return parts;
+        }
+
+        @Override
+        public PartitionReaderFactory createReaderFactory() {
+            return new Readers(name, readBuilder, readType);
+        }
+    }
+
+    private static final class SplitPartition implements InputPartition {
+        private static final long serialVersionUID = 1L;
+        final Split split;
+
+        SplitPartition(Split split) {
+            this.split = split;
+        }
+    }
+
+    private static final class Readers implements PartitionReaderFactory {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+        private final ReadBuilder readBuilder;
+        private final RowType readType;
+
+        Readers(String name, ReadBuilder readBuilder, RowType readType) {
+            this.name = name;
+            this.readBuilder = readBuilder;
+            this.readType = readType;
+        }
+
+        @Override
+        public PartitionReader<org.apache.spark.sql.catalyst.InternalRow> createReader(InputPartition partition) {
+            PaimonToSpark converter = PaimonToSpark.forRowType(readType);
+            RecordReader<InternalRow> reader;
+            try {
+                reader = readBuilder.newRead().createReader(((SplitPartition) partition).split);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read system table " + name + ": " + e.getMessage(), e);
+            }
+            // System tables are metadata-sized except audit_log and friends, which read batch by batch.
+            return new PartitionReader<>() {
+                private RecordReader.RecordIterator<InternalRow> batch;
+                private org.apache.spark.sql.catalyst.InternalRow current;
+
+                @Override
+                public boolean next() throws IOException {
+                    while (true) {
+                        if (batch == null) {
+                            batch = reader.readBatch();
+                            if (batch == null) {
+                                return false;
+                            }
+                        }
+                        InternalRow row = batch.next();
+                        if (row != null) {
+                            current = converter.convert(row);
+                            return true;
+                        }
+                        batch.releaseBatch();
+                        batch = null;
+                    }
+                }
+
+                @Override
+                public org.apache.spark.sql.catalyst.InternalRow get() {
+                    return current;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    if (batch != null) {
+                        batch.releaseBatch();
+                    }
+                    reader.close();
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,330 @@
+package dev.strata.spark.procedures;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.strata.spark.StrataCatalog;
+import dev.strata.spark.StrataErrors;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.operation.CleanOrphanFilesResult;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so data files,
+ * manifests and index files — full-text archives included — are kept or deleted by the same rules as in any
+ * other Paimon engine): {@code expire_snapshots}, {@code create_tag}, {@code delete_tag}, {@code rollback},
+ * {@code remove_orphan_files}.
+ */
+final class TableMaintenanceProcedures {
+
+    private TableMaintenanceProcedures() {}
+
+    /** Orphan-file removal never touches files younger than this: they may belong to a commit in flight. */
+    static final Duration MIN_ORPHAN_AGE = Duration.ofHours(1);
+
+    private static InternalRow row(Object... values) {
+        Object[] out = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = values[i] instanceof String ? UTF8String.fromString((String) values[i]) : values[i];
+        }
+        return new GenericInternalRow(out);
+    }
+
+    /** A {@code yyyy-MM-dd HH:mm:ss[.SSS]} (or ISO) timestamp in the session time zone, as epoch millis. */
+    static long timestampArg(String procedure, String argument, String value) {
+        String t = value.trim().replace(' ', 'T');
+        try {
+            return LocalDateTime.parse(t).atZone(ZoneId.of(SQLConf.get().sessionLocalTimeZone())).toInstant().toEpochMilli();
+        } catch (DateTimeParseException e) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot run sys.%s: %s => '%s' is not a timestamp. Pass it as 'yyyy-MM-dd HH:mm:ss' (session time zone).",
+                    procedure, argument, value));
+        }
+    }
+
+    private static int positiveInt(InternalRow args, int pos, String procedure, String name) {
+        if (args.isNullAt(pos)) {
+            return -1;
+        }
+        int v = args.getInt(pos);
+        if (v < 1) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot run sys.%s: %s must be at least 1, found %d.", procedure, name, v));
+        }
+        return v;
+    }
+
+    /** {@code expire_snapshots(table, retain_max, retain_min, older_than, max_deletes)}. */
+    static final class ExpireSnapshots extends StrataProcedure {
+        static final String NAME = "expire_snapshots";
+        private static final StructType OUTPUT = new StructType().add("deleted_snapshots_num", DataTypes.IntegerType, false);
+
+        ExpireSnapshots(StrataCatalog catalog) {
+            super(catalog, NAME, "Expires snapshots beyond the retention (table options unless given) and deletes the "
+                    + "files and full-text archives no remaining snapshot or tag uses.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("retain_max", DataTypes.IntegerType).defaultValue("NULL").build(),
+                ProcedureParameter.in("retain_min", DataTypes.IntegerType).defaultValue("NULL").build(),
+                ProcedureParameter.in("older_than", DataTypes.StringType).defaultValue("NULL").build(),
+                ProcedureParameter.in("max_deletes", DataTypes.IntegerType).defaultValue("NULL").build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            FileStoreTable table = target.table();
+            org.apache.paimon.CoreOptions options = table.coreOptions();
+            int retainMax = positiveInt(args, 1, NAME, "retain_max");
+            int retainMin = positiveInt(args, 2, NAME, "retain_min");
+            int maxDeletes = positiveInt(args, 4, NAME, "max_deletes");
+            int max = retainMax > 0 ? retainMax : options.snapshotNumRetainMax();
+            // Without retain_min, the table's minimum is lowered to retain_max (Paimon refuses max < min).
+            int min = retainMin > 0 ? retainMin : Math.min(options.snapshotNumRetainMin(), max);
+            if (min > max) {
+                throw StrataErrors.analysis(String.format(
+                        "Cannot expire snapshots of %s: retain_min (%d) is larger than retain_max (%d).",
+                        target.name(), min, max));
+            }
+            ExpireConfig.Builder config = ExpireConfig.builder()
+                    .snapshotRetainMax(max)
+                    .snapshotRetainMin(min)
+                    .snapshotMaxDeletes(maxDeletes > 0 ? maxDeletes : options.snapshotExpireLimit());
+            String olderThan = stringArg(args, 3);
+            if (olderThan != null) {
+                long millis = timestampArg(NAME, "older_than", olderThan);
+                config.snapshotTimeRetain(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - millis)));
+            } else {
+                config.snapshotTimeRetain(options.snapshotTimeRetain());
+            }
+            int deleted = table.newExpireSnapshots().config(config.build()).expire();
+            return result(OUTPUT, List.of(row(deleted)));
+        }
+    }
+
+    /** {@code create_tag(table, tag, snapshot)}: the latest snapshot when {@code snapshot} is not given. */
+    static final class CreateTag extends StrataProcedure {
+        static final String NAME = "create_tag";
+        private static final StructType OUTPUT = new StructType()
+                .add("tag", DataTypes.StringType, false).add("snapshot_id", DataTypes.LongType, false);
+
+        CreateTag(StrataCatalog catalog) {
+            super(catalog, NAME, "Tags a snapshot (the latest by default); a tag keeps its snapshot's files readable.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("tag", DataTypes.StringType).build(),
+                ProcedureParameter.in("snapshot", DataTypes.LongType).defaultValue("NULL").build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            FileStoreTable table = target.table();
+            String tag = tagArg(target, args, 1, NAME);
+            if (table.tagManager().tagExists(tag)) {
+                throw StrataErrors.analysis(String.format(
+                        "Cannot create tag '%s' of %s: the tag exists. Delete it first with CALL sys.delete_tag.", tag,
+                        target.name()));
+            }
+            long snapshot;
+            if (args.isNullAt(2)) {
+                Snapshot latest = table.snapshotManager().latestSnapshot();
+                if (latest == null) {
+                    throw StrataErrors.analysis(String.format(
+                            "Cannot create tag '%s' of %s: the table has no snapshot yet.", tag, target.name()));
+                }
+                snapshot = latest.id();
+            } else {
+                snapshot = args.getLong(2);
+                requireSnapshot(target, snapshot, "create tag '" + tag + "' of");
+            }
+            table.createTag(tag, snapshot);
+            return result(OUTPUT, List.of(row(tag, snapshot)));
+        }
+    }
+
+    /** {@code delete_tag(table, tag)}; several tags separated by commas. */
+    static final class DeleteTag extends StrataProcedure {
+        static final String NAME = "delete_tag";
+        private static final StructType OUTPUT = new StructType().add("tag", DataTypes.StringType, false);
+
+        DeleteTag(StrataCatalog catalog) {
+            super(catalog, NAME, "Deletes tags (comma separated), and the files only they kept.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("tag", DataTypes.StringType).build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            String tags = stringArg(args, 1);
+            List<InternalRow> rows = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (String t : tags == null ? new String[0] : tags.split(",")) {
+                String tag = t.trim();
+                dev.strata.spark.catalog.WarehouseNames.check("delete a tag of " + target.name(),
+                        dev.strata.spark.catalog.WarehouseNames.Kind.TAG, tag);
+                if (!target.table().tagManager().tagExists(tag)) {
+                    throw StrataErrors.analysis(String.format(
+                            "Cannot delete tag '%s' of %s: no such tag. See the tags in %s$tags.", tag, target.name(),
+                            target.name()));
+                }
+                names.add(tag);
+            }
+            if (names.isEmpty()) {
+                throw StrataErrors.analysis("Cannot run sys.delete_tag: argument tag is empty. Pass tag => 'name'.");
+            }
+            for (String tag : names) {
+                target.table().deleteTag(tag);
+                rows.add(row(tag));
+            }
+            return result(OUTPUT, rows);
+        }
+    }
+
+    /** {@code rollback(table, snapshot | tag)}: later snapshots and their files go away. */
+    static final class Rollback extends StrataProcedure {
+        static final String NAME = "rollback";
+        private static final StructType OUTPUT = new StructType()
+                .add("previous_snapshot_id", DataTypes.LongType, false).add("current_snapshot_id", DataTypes.LongType, false);
+
+        Rollback(StrataCatalog catalog) {
+            super(catalog, NAME, "Rolls the table back to a snapshot or tag; later snapshots are deleted.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("snapshot", DataTypes.LongType).defaultValue("NULL").build(),
+                ProcedureParameter.in("tag", DataTypes.StringType).defaultValue("NULL").build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            FileStoreTable table = target.table();
+            if (args.isNullAt(1) == args.isNullAt(2)) {
+                throw StrataErrors.analysis(String.format(
+                        "Cannot roll back %s: give exactly one of snapshot => <id> or tag => '<name>'.", target.name()));
+            }
+            Snapshot before = table.snapshotManager().latestSnapshot();
+            long previous = before == null ? -1 : before.id();
+            long current;
+            if (!args.isNullAt(1)) {
+                current = args.getLong(1);
+                requireSnapshot(target, current, "roll back");
+                table.rollbackTo(current);
+            } else {
+                String tag = tagArg(target, args, 2, NAME);
+                if (!table.tagManager().tagExists(tag)) {
+                    throw StrataErrors.analysis(String.format(
+                            "Cannot roll back %s to tag '%s': no such tag. See the tags in %s$tags.", target.name(), tag,
+                            target.name()));
+                }
+                current = table.tagManager().getOrThrow(tag).trimToSnapshot().id();
+                table.rollbackTo(tag);
+            }
+            return result(OUTPUT, List.of(row(previous, current)));
+        }
+    }
+
+    /** {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch references. */
+    static final class RemoveOrphanFiles extends StrataProcedure {
+        static final String NAME = "remove_orphan_files";
+        private static final StructType OUTPUT = new StructType()
+                .add("deleted_file_count", DataTypes.LongType, false)
+                .add("deleted_file_bytes", DataTypes.LongType, false)
+                .add("dry_run", DataTypes.BooleanType, false);
+
+        RemoveOrphanFiles(StrataCatalog catalog) {
+            super(catalog, NAME, "Deletes (or with dry_run lists the count of) files older than older_than (default "
+                    + "1 day) that no snapshot, tag or branch references, full-text archives included.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("older_than", DataTypes.StringType).defaultValue("NULL").build(),
+                ProcedureParameter.in("dry_run", DataTypes.BooleanType).defaultValue("false").build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            long now = System.currentTimeMillis();
+            String olderThan = stringArg(args, 1);
+            long millis = olderThan == null ? now - Duration.ofDays(1).toMillis() : timestampArg(NAME, "older_than", olderThan);
+            if (millis > now - MIN_ORPHAN_AGE.toMillis()) {
+                throw StrataErrors.analysis(String.format(
+                        "Cannot remove orphan files of %s: older_than => '%s' is less than %d hour(s) ago, and younger "
+                                + "files may belong to a write that has not committed yet. Pass an older time.",
+                        target.name(), olderThan, MIN_ORPHAN_AGE.toHours()));
+            }
+            boolean dryRun = !args.isNullAt(2) && args.getBoolean(2);
+            CleanOrphanFilesResult cleaned;
+            try {
+                cleaned = new LocalOrphanFilesClean(target.table(), millis, dryRun).clean();
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException("Cannot remove orphan files of " + target.name() + ": " + e.getMessage()
+                        + ". Nothing referenced was deleted; run it again.", e);
+            }
+            return result(OUTPUT, List.of(row(cleaned.getDeletedFileCount(), cleaned.getDeletedFileTotalLenInBytes(), dryRun)));
+        }
+    }
+
+    private static String tagArg(ProcedureTable target, InternalRow args, int pos, String procedure) {
+        String tag = StrataProcedure.stringArg(args, pos);
+        if (tag == null || tag.isBlank()) {
+            throw StrataErrors.analysis(String.format("Cannot run sys.%s on %s: argument tag is empty. Pass tag => 'name'.",
+                    procedure, target.name()));
+        }
+        dev.strata.spark.catalog.WarehouseNames.check("use a tag of " + target.name(),
+                dev.strata.spark.catalog.WarehouseNames.Kind.TAG, tag.trim());
+        return tag.trim();
+    }
+
+    private static void requireSnapshot(ProcedureTable target, long snapshot, String what) {
+        if (!target.table().snapshotManager().snapshotExists(snapshot)) {
+            throw StrataErrors.analysis(String.format(
+                    "Cannot %s %s to snapshot %d: no such snapshot. See the snapshots in %s$snapshots.", what,
+                    target.name(), snapshot, target.name()));
+        }
+    }
+}
