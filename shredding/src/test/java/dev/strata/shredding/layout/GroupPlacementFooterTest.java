@@ -9,7 +9,7 @@ import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Per-row-group placements (S_g, O_g) in the footer: round trip, version 1 files, corruption. */
+/** Per-row-group placements (S_g, O_g) in the footer: round trip, version 1 and 2 blobs, version 3 against Paimon's keys, corruption. */
 class GroupPlacementFooterTest {
 
     private static KeyZones zone(long rows) {
@@ -28,7 +28,7 @@ class GroupPlacementFooterTest {
 
     @Test
     void placementsRoundTripIncludingUnrecordedGroups() {
-        ShreddedColumnMeta back = ShreddingFooter.decode(ShreddingFooter.encode(meta()), "m", "f");
+        ShreddedColumnMeta back = ShreddingFooter.decode(ShreddingFooter.encode(meta()), GroupPlacementFooterTest::meta, "m", "f");
         assertThat(back.placements()).hasSize(3);
         assertThat(back.placements()).isEqualTo(meta().placements());
         assertThat(back.placement(1)).isNull();
@@ -70,6 +70,68 @@ class GroupPlacementFooterTest {
     }
 
     @Test
+    void version2BlobsAreStillReadWithTheirOwnKeysAndPlacements() {
+        String v2 = ShreddingFooter.encode(meta(), ShreddingFooter.VERSION_2);
+        assertThat(Base64.getDecoder().decode(v2)[4]).isEqualTo((byte) 2);
+        ShreddedColumnMeta back = ShreddingFooter.decode(v2, "m", "v2-file");
+        assertThat(back.keys()).containsExactly("a", "b", "c");
+        assertThat(back.columnsOf(1)).containsExactly(1, 2);
+        assertThat(back.overflows(2)).isTrue();
+        assertThat(back.placements()).isEqualTo(meta().placements());
+    }
+
+    @Test
+    void version3TakesKeysSAndOFromPaimonsLayoutAndRefusesOneThatDoesNotMatch() {
+        String v3 = ShreddingFooter.encode(meta());
+        assertThat(Base64.getDecoder().decode(v3)[4]).isEqualTo((byte) 3);
+        // The keys are Paimon's: decoding against another dictionary of the same size yields that dictionary.
+        BitSet o = new BitSet();
+        o.set(2);
+        ShreddedColumnMeta paimon = ShreddedColumnMeta.withoutZones(3, 4, ValueKind.NONE, List.of("x", "y", "z"),
+                new int[][] {{0}, {1, 2}, {1}}, o);
+        ShreddedColumnMeta back = ShreddingFooter.decode(v3, () -> paimon, "m", "f");
+        assertThat(back.keys()).containsExactly("x", "y", "z");
+        assertThat(back.valueKind()).as("from Strata's entry").isEqualTo(ValueKind.LONG);
+        assertThat(back.zones()).hasSize(3);
+        assertThat(back.zones().get(2).rowCount()).isEqualTo(7);
+        assertThat(back.zonesRecorded()).isTrue();
+        assertThat(back.placements()).isEqualTo(meta().placements());
+        assertThat(back.idOf("y")).isEqualTo(1);
+
+        ShreddedColumnMeta otherK = ShreddedColumnMeta.withoutZones(4, 4, ValueKind.NONE, List.of("x", "y", "z"),
+                new int[][] {{0}, {1, 2}, {1}}, o);
+        assertThatThrownBy(() -> ShreddingFooter.decode(v3, () -> otherK, "m", "mixed-file"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mixed-file")
+                .hasMessageContaining("K=3").hasMessageContaining("K=4");
+        assertThatThrownBy(() -> ShreddingFooter.decode(v3, "m", "lonely-file"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("lonely-file")
+                .hasMessageContaining("ARROW:schema");
+        assertThatThrownBy(() -> ShreddingFooter.paimonLayout(null, "m", "no-arrow-file"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no-arrow-file")
+                .hasMessageContaining("has no shared-shredding keys");
+    }
+
+    @Test
+    void version3ZoneIdsAreDeltasAndStayInTheDictionary() {
+        KeyZones z = new KeyZones(4, false, new int[] {0, 2}, new int[] {3, 1}, new int[] {0, 0}, new int[] {0, 0},
+                new Object[] {1L, 5L}, new Object[] {9L, 5L});
+        ShreddedColumnMeta m = new ShreddedColumnMeta(2, 2, ValueKind.LONG, List.of("a", "b", "c"),
+                new int[][] {{0}, {1}, {0}}, new BitSet(), List.of(z), List.of());
+        ShreddedColumnMeta back = ShreddingFooter.decode(ShreddingFooter.encode(m), () -> m, "m", "f");
+        KeyZones b = back.zones().get(0);
+        assertThat(b.find(0)).isEqualTo(0);
+        assertThat(b.find(2)).isEqualTo(1);
+        assertThat(b.find(1)).isEqualTo(-1);
+        assertThat(b.min(1)).isEqualTo(5L);
+        assertThat(b.max(0)).isEqualTo(9L);
+        assertThat(b.presentCount(0)).isEqualTo(3);
+        ShreddedColumnMeta smaller = ShreddedColumnMeta.withoutZones(2, 2, ValueKind.NONE, List.of("a", "b"),
+                new int[][] {{0}, {1}}, new BitSet());
+        assertThatThrownBy(() -> ShreddingFooter.decode(ShreddingFooter.encode(m), () -> smaller, "m", "f2"))
+                .hasMessageContaining("3 keys").hasMessageContaining("2 keys").hasMessageContaining("f2");
+    }
+
+    @Test
     void corruptPlacementsAreClearErrorsNamingTheFile() {
         byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta()));
         byte[] flipped = blob.clone();
@@ -82,7 +144,7 @@ class GroupPlacementFooterTest {
         ShreddedColumnMeta bad = new ShreddedColumnMeta(3, 1, ValueKind.LONG, List.of("a"), new int[][] {{0}},
                 new BitSet(), List.of(zone(1)), List.of(wide));
         String text = ShreddingFooter.encode(bad);
-        assertThatThrownBy(() -> ShreddingFooter.decode(text, "m", "wide-file"))
+        assertThatThrownBy(() -> ShreddingFooter.decode(text, () -> bad, "m", "wide-file"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("wide-file").hasMessageContaining("row group 0")
                 .hasMessageContaining("malformed payload");
@@ -93,7 +155,8 @@ class GroupPlacementFooterTest {
         ShreddedColumnMeta good = new ShreddedColumnMeta(1, 1, ValueKind.LONG, List.of("a"), new int[][] {{0}},
                 new BitSet(), List.of(zone(9)), List.of(overlapping));
         byte[] ok = Base64.getDecoder().decode(ShreddingFooter.encode(good));
-        assertThat(ShreddingFooter.decode(Base64.getEncoder().encodeToString(ok), "m", "f").placement(0).segmentsOf(0))
+        assertThat(ShreddingFooter.decode(Base64.getEncoder().encodeToString(ok), () -> good, "m", "f").placement(0)
+                .segmentsOf(0))
                 .containsExactly(0, 5, 0);
         assertThatThrownBy(() -> new GroupPlacement(1, new int[] {0}, new int[][] {{0}}, new int[0],
                 new int[][] {{0, 5, 0, 3, 2, 0}})).hasMessageContaining("overlaps");
