@@ -69,7 +69,7 @@ import java.util.zip.Inflater;
  * is dropped), so zones add at most about 1024 &times; (8 + 2 &times; 65) bytes per row group before
  * compression; a placement is recorded for at most {@value #MAX_PLACEMENT_IDS} ids and, from version 3,
  * only when it takes at most {@value #PLACEMENT_BYTES_PER_ROW} bytes per row of its group (at least
- * {@value #MIN_PLACEMENT_BUDGET} bytes). Paimon ignores
+ * {@value #MIN_PLACEMENT_BUDGET} bytes), without its Segments if only that fits. Paimon ignores
  * this entry, and Strata reads files without it (written by Paimon or another engine) from Paimon's keys
  * alone.
  */
@@ -88,9 +88,10 @@ public final class ShreddingFooter {
     public static final int MAX_PLACEMENT_IDS = 1 << 16;
     /**
      * From version 3, a row group's placement is recorded only when it encodes in at most this many bytes per
-     * row of the group (before compression); a larger one (many keys in the group, each spread over many
-     * columns) is dropped and readers use the file-level S and O for the group, reading its
-     * {@code __field_mapping}. Bounds the placement part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET}
+     * row of the group (before compression). A larger one is recorded without its segments when that fits
+     * (a key owning its columns for the whole group still reads no {@code __field_mapping}), else dropped
+     * (many keys in the group, each spread over many columns): readers then use the file-level S and O for
+     * the group, reading its {@code __field_mapping}. Bounds the placement part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET}
      * bytes for a small row group.
      */
     public static final int PLACEMENT_BYTES_PER_ROW = 2;
@@ -455,11 +456,23 @@ public final class ShreddingFooter {
             }
         }
         out.flush();
-        if (bytes.size() > budget) {
-            target.writeByte(0);
-        } else {
+        if (bytes.size() <= budget) {
             bytes.writeTo(target);
+        } else if (placement.hasSegments()) {
+            // Without its segments the placement still says which columns a key owns for the whole group.
+            writePlacement(target, new GroupPlacement(placement.numColumns(), ids, columnsOf(placement, ids), ov),
+                    budget);
+        } else {
+            target.writeByte(0);
         }
+    }
+
+    private static int[][] columnsOf(GroupPlacement placement, int[] ids) {
+        int[][] cols = new int[ids.length][];
+        for (int i = 0; i < ids.length; i++) {
+            cols[i] = placement.columnsOf(ids[i]);
+        }
+        return cols;
     }
 
     private static GroupPlacement readPlacement(Cursor in, int k, int group) throws IOException {

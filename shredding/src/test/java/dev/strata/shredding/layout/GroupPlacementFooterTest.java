@@ -132,6 +132,59 @@ class GroupPlacementFooterTest {
     }
 
     @Test
+    void placementsOverTheByteBudgetLoseTheirSegmentsThenAreDropped() {
+        // 1 000 rows: a budget of max(4 096, 2 x 1 000) bytes. Column 0 alternates between ids 0 and 1 every row
+        // (1 000 one-row segments, ~3 000 bytes), column 1 holds id 2 throughout.
+        int rows = 1000;
+        int[] seg0 = new int[3 * rows];
+        for (int r = 0; r < rows; r++) {
+            seg0[3 * r] = r;
+            seg0[3 * r + 1] = 1;
+            seg0[3 * r + 2] = r % 2;
+        }
+        int[][] segments = {seg0, {0, rows, 2}};
+        GroupPlacement fits = new GroupPlacement(2, new int[] {0, 1, 2}, new int[][] {{0}, {0}, {1}}, new int[0], segments);
+        int[][] twice = {Arrays.copyOf(seg0, seg0.length), {0, rows, 2}};
+        int[] more = new int[6 * rows];
+        for (int r = 0; r < 2 * rows; r++) {
+            more[3 * r] = r;
+            more[3 * r + 1] = 1;
+            more[3 * r + 2] = r % 2;
+        }
+        twice[0] = more;
+        GroupPlacement segmentsTooLarge = new GroupPlacement(2, new int[] {0, 1, 2}, new int[][] {{0}, {0}, {1}},
+                new int[0], twice);
+        int n = 5000;
+        int[] ids = new int[n];
+        int[][] cols = new int[n][];
+        for (int i = 0; i < n; i++) {
+            ids[i] = i;
+            cols[i] = new int[] {0, 1};
+        }
+        GroupPlacement tooLarge = new GroupPlacement(2, ids, cols, new int[0]);
+        List<String> keys = new java.util.ArrayList<>();
+        int[][] fileCols = new int[n][];
+        for (int i = 0; i < n; i++) {
+            keys.add("k" + i);
+            fileCols[i] = new int[] {0, 1};
+        }
+        ShreddedColumnMeta m = new ShreddedColumnMeta(2, 2, ValueKind.LONG, keys, fileCols, new BitSet(),
+                List.of(zone(rows), zone(2 * rows), zone(rows)), Arrays.asList(fits, segmentsTooLarge, tooLarge));
+        ShreddedColumnMeta back = ShreddingFooter.decode(ShreddingFooter.encode(m), () -> m, "m", "f");
+        assertThat(back.placement(0)).isEqualTo(fits);
+        assertThat(back.placement(0).hasSegments()).isTrue();
+        GroupPlacement noSegments = back.placement(1);
+        assertThat(noSegments.hasSegments()).as("over the budget with segments, within it without").isFalse();
+        assertThat(noSegments.columnsOf(2)).containsExactly(1);
+        assertThat(noSegments.ownsItsColumns(2)).isTrue();
+        assertThat(noSegments.ownsItsColumns(0)).isFalse();
+        assertThat(back.placement(2)).as("S_g alone over the budget").isNull();
+        // Version 2 keeps every placement whatever its size.
+        assertThat(ShreddingFooter.decode(ShreddingFooter.encode(m, ShreddingFooter.VERSION_2), "m", "f").placements())
+                .isEqualTo(m.placements());
+    }
+
+    @Test
     void corruptPlacementsAreClearErrorsNamingTheFile() {
         byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta()));
         byte[] flipped = blob.clone();
