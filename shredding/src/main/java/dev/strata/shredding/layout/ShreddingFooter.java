@@ -44,11 +44,13 @@ import java.util.zip.Inflater;
  * Entry       --&gt; IdDelta:VInt (ids ascending, each the difference to the previous id, the first as is),
  *                 Present:VInt, Nulls:VInt, NaNs:VInt, Flags:byte,
  *                 [Min:Value if Flags&amp;1], [Max:Value if Flags&amp;2]
- * Placement   --&gt; Recorded:byte (0 | 1), [IdCount:VInt, &lt;IdDelta:VInt, ColCount:VInt,
+ * Placement   --&gt; Recorded:byte (0 | 1 | 2), [IdCount:VInt, &lt;IdDelta:VInt, ColCount:VInt,
  *                 ColDelta:VInt^ColCount&gt;^IdCount, OverflowCount:VInt, OverflowIdDelta:VInt^OverflowCount,
  *                 Segments] (only when Recorded = 1; S_g per id and O_g of the row group,
  *                 {@link GroupPlacement}; ids, columns and overflow ids ascending, each stored as the
- *                 difference to the previous one of its list, the first as is)
+ *                 difference to the previous one of its list, the first as is); Recorded = 2:
+ *                 S_g and O_g are the file's S and O (every id with a non-empty S), followed by Segments
+ *                 only (a file of one row group would otherwise repeat Paimon's field-columns)
  * Segments    --&gt; HasSegments:byte (0 | 1), [ColumnSegments^K]   (only when HasSegments = 1)
  * ColumnSegments --&gt; Fragmented:byte (0 | 1), [Count:VInt, &lt;Gap:VInt, Length:VInt, Owner:VInt&gt;^Count]
  *                 (only when Fragmented = 0; column c = 0..K-1 in order; a segment starts Gap rows after
@@ -173,8 +175,15 @@ public final class ShreddingFooter {
                     }
                 }
                 if (version >= VERSION_2) {
-                    writePlacement(out, meta.placement(g), version >= VERSION
-                            ? Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW) : Long.MAX_VALUE);
+                    GroupPlacement placement = meta.placement(g);
+                    if (version >= VERSION && placement != null && sameAsFile(placement, meta)) {
+                        // S_g and O_g are the file's S and O (a file of one row group): only the segments.
+                        out.writeByte(2);
+                        writeSegments(out, placement, Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW));
+                    } else {
+                        writePlacement(out, placement, version >= VERSION
+                                ? Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW) : Long.MAX_VALUE);
+                    }
                 }
                 g++;
             }
@@ -381,7 +390,7 @@ public final class ShreddingFooter {
                 }
                 zones.add(new KeyZones(rows, truncated, ids, pr, nu, na, mi, ma));
                 if (version >= VERSION_2) {
-                    placements.add(readPlacement(p, k, g));
+                    placements.add(readPlacement(p, k, g, version == VERSION ? layout : null));
                 }
             }
             if (p.available() != 0) {
@@ -437,6 +446,20 @@ public final class ShreddingFooter {
             writeVInt(out, id - prev);
             prev = id;
         }
+        encodeSegments(out, placement);
+        out.flush();
+        if (bytes.size() <= budget) {
+            bytes.writeTo(target);
+        } else if (placement.hasSegments()) {
+            // Without its segments the placement still says which columns a key owns for the whole group.
+            writePlacement(target, new GroupPlacement(placement.numColumns(), ids, columnsOf(placement, ids), ov),
+                    budget);
+        } else {
+            target.writeByte(0);
+        }
+    }
+
+    private static void encodeSegments(DataOutputStream out, GroupPlacement placement) throws IOException {
         out.writeByte(placement.hasSegments() ? 1 : 0);
         if (placement.hasSegments()) {
             for (int c = 0; c < placement.numColumns(); c++) {
@@ -455,16 +478,41 @@ public final class ShreddingFooter {
                 }
             }
         }
+    }
+
+    /** Segments within {@code budget} bytes, else HasSegments = 0. */
+    private static void writeSegments(DataOutputStream target, GroupPlacement placement, long budget)
+            throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        encodeSegments(out, placement);
         out.flush();
         if (bytes.size() <= budget) {
             bytes.writeTo(target);
-        } else if (placement.hasSegments()) {
-            // Without its segments the placement still says which columns a key owns for the whole group.
-            writePlacement(target, new GroupPlacement(placement.numColumns(), ids, columnsOf(placement, ids), ov),
-                    budget);
         } else {
             target.writeByte(0);
         }
+    }
+
+    /** Whether a group's S_g and O_g are the file's S and O: its ids are exactly those with a non-empty S. */
+    private static boolean sameAsFile(GroupPlacement placement, ShreddedColumnMeta meta) {
+        if (placement.numColumns() != meta.numColumns() || !Arrays.equals(placement.overflowIds(),
+                meta.overflowSet().stream().toArray())) {
+            return false;
+        }
+        int[] ids = placement.ids();
+        int i = 0;
+        for (int id = 0; id < meta.keys().size(); id++) {
+            int[] cols = meta.columnsOf(id);
+            if (cols.length == 0) {
+                continue;
+            }
+            if (i >= ids.length || ids[i] != id || !Arrays.equals(placement.columnsOf(id), cols)) {
+                return false;
+            }
+            i++;
+        }
+        return i == ids.length;
     }
 
     private static int[][] columnsOf(GroupPlacement placement, int[] ids) {
@@ -475,13 +523,30 @@ public final class ShreddingFooter {
         return cols;
     }
 
-    private static GroupPlacement readPlacement(Cursor in, int k, int group) throws IOException {
+    /** @param file the file-level layout a version 3 placement may refer to (Recorded = 2), else null */
+    private static GroupPlacement readPlacement(Cursor in, int k, int group, ShreddedColumnMeta file)
+            throws IOException {
         int recorded = in.readByte();
         if (recorded == 0) {
             return null;
         }
+        if (recorded == 2 && file != null) {
+            int[] ids = new int[file.keys().size()];
+            int[][] cols = new int[ids.length][];
+            int n = 0;
+            for (int id = 0; id < ids.length; id++) {
+                int[] c = file.columnsOf(id);
+                if (c.length > 0) {
+                    ids[n] = id;
+                    cols[n++] = c;
+                }
+            }
+            int[] ov = file.overflowSet().stream().toArray();
+            return placement(k, Arrays.copyOf(ids, n), Arrays.copyOf(cols, n), ov, readSegments(in, k, group), group);
+        }
         if (recorded != 1) {
-            throw new IOException("placement flag " + recorded + " of row group " + group + " is neither 0 nor 1");
+            throw new IOException("placement flag " + recorded + " of row group " + group + " is not 0, 1"
+                    + (file != null ? " or 2" : ""));
         }
         int n = readVInt(in);
         if (n > MAX_PLACEMENT_IDS) {
@@ -514,6 +579,19 @@ public final class ShreddingFooter {
             id += readVInt(in);
             ov[i] = id;
         }
+        return placement(k, ids, cols, ov, readSegments(in, k, group), group);
+    }
+
+    private static GroupPlacement placement(int k, int[] ids, int[][] cols, int[] ov, int[][] segments, int group)
+            throws IOException {
+        try {
+            return new GroupPlacement(k, ids, cols, ov, segments);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("row group " + group + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static int[][] readSegments(Cursor in, int k, int group) throws IOException {
         int[][] segments = null;
         int has = in.readByte();
         if (has != 0 && has != 1) {
@@ -550,11 +628,7 @@ public final class ShreddingFooter {
                 segments[c] = seg;
             }
         }
-        try {
-            return new GroupPlacement(k, ids, cols, ov, segments);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("row group " + group + ": " + e.getMessage(), e);
-        }
+        return segments;
     }
 
     private static String describeMagic(byte[] blob) {

@@ -159,7 +159,7 @@ class GroupPlacementFooterTest {
         int[][] cols = new int[n][];
         for (int i = 0; i < n; i++) {
             ids[i] = i;
-            cols[i] = new int[] {0, 1};
+            cols[i] = new int[] {i % 2};
         }
         GroupPlacement tooLarge = new GroupPlacement(2, ids, cols, new int[0]);
         List<String> keys = new java.util.ArrayList<>();
@@ -182,6 +182,44 @@ class GroupPlacementFooterTest {
         // Version 2 keeps every placement whatever its size.
         assertThat(ShreddingFooter.decode(ShreddingFooter.encode(m, ShreddingFooter.VERSION_2), "m", "f").placements())
                 .isEqualTo(m.placements());
+    }
+
+    @Test
+    void aPlacementEqualToTheFilesSAndOIsStoredAsAReference() {
+        int n = 3000;
+        List<String> keys = new java.util.ArrayList<>();
+        int[][] cols = new int[n][];
+        int[] ids = new int[n - 1];
+        int[][] groupCols = new int[n - 1][];
+        BitSet o = new BitSet();
+        o.set(n - 1);
+        for (int i = 0; i < n; i++) {
+            keys.add("k" + i);
+            cols[i] = i == n - 1 ? new int[0] : new int[] {i % 4, 4 + i % 3};
+            if (i < n - 1) {
+                ids[i] = i;
+                groupCols[i] = cols[i];
+            }
+        }
+        GroupPlacement same = new GroupPlacement(8, ids, groupCols, new int[] {n - 1},
+                new int[][] {null, {0, 10, 1}, null, null, null, null, null, null});
+        ShreddedColumnMeta m = new ShreddedColumnMeta(8, 3, ValueKind.DOUBLE, keys, cols, o, List.of(zone(10)),
+                List.of(same));
+        String v3 = ShreddingFooter.encode(m);
+        ShreddedColumnMeta back = ShreddingFooter.decode(v3, () -> m, "m", "f");
+        assertThat(back.placement(0)).isEqualTo(same);
+        assertThat(back.placement(0).segmentsOf(1)).containsExactly(0, 10, 1);
+        assertThat(back.placement(0).overflows(n - 1)).isTrue();
+        assertThat(v3.length()).as("no per-id lists in the blob").isLessThan(200);
+        assertThat(ShreddingFooter.encode(m, ShreddingFooter.VERSION_2).length()).isGreaterThan(5000);
+        // One column differing from the file's S: stored explicitly.
+        int[][] other = groupCols.clone();
+        other[5] = new int[] {5 % 4};
+        GroupPlacement differs = new GroupPlacement(8, ids, other, new int[] {n - 1});
+        ShreddedColumnMeta m2 = new ShreddedColumnMeta(8, 3, ValueKind.DOUBLE, keys, cols, o, List.of(zone(10000)),
+                List.of(differs));
+        assertThat(ShreddingFooter.decode(ShreddingFooter.encode(m2), () -> m2, "m", "f").placement(0))
+                .isEqualTo(differs);
     }
 
     @Test
