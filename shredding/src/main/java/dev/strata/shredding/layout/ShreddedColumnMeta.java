@@ -68,6 +68,14 @@ public final class ShreddedColumnMeta {
     }
 
     /**
+     * This file-level layout (D, S, O, K, W, as read from Paimon's keys) completed with the value kind, zones
+     * and placements of Strata's own footer entry; the arrays are shared, not copied.
+     */
+    ShreddedColumnMeta withZones(ValueKind kind, List<KeyZones> zones, List<GroupPlacement> placements) {
+        return new ShreddedColumnMeta(numColumns, maxRowWidth, kind, keys, columnsById, overflow, zones, placements, true);
+    }
+
+    /**
      * Whether {@link #zones()} has one entry per row group of the file (Strata's footer); false for a file
      * whose metadata records none (Paimon's footer keys only).
      */

@@ -13,6 +13,8 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
@@ -21,29 +23,34 @@ import java.util.zip.Inflater;
 /**
  * The per-column shredding metadata stored in the Parquet footer's key/value metadata, one entry per
  * shredded column: key {@code strata.shredding.<column name>}, value the standard Base64 text of a
- * {@code Blob}. Version 2 grammar (integers big-endian; VInt/VLong are unsigned LEB128 varints; ZLong
- * is a zig-zag VLong):
+ * {@code Blob}. It holds what Paimon's layout keys ({@link PaimonShreddingKeys}, in the
+ * {@link ArrowSchemaFooter} entry every Paimon engine reads) do not: the value kind, per-row-group zone
+ * statistics and per-row-group placements. From version 3 it does not repeat D, S and O: a reader takes
+ * them from Paimon's keys of the same file ({@link #decode(Map, String, String)}), which must agree on K, W
+ * and the number of keys. Version 3 grammar (integers big-endian; VInt/VLong are unsigned LEB128 varints;
+ * ZLong is a zig-zag VLong):
  *
  * <pre>
  * Blob        --&gt; Magic, Version, RawLength, Deflated, Checksum
  * Magic       --&gt; the 4 bytes "SSMF"
- * Version     --&gt; byte, = 2 (1 is still read: its Groups have no Placement)
+ * Version     --&gt; byte, = 3 (1 and 2 are still read, see below)
  * RawLength   --&gt; VInt, byte length of Payload before compression
  * Deflated    --&gt; CompressedLength:VInt, zlib-deflate(Payload) bytes
  * Checksum    --&gt; int32, CRC32 of every preceding byte of the Blob
- * Payload     --&gt; K:VInt, W:VInt, ValueKind:byte, DictSize:VInt, Key^DictSize, Columns^DictSize,
- *                 Overflow, GroupCount:VInt, Group^GroupCount
- * Key         --&gt; Length:VInt, UTF-8 bytes            (key of id 0, 1, ... in id order)
- * Columns     --&gt; Count:VInt, Column:VInt^Count       (S(id), ascending)
- * Overflow    --&gt; Count:VInt, Id:VInt^Count           (O, ascending)
+ * Payload     --&gt; K:VInt, W:VInt, ValueKind:byte, DictSize:VInt, GroupCount:VInt, Group^GroupCount
+ *                 (K, W and DictSize, the number of keys, must equal Paimon's num-columns,
+ *                 max-row-width and dictionary size)
  * Group       --&gt; RowCount:VLong, Truncated:byte, EntryCount:VInt, Entry^EntryCount, Placement
- * Entry       --&gt; Id:VInt (ascending), Present:VInt, Nulls:VInt, NaNs:VInt, Flags:byte,
+ * Entry       --&gt; IdDelta:VInt (ids ascending, each the difference to the previous id, the first as is),
+ *                 Present:VInt, Nulls:VInt, NaNs:VInt, Flags:byte,
  *                 [Min:Value if Flags&amp;1], [Max:Value if Flags&amp;2]
- * Placement   --&gt; Recorded:byte (0 | 1), [IdCount:VInt, &lt;IdDelta:VInt, ColCount:VInt,
+ * Placement   --&gt; Recorded:byte (0 | 1 | 2), [IdCount:VInt, &lt;IdDelta:VInt, ColCount:VInt,
  *                 ColDelta:VInt^ColCount&gt;^IdCount, OverflowCount:VInt, OverflowIdDelta:VInt^OverflowCount,
  *                 Segments] (only when Recorded = 1; S_g per id and O_g of the row group,
  *                 {@link GroupPlacement}; ids, columns and overflow ids ascending, each stored as the
- *                 difference to the previous one of its list, the first as is)
+ *                 difference to the previous one of its list, the first as is); Recorded = 2:
+ *                 S_g and O_g are the file's S and O (every id with a non-empty S), followed by Segments
+ *                 only (a file of one row group would otherwise repeat Paimon's field-columns)
  * Segments    --&gt; HasSegments:byte (0 | 1), [ColumnSegments^K]   (only when HasSegments = 1)
  * ColumnSegments --&gt; Fragmented:byte (0 | 1), [Count:VInt, &lt;Gap:VInt, Length:VInt, Owner:VInt&gt;^Count]
  *                 (only when Fragmented = 0; column c = 0..K-1 in order; a segment starts Gap rows after
@@ -53,27 +60,44 @@ import java.util.zip.Inflater;
  *                 | DECIMAL: Scale:VInt, Length:VInt, unscaled two's-complement bytes
  * </pre>
  *
- * ValueKind codes are those of {@link ValueKind}. Size bound of the zone part: at most
- * {@value #MAX_ZONE_KEYS} entries per row group and column (further keys set Truncated, meaning "keys
- * not listed may be present"), and BYTES bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer
- * minimum is cut to its prefix, a longer maximum is dropped), so a row group adds at most about
- * 1024 × (20 + 2 × 65) bytes before compression per column.
+ * Versions 2 and 1 (still read) carry D, S and O themselves, after DictSize: {@code Key^DictSize,
+ * Columns^DictSize, Overflow} with {@code Key --> Length:VInt, UTF-8 bytes} (id order), {@code Columns -->
+ * Count:VInt, Column:VInt^Count} (S(id) ascending) and {@code Overflow --> Count:VInt, Id:VInt^Count}
+ * (ascending); their Entry stores the Id itself, not its delta; version 1 Groups have no Placement.
  *
- * <p>This is Strata's own entry, next to the {@link ArrowSchemaFooter} entry every Paimon engine reads (the
- * same D, S, O, K and W as {@link PaimonShreddingKeys}); Paimon ignores this one, and Strata reads files
- * without it (written by Paimon or another engine) from Paimon's keys alone.
+ * <p>ValueKind codes are those of {@link ValueKind}. Size bounds: at most {@value #MAX_ZONE_KEYS} entries
+ * per row group and column (further keys set Truncated, meaning "keys not listed may be present"), BYTES
+ * bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer minimum is cut to its prefix, a longer maximum
+ * is dropped), so zones add at most about 1024 &times; (8 + 2 &times; 65) bytes per row group before
+ * compression; a placement is recorded for at most {@value #MAX_PLACEMENT_IDS} ids and, from version 3,
+ * only when it takes at most {@value #PLACEMENT_BYTES_PER_ROW} bytes per row of its group (at least
+ * {@value #MIN_PLACEMENT_BUDGET} bytes), without its Segments if only that fits. Paimon ignores
+ * this entry, and Strata reads files without it (written by Paimon or another engine) from Paimon's keys
+ * alone.
  */
 public final class ShreddingFooter {
 
     public static final String KEY_PREFIX = "strata.shredding.";
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** The first version, without per-row-group placements; still read. */
     static final int VERSION_1 = 1;
+    /** The second version, which repeats D, S and O; still read. */
+    static final int VERSION_2 = 2;
     /**
      * Most ids a row group's placement lists; a group with more records none (Recorded = 0) and readers fall
      * back to the file-level S and O for it. Bounds the placement part to about 65 536 × (3 + columns) bytes.
      */
     public static final int MAX_PLACEMENT_IDS = 1 << 16;
+    /**
+     * From version 3, a row group's placement is recorded only when it encodes in at most this many bytes per
+     * row of the group (before compression). A larger one is recorded without its segments when that fits
+     * (a key owning its columns for the whole group still reads no {@code __field_mapping}), else dropped
+     * (many keys in the group, each spread over many columns): readers then use the file-level S and O for
+     * the group, reading its {@code __field_mapping}. Bounds the placement part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET}
+     * bytes for a small row group.
+     */
+    public static final int PLACEMENT_BYTES_PER_ROW = 2;
+    static final int MIN_PLACEMENT_BUDGET = 4096;
     public static final int MAX_ZONE_KEYS = 1024;
     public static final int MAX_BOUND_BYTES = 64;
     private static final byte[] MAGIC = {'S', 'S', 'M', 'F'};
@@ -97,9 +121,9 @@ public final class ShreddingFooter {
         return encode(meta, VERSION);
     }
 
-    /** Encodes in the given version (1 drops the placements); for compatibility tests. */
+    /** Encodes in the given version (1 drops the placements, 2 repeats D, S and O); for compatibility tests. */
     static String encode(ShreddedColumnMeta meta, int version) {
-        if (version != VERSION && version != VERSION_1) {
+        if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
             throw new IllegalArgumentException("Cannot encode shredding metadata version " + version);
         }
         try {
@@ -110,20 +134,22 @@ public final class ShreddingFooter {
             out.writeByte(meta.valueKind().code());
             List<String> keys = meta.keys();
             writeVInt(out, keys.size());
-            for (String key : keys) {
-                writeBytes(out, key.getBytes(StandardCharsets.UTF_8));
-            }
-            for (int id = 0; id < keys.size(); id++) {
-                int[] cols = meta.columnsOf(id);
-                writeVInt(out, cols.length);
-                for (int c : cols) {
-                    writeVInt(out, c);
+            if (version < VERSION) {
+                for (String key : keys) {
+                    writeBytes(out, key.getBytes(StandardCharsets.UTF_8));
                 }
-            }
-            BitSet o = meta.overflowSet();
-            writeVInt(out, o.cardinality());
-            for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
-                writeVInt(out, id);
+                for (int id = 0; id < keys.size(); id++) {
+                    int[] cols = meta.columnsOf(id);
+                    writeVInt(out, cols.length);
+                    for (int c : cols) {
+                        writeVInt(out, c);
+                    }
+                }
+                BitSet o = meta.overflowSet();
+                writeVInt(out, o.cardinality());
+                for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
+                    writeVInt(out, id);
+                }
             }
             writeVInt(out, meta.zones().size());
             int g = 0;
@@ -131,8 +157,10 @@ public final class ShreddingFooter {
                 writeVLong(out, z.rowCount());
                 out.writeByte(z.truncated() ? 1 : 0);
                 writeVInt(out, z.size());
+                int prevId = 0;
                 for (int i = 0; i < z.size(); i++) {
-                    writeVInt(out, z.idAt(i));
+                    writeVInt(out, version >= VERSION ? z.idAt(i) - prevId : z.idAt(i));
+                    prevId = z.idAt(i);
                     writeVInt(out, z.presentAt(i));
                     writeVInt(out, z.nullsAt(i));
                     writeVInt(out, z.nansAt(i));
@@ -146,8 +174,16 @@ public final class ShreddingFooter {
                         writeValue(out, meta.valueKind(), ma);
                     }
                 }
-                if (version >= 2) {
-                    writePlacement(out, meta.placement(g));
+                if (version >= VERSION_2) {
+                    GroupPlacement placement = meta.placement(g);
+                    if (version >= VERSION && placement != null && sameAsFile(placement, meta)) {
+                        // S_g and O_g are the file's S and O (a file of one row group): only the segments.
+                        out.writeByte(2);
+                        writeSegments(out, placement, Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW));
+                    } else {
+                        writePlacement(out, placement, version >= VERSION
+                                ? Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW) : Long.MAX_VALUE);
+                    }
                 }
                 g++;
             }
@@ -190,6 +226,49 @@ public final class ShreddingFooter {
      * the column and the file.
      */
     public static ShreddedColumnMeta decode(String text, String column, String file) {
+        return decode(text, () -> {
+            throw new IllegalStateException("Cannot read shredding metadata of column '" + column + "' of file " + file
+                    + ": footer version " + VERSION + " keeps the keys, S and O in Paimon's " + ArrowSchemaFooter.KEY
+                    + " entry, which was not given. Read the footer with decode(keyValueMetadata, column, file).");
+        }, column, file);
+    }
+
+    /**
+     * Decodes column {@code column}'s metadata from a file's whole footer key-value metadata: Strata's entry,
+     * completed (version 3) with the keys, S and O of Paimon's keys in the {@link ArrowSchemaFooter} entry.
+     * Returns null when the file has no Strata entry for the column.
+     */
+    public static ShreddedColumnMeta decode(Map<String, String> keyValueMetadata, String column, String file) {
+        String text = keyValueMetadata.get(footerKey(column));
+        if (text == null) {
+            return null;
+        }
+        return decode(text, () -> paimonLayout(ArrowSchemaFooter.decode(keyValueMetadata.get(ArrowSchemaFooter.KEY))
+                .get(column), column, file), column, file);
+    }
+
+    /**
+     * D, S, O, K and W of {@code column} from Paimon's layout keys of the column ({@code keys}, the column's
+     * custom metadata in the {@link ArrowSchemaFooter} entry; null when the entry or the column is missing),
+     * without zones: what a version 3 Blob is completed with.
+     */
+    public static ShreddedColumnMeta paimonLayout(Map<String, String> keys, String column, String file) {
+        if (!PaimonShreddingKeys.isShredded(keys)) {
+            throw new IllegalStateException("Cannot read shredding metadata of column '" + column + "' of file " + file
+                    + ": Strata's footer entry (version " + VERSION + ") takes the keys from Paimon's "
+                    + ArrowSchemaFooter.KEY + " entry, which has no shared-shredding keys for the column. The file is"
+                    + " corrupt.");
+        }
+        return PaimonShreddingKeys.decode(keys, ValueKind.NONE, column, file);
+    }
+
+    /**
+     * Decodes a Blob's Base64 text; a version 3 Blob takes D, S and O from {@code paimonLayout} (called at most
+     * once, only for version 3), whose K, W and dictionary size must match the Blob's. Every problem is
+     * reported as an {@link IllegalStateException} naming the column and the file.
+     */
+    public static ShreddedColumnMeta decode(String text, Supplier<ShreddedColumnMeta> paimonLayout, String column,
+            String file) {
         String where = "column '" + column + "' of file " + file;
         byte[] blob;
         try {
@@ -213,11 +292,12 @@ public final class ShreddingFooter {
                     where, expected, actual));
         }
         int version = blob[4];
-        if (version != VERSION && version != VERSION_1) {
+        if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
             throw new IllegalStateException("Cannot read shredding metadata of " + where
-                    + ": unsupported version " + version + ", expected " + VERSION_1 + " or " + VERSION
-                    + ". Upgrade Strata to read this file.");
+                    + ": unsupported version " + version + ", expected " + VERSION_1 + ", " + VERSION_2 + " or "
+                    + VERSION + ". Upgrade Strata to read this file.");
         }
+        ShreddedColumnMeta layout = null;
         try {
             Cursor in = new Cursor(blob, 5, blob.length - 4);
             int rawLength = readVInt(in);
@@ -238,29 +318,44 @@ public final class ShreddingFooter {
             int w = readVInt(p);
             ValueKind kind = ValueKind.fromCode(p.readByte());
             int dictSize = readVInt(p);
-            List<String> keys = new ArrayList<>(dictSize);
-            for (int i = 0; i < dictSize; i++) {
-                keys.add(new String(readBytes(p), StandardCharsets.UTF_8));
-            }
-            int[][] cols = new int[dictSize][];
-            for (int id = 0; id < dictSize; id++) {
-                int n = readVInt(p);
-                cols[id] = new int[n];
-                for (int j = 0; j < n; j++) {
-                    cols[id][j] = readVInt(p);
-                    if (cols[id][j] >= k) {
-                        throw new IOException("column " + cols[id][j] + " of id " + id + " exceeds K=" + k);
+            List<String> keys;
+            int[][] cols;
+            BitSet overflow;
+            if (version == VERSION) {
+                layout = paimonLayout.get();
+                if (layout.numColumns() != k || layout.maxRowWidth() != w || layout.keys().size() != dictSize) {
+                    throw new IOException("Strata's entry records K=" + k + ", W=" + w + " and " + dictSize
+                            + " keys, Paimon's keys K=" + layout.numColumns() + ", W=" + layout.maxRowWidth() + " and "
+                            + layout.keys().size() + " keys");
+                }
+                keys = layout.keys();
+                cols = null;
+                overflow = null;
+            } else {
+                keys = new ArrayList<>(dictSize);
+                for (int i = 0; i < dictSize; i++) {
+                    keys.add(new String(readBytes(p), StandardCharsets.UTF_8));
+                }
+                cols = new int[dictSize][];
+                for (int id = 0; id < dictSize; id++) {
+                    int n = readVInt(p);
+                    cols[id] = new int[n];
+                    for (int j = 0; j < n; j++) {
+                        cols[id][j] = readVInt(p);
+                        if (cols[id][j] >= k) {
+                            throw new IOException("column " + cols[id][j] + " of id " + id + " exceeds K=" + k);
+                        }
                     }
                 }
-            }
-            BitSet overflow = new BitSet();
-            int oc = readVInt(p);
-            for (int i = 0; i < oc; i++) {
-                overflow.set(readVInt(p));
+                overflow = new BitSet();
+                int oc = readVInt(p);
+                for (int i = 0; i < oc; i++) {
+                    overflow.set(readVInt(p));
+                }
             }
             int groups = readVInt(p);
             List<KeyZones> zones = new ArrayList<>(groups);
-            List<GroupPlacement> placements = new ArrayList<>(version >= 2 ? groups : 0);
+            List<GroupPlacement> placements = new ArrayList<>(version >= VERSION_2 ? groups : 0);
             for (int g = 0; g < groups; g++) {
                 long rows = readVLong(p);
                 boolean truncated = p.readByte() != 0;
@@ -271,8 +366,17 @@ public final class ShreddingFooter {
                 int[] na = new int[n];
                 Object[] mi = new Object[n];
                 Object[] ma = new Object[n];
+                if (n > dictSize) {
+                    throw new IOException("row group " + g + " lists " + n + " zone entries for " + dictSize + " keys");
+                }
+                int prevId = 0;
                 for (int i = 0; i < n; i++) {
-                    ids[i] = readVInt(p);
+                    ids[i] = version == VERSION ? prevId + readVInt(p) : readVInt(p);
+                    if (version == VERSION && ((i > 0 && ids[i] <= prevId) || ids[i] >= dictSize)) {
+                        throw new IOException("zone id " + ids[i] + " of row group " + g + " is not ascending below "
+                                + dictSize);
+                    }
+                    prevId = ids[i];
                     pr[i] = readVInt(p);
                     nu[i] = readVInt(p);
                     na[i] = readVInt(p);
@@ -285,25 +389,41 @@ public final class ShreddingFooter {
                     }
                 }
                 zones.add(new KeyZones(rows, truncated, ids, pr, nu, na, mi, ma));
-                if (version >= 2) {
-                    placements.add(readPlacement(p, k, g));
+                if (version >= VERSION_2) {
+                    placements.add(readPlacement(p, k, g, version == VERSION ? layout : null));
                 }
             }
             if (p.available() != 0) {
                 throw new IOException(p.available() + " trailing bytes");
             }
+            if (version == VERSION) {
+                return layout.withZones(kind, zones, placements);
+            }
             return new ShreddedColumnMeta(k, w, kind, keys, cols, overflow, zones, placements);
+        } catch (IllegalStateException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("Cannot read")) {
+                throw e;
+            }
+            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed payload ("
+                    + e + "). The file is corrupt.", e);
         } catch (IOException | DataFormatException | RuntimeException e) {
             throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed payload ("
                     + e + "). The file is corrupt.", e);
         }
     }
 
-    private static void writePlacement(DataOutputStream out, GroupPlacement placement) throws IOException {
+    /**
+     * Writes a row group's placement, or Recorded = 0 when there is none or its encoding would take more than
+     * {@code budget} bytes.
+     */
+    private static void writePlacement(DataOutputStream target, GroupPlacement placement, long budget)
+            throws IOException {
         if (placement == null) {
-            out.writeByte(0);
+            target.writeByte(0);
             return;
         }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
         out.writeByte(1);
         int[] ids = placement.ids();
         writeVInt(out, ids.length);
@@ -326,6 +446,20 @@ public final class ShreddingFooter {
             writeVInt(out, id - prev);
             prev = id;
         }
+        encodeSegments(out, placement);
+        out.flush();
+        if (bytes.size() <= budget) {
+            bytes.writeTo(target);
+        } else if (placement.hasSegments()) {
+            // Without its segments the placement still says which columns a key owns for the whole group.
+            writePlacement(target, new GroupPlacement(placement.numColumns(), ids, columnsOf(placement, ids), ov),
+                    budget);
+        } else {
+            target.writeByte(0);
+        }
+    }
+
+    private static void encodeSegments(DataOutputStream out, GroupPlacement placement) throws IOException {
         out.writeByte(placement.hasSegments() ? 1 : 0);
         if (placement.hasSegments()) {
             for (int c = 0; c < placement.numColumns(); c++) {
@@ -346,13 +480,73 @@ public final class ShreddingFooter {
         }
     }
 
-    private static GroupPlacement readPlacement(Cursor in, int k, int group) throws IOException {
+    /** Segments within {@code budget} bytes, else HasSegments = 0. */
+    private static void writeSegments(DataOutputStream target, GroupPlacement placement, long budget)
+            throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        encodeSegments(out, placement);
+        out.flush();
+        if (bytes.size() <= budget) {
+            bytes.writeTo(target);
+        } else {
+            target.writeByte(0);
+        }
+    }
+
+    /** Whether a group's S_g and O_g are the file's S and O: its ids are exactly those with a non-empty S. */
+    private static boolean sameAsFile(GroupPlacement placement, ShreddedColumnMeta meta) {
+        if (placement.numColumns() != meta.numColumns() || !Arrays.equals(placement.overflowIds(),
+                meta.overflowSet().stream().toArray())) {
+            return false;
+        }
+        int[] ids = placement.ids();
+        int i = 0;
+        for (int id = 0; id < meta.keys().size(); id++) {
+            int[] cols = meta.columnsOf(id);
+            if (cols.length == 0) {
+                continue;
+            }
+            if (i >= ids.length || ids[i] != id || !Arrays.equals(placement.columnsOf(id), cols)) {
+                return false;
+            }
+            i++;
+        }
+        return i == ids.length;
+    }
+
+    private static int[][] columnsOf(GroupPlacement placement, int[] ids) {
+        int[][] cols = new int[ids.length][];
+        for (int i = 0; i < ids.length; i++) {
+            cols[i] = placement.columnsOf(ids[i]);
+        }
+        return cols;
+    }
+
+    /** @param file the file-level layout a version 3 placement may refer to (Recorded = 2), else null */
+    private static GroupPlacement readPlacement(Cursor in, int k, int group, ShreddedColumnMeta file)
+            throws IOException {
         int recorded = in.readByte();
         if (recorded == 0) {
             return null;
         }
+        if (recorded == 2 && file != null) {
+            int[] ids = new int[file.keys().size()];
+            int[][] cols = new int[ids.length][];
+            int n = 0;
+            for (int id = 0; id < ids.length; id++) {
+                int[] c = file.columnsOf(id);
+                if (c.length > 0) {
+                    ids[n] = id;
+                    cols[n++] = c;
+                }
+            }
+            int[] ov = file.overflowSet().stream().toArray();
+            return placement(k, Arrays.copyOf(ids, n), Arrays.copyOf(cols, n), ov, readSegments(in, k, group), group);
+        }
         if (recorded != 1) {
-            throw new IOException("placement flag " + recorded + " of row group " + group + " is neither 0 nor 1");
+            throw new IOException("placement flag " + recorded + " of row group " + group + " is not 0, 1"
+                    + (file != null ? " or 2" : ""));
         }
         int n = readVInt(in);
         if (n > MAX_PLACEMENT_IDS) {
@@ -385,6 +579,19 @@ public final class ShreddingFooter {
             id += readVInt(in);
             ov[i] = id;
         }
+        return placement(k, ids, cols, ov, readSegments(in, k, group), group);
+    }
+
+    private static GroupPlacement placement(int k, int[] ids, int[][] cols, int[] ov, int[][] segments, int group)
+            throws IOException {
+        try {
+            return new GroupPlacement(k, ids, cols, ov, segments);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("row group " + group + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static int[][] readSegments(Cursor in, int k, int group) throws IOException {
         int[][] segments = null;
         int has = in.readByte();
         if (has != 0 && has != 1) {
@@ -421,11 +628,7 @@ public final class ShreddingFooter {
                 segments[c] = seg;
             }
         }
-        try {
-            return new GroupPlacement(k, ids, cols, ov, segments);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("row group " + group + ": " + e.getMessage(), e);
-        }
+        return segments;
     }
 
     private static String describeMagic(byte[] blob) {

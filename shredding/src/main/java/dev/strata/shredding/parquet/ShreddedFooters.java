@@ -101,6 +101,15 @@ public final class ShreddedFooters {
         }
     }
 
+    /** The Paimon layout keys of the file's columns, decoded on first use into {@code holder[0]}. */
+    private static Map<String, Map<String, String>> paimonKeys(Map<String, Map<String, String>>[] holder,
+            Map<String, String> kv) {
+        if (holder[0] == null) {
+            holder[0] = ArrowSchemaFooter.decode(kv.get(ArrowSchemaFooter.KEY));
+        }
+        return holder[0];
+    }
+
     /**
      * Opens {@code input} ({@code file} names it in errors) with {@link PaimonFiles#readOptions(boolean)},
      * verifying page checksums when {@code verifyPages}. The metadata holds the columns that look shredded
@@ -130,21 +139,27 @@ public final class ShreddedFooters {
             Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
             Map<String, String> rest = new HashMap<>(kv);
             Map<String, ShreddedColumnMeta> metas = new HashMap<>();
-            Map<String, Map<String, String>> paimonKeys = null;
+            Map<String, Map<String, String>>[] paimonKeys = new Map[1];
             for (Type t : schema.getFields()) {
-                String text = ParquetSchemas.looksShredded(t) ? kv.get(ShreddingFooter.footerKey(t.getName())) : null;
+                if (!ParquetSchemas.looksShredded(t)) {
+                    continue;
+                }
+                String name = t.getName();
+                String text = kv.get(ShreddingFooter.footerKey(name));
                 if (text != null) {
-                    metas.put(t.getName(), ShreddingFooter.decode(text, t.getName(), file));
-                    rest.remove(ShreddingFooter.footerKey(t.getName()));
-                } else if (ParquetSchemas.looksShredded(t)) {
-                    if (paimonKeys == null) {
-                        paimonKeys = ArrowSchemaFooter.decode(kv.get(ArrowSchemaFooter.KEY));
-                    }
-                    Map<String, String> keys = paimonKeys.get(t.getName());
+                    metas.put(name, ShreddingFooter.decode(text,
+                            () -> ShreddingFooter.paimonLayout(paimonKeys(paimonKeys, kv).get(name), name, file), name, file));
+                    rest.remove(ShreddingFooter.footerKey(name));
+                } else {
+                    Map<String, String> keys = paimonKeys(paimonKeys, kv).get(name);
                     if (PaimonShreddingKeys.isShredded(keys)) {
-                        metas.put(t.getName(), PaimonShreddingKeys.decode(keys, valueKind(t.asGroupType()), t.getName(), file));
+                        metas.put(name, PaimonShreddingKeys.decode(keys, valueKind(t.asGroupType()), name, file));
                     }
                 }
+            }
+            if (paimonKeys[0] != null) {
+                // Decoded once and kept as metas: the cached footer need not hold the (large) Base64 text again.
+                rest.remove(ArrowSchemaFooter.KEY);
             }
             Map<String, ShreddedColumnMeta> shared = Collections.unmodifiableMap(metas);
             if (CAPACITY > 0) {

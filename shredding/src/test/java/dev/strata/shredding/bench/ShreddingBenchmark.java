@@ -256,8 +256,7 @@ public final class ShreddingBenchmark {
         long sum = 0;
         for (Path p : files(table)) {
             ParquetMetadata f = footer(table, p);
-            ShreddedColumnMeta meta = ShreddingFooter.decode(
-                    f.getFileMetaData().getKeyValueMetaData().get(ShreddingFooter.footerKey("m")), "m", p.toString());
+            ShreddedColumnMeta meta = ShreddingFooter.decode(f.getFileMetaData().getKeyValueMetaData(), "m", p.toString());
             TreeSet<String> wanted = new TreeSet<>();
             wanted.add(ParquetSchemas.FIELD_MAPPING);
             boolean overflow = false;

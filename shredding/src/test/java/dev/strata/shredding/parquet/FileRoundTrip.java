@@ -73,6 +73,15 @@ public final class FileRoundTrip {
         }
     }
 
+    /** The whole footer key-value metadata of a file. */
+    public static Map<String, String> footer(java.nio.file.Path file) throws Exception {
+        Path p = new Path(file.toUri().toString());
+        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
+                PaimonFiles.readOptions())) {
+            return r.getFooter().getFileMetaData().getKeyValueMetaData();
+        }
+    }
+
     /** Overwrites the first occurrence of {@code from} in the file with {@code to} (same length keeps the file size). */
     public static void replaceOnce(java.nio.file.Path file, byte[] from, byte[] to) throws Exception {
         byte[] bytes = Files.readAllBytes(file);

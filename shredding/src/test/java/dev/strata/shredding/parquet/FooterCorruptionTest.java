@@ -41,11 +41,11 @@ class FooterCorruptionTest {
     @Test
     void metadataRoundTripsAndRecordsOneZoneGroupPerRowGroup() throws Exception {
         java.nio.file.Path file = writeSmallFile();
-        ShreddedColumnMeta meta = ShreddingFooter.decode(FileRoundTrip.footerValue(file), "m", file.toString());
+        ShreddedColumnMeta meta = ShreddingFooter.decode(FileRoundTrip.footer(file), "m", file.toString());
         assertThat(meta.numColumns()).isEqualTo(3);
         assertThat(meta.zones()).hasSize(3);
         assertThat(meta.zones().stream().mapToLong(z -> z.rowCount()).sum()).isEqualTo(500);
-        ShreddedColumnMeta again = ShreddingFooter.decode(ShreddingFooter.encode(meta), "m", "copy");
+        ShreddedColumnMeta again = ShreddingFooter.decode(ShreddingFooter.encode(meta), () -> meta, "m", "copy");
         assertThat(again.keys()).isEqualTo(meta.keys());
         assertThat(again.overflowSet()).isEqualTo(meta.overflowSet());
         assertThat(again.maxRowWidth()).isEqualTo(meta.maxRowWidth());
@@ -86,11 +86,11 @@ class FooterCorruptionTest {
         ShreddedColumnMeta meta = new ShreddedColumnMeta(2, 1, dev.strata.shredding.layout.ValueKind.LONG, List.of("a"),
                 new int[][] {{0}}, new java.util.BitSet(), List.of());
         byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta));
-        byte[] v3 = blob.clone();
-        v3[4] = 3;
-        FooterBlobs.rechecksum(v3);
-        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(v3), "m", "f1"))
-                .hasMessageContaining("unsupported version 3, expected 1 or 2").hasMessageContaining("f1");
+        byte[] v4 = blob.clone();
+        v4[4] = 4;
+        FooterBlobs.rechecksum(v4);
+        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(v4), "m", "f1"))
+                .hasMessageContaining("unsupported version 4, expected 1, 2 or 3").hasMessageContaining("f1");
         byte[] magic = blob.clone();
         magic[0] = 'X';
         assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(magic), "m", "f2"))

@@ -49,7 +49,7 @@ class MapReadShortcutSuite extends PushdownSuiteBase {
       val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(f.toUri), new Configuration()))
       try {
         val footer = reader.getFooter.getFileMetaData
-        val meta: ShreddedColumnMeta = ShreddingFooter.decode(footer.getKeyValueMetaData.get(ShreddingFooter.footerKey("m")), "m", f.toString)
+        val meta: ShreddedColumnMeta = ShreddingFooter.decode(footer.getKeyValueMetaData, "m", f.toString)
         val physical = footer.getSchema.getType(footer.getSchema.getFieldIndex("m")).asGroupType()
         meta.zones().asScala.indices.map { g =>
           assert(meta.placement(g) != null, s"row group $g of $f records no placement")

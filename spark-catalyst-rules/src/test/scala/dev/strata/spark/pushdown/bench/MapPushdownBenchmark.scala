@@ -1,217 +1,261 @@
 package dev.strata.spark.pushdown.bench
 
-import java.nio.file.{Files, Paths}
+import java.lang.management.{ManagementFactory, MemoryType}
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Path, Paths}
 
 import scala.jdk.CollectionConverters._
 
+import dev.strata.shredding.layout.{ArrowSchemaFooter, ShreddingFooter}
 import dev.strata.spark.{StrataCatalog, StrataExtensions}
-import dev.strata.testing.maps.MapDataGenerator
 
-import org.apache.spark.sql.{DataFrame, Row, SparkSession}
-import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
-import org.apache.spark.sql.types.StructType
+import org.apache.hadoop.conf.Configuration
+import org.apache.parquet.hadoop.ParquetFileReader
+import org.apache.parquet.hadoop.util.HadoopInputFile
+import org.apache.spark.sql.SparkSession
 
 /**
- * Issue 4's benchmark, a main class (not a test): `SELECT count(*), avg(m['k']) ... WHERE m['k'] > x`
- * for a hot and a rare key, with a selective and a broad x, over (a) a Strata table with a
- * shared-shredding map and the pushdown extensions, (b) Spark's parquet table with a plain MAP column,
- * (c) a hand-flattened parquet table with each queried key as its own column (the physical limit).
- * Prints times, ratios and bytes read (the JVM's `rchar` from /proc/self/io around each query: every
- * byte the three readers pull from files, page cache or not). (a) reads verify every Parquet page's CRC
- * (Strata's default); the same query over (a') an identical table created with
- * `'parquet.page.verify-checksum.enabled' = 'false'` measures what the verification costs (a/a').
+ * The map-key pushdown benchmark of issue 13, a main class (not a test), run in a fresh JVM each time:
+ * `SELECT count(*), avg(m['k']) FROM t WHERE m['k'] > x` for a hot key (every row) and a rare key (one row in
+ * 1 000), selective (x = 99, ~1 % of the values) and broad (x = 50), over
  *
- * Defaults are reduced (200 000 rows); the issue's size is `-Dstrata.bench.rows=2000000`. Other knobs:
- * `strata.bench.row-group` (default "8 mb"), `strata.bench.runs` (timed runs per query, best is kept,
- * default 3), `strata.bench.dir` (default a temp dir, deleted at the end), `strata.bench.policy` (the
- * shredded table's column-placement-policy, default `stable`; `lru` is Paimon's default),
- * `strata.bench.strata-only` (time only (a), e.g. under a profiler). With `strata.bench.dir` set, a second
- * run with the same rows, row group size and policy reuses the tables written by the first.
+ *  - (a) a Strata table created as a user would: `TBLPROPERTIES ('fields.m.map.storage-layout' =
+ *    'shared-shredding')` and nothing else (default row groups, file sizes, placement policy, compression),
+ *    filled by one `INSERT INTO ... SELECT`;
+ *  - (p) the same table without the option (Paimon's default MAP layout), for bytes on disk;
+ *  - (b) Spark's parquet table with a plain MAP column (`CREATE TABLE ... USING parquet AS SELECT`);
+ *  - (c) a flattened parquet table with the hot and the rare key as their own columns (the physical limit).
+ *
+ * Two data sets, made by Spark SQL from `range(rows)` (rows cycle over families of consecutive keys
+ * `key_<f*width+i>`, plus `hot` and `rare`): "high-cardinality values" (40 keys a row, DOUBLE values with
+ * four decimals) and "low-cardinality values" (30 keys a row, two decimals). The key universe is 2 000.
+ *
+ * Printed per query: best time of `strata.bench.runs` (default 3) after one warm-up, bytes read (the JVM's
+ * `rchar` from /proc/self/io around the run: every byte pulled from files, page cache or not) and the heap
+ * peak: the sum over the JVM's heap pools of `MemoryPoolMXBean.getPeakUsage` (peaks reset before the run)
+ * minus the heap in use before it. The session is `local[2]`, so this is the peak of the two tasks running
+ * at once plus the driver, and, since the pools' peaks include garbage not yet collected, an upper bound of
+ * their live heap; it is not Spark's `peakExecutionMemory` (which counts only Spark's managed memory). Also
+ * printed: write time of each table and bytes on disk (data files only).
+ *
+ * Options (system properties):
+ *  - `strata.bench.rows` (default 300 000; the issue's size is 2 000 000), `strata.bench.runs`,
+ *    `strata.bench.dir` (default a temp dir, deleted at the end), `strata.bench.datasets` (`high,low`).
+ *  - `strata.bench.row-group` / `strata.bench.policy`: when either is set, a tuned table (a+) with
+ *    `file.block-size` and / or `column-placement-policy` set is written and queried too, as an extra column.
+ *  - `strata.bench.universes=2000,20000,200000`: instead, the key-universe mode: for each universe the
+ *    high-cardinality data set (rows default 200 000) into a default Strata table, printing its footer
+ *    metadata as a share of the data files (Strata's entry, Paimon's `ARROW:schema` entry), K per file and the
+ *    time of the hot-key query (first run, with the footers not yet cached, and best of the runs).
  */
 object MapPushdownBenchmark {
 
-  private val Keys = 2000
-  private val Families = 50
-  private val KeysPerRow = 40
+  private val Universe = 2000
+
+  private final case class DataSet(name: String, width: Int, value: String, universe: Int) {
+    def families: Int = math.max(1, universe / width)
+
+    def sql(rows: Int): String =
+      s"""SELECT id, map_from_arrays(
+         |  transform(sequence(0, ${width - 1}), i -> CASE WHEN i = 0 THEN 'hot' WHEN i = 1 AND id % 1000 = 7 THEN 'rare'
+         |    ELSE concat('key_', cast((id % $families) * $width + i AS STRING)) END),
+         |  transform(sequence(0, ${width - 1}), i -> CAST($value AS DOUBLE))) AS m FROM range($rows)""".stripMargin
+  }
+
+  private def high(universe: Int) = DataSet("high-cardinality values (40 keys, 4 decimals)", 40,
+    "pmod(hash(id, i), 1000000) / 10000.0", universe)
+
+  private val low = DataSet("low-cardinality values (30 keys, 2 decimals)", 30, "pmod(hash(id, i), 10000) / 100.0", Universe)
 
   def main(args: Array[String]): Unit = {
-    val rows = Integer.getInteger("strata.bench.rows", 200000).intValue()
-    val rowGroup = System.getProperty("strata.bench.row-group", "8 mb")
+    val universes = Option(System.getProperty("strata.bench.universes")).map(_.split(",").map(_.trim.toInt).toSeq)
+    val rows = Integer.getInteger("strata.bench.rows", if (universes.isDefined) 200000 else 300000).intValue()
     val runs = Integer.getInteger("strata.bench.runs", 3).intValue()
     val dir = Option(System.getProperty("strata.bench.dir")).map(Paths.get(_)).getOrElse(Files.createTempDirectory("strata-bench-"))
-    val parts = math.max(1, rows / 100000)
-    val rowGroupBytes = parseBytes(rowGroup)
-
     val spark = SparkSession.builder()
       .master("local[2]")
       .appName("MapPushdownBenchmark")
       .config("spark.ui.enabled", "false")
       .config("spark.driver.host", "127.0.0.1")
       .config("spark.driver.bindAddress", "127.0.0.1")
-      .config("spark.sql.shuffle.partitions", "2")
-      .config("spark.sql.adaptive.enabled", "false")
       .config("spark.sql.warehouse.dir", dir.resolve("spark").toUri.toString)
       .config("spark.sql.extensions", classOf[StrataExtensions].getName)
       .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
       .config("spark.sql.catalog.lake.warehouse", dir.resolve("lake").toUri.toString)
-      .config("spark.sql.parquet.compression.codec", "zstd")
-      .config("parquet.block.size", rowGroupBytes.toString)
       .getOrCreate()
-    spark.sparkContext.hadoopConfiguration.setLong("parquet.block.size", rowGroupBytes)
-    try run(spark, dir, rows, parts, rowGroup, runs)
-    finally {
+    try {
+      spark.sql("CREATE NAMESPACE IF NOT EXISTS lake.bench")
+      println(f"[bench] rows=$rows%,d runs=$runs local[2] max heap ${Runtime.getRuntime.maxMemory / 1048576}%d MB " +
+        f"load average ${ManagementFactory.getOperatingSystemMXBean.getSystemLoadAverage}%.1f")
+      universes match {
+        case Some(us) => universeMode(spark, dir, rows, runs, us)
+        case None =>
+          val sets = System.getProperty("strata.bench.datasets", "high,low").split(",").map(_.trim).map {
+            case "high" => high(Universe)
+            case "low" => low
+            case other => throw new IllegalArgumentException(
+              s"Cannot run data set '$other' of strata.bench.datasets: expected high or low. Use e.g. high,low.")
+          }
+          for (ds <- sets) defaultMode(spark, dir, rows, runs, ds)
+      }
+    } finally {
       spark.stop()
       if (System.getProperty("strata.bench.dir") == null) deleteRecursively(dir.toFile)
     }
   }
 
-  private def run(spark: SparkSession, dir: java.nio.file.Path, rows: Int, parts: Int, rowGroup: String, runs: Int): Unit = {
-    val policy = System.getProperty("strata.bench.policy", "stable")
-    val strataOnly = java.lang.Boolean.getBoolean("strata.bench.strata-only")
-    val perPart = rows / parts
-    val schema = StructType.fromDDL("id BIGINT, m MAP<STRING, DOUBLE>")
-    val rdd = spark.sparkContext.parallelize(0 until parts, parts).flatMap { p =>
-      val gen = MapDataGenerator.builder(4242L + p).keyUniverse(Keys).keysPerRow(KeysPerRow, KeysPerRow + 4)
-        .families(Families, 1000).coreKeys(0.95).nullMapRate(0.01).nullValueRate(0.01).build()
-      Iterator.tabulate(perPart) { i =>
-        val m = gen.next()
-        Row(p.toLong * perPart + i, if (m.isNull) null else m.lastValueByKey().asScala.toMap)
-      }
-    }
-    val data = spark.createDataFrame(rdd, schema)
+  private def defaultMode(spark: SparkSession, dir: Path, rows: Int, runs: Int, ds: DataSet): Unit = {
+    val tag = if (ds.width == 40) "high" else "low"
+    val rowGroup = Option(System.getProperty("strata.bench.row-group"))
+    val policy = Option(System.getProperty("strata.bench.policy"))
+    val tuned = rowGroup.isDefined || policy.isDefined
+    spark.sql(ds.sql(rows)).createOrReplaceTempView("src")
+    println(s"\n[bench] data set: ${ds.name}, ${ds.families} families, universe ${ds.width * ds.families} keys + hot, rare")
 
-    // Pick a hot key (most rows) and a rare key (few rows) from a sample.
-    val counts = data.limit(20000).selectExpr("explode(map_keys(m)) AS k").groupBy("k").count()
-      .collect().map(r => r.getString(0) -> r.getLong(1)).sortBy(-_._2)
-    val hot = counts.head._1
-    val rare = counts.filter(_._2 >= 2).last._1
-    def base(k: String): Double = MapDataGenerator.valueBase(Integer.parseInt(k.substring(k.lastIndexOf('_') + 1)))
-    println(f"[bench] rows=$rows%,d row-group=$rowGroup hot=$hot rare=$rare policy=$policy")
-
-    // With strata.bench.dir set, a second run over the same rows and policy reuses the tables.
-    Files.createDirectories(dir)
-    val ready = dir.resolve(s"ready-v2-$rows-$policy-$rowGroup".replace(' ', '_'))
-    if (!Files.exists(ready)) {
-      val t0 = System.nanoTime()
-      spark.sql("CREATE NAMESPACE IF NOT EXISTS lake.bench")
-      for ((table, verify) <- Seq("shredded" -> true, "shredded_unverified" -> false)) {
-        spark.sql(s"DROP TABLE IF EXISTS lake.bench.$table")
-        spark.sql(s"""CREATE TABLE lake.bench.$table (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
-                     | 'fields.m.map.storage-layout' = 'shared-shredding', 'file.block-size' = '$rowGroup',
-                     | 'fields.m.map.shared-shredding.column-placement-policy' = '$policy',
-                     | 'parquet.page.verify-checksum.enabled' = '$verify',
-                     | 'file.compression' = 'zstd', 'target-file-size' = '256 mb')""".stripMargin)
-        data.writeTo(s"lake.bench.$table").append()
-      }
-      val t1 = System.nanoTime()
-      data.write.mode("overwrite").option("parquet.block.size", parseBytes(rowGroup).toString)
-        .parquet(dir.resolve("bench_map").toString)
-      val t2 = System.nanoTime()
-      data.selectExpr("id", s"m['$hot'] AS hot", s"m['$rare'] AS rare").write.mode("overwrite")
-        .option("parquet.block.size", parseBytes(rowGroup).toString).parquet(dir.resolve("bench_flat").toString)
-      println(f"[bench] write: strata (two tables) ${(t1 - t0) / 1e9}%.1f s, parquet map ${(t2 - t1) / 1e9}%.1f s")
-      Files.createFile(ready)
+    val shred = s"lake.bench.${tag}_shred"
+    val paimon = s"lake.bench.${tag}_paimon"
+    val tunedTable = s"lake.bench.${tag}_tuned"
+    val map = s"spark_catalog.default.${tag}_map"
+    val flat = s"spark_catalog.default.${tag}_flat"
+    val writes = Seq(
+      shred -> s"CREATE TABLE $shred (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES ('fields.m.map.storage-layout' = 'shared-shredding')",
+      paimon -> s"CREATE TABLE $paimon (id BIGINT, m MAP<STRING, DOUBLE>)") ++
+      (if (tuned) Seq(tunedTable -> (s"CREATE TABLE $tunedTable (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (" +
+        ("'fields.m.map.storage-layout' = 'shared-shredding'" +: (rowGroup.map(r => s"'file.block-size' = '$r'").toSeq ++
+          policy.map(p => s"'fields.m.map.shared-shredding.column-placement-policy' = '$p'").toSeq)).mkString(", ") + ")"))
+      else Nil)
+    val seconds = scala.collection.mutable.LinkedHashMap[String, Double]()
+    for ((table, ddl) <- writes) {
+      spark.sql(s"DROP TABLE IF EXISTS $table")
+      spark.sql(ddl)
+      seconds(table) = time(spark.sql(s"INSERT INTO $table SELECT * FROM src").collect())
     }
-    spark.read.parquet(dir.resolve("bench_map").toString).createOrReplaceTempView("bench_map")
-    spark.read.parquet(dir.resolve("bench_flat").toString).createOrReplaceTempView("bench_flat")
-
-    val cases = Seq(
-      ("hot key, selective", hot, "hot", base(hot) + 9.9),
-      ("hot key, broad", hot, "hot", base(hot) + 0.5),
-      ("rare key, selective", rare, "rare", base(rare) + 9.9),
-      ("rare key, broad", rare, "rare", base(rare) + 0.5))
-    crcCost(dir.resolve("lake").resolve("bench.db").resolve("shredded"), runs)
-    if (strataOnly) {
-      println("| query | (a) strata | (a') strata, pages unverified | a/a' | bytes a | (a) row groups skipped, planning | answer |")
-      println("|---|---|---|---|---|---|---|")
-    } else {
-      println("| query | (a) strata | (a') strata, pages unverified | a/a' | (b) parquet map | (c) flattened | b/c | a/c | b/a | bytes a | bytes b | bytes c | (a) row groups skipped, planning |")
-      println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for ((table, select) <- Seq(map -> "SELECT * FROM src", flat -> "SELECT id, m['hot'] AS hot, m['rare'] AS rare FROM src")) {
+      spark.sql(s"DROP TABLE IF EXISTS $table")
+      seconds(table) = time(spark.sql(s"CREATE TABLE $table USING parquet AS $select").collect())
     }
-    for ((name, key, flat, x) <- cases) {
-      val (a, u) = measurePair(spark, s"SELECT count(*), avg(m['$key']) FROM lake.bench.shredded WHERE m['$key'] > $x",
-        s"SELECT count(*), avg(m['$key']) FROM lake.bench.shredded_unverified WHERE m['$key'] > $x", runs)
-      require(a.answer == u.answer, s"Cannot report $name: answers differ (a ${a.answer}, a' ${u.answer})")
-      val crc = f"${u.seconds}%.3f s | ${a.seconds / u.seconds}%.2fx"
-      if (strataOnly) {
-        println(f"| $name | ${a.seconds}%.3f s | $crc | ${mb(a.bytes)} | ${a.detail} | ${a.answer} |")
-      } else {
-        val b = measure(spark, s"SELECT count(*), avg(m['$key']) FROM bench_map WHERE m['$key'] > $x", runs)
-        val c = measure(spark, s"SELECT count(*), avg($flat) FROM bench_flat WHERE $flat > $x", runs)
-        require(a.answer == b.answer && b.answer == c.answer,
-          s"Cannot report $name: answers differ (a ${a.answer}, b ${b.answer}, c ${c.answer})")
-        println(f"| $name | ${a.seconds}%.3f s | $crc | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${b.seconds / c.seconds}%.1fx | " +
-          f"${a.seconds / c.seconds}%.1fx | ${b.seconds / a.seconds}%.1fx | ${mb(a.bytes)} | ${mb(b.bytes)} | ${mb(c.bytes)} | ${a.detail} |")
-      }
+    val lake = dir.resolve("lake").resolve("bench.db")
+    val onDisk = Map(
+      shred -> dataBytes(lake.resolve(s"${tag}_shred"), "data-"), paimon -> dataBytes(lake.resolve(s"${tag}_paimon"), "data-"),
+      tunedTable -> dataBytes(lake.resolve(s"${tag}_tuned"), "data-"),
+      map -> dataBytes(dir.resolve("spark").resolve(s"${tag}_map"), "part-"),
+      flat -> dataBytes(dir.resolve("spark").resolve(s"${tag}_flat"), "part-"))
+    val files = dataFiles(lake.resolve(s"${tag}_shred"), "data-")
+    val ks = files.map(f => ShreddingFooter.decode(footer(f)._1, "m", f.toString).numColumns()).mkString(",")
+    println(f"[bench] write: (a) strata ${seconds(shred)}%.1f s, (p) paimon default layout ${seconds(paimon)}%.1f s, " +
+      f"(b) parquet map ${seconds(map)}%.1f s, (c) flattened ${seconds(flat)}%.1f s; write speed a vs b " +
+      f"${seconds(map) / seconds(shred)}%.2fx" + (if (tuned) f", (a+) tuned ${seconds(tunedTable)}%.1f s" else ""))
+    println(s"[bench] bytes on disk: (a) strata ${mb(onDisk(shred))} in ${files.size} files (K = $ks), " +
+      s"(p) paimon default layout ${mb(onDisk(paimon))}, (b) parquet map ${mb(onDisk(map))}, (c) flattened ${mb(onDisk(flat))}; " +
+      f"a/p ${onDisk(shred).toDouble / onDisk(paimon)}%.2fx, a/b ${onDisk(shred).toDouble / onDisk(map)}%.2fx" +
+      (if (tuned) f", (a+) tuned ${mb(onDisk(tunedTable))} (${onDisk(tunedTable).toDouble / onDisk(paimon)}%.2fx of p)" else ""))
+
+    val cases = Seq(("hot key, selective", "hot", 99), ("hot key, broad", "hot", 50),
+      ("rare key, selective", "rare", 99), ("rare key, broad", "rare", 50))
+    println("| query | (a) strata | (b) parquet map | (c) flattened | a/c | b/a | bytes read a / b / c | heap peak a / b / c |" +
+      (if (tuned) " (a+) tuned | a+/c | bytes a+ |" else ""))
+    println("|---|---|---|---|---|---|---|---|" + (if (tuned) "---|---|---|" else ""))
+    for ((name, key, x) <- cases) {
+      val a = measure(spark, s"SELECT count(*), avg(m['$key']) FROM $shred WHERE m['$key'] > $x", runs)
+      val b = measure(spark, s"SELECT count(*), avg(m['$key']) FROM $map WHERE m['$key'] > $x", runs)
+      val c = measure(spark, s"SELECT count(*), avg($key) FROM $flat WHERE $key > $x", runs)
+      require(a.answer == b.answer && b.answer == c.answer,
+        s"Cannot report $name: answers differ (a ${a.answer}, b ${b.answer}, c ${c.answer})")
+      val extra = if (tuned) {
+        val t = measure(spark, s"SELECT count(*), avg(m['$key']) FROM $tunedTable WHERE m['$key'] > $x", runs)
+        require(t.answer == a.answer, s"Cannot report $name: answers differ (a ${a.answer}, a+ ${t.answer})")
+        f" ${t.seconds}%.3f s | ${t.seconds / c.seconds}%.1fx | ${mb(t.bytes)} |"
+      } else ""
+      println(f"| $name | ${a.seconds}%.3f s | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${a.seconds / c.seconds}%.1fx | " +
+        f"${b.seconds / a.seconds}%.1fx | ${mb(a.bytes)} / ${mb(b.bytes)} / ${mb(c.bytes)} | " +
+        f"${mb(a.heap)} / ${mb(b.heap)} / ${mb(c.heap)} |$extra")
     }
   }
 
-  private final case class Result(seconds: Double, bytes: Long, answer: String, detail: String)
-
-  /**
-   * The whole CRC work of the table: every page of every data file checked with `PageChecksums` (a query
-   * verifies only the pages it reads, so this bounds its CRC cost), best of `runs`.
-   */
-  private def crcCost(table: java.nio.file.Path, runs: Int): Unit = {
-    val walk = Files.walk(table)
-    val files = try walk.iterator().asScala.filter(p => p.getFileName.toString.startsWith("data-")).toList finally walk.close()
-    val io = org.apache.paimon.fs.local.LocalFileIO.create()
-    val bytes = files.map(Files.size(_)).sum
-    var best = Double.MaxValue
-    for (_ <- 0 until runs) {
-      val start = System.nanoTime()
-      for (f <- files) {
-        dev.strata.shredding.parquet.PageChecksums.verifyFile(
-          dev.strata.shredding.parquet.PaimonFiles.inputFile(io, new org.apache.paimon.fs.Path(f.toUri), Files.size(f)), f.toString)
+  private def universeMode(spark: SparkSession, dir: Path, rows: Int, runs: Int, universes: Seq[Int]): Unit = {
+    println("| universe | keys in files | files (K) | data bytes | Strata entry | ARROW:schema entry | footer metadata | " +
+      "hot > 99, first run | best run | answer |")
+    println("|---|---|---|---|---|---|---|---|---|---|")
+    var answer: String = null
+    for (u <- universes) {
+      val ds = high(u)
+      spark.sql(ds.sql(rows)).createOrReplaceTempView("src")
+      val table = s"lake.bench.universe_$u"
+      spark.sql(s"DROP TABLE IF EXISTS $table")
+      spark.sql(s"CREATE TABLE $table (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES ('fields.m.map.storage-layout' = 'shared-shredding')")
+      spark.sql(s"INSERT INTO $table SELECT * FROM src").collect()
+      val files = dataFiles(dir.resolve("lake").resolve("bench.db").resolve(s"universe_$u"), "data-")
+      var strata = 0L
+      var arrow = 0L
+      var all = 0L
+      var keys = 0
+      val ks = files.map { f =>
+        val (kv, _) = footer(f)
+        for ((k, v) <- kv.asScala) {
+          val bytes = k.getBytes(StandardCharsets.UTF_8).length + v.getBytes(StandardCharsets.UTF_8).length.toLong
+          all += bytes
+          if (k == ShreddingFooter.footerKey("m")) strata += bytes
+          if (k == ArrowSchemaFooter.KEY) arrow += bytes
+        }
+        val meta = ShreddingFooter.decode(kv, "m", f.toString)
+        keys = math.max(keys, meta.keys().size())
+        meta.numColumns()
       }
-      best = math.min(best, (System.nanoTime() - start) / 1e9)
+      val total = files.map(Files.size(_)).sum
+      val query = s"SELECT count(*), avg(m['hot']) FROM $table WHERE m['hot'] > 99"
+      val first = time(spark.sql(query).collect())
+      val best = measure(spark, query, runs)
+      if (answer != null) {
+        require(best.answer == answer, s"Cannot report universe $u: the answer ${best.answer} differs from $answer")
+      }
+      answer = best.answer
+      def pct(b: Long) = f"${100.0 * b / total}%.2f %%"
+      println(f"| $u | $keys | ${files.size} (${ks.mkString(",")}) | ${mb(total)} | ${pct(strata)} | ${pct(arrow)} | ${pct(all)} | " +
+        f"$first%.3f s | ${best.seconds}%.3f s | ${best.answer} |")
     }
-    println(f"[bench] page CRC check of every page of ${files.size} shredded files (${mb(bytes)}): ${best * 1000}%.1f ms " +
-      f"(${bytes / 1048576.0 / best}%.0f MB/s, file reads included)")
   }
 
-  /** Both queries, their timed runs alternating so that background load hits them alike; best of each. */
-  private def measurePair(spark: SparkSession, first: String, second: String, runs: Int): (Result, Result) = {
-    var a: Result = null
-    var b: Result = null
-    for (_ <- 0 until runs) {
-      val ra = measure(spark, first, 1)
-      val rb = measure(spark, second, 1)
-      if (a == null || ra.seconds < a.seconds) a = ra
-      if (b == null || rb.seconds < b.seconds) b = rb
-    }
-    (a, b)
-  }
+  private final case class Result(seconds: Double, bytes: Long, heap: Long, answer: String)
 
   private def measure(spark: SparkSession, query: String, runs: Int): Result = {
     spark.sql(query).collect() // warm-up
-    var best = Double.MaxValue
-    var bytes = 0L
-    var answer = ""
-    var detail = ""
-    var planning = 0.0
+    var best: Result = null
+    val pools = ManagementFactory.getMemoryPoolMXBeans.asScala.filter(_.getType == MemoryType.HEAP)
     for (_ <- 0 until runs) {
-      val df: DataFrame = spark.sql(query)
+      System.gc()
+      val heapBefore = pools.map(_.getUsage.getUsed).sum
+      pools.foreach(_.resetPeakUsage())
       val before = rchar()
       val start = System.nanoTime()
-      df.queryExecution.executedPlan
-      val planned = System.nanoTime()
-      val rows = df.collect()
+      val rows = spark.sql(query).collect()
       val seconds = (System.nanoTime() - start) / 1e9
       val read = rchar() - before
-      if (seconds < best) {
-        best = seconds
-        bytes = read
-        planning = (planned - start) / 1e9
-      }
-      answer = rows.map(r => s"${r.get(0)}/${Option(r.get(1)).map(v => f"${v.asInstanceOf[Double]}%.6f").orNull}").mkString
-      detail = df.queryExecution.executedPlan.collect { case s: BatchScanExec => s }.headOption.map { s =>
-        s"${s.metrics.get("shreddedRowGroupsSkipped").map(_.value).getOrElse(0L)}/" +
-          s"${s.metrics.get("shreddedRowGroupsTotal").map(_.value).getOrElse(0L)}"
-      }.getOrElse("-")
+      val heap = math.max(0L, pools.map(_.getPeakUsage.getUsed).sum - heapBefore)
+      val answer = rows.map(r => s"${r.get(0)}/${Option(r.get(1)).map(v => f"${v.asInstanceOf[Double]}%.6f").orNull}").mkString
+      if (best == null || seconds < best.seconds) best = Result(seconds, read, heap, answer)
     }
-    Result(best, bytes, answer, f"$detail, planning $planning%.3f s")
+    best
   }
+
+  private def time(f: => Unit): Double = {
+    val start = System.nanoTime()
+    f
+    (System.nanoTime() - start) / 1e9
+  }
+
+  private def footer(f: Path): (java.util.Map[String, String], Long) = {
+    val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(f.toUri), new Configuration()))
+    try (reader.getFooter.getFileMetaData.getKeyValueMetaData, reader.getRecordCount) finally reader.close()
+  }
+
+  private def dataFiles(root: Path, prefix: String): Seq[Path] = {
+    if (!Files.exists(root)) return Nil
+    val walk = Files.walk(root)
+    try walk.iterator().asScala.filter(p => p.getFileName.toString.startsWith(prefix) && Files.isRegularFile(p)).toList.sorted
+    finally walk.close()
+  }
+
+  private def dataBytes(root: Path, prefix: String): Long = dataFiles(root, prefix).map(Files.size(_)).sum
 
   /** Bytes this process has read through read(2) and friends. */
   private def rchar(): Long =
@@ -219,20 +263,6 @@ object MapPushdownBenchmark {
       .map(_.substring(6).trim.toLong).getOrElse(0L)
 
   private def mb(bytes: Long): String = f"${bytes / 1048576.0}%.1f MB"
-
-  private def parseBytes(s: String): Long = {
-    val t = s.trim.toLowerCase
-    val (num, unit) = t.span(c => c.isDigit || c == '.')
-    val factor = unit.trim match {
-      case "" | "b" => 1L
-      case "kb" | "k" => 1024L
-      case "mb" | "m" => 1024L * 1024
-      case "gb" | "g" => 1024L * 1024 * 1024
-      case other => throw new IllegalArgumentException(
-        s"Cannot parse strata.bench.row-group '$s': unknown unit '$other'. Use b, kb, mb or gb.")
-    }
-    (num.toDouble * factor).toLong
-  }
 
   private def deleteRecursively(f: java.io.File): Unit = {
     if (f.isDirectory) Option(f.listFiles()).foreach(_.foreach(deleteRecursively))
