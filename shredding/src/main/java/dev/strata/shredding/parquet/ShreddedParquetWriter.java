@@ -232,18 +232,6 @@ public final class ShreddedParquetWriter implements Closeable {
         this.dictionaryCodec = codec;
         RowWriteSupport support = new RowWriteSupport(rowType, shredded, schema);
         Builder builder = new Builder(out, support);
-        for (DataField f : rowType.getFields()) {
-            ColumnSpec spec = shredded.get(f.name());
-            org.apache.paimon.types.DataTypeRoot root = spec == null ? null : ((MapType) f.type()).getValueType().getTypeRoot();
-            if (root == org.apache.paimon.types.DataTypeRoot.DOUBLE || root == org.apache.paimon.types.DataTypeRoot.FLOAT) {
-                // Measured values rarely repeat; a dictionary attempt per shared column only burns CPU before
-                // falling back, so these columns go straight to BYTE_STREAM_SPLIT (or PLAIN).
-                for (int c = 0; c < spec.k; c++) {
-                    builder.withDictionaryEncoding(f.name() + "." + ParquetSchemas.colName(c), false);
-                }
-                builder.withDictionaryEncoding(f.name() + "." + ParquetSchemas.OVERFLOW + ".key_value.value", false);
-            }
-        }
         this.writer = builder
                 .withConf(HADOOP_CONF)
                 .withCompressionCodec(codec(settings.compression))
