@@ -37,9 +37,11 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     private final long rowGroupBytes;
     private final int zstdLevel;
     private final boolean byteStreamSplit;
+    private final int maxSegments;
 
     ShreddedWriterFactory(RowType rowType, Map<String, ShreddingOptions.ColumnLayout> layouts, long rowGroupBytes,
-            String tablePath, int zstdLevel, boolean byteStreamSplit) {
+            String tablePath, int zstdLevel, boolean byteStreamSplit, int maxSegments) {
+        this.maxSegments = maxSegments;
         this.zstdLevel = zstdLevel;
         this.byteStreamSplit = byteStreamSplit;
         this.rowType = rowType;
@@ -82,7 +84,7 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
             int k = sample == null || window.hasHistory() ? window.nextK()
                     : KAdaptation.choose(widths(sample, rowType.getFieldIndex(name)), nonNullMaps(sample,
                             rowType.getFieldIndex(name)), layout.maxColumns());
-            specs.put(name, new ShreddedParquetWriter.ColumnSpec(k, layout.policy()));
+            specs.put(name, new ShreddedParquetWriter.ColumnSpec(k, layout.policy(), maxSegments));
         });
         return specs;
     }
