@@ -51,6 +51,8 @@ final class ShreddedMapWriter {
     private int mappingDefinition;
     /** Writers of {@code __col_c}, of the overflow key and of the overflow value. */
     private final ValueWriters.Node[] valueColumns;
+    /** For a primitive value type, the column writer of each {@code __col_c} of the current row group. */
+    private final ColumnWriter[] primitiveWriters;
     private ColumnWriter overflowKeyWriter;
     private int overflowEntryDefinition;
     private final ValueWriters.Node overflowValue;
@@ -86,6 +88,7 @@ final class ShreddedMapWriter {
         }
         List<String> path = List.of(column);
         this.valueColumns = new ValueWriters.Node[k];
+        this.primitiveWriters = new ColumnWriter[k];
         for (int c = 0; c < k; c++) {
             valueColumns[c] = ValueWriters.of(valueType, parquet.getType(ParquetSchemas.colName(c)), path, STRUCT_DEFINITION, 0);
         }
@@ -147,13 +150,17 @@ final class ShreddedMapWriter {
             m.write(mapping[c], r, d);
         }
         // __col_c: the value of the entry placed in column c; NULL (at the struct's level) for an empty slot or a NULL value.
-        for (int c = 0; c < k; c++) {
-            int id = mapping[c];
-            int index = id < 0 ? -1 : lastIndexOfId[id];
-            if (index < 0 || values.isNullAt(index)) {
-                valueColumns[c].writeNull(0, STRUCT_DEFINITION);
-            } else {
-                valueColumns[c].write(values, index, 0);
+        if (prim != PRIM_NONE) {
+            writePrimitiveColumns(mapping, values);
+        } else {
+            for (int c = 0; c < k; c++) {
+                int id = mapping[c];
+                int index = id < 0 ? -1 : lastIndexOfId[id];
+                if (index < 0 || values.isNullAt(index)) {
+                    valueColumns[c].writeNull(0, STRUCT_DEFINITION);
+                } else {
+                    valueColumns[c].write(values, index, 0);
+                }
             }
         }
         int overflowCount = allocator.overflowCount();
@@ -200,14 +207,51 @@ final class ShreddedMapWriter {
         }
     }
 
+    /** The value columns of a DOUBLE/FLOAT/BIGINT/INT map: one leaf each, written straight to its column writer. */
+    private void writePrimitiveColumns(int[] mapping, InternalArray values) {
+        ColumnWriter[] writers = primitiveWriters;
+        int dValue = STRUCT_DEFINITION + 1;
+        for (int c = 0; c < k; c++) {
+            int id = mapping[c];
+            int index = id < 0 ? -1 : lastIndexOfId[id];
+            ColumnWriter w = writers[c];
+            if (index < 0 || values.isNullAt(index)) {
+                w.writeNull(0, STRUCT_DEFINITION);
+                continue;
+            }
+            switch (prim) {
+                case PRIM_DOUBLE:
+                    w.write(values.getDouble(index), 0, dValue);
+                    break;
+                case PRIM_FLOAT:
+                    w.write(values.getFloat(index), 0, dValue);
+                    break;
+                case PRIM_LONG:
+                    w.write(values.getLong(index), 0, dValue);
+                    break;
+                default:
+                    w.write(values.getInt(index), 0, dValue);
+            }
+        }
+    }
+
     /** Takes the column writers of a new row group's column store ({@code schema}: the file's). */
     void bind(ColumnWriteStore store, MessageType schema) {
         ColumnDescriptor d = schema.getColumnDescription(new String[] {column, ParquetSchemas.FIELD_MAPPING, "list", "element"});
         mappingRepetition = d.getMaxRepetitionLevel();
         mappingDefinition = d.getMaxDefinitionLevel();
         mappingWriter = store.getColumnWriter(d);
-        for (ValueWriters.Node c : valueColumns) {
-            c.bind(store, schema);
+        for (int c = 0; c < k; c++) {
+            valueColumns[c].bind(store, schema);
+            if (prim != PRIM_NONE) {
+                ColumnDescriptor v = schema.getColumnDescription(new String[] {column, ParquetSchemas.colName(c)});
+                if (v.getMaxDefinitionLevel() != STRUCT_DEFINITION + 1 || v.getMaxRepetitionLevel() != 0) {
+                    throw new IllegalStateException("Cannot write shredded column " + column + ": value column " + c
+                            + " has levels (r " + v.getMaxRepetitionLevel() + ", d " + v.getMaxDefinitionLevel()
+                            + "), expected (0, " + (STRUCT_DEFINITION + 1) + ").");
+                }
+                primitiveWriters[c] = store.getColumnWriter(v);
+            }
         }
         ColumnDescriptor key = schema.getColumnDescription(new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "key"});
         if (key.getMaxDefinitionLevel() != overflowEntryDefinition) {
