@@ -1,6 +1,7 @@
 package dev.strata.shredding;
 
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.layout.GroupPlacement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +46,22 @@ public final class ShreddingOptions {
     public static final String LAYOUT_DEFAULT = "default";
     public static final String LAYOUT_SHARED = "shared-shredding";
     public static final int DEFAULT_MAX_COLUMNS = 256;
+
+    /**
+     * Table option: FLOAT/DOUBLE sub-columns whose dictionary falls back are written BYTE_STREAM_SPLIT ({@code true})
+     * or PLAIN ({@code false}, default). Off by default because Paimon's own vectorized Parquet reader (1.4 and 2.0)
+     * rejects BYTE_STREAM_SPLIT pages, so only tables read by Strata alone should turn it on.
+     */
+    public static final String BYTE_STREAM_SPLIT = FORMAT_IDENTIFIER + ".byte-stream-split";
+
+    /**
+     * Table option: the most ownership segments (row ranges in which a value column held one key) the writer records
+     * per value column and row group in Strata's footer, an int &gt; 0, default
+     * {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}. A column with more is recorded as fragmented, and readers of a key
+     * in it decode {@code __field_mapping}; fewer segments make footers smaller, more let readers skip the mapping
+     * of more columns.
+     */
+    public static final String MAX_SEGMENTS = FORMAT_IDENTIFIER + ".max-segments";
     public static final PlacementPolicy DEFAULT_POLICY = PlacementPolicy.LRU;
 
     private static final Pattern FIELD_OPTION = Pattern.compile(
@@ -102,6 +119,8 @@ public final class ShreddingOptions {
      * @throws IllegalArgumentException naming the table, the option, the value found and the values allowed
      */
     public static void validate(String tableName, RowType rowType, Map<String, String> tableOptions) {
+        byteStreamSplit(tableName, tableOptions);
+        maxSegments(tableName, tableOptions);
         List<String> shredded = new ArrayList<>();
         for (Map.Entry<String, String> e : tableOptions.entrySet()) {
             Matcher m = FIELD_OPTION.matcher(e.getKey());
@@ -303,6 +322,40 @@ public final class ShreddingOptions {
         }
         throw fail(table, "option '" + layoutKey(column) + "' has value '" + value + "'.",
                 "Could not parse value for enum. Expected one of: [" + LAYOUT_DEFAULT + ", " + LAYOUT_SHARED + "].");
+    }
+
+    /** The value of {@link #BYTE_STREAM_SPLIT} (default false). */
+    public static boolean byteStreamSplit(String table, Map<String, String> tableOptions) {
+        String value = tableOptions.get(BYTE_STREAM_SPLIT);
+        if (value == null) {
+            return false;
+        }
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("true") && !v.equals("false")) {
+            throw fail(table, "option '" + BYTE_STREAM_SPLIT + "' has value '" + value + "', which is not a boolean.",
+                    "Set it to true or false (default false).");
+        }
+        return v.equals("true");
+    }
+
+    /** The value of {@link #MAX_SEGMENTS} (default {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}). */
+    public static int maxSegments(String table, Map<String, String> tableOptions) {
+        String value = tableOptions.get(MAX_SEGMENTS);
+        if (value == null) {
+            return GroupPlacement.DEFAULT_MAX_SEGMENTS;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw fail(table, "option '" + MAX_SEGMENTS + "' has value '" + value + "', which is not an integer.",
+                    "Use an integer > 0 such as " + GroupPlacement.DEFAULT_MAX_SEGMENTS + " (the default).");
+        }
+        if (n <= 0) {
+            throw fail(table, "option '" + MAX_SEGMENTS + "' has value '" + value + "'.",
+                    "Use an integer > 0 such as " + GroupPlacement.DEFAULT_MAX_SEGMENTS + " (the default).");
+        }
+        return n;
     }
 
     static int parseMaxColumns(String table, String column, String value) {

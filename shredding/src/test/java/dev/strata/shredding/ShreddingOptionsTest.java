@@ -112,4 +112,16 @@ class ShreddingOptionsTest {
         assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of("file.format", "orc"))).containsEntry("file.format", "orc");
         assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of())).doesNotContainKey("file.format");
     }
+
+    @Test
+    void writerOptionsAreValidatedNamingTheOption() {
+        rejects(shredded("m", ShreddingOptions.MAX_SEGMENTS, "0"), "option 'strata-shredded.max-segments' has value '0'", "> 0");
+        rejects(shredded("m", ShreddingOptions.MAX_SEGMENTS, "many"), "'strata-shredded.max-segments'", "not an integer");
+        rejects(shredded("m", ShreddingOptions.BYTE_STREAM_SPLIT, "yes"), "'strata-shredded.byte-stream-split'", "true or false");
+        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, shredded("m", ShreddingOptions.MAX_SEGMENTS, " 12 ",
+                ShreddingOptions.BYTE_STREAM_SPLIT, "TRUE"))).doesNotThrowAnyException();
+        assertThat(ShreddingOptions.maxSegments("db.t", Map.of(ShreddingOptions.MAX_SEGMENTS, "12"))).isEqualTo(12);
+        assertThat(ShreddingOptions.maxSegments("db.t", Map.of())).isEqualTo(dev.strata.shredding.layout.GroupPlacement.DEFAULT_MAX_SEGMENTS);
+        assertThat(ShreddingOptions.byteStreamSplit("db.t", Map.of())).isFalse();
+    }
 }

@@ -32,13 +32,28 @@ public final class KAdaptation {
         if (window.isEmpty()) {
             return maxColumns;
         }
-        int[] w = window.stream().mapToInt(Integer::intValue).toArray();
-        Arrays.sort(w);
-        int n = w.length;
-        int max = w[n - 1];
+        return choose(window.stream().mapToInt(Integer::intValue).toArray(), window.size(), maxColumns);
+    }
+
+    /** Whether a file has completed since this window was created (else {@link #nextK()} is K_max). */
+    public synchronized boolean hasHistory() {
+        return !window.isEmpty();
+    }
+
+    /**
+     * The rule of {@link #nextK()} applied to any widths {@code widths[0..n)} (sorted in place): the maximum when it
+     * is within 4 or within 1.25× of the P90 (1-based rank ceil(0.9·n)), else the P90, clamped to [1, maxColumns];
+     * 1 when {@code n} is 0. The writer also applies it to the map widths of a file's first rows.
+     */
+    public static int choose(int[] widths, int n, int maxColumns) {
+        if (n == 0) {
+            return 1;
+        }
+        Arrays.sort(widths, 0, n);
+        int max = widths[n - 1];
         int rank = (int) Math.ceil(0.9 * n);
         rank = Math.max(1, Math.min(n, rank));
-        int p = w[rank - 1];
+        int p = widths[rank - 1];
         int chosen = (max - p <= ABSOLUTE_SLACK || max <= (int) Math.ceil(RELATIVE_SLACK * p)) ? max : p;
         return Math.max(1, Math.min(maxColumns, chosen));
     }

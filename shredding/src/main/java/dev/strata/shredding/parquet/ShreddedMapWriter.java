@@ -19,7 +19,7 @@ import org.apache.paimon.types.DataType;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
-import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -35,50 +35,41 @@ final class ShreddedMapWriter {
     private final FieldDictionary dictionary = new FieldDictionary();
     private final ColumnAllocator allocator;
     private final ZoneAccumulator zones;
-    /**
-     * System property bounding the ownership segments a column records per row group (default
-     * {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}); more make the column fragmented, so readers use the mapping.
-     */
-    static final String MAX_SEGMENTS_PROPERTY = "strata.shredding.max-segments";
     /** S_g and O_g of every sealed row group, in file order (null: more ids than the footer records). */
     private final List<GroupPlacement> placements = new ArrayList<>();
     private final InternalArray.ElementGetter valueGetter;
-    private final ValueWriters.ValueWriter valueWriter;
-    private final String[] colNames;
-    /** Value types written without boxing: {@link #PRIM_NONE} or one of the others. */
+    /** Value types whose zone statistics are taken without boxing: {@link #PRIM_NONE} or one of the others. */
     private static final int PRIM_NONE = 0;
     private static final int PRIM_DOUBLE = 1;
     private static final int PRIM_FLOAT = 2;
     private static final int PRIM_LONG = 3;
     private static final int PRIM_INT = 4;
     private final int prim;
-    /**
-     * The column writer of {@code __field_mapping.list.element} of the current row group, or null to write
-     * every element through the record consumer. See {@link #bindMappingWriter}.
-     */
+    /** The column writer of {@code __field_mapping.list.element} of the current row group. */
     private ColumnWriter mappingWriter;
     private int mappingRepetition;
     private int mappingDefinition;
-    /** With {@link #mappingWriter}: the consumer's written-fields marker of this struct, null to write values through it. */
-    private BitSet structMarker;
-    private final ColumnWriter[] valueColumnWriters;
+    /** Writers of {@code __col_c}, of the overflow key and of the overflow value. */
+    private final ValueWriters.Node[] valueColumns;
+    /** For a primitive value type, the column writer of each {@code __col_c} of the current row group. */
+    private final ColumnWriter[] primitiveWriters;
     private ColumnWriter overflowKeyWriter;
-    private ColumnWriter overflowValueWriter;
-    private int valueDefinition;
-    private int structDefinition;
+    private int overflowEntryDefinition;
+    private final ValueWriters.Node overflowValue;
+    /** Definition level of a present (non-null) shredded struct. */
+    private static final int STRUCT_DEFINITION = 1;
     private int[] ids = new int[16];
     private int[] lastIndexOfId = new int[64];
 
-    ShreddedMapWriter(String column, DataType valueType, int k, PlacementPolicy policy) {
+    ShreddedMapWriter(String column, DataType valueType, int k, PlacementPolicy policy, int maxSegments, GroupType parquet) {
         this.column = column;
         this.k = k;
         this.valueType = valueType;
         this.kind = ValueKind.of(valueType);
         this.allocator = policy.newAllocator(k);
-        this.allocator.maxSegmentsPerColumn(Integer.getInteger(MAX_SEGMENTS_PROPERTY, GroupPlacement.DEFAULT_MAX_SEGMENTS));
+        this.allocator.maxSegmentsPerColumn(maxSegments);
         this.zones = new ZoneAccumulator(kind);
         this.valueGetter = InternalArray.createElementGetter(valueType);
-        this.valueWriter = ValueWriters.of(valueType);
         switch (valueType.getTypeRoot()) {
             case DOUBLE:
                 prim = PRIM_DOUBLE;
@@ -95,19 +86,35 @@ final class ShreddedMapWriter {
             default:
                 prim = PRIM_NONE;
         }
-        this.colNames = new String[k];
-        this.valueColumnWriters = new ColumnWriter[k];
+        List<String> path = List.of(column);
+        this.valueColumns = new ValueWriters.Node[k];
+        this.primitiveWriters = new ColumnWriter[k];
         for (int c = 0; c < k; c++) {
-            colNames[c] = ParquetSchemas.colName(c);
+            valueColumns[c] = ValueWriters.of(valueType, parquet.getType(ParquetSchemas.colName(c)), path, STRUCT_DEFINITION, 0);
         }
+        GroupType keyValue = parquet.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
+        // __overflow (optional) and key_value (repeated) are present: the key is required, the value optional.
+        this.overflowEntryDefinition = STRUCT_DEFINITION + 2;
+        this.overflowValue = ValueWriters.of(valueType, keyValue.getType(1),
+                List.of(column, ParquetSchemas.OVERFLOW, keyValue.getName()), overflowEntryDefinition, 1);
     }
 
     String column() {
         return column;
     }
 
+    /** Writes a NULL map: every leaf of the struct gets a NULL at the top level. */
+    void writeNull() {
+        mappingWriter.writeNull(0, 0);
+        for (ValueWriters.Node c : valueColumns) {
+            c.writeNull(0, 0);
+        }
+        overflowKeyWriter.writeNull(0, 0);
+        overflowValue.writeNull(0, 0);
+    }
+
     /** Writes one non-null map, the row at {@code rowInGroup} of the current row group (NULL maps counted). */
-    void write(RecordConsumer rc, InternalMap map, long rowInGroup) {
+    void write(InternalMap map, long rowInGroup) {
         int n = map.size();
         InternalArray keys = map.keyArray();
         InternalArray values = map.valueArray();
@@ -134,107 +141,47 @@ final class ShreddedMapWriter {
                 addZone(id, values, i);
             }
         }
-        rc.startGroup();
-        rc.startField(ParquetSchemas.FIELD_MAPPING, 0);
-        rc.startGroup();
-        rc.startField("list", 0);
-        ColumnWriter direct = mappingWriter;
-        int throughConsumer = direct == null ? k : 1;
-        for (int c = 0; c < throughConsumer; c++) {
-            rc.startGroup();
-            rc.startField("element", 0);
-            rc.addInteger(mapping[c]);
-            rc.endField("element", 0);
-            rc.endGroup();
+        // __field_mapping: K present elements, the first starting the record (r = 0), the others repeating the list.
+        ColumnWriter m = mappingWriter;
+        int d = mappingDefinition;
+        m.write(mapping[0], 0, d);
+        int r = mappingRepetition;
+        for (int c = 1; c < k; c++) {
+            m.write(mapping[c], r, d);
         }
-        if (direct != null) {
-            // Elements 1..K-1 repeat the list (repetition level = the list's) and are present (full definition
-            // level): exactly the (value, r, d) triples the record consumer would pass to this column writer, without
-            // its per-element group bookkeeping. The first element went through the consumer, which also wrote any
-            // cached NULLs of enclosing groups before it, so the column's order is unchanged.
-            int r = mappingRepetition;
-            int d = mappingDefinition;
-            for (int c = 1; c < k; c++) {
-                direct.write(mapping[c], r, d);
-            }
-        }
-        rc.endField("list", 0);
-        rc.endGroup();
-        rc.endField(ParquetSchemas.FIELD_MAPPING, 0);
-        BitSet marker = structMarker;
-        int overflowCount = allocator.overflowCount();
-        if (marker != null) {
-            // The same triples the consumer would write, without its per-field calls: a value or a NULL at the
-            // struct's level for every value column, and a NULL for both overflow leaves when nothing overflowed
-            // (the consumer caches that group NULL and writes the same pair later; each column's order is the same).
-            int dValue = valueDefinition;
-            int dStruct = structDefinition;
+        // __col_c: the value of the entry placed in column c; NULL (at the struct's level) for an empty slot or a NULL value.
+        if (prim != PRIM_NONE) {
+            writePrimitiveColumns(mapping, values);
+        } else {
             for (int c = 0; c < k; c++) {
                 int id = mapping[c];
-                ColumnWriter w = valueColumnWriters[c];
                 int index = id < 0 ? -1 : lastIndexOfId[id];
                 if (index < 0 || values.isNullAt(index)) {
-                    w.writeNull(0, dStruct);
+                    valueColumns[c].writeNull(0, STRUCT_DEFINITION);
                 } else {
-                    switch (prim) {
-                        case PRIM_DOUBLE:
-                            w.write(values.getDouble(index), 0, dValue);
-                            break;
-                        case PRIM_FLOAT:
-                            w.write(values.getFloat(index), 0, dValue);
-                            break;
-                        case PRIM_LONG:
-                            w.write(values.getLong(index), 0, dValue);
-                            break;
-                        default:
-                            w.write(values.getInt(index), 0, dValue);
-                            break;
-                    }
+                    valueColumns[c].write(values, index, 0);
                 }
             }
-            marker.set(1, k + 1);
-            if (overflowCount == 0) {
-                overflowKeyWriter.writeNull(0, dStruct);
-                overflowValueWriter.writeNull(0, dStruct);
-                marker.set(k + 1);
-            }
         }
-        for (int c = 0; marker == null && c < k; c++) {
-            int id = mapping[c];
-            if (id < 0) {
-                continue;
-            }
+        int overflowCount = allocator.overflowCount();
+        if (overflowCount == 0) {
+            overflowKeyWriter.writeNull(0, STRUCT_DEFINITION);
+            overflowValue.writeNull(0, STRUCT_DEFINITION);
+            return;
+        }
+        int[] overflow = allocator.overflowIds();
+        int entry = overflowEntryDefinition;
+        for (int i = 0; i < overflowCount; i++) {
+            int id = overflow[i];
+            int ri = i == 0 ? 0 : 1;
+            overflowKeyWriter.write(id, ri, entry);
             int index = lastIndexOfId[id];
-            if (!values.isNullAt(index)) {
-                rc.startField(colNames[c], c + 1);
-                writeValue(rc, values, index);
-                rc.endField(colNames[c], c + 1);
+            if (values.isNullAt(index)) {
+                overflowValue.writeNull(ri, entry);
+            } else {
+                overflowValue.write(values, index, ri);
             }
         }
-        if (overflowCount > 0) {
-            int[] overflow = allocator.overflowIds();
-            rc.startField(ParquetSchemas.OVERFLOW, k + 1);
-            rc.startGroup();
-            rc.startField("key_value", 0);
-            for (int i = 0; i < overflowCount; i++) {
-                int id = overflow[i];
-                rc.startGroup();
-                rc.startField("key", 0);
-                rc.addInteger(id);
-                rc.endField("key", 0);
-                int index = lastIndexOfId[id];
-                if (!values.isNullAt(index)) {
-                    rc.startField("value", 1);
-                    writeValue(rc, values, index);
-                    rc.endField("value", 1);
-                }
-                rc.endGroup();
-            }
-            rc.endField("key_value", 0);
-            rc.endGroup();
-            rc.endField(ParquetSchemas.OVERFLOW, k + 1);
-        }
-        rc.endGroup();
     }
 
     private void addZone(int id, InternalArray values, int i) {
@@ -260,61 +207,59 @@ final class ShreddedMapWriter {
         }
     }
 
-    /** Writes the non-null value at {@code i}, as {@link ValueWriters} would, without boxing primitives. */
-    private void writeValue(RecordConsumer rc, InternalArray values, int i) {
-        switch (prim) {
-            case PRIM_DOUBLE:
-                rc.addDouble(values.getDouble(i));
-                break;
-            case PRIM_FLOAT:
-                rc.addFloat(values.getFloat(i));
-                break;
-            case PRIM_LONG:
-                rc.addLong(values.getLong(i));
-                break;
-            case PRIM_INT:
-                rc.addInteger(values.getInt(i));
-                break;
-            default:
-                valueWriter.write(rc, valueGetter.getElementOrNull(values, i));
+    /** The value columns of a DOUBLE/FLOAT/BIGINT/INT map: one leaf each, written straight to its column writer. */
+    private void writePrimitiveColumns(int[] mapping, InternalArray values) {
+        ColumnWriter[] writers = primitiveWriters;
+        int dValue = STRUCT_DEFINITION + 1;
+        for (int c = 0; c < k; c++) {
+            int id = mapping[c];
+            int index = id < 0 ? -1 : lastIndexOfId[id];
+            ColumnWriter w = writers[c];
+            if (index < 0 || values.isNullAt(index)) {
+                w.writeNull(0, STRUCT_DEFINITION);
+                continue;
+            }
+            switch (prim) {
+                case PRIM_DOUBLE:
+                    w.write(values.getDouble(index), 0, dValue);
+                    break;
+                case PRIM_FLOAT:
+                    w.write(values.getFloat(index), 0, dValue);
+                    break;
+                case PRIM_LONG:
+                    w.write(values.getLong(index), 0, dValue);
+                    break;
+                default:
+                    w.write(values.getInt(index), 0, dValue);
+            }
         }
     }
 
-    /**
-     * Binds the mapping column writer of a new row group's column store (null: write through the record
-     * consumer only). Called from {@code prepareForWrite}, which parquet-hadoop calls for every row group.
-     */
-    void bindMappingWriter(ColumnWriteStore store, MessageType schema, BitSet structFieldsWritten) {
-        mappingWriter = null;
-        structMarker = null;
-        if (store == null) {
-            return;
-        }
+    /** Takes the column writers of a new row group's column store ({@code schema}: the file's). */
+    void bind(ColumnWriteStore store, MessageType schema) {
         ColumnDescriptor d = schema.getColumnDescription(new String[] {column, ParquetSchemas.FIELD_MAPPING, "list", "element"});
         mappingRepetition = d.getMaxRepetitionLevel();
         mappingDefinition = d.getMaxDefinitionLevel();
         mappingWriter = store.getColumnWriter(d);
-        if (structFieldsWritten == null || prim == PRIM_NONE) {
-            return;
-        }
-        // Value columns and the absent overflow map of a primitive value type: one leaf each, not repeated, so the
-        // record consumer would write (value, 0, maxDef) for a value and (NULL, 0, struct level) for a missing one.
-        int structLevel = -1;
         for (int c = 0; c < k; c++) {
-            ColumnDescriptor v = schema.getColumnDescription(new String[] {column, colNames[c]});
-            if (v.getMaxRepetitionLevel() != 0) {
-                return;
+            valueColumns[c].bind(store, schema);
+            if (prim != PRIM_NONE) {
+                ColumnDescriptor v = schema.getColumnDescription(new String[] {column, ParquetSchemas.colName(c)});
+                if (v.getMaxDefinitionLevel() != STRUCT_DEFINITION + 1 || v.getMaxRepetitionLevel() != 0) {
+                    throw new IllegalStateException("Cannot write shredded column " + column + ": value column " + c
+                            + " has levels (r " + v.getMaxRepetitionLevel() + ", d " + v.getMaxDefinitionLevel()
+                            + "), expected (0, " + (STRUCT_DEFINITION + 1) + ").");
+                }
+                primitiveWriters[c] = store.getColumnWriter(v);
             }
-            valueColumnWriters[c] = store.getColumnWriter(v);
-            valueDefinition = v.getMaxDefinitionLevel();
-            structLevel = valueDefinition - 1;
         }
-        ColumnDescriptor ok = schema.getColumnDescription(new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "key"});
-        ColumnDescriptor ov = schema.getColumnDescription(new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "value"});
-        overflowKeyWriter = store.getColumnWriter(ok);
-        overflowValueWriter = store.getColumnWriter(ov);
-        structDefinition = structLevel;
-        structMarker = structFieldsWritten;
+        ColumnDescriptor key = schema.getColumnDescription(new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "key"});
+        if (key.getMaxDefinitionLevel() != overflowEntryDefinition) {
+            throw new IllegalStateException("Cannot write shredded column " + column + ": overflow key definition level "
+                    + key.getMaxDefinitionLevel() + ", expected " + overflowEntryDefinition + ".");
+        }
+        overflowKeyWriter = store.getColumnWriter(key);
+        overflowValue.bind(store, schema);
     }
 
     void sealRowGroup(long rows) {

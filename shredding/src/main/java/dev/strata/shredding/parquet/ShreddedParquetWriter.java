@@ -2,6 +2,7 @@ package dev.strata.shredding.parquet;
 
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.layout.ArrowSchemaFooter;
+import dev.strata.shredding.layout.GroupPlacement;
 import dev.strata.shredding.layout.PaimonShreddingKeys;
 import dev.strata.shredding.layout.ShreddingFooter;
 import java.io.Closeable;
@@ -13,17 +14,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.codec.ZstandardCodec;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -47,117 +49,32 @@ import org.apache.parquet.schema.MessageType;
  * {@code ARROW:schema}, the file's physical row type with {@link PaimonShreddingKeys} on each shredded
  * column), so Paimon's own Parquet reader opens the file as a shared-shredding file; the key dictionary
  * there is compressed with the file's codec, which must be none, lz4 or zstd. The footer holds one zone Group per row
- * group; the writer notices a row-group flush by the output position moving (parquet-hadoop buffers
- * pages in memory until a row group is complete).
+ * group.
+ *
+ * <p><b>How it writes.</b> Through parquet's public write path without a record consumer: a {@link ParquetFileWriter},
+ * one {@link ColumnChunkPageWriteStore} and {@link ColumnWriteStore} per row group ({@link ParquetProperties}), and
+ * every leaf column written with explicit repetition and definition levels ({@link ValueWriters},
+ * {@link ShreddedMapWriter}). Row groups are cut exactly as parquet-hadoop's record writer cuts them (a row-count
+ * limit, and a buffered-size check at an adaptive row interval), pages carry CRC32 checksums, and statistics,
+ * column and offset indexes are parquet-column's own.
  */
 public final class ShreddedParquetWriter implements Closeable {
-
-    private static final Configuration HADOOP_CONF = new Configuration(false);
-
-    /**
-     * Whether the K elements of {@code __field_mapping} after the first go straight to the column writer (same
-     * values and levels, same bytes) instead of through the record consumer's per-element group calls, which
-     * measured as the largest single cost of a shredded write at K = 256. System property
-     * {@code strata.shredding.direct-mapping=false} turns it off; it is also off whenever the record consumer is
-     * not parquet-mr's plain column-IO consumer (for example a validating one).
-     */
-    static volatile boolean DIRECT_MAPPING =
-            !"false".equalsIgnoreCase(System.getProperty("strata.shredding.direct-mapping", "true"));
-
-    private static final String COLUMN_IO_CONSUMER = "org.apache.parquet.io.MessageColumnIO$MessageColumnIORecordConsumer";
-    private static final java.lang.reflect.Field COLUMNS_FIELD = columnsField();
-
-    private static java.lang.reflect.Field columnsField() {
-        try {
-            java.lang.reflect.Field f = Class.forName(COLUMN_IO_CONSUMER, false, RecordConsumer.class.getClassLoader())
-                    .getDeclaredField("columns");
-            if (!ColumnWriteStore.class.isAssignableFrom(f.getType())) {
-                return null;
-            }
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return null;
-        }
-    }
-
-    private static final java.lang.reflect.Field FIELDS_WRITTEN_FIELD = consumerField("fieldsWritten");
-    private static final java.lang.reflect.Field VISITED_FIELD = markerField();
-
-    private static java.lang.reflect.Field consumerField(String name) {
-        try {
-            java.lang.reflect.Field f = Class.forName(COLUMN_IO_CONSUMER, false, RecordConsumer.class.getClassLoader())
-                    .getDeclaredField(name);
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return null;
-        }
-    }
-
-    private static java.lang.reflect.Field markerField() {
-        try {
-            java.lang.reflect.Field f = Class.forName(COLUMN_IO_CONSUMER + "$FieldsMarker", false,
-                    RecordConsumer.class.getClassLoader()).getDeclaredField("visitedIndexes");
-            if (f.getType() != java.util.BitSet.class) {
-                return null;
-            }
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return null;
-        }
-    }
-
-    /**
-     * The "fields written" bit set the record consumer keeps for groups at {@code level} (1 = a top-level
-     * struct), or null when it cannot be reached. Setting a field's bit tells the consumer the field was written,
-     * so it writes no NULL for it when the group ends.
-     */
-    static java.util.BitSet fieldsWrittenMarker(RecordConsumer rc, int level) {
-        if (FIELDS_WRITTEN_FIELD == null || VISITED_FIELD == null || rc == null
-                || FIELDS_WRITTEN_FIELD.getDeclaringClass() != rc.getClass()) {
-            return null;
-        }
-        try {
-            Object[] markers = (Object[]) FIELDS_WRITTEN_FIELD.get(rc);
-            if (markers == null || markers.length <= level || markers[level] == null
-                    || VISITED_FIELD.getDeclaringClass() != markers[level].getClass()) {
-                return null;
-            }
-            return (java.util.BitSet) VISITED_FIELD.get(markers[level]);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** Whether this parquet-mr lets the mapping elements bypass the record consumer (tests). */
-    static boolean directMappingAvailable() {
-        return COLUMNS_FIELD != null && FIELDS_WRITTEN_FIELD != null && VISITED_FIELD != null;
-    }
-
-    /** The column store behind parquet-mr's record consumer, or null when it cannot be reached. */
-    static ColumnWriteStore columnStoreOf(RecordConsumer rc) {
-        java.lang.reflect.Field f = COLUMNS_FIELD;
-        if (f == null || rc == null || !rc.getClass().getName().equals(COLUMN_IO_CONSUMER)
-                || f.getDeclaringClass() != rc.getClass()) {
-            return null;
-        }
-        try {
-            return (ColumnWriteStore) f.get(rc);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
 
     /** Layout settings of one shredded column in one file. */
     public static final class ColumnSpec {
         final int k;
         final PlacementPolicy policy;
+        final int maxSegments;
 
         public ColumnSpec(int k, PlacementPolicy policy) {
+            this(k, policy, GroupPlacement.DEFAULT_MAX_SEGMENTS);
+        }
+
+        /** {@code maxSegments}: most ownership segments a column records per row group before it counts as fragmented. */
+        public ColumnSpec(int k, PlacementPolicy policy, int maxSegments) {
             this.k = k;
             this.policy = policy;
+            this.maxSegments = maxSegments;
         }
     }
 
@@ -209,56 +126,92 @@ public final class ShreddedParquetWriter implements Closeable {
         }
     }
 
-    private final PaimonFiles.StreamOutputFile out;
-    private final ParquetWriter<InternalRow> writer;
+    private final String path;
+    private final MessageType schema;
+    private final ParquetProperties props;
+    private final ParquetFileWriter file;
+    private final CodecFactory codecs;
+    private final CodecFactory.BytesCompressor compressor;
+    private final long rowGroupBytes;
     private final List<ShreddedMapWriter> mapWriters = new ArrayList<>();
-    private long lastPosition;
-    private long rowsInGroup;
-    private Map<String, Integer> widths;
+    private final ShreddedMapWriter[] shreddedWriters;
+    private final ValueWriters.Node[] plainWriters;
     private final RowType physicalRowType;
     private final String dictionaryCodec;
+    private ColumnChunkPageWriteStore pageStore;
+    private ColumnWriteStore columns;
+    private int rowGroupOrdinal;
+    private long rowsInGroup;
+    private long nextSizeCheck;
+    private long nextRowGroupBytes;
+    private long lastRowGroupEnd;
+    private boolean failed;
+    private Map<String, Integer> widths;
 
     public ShreddedParquetWriter(PaimonFiles.StreamOutputFile out, RowType rowType, Map<String, ColumnSpec> shredded,
             Settings settings) throws IOException {
-        this.out = out;
+        this.path = out.getPath();
         Map<String, Integer> ks = new HashMap<>();
         shredded.forEach((name, spec) -> ks.put(name, spec.k));
-        MessageType schema = ParquetSchemas.messageType(rowType, ks);
+        this.schema = ParquetSchemas.messageType(rowType, ks);
         this.physicalRowType = PaimonShreddingKeys.physicalRowType(rowType, ks);
         String codec = null;
         for (String column : shredded.keySet()) {
             codec = PaimonShreddingKeys.dictionaryCodec(settings.compression, column, out.getPath());
         }
         this.dictionaryCodec = codec;
-        RowWriteSupport support = new RowWriteSupport(rowType, shredded, schema);
-        Builder builder = new Builder(out, support);
-        for (DataField f : rowType.getFields()) {
+        int n = rowType.getFieldCount();
+        shreddedWriters = new ShreddedMapWriter[n];
+        plainWriters = new ValueWriters.Node[n];
+        for (int i = 0; i < n; i++) {
+            DataField f = rowType.getFields().get(i);
             ColumnSpec spec = shredded.get(f.name());
-            org.apache.paimon.types.DataTypeRoot root = spec == null ? null : ((MapType) f.type()).getValueType().getTypeRoot();
-            if (root == org.apache.paimon.types.DataTypeRoot.DOUBLE || root == org.apache.paimon.types.DataTypeRoot.FLOAT) {
-                // Measured values rarely repeat; a dictionary attempt per shared column only burns CPU before
-                // falling back, so these columns go straight to BYTE_STREAM_SPLIT (or PLAIN).
-                for (int c = 0; c < spec.k; c++) {
-                    builder.withDictionaryEncoding(f.name() + "." + ParquetSchemas.colName(c), false);
-                }
-                builder.withDictionaryEncoding(f.name() + "." + ParquetSchemas.OVERFLOW + ".key_value.value", false);
+            if (spec != null) {
+                ShreddedMapWriter w = new ShreddedMapWriter(f.name(), ((MapType) f.type()).getValueType(), spec.k,
+                        spec.policy, spec.maxSegments, schema.getType(i).asGroupType());
+                shreddedWriters[i] = w;
+                mapWriters.add(w);
+            } else {
+                plainWriters[i] = ValueWriters.of(f.type(), schema.getType(i), List.of(), 0, 0);
             }
         }
-        this.writer = builder
-                .withConf(HADOOP_CONF)
-                .withCompressionCodec(codec(settings.compression))
-                .withRowGroupSize(settings.rowGroupBytes)
-                .withRowGroupRowCountLimit(settings.rowGroupRowLimit)
+        this.props = ParquetProperties.builder()
                 .withPageSize(settings.pageBytes)
-                .withPageRowCountLimit(settings.pageRowLimit)
+                .withDictionaryPageSize(ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE)
                 .withDictionaryEncoding(true)
                 .withByteStreamSplitEncoding(settings.byteStreamSplit)
-                // Every page carries the CRC32 of its stored bytes, so readers detect a damaged page
-                // (PageChecksums). parquet-mr's default is on; stated here so no configuration turns it off.
+                .withPageRowCountLimit(settings.pageRowLimit)
+                .withRowGroupRowCountLimit(settings.rowGroupRowLimit)
+                // Every page carries the CRC32 of its stored bytes, so readers detect a damaged page (PageChecksums).
                 .withPageWriteChecksumEnabled(true)
-                .config("parquet.compression.codec.zstd.level", Integer.toString(settings.zstdLevel))
+                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                 .build();
-        this.lastPosition = out.position();
+        this.rowGroupBytes = settings.rowGroupBytes;
+        this.nextRowGroupBytes = rowGroupBytes;
+        Configuration conf = new Configuration(false);
+        conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, settings.zstdLevel);
+        this.codecs = new CodecFactory(conf, props.getPageSizeThreshold());
+        this.compressor = codecs.getCompressor(codec(settings.compression));
+        this.file = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, rowGroupBytes,
+                ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
+        file.start();
+        openRowGroup();
+    }
+
+    private void openRowGroup() {
+        pageStore = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(), props.getColumnIndexTruncateLength(),
+                props.getPageWriteChecksumEnabled(), null, rowGroupOrdinal);
+        columns = props.newColumnWriteStore(schema, pageStore, pageStore);
+        for (int i = 0; i < plainWriters.length; i++) {
+            if (plainWriters[i] != null) {
+                plainWriters[i].bind(columns, schema);
+            } else {
+                shreddedWriters[i].bind(columns, schema);
+            }
+        }
+        rowsInGroup = 0;
+        // parquet-hadoop computes the first check of a new group from its (reset) row count: the minimum interval.
+        nextSizeCheck = props.getMinRowCountForPageSizeCheck();
     }
 
     static CompressionCodecName codec(String compression) {
@@ -283,25 +236,83 @@ public final class ShreddedParquetWriter implements Closeable {
     }
 
     public void write(InternalRow row) throws IOException {
-        writer.write(row);
-        rowsInGroup++;
-        long pos = out.position();
-        if (pos != lastPosition) {
-            sealGroup();
-            lastPosition = pos;
+        if (failed) {
+            throw new IOException("Cannot write to shredded Parquet file " + path + ": an earlier write failed."
+                    + " Discard the file.");
+        }
+        try {
+            for (int i = 0; i < plainWriters.length; i++) {
+                ShreddedMapWriter m = shreddedWriters[i];
+                if (row.isNullAt(i)) {
+                    if (m != null) {
+                        m.writeNull();
+                    } else {
+                        plainWriters[i].writeNull(0, 0);
+                    }
+                } else if (m != null) {
+                    m.write(row.getMap(i), rowsInGroup);
+                } else {
+                    plainWriters[i].write(row, i, 0);
+                }
+            }
+            columns.endRecord();
+            rowsInGroup++;
+            checkRowGroupFull();
+        } catch (RuntimeException | IOException e) {
+            failed = true;
+            throw e;
         }
     }
 
-    private void sealGroup() {
-        for (ShreddedMapWriter w : mapWriters) {
-            w.sealRowGroup(rowsInGroup);
+    /**
+     * parquet-hadoop's rule for cutting row groups: at the row-count limit, or when the buffered size is within two
+     * rows of the target, checked at an interval that halves the distance to the predicted end of the group (at
+     * least {@code getMinRowCountForPageSizeCheck()} rows, at most {@code getMaxRowCountForPageSizeCheck()} ahead).
+     */
+    private void checkRowGroupFull() throws IOException {
+        if (rowsInGroup >= props.getRowGroupRowCountLimit()) {
+            flushRowGroup();
+            openRowGroup();
+            return;
         }
-        rowsInGroup = 0;
+        if (rowsInGroup < nextSizeCheck) {
+            return;
+        }
+        long size = columns.getBufferedSize();
+        long rowSize = size / rowsInGroup;
+        if (size > nextRowGroupBytes - 2 * rowSize) {
+            flushRowGroup();
+            openRowGroup();
+        } else {
+            nextSizeCheck = Math.min(Math.max(props.getMinRowCountForPageSizeCheck(),
+                    (rowsInGroup + (long) (nextRowGroupBytes / ((float) rowSize))) / 2),
+                    rowsInGroup + props.getMaxRowCountForPageSizeCheck());
+        }
+    }
+
+    private void flushRowGroup() throws IOException {
+        try {
+            if (rowsInGroup > 0) {
+                rowGroupOrdinal++;
+                file.startBlock(rowsInGroup);
+                columns.flush();
+                pageStore.flushToFileWriter(file);
+                file.endBlock();
+                nextRowGroupBytes = Math.min(file.getNextRowGroupSize(), rowGroupBytes);
+                for (ShreddedMapWriter w : mapWriters) {
+                    w.sealRowGroup(rowsInGroup);
+                }
+                lastRowGroupEnd = file.getPos();
+            }
+        } finally {
+            columns.close();
+            pageStore.close();
+        }
     }
 
     /** Bytes written plus bytes buffered for the open row group. */
     public long dataSize() {
-        return writer.getDataSize();
+        return lastRowGroupEnd + (widths == null ? columns.getBufferedSize() : 0);
     }
 
     /** Closes the Parquet writer (not Paimon's stream). */
@@ -310,7 +321,25 @@ public final class ShreddedParquetWriter implements Closeable {
         if (widths != null) {
             return;
         }
-        writer.close();
+        try {
+            if (failed) {
+                throw new IOException("Cannot close shredded Parquet file " + path + ": an earlier write failed."
+                        + " Discard the file.");
+            }
+            flushRowGroup();
+            Map<String, String> extra = new HashMap<>();
+            Map<String, Map<String, String>> paimonKeys = new LinkedHashMap<>();
+            for (ShreddedMapWriter w : mapWriters) {
+                extra.put(ShreddingFooter.footerKey(w.column()), ShreddingFooter.encode(w.meta()));
+                paimonKeys.put(w.column(), PaimonShreddingKeys.encode(w.meta(), dictionaryCodec));
+            }
+            if (!paimonKeys.isEmpty()) {
+                extra.put(ArrowSchemaFooter.KEY, ArrowSchemaFooter.encode(physicalRowType, paimonKeys));
+            }
+            file.end(extra);
+        } finally {
+            codecs.release();
+        }
         Map<String, Integer> w = new LinkedHashMap<>();
         for (ShreddedMapWriter m : mapWriters) {
             w.put(m.column(), m.maxRowWidth());
@@ -324,107 +353,5 @@ public final class ShreddedParquetWriter implements Closeable {
             throw new IllegalStateException("Cannot report max row widths before the file is closed.");
         }
         return widths;
-    }
-
-    private static final class Builder extends ParquetWriter.Builder<InternalRow, Builder> {
-        private final WriteSupport<InternalRow> support;
-
-        Builder(OutputFile file, WriteSupport<InternalRow> support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<InternalRow> getWriteSupport(Configuration conf) {
-            return support;
-        }
-    }
-
-    private final class RowWriteSupport extends WriteSupport<InternalRow> {
-        private final MessageType schema;
-        private final String[] names;
-        private final InternalRow.FieldGetter[] getters;
-        private final ValueWriters.ValueWriter[] writers;
-        private final ShreddedMapWriter[] shreddedWriters;
-        private RecordConsumer rc;
-
-        RowWriteSupport(RowType rowType, Map<String, ColumnSpec> shredded, MessageType schema) {
-            this.schema = schema;
-            int n = rowType.getFieldCount();
-            names = new String[n];
-            getters = new InternalRow.FieldGetter[n];
-            writers = new ValueWriters.ValueWriter[n];
-            shreddedWriters = new ShreddedMapWriter[n];
-            for (int i = 0; i < n; i++) {
-                DataField f = rowType.getFields().get(i);
-                names[i] = f.name();
-                getters[i] = InternalRow.createFieldGetter(f.type(), i);
-                ColumnSpec spec = shredded.get(f.name());
-                if (spec != null) {
-                    ShreddedMapWriter w = new ShreddedMapWriter(f.name(), ((MapType) f.type()).getValueType(), spec.k,
-                            spec.policy);
-                    shreddedWriters[i] = w;
-                    mapWriters.add(w);
-                } else {
-                    writers[i] = ValueWriters.of(f.type());
-                }
-            }
-        }
-
-        @Override
-        public WriteContext init(Configuration configuration) {
-            return new WriteContext(schema, new HashMap<>());
-        }
-
-        @Override
-        public void prepareForWrite(RecordConsumer recordConsumer) {
-            this.rc = recordConsumer;
-            ColumnWriteStore store = DIRECT_MAPPING ? columnStoreOf(recordConsumer) : null;
-            java.util.BitSet topLevelMarker = store == null ? null : fieldsWrittenMarker(recordConsumer, 1);
-            for (ShreddedMapWriter w : mapWriters) {
-                w.bindMappingWriter(store, schema, topLevelMarker);
-            }
-        }
-
-        @Override
-        public void write(InternalRow row) {
-            rc.startMessage();
-            for (int i = 0; i < names.length; i++) {
-                Object v = getters[i].getFieldOrNull(row);
-                if (v == null) {
-                    continue;
-                }
-                rc.startField(names[i], i);
-                if (shreddedWriters[i] != null) {
-                    shreddedWriters[i].write(rc, (InternalMap) v, rowsInGroup);
-                } else {
-                    writers[i].write(rc, v);
-                }
-                rc.endField(names[i], i);
-            }
-            rc.endMessage();
-        }
-
-        @Override
-        public FinalizedWriteContext finalizeWrite() {
-            if (rowsInGroup > 0) {
-                sealGroup();
-            }
-            Map<String, String> extra = new HashMap<>();
-            Map<String, Map<String, String>> paimonKeys = new LinkedHashMap<>();
-            for (ShreddedMapWriter w : mapWriters) {
-                extra.put(ShreddingFooter.footerKey(w.column()), ShreddingFooter.encode(w.meta()));
-                paimonKeys.put(w.column(), PaimonShreddingKeys.encode(w.meta(), dictionaryCodec));
-            }
-            if (!paimonKeys.isEmpty()) {
-                extra.put(ArrowSchemaFooter.KEY, ArrowSchemaFooter.encode(physicalRowType, paimonKeys));
-            }
-            return new FinalizedWriteContext(extra);
-        }
     }
 }

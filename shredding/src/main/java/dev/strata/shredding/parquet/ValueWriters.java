@@ -1,6 +1,9 @@
 package dev.strata.shredding.parquet;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.paimon.data.DataGetters;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.InternalArray;
@@ -8,7 +11,6 @@ import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.types.ArrayType;
-import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.LocalZonedTimestampType;
@@ -16,162 +18,357 @@ import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimestampType;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
-/** Writers of one non-null Paimon value (as returned by Paimon's field/element getters) to a {@link RecordConsumer}. */
+/**
+ * Writers of Paimon values straight into parquet-column's {@link ColumnWriter}s, one per leaf column, with the
+ * repetition and definition levels of the field's Parquet type ({@link ParquetSchemas}: every field OPTIONAL except
+ * map keys, lists as {@code LIST { repeated list { element } }}, maps as {@code MAP { repeated key_value { key,
+ * value } }}). These are the (value, r, d) triples parquet-mr's record consumer would produce for the same value,
+ * written without its per-field bookkeeping.
+ */
 final class ValueWriters {
 
     private ValueWriters() {}
 
-    interface ValueWriter {
-        void write(RecordConsumer rc, Object value);
+    /** Writes the values of one Parquet field (and everything under it). */
+    abstract static class Node {
+        /** Definition level of this field when its value is present. */
+        final int def;
+        /** Repetition level of the innermost repeated field holding this one (0 at the top level). */
+        final int rep;
+
+        Node(int def, int rep) {
+            this.def = def;
+            this.rep = rep;
+        }
+
+        /** Writes the non-null value at {@code pos} of {@code src}; {@code r} is the repetition level of its first leaf value. */
+        abstract void write(DataGetters src, int pos, int r);
+
+        /** Writes an absent value: (NULL, r, d) to every leaf column under this field. */
+        abstract void writeNull(int r, int d);
+
+        /** Takes the column writers of the current row group's store ({@code schema} is the file's). */
+        abstract void bind(ColumnWriteStore store, MessageType schema);
     }
 
-    static ValueWriter of(DataType type) {
+    /**
+     * The writer of field {@code type} (Paimon) stored as {@code parquet} at {@code path} (its full column path), whose
+     * parent group is present at definition level {@code parentDef} and repeated at level {@code parentRep}.
+     */
+    static Node of(DataType type, Type parquet, List<String> path, int parentDef, int parentRep) {
+        int def = parquet.isRepetition(Type.Repetition.REQUIRED) ? parentDef : parentDef + 1;
+        List<String> here = new ArrayList<>(path);
+        here.add(parquet.getName());
         switch (type.getTypeRoot()) {
-            case BOOLEAN:
-                return (rc, v) -> rc.addBoolean((Boolean) v);
-            case TINYINT:
-                return (rc, v) -> rc.addInteger((Byte) v);
-            case SMALLINT:
-                return (rc, v) -> rc.addInteger((Short) v);
-            case INTEGER:
-            case DATE:
-            case TIME_WITHOUT_TIME_ZONE:
-                return (rc, v) -> rc.addInteger((Integer) v);
-            case BIGINT:
-                return (rc, v) -> rc.addLong((Long) v);
-            case FLOAT:
-                return (rc, v) -> rc.addFloat((Float) v);
-            case DOUBLE:
-                return (rc, v) -> rc.addDouble((Double) v);
-            case CHAR:
-            case VARCHAR:
-                return (rc, v) -> rc.addBinary(Binary.fromConstantByteArray(((BinaryString) v).toBytes()));
-            case BINARY:
-            case VARBINARY:
-                return (rc, v) -> rc.addBinary(Binary.fromConstantByteArray((byte[]) v));
-            case DECIMAL: {
-                int p = ((DecimalType) type).getPrecision();
-                if (p <= 9) {
-                    return (rc, v) -> rc.addInteger((int) ((Decimal) v).toUnscaledLong());
-                } else if (p <= 18) {
-                    return (rc, v) -> rc.addLong(((Decimal) v).toUnscaledLong());
-                }
-                return (rc, v) -> rc.addBinary(Binary.fromConstantByteArray(((Decimal) v).toUnscaledBytes()));
+            case ARRAY: {
+                GroupType repeated = parquet.asGroupType().getType(0).asGroupType();
+                List<String> inner = new ArrayList<>(here);
+                inner.add(repeated.getName());
+                Node element = of(((ArrayType) type).getElementType(), repeated.getType(0), inner, def + 1, parentRep + 1);
+                return new ListNode(def, parentRep, element);
             }
-            case TIMESTAMP_WITHOUT_TIME_ZONE:
-                return timestamp(((TimestampType) type).getPrecision());
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return timestamp(((LocalZonedTimestampType) type).getPrecision());
-            case ARRAY:
-                return arrayWriter(((ArrayType) type).getElementType());
-            case MAP:
-                return mapWriter((MapType) type);
-            case ROW:
-                return rowWriter((RowType) type);
+            case MAP: {
+                GroupType repeated = parquet.asGroupType().getType(0).asGroupType();
+                List<String> inner = new ArrayList<>(here);
+                inner.add(repeated.getName());
+                MapType m = (MapType) type;
+                Node key = of(m.getKeyType(), repeated.getType(0), inner, def + 1, parentRep + 1);
+                Node value = of(m.getValueType(), repeated.getType(1), inner, def + 1, parentRep + 1);
+                return new MapNode(def, parentRep, key, value, String.join(".", here));
+            }
+            case ROW: {
+                RowType row = (RowType) type;
+                Node[] children = new Node[row.getFieldCount()];
+                for (int i = 0; i < children.length; i++) {
+                    children[i] = of(row.getTypeAt(i), parquet.asGroupType().getType(i), here, def, parentRep);
+                }
+                return new RowNode(def, parentRep, children);
+            }
             default:
-                throw new UnsupportedOperationException("Cannot write type " + type + " to Parquet.");
+                return new Leaf(def, parentRep, type, here.toArray(new String[0]));
         }
     }
 
-    private static ValueWriter timestamp(int precision) {
-        if (precision <= 3) {
-            return (rc, v) -> rc.addLong(((Timestamp) v).getMillisecond());
-        } else if (precision <= 6) {
-            return (rc, v) -> rc.addLong(((Timestamp) v).toMicros());
-        }
-        return (rc, v) -> {
-            Timestamp t = (Timestamp) v;
-            rc.addLong(Math.addExact(Math.multiplyExact(t.getMillisecond(), 1_000_000L), t.getNanoOfMillisecond()));
-        };
-    }
+    private static final int BOOLEAN = 0;
+    private static final int BYTE = 1;
+    private static final int SHORT = 2;
+    private static final int INT = 3;
+    private static final int LONG = 4;
+    private static final int FLOAT = 5;
+    private static final int DOUBLE = 6;
+    private static final int STRING = 7;
+    private static final int BYTES = 8;
+    private static final int DECIMAL_INT = 9;
+    private static final int DECIMAL_LONG = 10;
+    private static final int DECIMAL_BYTES = 11;
+    private static final int TIMESTAMP_MILLIS = 12;
+    private static final int TIMESTAMP_MICROS = 13;
+    private static final int TIMESTAMP_NANOS = 14;
 
-    private static ValueWriter arrayWriter(DataType elementType) {
-        InternalArray.ElementGetter getter = InternalArray.createElementGetter(elementType);
-        ValueWriter element = of(elementType);
-        return (rc, v) -> {
-            InternalArray a = (InternalArray) v;
-            rc.startGroup();
-            int n = a.size();
-            if (n > 0) {
-                rc.startField("list", 0);
-                for (int i = 0; i < n; i++) {
-                    rc.startGroup();
-                    Object e = getter.getElementOrNull(a, i);
-                    if (e != null) {
-                        rc.startField("element", 0);
-                        element.write(rc, e);
-                        rc.endField("element", 0);
-                    }
-                    rc.endGroup();
+    /** One primitive column. */
+    static final class Leaf extends Node {
+        private final String[] path;
+        private final int kind;
+        private final int precision;
+        private final int scale;
+        private ColumnWriter w;
+
+        Leaf(int def, int rep, DataType type, String[] path) {
+            super(def, rep);
+            this.path = path;
+            int p = 0;
+            int s = 0;
+            switch (type.getTypeRoot()) {
+                case BOOLEAN:
+                    kind = BOOLEAN;
+                    break;
+                case TINYINT:
+                    kind = BYTE;
+                    break;
+                case SMALLINT:
+                    kind = SHORT;
+                    break;
+                case INTEGER:
+                case DATE:
+                case TIME_WITHOUT_TIME_ZONE:
+                    kind = INT;
+                    break;
+                case BIGINT:
+                    kind = LONG;
+                    break;
+                case FLOAT:
+                    kind = FLOAT;
+                    break;
+                case DOUBLE:
+                    kind = DOUBLE;
+                    break;
+                case CHAR:
+                case VARCHAR:
+                    kind = STRING;
+                    break;
+                case BINARY:
+                case VARBINARY:
+                    kind = BYTES;
+                    break;
+                case DECIMAL: {
+                    DecimalType d = (DecimalType) type;
+                    p = d.getPrecision();
+                    s = d.getScale();
+                    kind = p <= 9 ? DECIMAL_INT : p <= 18 ? DECIMAL_LONG : DECIMAL_BYTES;
+                    break;
                 }
-                rc.endField("list", 0);
+                case TIMESTAMP_WITHOUT_TIME_ZONE:
+                case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                    p = type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE ? ((TimestampType) type).getPrecision()
+                            : ((LocalZonedTimestampType) type).getPrecision();
+                    kind = p <= 3 ? TIMESTAMP_MILLIS : p <= 6 ? TIMESTAMP_MICROS : TIMESTAMP_NANOS;
+                    break;
+                default:
+                    throw new UnsupportedOperationException("Cannot write column '" + String.join(".", path)
+                            + "' to Parquet: type " + type + " is not supported.");
             }
-            rc.endGroup();
-        };
+            this.precision = p;
+            this.scale = s;
+        }
+
+        @Override
+        void bind(ColumnWriteStore store, MessageType schema) {
+            w = store.getColumnWriter(schema.getColumnDescription(path));
+        }
+
+        @Override
+        void write(DataGetters src, int pos, int r) {
+            ColumnWriter w = this.w;
+            int d = def;
+            switch (kind) {
+                case BOOLEAN:
+                    w.write(src.getBoolean(pos), r, d);
+                    break;
+                case BYTE:
+                    w.write((int) src.getByte(pos), r, d);
+                    break;
+                case SHORT:
+                    w.write((int) src.getShort(pos), r, d);
+                    break;
+                case INT:
+                    w.write(src.getInt(pos), r, d);
+                    break;
+                case LONG:
+                    w.write(src.getLong(pos), r, d);
+                    break;
+                case FLOAT:
+                    w.write(src.getFloat(pos), r, d);
+                    break;
+                case DOUBLE:
+                    w.write(src.getDouble(pos), r, d);
+                    break;
+                case STRING:
+                    w.write(Binary.fromConstantByteArray(src.getString(pos).toBytes()), r, d);
+                    break;
+                case BYTES:
+                    w.write(Binary.fromConstantByteArray(src.getBinary(pos)), r, d);
+                    break;
+                case DECIMAL_INT:
+                    w.write((int) src.getDecimal(pos, precision, scale).toUnscaledLong(), r, d);
+                    break;
+                case DECIMAL_LONG:
+                    w.write(src.getDecimal(pos, precision, scale).toUnscaledLong(), r, d);
+                    break;
+                case DECIMAL_BYTES:
+                    w.write(Binary.fromConstantByteArray(src.getDecimal(pos, precision, scale).toUnscaledBytes()), r, d);
+                    break;
+                case TIMESTAMP_MILLIS:
+                    w.write(src.getTimestamp(pos, precision).getMillisecond(), r, d);
+                    break;
+                case TIMESTAMP_MICROS:
+                    w.write(src.getTimestamp(pos, precision).toMicros(), r, d);
+                    break;
+                default: {
+                    Timestamp t = src.getTimestamp(pos, precision);
+                    w.write(Math.addExact(Math.multiplyExact(t.getMillisecond(), 1_000_000L), t.getNanoOfMillisecond()), r, d);
+                }
+            }
+        }
+
+        @Override
+        void writeNull(int r, int d) {
+            w.writeNull(r, d);
+        }
     }
 
-    private static ValueWriter mapWriter(MapType type) {
-        InternalArray.ElementGetter keyGetter = InternalArray.createElementGetter(type.getKeyType());
-        InternalArray.ElementGetter valueGetter = InternalArray.createElementGetter(type.getValueType());
-        ValueWriter key = of(type.getKeyType());
-        ValueWriter value = of(type.getValueType());
-        return (rc, v) -> {
-            InternalMap m = (InternalMap) v;
+    /** {@code optional group (LIST) { repeated group list { optional element } }}. */
+    static final class ListNode extends Node {
+        private final Node element;
+
+        ListNode(int def, int rep, Node element) {
+            super(def, rep);
+            this.element = element;
+        }
+
+        @Override
+        void write(DataGetters src, int pos, int r) {
+            InternalArray a = src.getArray(pos);
+            int n = a.size();
+            if (n == 0) {
+                element.writeNull(r, def);
+                return;
+            }
+            int inner = rep + 1;
+            for (int i = 0; i < n; i++) {
+                int ri = i == 0 ? r : inner;
+                if (a.isNullAt(i)) {
+                    element.writeNull(ri, def + 1);
+                } else {
+                    element.write(a, i, ri);
+                }
+            }
+        }
+
+        @Override
+        void writeNull(int r, int d) {
+            element.writeNull(r, d);
+        }
+
+        @Override
+        void bind(ColumnWriteStore store, MessageType schema) {
+            element.bind(store, schema);
+        }
+    }
+
+    /** {@code optional group (MAP) { repeated group key_value { required key; optional value } }}. */
+    static final class MapNode extends Node {
+        private final Node key;
+        private final Node value;
+        private final String column;
+
+        MapNode(int def, int rep, Node key, Node value, String column) {
+            super(def, rep);
+            this.key = key;
+            this.value = value;
+            this.column = column;
+        }
+
+        @Override
+        void write(DataGetters src, int pos, int r) {
+            InternalMap m = src.getMap(pos);
+            int n = m.size();
+            if (n == 0) {
+                key.writeNull(r, def);
+                value.writeNull(r, def);
+                return;
+            }
             InternalArray keys = m.keyArray();
             InternalArray values = m.valueArray();
-            rc.startGroup();
-            int n = m.size();
-            if (n > 0) {
-                rc.startField("key_value", 0);
-                for (int i = 0; i < n; i++) {
-                    Object k = keyGetter.getElementOrNull(keys, i);
-                    if (k == null) {
-                        throw new IllegalArgumentException("Cannot write a MAP with a NULL key to Parquet.");
-                    }
-                    rc.startGroup();
-                    rc.startField("key", 0);
-                    key.write(rc, k);
-                    rc.endField("key", 0);
-                    Object val = valueGetter.getElementOrNull(values, i);
-                    if (val != null) {
-                        rc.startField("value", 1);
-                        value.write(rc, val);
-                        rc.endField("value", 1);
-                    }
-                    rc.endGroup();
+            int inner = rep + 1;
+            for (int i = 0; i < n; i++) {
+                int ri = i == 0 ? r : inner;
+                if (keys.isNullAt(i)) {
+                    throw new IllegalArgumentException("Cannot write MAP column '" + column
+                            + "' to Parquet: entry " + i + " has a NULL key. Map keys must not be NULL.");
                 }
-                rc.endField("key_value", 0);
+                key.write(keys, i, ri);
+                if (values.isNullAt(i)) {
+                    value.writeNull(ri, def + 1);
+                } else {
+                    value.write(values, i, ri);
+                }
             }
-            rc.endGroup();
-        };
+        }
+
+        @Override
+        void writeNull(int r, int d) {
+            key.writeNull(r, d);
+            value.writeNull(r, d);
+        }
+
+        @Override
+        void bind(ColumnWriteStore store, MessageType schema) {
+            key.bind(store, schema);
+            value.bind(store, schema);
+        }
     }
 
-    private static ValueWriter rowWriter(RowType type) {
-        int n = type.getFieldCount();
-        InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[n];
-        ValueWriter[] writers = new ValueWriter[n];
-        String[] names = new String[n];
-        for (int i = 0; i < n; i++) {
-            DataField f = type.getFields().get(i);
-            getters[i] = InternalRow.createFieldGetter(f.type(), i);
-            writers[i] = of(f.type());
-            names[i] = f.name();
+    /** {@code optional group { optional field... }}. */
+    static final class RowNode extends Node {
+        private final Node[] children;
+
+        RowNode(int def, int rep, Node[] children) {
+            super(def, rep);
+            this.children = children;
         }
-        return (rc, v) -> {
-            InternalRow r = (InternalRow) v;
-            rc.startGroup();
-            for (int i = 0; i < n; i++) {
-                Object x = getters[i].getFieldOrNull(r);
-                if (x != null) {
-                    rc.startField(names[i], i);
-                    writers[i].write(rc, x);
-                    rc.endField(names[i], i);
+
+        @Override
+        void write(DataGetters src, int pos, int r) {
+            InternalRow row = src.getRow(pos, children.length);
+            for (int i = 0; i < children.length; i++) {
+                if (row.isNullAt(i)) {
+                    children[i].writeNull(r, def);
+                } else {
+                    children[i].write(row, i, r);
                 }
             }
-            rc.endGroup();
-        };
+        }
+
+        @Override
+        void writeNull(int r, int d) {
+            for (Node c : children) {
+                c.writeNull(r, d);
+            }
+        }
+
+        @Override
+        void bind(ColumnWriteStore store, MessageType schema) {
+            for (Node c : children) {
+                c.bind(store, schema);
+            }
+        }
     }
 
     /** The {@link dev.strata.shredding.layout.ValueKind} domain value of a Paimon value, for zone statistics. */

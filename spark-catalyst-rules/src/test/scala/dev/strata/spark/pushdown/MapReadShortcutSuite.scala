@@ -70,9 +70,9 @@ class MapReadShortcutSuite extends PushdownSuiteBase {
           | 'file.block-size' = '8 kb')""".stripMargin)
     // First half: at most two ownership segments per column and row group, so most columns are fragmented and
     // __field_mapping is read; second half: the default bound, segments recorded, no mapping read.
-    System.setProperty("strata.shredding.max-segments", "2")
-    try data.where("id < 3000").coalesce(1).writeTo("lake.sc.t").append()
-    finally System.clearProperty("strata.shredding.max-segments")
+    sql("ALTER TABLE lake.sc.t SET TBLPROPERTIES ('strata-shredded.max-segments' = '2')")
+    data.where("id < 3000").coalesce(1).writeTo("lake.sc.t").append()
+    sql("ALTER TABLE lake.sc.t UNSET TBLPROPERTIES ('strata-shredded.max-segments')")
     data.where("id >= 3000").coalesce(1).writeTo("lake.sc.t").append()
 
     val table = root.resolve("warehouse").resolve("sc.db").resolve("t")
