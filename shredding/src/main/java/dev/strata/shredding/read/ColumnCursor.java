@@ -60,6 +60,7 @@ final class ColumnCursor {
     int[] def = new int[0];
     int[] rowStart = new int[1];
     int values;
+    private int valueCapacity;
     int[] ints;
     long[] longs;
     double[] doubles;
@@ -199,7 +200,7 @@ final class ColumnCursor {
         if (d != maxDef) {
             return;
         }
-        if (values == capacity()) {
+        if (values == valueCapacity) {
             ensureValues(Math.max(16, values * 2));
         }
         switch (type) {
@@ -246,6 +247,7 @@ final class ColumnCursor {
         } else {
             bytes = Arrays.copyOf(bytes, size);
         }
+        valueCapacity = size;
     }
 
     /** Whether the chunk has no entries after the windows read so far. */

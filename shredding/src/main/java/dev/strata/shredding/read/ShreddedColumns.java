@@ -172,9 +172,9 @@ public final class ShreddedColumns implements Closeable {
             started = true;
             skipFile = pruner != null && pruner.fileCannotMatch();
             if (skipFile) {
-                ShreddedReadMetrics.record(0, 1, 0, 0, 0, 0, 0);
+                ShreddedReadMetrics.fileSkipped();
             } else {
-                ShreddedReadMetrics.record(1, 0, blocks.size(), 0, 0, subColumns, 0);
+                ShreddedReadMetrics.fileRead(blocks.size(), subColumns);
             }
         }
         if (skipFile) {
@@ -217,7 +217,7 @@ public final class ShreddedColumns implements Closeable {
             int g = nextBlock++;
             BlockMetaData block = blocks.get(g);
             if (pruner != null && pruner.rowGroupCannotMatch(block, g, true)) {
-                ShreddedReadMetrics.record(0, 0, 0, 1, 0, 0, 0);
+                ShreddedReadMetrics.rowGroupSkipped(!pruner.rowGroupCannotMatch(block, g, false));
                 reader.skipNextRowGroup();
                 continue;
             }
