@@ -1,6 +1,8 @@
 package dev.strata.shredding.read;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import org.apache.parquet.bytes.ByteBufferInputStream;
@@ -14,7 +16,6 @@ import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
-import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
@@ -24,9 +25,10 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * page reader when it is taken), the chunk's dictionary and one window's arrays, whatever the size of the
  * row group.
  *
- * <p>Levels and values are decoded with parquet-column's own readers: the page's level encoding's
- * {@link ValuesReader} for V1 pages, {@link RunLengthBitPackingHybridDecoder} for V2 levels, and the
- * data encoding's values reader (its dictionary-based reader for dictionary pages). Dictionary-encoded
+ * <p>Levels (RLE / bit-packed hybrid) and dictionary ids are read straight from the page buffer
+ * ({@link HybridInts}, with parquet-column's bit unpackers), PLAIN fixed-width values by offset, and every
+ * other encoding (BYTE_STREAM_SPLIT, PLAIN binary, the DELTA family, deprecated BIT_PACKED levels) with
+ * parquet-column's own {@link ValuesReader}. The dictionary is decoded once per chunk; dictionary-encoded
  * strings reuse one byte array per dictionary entry.
  */
 final class ColumnCursor {
@@ -38,14 +40,24 @@ final class ColumnCursor {
     private final int maxRep;
     final int maxDef;
     private final Dictionary dictionary;
-    /** The dictionary's entries as bytes, for BINARY columns; null otherwise. */
+    /** The dictionary's entries decoded once per chunk, in the array of the column's type. */
     private final byte[][] dictionaryBytes;
+    private final int[] dictInts;
+    private final long[] dictLongs;
+    private final double[] dictDoubles;
 
     /** The current page's readers and how many of its entries are left. */
     private LevelSource repSource;
     private LevelSource defSource;
+    private static final int READER = 0;
+    private static final int DICTIONARY = 1;
+    private static final int PLAIN = 2;
+    /** How the current page's values are read: parquet-column's values reader, dictionary ids, or PLAIN fixed width. */
+    private int valueMode;
     private ValuesReader valueSource;
-    private boolean dictionaryPage;
+    private HybridInts ids;
+    private ByteBuffer plain;
+    private int plainPos;
     private int pageLeft;
     /** A level entry read ahead (it starts the next window's first row). */
     private boolean pending;
@@ -79,13 +91,23 @@ final class ColumnCursor {
         }
         DictionaryPage dp = pages.readDictionaryPage();
         this.dictionary = dp == null ? null : dp.getEncoding().initDictionary(column, dp);
-        if (dictionary != null && type == PrimitiveTypeName.BINARY) {
-            dictionaryBytes = new byte[dictionary.getMaxId() + 1][];
-            for (int i = 0; i < dictionaryBytes.length; i++) {
+        int size = dictionary == null ? 0 : dictionary.getMaxId() + 1;
+        dictionaryBytes = size > 0 && (type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
+                ? new byte[size][] : null;
+        dictInts = size > 0 && type == PrimitiveTypeName.INT32 ? new int[size] : null;
+        dictLongs = size > 0 && type == PrimitiveTypeName.INT64 ? new long[size] : null;
+        dictDoubles = size > 0 && (type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)
+                ? new double[size] : null;
+        for (int i = 0; i < size; i++) {
+            if (dictionaryBytes != null) {
                 dictionaryBytes[i] = dictionary.decodeToBinary(i).getBytes();
+            } else if (dictInts != null) {
+                dictInts[i] = dictionary.decodeToInt(i);
+            } else if (dictLongs != null) {
+                dictLongs[i] = dictionary.decodeToLong(i);
+            } else if (dictDoubles != null) {
+                dictDoubles[i] = type == PrimitiveTypeName.FLOAT ? dictionary.decodeToFloat(i) : dictionary.decodeToDouble(i);
             }
-        } else {
-            dictionaryBytes = null;
         }
         switch (type) {
             case INT32:
@@ -203,6 +225,44 @@ final class ColumnCursor {
         if (values == valueCapacity) {
             ensureValues(Math.max(16, values * 2));
         }
+        if (valueMode == DICTIONARY) {
+            int id = ids.next();
+            switch (type) {
+                case INT32:
+                    ints[values++] = dictInts[id];
+                    return;
+                case INT64:
+                    longs[values++] = dictLongs[id];
+                    return;
+                case DOUBLE:
+                case FLOAT:
+                    doubles[values++] = dictDoubles[id];
+                    return;
+                default:
+                    bytes[values++] = dictionaryBytes[id];
+                    return;
+            }
+        }
+        if (valueMode == PLAIN) {
+            switch (type) {
+                case INT32:
+                    ints[values++] = plain.getInt(plainPos);
+                    plainPos += 4;
+                    return;
+                case INT64:
+                    longs[values++] = plain.getLong(plainPos);
+                    plainPos += 8;
+                    return;
+                case DOUBLE:
+                    doubles[values++] = plain.getDouble(plainPos);
+                    plainPos += 8;
+                    return;
+                default:
+                    doubles[values++] = plain.getFloat(plainPos);
+                    plainPos += 4;
+                    return;
+            }
+        }
         switch (type) {
             case INT32:
                 ints[values++] = valueSource.readInteger();
@@ -217,8 +277,7 @@ final class ColumnCursor {
                 doubles[values++] = valueSource.readFloat();
                 return;
             default:
-                bytes[values++] = dictionaryPage ? dictionaryBytes[valueSource.readValueDictionaryId()]
-                        : valueSource.readBytes().getBytes();
+                bytes[values++] = valueSource.readBytes().getBytes();
         }
     }
 
@@ -274,45 +333,73 @@ final class ColumnCursor {
     private void open(DataPage page) throws IOException {
         int n = page.getValueCount();
         Encoding encoding;
-        ByteBufferInputStream data;
+        ByteBuffer data;
         if (page instanceof DataPageV1) {
             DataPageV1 p = (DataPageV1) page;
-            ByteBufferInputStream in = p.getBytes().toInputStream();
-            ValuesReader r = p.getRlEncoding().getValuesReader(column, ValuesType.REPETITION_LEVEL);
-            ValuesReader d = p.getDlEncoding().getValuesReader(column, ValuesType.DEFINITION_LEVEL);
-            r.initFromPage(n, in);
-            d.initFromPage(n, in);
-            repSource = r::readInteger;
-            defSource = d::readInteger;
             encoding = p.getValueEncoding();
-            data = in;
+            ByteBuffer buf = p.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            if ((maxRep == 0 || p.getRlEncoding() == Encoding.RLE) && (maxDef == 0 || p.getDlEncoding() == Encoding.RLE)) {
+                int pos = buf.position();
+                repSource = ZERO;
+                if (maxRep > 0) {
+                    int len = buf.getInt(pos);
+                    repSource = new HybridInts(buf, pos + 4, pos + 4 + len, bitWidth(maxRep))::next;
+                    pos += 4 + len;
+                }
+                defSource = ZERO;
+                if (maxDef > 0) {
+                    int len = buf.getInt(pos);
+                    defSource = new HybridInts(buf, pos + 4, pos + 4 + len, bitWidth(maxDef))::next;
+                    pos += 4 + len;
+                }
+                data = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+                data.position(pos);
+            } else { // deprecated BIT_PACKED levels: parquet-column's own readers
+                ByteBufferInputStream in = ByteBufferInputStream.wrap(buf);
+                ValuesReader r = p.getRlEncoding().getValuesReader(column, ValuesType.REPETITION_LEVEL);
+                ValuesReader d = p.getDlEncoding().getValuesReader(column, ValuesType.DEFINITION_LEVEL);
+                r.initFromPage(n, in);
+                d.initFromPage(n, in);
+                repSource = r::readInteger;
+                defSource = d::readInteger;
+                data = in.slice(in.available()).order(ByteOrder.LITTLE_ENDIAN);
+            }
         } else {
             DataPageV2 p = (DataPageV2) page;
-            repSource = levels(maxRep, p.getRepetitionLevels().toInputStream());
-            defSource = levels(maxDef, p.getDefinitionLevels().toInputStream());
+            repSource = levels(maxRep, p.getRepetitionLevels().toByteBuffer());
+            defSource = levels(maxDef, p.getDefinitionLevels().toByteBuffer());
             encoding = p.getDataEncoding();
-            data = p.getData().toInputStream();
+            data = p.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         }
-        dictionaryPage = encoding.usesDictionary();
-        if (dictionaryPage) {
+        if (encoding.usesDictionary()) {
             if (dictionary == null) {
                 throw corrupt("dictionary-encoded values without a dictionary page");
             }
-            valueSource = encoding.getDictionaryBasedValuesReader(column, ValuesType.VALUES, dictionary);
+            valueMode = DICTIONARY;
+            int pos = data.position();
+            ids = data.hasRemaining() ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF) : null;
+        } else if (encoding == Encoding.PLAIN && type != PrimitiveTypeName.BINARY
+                && type != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+            valueMode = PLAIN;
+            plain = data;
+            plainPos = data.position();
         } else {
+            valueMode = READER;
             valueSource = encoding.getValuesReader(column, ValuesType.VALUES);
+            valueSource.initFromPage(n, ByteBufferInputStream.wrap(data.slice()));
         }
-        valueSource.initFromPage(n, data);
         pageLeft = n;
     }
 
-    private static LevelSource levels(int maxLevel, ByteBufferInputStream in) {
+    private static int bitWidth(int maxLevel) {
+        return 32 - Integer.numberOfLeadingZeros(maxLevel);
+    }
+
+    private static LevelSource levels(int maxLevel, ByteBuffer buf) {
         if (maxLevel == 0) {
-            return () -> 0;
+            return ZERO;
         }
-        RunLengthBitPackingHybridDecoder decoder =
-                new RunLengthBitPackingHybridDecoder(32 - Integer.numberOfLeadingZeros(maxLevel), in);
-        return decoder::readInt;
+        return new HybridInts(buf, buf.position(), buf.limit(), bitWidth(maxLevel))::next;
     }
 
     private IllegalStateException corrupt(String what) {
@@ -324,4 +411,6 @@ final class ColumnCursor {
     private interface LevelSource {
         int next() throws IOException;
     }
+
+    private static final LevelSource ZERO = () -> 0;
 }
