@@ -32,13 +32,41 @@ public final class ShreddedReadMetrics {
         return CURRENT.get();
     }
 
-    /** Adds counts to the current thread's collector, if any. */
-    public static void record(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
-            long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex) {
+    /** A shredded file was opened for reading: its {@code rowGroups} and the shredded leaf columns read from it. */
+    public static void fileRead(long rowGroups, long subColumns) {
         Scope s = CURRENT.get();
         if (s != null) {
-            s.add(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
-                    subColumnsRead, rowsSkippedByPageIndex);
+            s.filesRead++;
+            s.rowGroupsTotal += rowGroups;
+            s.subColumnsRead += subColumns;
+        }
+    }
+
+    /** A file was skipped because the predicate cannot match it (its row groups are not counted). */
+    public static void fileSkipped() {
+        Scope s = CURRENT.get();
+        if (s != null) {
+            s.filesSkipped++;
+        }
+    }
+
+    /**
+     * A row group of an opened file was not read; {@code byZoneStatsOnly}: Parquet's own statistics alone
+     * would have read it.
+     */
+    public static void rowGroupSkipped(boolean byZoneStatsOnly) {
+        Scope s = CURRENT.get();
+        if (s != null) {
+            s.rowGroupsSkipped++;
+            s.rowGroupsSkippedByZoneStatsOnly += byZoneStatsOnly ? 1 : 0;
+        }
+    }
+
+    /** Rows of a row group that page-level filtering (the column index) dropped. */
+    public static void rowsSkippedByPageIndex(long rows) {
+        Scope s = CURRENT.get();
+        if (s != null) {
+            s.rowsSkippedByPageIndex += rows;
         }
     }
 

@@ -158,9 +158,9 @@ public final class ShreddedParquetReader implements Closeable {
             }
             if (pruner != null && pruner.fileCannotMatch()) {
                 skipFile = true;
-                ShreddedReadMetrics.record(0, 1, 0, 0, 0, 0, 0);
+                ShreddedReadMetrics.fileSkipped();
             } else {
-                ShreddedReadMetrics.record(1, 0, blocks.size(), 0, 0, subColumns, 0);
+                ShreddedReadMetrics.fileRead(blocks.size(), subColumns);
             }
             ok = true;
         } finally {
@@ -267,12 +267,12 @@ public final class ShreddedParquetReader implements Closeable {
             BlockMetaData block = blocks.get(g);
             long start = block.getRowIndexOffset() >= 0 ? block.getRowIndexOffset() : rowOffset(g);
             if (selection != null && !selection.intersects(start, start + block.getRowCount())) {
-                ShreddedReadMetrics.record(0, 0, 0, 1, 0, 0, 0);
+                ShreddedReadMetrics.rowGroupSkipped(false);
                 continue;
             }
             if (pruner != null && pruner.rowGroupCannotMatch(block, g, true)) {
                 boolean parquetAlone = pruner.rowGroupCannotMatch(block, g, false);
-                ShreddedReadMetrics.record(0, 0, 0, 1, parquetAlone ? 0 : 1, 0, 0);
+                ShreddedReadMetrics.rowGroupSkipped(!parquetAlone);
                 continue;
             }
             PageReadStore pages;
@@ -281,11 +281,12 @@ public final class ShreddedParquetReader implements Closeable {
                 RowRanges ranges = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(pageFilter),
                         reader.getColumnIndexStore(g), paths, block.getRowCount());
                 if (ranges.rowCount() == 0) {
-                    ShreddedReadMetrics.record(0, 0, 0, 1, 0, 0, block.getRowCount());
+                    ShreddedReadMetrics.rowGroupSkipped(false);
+                    ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount());
                     continue;
                 }
                 if (ranges.rowCount() < block.getRowCount()) {
-                    ShreddedReadMetrics.record(0, 0, 0, 0, 0, 0, block.getRowCount() - ranges.rowCount());
+                    ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount() - ranges.rowCount());
                     pages = readRowGroup(g, ranges);
                     positions = ranges.iterator();
                 } else {

@@ -1,4 +1,4 @@
-package dev.strata.spark.read;
+package dev.strata.shredding.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,12 +27,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link DecodedChunk} against the rows that were written: files written by parquet-mr itself with V1 and
+ * {@link ColumnCursor} against the rows that were written, read in windows of random sizes: files written by parquet-mr itself with V1 and
  * V2 pages, dictionary on and off (so PLAIN, dictionary, BYTE_STREAM_SPLIT and the DELTA encodings of V2
- * pages all occur), small pages (many per chunk, some without values) and several row groups; every
+ * pages all occur), small pages (many per chunk, some without values, so windows span pages) and several row groups; every
  * column's repetition and definition levels and every value must be what the rows say.
  */
-class DecodedChunkTest {
+class ColumnCursorTest {
 
     private static final MessageType SCHEMA = MessageTypeParser.parseMessageType("message t {"
             + " optional int64 id; optional int32 n; optional double d; optional binary s (UTF8);"
@@ -48,7 +48,7 @@ class DecodedChunkTest {
             "PARQUET_2_0, true, false", "PARQUET_2_0, false, false", "PARQUET_2_0, false, true"})
     void levelsAndValuesAreTheWrittenOnes(WriterVersion version, boolean dictionary, boolean byteStreamSplit)
             throws IOException {
-        long seed = TestSeeds.seed("decodedChunk");
+        long seed = TestSeeds.seed("columnCursor");
         Random random = new Random(seed);
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < 3000; i++) {
@@ -108,9 +108,18 @@ class DecodedChunkTest {
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
                 rowGroups++;
+                int groupRows = Math.toIntExact(pages.getRowCount());
                 for (int c = 0; c < SCHEMA.getColumns().size(); c++) {
                     ColumnDescriptor d = SCHEMA.getColumns().get(c);
-                    actual.get(c).add(DecodedChunk.decode(pages.getPageReader(d), d, file.toString()), d);
+                    ColumnCursor cursor = new ColumnCursor(pages.getPageReader(d), d, file.toString());
+                    for (int row = 0; row < groupRows; ) {
+                        int n = Math.min(groupRows - row, 1 + random.nextInt(c % 2 == 0 ? 37 : 400));
+                        cursor.next(n);
+                        assertThat(cursor.rows).isEqualTo(n);
+                        actual.get(c).add(cursor, d);
+                        row += n;
+                    }
+                    assertThat(cursor.atEnd()).as("chunk ends with the row group").isTrue();
                 }
             }
         }
@@ -118,7 +127,7 @@ class DecodedChunkTest {
         List<Levels> expected = expected(rows);
         String[] names = {"id", "n", "d", "s", "m.key", "m.value"};
         for (int c = 0; c < names.length; c++) {
-            assertThat(actual.get(c).text).as("%s (%s)", names[c], TestSeeds.describe("decodedChunk", seed))
+            assertThat(actual.get(c).text).as("%s (%s)", names[c], TestSeeds.describe("columnCursor", seed))
                     .isEqualTo(expected.get(c).text);
         }
     }
@@ -127,18 +136,19 @@ class DecodedChunkTest {
     private static final class Levels {
         final List<String> text = new ArrayList<>();
 
-        void add(DecodedChunk chunk, ColumnDescriptor d) {
+        void add(ColumnCursor chunk, ColumnDescriptor d) throws IOException {
             int ordinal = 0;
-            int[] keys = d.getPrimitiveType().getPrimitiveTypeName().name().equals("INT32") ? chunk.ints() : null;
+            for (int r = 0; r < chunk.rows; r++) {
+                assertThat(chunk.rep[chunk.rowStart[r]]).as("a row starts at repetition level 0").isZero();
+            }
             for (int e = 0; e < chunk.entries; e++) {
-                int rep = chunk.rep == null ? 0 : chunk.rep[e];
-                int def = chunk.definitionLevels()[e];
+                int rep = chunk.rep[e];
+                int def = chunk.def[e];
                 String value = "";
                 if (chunk.hasValue(e)) {
                     int o = ordinal++;
                     switch (d.getPrimitiveType().getPrimitiveTypeName()) {
                         case INT32:
-                            assertThat(keys[o]).isEqualTo(chunk.getInt(o));
                             value = "=" + chunk.getInt(o);
                             break;
                         case INT64:
@@ -153,7 +163,7 @@ class DecodedChunkTest {
                 }
                 text.add(rep + "/" + def + value);
             }
-            assertThat(ordinal).isEqualTo(chunk.valueCount());
+            assertThat(ordinal).isEqualTo(chunk.values);
         }
 
         void add(int rep, int def, Object value) {

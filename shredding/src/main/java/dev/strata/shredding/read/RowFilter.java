@@ -1,4 +1,4 @@
-package dev.strata.spark.read;
+package dev.strata.shredding.read;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -10,7 +10,7 @@ import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeRoot;
 
 /**
- * Drops, inside the columnar reader, the rows of a row group in which the scan's pushed map predicate is
+ * Drops, inside the columnar reader, the rows of a window in which the scan's pushed map predicate is
  * not true, so Spark neither receives nor evaluates them; Spark's own Filter stays above the scan and
  * decides every row that is returned.
  *
@@ -31,7 +31,7 @@ final class RowFilter {
         this.root = root;
     }
 
-    static RowFilter of(MapPredicate predicate, List<ShreddedFileColumns.MapKeysReader> maps) {
+    static RowFilter of(MapPredicate predicate, List<ShreddedColumns.MapKeys> maps) {
         return new RowFilter(compile(predicate, maps));
     }
 
@@ -43,7 +43,7 @@ final class RowFilter {
         return rows;
     }
 
-    /** Writes the group rows in which the predicate may be true, ascending, into {@code out}; returns how many. */
+    /** Writes the window rows in which the predicate may be true, ascending, into {@code out}; returns how many. */
     int select(int rows, int[] out) {
         boolean[] keep = new boolean[rows];
         root.eval(rows, keep);
@@ -56,10 +56,10 @@ final class RowFilter {
         return n;
     }
 
-    private static Node compile(MapPredicate p, List<ShreddedFileColumns.MapKeysReader> maps) {
+    private static Node compile(MapPredicate p, List<ShreddedColumns.MapKeys> maps) {
         if (p instanceof MapPredicate.Leaf) {
             MapPredicate.Leaf leaf = (MapPredicate.Leaf) p;
-            for (ShreddedFileColumns.MapKeysReader m : maps) {
+            for (ShreddedColumns.MapKeys m : maps) {
                 int j = m.name().equals(leaf.column()) ? m.keyIndex(leaf.key()) : -1;
                 if (j >= 0) {
                     Test test = Test.of(leaf, m.valueType());
@@ -76,7 +76,7 @@ final class RowFilter {
     }
 
     private interface Node {
-        /** Sets {@code out[r]} for r &lt; rows to whether the node may be true in group row r. */
+        /** Sets {@code out[r]} for r &lt; rows to whether the node may be true in window row r. */
         void eval(int rows, boolean[] out);
     }
 
@@ -110,11 +110,11 @@ final class RowFilter {
     }
 
     private static final class LeafNode implements Node {
-        private final ShreddedFileColumns.MapKeysReader map;
+        private final ShreddedColumns.MapKeys map;
         private final int key;
         private final Test test;
 
-        LeafNode(ShreddedFileColumns.MapKeysReader map, int key, Test test) {
+        LeafNode(ShreddedColumns.MapKeys map, int key, Test test) {
             this.map = map;
             this.key = key;
             this.test = test;
@@ -123,7 +123,7 @@ final class RowFilter {
         @Override
         public void eval(int rows, boolean[] out) {
             for (int r = 0; r < rows; r++) {
-                DecodedChunk chunk = map.valueChunk(key, r);
+                ColumnCursor chunk = map.valueChunk(key, r);
                 out[r] = chunk != null && test.matches(chunk, map.valueOrdinal(key, r));
             }
         }
@@ -186,7 +186,7 @@ final class RowFilter {
             return true;
         }
 
-        abstract boolean matches(DecodedChunk chunk, int ordinal);
+        abstract boolean matches(ColumnCursor chunk, int ordinal);
 
         /** Whether {@code cmp} (value compared with a literal) satisfies the operator; IN is "any literal equal". */
         final boolean holds(int cmp) {
@@ -217,7 +217,7 @@ final class RowFilter {
         }
 
         @Override
-        boolean matches(DecodedChunk chunk, int ordinal) {
+        boolean matches(ColumnCursor chunk, int ordinal) {
             return true;
         }
     }
@@ -232,7 +232,7 @@ final class RowFilter {
         }
 
         @Override
-        boolean matches(DecodedChunk chunk, int ordinal) {
+        boolean matches(ColumnCursor chunk, int ordinal) {
             double v = chunk.getDouble(ordinal);
             for (double l : literals) {
                 if (holds(v == l ? 0 : Double.compare(v, l))) {
@@ -255,7 +255,7 @@ final class RowFilter {
         }
 
         @Override
-        boolean matches(DecodedChunk chunk, int ordinal) {
+        boolean matches(ColumnCursor chunk, int ordinal) {
             long v = ints ? chunk.getInt(ordinal) : chunk.getLong(ordinal);
             for (long l : literals) {
                 if (holds(Long.compare(v, l))) {
@@ -276,7 +276,7 @@ final class RowFilter {
         }
 
         @Override
-        boolean matches(DecodedChunk chunk, int ordinal) {
+        boolean matches(ColumnCursor chunk, int ordinal) {
             byte[] v = chunk.getBytes(ordinal);
             for (byte[] l : literals) {
                 boolean hit = op == MapPredicate.Op.STARTS_WITH

@@ -1,0 +1,416 @@
+package dev.strata.shredding.read;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.values.ValuesReader;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * Streams one column chunk of one row group (maximum repetition level 0 or 1) window by window: each
+ * {@link #next(int)} decodes the level entries and values of the next {@code rows} rows (a row starts at
+ * repetition level 0) and nothing more, so the heap holds the current page (decompressed by parquet-mr's
+ * page reader when it is taken), the chunk's dictionary and one window's arrays, whatever the size of the
+ * row group.
+ *
+ * <p>Levels (RLE / bit-packed hybrid) and dictionary ids are read straight from the page buffer
+ * ({@link HybridInts}, with parquet-column's bit unpackers), PLAIN fixed-width values by offset, and every
+ * other encoding (BYTE_STREAM_SPLIT, PLAIN binary, the DELTA family, deprecated BIT_PACKED levels) with
+ * parquet-column's own {@link ValuesReader}. The dictionary is decoded once per chunk; dictionary-encoded
+ * strings reuse one byte array per dictionary entry.
+ */
+final class ColumnCursor {
+
+    private final PageReader pages;
+    private final ColumnDescriptor column;
+    private final String file;
+    private final PrimitiveTypeName type;
+    private final int maxRep;
+    final int maxDef;
+    private final Dictionary dictionary;
+    /** The dictionary's entries decoded once per chunk, in the array of the column's type. */
+    private final byte[][] dictionaryBytes;
+    private final int[] dictInts;
+    private final long[] dictLongs;
+    private final double[] dictDoubles;
+
+    /** The current page's readers and how many of its entries are left. */
+    private LevelSource repSource;
+    private LevelSource defSource;
+    private static final int READER = 0;
+    private static final int DICTIONARY = 1;
+    private static final int PLAIN = 2;
+    /** How the current page's values are read: parquet-column's values reader, dictionary ids, or PLAIN fixed width. */
+    private int valueMode;
+    private ValuesReader valueSource;
+    private HybridInts ids;
+    private ByteBuffer plain;
+    private int plainPos;
+    private int pageLeft;
+    /** A level entry read ahead (it starts the next window's first row). */
+    private boolean pending;
+    private int pendingRep;
+    private int pendingDef;
+    private boolean exhausted;
+
+    /** The window: its level entries, the first entry of each row (rows + 1 elements) and its values. */
+    int entries;
+    int rows;
+    int[] rep = new int[0];
+    int[] def = new int[0];
+    int[] rowStart = new int[1];
+    int values;
+    private int valueCapacity;
+    int[] ints;
+    long[] longs;
+    double[] doubles;
+    byte[][] bytes;
+
+    ColumnCursor(PageReader pages, ColumnDescriptor column, String file) throws IOException {
+        this.pages = pages;
+        this.column = column;
+        this.file = file;
+        this.type = column.getPrimitiveType().getPrimitiveTypeName();
+        this.maxRep = column.getMaxRepetitionLevel();
+        this.maxDef = column.getMaxDefinitionLevel();
+        if (maxRep > 1) {
+            throw corrupt("expected repetition level 0 or 1 but the schema gives " + maxRep
+                    + "; the file was not written by Strata");
+        }
+        DictionaryPage dp = pages.readDictionaryPage();
+        this.dictionary = dp == null ? null : dp.getEncoding().initDictionary(column, dp);
+        int size = dictionary == null ? 0 : dictionary.getMaxId() + 1;
+        dictionaryBytes = size > 0 && (type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
+                ? new byte[size][] : null;
+        dictInts = size > 0 && type == PrimitiveTypeName.INT32 ? new int[size] : null;
+        dictLongs = size > 0 && type == PrimitiveTypeName.INT64 ? new long[size] : null;
+        dictDoubles = size > 0 && (type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)
+                ? new double[size] : null;
+        for (int i = 0; i < size; i++) {
+            if (dictionaryBytes != null) {
+                dictionaryBytes[i] = dictionary.decodeToBinary(i).getBytes();
+            } else if (dictInts != null) {
+                dictInts[i] = dictionary.decodeToInt(i);
+            } else if (dictLongs != null) {
+                dictLongs[i] = dictionary.decodeToLong(i);
+            } else if (dictDoubles != null) {
+                dictDoubles[i] = type == PrimitiveTypeName.FLOAT ? dictionary.decodeToFloat(i) : dictionary.decodeToDouble(i);
+            }
+        }
+        switch (type) {
+            case INT32:
+                ints = new int[1];
+                break;
+            case INT64:
+                longs = new long[0];
+                break;
+            case DOUBLE:
+            case FLOAT:
+                doubles = new double[0];
+                break;
+            case BINARY:
+            case FIXED_LEN_BYTE_ARRAY:
+                bytes = new byte[0][];
+                break;
+            default:
+                throw corrupt("values of type " + type + " are not read by the columnar reader");
+        }
+    }
+
+    /** Whether window entry e carries a value. */
+    boolean hasValue(int e) {
+        return def[e] == maxDef;
+    }
+
+    int getInt(int ordinal) {
+        return ints[ordinal];
+    }
+
+    long getLong(int ordinal) {
+        return longs[ordinal];
+    }
+
+    double getDouble(int ordinal) {
+        return doubles[ordinal];
+    }
+
+    byte[] getBytes(int ordinal) {
+        return bytes[ordinal];
+    }
+
+    /**
+     * Decodes the next {@code n} rows. The window then has {@link #rows} = n rows, row r's entries being
+     * {@code [rowStart[r], rowStart[r + 1])}; an INT32 window keeps one spare zero after its values.
+     */
+    void next(int n) throws IOException {
+        entries = 0;
+        values = 0;
+        rows = 0;
+        if (rowStart.length < n + 1) {
+            rowStart = new int[n + 1];
+        }
+        if (maxRep == 0) {
+            ensureEntries(n);
+            while (rows < n) {
+                if (!nextPage()) {
+                    throw corrupt("the chunk ends after " + rows + " rows of a window of " + n);
+                }
+                int take = Math.min(n - rows, pageLeft);
+                for (int i = 0; i < take; i++) {
+                    int d = defSource.next();
+                    rowStart[rows + i] = entries;
+                    store(0, d);
+                }
+                pageLeft -= take;
+                rows += take;
+            }
+        } else {
+            while (true) {
+                if (!pending) {
+                    if (!nextPage()) {
+                        break;
+                    }
+                    pendingRep = repSource.next();
+                    pendingDef = defSource.next();
+                    pageLeft--;
+                    pending = true;
+                }
+                if (pendingRep == 0) {
+                    if (rows == n) {
+                        break;
+                    }
+                    rowStart[rows++] = entries;
+                } else if (rows == 0) {
+                    throw corrupt("a window starts inside a row (repetition level " + pendingRep + ")");
+                }
+                pending = false;
+                if (entries == rep.length) {
+                    ensureEntries(Math.max(16, entries * 2));
+                }
+                store(pendingRep, pendingDef);
+            }
+            if (rows < n) {
+                throw corrupt("the chunk ends after " + rows + " rows of a window of " + n);
+            }
+        }
+        rowStart[rows] = entries;
+        if (ints != null) {
+            ensureValues(values + 1);
+            ints[values] = 0;
+        }
+    }
+
+    /** Appends one entry and, when it is defined, its value (read from the current page). */
+    private void store(int r, int d) {
+        if (entries == rep.length) {
+            ensureEntries(Math.max(16, entries * 2));
+        }
+        rep[entries] = r;
+        def[entries++] = d;
+        if (d != maxDef) {
+            return;
+        }
+        if (values == valueCapacity) {
+            ensureValues(Math.max(16, values * 2));
+        }
+        if (valueMode == DICTIONARY) {
+            int id = ids.next();
+            switch (type) {
+                case INT32:
+                    ints[values++] = dictInts[id];
+                    return;
+                case INT64:
+                    longs[values++] = dictLongs[id];
+                    return;
+                case DOUBLE:
+                case FLOAT:
+                    doubles[values++] = dictDoubles[id];
+                    return;
+                default:
+                    bytes[values++] = dictionaryBytes[id];
+                    return;
+            }
+        }
+        if (valueMode == PLAIN) {
+            switch (type) {
+                case INT32:
+                    ints[values++] = plain.getInt(plainPos);
+                    plainPos += 4;
+                    return;
+                case INT64:
+                    longs[values++] = plain.getLong(plainPos);
+                    plainPos += 8;
+                    return;
+                case DOUBLE:
+                    doubles[values++] = plain.getDouble(plainPos);
+                    plainPos += 8;
+                    return;
+                default:
+                    doubles[values++] = plain.getFloat(plainPos);
+                    plainPos += 4;
+                    return;
+            }
+        }
+        switch (type) {
+            case INT32:
+                ints[values++] = valueSource.readInteger();
+                return;
+            case INT64:
+                longs[values++] = valueSource.readLong();
+                return;
+            case DOUBLE:
+                doubles[values++] = valueSource.readDouble();
+                return;
+            case FLOAT:
+                doubles[values++] = valueSource.readFloat();
+                return;
+            default:
+                bytes[values++] = valueSource.readBytes().getBytes();
+        }
+    }
+
+    private int capacity() {
+        return ints != null ? ints.length : longs != null ? longs.length : doubles != null ? doubles.length : bytes.length;
+    }
+
+    private void ensureEntries(int n) {
+        if (rep.length < n) {
+            rep = Arrays.copyOf(rep, n);
+            def = Arrays.copyOf(def, n);
+        }
+    }
+
+    private void ensureValues(int n) {
+        if (capacity() >= n) {
+            return;
+        }
+        int size = Math.max(n, capacity() * 2);
+        if (ints != null) {
+            ints = Arrays.copyOf(ints, size);
+        } else if (longs != null) {
+            longs = Arrays.copyOf(longs, size);
+        } else if (doubles != null) {
+            doubles = Arrays.copyOf(doubles, size);
+        } else {
+            bytes = Arrays.copyOf(bytes, size);
+        }
+        valueCapacity = size;
+    }
+
+    /** Whether the chunk has no entries after the windows read so far. */
+    boolean atEnd() throws IOException {
+        return !pending && !nextPage();
+    }
+
+    /** Makes the current page one with entries left; false at the end of the chunk. */
+    private boolean nextPage() throws IOException {
+        while (pageLeft == 0) {
+            if (exhausted) {
+                return false;
+            }
+            DataPage page = pages.readPage();
+            if (page == null) {
+                exhausted = true;
+                return false;
+            }
+            open(page);
+        }
+        return true;
+    }
+
+    private void open(DataPage page) throws IOException {
+        int n = page.getValueCount();
+        Encoding encoding;
+        ByteBuffer data;
+        if (page instanceof DataPageV1) {
+            DataPageV1 p = (DataPageV1) page;
+            encoding = p.getValueEncoding();
+            ByteBuffer buf = p.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            if ((maxRep == 0 || p.getRlEncoding() == Encoding.RLE) && (maxDef == 0 || p.getDlEncoding() == Encoding.RLE)) {
+                int pos = buf.position();
+                repSource = ZERO;
+                if (maxRep > 0) {
+                    int len = buf.getInt(pos);
+                    repSource = new HybridInts(buf, pos + 4, pos + 4 + len, bitWidth(maxRep))::next;
+                    pos += 4 + len;
+                }
+                defSource = ZERO;
+                if (maxDef > 0) {
+                    int len = buf.getInt(pos);
+                    defSource = new HybridInts(buf, pos + 4, pos + 4 + len, bitWidth(maxDef))::next;
+                    pos += 4 + len;
+                }
+                data = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+                data.position(pos);
+            } else { // deprecated BIT_PACKED levels: parquet-column's own readers
+                ByteBufferInputStream in = ByteBufferInputStream.wrap(buf);
+                ValuesReader r = p.getRlEncoding().getValuesReader(column, ValuesType.REPETITION_LEVEL);
+                ValuesReader d = p.getDlEncoding().getValuesReader(column, ValuesType.DEFINITION_LEVEL);
+                r.initFromPage(n, in);
+                d.initFromPage(n, in);
+                repSource = r::readInteger;
+                defSource = d::readInteger;
+                data = in.slice(in.available()).order(ByteOrder.LITTLE_ENDIAN);
+            }
+        } else {
+            DataPageV2 p = (DataPageV2) page;
+            repSource = levels(maxRep, p.getRepetitionLevels().toByteBuffer());
+            defSource = levels(maxDef, p.getDefinitionLevels().toByteBuffer());
+            encoding = p.getDataEncoding();
+            data = p.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        }
+        if (encoding.usesDictionary()) {
+            if (dictionary == null) {
+                throw corrupt("dictionary-encoded values without a dictionary page");
+            }
+            valueMode = DICTIONARY;
+            int pos = data.position();
+            ids = data.hasRemaining() ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF) : null;
+        } else if (encoding == Encoding.PLAIN && type != PrimitiveTypeName.BINARY
+                && type != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+            valueMode = PLAIN;
+            plain = data;
+            plainPos = data.position();
+        } else {
+            valueMode = READER;
+            valueSource = encoding.getValuesReader(column, ValuesType.VALUES);
+            valueSource.initFromPage(n, ByteBufferInputStream.wrap(data.slice()));
+        }
+        pageLeft = n;
+    }
+
+    private static int bitWidth(int maxLevel) {
+        return 32 - Integer.numberOfLeadingZeros(maxLevel);
+    }
+
+    private static LevelSource levels(int maxLevel, ByteBuffer buf) {
+        if (maxLevel == 0) {
+            return ZERO;
+        }
+        return new HybridInts(buf, buf.position(), buf.limit(), bitWidth(maxLevel))::next;
+    }
+
+    private IllegalStateException corrupt(String what) {
+        return new IllegalStateException("Cannot decode column " + Arrays.toString(column.getPath()) + " of " + file
+                + ": " + what + ". The file is corrupt.");
+    }
+
+    /** One page's levels, in order. */
+    private interface LevelSource {
+        int next() throws IOException;
+    }
+
+    private static final LevelSource ZERO = () -> 0;
+}

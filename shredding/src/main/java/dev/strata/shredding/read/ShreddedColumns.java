@@ -1,0 +1,697 @@
+package dev.strata.shredding.read;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.parquet.GroupKeyPlan;
+import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.shredding.parquet.ParquetSchemas;
+import dev.strata.shredding.parquet.ShreddedFooters;
+import dev.strata.shredding.parquet.ShreddedParquetReader;
+import dev.strata.shredding.pushdown.MapPredicate;
+import dev.strata.shredding.pushdown.MapPruner;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.ParquetDecodingException;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Column-at-a-time reader of one shredded data file, window by window. Top-level primitive columns are
+ * read as they are; a selected-key map column reads {@code __field_mapping}, the {@code __col_c} of S(k)
+ * of its keys and {@code __overflow} when a key is in O, and gives, per row, the requested keys present
+ * in the row in request order with their values: a key's value is in the first column of S(k) whose
+ * mapping holds k's id in that row, else in the row's first overflow entry naming k, so {@code m['k']}
+ * is the full map's.
+ *
+ * <p>Memory: a row group is read in windows of at most {@value #MAX_WINDOW_ROWS} rows, fewer when a read
+ * column holds many level entries per row (at most about {@value #WINDOW_ENTRIES} entries per column and
+ * window), and every column decodes only the pages overlapping the current window. The heap therefore
+ * holds one window's decoded values, the current pages and the compressed bytes of the requested column
+ * chunks of one row group (as parquet-mr reads them), not the decoded row group.
+ *
+ * <p>File and row-group skipping use {@link MapPruner}; the pushed predicate drops, per window, the rows
+ * in which it cannot be true ({@link RowFilter}). Groups whose footer records ownership segments are read
+ * without {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is named in the
+ * error ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
+ *
+ * <p>Use: {@link #nextWindow()} returns how many rows of the next window are selected, then
+ * {@link #row(int)} gives the window row of the x-th selected one and {@link #field(int)} its values.
+ */
+public final class ShreddedColumns implements Closeable {
+
+    static final int MAX_WINDOW_ROWS = 4096;
+    static final int WINDOW_ENTRIES = 1 << 20;
+
+    private final String file;
+    private final ParquetFileReader reader;
+    private final InputFile input;
+    private MessageType requested;
+    private final List<Field> fields = new ArrayList<>();
+    private final List<BlockMetaData> blocks;
+    private final MapPruner pruner;
+    private long subColumns;
+    private int nextBlock;
+    private int group = -1;
+    private final RowFilter filter;
+    private int groupRows;
+    private int groupRow;
+    private int window;
+    private int[] selected = new int[0];
+    private boolean skipFile;
+    private boolean started;
+
+    /**
+     * Opens the file and plans the read of {@code readType}; {@link #readable()} says whether every read
+     * column can be decoded here (primitive columns and selected-key shredded maps).
+     */
+    public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate, boolean verifyPages) throws IOException {
+        this.file = file;
+        this.input = input;
+        ShreddedFooters.Opened opened0 = ShreddedFooters.open(input, file, verifyPages);
+        this.reader = opened0.reader;
+        boolean opened = false;
+        try {
+            this.blocks = reader.getRowGroups();
+            this.pruner = plan(readType, selectedKeys, pruningPredicate, opened0.metas);
+            List<MapKeys> maps = new ArrayList<>();
+            for (Field f : fields) {
+                if (f instanceof MapKeys) {
+                    maps.add((MapKeys) f);
+                }
+            }
+            this.filter = pruningPredicate == null || requested == null ? null : RowFilter.of(pruningPredicate, maps);
+            opened = true;
+        } finally {
+            if (!opened) {
+                reader.close();
+            }
+        }
+    }
+
+    private MapPruner plan(RowType readType, Map<String, List<String>> selectedKeys, MapPredicate pruningPredicate,
+            Map<String, ShreddedColumnMeta> metas) {
+        MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+        List<Type> requestedFields = new ArrayList<>();
+        long leaves = 0;
+        boolean ok = true;
+        for (DataField f : readType.getFields()) {
+            if (!fileSchema.containsField(f.name())) {
+                ok = false;
+                break;
+            }
+            Type t = fileSchema.getType(f.name());
+            if (f.type() instanceof MapType) {
+                ShreddedColumnMeta meta = metas.get(f.name());
+                List<String> keys = selectedKeys.get(f.name());
+                if (meta == null || keys == null || t.isPrimitive()) {
+                    ok = false;
+                    break;
+                }
+                GroupType physical = ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
+                requestedFields.add(physical);
+                leaves += ParquetSchemas.leafCount(physical);
+                fields.add(new MapKeys(f.name(), meta, keys, ((MapType) f.type()).getValueType()));
+            } else {
+                if (!t.isPrimitive() || t.getRepetition() == Type.Repetition.REPEATED) {
+                    ok = false;
+                    break;
+                }
+                requestedFields.add(t);
+                fields.add(new Primitive(f.name(), f.type()));
+            }
+        }
+        this.subColumns = leaves;
+        this.requested = ok ? new MessageType(fileSchema.getName(), requestedFields) : null;
+        if (!ok) {
+            fields.clear();
+            return null;
+        }
+        reader.setRequestedSchema(requested);
+        return pruningPredicate == null ? null : new MapPruner(pruningPredicate, metas, fileSchema);
+    }
+
+    /** Whether every read column can be decoded by this reader. */
+    public boolean readable() {
+        return requested != null;
+    }
+
+    /** The reader of read field i (in read-type order): a {@link Primitive} or a {@link MapKeys}. */
+    public Field field(int i) {
+        return fields.get(i);
+    }
+
+    /** The window row of the x-th selected row of the current window. */
+    public int row(int x) {
+        return selected[x];
+    }
+
+    /**
+     * Decodes the next window that has rows the pushed predicate may keep; returns how many (0 at the end
+     * of the file).
+     */
+    public int nextWindow() throws IOException {
+        if (!started) {
+            started = true;
+            skipFile = pruner != null && pruner.fileCannotMatch();
+            if (skipFile) {
+                ShreddedReadMetrics.fileSkipped();
+            } else {
+                ShreddedReadMetrics.fileRead(blocks.size(), subColumns);
+            }
+        }
+        if (skipFile) {
+            return 0;
+        }
+        while (true) {
+            if (groupRow == groupRows) {
+                if (group >= 0) {
+                    for (Field f : fields) {
+                        f.finishGroup(groupRows);
+                    }
+                    group = -1;
+                }
+                if (!advanceGroup()) {
+                    return 0;
+                }
+            }
+            int n = Math.min(window, groupRows - groupRow);
+            try {
+                for (Field f : fields) {
+                    f.window(groupRow, n);
+                }
+            } catch (ParquetDecodingException e) {
+                throw PageChecksums.diagnose(input, file, reader.getFooter(), group, e);
+            }
+            groupRow += n;
+            if (selected.length < n) {
+                selected = new int[n];
+            }
+            int count = filter == null ? RowFilter.all(n, selected) : filter.select(n, selected);
+            if (count > 0) {
+                return count;
+            }
+        }
+    }
+
+    /** Opens the next row group the pruner cannot rule out; false when there is none. */
+    private boolean advanceGroup() throws IOException {
+        while (nextBlock < blocks.size()) {
+            int g = nextBlock++;
+            BlockMetaData block = blocks.get(g);
+            if (pruner != null && pruner.rowGroupCannotMatch(block, g, true)) {
+                ShreddedReadMetrics.rowGroupSkipped(!pruner.rowGroupCannotMatch(block, g, false));
+                reader.skipNextRowGroup();
+                continue;
+            }
+            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            List<Type> groupFields = new ArrayList<>(fields.size());
+            for (Field f : fields) {
+                groupFields.add(f.groupType(g, block, fileSchema));
+            }
+            MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
+            reader.setRequestedSchema(groupSchema);
+            PageReadStore pages;
+            try {
+                pages = reader.readNextRowGroup();
+                groupRows = Math.toIntExact(pages.getRowCount());
+                for (Field f : fields) {
+                    f.load(pages, groupSchema);
+                }
+            } catch (ParquetDecodingException e) {
+                throw PageChecksums.diagnose(input, file, reader.getFooter(), g, e);
+            }
+            group = g;
+            groupRow = 0;
+            window = windowRows(block, groupSchema, groupRows);
+            return true;
+        }
+        return false;
+    }
+
+    /** Rows per window: at most {@value #MAX_WINDOW_ROWS}, and about {@value #WINDOW_ENTRIES} entries of any read column. */
+    static int windowRows(BlockMetaData block, MessageType groupSchema, int rows) {
+        long perRow = 1;
+        for (ColumnChunkMetaData c : block.getColumns()) {
+            if (rows > 0 && groupSchema.containsPath(c.getPath().toArray())) {
+                perRow = Math.max(perRow, (c.getValueCount() + rows - 1) / rows);
+            }
+        }
+        return (int) Math.max(1, Math.min(MAX_WINDOW_ROWS, WINDOW_ENTRIES / perRow));
+    }
+
+    @Override
+    public void close() throws IOException {
+        reader.close();
+    }
+
+    private ColumnCursor cursor(PageReadStore pages, MessageType schema, String... path) throws IOException {
+        ColumnDescriptor d = schema.getColumnDescription(path);
+        return new ColumnCursor(pages.getPageReader(d), d, file);
+    }
+
+    private IllegalStateException corrupt(String column, String what) {
+        return new IllegalStateException("Cannot read column " + column + " of " + file + ": " + what
+                + ". The file is corrupt.");
+    }
+
+    /** Reads one output column, a window at a time. */
+    public abstract static class Field {
+        private Field() {}
+
+        /** The field as row group {@code group} needs it, given the file's schema. */
+        abstract Type groupType(int group, BlockMetaData block, GroupType fileType);
+
+        /** Opens the group's chunks of this field ({@code schema} is the group's request). */
+        abstract void load(PageReadStore pages, MessageType schema) throws IOException;
+
+        /** Decodes group rows {@code [from, from + n)}. */
+        abstract void window(int from, int n) throws IOException;
+
+        /** Checks that the group's chunks hold no rows after its {@code rows} rows. */
+        abstract void finishGroup(int rows) throws IOException;
+    }
+
+    /** A top-level primitive column; values by window row. */
+    public final class Primitive extends Field {
+        private final String name;
+        private final DataType type;
+        private ColumnCursor cursor;
+        /** Per window row, the ordinal of its value, -1 for NULL. */
+        private int[] ordinals = new int[0];
+
+        Primitive(String name, DataType type) {
+            this.name = name;
+            this.type = type;
+        }
+
+        /** The column's Paimon type. */
+        public DataType type() {
+            return type;
+        }
+
+        @Override
+        Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            return fileType.getType(name);
+        }
+
+        @Override
+        void load(PageReadStore pages, MessageType schema) throws IOException {
+            cursor = cursor(pages, schema, name);
+        }
+
+        @Override
+        void window(int from, int n) throws IOException {
+            cursor.next(n);
+            if (ordinals.length < n) {
+                ordinals = new int[n];
+            }
+            int next = 0;
+            for (int r = 0; r < n; r++) {
+                ordinals[r] = cursor.hasValue(r) ? next++ : -1;
+            }
+        }
+
+        @Override
+        void finishGroup(int rows) throws IOException {
+            if (!cursor.atEnd()) {
+                throw corrupt(name, "its chunk holds more than the row group's " + rows + " rows");
+            }
+        }
+
+        public boolean isNull(int r) {
+            return ordinals[r] < 0;
+        }
+
+        public int getInt(int r) {
+            return cursor.getInt(ordinals[r]);
+        }
+
+        public long getLong(int r) {
+            return cursor.getLong(ordinals[r]);
+        }
+
+        public double getDouble(int r) {
+            return cursor.getDouble(ordinals[r]);
+        }
+
+        public byte[] getBytes(int r) {
+            return cursor.getBytes(ordinals[r]);
+        }
+    }
+
+    /**
+     * A selected-key map column. Each row group reads what its {@link GroupKeyPlan} says: S_g(k) and O_g
+     * when the footer records the group's placement, and no {@code __field_mapping} when the footer's
+     * ownership segments tell in which rows each column may hold each key. Each window resolves, per
+     * requested key and row, where the key's value is without decoding any other value column; the row
+     * filter then tests only the values its leaves name.
+     */
+    public final class MapKeys extends Field {
+        private final String name;
+        private final List<String> keys;
+        private final byte[][] keyBytes;
+        private final int[] ids;
+        /** Key id → the first requested key with that id, -1 for ids not requested. */
+        private final int[] keyOfId;
+        private final ShreddedColumnMeta meta;
+        private final DataType valueType;
+        private GroupKeyPlan plan;
+        private boolean mapOptional;
+        private ColumnCursor mapping;
+        /** Column index → position in {@link #chunks}, -1 when not read in this group. */
+        private final int[] readerOf;
+        /** The group's value cursors: the read {@code __col_c} in ascending c, then the overflow's values if read. */
+        private ColumnCursor[] chunks;
+        private int cols;
+        private ColumnCursor ovfKeys;
+        private ColumnCursor ovfValues;
+        /** Per read value column and window row, the ordinal of the row's value, -1 where it is NULL. */
+        private int[][] colOrdinals;
+        private int[] mappingValues = new int[0];
+        private boolean[] nullMap = new boolean[0];
+        /** Per key and window row: the chunk holding the key's value (-1: key absent) and the value's ordinal (-1: NULL). */
+        private final int[][] source;
+        private final int[][] ordinal;
+
+        MapKeys(String name, ShreddedColumnMeta meta, List<String> keys, DataType valueType) {
+            this.name = name;
+            this.meta = meta;
+            this.keys = keys;
+            this.valueType = valueType;
+            this.keyBytes = new byte[keys.size()][];
+            this.ids = new int[keys.size()];
+            for (int j = 0; j < keys.size(); j++) {
+                keyBytes[j] = keys.get(j).getBytes(StandardCharsets.UTF_8);
+                ids[j] = meta.idOf(keys.get(j));
+            }
+            int maxId = -1;
+            for (int id : ids) {
+                maxId = Math.max(maxId, id);
+            }
+            // Sized to every id of the file, so the overflow loop's bounds check is always true (predictable).
+            this.keyOfId = new int[Math.max(maxId + 1, meta.keys().size())];
+            Arrays.fill(keyOfId, -1);
+            for (int j = keys.size() - 1; j >= 0; j--) {
+                if (ids[j] >= 0) {
+                    keyOfId[ids[j]] = j;
+                }
+            }
+            this.readerOf = new int[meta.numColumns()];
+            this.source = new int[keys.size()][0];
+            this.ordinal = new int[keys.size()][0];
+        }
+
+        String name() {
+            return name;
+        }
+
+        /** The map's value type. */
+        public DataType valueType() {
+            return valueType;
+        }
+
+        /** How many keys are requested. */
+        public int keyCount() {
+            return keys.size();
+        }
+
+        /** The UTF-8 bytes of requested key j. */
+        public byte[] keyBytes(int j) {
+            return keyBytes[j];
+        }
+
+        /** Position of {@code key} among the requested keys, or -1. */
+        int keyIndex(String key) {
+            return keys.indexOf(key);
+        }
+
+        /** Whether the map of window row r is NULL. */
+        public boolean isNullMap(int r) {
+            return nullMap[r];
+        }
+
+        /** Whether requested key j is in the map of window row r (its value may be NULL). */
+        public boolean contains(int j, int r) {
+            return source[j][r] >= 0;
+        }
+
+        /** Whether key j's value in row r is NULL (or the key absent). */
+        public boolean isNullValue(int j, int r) {
+            return source[j][r] < 0 || ordinal[j][r] < 0;
+        }
+
+        public int getInt(int j, int r) {
+            return chunks[source[j][r]].getInt(ordinal[j][r]);
+        }
+
+        public long getLong(int j, int r) {
+            return chunks[source[j][r]].getLong(ordinal[j][r]);
+        }
+
+        public double getDouble(int j, int r) {
+            return chunks[source[j][r]].getDouble(ordinal[j][r]);
+        }
+
+        public byte[] getBytes(int j, int r) {
+            return chunks[source[j][r]].getBytes(ordinal[j][r]);
+        }
+
+        /** The cursor holding key j's value in window row r, or null when the key is absent or its value NULL. */
+        ColumnCursor valueChunk(int j, int r) {
+            int s = source[j][r];
+            return s < 0 || ordinal[j][r] < 0 ? null : chunks[s];
+        }
+
+        /** The value's ordinal in {@link #valueChunk}. */
+        int valueOrdinal(int j, int r) {
+            return ordinal[j][r];
+        }
+
+        @Override
+        Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            plan = GroupKeyPlan.of(fileType.getType(name).asGroupType(), meta, keys, group, block);
+            return plan.requested();
+        }
+
+        @Override
+        void load(PageReadStore pages, MessageType schema) throws IOException {
+            GroupType requested = schema.getType(name).asGroupType();
+            mapOptional = requested.getRepetition() == Type.Repetition.OPTIONAL;
+            mapping = null;
+            if (plan.mappingNeeded()) {
+                GroupType fm = requested.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
+                String listName = fm.getType(0).getName();
+                String elementName = fm.getType(0).asGroupType().getType(0).getName();
+                ColumnDescriptor d = schema.getColumnDescription(
+                        new String[] {name, ParquetSchemas.FIELD_MAPPING, listName, elementName});
+                if (d.getMaxRepetitionLevel() != 1 || d.getMaxDefinitionLevel() != 4) {
+                    throw new IllegalStateException("Cannot decode __field_mapping of " + file + ": expected repetition"
+                            + " level 1 and definition level 4 but the schema gives " + d.getMaxRepetitionLevel()
+                            + " and " + d.getMaxDefinitionLevel() + ". The file is corrupt or was not written by Strata.");
+                }
+                mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+            }
+            List<ColumnCursor> read = new ArrayList<>();
+            Arrays.fill(readerOf, -1);
+            for (Type t : requested.getFields()) {
+                if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)) {
+                    int c = Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length()));
+                    readerOf[c] = read.size();
+                    read.add(cursor(pages, schema, name, t.getName()));
+                }
+            }
+            cols = read.size();
+            ovfKeys = null;
+            ovfValues = null;
+            if (requested.containsField(ParquetSchemas.OVERFLOW)) {
+                GroupType kvType = requested.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
+                ovfKeys = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
+                        kvType.getType(0).getName());
+                ovfValues = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
+                        kvType.getType(1).getName());
+                read.add(ovfValues);
+            }
+            chunks = read.toArray(new ColumnCursor[0]);
+            if (colOrdinals == null || colOrdinals.length < cols) {
+                colOrdinals = new int[cols][0];
+            }
+        }
+
+        @Override
+        void window(int from, int n) throws IOException {
+            if (mapping != null) {
+                mapping.next(n);
+            }
+            for (int i = 0; i < cols; i++) {
+                ColumnCursor col = chunks[i];
+                col.next(n);
+                int[] ords = colOrdinals[i].length < n ? (colOrdinals[i] = new int[n]) : colOrdinals[i];
+                int next = 0;
+                for (int r = 0; r < n; r++) {
+                    ords[r] = col.hasValue(r) ? next++ : -1;
+                }
+            }
+            if (ovfKeys != null) {
+                ovfKeys.next(n);
+                ovfValues.next(n);
+                if (ovfKeys.entries != ovfValues.entries) {
+                    throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": the overflow's"
+                            + " key and value columns hold " + ovfKeys.entries + " and " + ovfValues.entries
+                            + " level entries in rows " + from + " to " + (from + n) + "; they must match. The file is"
+                            + " corrupt.");
+                }
+            }
+            if (nullMap.length < n) {
+                nullMap = new boolean[n];
+            }
+            Arrays.fill(nullMap, 0, n, false);
+            if (mapOptional) {
+                ColumnCursor levels = mapping != null ? mapping : cols > 0 ? chunks[0] : ovfKeys;
+                if (levels != null) {
+                    for (int r = 0; r < n; r++) {
+                        nullMap[r] = levels.def[levels.rowStart[r]] == 0;
+                    }
+                }
+            }
+            if (mapping != null) {
+                if (mappingValues.length < mapping.entries) {
+                    mappingValues = new int[Math.max(mapping.entries, mappingValues.length * 2)];
+                }
+                int v = 0;
+                for (int e = 0; e < mapping.entries; e++) {
+                    mappingValues[e] = mapping.def[e] == 4 ? mapping.ints[v++] : -1;
+                }
+            }
+            for (int j = 0; j < keys.size(); j++) {
+                if (source[j].length < n) {
+                    source[j] = new int[n];
+                    ordinal[j] = new int[n];
+                }
+                Arrays.fill(source[j], 0, n, -1);
+                if (ids[j] < 0) {
+                    continue;
+                }
+                int[] jc = plan.columnsOf(j);
+                for (int i = 0; i < jc.length; i++) {
+                    int ci = readerOf[jc[i]];
+                    if (mapping != null) {
+                        fromMapping(j, jc[i], ci, colOrdinals[ci], n);
+                    } else {
+                        fromRanges(j, ci, colOrdinals[ci], plan.rangesOf(j, i), from, n);
+                    }
+                }
+            }
+            if (ovfKeys != null) {
+                fromOverflow(cols, n);
+            }
+        }
+
+        @Override
+        void finishGroup(int rows) throws IOException {
+            for (ColumnCursor c : chunks) {
+                if (!c.atEnd()) {
+                    throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+                }
+            }
+            if ((mapping != null && !mapping.atEnd()) || (ovfKeys != null && !ovfKeys.atEnd())) {
+                throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+            }
+        }
+
+        /** Key j is in column c of row r where the row's mapping names it there; its value may be NULL. */
+        private void fromMapping(int j, int c, int ci, int[] ords, int n) {
+            int[] src = source[j];
+            int[] ord = ordinal[j];
+            int[] starts = mapping.rowStart;
+            int[] values = mappingValues;
+            int id = ids[j];
+            for (int r = 0; r < n; r++) {
+                int base = starts[r];
+                if (src[r] < 0 && c < starts[r + 1] - base && values[base + c] == id) {
+                    src[r] = ci;
+                    ord[r] = ords[r];
+                }
+            }
+        }
+
+        /** Without the mapping: inside key j's row ranges of a column, a non-NULL value is key j's. */
+        private void fromRanges(int j, int ci, int[] ords, int[] ranges, int from, int n) {
+            int[] src = source[j];
+            int[] ord = ordinal[j];
+            for (int x = 0; x + 1 < ranges.length; x += 2) {
+                int start = Math.max(0, ranges[x] - from);
+                int end = Math.min(ranges[x + 1] - from, n);
+                for (int r = start; r < end; r++) {
+                    if (src[r] < 0 && ords[r] >= 0) {
+                        src[r] = ci;
+                        ord[r] = ords[r];
+                    }
+                }
+            }
+        }
+
+        /**
+         * Rows where a requested key is in no read column take the row's first overflow entry naming it. The
+         * loop over all entries is kept free of data-dependent branches (rows without overflow entries come
+         * at random, and a branch on them mispredicted often enough to triple the loop's cost); only an
+         * entry of a requested key takes the branch into {@link #claim}.
+         */
+        private void fromOverflow(int chunkIndex, int n) {
+            int entries = ovfKeys.entries;
+            int[] keyIds = ovfKeys.ints;
+            int[] rep = ovfKeys.rep;
+            int[] keyDef = ovfKeys.def;
+            int[] valueDef = ovfValues.def;
+            int keyMax = ovfKeys.maxDef;
+            int valueMax = ovfValues.maxDef;
+            int[] lookup = keyOfId;
+            int row = -1;
+            int keyOrdinal = 0;
+            int valueOrdinal = 0;
+            for (int e = 0; e < entries; e++) {
+                row += rep[e] == 0 ? 1 : 0;
+                int keyed = keyDef[e] == keyMax ? 1 : 0;
+                int hasValue = valueDef[e] == valueMax ? 1 : 0;
+                int id = keyIds[keyOrdinal];
+                keyOrdinal += keyed;
+                int first = id >= 0 && id < lookup.length ? lookup[id] : -1;
+                if ((keyed & (first >>> 31 ^ 1)) != 0) {
+                    claim(first, id, row, hasValue != 0 ? valueOrdinal : -1, chunkIndex, n);
+                }
+                valueOrdinal += hasValue;
+            }
+        }
+
+        /** Gives the overflow entry (id, value ordinal) of window row {@code row} to the requested keys with that id. */
+        private void claim(int first, int id, int row, int valueOrdinal, int chunkIndex, int n) {
+            if (row < 0 || row >= n) {
+                throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": an overflow entry"
+                        + " falls in row " + row + " of a window of " + n + " rows. The file is corrupt.");
+            }
+            for (int j = first; j < ids.length; j++) {
+                if (ids[j] == id && plan.overflowOf(j) && source[j][row] < 0) {
+                    source[j][row] = chunkIndex;
+                    ordinal[j][row] = valueOrdinal;
+                }
+            }
+        }
+    }
+}
