@@ -1,5 +1,5 @@
 -- Shredded MAP at a user's defaults: a shredded table, the same table in Paimon's default layout, and Spark parquet
--- tables with a plain MAP and with the queried keys flattened (under /tmp/strata-bench). Run the matching shredded-q-*.sql after it.
+-- tables with a plain MAP and with the queried keys flattened (under /tmp/strata-bench). Run the matching shredded-q-*.sql after it. Delete /tmp/strata-bench before running it again.
 CREATE NAMESPACE IF NOT EXISTS lake.u;
 DROP TABLE IF EXISTS lake.u.shred_hi;
 DROP TABLE IF EXISTS lake.u.pdefault_hi;
