@@ -90,9 +90,9 @@ public final class FreshRows implements Closeable {
             offset += ordered.get(i).rowCount();
         }
         InternalRowSerializer keys = new InternalRowSerializer(keyType);
-        // Level 0: the newest version of each key (highest sequence number), as (row id, kind, text).
+        // Level 0: the newest version of each key (highest sequence number); higher levels: live rows by deletion vector.
         Map<BinaryRow, Version> newest = new HashMap<>();
-        List<long[]> upperRows = new ArrayList<>();
+        List<Long> upperRows = new ArrayList<>();
         List<String> upperTexts = new ArrayList<>();
         List<BinaryRow> upperKeys = new ArrayList<>();
         for (int i = 0; i < ordered.size(); i++) {
@@ -118,7 +118,7 @@ public final class FreshRows implements Closeable {
                                     newest.put(key, new Version(kv.sequenceNumber(), offsets[i] + p, kv.valueKind(), text));
                                 }
                             } else if (isAdd(kv.valueKind()) && text != null) {
-                                upperRows.add(new long[] {offsets[i] + p});
+                                upperRows.add(offsets[i] + p);
                                 upperTexts.add(text);
                                 upperKeys.add(key);
                             }
@@ -154,7 +154,7 @@ public final class FreshRows implements Closeable {
             for (int j = 0; j < upperRows.size(); j++) {
                 if (!newest.containsKey(upperKeys.get(j))) {
                     text.setStringValue(upperTexts.get(j));
-                    rowId.setLongValue(upperRows.get(j)[0]);
+                    rowId.setLongValue(upperRows.get(j));
                     writer.addDocument(doc);
                     documents++;
                 }
