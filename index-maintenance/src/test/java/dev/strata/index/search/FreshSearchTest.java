@@ -11,15 +11,11 @@ import dev.strata.testing.text.TextCorpus;
 
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -61,29 +57,7 @@ class FreshSearchTest {
     private static List<Ranked> fresh(PkFullTextSearcher searcher, long snapshot, String query, int k) throws Exception {
         CorpusStats stats = searcher.stats(snapshot, BinaryRow.EMPTY_ROW, 0, query, true);
         List<SearchHit> hits = searcher.search(snapshot, BinaryRow.EMPTY_ROW, 0, query, k, stats, true).hits();
-        return ids(searcher, snapshot, hits);
-    }
-
-    private static List<Ranked> ids(PkFullTextSearcher searcher, long snapshot, List<SearchHit> hits) throws Exception {
-        Map<String, List<SearchHit>> byFile = new LinkedHashMap<>();
-        for (SearchHit h : hits) {
-            byFile.computeIfAbsent(h.fileName(), f -> new ArrayList<>()).add(h);
-        }
-        Map<SearchHit, Long> ids = new HashMap<>();
-        for (Map.Entry<String, List<SearchHit>> e : byFile.entrySet()) {
-            long[] positions = e.getValue().stream().mapToLong(SearchHit::position).toArray();
-            List<InternalRow> rows = searcher.readRows(snapshot, BinaryRow.EMPTY_ROW, 0, e.getKey(), positions,
-                    Collections.singletonList("id"));
-            for (int i = 0; i < positions.length; i++) {
-                assertThat(rows.get(i)).as("hit row is not deleted").isNotNull();
-                ids.put(e.getValue().get(i), rows.get(i).getLong(0));
-            }
-        }
-        List<Ranked> out = new ArrayList<>();
-        for (SearchHit h : hits) {
-            out.add(new Ranked(ids.get(h), h.score()));
-        }
-        return out;
+        return SearchOracleTest.ranked(searcher, snapshot, hits);
     }
 
     @Test
@@ -188,7 +162,7 @@ class FreshSearchTest {
                     assertThat(actualIds).as(TestSeeds.describe("query '" + query + "'", seed)).isEqualTo(expected);
                     assertThat(actual).as("each key once").hasSameSizeAs(actualIds);
                     TreeSet<Long> archiveOnly = new TreeSet<>();
-                    ids(searcher, snapshot, searcher.search(snapshot, BinaryRow.EMPTY_ROW, 0, query, 10_000).hits())
+                    SearchOracleTest.ranked(searcher, snapshot, searcher.search(snapshot, BinaryRow.EMPTY_ROW, 0, query, 10_000).hits())
                             .forEach(r -> archiveOnly.add(r.id));
                     changedAnswers += archiveOnly.equals(expected) ? 0 : 1;
                     // A small k still finds the best live rows although better archived versions are hidden.

@@ -104,7 +104,11 @@ class SearchOracleTest {
     }
 
     private static List<Ranked> ours(PkFullTextSearcher searcher, long snapshot, String query, int k) throws Exception {
-        List<SearchHit> hits = searcher.search(snapshot, BinaryRow.EMPTY_ROW, 0, query, k).hits();
+        return ranked(searcher, snapshot, searcher.search(snapshot, BinaryRow.EMPTY_ROW, 0, query, k).hits());
+    }
+
+    /** The hits of bucket 0 as (id, score), reading each hit's id by its file position; every hit row must be live. */
+    static List<Ranked> ranked(PkFullTextSearcher searcher, long snapshot, List<SearchHit> hits) throws Exception {
         Map<String, List<SearchHit>> byFile = new LinkedHashMap<>();
         for (SearchHit h : hits) {
             byFile.computeIfAbsent(h.fileName(), f -> new ArrayList<>()).add(h);

@@ -20,16 +20,6 @@ public final class RowsIndexedAtQueryTimeMetric extends CustomSumMetric {
 
     /** A task's value of this metric. */
     public static CustomTaskMetric value(long rows) {
-        return new CustomTaskMetric() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public long value() {
-                return rows;
-            }
-        };
+        return new TaskMetricValue(NAME, rows);
     }
 }
