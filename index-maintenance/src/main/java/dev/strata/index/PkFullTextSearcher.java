@@ -173,6 +173,107 @@ public final class PkFullTextSearcher {
         return new BucketResult(BucketSearcher.topK(all, k), b.unsearchable, b.fresh == null ? 0 : b.fresh.rows());
     }
 
+    /** Which rows of one bucket's data files match a text match, as {@link #matches} found them. */
+    public static final class BucketMatches {
+        private final Map<String, RoaringBitmap32> positions;
+        private final Set<String> unknownFiles;
+        private final long rowsIndexedAtQueryTime;
+
+        BucketMatches(Map<String, RoaringBitmap32> positions, Set<String> unknownFiles, long rowsIndexedAtQueryTime) {
+            this.positions = positions;
+            this.unknownFiles = unknownFiles;
+            this.rowsIndexedAtQueryTime = rowsIndexedAtQueryTime;
+        }
+
+        /**
+         * The matching row positions of a data file of a level above 0 that was searched; an empty bitmap
+         * when none of its rows matches, null when the file was not searched ({@link #isUnknown}).
+         */
+        public RoaringBitmap32 positions(String fileName) {
+            if (unknownFiles.contains(fileName)) {
+                return null;
+            }
+            RoaringBitmap32 p = positions.get(fileName);
+            return p == null ? new RoaringBitmap32() : p;
+        }
+
+        /** Whether the file's rows were not searched (level 0, or no current archive and no fresh indexing). */
+        public boolean isUnknown(String fileName) {
+            return unknownFiles.contains(fileName);
+        }
+
+        /** Physical rows indexed in memory to answer the match. */
+        public long rowsIndexedAtQueryTime() {
+            return rowsIndexedAtQueryTime;
+        }
+    }
+
+    /**
+     * Every row of one bucket that a batch read of the snapshot returns and that matches all of
+     * {@code queries}: the rows of the data files above level 0, with the snapshot's deletion vectors
+     * applied — what Paimon reads of a deletion-vector (or first-row) table, whose level-0 rows become
+     * readable only once compacted. Unlike {@link #search}, no level-0 version hides an archived one, since a
+     * read returns the archived version until that compaction. Files a current archive covers are matched
+     * through it; with {@code fresh} (and {@link #freshSearchSupported()}) the other files above level 0 are
+     * indexed at query time, else they (and level-0 files) are reported as unknown, so a caller reads them
+     * whole.
+     */
+    public BucketMatches matches(long snapshotId, BinaryRow partition, int bucket, List<String> queries, boolean fresh)
+            throws IOException {
+        if (queries.isEmpty()) {
+            throw new IllegalArgumentException("Cannot match rows of bucket " + bucket + " of " + maintainers.table.name()
+                    + ": no query was given. Pass at least one full-text query.");
+        }
+        FileStoreTable table = maintainers.table;
+        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
+        BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
+        ArchiveFiles archiveFiles = ArchiveFiles.of(table, partition, bucket);
+        BucketIndexState state = BucketIndexState.fromActiveDataFiles(maintainers.definition.fieldId(), files.dataFiles,
+                files.archives, archive -> maintainers.headers.header(archiveFiles, archive));
+        Map<String, DeletionVector> dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
+        List<DataFileMeta> eligible = new ArrayList<>();
+        List<DataFileMeta> uncovered = new ArrayList<>();
+        Set<String> unknown = new java.util.HashSet<>();
+        for (DataFileMeta f : files.dataFiles) {
+            if (SourcePolicy.isSource(f)) {
+                eligible.add(f);
+            }
+            if (!state.payloadBySourceFile().containsKey(f.fileName())) {
+                if (f.level() > 0 && fresh && freshSearchSupported()) {
+                    uncovered.add(f);
+                } else {
+                    unknown.add(f.fileName());
+                }
+            }
+        }
+        FreshRows freshRows = uncovered.isEmpty() ? null
+                : FRESH.get(table, snapshot, partition, bucket, uncovered, dvs, maintainers.definition);
+        Map<String, RoaringBitmap32> result = null;
+        for (String query : queries) {
+            Map<String, RoaringBitmap32> found = BucketSearcher.matchAll(archiveFiles, maintainers.headers,
+                    state.currentPayloads(), eligible, dvs, query);
+            if (freshRows != null) {
+                try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
+                    found.putAll(BucketSearcher.matchAllFresh(freshRows, analyzer, query));
+                }
+            }
+            if (result == null) {
+                result = found;
+            } else {
+                Map<String, RoaringBitmap32> both = new HashMap<>();
+                for (Map.Entry<String, RoaringBitmap32> e : result.entrySet()) {
+                    RoaringBitmap32 other = found.get(e.getKey());
+                    if (other != null) {
+                        both.put(e.getKey(), RoaringBitmap32.and(e.getValue(), other));
+                    }
+                }
+                result = both;
+            }
+        }
+        return new BucketMatches(result == null ? new HashMap<>() : result, unknown,
+                freshRows == null ? 0 : freshRows.rows());
+    }
+
     /** The hits whose row's primary key is not in {@code keys}. */
     private List<SearchHit> withoutKeys(long snapshotId, BinaryRow partition, int bucket, List<SearchHit> hits,
             Set<BinaryRow> keys) throws IOException {

@@ -18,11 +18,17 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.utils.RoaringBitmap32;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -172,6 +178,124 @@ public final class BucketSearcher {
             sum = sum.add(CorpusStats.of(fresh.reader(), parse(freshAnalyzer, query)));
         }
         return sum;
+    }
+
+    /**
+     * Every live row of the bucket's current archives that matches the query, as row positions by data
+     * file name (not ranked, no k). Live as in {@link #search}: the row's source is one of {@code activeFiles}
+     * and its deletion vector keeps it.
+     */
+    public static Map<String, RoaringBitmap32> matchAll(
+            ArchiveFiles files,
+            ArchiveHeaders headers,
+            List<IndexFileMeta> archives,
+            List<DataFileMeta> activeFiles,
+            Map<String, DeletionVector> deletionVectors,
+            String query)
+            throws IOException {
+        checkQuery(query);
+        Map<String, DataFileMeta> byName = new HashMap<>();
+        for (DataFileMeta f : activeFiles) {
+            byName.put(f.fileName(), f);
+        }
+        Map<String, RoaringBitmap32> out = new HashMap<>();
+        for (IndexFileMeta archive : archives) {
+            List<SourceFile> sources = headers.header(files, archive).sourceMeta().sourceFiles();
+            int n = sources.size();
+            long[] offsets = new long[n];
+            long[] counts = new long[n];
+            boolean[] active = new boolean[n];
+            DeletionVector[] dvs = new DeletionVector[n];
+            long offset = 0;
+            boolean anyLive = false;
+            for (int i = 0; i < n; i++) {
+                SourceFile s = sources.get(i);
+                DataFileMeta file = byName.get(s.fileName());
+                if (file != null && file.rowCount() != s.rowCount()) {
+                    throw new IllegalStateException(
+                            "Cannot search full-text archive " + archive.fileName() + ": data file " + s.fileName()
+                                    + " has " + file.rowCount() + " rows, the archive recorded " + s.rowCount() + ".");
+                }
+                offsets[i] = offset;
+                counts[i] = s.rowCount();
+                active[i] = file != null;
+                DeletionVector dv = deletionVectors.get(s.fileName());
+                dvs[i] = dv == null || dv.isEmpty() ? null : dv;
+                if (active[i] && (dvs[i] == null || dvs[i].getCardinality() < s.rowCount())) {
+                    anyLive = true;
+                }
+                offset += s.rowCount();
+            }
+            if (!anyLive) {
+                continue;
+            }
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive, headers)) {
+                ArchiveReader reader = lease.reader();
+                Query filtered =
+                        new BooleanQuery.Builder()
+                                .add(parse(reader.header().analyzer().newAnalyzer(), query), BooleanClause.Occur.MUST)
+                                .add(new LiveRowsQuery(archive.fileName(), offsets, counts, active, dvs), BooleanClause.Occur.FILTER)
+                                .build();
+                long total = offset;
+                forEachMatch(reader.indexReader(), filtered, "full-text archive " + archive.fileName(), rowId -> {
+                    if (rowId < 0 || rowId >= total) {
+                        throw new IOException("Full-text archive " + archive.fileName() + " row id " + rowId
+                                + " is outside [0, " + total + ").");
+                    }
+                    int i = java.util.Arrays.binarySearch(offsets, rowId);
+                    if (i < 0) {
+                        i = -i - 2;
+                    }
+                    out.computeIfAbsent(sources.get(i).fileName(), f -> new RoaringBitmap32()).add((int) (rowId - offsets[i]));
+                });
+            }
+        }
+        return out;
+    }
+
+    /** Every document of the rows indexed at query time that matches the query, as row positions by data file name. */
+    public static Map<String, RoaringBitmap32> matchAllFresh(FreshRows fresh, Analyzer analyzer, String query)
+            throws IOException {
+        checkQuery(query);
+        Map<String, RoaringBitmap32> out = new HashMap<>();
+        if (fresh.documents() == 0) {
+            return out;
+        }
+        forEachMatch(fresh.reader(), parse(analyzer, query), "rows indexed at query time", rowId -> {
+            int file = fresh.fileOf(rowId);
+            out.computeIfAbsent(fresh.files().get(file).fileName(), f -> new RoaringBitmap32())
+                    .add((int) fresh.positionOf(rowId, file));
+        });
+        return out;
+    }
+
+    private interface RowIdConsumer {
+        void accept(long rowId) throws IOException;
+    }
+
+    /** Calls {@code consumer} with the row id of every live document of {@code reader} that matches {@code query}. */
+    private static void forEachMatch(IndexReader reader, Query query, String what, RowIdConsumer consumer) throws IOException {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        searcher.setQueryCache(null);
+        Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        for (LeafReaderContext leaf : reader.leaves()) {
+            Scorer scorer = weight.scorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            Bits liveDocs = leaf.reader().getLiveDocs();
+            NumericDocValues rowIds = leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
+            DocIdSetIterator docs = scorer.iterator();
+            for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+                if (liveDocs != null && !liveDocs.get(doc)) {
+                    continue;
+                }
+                if (rowIds == null || !rowIds.advanceExact(doc)) {
+                    throw new IOException("In " + what + ", document " + (leaf.docBase + doc) + " has no row id.");
+                }
+                consumer.accept(rowIds.longValue());
+            }
+        }
     }
 
     /** The top-k documents of the rows indexed at query time, scored with {@code global} (null: their own). */
