@@ -4,6 +4,7 @@ import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.options.FullTextDefinition;
 
 import org.apache.paimon.schema.TableSchema;
+import dev.strata.index.search.TextMatcher;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
@@ -44,6 +45,16 @@ public final class PkFullTextIndex {
     /** The indexed column of an enabled table (validates the table first). */
     public static String indexedColumn(FileStoreTable table) {
         return definition(table).column();
+    }
+
+    /**
+     * The per-row matcher of {@code query} on the table's indexed column, with the analyzer its archives and
+     * fresh indexes use (the table's current definition).
+     *
+     * @throws IllegalArgumentException for a table without a valid index definition or an unparsable query
+     */
+    public static TextMatcher matcher(FileStoreTable table, String query) {
+        return TextMatcher.of(definition(table).analyzer(), query);
     }
 
     static FullTextDefinition definition(FileStoreTable table) {

@@ -52,6 +52,14 @@ final class SplitReaders implements Serializable {
         this.limit = limit;
     }
 
+    /** The table (recreated from its location and schema on first use in an executor). */
+    synchronized FileStoreTable table() {
+        if (table == null) {
+            table = FileStoreTableFactory.create(fileIO, new Path(location), schema);
+        }
+        return table;
+    }
+
     /** The table's file system. */
     FileIO fileIO() {
         return fileIO;
@@ -71,9 +79,7 @@ final class SplitReaders implements Serializable {
         }
         return built.computeIfAbsent(mode, m -> {
             Map<String, String> o = options.get(m);
-            if (table == null) {
-                table = FileStoreTableFactory.create(fileIO, new Path(location), schema);
-            }
+            FileStoreTable table = table();
             ReadBuilder builder = (o == null ? table : table.copy(o)).newReadBuilder();
             if (!predicates.isEmpty()) {
                 builder = builder.withFilter(PredicateBuilder.and(predicates));

@@ -24,11 +24,14 @@ final class StrataBatch implements Batch {
     private final SplitReaders readers;
     private final RowType readType;
     private final StrataReaderFactory.ColumnarPlan columnar;
+    private final TextMatchPushdown textMatch;
     private InputPartition[] partitions;
     private long splitsPruning;
+    private TextMatchSplits textMatchSplits;
 
     StrataBatch(String tableName, FileStoreTable table, Function<Split, SplitReadMode> modes, SplitReaders readers,
-            RowType readType, StrataReaderFactory.ColumnarPlan columnar) {
+            RowType readType, StrataReaderFactory.ColumnarPlan columnar, TextMatchPushdown textMatch) {
+        this.textMatch = textMatch;
         this.table = table;
         this.columnar = columnar;
         this.tableName = tableName;
@@ -55,6 +58,10 @@ final class StrataBatch implements Batch {
                 partitions[i] = new StrataInputPartition(splits.get(i), mode);
             }
             splitsPruning = pruning;
+            if (textMatch != null) {
+                textMatchSplits = TextMatchSplits.plan(tableName, table, splits, modes, textMatch);
+                partitions = textMatchSplits.partitions.toArray(new InputPartition[0]);
+            }
         }
         return partitions;
     }
@@ -62,6 +69,11 @@ final class StrataBatch implements Batch {
     /** Splits planned so far (0 before planning). */
     long splitsPlanned() {
         return partitions == null ? 0 : partitions.length;
+    }
+
+    /** What a pushed text match planned (null: none pushed, or not planned yet). */
+    TextMatchSplits textMatchSplits() {
+        return textMatchSplits;
     }
 
     /** Planned splits whose reader may skip data by the map predicate. */

@@ -85,6 +85,12 @@ final class StrataReaderFactory implements PartitionReaderFactory {
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        if (partition instanceof TextMatchInputPartition) {
+            TextMatchInputPartition matched = (TextMatchInputPartition) partition;
+            PartitionReader<InternalRow> rest = matched.rest == null ? null
+                    : createReader(new StrataInputPartition(matched.rest, matched.restMode));
+            return new TextMatchReader(tableName, readers.table(), matched, readType, rest);
+        }
         StrataInputPartition input = (StrataInputPartition) partition;
         return open(input.split(), metrics -> diagnosed(input.split(),
                 new StrataRowReader(builder(input.mode()).newRead().createReader(input.split()), readType, metrics)));

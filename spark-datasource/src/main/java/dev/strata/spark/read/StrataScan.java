@@ -11,6 +11,7 @@ import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
+import dev.strata.spark.metrics.TextMatchMetrics;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
@@ -37,6 +38,8 @@ final class StrataScan implements Scan {
     private final Integer limit;
     private final RowType readType;
     private final MapPushdown mapPushdown;
+    /** The pushed text match, or null. */
+    private final TextMatchPushdown textMatch;
     private StrataBatch batch;
 
     StrataScan(
@@ -46,7 +49,8 @@ final class StrataScan implements Scan {
             List<Predicate> predicates,
             List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed,
             Integer limit,
-            MapPushdown mapPushdown) {
+            MapPushdown mapPushdown,
+            TextMatchPushdown textMatch) {
         this.tableName = tableName;
         this.table = table;
         this.projection = projection;
@@ -55,6 +59,7 @@ final class StrataScan implements Scan {
         this.limit = limit;
         this.readType = table.rowType().project(projection);
         this.mapPushdown = mapPushdown;
+        this.textMatch = textMatch;
     }
 
     @Override
@@ -73,6 +78,9 @@ final class StrataScan implements Scan {
         }
         if (!mapPushdown.selectedKeys().isEmpty()) {
             sb.append(", SelectedKeys: ").append(mapPushdown.selectedKeysText());
+        }
+        if (textMatch != null) {
+            sb.append(", PushedTextMatch: ").append(textMatch.describe());
         }
         if (limit != null) {
             sb.append(", PushedLimit: ").append(limit);
@@ -104,9 +112,9 @@ final class StrataScan implements Scan {
         }
         SplitReaders readers = new SplitReaders(table, options, predicates, projection, limit);
         batch = new StrataBatch(tableName, table, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
-                ColumnarReads.eligible(table, readType, mapPushdown, limit)
+                textMatch == null && ColumnarReads.eligible(table, readType, mapPushdown, limit)
                         ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown,
-                                PageChecksums.verifyEnabled(table.options())) : null);
+                                PageChecksums.verifyEnabled(table.options())) : null, textMatch);
         return batch;
     }
 
@@ -118,12 +126,24 @@ final class StrataScan implements Scan {
 
     @Override
     public CustomMetric[] supportedCustomMetrics() {
-        return ShreddedScanMetrics.supported();
+        return textMatch == null ? ShreddedScanMetrics.supported()
+                : concat(ShreddedScanMetrics.supported(), TextMatchMetrics.supported());
+    }
+
+    private static <T> T[] concat(T[] a, T[] b) {
+        T[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     @Override
     public CustomTaskMetric[] reportDriverMetrics() {
-        return batch == null ? new CustomTaskMetric[0]
-                : ShreddedScanMetrics.driverValues(batch.splitsPlanned(), batch.splitsPruning());
+        if (batch == null) {
+            return new CustomTaskMetric[0];
+        }
+        CustomTaskMetric[] values = ShreddedScanMetrics.driverValues(batch.splitsPlanned(), batch.splitsPruning());
+        TextMatchSplits matched = batch.textMatchSplits();
+        return matched == null ? values : concat(values, TextMatchMetrics.driverValues(matched.rowsMatched,
+                matched.filesSkipped, matched.filesReadWhole, matched.rowsIndexedAtQueryTime));
     }
 }

@@ -31,6 +31,7 @@ public final class StrataScanBuilder
     private final List<Predicate> paimonPredicates = new ArrayList<>();
     private Integer limit;
     private final MapPushdown mapPushdown;
+    private TextMatchPushdown textMatch;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
         this(tableName, table, schema, MapPushdown.none());
@@ -42,6 +43,12 @@ public final class StrataScanBuilder
         this.table = table;
         this.requiredSchema = schema;
         this.mapPushdown = mapPushdown;
+    }
+
+    /** Makes the scan read only rows that can match {@code textMatch} (see {@link TextMatchTable}). */
+    StrataScanBuilder withTextMatch(TextMatchPushdown textMatch) {
+        this.textMatch = textMatch;
+        return this;
     }
 
     @Override
@@ -90,6 +97,7 @@ public final class StrataScanBuilder
                                 + " which the table does not have; columns are " + rowType.getFieldNames());
             }
         }
-        return new StrataScan(tableName, table, projection, paimonPredicates, pushed, limit, mapPushdown.restrictedTo(names));
+        return new StrataScan(tableName, table, projection, paimonPredicates, pushed, limit, mapPushdown.restrictedTo(names),
+                textMatch);
     }
 }

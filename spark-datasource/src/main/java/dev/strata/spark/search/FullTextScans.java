@@ -4,7 +4,7 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.internal.SQLConf;
 
 /** Chooses where a search runs: on the driver for few buckets, as executor tasks otherwise. */
-final class FullTextScans {
+public final class FullTextScans {
 
     /**
      * Spark SQL setting: searches of at most this many (partition, bucket)s run on the driver without a Spark
@@ -19,9 +19,9 @@ final class FullTextScans {
      * current archive covers (level 0, levels whose archive is missing or stale) in memory at query time;
      * {@code false} searches the archives only, the fastest answer, leaving those rows out.
      */
-    static final String FRESH = "spark.sql.strata.search.fresh";
+    public static final String FRESH = "spark.sql.strata.search.fresh";
 
-    static boolean fresh() {
+    public static boolean fresh() {
         String value = SQLConf.get().getConfString(FRESH, "true").trim();
         if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(value);

@@ -1,0 +1,22 @@
+package dev.strata.spark.metrics;
+
+import org.apache.spark.sql.connector.metric.CustomSumMetric;
+
+/**
+ * Data files a scan with a pushed text_match reads whole, since no archive or fresh index answered for them
+ * (driver metric).
+ */
+public final class TextMatchFilesReadWholeMetric extends CustomSumMetric {
+
+    public static final String NAME = "textMatchFilesReadWhole";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "data files read whole under text_match (not searchable)";
+    }
+}

@@ -1,0 +1,114 @@
+package dev.strata.spark.read;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import dev.strata.index.PkFullTextSearcher;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.utils.RoaringBitmap32;
+import org.apache.spark.sql.connector.read.InputPartition;
+
+/**
+ * Turns a scan's planned splits into input partitions that read only the rows a pushed
+ * {@link TextMatchPushdown} can match. Planned on the driver, once per (snapshot, partition, bucket):
+ * {@link PkFullTextSearcher#matches} finds the matching row positions of every file above level 0 (archives,
+ * plus files indexed at query time). Then, for a split whose files Paimon reads one by one with their
+ * deletion vectors ({@link DataSplit#rawConvertible()}, every split of a deletion-vector table), so each
+ * returned row is one physical row of one file:
+ *
+ * <ul>
+ *   <li>a file with no matching row is not read;
+ *   <li>a file with matches is read by those positions only (the Parquet reader skips the pages that hold
+ *       none of them);
+ *   <li>a file whose rows were not searched (no current archive and fresh indexing off) is read whole;
+ *   <li>a split with nothing left is dropped.
+ * </ul>
+ *
+ * Splits that merge rows (not raw-convertible) are read as they are. Spark filters every row afterwards, so
+ * this only decides what is read.
+ */
+final class TextMatchSplits {
+
+    final List<InputPartition> partitions = new ArrayList<>();
+    long rowsMatched;
+    long filesSkipped;
+    long filesReadWhole;
+    long rowsIndexedAtQueryTime;
+
+    private TextMatchSplits() {}
+
+    static TextMatchSplits plan(String tableName, FileStoreTable table, List<Split> splits,
+            Function<Split, SplitReadMode> modes, TextMatchPushdown pushdown) {
+        TextMatchSplits out = new TextMatchSplits();
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        Map<String, PkFullTextSearcher.BucketMatches> buckets = new HashMap<>();
+        for (Split split : splits) {
+            if (!(split instanceof DataSplit) || !((DataSplit) split).rawConvertible() || ((DataSplit) split).isStreaming()) {
+                out.partitions.add(new StrataInputPartition(split, modes.apply(split)));
+                continue;
+            }
+            DataSplit data = (DataSplit) split;
+            String key = data.snapshotId() + "/" + Arrays.toString(data.partition().toBytes()) + "/" + data.bucket();
+            PkFullTextSearcher.BucketMatches matches = buckets.get(key);
+            if (matches == null) {
+                try {
+                    matches = searcher.matches(data.snapshotId(), data.partition(), data.bucket(), pushdown.queries(),
+                            pushdown.fresh());
+                } catch (IOException e) {
+                    throw new UncheckedIOException("Cannot answer text_match on " + tableName + "." + pushdown.column()
+                            + " in bucket " + data.bucket() + ": reading its full-text archives failed: " + e.getMessage()
+                            + ". Run CALL <catalog>.sys.rebuild_pk_fulltext for the table if an archive is damaged.", e);
+                }
+                buckets.put(key, matches);
+                out.rowsIndexedAtQueryTime += matches.rowsIndexedAtQueryTime();
+            }
+            Map<String, long[]> positions = new LinkedHashMap<>();
+            Set<String> whole = new HashSet<>();
+            for (DataFileMeta file : data.dataFiles()) {
+                RoaringBitmap32 found = matches.positions(file.fileName());
+                if (found == null) {
+                    whole.add(file.fileName());
+                } else if (found.isEmpty()) {
+                    out.filesSkipped++;
+                } else {
+                    positions.put(file.fileName(), toArray(found));
+                    out.rowsMatched += found.getCardinality();
+                }
+            }
+            out.filesReadWhole += whole.size();
+            DataSplit rest = null;
+            if (!whole.isEmpty()) {
+                Optional<DataSplit> filtered = data.filterDataFile(f -> whole.contains(f.fileName()));
+                rest = filtered.orElse(null);
+            }
+            if (!positions.isEmpty() || rest != null) {
+                out.partitions.add(new TextMatchInputPartition(data.snapshotId(), data.partition().copy(), data.bucket(),
+                        positions, rest, rest == null ? SplitReadMode.PLAIN : modes.apply(rest)));
+            }
+        }
+        return out;
+    }
+
+    private static long[] toArray(RoaringBitmap32 bitmap) {
+        long[] out = new long[(int) bitmap.getCardinality()];
+        int i = 0;
+        for (Iterator<Integer> it = bitmap.iterator(); it.hasNext(); ) {
+            out[i++] = it.next();
+        }
+        return out;
+    }
+}
