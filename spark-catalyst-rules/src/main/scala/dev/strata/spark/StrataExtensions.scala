@@ -22,10 +22,12 @@ class StrataExtensions extends (SparkSessionExtensions => Unit) {
 object StrataExtensions {
 
   /**
-   * The registrations, in order: the `full_text_search` table function, then the map-key pushdown rules.
+   * The registrations, in order: the `full_text_search` table function, the map-key pushdown rules, then
+   * `text_match` (its scan pushdown wraps what the map-key pushdown put into a relation).
    */
   private[spark] val registrations: Seq[SparkSessionExtensions => Unit] = Seq(
     search.FullTextSearchFunction.register,
-    pushdown.MapPushdownExtensions
+    pushdown.MapPushdownExtensions,
+    search.TextMatchFunction
   )
 }

@@ -1,0 +1,294 @@
+package dev.strata.spark.search
+
+import java.nio.file.Files
+import java.util.Random
+
+import scala.jdk.CollectionConverters._
+
+import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.testing.TestSeeds
+import dev.strata.testing.text.{QueryGenerator, TextCorpus}
+import org.apache.lucene.analysis.standard.StandardAnalyzer
+import org.apache.lucene.document.{Document, Field, StoredField, TextField}
+import org.apache.lucene.index.{DirectoryReader, IndexWriter, IndexWriterConfig}
+import org.apache.lucene.queryparser.classic.QueryParser
+import org.apache.lucene.search.IndexSearcher
+import org.apache.lucene.store.ByteBuffersDirectory
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
+import org.apache.spark.sql.types.StructType
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+/**
+ * `text_match(column, query)` in WHERE, end to end: a partitioned primary-key table with a full-text indexed
+ * column and a shared-shredding MAP column, written and compacted through Strata, queried with random
+ * full-text queries combined with partition and map-key predicates. The oracle is independent of Strata: the
+ * live rows are what the test wrote (newest version per key), matched by a brute-force Lucene index over them,
+ * and the other predicates are evaluated in Scala.
+ */
+class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
+
+  private lazy val root = Files.createTempDirectory("strata-text-match-")
+  private var spark: SparkSession = _
+  private val seed = TestSeeds.seed("TextMatchSuite")
+  private val corpus = new TextCorpus(300)
+  private val schema = StructType.fromDDL("id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>")
+
+  /** A written row: (id, dt) is the primary key. */
+  private case class Doc(id: Long, dt: String, body: String, attrs: Map[String, Int])
+
+  /** The newest written version of each key of lake.kb.docs. */
+  private var live: Map[(Long, String), Doc] = Map.empty
+
+  override def beforeAll(): Unit = {
+    spark = SparkSession.builder()
+      .master("local[2]")
+      .config("spark.ui.enabled", "false")
+      .config("spark.driver.host", "127.0.0.1")
+      .config("spark.driver.bindAddress", "127.0.0.1")
+      .config("spark.sql.shuffle.partitions", "4")
+      .config("spark.sql.adaptive.enabled", "false") // plain physical plans carry the scan metrics
+      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
+      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
+      .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
+      .getOrCreate()
+    spark.sql("CREATE NAMESPACE lake.kb")
+    spark.sql("CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
+      "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
+      "'pk-full-text.index.columns'='body', 'fields.attrs.map.storage-layout'='shared-shredding')")
+    val random = new Random(seed)
+    val first = docs(random, 0 until 900)
+    val second = docs(random, 600 until 1400) // replaces 600..899 with new versions
+    write("lake.kb.docs", first)
+    write("lake.kb.docs", second)
+    live = (first ++ second).map(d => (d.id, d.dt) -> d).toMap
+  }
+
+  override def afterAll(): Unit = {
+    if (spark != null) spark.stop()
+    SparkSession.clearActiveSession()
+    SparkSession.clearDefaultSession()
+  }
+
+  private def docs(random: Random, ids: Range): Seq[Doc] = ids.map { i =>
+    val body = if (random.nextInt(25) == 0) null else corpus.document(random, 4, 25)
+    val attrs = (0 until 5).flatMap(k => if (random.nextInt(3) == 0) None else Some(s"k$k" -> random.nextInt(10))).toMap
+    Doc(i.toLong, s"d${i % 3}", body, attrs)
+  }
+
+  private def write(table: String, rows: Seq[Doc]): Unit = {
+    val data = rows.map(d => Row(d.id, d.dt, s"title ${d.id}", d.body, d.attrs.asJava))
+    spark.createDataFrame(data.asJava, schema).writeTo(table).append()
+  }
+
+  private def quote(s: String): String = "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+  /** The keys of `rows` whose body matches each query, by a brute-force Lucene index over exactly these rows. */
+  private def oracle(rows: Iterable[Doc], queries: Seq[String]): Map[String, Set[(Long, String)]] = {
+    val dir = new ByteBuffersDirectory()
+    val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
+    rows.filter(_.body != null).foreach { d =>
+      val doc = new Document()
+      doc.add(new StoredField("id", d.id))
+      doc.add(new StoredField("dt", d.dt))
+      doc.add(new TextField("body", d.body, Field.Store.NO))
+      writer.addDocument(doc)
+    }
+    writer.close()
+    val reader = DirectoryReader.open(dir)
+    try {
+      val searcher = new IndexSearcher(reader)
+      queries.map { q =>
+        val top = searcher.search(new QueryParser("body", new StandardAnalyzer()).parse(q), 100000)
+        q -> top.scoreDocs.map { sd =>
+          val d = searcher.storedFields().document(sd.doc)
+          (d.getField("id").numericValue().longValue(), d.get("dt"))
+        }.toSet
+      }.toMap
+    } finally reader.close()
+  }
+
+  /** Partition predicates: SQL and the same test in Scala. */
+  private val partitionPredicates: Seq[(String, Doc => Boolean)] = Seq(
+    ("", _ => true),
+    (" AND dt = 'd1'", _.dt == "d1"),
+    (" AND dt >= 'd1'", _.dt >= "d1"),
+    (" AND dt IN ('d0', 'd2')", d => d.dt == "d0" || d.dt == "d2"))
+
+  /** Map-key predicates on the shared-shredding column. */
+  private val mapPredicates: Seq[(String, Doc => Boolean)] = Seq(
+    ("", _ => true),
+    (" AND attrs['k1'] > 4", _.attrs.get("k1").exists(_ > 4)),
+    (" AND attrs['k3'] = 2", _.attrs.get("k3").contains(2)),
+    (" AND attrs['k0'] IS NOT NULL", _.attrs.contains("k0")))
+
+  private def keys(df: DataFrame): Set[(Long, String)] = df.collect().map(r => (r.getLong(0), r.getString(1))).toSet
+
+  private def scanDescriptions(df: DataFrame): Seq[String] =
+    df.queryExecution.executedPlan.collect { case b: BatchScanExec => b.scan.description() }
+
+  /** Random queries with random partition and map predicates on `table` equal the oracle over `rows`. */
+  private def checkRandomQueries(table: String, rows: Iterable[Doc], salt: Int, queries: Int = 40): Unit = {
+    val random = new Random(seed + salt)
+    val generator = new QueryGenerator(corpus)
+    val qs = Iterator.continually(generator.next(random)).distinct.take(queries).toSeq
+    val expected = oracle(rows, qs)
+    var nonEmpty = 0
+    qs.foreach { q =>
+      val (partSql, partOk) = partitionPredicates(random.nextInt(partitionPredicates.size))
+      val (mapSql, mapOk) = mapPredicates(random.nextInt(mapPredicates.size))
+      val df = spark.sql(s"SELECT id, dt FROM $table WHERE text_match(body, ${quote(q)})$partSql$mapSql")
+      val want = rows.filter(d => expected(q).contains((d.id, d.dt)) && partOk(d) && mapOk(d)).map(d => (d.id, d.dt)).toSet
+      val what = s"query '$q'$partSql$mapSql on $table (${TestSeeds.describe("TextMatchSuite", seed)})"
+      assert(keys(df) == want, what)
+      nonEmpty += (if (want.nonEmpty) 1 else 0)
+    }
+    assert(qs.size >= 30 && nonEmpty > qs.size / 3, s"most of ${qs.size} queries should match something: $nonEmpty")
+  }
+
+  test("the written rows are what the table reads (the oracle's live rows)") {
+    assert(keys(spark.sql("SELECT id, dt FROM lake.kb.docs")) == live.keySet)
+  }
+
+  test("after INSERTs: random text_match queries with partition and map-key predicates equal a brute-force Lucene match") {
+    checkRandomQueries("lake.kb.docs", live.values, 1)
+  }
+
+  test("EXPLAIN shows PushedTextMatch next to the partition and map-key pushdowns") {
+    val df = spark.sql("SELECT dt, count(*) FROM lake.kb.docs WHERE text_match(body, 'disk AND failure') " +
+      "AND dt >= 'd1' AND attrs['k1'] > 4 GROUP BY dt")
+    val explain = df.queryExecution.explainString(org.apache.spark.sql.execution.ExtendedMode)
+    assert(explain.contains("PushedTextMatch: [body: disk AND failure]"), explain)
+    assert(explain.contains("PushedMapPredicates: [attrs['k1'] > 4]"), explain)
+    assert(explain.contains("PushedPredicates: [") && explain.contains("dt >= 'd1'"), explain)
+    // Spark still evaluates the function above the scan.
+    assert(df.queryExecution.executedPlan.toString.contains("text_match(body"), explain)
+    df.collect()
+  }
+
+  test("the scan reads only the matching rows and skips files without matches (metrics)") {
+    val word = corpus.rareWord(new Random(seed + 2))
+    val expected = oracle(live.values, Seq(word))(word)
+    val df = spark.sql(s"SELECT id, dt, title FROM lake.kb.docs WHERE text_match(body, ${quote(word)})")
+    assert(keys(df) == expected)
+    val scan = df.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.head
+    val total = live.size
+    assert(scan.metrics("numOutputRows").value == expected.size, s"the scan returned only the matching rows of $total")
+    assert(scan.metrics("textMatchRows").value == expected.size)
+    assert(scan.metrics("textMatchFilesSkipped").value > 0, "files without a match are not read")
+    assert(scan.metrics("textMatchFilesReadWhole").value == 0)
+  }
+
+  test("with the pushdown rule excluded Spark's own evaluation gives the same answers, and nothing is pushed") {
+    spark.conf.set("spark.sql.optimizer.excludedRules", PushTextMatchIntoStrataScans.ruleName)
+    try {
+      val df = spark.sql("SELECT id, dt FROM lake.kb.docs WHERE text_match(body, 'lake')")
+      assert(!scanDescriptions(df).exists(_.contains("PushedTextMatch")), scanDescriptions(df))
+      checkRandomQueries("lake.kb.docs", live.values, 3, queries = 30)
+    } finally spark.conf.unset("spark.sql.optimizer.excludedRules")
+  }
+
+  test("joins: each side's text_match is pushed into its own scan and the join equals the oracle") {
+    val random = new Random(seed + 4)
+    val generator = new QueryGenerator(corpus)
+    (0 until 6).foreach { _ =>
+      val q1 = generator.next(random)
+      val q2 = generator.next(random)
+      val expected = oracle(live.values, Seq(q1, q2))
+      val df = spark.sql(s"SELECT a.id, a.dt FROM lake.kb.docs a JOIN lake.kb.docs b ON a.id = b.id AND a.dt = b.dt " +
+        s"WHERE text_match(a.body, ${quote(q1)}) AND text_match(b.body, ${quote(q2)}) AND a.dt <> 'd2'")
+      val scans = scanDescriptions(df)
+      assert(scans.count(_.contains(s"PushedTextMatch: [body: $q1]")) == 1 &&
+        scans.count(_.contains(s"PushedTextMatch: [body: $q2]")) == (if (q1 == q2) 2 else 1), scans)
+      assert(keys(df) == expected(q1).intersect(expected(q2)).filter(_._2 != "d2"), s"$q1 / $q2")
+    }
+    // A join with rows that do not come from the table, and two matches on the same scan.
+    val q = "lake OR storage"
+    val expected = oracle(live.values, Seq("lake", "storage"))
+    val both = spark.sql("SELECT d.id, d.dt FROM lake.kb.docs d JOIN (SELECT id FROM range(0, 2000, 2)) r ON d.id = r.id " +
+      "WHERE text_match(d.body, 'lake') AND text_match(d.body, 'storage')")
+    assert(scanDescriptions(both).exists(_.contains("PushedTextMatch: [body: lake, body: storage]")), scanDescriptions(both))
+    assert(keys(both) == expected("lake").intersect(expected("storage")).filter(_._1 % 2 == 0), q)
+  }
+
+  test("after compaction: random queries still equal the oracle") {
+    spark.sql("CALL lake.sys.compact(table => 'kb.docs')")
+    checkRandomQueries("lake.kb.docs", live.values, 5)
+  }
+
+  test("files no archive covers are indexed at query time; with fresh indexing off they are read whole") {
+    spark.sql("CREATE TABLE lake.kb.late (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
+      "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+      "'fields.attrs.map.storage-layout'='shared-shredding')")
+    val random = new Random(seed + 6)
+    val first = docs(random, 0 until 500)
+    val second = docs(random, 300 until 700)
+    write("lake.kb.late", first)
+    write("lake.kb.late", second)
+    // Indexed from now on: the files written so far have no archive until the next compaction.
+    spark.sql("ALTER TABLE lake.kb.late SET TBLPROPERTIES ('pk-full-text.index.columns' = 'body')")
+    val rows = (first ++ second).map(d => (d.id, d.dt) -> d).toMap.values
+    checkRandomQueries("lake.kb.late", rows, 7, queries = 30)
+    val word = corpus.word(new Random(seed + 8))
+    val expected = oracle(rows, Seq(word))(word)
+    def run(): BatchScanExec = {
+      val df = spark.sql(s"SELECT id, dt FROM lake.kb.late WHERE text_match(body, ${quote(word)})")
+      assert(keys(df) == expected, word)
+      df.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.head
+    }
+    val fresh = run()
+    assert(fresh.metrics("rowsIndexedAtQueryTime").value > 0)
+    assert(fresh.metrics("textMatchRows").value == expected.size)
+    spark.conf.set("spark.sql.strata.search.fresh", "false")
+    try {
+      val whole = run()
+      assert(whole.metrics("textMatchFilesReadWhole").value > 0)
+      assert(whole.metrics("textMatchRows").value == 0)
+      checkRandomQueries("lake.kb.late", rows, 9, queries = 30)
+    } finally spark.conf.unset("spark.sql.strata.search.fresh")
+  }
+
+  test("rows still in level 0 are matched once a read returns them, as a plain SELECT sees them") {
+    spark.sql("CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+      "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
+    spark.sql("INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')")
+    spark.sql("ALTER TABLE lake.kb.level0 SET TBLPROPERTIES ('write-only' = 'true')")
+    spark.sql("INSERT INTO lake.kb.level0 VALUES (4, 'disk slow'), (3, 'network full')")
+    def ids(where: String): Set[Long] =
+      spark.sql(s"SELECT id FROM lake.kb.level0 WHERE $where").collect().map(_.getLong(0)).toSet
+    // A deletion-vector table's reads see level-0 rows only once compacted: text_match filters what they return.
+    assert(ids("text_match(body, 'disk')") == ids("body RLIKE '(?i)\\\\bdisk\\\\b'"))
+    assert(ids("text_match(body, 'disk')") == Set(1L, 3L))
+    spark.sql("ALTER TABLE lake.kb.level0 SET TBLPROPERTIES ('write-only' = 'false')")
+    spark.sql("CALL lake.sys.compact(table => 'kb.level0')")
+    assert(ids("text_match(body, 'disk')") == Set(1L, 4L))
+    assert(ids("text_match(body, 'network')") == Set(2L, 3L))
+  }
+
+  test("bad calls get one clear error each") {
+    def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
+    val notIndexed = error("SELECT id FROM lake.kb.docs WHERE text_match(title, 'x')")
+    assert(notIndexed.contains("Cannot use text_match(title, 'x'): column title of lake.kb.docs is not full-text " +
+      "indexed; set 'pk-full-text.index.columns'"), notIndexed)
+    assert(notIndexed.contains("or match the indexed column 'body'"), notIndexed)
+    val perRow = error("SELECT id FROM lake.kb.docs WHERE text_match(body, title)")
+    assert(perRow.contains("the query must be a constant string, found title"), perRow)
+    val expression = error("SELECT id FROM lake.kb.docs WHERE text_match(lower(body), 'x')")
+    assert(expression.contains("the first argument must be a column"), expression)
+    val badQuery = error("SELECT id FROM lake.kb.docs WHERE text_match(body, 'AND (')")
+    assert(badQuery.contains("Cannot use text_match(body, 'AND (') on lake.kb.docs: Cannot parse full-text query"), badQuery)
+    val nullQuery = error("SELECT id FROM lake.kb.docs WHERE text_match(body, CAST(NULL AS STRING))")
+    assert(nullQuery.contains("the query is NULL"), nullQuery)
+    val arity = error("SELECT id FROM lake.kb.docs WHERE text_match(body)")
+    assert(arity.contains("expected (column, query)"), arity)
+    spark.sql("CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')")
+    val plain = error("SELECT id FROM lake.kb.plain WHERE text_match(body, 'x')")
+    assert(plain.contains("column body of lake.kb.plain is not full-text indexed"), plain)
+    val foreign = error("SELECT * FROM VALUES ('disk') AS v(body) WHERE text_match(body, 'disk')")
+    assert(foreign.contains("is not a column read from a table of a Strata catalog"), foreign)
+    // A renamed column is still the table's column.
+    val renamed = spark.sql("SELECT i FROM (SELECT id AS i, body AS b FROM lake.kb.docs) WHERE text_match(b, 'lake')")
+    assert(renamed.collect().length == oracle(live.values, Seq("lake"))("lake").size)
+  }
+}
