@@ -63,7 +63,7 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
           s"${TextMatch.Name}(body, 'disk AND failure').")
     }
     if (!t.right.foldable) {
-      throw StrataErrors.analysis(s"Cannot use $call: the query must be a constant string, found ${t.right.sql}, " +
+      throw StrataErrors.analysis(s"Cannot use $call: the query must be a constant string, found ${TextMatch.columnText(t.right)}, " +
         "which differs per row. Pass a string literal such as 'disk AND failure'.")
     }
     val query = t.right.eval() match {

@@ -57,8 +57,8 @@ case class TextMatch(left: Expression, right: Expression, binding: Option[TextMa
 object TextMatch {
   val Name = "text_match"
 
-  /** The call as a user wrote it, e.g. `text_match(body, 'disk')` (a column by its name, unqualified). */
-  def describe(t: TextMatch): String = s"$Name(${columnText(t.left)}, ${t.right.sql})"
+  /** The call as a user wrote it, e.g. `text_match(body, 'disk')` (columns by their names, unqualified). */
+  def describe(t: TextMatch): String = s"$Name(${columnText(t.left)}, ${columnText(t.right)})"
 
   def columnText(e: Expression): String = e match {
     case a: Attribute => a.name

@@ -19,10 +19,14 @@ import org.apache.spark.sql.types.StructType;
  * <ol>
  *   <li>{@code full_text_search} top-10 vs {@code lower(body) RLIKE '\bterm\b' ... LIMIT 10}, for a rare and
  *       a common term (best of 3 warm runs each), and whether the rare term's ids are identical;</li>
- *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]} (best of two each).</li>
+ *   <li>{@code SELECT count(*) ... WHERE text_match(body, 'term')} vs {@code ... WHERE lower(body) RLIKE '\bterm\b'}
+ *       for the same two terms (best of 3 warm runs each), with both counts;</li>
+ *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]} (best of two each; skipped
+ *       with {@code -Dstrata.bench.rebuild=false}).</li>
  * </ol>
  * Run: {@code mvn -B -pl spark-catalyst-rules test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000] [-Dstrata.bench.docBytes=200]}
+ * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000] [-Dstrata.bench.docBytes=200]
+ * [-Dstrata.bench.rebuild=false]}
  */
 public final class FullTextSearchBenchmark {
 
@@ -75,6 +79,21 @@ public final class FullTextSearchBenchmark {
             System.out.printf("term %-12s full_text_search %.3f s | RLIKE scan %.3f s | speed-up %.1fx | ids identical: %s%n",
                     term, searchSeconds, scanSeconds, scanSeconds / searchSeconds,
                     term.equals(rare) ? a.equals(b) : "n/a (common term: different rankings)");
+        }
+        for (String term : new String[] {rare, common}) {
+            String match = "SELECT count(*) FROM lake.bench.docs WHERE text_match(body, '" + term + "')";
+            String scan = "SELECT count(*) FROM lake.bench.docs WHERE lower(body) RLIKE '\\\\b" + term + "\\\\b'";
+            double matchSeconds = best(spark, match);
+            double scanSeconds = best(spark, scan);
+            long a = spark.sql(match).collectAsList().get(0).getLong(0);
+            long b = spark.sql(scan).collectAsList().get(0).getLong(0);
+            System.out.printf("term %-12s text_match count %.3f s | RLIKE count %.3f s | speed-up %.1fx%s | counts %d / %d%n",
+                    term, matchSeconds, scanSeconds, scanSeconds / matchSeconds, term.equals(rare) ? " (goal >= 20x)" : "",
+                    a, b);
+        }
+        if (!Boolean.parseBoolean(System.getProperty("strata.bench.rebuild", "true"))) {
+            stop(spark);
+            return;
         }
         double two = rebuild(spark);
         stop(spark);
