@@ -3,8 +3,8 @@ package dev.strata.spark.metrics;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 
 /**
- * Data files a scan with a pushed text_match reads whole, since no archive or fresh index answered for them
- * (driver metric).
+ * Data files a scan with a pushed text_match reads whole: no archive or fresh index answered for them, or
+ * more than half of their rows match (driver metric).
  */
 public final class TextMatchFilesReadWholeMetric extends CustomSumMetric {
 
@@ -17,6 +17,6 @@ public final class TextMatchFilesReadWholeMetric extends CustomSumMetric {
 
     @Override
     public String description() {
-        return "data files read whole under text_match (not searchable)";
+        return "data files read whole under text_match (not searched, or mostly matching)";
     }
 }

@@ -2,7 +2,7 @@ package dev.strata.spark.metrics;
 
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 
-/** Rows that match a pushed text_match and are read by their position (driver metric). */
+/** Rows the archives and fresh indexes matched for a pushed text_match (driver metric). */
 public final class TextMatchRowsMetric extends CustomSumMetric {
 
     public static final String NAME = "textMatchRows";
@@ -14,6 +14,6 @@ public final class TextMatchRowsMetric extends CustomSumMetric {
 
     @Override
     public String description() {
-        return "rows matched by text_match (read by position)";
+        return "rows matched by text_match in the full-text index";
     }
 }

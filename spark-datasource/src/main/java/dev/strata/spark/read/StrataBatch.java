@@ -1,6 +1,9 @@
 package dev.strata.spark.read;
 
 import java.util.List;
+import java.util.Map;
+
+import dev.strata.index.PkFullTextSearcher;
 import java.util.function.Function;
 
 import org.apache.paimon.table.FileStoreTable;
@@ -25,13 +28,16 @@ final class StrataBatch implements Batch {
     private final RowType readType;
     private final StrataReaderFactory.ColumnarPlan columnar;
     private final TextMatchPushdown textMatch;
+    private final Map<String, PkFullTextSearcher.BucketMatches> textMatches;
     private InputPartition[] partitions;
     private long splitsPruning;
     private TextMatchSplits textMatchSplits;
 
     StrataBatch(String tableName, FileStoreTable table, Function<Split, SplitReadMode> modes, SplitReaders readers,
-            RowType readType, StrataReaderFactory.ColumnarPlan columnar, TextMatchPushdown textMatch) {
+            RowType readType, StrataReaderFactory.ColumnarPlan columnar, TextMatchPushdown textMatch,
+            Map<String, PkFullTextSearcher.BucketMatches> textMatches) {
         this.textMatch = textMatch;
+        this.textMatches = textMatches;
         this.table = table;
         this.columnar = columnar;
         this.tableName = tableName;
@@ -59,7 +65,7 @@ final class StrataBatch implements Batch {
             }
             splitsPruning = pruning;
             if (textMatch != null) {
-                textMatchSplits = TextMatchSplits.plan(tableName, table, splits, modes, textMatch);
+                textMatchSplits = TextMatchSplits.plan(tableName, table, splits, modes, textMatch, textMatches);
                 partitions = textMatchSplits.partitions.toArray(new InputPartition[0]);
             }
         }

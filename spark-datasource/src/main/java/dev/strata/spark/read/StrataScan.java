@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.strata.index.PkFullTextSearcher;
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
@@ -40,6 +41,8 @@ final class StrataScan implements Scan {
     private final MapPushdown mapPushdown;
     /** The pushed text match, or null. */
     private final TextMatchPushdown textMatch;
+    /** The text match's matching rows per bucket, found once for every batch of this scan. */
+    private final Map<String, PkFullTextSearcher.BucketMatches> textMatches = new java.util.concurrent.ConcurrentHashMap<>();
     private StrataBatch batch;
 
     StrataScan(
@@ -114,7 +117,7 @@ final class StrataScan implements Scan {
         batch = new StrataBatch(tableName, table, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
                 textMatch == null && ColumnarReads.eligible(table, readType, mapPushdown, limit)
                         ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown,
-                                PageChecksums.verifyEnabled(table.options())) : null, textMatch);
+                                PageChecksums.verifyEnabled(table.options())) : null, textMatch, textMatches);
         return batch;
     }
 

@@ -33,13 +33,15 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * <ul>
  *   <li>a file with no matching row is not read;
  *   <li>a file with matches is read by those positions only (the Parquet reader skips the pages that hold
- *       none of them);
+ *       none of them), unless they are more than half of its rows: then it is read whole, streaming, which
+ *       costs no more;
  *   <li>a file whose rows were not searched (no current archive and fresh indexing off) is read whole;
  *   <li>a split with nothing left is dropped.
  * </ul>
  *
  * Splits that merge rows (not raw-convertible) are read as they are. Spark filters every row afterwards, so
- * this only decides what is read.
+ * this only decides what is read. The matches of a bucket are found once per scan ({@code matchesByBucket}
+ * is kept by the scan: Spark may plan a scan's batch more than once).
  */
 final class TextMatchSplits {
 
@@ -52,10 +54,11 @@ final class TextMatchSplits {
     private TextMatchSplits() {}
 
     static TextMatchSplits plan(String tableName, FileStoreTable table, List<Split> splits,
-            Function<Split, SplitReadMode> modes, TextMatchPushdown pushdown) {
+            Function<Split, SplitReadMode> modes, TextMatchPushdown pushdown,
+            Map<String, PkFullTextSearcher.BucketMatches> matchesByBucket) {
         TextMatchSplits out = new TextMatchSplits();
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
-        Map<String, PkFullTextSearcher.BucketMatches> buckets = new HashMap<>();
+        Set<String> counted = new HashSet<>();
         for (Split split : splits) {
             if (!(split instanceof DataSplit) || !((DataSplit) split).rawConvertible() || ((DataSplit) split).isStreaming()) {
                 out.partitions.add(new StrataInputPartition(split, modes.apply(split)));
@@ -63,7 +66,7 @@ final class TextMatchSplits {
             }
             DataSplit data = (DataSplit) split;
             String key = data.snapshotId() + "/" + Arrays.toString(data.partition().toBytes()) + "/" + data.bucket();
-            PkFullTextSearcher.BucketMatches matches = buckets.get(key);
+            PkFullTextSearcher.BucketMatches matches = matchesByBucket.get(key);
             if (matches == null) {
                 try {
                     matches = searcher.matches(data.snapshotId(), data.partition(), data.bucket(), pushdown.queries(),
@@ -73,7 +76,9 @@ final class TextMatchSplits {
                             + " in bucket " + data.bucket() + ": reading its full-text archives failed: " + e.getMessage()
                             + ". Run CALL <catalog>.sys.rebuild_pk_fulltext for the table if an archive is damaged.", e);
                 }
-                buckets.put(key, matches);
+                matchesByBucket.put(key, matches);
+            }
+            if (counted.add(key)) {
                 out.rowsIndexedAtQueryTime += matches.rowsIndexedAtQueryTime();
             }
             Map<String, long[]> positions = new LinkedHashMap<>();
@@ -85,8 +90,12 @@ final class TextMatchSplits {
                 } else if (found.isEmpty()) {
                     out.filesSkipped++;
                 } else {
-                    positions.put(file.fileName(), toArray(found));
                     out.rowsMatched += found.getCardinality();
+                    if (found.getCardinality() * 2 > file.rowCount()) {
+                        whole.add(file.fileName());
+                    } else {
+                        positions.put(file.fileName(), toArray(found));
+                    }
                 }
             }
             out.filesReadWhole += whole.size();
