@@ -161,7 +161,8 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     val explain = df.queryExecution.explainString(org.apache.spark.sql.execution.ExtendedMode)
     assert(explain.contains("PushedTextMatch: [body: disk AND failure]"), explain)
     assert(explain.contains("PushedMapPredicates: [attrs['k1'] > 4]"), explain)
-    assert(explain.contains("PushedPredicates: [") && explain.contains("dt >= 'd1'"), explain)
+    assert(explain.contains("[PushedPredicates: [dt >= 'd1'], PushedMapPredicates: [attrs['k1'] > 4], " +
+      "SelectedKeys: [attrs=[k1]], PushedTextMatch: [body: disk AND failure]]"), explain)
     // Spark still evaluates the function above the scan.
     assert(df.queryExecution.executedPlan.toString.contains("text_match(body"), explain)
     df.collect()
