@@ -206,27 +206,58 @@ public final class PkFullTextSearcher {
         BucketFiles files;
         ArchiveFiles archiveFiles;
         BucketIndexState state;
+        List<DataFileMeta> uncovered;
         Map<String, DeletionVector> dvs;
         FreshRows fresh;
         long unsearchable;
     }
 
-    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh) throws IOException {
+    /**
+     * The data files, archives and archive state of one bucket, and the data files no current archive covers
+     * (the rows a search indexes at query time or leaves out).
+     */
+    private Bucket classify(Snapshot snapshot, BinaryRow partition, int bucket) {
         FileStoreTable table = maintainers.table;
-        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         Bucket b = new Bucket();
         b.files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         b.archiveFiles = ArchiveFiles.of(table, partition, bucket);
         ArchiveFiles archiveFiles = b.archiveFiles;
         b.state = BucketIndexState.fromActiveDataFiles(maintainers.definition.fieldId(), b.files.dataFiles,
                 b.files.archives, archive -> maintainers.headers.header(archiveFiles, archive));
-        b.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
-        List<DataFileMeta> uncovered = new ArrayList<>();
+        b.uncovered = new ArrayList<>();
         for (DataFileMeta f : b.files.dataFiles) {
             if (!b.state.payloadBySourceFile().containsKey(f.fileName())) {
-                uncovered.add(f);
+                b.uncovered.add(f);
             }
         }
+        return b;
+    }
+
+    /**
+     * The archive state of every level of one bucket in a snapshot, classified exactly as a search classifies
+     * it (so {@link ArchiveLevelState#rowsNotCovered()} summed over a bucket is what a search without fresh rows
+     * leaves out): level 0 ({@code not_indexed}), each level above 0 with its current archive
+     * ({@code current}), a stale one ({@code stale}) or none ({@code missing}), and stale archives of levels
+     * that no longer have files (level -1 when the archive's header cannot be read). Lowest level first.
+     */
+    public List<ArchiveLevelState> levelStates(long snapshotId, BinaryRow partition, int bucket) {
+        Snapshot snapshot = maintainers.table.snapshotManager().snapshot(snapshotId);
+        Bucket b = classify(snapshot, partition, bucket);
+        return ArchiveLevelState.of(b.files.dataFiles, b.state, archive -> {
+            try {
+                return maintainers.headers.header(b.archiveFiles, archive).sourceMeta().dataLevel();
+            } catch (Exception e) {
+                return -1;
+            }
+        });
+    }
+
+    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh) throws IOException {
+        FileStoreTable table = maintainers.table;
+        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
+        Bucket b = classify(snapshot, partition, bucket);
+        b.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
+        List<DataFileMeta> uncovered = b.uncovered;
         if (fresh && freshSearchSupported()) {
             b.fresh = uncovered.isEmpty() ? null : FRESH.get(table, snapshot, partition, bucket, uncovered, b.dvs,
                     maintainers.definition);
