@@ -21,6 +21,7 @@ import dev.strata.spark.catalog.WarehouseNames;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.functions.StrataFunctions;
 import dev.strata.spark.procedures.StrataProcedures;
+import dev.strata.spark.procedures.TableResolver;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.AbstractCatalog;
 import dev.strata.spark.catalog.TableDiagnosis;
@@ -77,7 +78,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * live in the {@code sys} namespace ({@code CALL lake.sys.compact(table => 'db.t')}); functions (used by
  * writes to route rows to their bucket) are served by {@link FunctionCatalog}.
  */
-public class StrataCatalog implements TableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog {
+public class StrataCatalog
+        implements TableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog, TableResolver {
 
     /** The namespace holding the catalog's procedures. */
     public static final String SYSTEM_NAMESPACE = "sys";
@@ -316,6 +318,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
      * set {@link PageChecksums#VERIFY_OPTION} (created before Strata set it, or by another engine) gets it as
      * a dynamic option, so Paimon's and Strata's readers verify every page's checksum.
      */
+    @Override
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
         FileStoreTable table = loadStoredTable(ident);
         return table.options().containsKey(PageChecksums.VERIFY_OPTION)

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.strata.index.PkFullTextIndex;
-import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.StrataErrors;
 import dev.strata.spark.write.PaimonCommits;
@@ -60,7 +59,7 @@ final class CompactProcedure extends StrataProcedure {
             .add("files_after", DataTypes.IntegerType, false)
             .add("rows", DataTypes.LongType, false);
 
-    CompactProcedure(StrataCatalog catalog) {
+    CompactProcedure(TableResolver catalog) {
         super(catalog, NAME, "Compacts the buckets of a table (optionally only the partitions matching where) "
                 + "in Spark tasks and commits the result in one snapshot.");
     }

@@ -13,7 +13,6 @@ import java.util.TreeSet;
 import dev.strata.index.LevelReport;
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextRebuild;
-import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.write.PaimonCommits;
@@ -59,7 +58,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             .add("rows_indexed", DataTypes.LongType, false)
             .add("archive_bytes", DataTypes.LongType, false);
 
-    RebuildPkFullTextProcedure(StrataCatalog catalog) {
+    RebuildPkFullTextProcedure(TableResolver catalog) {
         super(catalog, NAME, "Builds missing or stale primary-key full-text archives (all with force) of the "
                 + "buckets matching where, in Spark tasks, and commits them in one snapshot.");
     }
