@@ -32,8 +32,6 @@ import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.utils.SerializationUtils;
 import org.apache.spark.Partitioner;
-import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import scala.Tuple2;
 
 /**
@@ -166,21 +164,22 @@ final class PostponeCompaction {
     }
 
     /**
-     * Runs the plan on Spark and returns the messages of the written buckets (not yet committed). If a bucket's
-     * last attempt fails, deletes what the other buckets wrote and throws.
+     * Runs the plan on Spark as part of {@code run} (its jobs described by {@code detail}) and returns the
+     * messages of the written buckets (not yet committed). If a bucket's last attempt fails, deletes what the
+     * other buckets wrote and throws.
      */
-    static List<CommitMessage> execute(JavaSparkContext jsc, FileStoreTable table, String name, Plan plan) {
+    static List<CommitMessage> execute(ProcedureRun run, FileStoreTable table, Plan plan, String detail) {
         if (plan.sources.isEmpty()) {
             return List.of();
         }
         List<Target> targets = plan.targets;
-        JavaPairRDD<RowPosition, byte[]> routed = jsc.parallelize(plan.sources, plan.sources.size())
-                .flatMapToPair(new ReadPostponeFile(table));
-        List<TaskAttempts.Outcome> results = routed
+        List<TaskAttempts.Outcome> results = run.described(detail, () -> ProcedureRun.spark()
+                .parallelize(plan.sources, plan.sources.size())
+                .flatMapToPair(new ReadPostponeFile(table))
                 .repartitionAndSortWithinPartitions(new TargetPartitioner(targets.size()), new PositionOrder())
                 .mapPartitionsWithIndex(new WriteTarget(table, targets), true)
-                .collect();
-        return TaskAttempts.messagesOrAbort(table, name, results);
+                .collect());
+        return run.messagesOrAbort(results, null);
     }
 
     /** Where a row goes (target index) and where it came from (file rank, row position in the file). */
