@@ -111,7 +111,8 @@ final class CompactProcedure extends StrataProcedure {
                 }
             }
             BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            outcomes = run.runTasks(count(tasks.size(), "bucket"), tasks, new CompactBucket(table, builder, full), labels);
+            outcomes = run.runTasks(ProcedureRun.count(tasks.size(), "bucket"), tasks,
+                    new CompactBucket(table, builder, full), labels);
         } else {
             AppendCompactCoordinator coordinator = new AppendCompactCoordinator(table, false);
             List<byte[]> tasks = new ArrayList<>();
@@ -120,21 +121,18 @@ final class CompactProcedure extends StrataProcedure {
             for (AppendCompactTask task : coordinator.run()) {
                 if (selected.contains(task.partition())) {
                     tasks.add(serialize(serializer, task));
-                    labels.add(target.describe(task.partition()) + " (" + task.compactBefore().size() + " files)");
+                    String partition = target.describe(task.partition());
+                    labels.add((partition.isEmpty() ? "" : partition + ": ")
+                            + ProcedureRun.count(task.compactBefore().size(), "file"));
                 }
             }
-            outcomes = run.runTasks(count(tasks.size(), "bucket"), tasks,
+            outcomes = run.runTasks(ProcedureRun.count(tasks.size(), "append compaction task"), tasks,
                     new CompactAppendFiles(table, serializer.getVersion()), labels);
         }
 
         List<CommitMessage> messages = ProcedureRun.messages(outcomes);
         run.commit(messages, "the compaction of " + target.name());
         return result(OUTPUT, rows(target, before, selected, messages));
-    }
-
-    /** {@code 1 bucket}, {@code 4 buckets}. */
-    static String count(int n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     /**
@@ -180,8 +178,9 @@ final class CompactProcedure extends StrataProcedure {
 
         ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table);
         List<CommitMessage> written = PostponeCompaction.execute(run, table, plan,
-                count(plan.sources.size(), "postpone file") + " of " + count(plan.bucketCounts.size(), "partition")
-                        + " into " + count(plan.targets.size(), "bucket"));
+                ProcedureRun.count(plan.sources.size(), "postpone file") + " of "
+                        + ProcedureRun.count(plan.bucketCounts.size(), "partition") + " into "
+                        + ProcedureRun.count(plan.targets.size(), "bucket"));
         List<CommitMessage> messages = new ArrayList<>(plan.removals);
         messages.addAll(written);
         run.commit(messages, "the compaction of " + target.name());

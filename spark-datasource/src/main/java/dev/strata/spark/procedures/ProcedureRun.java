@@ -50,6 +50,11 @@ final class ProcedureRun {
         return JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
     }
 
+    /** {@code 1 bucket}, {@code 4 buckets}: for job descriptions. */
+    static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     /** {@code Strata <procedure> <table>: <detail>}. */
     String description(String detail) {
         return "Strata " + procedure + " " + name + (detail == null || detail.isEmpty() ? "" : ": " + detail);

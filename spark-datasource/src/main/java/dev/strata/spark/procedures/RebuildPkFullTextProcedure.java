@@ -105,7 +105,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         ProcedureRun run = new ProcedureRun(NAME, "rebuild full-text archives of", target.name(), table);
         List<String> labels = tasks.stream().map(b -> target.describe(b.partition) + " bucket " + b.bucket).toList();
         List<TaskAttempts.Outcome> outcomes = run.runTasks(
-                CompactProcedure.count(tasks.size(), "bucket") + (force ? " (force)" : ""), tasks,
+                ProcedureRun.count(tasks.size(), "bucket") + (force ? " (force)" : ""), tasks,
                 new RebuildBucket(table, snapshot.id(), force), labels);
 
         List<CommitMessage> messages = ProcedureRun.messages(outcomes);
