@@ -98,4 +98,19 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
         assertThat(jobsOf("CALL lake.sys.rebuild_pk_fulltext(table => 'jd.pk', force => true)"))
                 .containsExactly("Strata rebuild_pk_fulltext lake.jd.pk: 4 buckets (force)");
     }
+
+    /** Snapshot and tag maintenance runs Paimon's own operations on the driver: no Spark job to describe. */
+    @Test
+    void snapshotAndTagProceduresStartNoSparkJob() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.jd");
+        sql("CREATE TABLE lake.jd.tags (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        for (int i = 0; i < 3; i++) {
+            sql("INSERT INTO lake.jd.tags SELECT id, 'v%d' FROM range(0, 10)", i);
+        }
+        assertThat(jobsOf("CALL lake.sys.create_tag(table => 'jd.tags', tag => 'a', snapshot => 1)")).isEmpty();
+        assertThat(jobsOf("CALL lake.sys.delete_tag(table => 'jd.tags', tag => 'a')")).isEmpty();
+        assertThat(jobsOf("CALL lake.sys.rollback(table => 'jd.tags', snapshot => 2)")).isEmpty();
+        assertThat(jobsOf("CALL lake.sys.expire_snapshots(table => 'jd.tags', retain_max => 1)")).isEmpty();
+        assertThat(jobsOf("CALL lake.sys.remove_orphan_files(table => 'jd.tags', dry_run => true)")).isEmpty();
+    }
 }
