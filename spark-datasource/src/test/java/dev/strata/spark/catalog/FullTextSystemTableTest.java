@@ -73,7 +73,8 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
         Map<String, String> out = new HashMap<>();
         IndexFileHandler handler = table.store().newIndexFileHandler();
         for (IndexManifestEntry e : handler.scan(table.snapshotManager().latestSnapshot(), PkFullTextIndex.INDEX_TYPE)) {
-            out.put(e.indexFile().fileName(), "dt=" + e.partition().getString(0) + "/" + e.bucket());
+            String partition = e.partition().getFieldCount() == 0 ? "" : "dt=" + e.partition().getString(0);
+            out.put(e.indexFile().fileName(), partition + "/" + e.bucket());
         }
         return out;
     }
@@ -233,6 +234,42 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
         sql("ALTER TABLE lake.ft_sys.docs UNSET TBLPROPERTIES ('write-only')");
         sql("CALL lake.sys.compact(table => 'ft_sys.docs')");
         assertThat(fulltext("docs")).isNotEmpty().allSatisfy(r -> assertThat(r.getString(4)).isEqualTo("current"));
+    }
+
+    @Test
+    void aDeletedArchiveLeavesItsLevelMissingAndTheUnreadableArchiveStaleUntilARebuild() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ft_sys");
+        sql("CREATE TABLE lake.ft_sys.lost (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
+                + "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')");
+        sql("INSERT INTO lake.ft_sys.lost SELECT id, concat('text ', id) FROM range(0, 30)");
+
+        // A deletion-vector table's INSERT compacts its level-0 files itself and archives them in the same commit.
+        List<Row> rows = fulltext("lost");
+        assertThat(rows).singleElement().satisfies(r -> {
+            assertThat(r.getString(4)).isEqualTo("current");
+            assertThat(r.getLong(6)).isEqualTo(30);
+            assertThat(r.getLong(8)).isZero();
+        });
+        String archive = rows.get(0).getString(3);
+        long bytes = rows.get(0).getLong(7);
+        int level = rows.get(0).getInt(2);
+        assertThat(archivesOnDisk("lost")).containsEntry(archive, bytes);
+        Files.delete(warehouse.resolve("ft_sys.db").resolve("lost").resolve("index").resolve(archive));
+
+        // Still in the index manifest, but its header cannot be read: stale at level -1; its level has no archive.
+        assertThat(archivesInManifest(paimonTable("ft_sys", "lost"))).containsOnlyKeys(archive);
+        assertThat(values(fulltext("lost"))).containsExactly(
+                List.of("", 0, -1, archive, "stale", 0, 0L, bytes, 0L),
+                java.util.Arrays.asList("", 0, level, null, "missing", 1, 30L, null, 30L));
+
+        sql("CALL lake.sys.rebuild_pk_fulltext(table => 'ft_sys.lost')");
+        rows = fulltext("lost");
+        assertThat(rows).singleElement().satisfies(r -> {
+            assertThat(r.getString(4)).isEqualTo("current");
+            assertThat(r.getInt(2)).isEqualTo(level);
+            assertThat(archivesOnDisk("lost")).containsEntry(r.getString(3), r.getLong(7));
+            assertThat(r.getLong(8)).isZero();
+        });
     }
 
     @Test
