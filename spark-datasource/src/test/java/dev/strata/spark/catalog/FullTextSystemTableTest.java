@@ -48,7 +48,8 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         for (DataSplit split : table.newSnapshotReader().withSnapshot(snapshot.id()).read().dataSplits()) {
             for (DataFileMeta f : split.dataFiles()) {
-                String key = "dt=" + split.partition().getString(0) + "/" + split.bucket() + "/" + f.level();
+                String partition = split.partition().getFieldCount() == 0 ? "" : "dt=" + split.partition().getString(0);
+                String key = partition + "/" + split.bucket() + "/" + f.level();
                 Level l = out.getOrDefault(key, new Level(0, 0));
                 out.put(key, new Level(l.files + 1, l.rows + f.rowCount()));
             }
@@ -270,6 +271,31 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
             assertThat(archivesOnDisk("lost")).containsEntry(r.getString(3), r.getLong(7));
             assertThat(r.getLong(8)).isZero();
         });
+    }
+
+    @Test
+    void rowsParkedInAPostponeBucketAreNotCoveredUntilTheCompactionMovesThem() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ft_sys");
+        sql("CREATE TABLE lake.ft_sys.inbox (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
+                + "'bucket' = '-2', 'postpone.default-bucket-num' = '2', 'deletion-vectors.enabled' = 'true', "
+                + "'pk-full-text.index.columns' = 'body')");
+        sql("INSERT INTO lake.ft_sys.inbox SELECT id, concat('text ', id) FROM range(0, 25)");
+        Map<String, Level> parked = levelsInSnapshot(paimonTable("ft_sys", "inbox"));
+        List<Row> rows = fulltext("inbox");
+        assertThat(rows).extracting(FullTextSystemTableTest::key).containsExactlyElementsOf(parked.keySet());
+        assertThat(rows).allSatisfy(r -> {
+            assertThat(r.getInt(1)).isEqualTo(-2);
+            assertThat(r.getString(4)).isEqualTo("not_indexed");
+        });
+        assertThat(rows.stream().mapToLong(r -> r.getLong(8)).sum()).isEqualTo(25);
+
+        sql("CALL lake.sys.compact(table => 'ft_sys.inbox')");
+        rows = fulltext("inbox");
+        assertThat(rows).extracting(r -> r.getInt(1)).containsExactlyInAnyOrder(0, 1);
+        assertThat(rows).allSatisfy(r -> assertThat(r.getString(4)).isEqualTo("current"));
+        assertThat(rows.stream().mapToLong(r -> r.getLong(6)).sum()).isEqualTo(25);
+        assertThat(rows).extracting(r -> r.getString(3))
+                .containsExactlyInAnyOrderElementsOf(archivesInManifest(paimonTable("ft_sys", "inbox")).keySet());
     }
 
     @Test
