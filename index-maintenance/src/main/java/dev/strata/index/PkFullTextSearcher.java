@@ -32,6 +32,7 @@ import org.apache.paimon.reader.FileRecordReader;
 import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.paimon.io.KeyValueFileReaderFactory;
 import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
@@ -259,14 +260,32 @@ public final class PkFullTextSearcher {
         b.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
         List<DataFileMeta> uncovered = b.uncovered;
         if (fresh && freshSearchSupported()) {
-            b.fresh = uncovered.isEmpty() ? null : FRESH.get(table, snapshot, partition, bucket, uncovered, b.dvs,
-                    maintainers.definition);
+            if (bucket == BucketMode.POSTPONE_BUCKET) {
+                b.fresh = uncovered.isEmpty() ? null : FRESH.parked(table, snapshot, partition, uncovered,
+                        maintainers.definition);
+            } else {
+                // A postpone-bucket table's parked rows are newer than every row of the partition's buckets.
+                Set<BinaryRow> parkedKeys = parkedKeys(table, snapshot, partition);
+                b.fresh = uncovered.isEmpty() && parkedKeys.isEmpty() ? null : FRESH.get(table, snapshot, partition,
+                        bucket, uncovered, b.dvs, maintainers.definition, parkedKeys);
+            }
         } else {
             for (DataFileMeta f : uncovered) {
                 b.unsearchable += f.rowCount();
             }
         }
         return b;
+    }
+
+    /** The keys parked in bucket -2 of {@code partition} of a postpone-bucket table (empty for other tables). */
+    private Set<BinaryRow> parkedKeys(FileStoreTable table, Snapshot snapshot, BinaryRow partition) throws IOException {
+        if (CoreOptions.fromMap(table.options()).bucket() != BucketMode.POSTPONE_BUCKET) {
+            return Collections.emptySet();
+        }
+        List<DataFileMeta> parked = SnapshotBuckets.shared().files(table, snapshot, partition,
+                BucketMode.POSTPONE_BUCKET).dataFiles;
+        return parked.isEmpty() ? Collections.emptySet()
+                : FRESH.parked(table, snapshot, partition, parked, maintainers.definition).level0Keys();
     }
 
     /** Rows indexed at query time, kept for the statistics pass and the search pass of the same query. */
@@ -282,9 +301,33 @@ public final class PkFullTextSearcher {
                     }
                 };
 
+        FreshRows parked(FileStoreTable table, Snapshot snapshot, BinaryRow partition, List<DataFileMeta> files,
+                FullTextDefinition definition) throws IOException {
+            return cached(table, snapshot, partition, BucketMode.POSTPONE_BUCKET, files, definition, "parked",
+                    readers -> FreshRows.indexParked(files, readers, keyType(table), definition.analyzer()));
+        }
+
         FreshRows get(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket, List<DataFileMeta> files,
-                Map<String, DeletionVector> dvs, FullTextDefinition definition) throws IOException {
-            StringBuilder key = new StringBuilder(table.location().toString()).append('\u0000').append(snapshot.id())
+                Map<String, DeletionVector> dvs, FullTextDefinition definition, Set<BinaryRow> newerElsewhere)
+                throws IOException {
+            // The keys newer elsewhere follow from the snapshot and the partition, both part of the cache key.
+            return cached(table, snapshot, partition, bucket, files, definition,
+                    newerElsewhere.isEmpty() ? "bucket" : "bucket-under-parked",
+                    readers -> FreshRows.index(files, readers, keyType(table), dvs, definition.analyzer(), newerElsewhere));
+        }
+
+        private static RowType keyType(FileStoreTable table) {
+            return table.rowType().project(table.schema().trimmedPrimaryKeys());
+        }
+
+        private interface Build {
+            FreshRows build(FreshRows.KeyValueFiles readers) throws IOException;
+        }
+
+        private FreshRows cached(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket,
+                List<DataFileMeta> files, FullTextDefinition definition, String mode, Build build) throws IOException {
+            StringBuilder key = new StringBuilder(table.location().toString()).append('\u0000').append(mode)
+                    .append('\u0000').append(snapshot.id())
                     .append('\u0000').append(snapshot.timeMillis()).append('\u0000')
                     .append(Arrays.toString(partition.toBytes())).append('\u0000').append(bucket).append('\u0000')
                     .append(definition.analyzer());
@@ -305,8 +348,7 @@ public final class PkFullTextSearcher {
                             .copyWithoutProjection()
                             .withReadValueType(new RowType(Collections.singletonList(definition.field())))
                             .build(partition, bucket, DeletionVector.emptyFactory());
-            FreshRows built = FreshRows.index(files, readers::createRecordReader,
-                    table.rowType().project(table.schema().trimmedPrimaryKeys()), dvs, definition.analyzer());
+            FreshRows built = build.build(readers::createRecordReader);
             synchronized (this) {
                 FreshRows raced = entries.putIfAbsent(k, built);
                 return raced == null ? built : raced;

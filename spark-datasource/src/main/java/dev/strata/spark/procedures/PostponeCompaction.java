@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.source.ParkedFiles;
 import dev.strata.spark.write.PaimonTaskWriter;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;
@@ -123,10 +124,7 @@ final class PostponeCompaction {
                     DataIncrement.emptyIncrement(),
                     new CompactIncrement(new ArrayList<>(split.dataFiles()), new ArrayList<>(), new ArrayList<>())));
         }
-        Comparator<Object[]> writeOrder = Comparator
-                .comparingLong((Object[] f) -> ((DataFileMeta) f[1]).creationTimeEpochMillis())
-                .thenComparingLong(f -> ((DataFileMeta) f[1]).minSequenceNumber())
-                .thenComparing(f -> ((DataFileMeta) f[1]).fileName());
+        Comparator<Object[]> writeOrder = Comparator.comparing((Object[] f) -> (DataFileMeta) f[1], ParkedFiles.WRITE_ORDER);
         int order = 0;
         for (Map.Entry<BinaryRow, List<Object[]>> e : filesByPartition.entrySet()) {
             BinaryRow partition = e.getKey();
