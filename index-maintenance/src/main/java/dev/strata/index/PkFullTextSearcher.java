@@ -32,6 +32,7 @@ import org.apache.paimon.reader.FileRecordReader;
 import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.paimon.io.KeyValueFileReaderFactory;
 import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
@@ -307,36 +308,85 @@ public final class PkFullTextSearcher {
         BucketFiles files;
         ArchiveFiles archiveFiles;
         BucketIndexState state;
+        List<DataFileMeta> uncovered;
         Map<String, DeletionVector> dvs;
         FreshRows fresh;
         long unsearchable;
     }
 
-    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh) throws IOException {
+    /**
+     * The data files, archives and archive state of one bucket, and the data files no current archive covers
+     * (the rows a search indexes at query time or leaves out).
+     */
+    private Bucket classify(Snapshot snapshot, BinaryRow partition, int bucket) {
         FileStoreTable table = maintainers.table;
-        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         Bucket b = new Bucket();
         b.files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         b.archiveFiles = ArchiveFiles.of(table, partition, bucket);
         ArchiveFiles archiveFiles = b.archiveFiles;
         b.state = BucketIndexState.fromActiveDataFiles(maintainers.definition.fieldId(), b.files.dataFiles,
                 b.files.archives, archive -> maintainers.headers.header(archiveFiles, archive));
-        b.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
-        List<DataFileMeta> uncovered = new ArrayList<>();
+        b.uncovered = new ArrayList<>();
         for (DataFileMeta f : b.files.dataFiles) {
             if (!b.state.payloadBySourceFile().containsKey(f.fileName())) {
-                uncovered.add(f);
+                b.uncovered.add(f);
             }
         }
+        return b;
+    }
+
+    /**
+     * The archive state of every level of one bucket in a snapshot, classified exactly as a search classifies
+     * it (so {@link ArchiveLevelState#rowsNotCovered()} summed over a bucket is what a search without fresh rows
+     * leaves out): level 0 ({@code not_indexed}), each level above 0 with its current archive
+     * ({@code current}), a stale one ({@code stale}) or none ({@code missing}), and stale archives of levels
+     * that no longer have files (level -1 when the archive's header cannot be read). Lowest level first.
+     */
+    public List<ArchiveLevelState> levelStates(long snapshotId, BinaryRow partition, int bucket) {
+        Snapshot snapshot = maintainers.table.snapshotManager().snapshot(snapshotId);
+        Bucket b = classify(snapshot, partition, bucket);
+        return ArchiveLevelState.of(b.files.dataFiles, b.state, archive -> {
+            try {
+                return maintainers.headers.header(b.archiveFiles, archive).sourceMeta().dataLevel();
+            } catch (Exception e) {
+                return -1;
+            }
+        });
+    }
+
+    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh) throws IOException {
+        FileStoreTable table = maintainers.table;
+        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
+        Bucket b = classify(snapshot, partition, bucket);
+        b.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
+        List<DataFileMeta> uncovered = b.uncovered;
         if (fresh && freshSearchSupported()) {
-            b.fresh = uncovered.isEmpty() ? null : FRESH.get(table, snapshot, partition, bucket, uncovered, b.dvs,
-                    maintainers.definition);
+            if (bucket == BucketMode.POSTPONE_BUCKET) {
+                b.fresh = uncovered.isEmpty() ? null : FRESH.parked(table, snapshot, partition, uncovered,
+                        maintainers.definition);
+            } else {
+                // A postpone-bucket table's parked rows are newer than every row of the partition's buckets.
+                Set<BinaryRow> parkedKeys = parkedKeys(table, snapshot, partition);
+                b.fresh = uncovered.isEmpty() && parkedKeys.isEmpty() ? null : FRESH.get(table, snapshot, partition,
+                        bucket, uncovered, b.dvs, maintainers.definition, parkedKeys);
+            }
         } else {
             for (DataFileMeta f : uncovered) {
                 b.unsearchable += f.rowCount();
             }
         }
         return b;
+    }
+
+    /** The keys parked in bucket -2 of {@code partition} of a postpone-bucket table (empty for other tables). */
+    private Set<BinaryRow> parkedKeys(FileStoreTable table, Snapshot snapshot, BinaryRow partition) throws IOException {
+        if (CoreOptions.fromMap(table.options()).bucket() != BucketMode.POSTPONE_BUCKET) {
+            return Collections.emptySet();
+        }
+        List<DataFileMeta> parked = SnapshotBuckets.shared().files(table, snapshot, partition,
+                BucketMode.POSTPONE_BUCKET).dataFiles;
+        return parked.isEmpty() ? Collections.emptySet()
+                : FRESH.parked(table, snapshot, partition, parked, maintainers.definition).level0Keys();
     }
 
     /** Rows indexed at query time, kept for the statistics pass and the search pass of the same query. */
@@ -352,9 +402,33 @@ public final class PkFullTextSearcher {
                     }
                 };
 
+        FreshRows parked(FileStoreTable table, Snapshot snapshot, BinaryRow partition, List<DataFileMeta> files,
+                FullTextDefinition definition) throws IOException {
+            return cached(table, snapshot, partition, BucketMode.POSTPONE_BUCKET, files, definition, "parked",
+                    readers -> FreshRows.indexParked(files, readers, keyType(table), definition.analyzer()));
+        }
+
         FreshRows get(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket, List<DataFileMeta> files,
-                Map<String, DeletionVector> dvs, FullTextDefinition definition) throws IOException {
-            StringBuilder key = new StringBuilder(table.location().toString()).append('\u0000').append(snapshot.id())
+                Map<String, DeletionVector> dvs, FullTextDefinition definition, Set<BinaryRow> newerElsewhere)
+                throws IOException {
+            // The keys newer elsewhere follow from the snapshot and the partition, both part of the cache key.
+            return cached(table, snapshot, partition, bucket, files, definition,
+                    newerElsewhere.isEmpty() ? "bucket" : "bucket-under-parked",
+                    readers -> FreshRows.index(files, readers, keyType(table), dvs, definition.analyzer(), newerElsewhere));
+        }
+
+        private static RowType keyType(FileStoreTable table) {
+            return table.rowType().project(table.schema().trimmedPrimaryKeys());
+        }
+
+        private interface Build {
+            FreshRows build(FreshRows.KeyValueFiles readers) throws IOException;
+        }
+
+        private FreshRows cached(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket,
+                List<DataFileMeta> files, FullTextDefinition definition, String mode, Build build) throws IOException {
+            StringBuilder key = new StringBuilder(table.location().toString()).append('\u0000').append(mode)
+                    .append('\u0000').append(snapshot.id())
                     .append('\u0000').append(snapshot.timeMillis()).append('\u0000')
                     .append(Arrays.toString(partition.toBytes())).append('\u0000').append(bucket).append('\u0000')
                     .append(definition.analyzer());
@@ -375,8 +449,7 @@ public final class PkFullTextSearcher {
                             .copyWithoutProjection()
                             .withReadValueType(new RowType(Collections.singletonList(definition.field())))
                             .build(partition, bucket, DeletionVector.emptyFactory());
-            FreshRows built = FreshRows.index(files, readers::createRecordReader,
-                    table.rowType().project(table.schema().trimmedPrimaryKeys()), dvs, definition.analyzer());
+            FreshRows built = build.build(readers::createRecordReader);
             synchronized (this) {
                 FreshRows raced = entries.putIfAbsent(k, built);
                 return raced == null ? built : raced;

@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.strata.spark.catalog.LocationOptions;
+import dev.strata.spark.catalog.FullTextSystemTable;
 import dev.strata.spark.catalog.PaimonSystemTable;
+import dev.strata.spark.catalog.ShreddingSystemTable;
 import dev.strata.spark.catalog.SchemaChanges;
 import dev.strata.spark.catalog.StrataTable;
 import dev.strata.spark.catalog.StrataTableNames;
@@ -19,6 +21,7 @@ import dev.strata.spark.catalog.WarehouseNames;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.functions.StrataFunctions;
 import dev.strata.spark.procedures.StrataProcedures;
+import dev.strata.spark.procedures.TableResolver;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.AbstractCatalog;
 import dev.strata.spark.catalog.TableDiagnosis;
@@ -75,7 +78,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * live in the {@code sys} namespace ({@code CALL lake.sys.compact(table => 'db.t')}); functions (used by
  * writes to route rows to their bucket) are served by {@link FunctionCatalog}.
  */
-public class StrataCatalog implements TableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog {
+public class StrataCatalog
+        implements TableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog, TableResolver {
 
     /** The namespace holding the catalog's procedures. */
     public static final String SYSTEM_NAMESPACE = "sys";
@@ -250,12 +254,24 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
     }
 
     /**
-     * A Strata table, or for a system-table name ({@code t$snapshots}, {@code t$files}, ... as Paimon defines
-     * them) a read-only {@link PaimonSystemTable}.
+     * A Strata table; for {@code t$fulltext} and {@code t$shredding} Strata's own read-only system tables
+     * ({@link FullTextSystemTable}, {@link ShreddingSystemTable}) of table {@code t}; for any other system-table
+     * name ({@code t$snapshots}, {@code t$files}, ... as Paimon defines them) a read-only {@link PaimonSystemTable}.
      */
     @Override
     public Table loadTable(Identifier ident) throws NoSuchTableException {
         if (ident.name().contains("$")) {
+            int dollar = ident.name().lastIndexOf('$');
+            String suffix = ident.name().substring(dollar + 1).toLowerCase(Locale.ROOT);
+            if (suffix.equals(FullTextSystemTable.SUFFIX) || suffix.equals(ShreddingSystemTable.SUFFIX)) {
+                Identifier base = Identifier.of(ident.namespace(), ident.name().substring(0, dollar));
+                String systemName = StrataTableNames.qualified(name, ident);
+                String baseName = StrataTableNames.qualified(name, base);
+                FileStoreTable table = loadPaimonTable(base);
+                return suffix.equals(FullTextSystemTable.SUFFIX)
+                        ? FullTextSystemTable.of(systemName, baseName, table)
+                        : ShreddingSystemTable.of(systemName, baseName, table);
+            }
             org.apache.paimon.table.Table table = loadAnyTable(ident);
             if (!(table instanceof FileStoreTable)) {
                 return new PaimonSystemTable(StrataTableNames.qualified(name, ident), table);
@@ -302,6 +318,7 @@ public class StrataCatalog implements TableCatalog, SupportsNamespaces, Procedur
      * set {@link PageChecksums#VERIFY_OPTION} (created before Strata set it, or by another engine) gets it as
      * a dynamic option, so Paimon's and Strata's readers verify every page's checksum.
      */
+    @Override
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
         FileStoreTable table = loadStoredTable(ident);
         return table.options().containsKey(PageChecksums.VERIFY_OPTION)

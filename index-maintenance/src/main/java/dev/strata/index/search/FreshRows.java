@@ -2,6 +2,7 @@ package dev.strata.index.search;
 
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.options.AnalyzerSettings;
+import dev.strata.index.source.ParkedFiles;
 
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
@@ -41,7 +42,9 @@ import java.util.Set;
  * is the key's current version, and a key whose current version is a delete ({@code -D}, {@code -U}) has
  * none; a row of a higher level is live when its deletion vector keeps it, it is an insert or update
  * ({@code +I}, {@code +U}), and its key has no version in level 0 (level 0 always holds the newest versions
- * of its keys). {@link #level0Keys()} are the keys whose archived versions a search must not return.
+ * of its keys). {@link #level0Keys()} are the keys whose archived versions a search must not return. The rows
+ * parked in a postpone-bucket table's bucket -2 ({@link #indexParked}) are newer than all of these: their keys
+ * are left out of the partition's buckets ({@code newerElsewhere}).
  *
  * <p>Documents carry the same fields as an archive's ({@link ArchiveFormat#TEXT_FIELD} analysed, the row
  * id in {@link ArchiveFormat#ROW_ID_FIELD}: the file's offset in {@link #files()} order plus the row's
@@ -82,7 +85,38 @@ public final class FreshRows implements Closeable {
      */
     public static FreshRows index(List<DataFileMeta> files, KeyValueFiles readers, RowType keyType,
             Map<String, DeletionVector> deletionVectors, AnalyzerSettings analyzer) throws IOException {
+        return index(files, readers, keyType, deletionVectors, analyzer, Collections.emptySet());
+    }
+
+    /**
+     * Like {@link #index(List, KeyValueFiles, RowType, Map, AnalyzerSettings)}, leaving out the rows of keys in
+     * {@code newerElsewhere}: keys whose newest version lives outside this bucket (the rows of a postpone-bucket
+     * table parked in bucket -2 are newer than every row of the partition's real buckets). Those keys are also
+     * in {@link #level0Keys()}, so their archived versions are not returned either.
+     */
+    public static FreshRows index(List<DataFileMeta> files, KeyValueFiles readers, RowType keyType,
+            Map<String, DeletionVector> deletionVectors, AnalyzerSettings analyzer, Set<BinaryRow> newerElsewhere)
+            throws IOException {
+        return build(new ArrayList<>(files), false, readers, keyType, deletionVectors, analyzer, newerElsewhere);
+    }
+
+    /**
+     * Indexes the files parked in a postpone-bucket table's bucket -2 of one partition. Their versions are
+     * ordered by {@link ParkedFiles#WRITE_ORDER} and row position (a later row of a key wins; its sequence
+     * numbers are not comparable across files); a key whose newest parked version is a delete has none. Parked
+     * files have no deletion vectors. {@link #level0Keys()} are every parked key: the real buckets' versions of
+     * them are older.
+     */
+    public static FreshRows indexParked(List<DataFileMeta> files, KeyValueFiles readers, RowType keyType,
+            AnalyzerSettings analyzer) throws IOException {
         List<DataFileMeta> ordered = new ArrayList<>(files);
+        ordered.sort(ParkedFiles.WRITE_ORDER);
+        return build(ordered, true, readers, keyType, Collections.emptyMap(), analyzer, Collections.emptySet());
+    }
+
+    private static FreshRows build(List<DataFileMeta> ordered, boolean parked, KeyValueFiles readers, RowType keyType,
+            Map<String, DeletionVector> deletionVectors, AnalyzerSettings analyzer, Set<BinaryRow> newerElsewhere)
+            throws IOException {
         long[] offsets = new long[ordered.size()];
         long offset = 0;
         for (int i = 0; i < ordered.size(); i++) {
@@ -98,7 +132,7 @@ public final class FreshRows implements Closeable {
         for (int i = 0; i < ordered.size(); i++) {
             DataFileMeta file = ordered.get(i);
             DeletionVector dv = deletionVectors.get(file.fileName());
-            boolean level0 = file.level() == 0;
+            boolean level0 = parked || file.level() == 0;
             long position = 0;
             try (RecordReader<KeyValue> reader = readers.open(file)) {
                 RecordReader.RecordIterator<KeyValue> batch;
@@ -112,10 +146,14 @@ public final class FreshRows implements Closeable {
                             }
                             BinaryRow key = keys.toBinaryRow(kv.key()).copy();
                             String text = kv.value().isNullAt(0) ? null : kv.value().getString(0).toString();
+                            if (newerElsewhere.contains(key)) {
+                                continue;
+                            }
                             if (level0) {
+                                long sequence = parked ? offsets[i] + p : kv.sequenceNumber();
                                 Version old = newest.get(key);
-                                if (old == null || kv.sequenceNumber() >= old.sequence) {
-                                    newest.put(key, new Version(kv.sequenceNumber(), offsets[i] + p, kv.valueKind(), text));
+                                if (old == null || sequence >= old.sequence) {
+                                    newest.put(key, new Version(sequence, offsets[i] + p, kv.valueKind(), text));
                                 }
                             } else if (isAdd(kv.valueKind()) && text != null) {
                                 upperRows.add(offsets[i] + p);
@@ -161,8 +199,10 @@ public final class FreshRows implements Closeable {
             }
         }
         DirectoryReader reader = DirectoryReader.open(directory);
+        Set<BinaryRow> hidden = new HashSet<>(newest.keySet());
+        hidden.addAll(newerElsewhere);
         return new FreshRows(Collections.unmodifiableList(ordered), offsets, directory, reader,
-                Collections.unmodifiableSet(new HashSet<>(newest.keySet())), offset, documents);
+                Collections.unmodifiableSet(hidden), offset, documents);
     }
 
     private static boolean isAdd(RowKind kind) {
@@ -198,7 +238,10 @@ public final class FreshRows implements Closeable {
         return documents;
     }
 
-    /** Keys with a version in level 0 (serialized with the key type); their archived versions are not live. */
+    /**
+     * Keys with a version in level 0, or newer elsewhere (serialized with the key type); their archived
+     * versions are not live.
+     */
     public Set<BinaryRow> level0Keys() {
         return level0Keys;
     }

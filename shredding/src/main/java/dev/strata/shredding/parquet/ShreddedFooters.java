@@ -111,6 +111,44 @@ public final class ShreddedFooters {
     }
 
     /**
+     * The shredding metadata of the columns of a file's Parquet footer that look shredded and carry a footer
+     * entry, by column name, decoded as {@link #open} decodes it ({@code file} names the file in errors).
+     */
+    public static Map<String, ShreddedColumnMeta> decode(ParquetMetadata footer, String file) {
+        return decode(footer, file, new HashMap<>());
+    }
+
+    /** {@link #decode(ParquetMetadata, String)}, removing the decoded entries from {@code rest}. */
+    private static Map<String, ShreddedColumnMeta> decode(ParquetMetadata footer, String file, Map<String, String> rest) {
+        MessageType schema = footer.getFileMetaData().getSchema();
+        Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
+        Map<String, ShreddedColumnMeta> metas = new HashMap<>();
+        Map<String, Map<String, String>>[] paimonKeys = new Map[1];
+        for (Type t : schema.getFields()) {
+            if (!ParquetSchemas.looksShredded(t)) {
+                continue;
+            }
+            String name = t.getName();
+            String text = kv.get(ShreddingFooter.footerKey(name));
+            if (text != null) {
+                metas.put(name, ShreddingFooter.decode(text,
+                        () -> ShreddingFooter.paimonLayout(paimonKeys(paimonKeys, kv).get(name), name, file), name, file));
+                rest.remove(ShreddingFooter.footerKey(name));
+            } else {
+                Map<String, String> keys = paimonKeys(paimonKeys, kv).get(name);
+                if (PaimonShreddingKeys.isShredded(keys)) {
+                    metas.put(name, PaimonShreddingKeys.decode(keys, valueKind(t.asGroupType()), name, file));
+                }
+            }
+        }
+        if (paimonKeys[0] != null) {
+            // Decoded once and kept as metas: the cached footer need not hold the (large) Base64 text again.
+            rest.remove(ArrowSchemaFooter.KEY);
+        }
+        return Collections.unmodifiableMap(metas);
+    }
+
+    /**
      * Opens {@code input} ({@code file} names it in errors) with {@link PaimonFiles#readOptions(boolean)},
      * verifying page checksums when {@code verifyPages}. The metadata holds the columns that look shredded
      * and carry a footer entry: Strata's own ({@link ShreddingFooter}) when present, else Paimon's layout keys in the {@link ArrowSchemaFooter}
@@ -136,32 +174,8 @@ public final class ShreddedFooters {
         try {
             ParquetMetadata footer = reader.getFooter();
             MessageType schema = footer.getFileMetaData().getSchema();
-            Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
-            Map<String, String> rest = new HashMap<>(kv);
-            Map<String, ShreddedColumnMeta> metas = new HashMap<>();
-            Map<String, Map<String, String>>[] paimonKeys = new Map[1];
-            for (Type t : schema.getFields()) {
-                if (!ParquetSchemas.looksShredded(t)) {
-                    continue;
-                }
-                String name = t.getName();
-                String text = kv.get(ShreddingFooter.footerKey(name));
-                if (text != null) {
-                    metas.put(name, ShreddingFooter.decode(text,
-                            () -> ShreddingFooter.paimonLayout(paimonKeys(paimonKeys, kv).get(name), name, file), name, file));
-                    rest.remove(ShreddingFooter.footerKey(name));
-                } else {
-                    Map<String, String> keys = paimonKeys(paimonKeys, kv).get(name);
-                    if (PaimonShreddingKeys.isShredded(keys)) {
-                        metas.put(name, PaimonShreddingKeys.decode(keys, valueKind(t.asGroupType()), name, file));
-                    }
-                }
-            }
-            if (paimonKeys[0] != null) {
-                // Decoded once and kept as metas: the cached footer need not hold the (large) Base64 text again.
-                rest.remove(ArrowSchemaFooter.KEY);
-            }
-            Map<String, ShreddedColumnMeta> shared = Collections.unmodifiableMap(metas);
+            Map<String, String> rest = new HashMap<>(footer.getFileMetaData().getKeyValueMetaData());
+            Map<String, ShreddedColumnMeta> shared = decode(footer, file, rest);
             if (CAPACITY > 0) {
                 FileMetaData fm = new FileMetaData(schema, rest, footer.getFileMetaData().getCreatedBy());
                 Footer entry = new Footer(new ParquetMetadata(fm, footer.getBlocks()), shared);

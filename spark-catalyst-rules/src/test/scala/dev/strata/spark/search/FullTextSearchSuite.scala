@@ -329,7 +329,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(e.getMessage.contains("'match.operator' must be"), e.getMessage)
   }
 
-  test("a postpone-bucket table is searchable once compaction has moved its parked rows into buckets") {
+  test("a postpone-bucket table is searchable before and after compaction moved its parked rows into buckets") {
     spark.sql("CREATE TABLE lake.kb.inbox (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
       "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='-2', 'postpone.default-bucket-num'='3', " +
       "'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
@@ -341,11 +341,16 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
           .collect().map(_.getLong(0)).toSeq
       }
     }.distinct.ensuring(_.size == 1, "driver and executor searches agree").head
-    assert(inbox("disk").isEmpty, "parked rows are not searchable")
+    assert(inbox("disk").toSet == Set(1L, 2L, 4L), "parked rows are indexed at query time")
+    spark.conf.set("spark.sql.strata.search.fresh", "false")
+    try assert(inbox("disk").isEmpty, "archive-only search does not see parked rows")
+    finally spark.conf.unset("spark.sql.strata.search.fresh")
     spark.sql("CALL lake.sys.compact(table => 'kb.inbox')")
     assert(inbox("disk").toSet == Set(1L, 2L, 4L))
     assert(inbox("disk AND \"write failure\"") == Seq(1L))
     spark.sql("INSERT INTO lake.kb.inbox VALUES (2, 'a', 'replaced text')")
+    assert(inbox("disk").toSet == Set(1L, 4L), "the parked version of id 2 hides its archived one")
+    assert(inbox("replaced") == Seq(2L))
     spark.sql("CALL lake.sys.compact(table => 'kb.inbox')")
     assert(inbox("disk").toSet == Set(1L, 4L), "the replaced version of id 2 is gone")
   }

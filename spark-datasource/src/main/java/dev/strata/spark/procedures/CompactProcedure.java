@@ -8,10 +8,8 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.strata.index.PkFullTextIndex;
-import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.StrataErrors;
-import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.PaimonTaskWriter;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.append.AppendCompactCoordinator;
@@ -26,8 +24,6 @@ import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.source.DataSplit;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -60,7 +56,7 @@ final class CompactProcedure extends StrataProcedure {
             .add("files_after", DataTypes.IntegerType, false)
             .add("rows", DataTypes.LongType, false);
 
-    CompactProcedure(StrataCatalog catalog) {
+    CompactProcedure(TableResolver catalog) {
         super(catalog, NAME, "Compacts the buckets of a table (optionally only the partitions matching where) "
                 + "in Spark tasks and commits the result in one snapshot.");
     }
@@ -102,35 +98,40 @@ final class CompactProcedure extends StrataProcedure {
         Map<BucketRef, BucketFiles> before = bucketFiles(table);
         List<BinaryRow> partitions = before.keySet().stream().map(k -> k.partition).distinct().toList();
         List<BinaryRow> selected = target.select(partitions, where);
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
+        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table);
 
-        List<CommitMessage> messages;
-        int buckets;
+        List<TaskAttempts.Outcome> outcomes;
         if (table.coreOptions().bucket() > 0) {
             List<BucketRef> tasks = new ArrayList<>();
+            List<String> labels = new ArrayList<>();
             for (BucketRef key : before.keySet()) {
                 if (selected.contains(key.partition)) {
                     tasks.add(new BucketRef(key.partition.copy(), key.bucket));
+                    labels.add(target.describe(key.partition) + " bucket " + key.bucket);
                 }
             }
-            buckets = tasks.size();
             BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            messages = runTasks(jsc, table, target.name(), buckets, tasks, new CompactBucket(table, builder, full));
+            outcomes = run.runTasks(ProcedureRun.count(tasks.size(), "bucket"), tasks,
+                    new CompactBucket(table, builder, full), labels);
         } else {
             AppendCompactCoordinator coordinator = new AppendCompactCoordinator(table, false);
             List<byte[]> tasks = new ArrayList<>();
+            List<String> labels = new ArrayList<>();
             AppendCompactTaskSerializer serializer = new AppendCompactTaskSerializer();
             for (AppendCompactTask task : coordinator.run()) {
                 if (selected.contains(task.partition())) {
                     tasks.add(serialize(serializer, task));
+                    String partition = target.describe(task.partition());
+                    labels.add((partition.isEmpty() ? "" : partition + ": ")
+                            + ProcedureRun.count(task.compactBefore().size(), "file"));
                 }
             }
-            buckets = tasks.size();
-            messages = runTasks(jsc, table, target.name(), buckets, tasks,
-                    new CompactAppendFiles(table, serializer.getVersion()));
+            outcomes = run.runTasks(ProcedureRun.count(tasks.size(), "append compaction task"), tasks,
+                    new CompactAppendFiles(table, serializer.getVersion()), labels);
         }
 
-        commit(target, table, messages);
+        List<CommitMessage> messages = ProcedureRun.messages(outcomes);
+        run.commit(messages, "the compaction of " + target.name());
         return result(OUTPUT, rows(target, before, selected, messages));
     }
 
@@ -175,21 +176,14 @@ final class CompactProcedure extends StrataProcedure {
         List<BinaryRow> selected = target.select(partitions, where);
         PostponeCompaction.Plan plan = PostponeCompaction.plan(table, postponeSplits, knownBuckets, selected);
 
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
-        String previous = jsc.getLocalProperty("spark.job.description");
-        jsc.setJobDescription(String.format("Strata compact %s: %d postpone file%s of %d partition%s into %d bucket%s",
-                target.name(), plan.sources.size(), plan.sources.size() == 1 ? "" : "s",
-                plan.bucketCounts.size(), plan.bucketCounts.size() == 1 ? "" : "s",
-                plan.targets.size(), plan.targets.size() == 1 ? "" : "s"));
-        List<CommitMessage> written;
-        try {
-            written = PostponeCompaction.execute(jsc, table, target.name(), plan);
-        } finally {
-            jsc.setLocalProperty("spark.job.description", previous);
-        }
+        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table);
+        List<CommitMessage> written = PostponeCompaction.execute(run, table, plan,
+                ProcedureRun.count(plan.sources.size(), "postpone file") + " of "
+                        + ProcedureRun.count(plan.bucketCounts.size(), "partition") + " into "
+                        + ProcedureRun.count(plan.targets.size(), "bucket"));
         List<CommitMessage> messages = new ArrayList<>(plan.removals);
         messages.addAll(written);
-        commit(target, table, messages);
+        run.commit(messages, "the compaction of " + target.name());
 
         Map<BucketRef, BucketFiles> before = new LinkedHashMap<>();
         for (CommitMessage message : messages) {
@@ -199,32 +193,6 @@ final class CompactProcedure extends StrataProcedure {
             before.put(key, source.getOrDefault(key, new BucketFiles()));
         }
         return result(OUTPUT, rows(target, before, selected, messages));
-    }
-
-    /** Commits all messages in one snapshot, or removes what they added. */
-    private static void commit(ProcedureTable target, FileStoreTable table, List<CommitMessage> messages) {
-        PaimonCommits.commit(table, messages, "the compaction of " + target.name());
-    }
-
-    private static <T> List<CommitMessage> runTasks(
-            JavaSparkContext jsc,
-            FileStoreTable fileTable,
-            String table,
-            int buckets,
-            List<T> tasks,
-            org.apache.spark.api.java.function.Function<T, StrataCommitMessage> fn) {
-        if (tasks.isEmpty()) {
-            return List.of();
-        }
-        String previous = jsc.getLocalProperty("spark.job.description");
-        jsc.setJobDescription(String.format("Strata compact %s: %d bucket%s", table, buckets, buckets == 1 ? "" : "s"));
-        List<TaskAttempts.Outcome> outcomes;
-        try {
-            outcomes = jsc.parallelize(tasks, tasks.size()).map(TaskAttempts.reportingLastFailure(fn)).collect();
-        } finally {
-            jsc.setLocalProperty("spark.job.description", previous);
-        }
-        return TaskAttempts.messagesOrAbort(fileTable, table, outcomes);
     }
 
     private static List<InternalRow> rows(
@@ -307,7 +275,7 @@ final class CompactProcedure extends StrataProcedure {
 
     /** Executor side of a fixed-bucket compaction. */
     private static final class CompactBucket
-            implements org.apache.spark.api.java.function.Function<BucketRef, StrataCommitMessage> {
+            implements org.apache.spark.api.java.function.Function<BucketRef, TaskAttempts.Outcome> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final BatchWriteBuilder builder;
@@ -320,17 +288,17 @@ final class CompactProcedure extends StrataProcedure {
         }
 
         @Override
-        public StrataCommitMessage call(BucketRef task) throws Exception {
+        public TaskAttempts.Outcome call(BucketRef task) throws Exception {
             try (PaimonTaskWriter writer = PaimonTaskWriter.open(table, builder)) {
                 writer.compact(task.partition, task.bucket, full);
-                return StrataCommitMessage.of(writer.prepareCommit());
+                return new TaskAttempts.Outcome(StrataCommitMessage.of(writer.prepareCommit()), null);
             }
         }
     }
 
     /** Executor side of an append-table compaction task. */
     private static final class CompactAppendFiles
-            implements org.apache.spark.api.java.function.Function<byte[], StrataCommitMessage> {
+            implements org.apache.spark.api.java.function.Function<byte[], TaskAttempts.Outcome> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final int version;
@@ -341,12 +309,12 @@ final class CompactProcedure extends StrataProcedure {
         }
 
         @Override
-        public StrataCommitMessage call(byte[] bytes) throws Exception {
+        public TaskAttempts.Outcome call(byte[] bytes) throws Exception {
             AppendCompactTask task = new AppendCompactTaskSerializer().deserialize(version, bytes);
             BaseAppendFileStoreWrite write =
                     (BaseAppendFileStoreWrite) table.store().newWrite(UUID.randomUUID().toString());
             try {
-                return StrataCommitMessage.of(List.of(task.doCompact(table, write)));
+                return new TaskAttempts.Outcome(StrataCommitMessage.of(List.of(task.doCompact(table, write))), null);
             } finally {
                 write.close();
             }

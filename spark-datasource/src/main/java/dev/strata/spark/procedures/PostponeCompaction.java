@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.source.ParkedFiles;
 import dev.strata.spark.write.PaimonTaskWriter;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;
@@ -32,8 +33,6 @@ import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.utils.SerializationUtils;
 import org.apache.spark.Partitioner;
-import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import scala.Tuple2;
 
 /**
@@ -125,10 +124,7 @@ final class PostponeCompaction {
                     DataIncrement.emptyIncrement(),
                     new CompactIncrement(new ArrayList<>(split.dataFiles()), new ArrayList<>(), new ArrayList<>())));
         }
-        Comparator<Object[]> writeOrder = Comparator
-                .comparingLong((Object[] f) -> ((DataFileMeta) f[1]).creationTimeEpochMillis())
-                .thenComparingLong(f -> ((DataFileMeta) f[1]).minSequenceNumber())
-                .thenComparing(f -> ((DataFileMeta) f[1]).fileName());
+        Comparator<Object[]> writeOrder = Comparator.comparing((Object[] f) -> (DataFileMeta) f[1], ParkedFiles.WRITE_ORDER);
         int order = 0;
         for (Map.Entry<BinaryRow, List<Object[]>> e : filesByPartition.entrySet()) {
             BinaryRow partition = e.getKey();
@@ -166,21 +162,22 @@ final class PostponeCompaction {
     }
 
     /**
-     * Runs the plan on Spark and returns the messages of the written buckets (not yet committed). If a bucket's
-     * last attempt fails, deletes what the other buckets wrote and throws.
+     * Runs the plan on Spark as part of {@code run} (its jobs described by {@code detail}) and returns the
+     * messages of the written buckets (not yet committed). If a bucket's last attempt fails, deletes what the
+     * other buckets wrote and throws.
      */
-    static List<CommitMessage> execute(JavaSparkContext jsc, FileStoreTable table, String name, Plan plan) {
+    static List<CommitMessage> execute(ProcedureRun run, FileStoreTable table, Plan plan, String detail) {
         if (plan.sources.isEmpty()) {
             return List.of();
         }
         List<Target> targets = plan.targets;
-        JavaPairRDD<RowPosition, byte[]> routed = jsc.parallelize(plan.sources, plan.sources.size())
-                .flatMapToPair(new ReadPostponeFile(table));
-        List<TaskAttempts.Outcome> results = routed
+        List<TaskAttempts.Outcome> results = run.described(detail, () -> ProcedureRun.spark()
+                .parallelize(plan.sources, plan.sources.size())
+                .flatMapToPair(new ReadPostponeFile(table))
                 .repartitionAndSortWithinPartitions(new TargetPartitioner(targets.size()), new PositionOrder())
                 .mapPartitionsWithIndex(new WriteTarget(table, targets), true)
-                .collect();
-        return TaskAttempts.messagesOrAbort(table, name, results);
+                .collect());
+        return run.messagesOrAbort(results, null);
     }
 
     /** Where a row goes (target index) and where it came from (file rank, row position in the file). */

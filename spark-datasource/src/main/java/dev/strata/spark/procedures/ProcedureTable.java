@@ -2,7 +2,6 @@ package dev.strata.spark.procedures;
 
 import java.util.List;
 
-import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
 import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.catalog.StrataTableNames;
@@ -38,7 +37,7 @@ final class ProcedureTable {
      * Resolves {@code db.t} (or {@code catalog.db.t} naming this catalog) in {@code catalog}, parsed as a SQL
      * multi-part identifier (backticks quote parts) and checked like any table name before files are read.
      */
-    static ProcedureTable resolve(StrataCatalog catalog, String procedure, String argument) {
+    static ProcedureTable resolve(TableResolver catalog, String procedure, String argument) {
         if (argument == null || argument.isBlank()) {
             throw StrataErrors.analysis(String.format(
                     "Cannot run %s.sys.%s: argument table is empty. Pass table => 'db.table'.",

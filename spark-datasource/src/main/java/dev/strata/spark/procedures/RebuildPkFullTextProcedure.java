@@ -1,6 +1,5 @@
 package dev.strata.spark.procedures;
 
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -13,10 +12,8 @@ import java.util.TreeSet;
 import dev.strata.index.LevelReport;
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextRebuild;
-import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
 import dev.strata.spark.catalog.TableDiagnosis;
-import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
@@ -26,8 +23,6 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -59,7 +54,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             .add("rows_indexed", DataTypes.LongType, false)
             .add("archive_bytes", DataTypes.LongType, false);
 
-    RebuildPkFullTextProcedure(StrataCatalog catalog) {
+    RebuildPkFullTextProcedure(TableResolver catalog) {
         super(catalog, NAME, "Builds missing or stale primary-key full-text archives (all with force) of the "
                 + "buckets matching where, in Spark tasks, and commits them in one snapshot.");
     }
@@ -107,36 +102,13 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             return result(OUTPUT, List.of());
         }
 
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
-        String previous = jsc.getLocalProperty("spark.job.description");
-        jsc.setJobDescription(String.format("Strata rebuild_pk_fulltext %s: %d bucket%s%s", target.name(),
-                tasks.size(), tasks.size() == 1 ? "" : "s", force ? " (force)" : ""));
-        List<Outcome> outcomes;
-        try {
-            outcomes = jsc.parallelize(new ArrayList<>(tasks), tasks.size())
-                    .map(new RebuildBucket(table, snapshot.id(), force))
-                    .collect();
-        } finally {
-            jsc.setLocalProperty("spark.job.description", previous);
-        }
+        ProcedureRun run = new ProcedureRun(NAME, "rebuild full-text archives of", target.name(), table);
+        List<String> labels = tasks.stream().map(b -> target.describe(b.partition) + " bucket " + b.bucket).toList();
+        List<TaskAttempts.Outcome> outcomes = run.runTasks(
+                ProcedureRun.count(tasks.size(), "bucket") + (force ? " (force)" : ""), tasks,
+                new RebuildBucket(table, snapshot.id(), force), labels);
 
-        List<CommitMessage> messages = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
-        for (Outcome outcome : outcomes) {
-            messages.addAll(outcome.messages.messages());
-            if (outcome.error != null) {
-                failures.add(target.describe(outcome.bucket.partition) + " bucket " + outcome.bucket.bucket + ": "
-                        + outcome.error);
-            }
-        }
-        if (!failures.isEmpty()) {
-            discard(table, messages);
-            throw new IllegalStateException(String.format(
-                    "Cannot rebuild full-text archives of %s: %d of %d bucket%s failed (%s). No snapshot was created "
-                            + "and the archives built by the other buckets were deleted; fix the cause and run again.",
-                    target.name(), failures.size(), tasks.size(), tasks.size() == 1 ? "" : "s",
-                    String.join("; ", failures)));
-        }
+        List<CommitMessage> messages = ProcedureRun.messages(outcomes);
         if (messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty())) {
             Snapshot latest = table.snapshotManager().latestSnapshot();
             if (latest.id() != snapshot.id()) {
@@ -148,7 +120,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                     }
                 }
                 if (!changed.isEmpty()) {
-                    discard(table, messages);
+                    run.discard(messages);
                     throw new IllegalStateException(String.format(
                             "Cannot commit rebuilt full-text archives of %s: the data of %s changed since snapshot %d "
                                     + "(now %d), so the new archives would not match their sources. Nothing was "
@@ -156,11 +128,15 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                             target.name(), changed, snapshot.id(), latest.id()));
                 }
             }
-            PaimonCommits.commit(table, messages, "the rebuilt full-text archives of " + target.name());
+            run.commit(messages, "the rebuilt full-text archives of " + target.name());
         }
 
         List<LevelReport> reports = new ArrayList<>();
-        outcomes.forEach(o -> reports.addAll(o.report));
+        for (TaskAttempts.Outcome outcome : outcomes) {
+            @SuppressWarnings("unchecked")
+            List<LevelReport> report = (List<LevelReport>) outcome.result;
+            reports.addAll(report);
+        }
         reports.sort(Comparator.comparing((LevelReport r) -> target.describe(r.partition()))
                 .thenComparingInt(LevelReport::bucket).thenComparingInt(LevelReport::level)
                 .thenComparing(LevelReport::action));
@@ -174,14 +150,6 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         return result(OUTPUT, rows);
     }
 
-    private static void discard(FileStoreTable table, List<CommitMessage> messages) {
-        try {
-            PaimonCommits.discard(table, messages);
-        } catch (Exception e) {
-            throw new IllegalStateException("Cannot delete uncommitted full-text archives: " + e.getMessage(), e);
-        }
-    }
-
     /** Data file names per (partition, bucket) of a snapshot. */
     private static Map<BucketRef, Set<String>> dataFiles(FileStoreTable table, long snapshotId) {
         Map<BucketRef, Set<String>> files = new LinkedHashMap<>();
@@ -191,22 +159,6 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             split.dataFiles().forEach(f -> names.add(f.fileName()));
         }
         return files;
-    }
-
-    /** What one bucket's task produced, or why it failed. */
-    static final class Outcome implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final BucketRef bucket;
-        final StrataCommitMessage messages;
-        final List<LevelReport> report;
-        final String error;
-
-        Outcome(BucketRef bucket, StrataCommitMessage messages, List<LevelReport> report, String error) {
-            this.bucket = bucket;
-            this.messages = messages;
-            this.report = report;
-            this.error = error;
-        }
     }
 
     /**
@@ -224,10 +176,11 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
 
     /**
      * Executor side: rebuild one bucket. A failed attempt deletes its archives; Spark retries it, and the last
-     * attempt reports the failure instead of throwing so that the driver can clean up every bucket.
+     * attempt reports the failure instead of throwing ({@link TaskAttempts}) so that the driver can clean up
+     * every bucket.
      */
     private static final class RebuildBucket
-            implements org.apache.spark.api.java.function.Function<BucketRef, Outcome> {
+            implements org.apache.spark.api.java.function.Function<BucketRef, TaskAttempts.Outcome> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final long snapshotId;
@@ -240,12 +193,12 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         }
 
         @Override
-        public Outcome call(BucketRef bucket) throws Exception {
+        public TaskAttempts.Outcome call(BucketRef bucket) throws Exception {
             PkFullTextRebuild.Result result = null;
             try {
                 result = PkFullTextRebuild.run(withinTaskCores(table), snapshotId, bucket.partition, bucket.bucket,
                         force, null);
-                return new Outcome(bucket, StrataCommitMessage.of(result.messages()),
+                return new TaskAttempts.Outcome(StrataCommitMessage.of(result.messages()),
                         new ArrayList<>(result.report()), null);
             } catch (Exception | LinkageError e) {
                 if (result != null) {
@@ -255,12 +208,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                         e.addSuppressed(suppressed);
                     }
                 }
-                if (!TaskAttempts.isLastAttempt()) {
-                    throw e;
-                }
-                String message = StrataErrors.rootMessage(e);
-                return new Outcome(bucket, StrataCommitMessage.of(List.of()), List.of(),
-                        e.getClass().getSimpleName() + ": " + message);
+                throw e;
             }
         }
     }

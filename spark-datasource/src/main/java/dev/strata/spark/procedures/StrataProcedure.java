@@ -3,7 +3,6 @@ package dev.strata.spark.procedures;
 import java.util.Iterator;
 import java.util.List;
 
-import dev.strata.spark.StrataCatalog;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -19,17 +18,17 @@ import org.apache.spark.sql.types.StructType;
  */
 abstract class StrataProcedure implements UnboundProcedure, BoundProcedure {
 
-    private final StrataCatalog catalog;
+    private final TableResolver catalog;
     private final String name;
     private final String description;
 
-    StrataProcedure(StrataCatalog catalog, String name, String description) {
+    StrataProcedure(TableResolver catalog, String name, String description) {
         this.catalog = catalog;
         this.name = name;
         this.description = description;
     }
 
-    StrataCatalog catalog() {
+    TableResolver catalog() {
         return catalog;
     }
 

@@ -3,7 +3,6 @@ package dev.strata.spark.procedures;
 import java.util.List;
 import java.util.Locale;
 
-import dev.strata.spark.StrataCatalog;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 
 /** The procedures of a Strata catalog's {@code sys} namespace. */
@@ -19,7 +18,7 @@ public final class StrataProcedures {
     }
 
     /** The procedure with this name bound to {@code catalog}, or {@code null}. */
-    public static UnboundProcedure load(StrataCatalog catalog, String name) {
+    public static UnboundProcedure load(TableResolver catalog, String name) {
         switch (name.toLowerCase(Locale.ROOT)) {
             case CompactProcedure.NAME:
                 return new CompactProcedure(catalog);

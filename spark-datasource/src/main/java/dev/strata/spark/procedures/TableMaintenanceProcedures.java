@@ -7,7 +7,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.StrataErrors;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
@@ -73,7 +72,7 @@ final class TableMaintenanceProcedures {
         static final String NAME = "expire_snapshots";
         private static final StructType OUTPUT = new StructType().add("deleted_snapshots_num", DataTypes.IntegerType, false);
 
-        ExpireSnapshots(StrataCatalog catalog) {
+        ExpireSnapshots(TableResolver catalog) {
             super(catalog, NAME, "Expires snapshots beyond the retention (table options unless given) and deletes the "
                     + "files and full-text archives no remaining snapshot or tag uses.");
         }
@@ -127,7 +126,7 @@ final class TableMaintenanceProcedures {
         private static final StructType OUTPUT = new StructType()
                 .add("tag", DataTypes.StringType, false).add("snapshot_id", DataTypes.LongType, false);
 
-        CreateTag(StrataCatalog catalog) {
+        CreateTag(TableResolver catalog) {
             super(catalog, NAME, "Tags a snapshot (the latest by default); a tag keeps its snapshot's files readable.");
         }
 
@@ -172,7 +171,7 @@ final class TableMaintenanceProcedures {
         static final String NAME = "delete_tag";
         private static final StructType OUTPUT = new StructType().add("tag", DataTypes.StringType, false);
 
-        DeleteTag(StrataCatalog catalog) {
+        DeleteTag(TableResolver catalog) {
             super(catalog, NAME, "Deletes tags (comma separated), and the files only they kept.");
         }
 
@@ -218,7 +217,7 @@ final class TableMaintenanceProcedures {
         private static final StructType OUTPUT = new StructType()
                 .add("previous_snapshot_id", DataTypes.LongType, false).add("current_snapshot_id", DataTypes.LongType, false);
 
-        Rollback(StrataCatalog catalog) {
+        Rollback(TableResolver catalog) {
             super(catalog, NAME, "Rolls the table back to a snapshot or tag; later snapshots are deleted.");
         }
 
@@ -268,7 +267,7 @@ final class TableMaintenanceProcedures {
                 .add("deleted_file_bytes", DataTypes.LongType, false)
                 .add("dry_run", DataTypes.BooleanType, false);
 
-        RemoveOrphanFiles(StrataCatalog catalog) {
+        RemoveOrphanFiles(TableResolver catalog) {
             super(catalog, NAME, "Deletes (or with dry_run lists the count of) files older than older_than (default "
                     + "1 day) that no snapshot, tag or branch references, full-text archives included.");
         }

@@ -14,13 +14,15 @@ import dev.strata.spark.catalog.PartitionSelector;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.manifest.BucketEntry;
+import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The snapshot a search reads and its (partition, bucket)s that hold files and match {@code where}. Rows parked
- * in a postpone-bucket table's bucket -2 are not searchable (a warning says how many).
+ * in a postpone-bucket table's bucket -2 are searched like a bucket of their partition (indexed at query time)
+ * when the search is fresh and the table supports it; otherwise they are not searchable (a warning says how many).
  */
 final class SearchPlan implements Serializable {
 
@@ -50,19 +52,25 @@ final class SearchPlan implements Serializable {
         if (snapshot == null) {
             return new SearchPlan(-1, List.of(), null);
         }
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        boolean searchParked = fresh && searcher.freshSearchSupported();
         List<BucketEntry> entries = new ArrayList<>();
         long parked = 0;
         for (BucketEntry e : table.store().newScan().withSnapshot(snapshot).readBucketEntries()) {
-            if (e.bucket() < 0) {
+            if (e.fileCount() == 0) {
+                continue;
+            }
+            if (e.bucket() == BucketMode.POSTPONE_BUCKET && !searchParked) {
                 // Rows of a postpone-bucket table not yet moved to a real bucket: no archive covers them.
                 parked += e.recordCount();
-            } else if (e.fileCount() > 0) {
+            } else if (e.bucket() >= 0 || e.bucket() == BucketMode.POSTPONE_BUCKET) {
                 entries.add(e);
             }
         }
         if (parked > 0) {
-            LOG.warn("full_text_search on {}: {} rows are parked in the postpone bucket and not searchable yet; "
-                    + "run CALL <catalog>.sys.compact to move them into buckets and index them.", tableName, parked);
+            LOG.warn("full_text_search on {}: {} rows are parked in the postpone bucket and not searchable without "
+                    + "fresh search; run CALL <catalog>.sys.compact to move them into buckets and index them.",
+                    tableName, parked);
         }
         Set<BinaryRow> partitionValues = new LinkedHashSet<>();
         for (BucketEntry e : entries) {
@@ -77,7 +85,6 @@ final class SearchPlan implements Serializable {
                 buckets.add(new BucketSearchPartition(e.partition().copy(), e.bucket()));
             }
         }
-        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
         CorpusStats stats = CorpusStats.empty();
         try {
             for (BucketSearchPartition b : buckets) {

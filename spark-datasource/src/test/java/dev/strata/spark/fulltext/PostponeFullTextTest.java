@@ -39,6 +39,7 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.BucketEntry;
 import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.reader.RecordReaderIterator;
 import org.apache.paimon.table.FileStoreTable;
@@ -141,6 +142,25 @@ class PostponeFullTextTest extends StrataSparkTestBase {
         return ids;
     }
 
+    /**
+     * Every id a fresh search of the latest snapshot matches, over all buckets of every partition, the parked
+     * bucket -2 included (what {@code full_text_search} reads).
+     */
+    private Set<Long> freshMatches(String name, String query) throws Exception {
+        FileStoreTable table = paimonTable("pf", name);
+        long snapshot = table.snapshotManager().latestSnapshotId();
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        Set<Long> ids = new TreeSet<>();
+        for (BucketEntry e : table.store().newScan().withSnapshot(snapshot).readBucketEntries()) {
+            for (SearchHit hit : searcher.search(snapshot, e.partition(), e.bucket(), query, 100_000, null, true).hits()) {
+                assertThat(ids.add(searcher.readRows(snapshot, hit.partition(), hit.bucket(), hit.fileName(),
+                        new long[] {hit.position()}, List.of("id")).get(0).getLong(0)))
+                        .as("one live version per key for %s", query).isTrue();
+            }
+        }
+        return ids;
+    }
+
     /** Each real bucket has exactly one current archive per level > 0, and the manifest holds nothing else. */
     private void assertArchivesCurrent(String name) throws Exception {
         FileStoreTable table = paimonTable("pf", name);
@@ -214,6 +234,43 @@ class PostponeFullTextTest extends StrataSparkTestBase {
             assertThat(archiveMatches("docs", "token260v0")).isEmpty();
         }
         assertThat(sql("SELECT count(*) FROM lake.pf.docs").get(0).getLong(0)).isEqualTo(live.size());
+    }
+
+    @Test
+    void parkedRowsAreSearchableBeforeTheirCompaction() throws Exception {
+        long seed = TestSeeds.seed("postponeFullTextParked");
+        Random random = new Random(seed);
+        createDocs("parked");
+        writeBatch("parked", random, 0, 0, 200, List.of());
+        Map<Long, String> before = liveRows("parked");
+        QueryGenerator queries = new QueryGenerator(corpus);
+        for (int i = 0; i < 10; i++) {
+            String query = queries.next(random);
+            assertThat(freshMatches("parked", query)).as(TestSeeds.describe("parked only " + query, seed))
+                    .isEqualTo(oracleMatches(before, query));
+        }
+        sql("CALL lake.sys.compact(table => 'pf.parked')");
+        // Upserts and deletes of archived keys, parked again: the parked versions win over the buckets' ones.
+        writeBatch("parked", random, 1, 150, 260, List.of(3L, 4L, 120L));
+        writeBatch("parked", random, 2, 255, 270, List.of(151L, 152L));
+        assertThat(paimonTable("pf", "parked").newSnapshotReader().withBucket(POSTPONE).read().dataSplits())
+                .as("rows are parked").isNotEmpty();
+        Map<Long, String> live = liveRows("parked");
+        int nonEmpty = 0;
+        for (int i = 0; i < 25; i++) {
+            String query = queries.next(random);
+            Set<Long> expected = oracleMatches(live, query);
+            assertThat(freshMatches("parked", query)).as(TestSeeds.describe("parked over buckets " + query, seed))
+                    .isEqualTo(expected);
+            nonEmpty += expected.isEmpty() ? 0 : 1;
+        }
+        assertThat(nonEmpty).as("queries that match something").isGreaterThan(5);
+        assertThat(freshMatches("parked", "token3v0")).as("a parked delete hides the archived row").isEmpty();
+        assertThat(freshMatches("parked", "token160v0")).as("a parked upsert hides the archived version").isEmpty();
+        if (live.get(160L) != null) {
+            assertThat(freshMatches("parked", "token160v1")).containsExactly(160L);
+        }
+        assertThat(freshMatches("parked", "token151v1")).as("deleted while parked").isEmpty();
     }
 
     @Test
