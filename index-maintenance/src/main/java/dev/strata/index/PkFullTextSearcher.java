@@ -248,7 +248,8 @@ public final class PkFullTextSearcher {
             }
         }
         FreshRows freshRows = uncovered.isEmpty() ? null
-                : FRESH.get(table, snapshot, partition, bucket, uncovered, dvs, maintainers.definition);
+                : FRESH.get(table, snapshot, partition, bucket, uncovered, dvs, maintainers.definition,
+                        Collections.emptySet()); // a read does not see parked rows either
         Map<String, RoaringBitmap32> result = null;
         for (String query : queries) {
             Map<String, RoaringBitmap32> found = BucketSearcher.matchAll(archiveFiles, maintainers.headers,
