@@ -45,12 +45,14 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Column-at-a-time reader of one shredded data file, window by window. Top-level primitive columns are
- * read as they are; a selected-key map column reads {@code __field_mapping}, the {@code __col_c} of S(k)
- * of its keys and {@code __overflow} when a key is in O, and gives, per row, the requested keys present
- * in the row in request order with their values: a key's value is in the first column of S(k) whose
- * mapping holds k's id in that row, else in the row's first overflow entry naming k, so {@code m['k']}
- * is the full map's.
+ * Column-at-a-time reader of one shredded data file, window by window: the shredding module's one reader
+ * of the layout, used by the Spark columnar path and by Paimon's row path ({@code ShreddedParquetReader}).
+ * Top-level primitive columns are read as they are; a selected-key map column reads
+ * {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in
+ * O, and gives, per row, the requested keys present in the row in request order with their values: a
+ * key's value is in the first column of S(k) whose mapping holds k's id in that row, else in the row's
+ * first overflow entry naming k, so {@code m['k']} is the full map's. For the row path a map may also be
+ * read whole ({@link FullMap}).
  *
  * <p>Memory: a row group is read in windows of at most {@value #MAX_WINDOW_ROWS} rows, fewer when a read
  * column holds many level entries per row (at most about {@value #WINDOW_ENTRIES} entries per column and
@@ -58,13 +60,18 @@ import org.apache.parquet.schema.Type;
  * holds one window's decoded values, the current pages and the compressed bytes of the requested column
  * chunks of one row group (as parquet-mr reads them), not the decoded row group.
  *
- * <p>File and row-group skipping use {@link MapPruner}; the pushed predicate drops, per window, the rows
- * in which it cannot be true ({@link RowFilter}). Groups whose footer records ownership segments are read
- * without {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is named in the
- * error ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
+ * <p>File and row-group skipping use {@link MapPruner}; then, when the file has a column index, the
+ * pruner's page filter gives the row ranges of the group that may match: the group is read with
+ * {@code readFilteredRowGroup} (only the pages overlapping them), windows lie inside the ranges and each
+ * column jumps over the pages between them ({@link ColumnCursor#seek}); the rows left out count as
+ * skipped by the page index. The pushed predicate then drops, per window, the rows in which it cannot be
+ * true ({@link RowFilter}). Groups whose footer records ownership segments are read without
+ * {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is named in the error
+ * ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
  *
  * <p>Use: {@link #nextWindow()} returns how many rows of the next window are selected, then
- * {@link #row(int)} gives the window row of the x-th selected one and {@link #field(int)} its values.
+ * {@link #row(int)} gives the window row of the x-th selected one, {@link #position(int)} its absolute
+ * position in the file and {@link #field(int)} its values.
  */
 public final class ShreddedColumns implements Closeable {
 
