@@ -51,10 +51,10 @@ import org.apache.parquet.schema.Types;
  *
  * <p>Every file shape the shredding module's columnar reader decodes is read through it
  * ({@link ShreddedColumns}: top-level columns of every primitive Paimon type, shredded maps of such values,
- * whole or by selected keys), window by window with bounded memory. parquet-mr's record assembly is kept
- * only for shapes that reader does not decode: a read column of type ROW, ARRAY, MULTISET or MAP other than
- * a shredded map of primitive values (a nested column, a plain-layout map, a shredded map of nested values),
- * and INT96 timestamps. That path skips pages by the page index for the predicate and rebuilds maps with
+ * whole or by selected keys, and maps of primitive keys and values in Paimon's plain layout), window by
+ * window with bounded memory. parquet-mr's record assembly is kept only for shapes that reader does not
+ * decode: a read column of type ROW, ARRAY or MULTISET, a map (plain or shredded) with nested keys or
+ * values, and INT96 timestamps. That path skips pages by the page index for the predicate and rebuilds maps with
  * {@link ShreddedConverter}.
  */
 public final class ShreddedParquetReader implements Closeable {

@@ -121,8 +121,9 @@ public final class ShreddedColumns implements Closeable {
 
     /**
      * As above, for Paimon's row path when {@code rows} is true: a read column may then also be a whole
-     * shredded map (no selected keys for it), a column the file does not have (NULL in every row, as after
-     * ADD COLUMN) or a primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
+     * shredded map (no selected keys for it), a map of primitive keys and values in Paimon's plain layout
+     * ({@link PlainMap}), a column the file does not have (NULL in every row, as after ADD COLUMN) or a
+     * primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
      * Only rows whose absolute position is in {@code selection} (null: all) are selected.
      */
     public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
@@ -212,6 +213,16 @@ public final class ShreddedColumns implements Closeable {
             if (meta != null && !(f.type() instanceof MapType)) {
                 throw new IllegalStateException("Cannot read column '" + f.name() + "' of file " + file + " as "
                         + f.type() + ": the file stores it as a shredded MAP. The file does not belong to this table.");
+            }
+            if (f.type() instanceof MapType && meta == null && rows) {
+                PlainMap plain = PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
+                if (plain == null) {
+                    ok = false;
+                    break;
+                }
+                requestedFields.add(t);
+                fields.add(plain);
+                continue;
             }
             if (f.type() instanceof MapType) {
                 List<String> keys = selectedKeys.get(f.name());
@@ -1183,6 +1194,143 @@ public final class ShreddedColumns implements Closeable {
                 outValues[i] = o < 0 ? null : chunkValues[chunk].get(chunks[chunk], o);
             }
             return new ArrayBackedMap(outKeys, outValues);
+        }
+    }
+
+    /**
+     * A map column in Paimon's plain layout ({@code MAP<K, V>} of primitive K and V, read by the row path):
+     * per row its entries in file order; with selected keys (string keys only), per requested key in
+     * request order the row's first entry with that key, as for a default-layout file read by Paimon.
+     */
+    static final class PlainMap extends Field {
+        private final ShreddedColumns reader;
+        private final String name;
+        private final PaimonValues.Value keyValue;
+        private final PaimonValues.Value valueValue;
+        private final BinaryString[] selected;
+        private final byte[][] selectedBytes;
+        private boolean mapOptional;
+        private ColumnCursor keys;
+        private ColumnCursor values;
+        /** Per window entry the ordinal of its key (-1: no entry) and of its value (-1: NULL). */
+        private int[] keyOrdinal = new int[0];
+        private int[] valueOrdinal = new int[0];
+
+        private PlainMap(ShreddedColumns reader, String name, PaimonValues.Value keyValue, PaimonValues.Value valueValue,
+                List<String> selectedKeys) {
+            this.reader = reader;
+            this.name = name;
+            this.keyValue = keyValue;
+            this.valueValue = valueValue;
+            if (selectedKeys == null) {
+                this.selected = null;
+                this.selectedBytes = null;
+            } else {
+                this.selected = new BinaryString[selectedKeys.size()];
+                this.selectedBytes = new byte[selectedKeys.size()][];
+                for (int j = 0; j < selected.length; j++) {
+                    selectedBytes[j] = selectedKeys.get(j).getBytes(StandardCharsets.UTF_8);
+                    selected[j] = BinaryString.fromBytes(selectedBytes[j]);
+                }
+            }
+        }
+
+        /** The reader of {@code file}, a plain map of primitive keys and values, or null for any other shape. */
+        static PlainMap of(ShreddedColumns reader, String name, MapType type, Type file, List<String> selectedKeys) {
+            if (file.isPrimitive() || file.getRepetition() == Type.Repetition.REPEATED
+                    || file.asGroupType().getFieldCount() != 1) {
+                return null;
+            }
+            Type kv = file.asGroupType().getType(0);
+            if (kv.isPrimitive() || kv.getRepetition() != Type.Repetition.REPEATED || kv.asGroupType().getFieldCount() != 2) {
+                return null;
+            }
+            Type key = kv.asGroupType().getType(0);
+            PaimonValues.Value keyValue = PaimonValues.of(type.getKeyType(), key);
+            PaimonValues.Value valueValue = PaimonValues.of(type.getValueType(), kv.asGroupType().getType(1));
+            boolean stringKeys = type.getKeyType().getTypeRoot() == org.apache.paimon.types.DataTypeRoot.VARCHAR
+                    || type.getKeyType().getTypeRoot() == org.apache.paimon.types.DataTypeRoot.CHAR;
+            if (keyValue == null || valueValue == null || key.getRepetition() != Type.Repetition.REQUIRED
+                    || (selectedKeys != null && !stringKeys)) {
+                return null;
+            }
+            return new PlainMap(reader, name, keyValue, valueValue, selectedKeys);
+        }
+
+        @Override
+        Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            return fileType.getType(name);
+        }
+
+        @Override
+        void load(PageReadStore pages, MessageType schema) throws IOException {
+            GroupType map = schema.getType(name).asGroupType();
+            mapOptional = map.getRepetition() == Type.Repetition.OPTIONAL;
+            GroupType kv = map.getType(0).asGroupType();
+            keys = reader.cursor(pages, schema, name, kv.getName(), kv.getType(0).getName());
+            values = reader.cursor(pages, schema, name, kv.getName(), kv.getType(1).getName());
+        }
+
+        @Override
+        void window(int from, int n) throws IOException {
+            keys.seek(from);
+            keys.next(n);
+            values.seek(from);
+            values.next(n);
+            if (keys.entries != values.entries) {
+                throw reader.corrupt(name, "its key and value columns hold " + keys.entries + " and " + values.entries
+                        + " level entries in rows " + from + " to " + (from + n) + "; they must match");
+            }
+            if (keyOrdinal.length < keys.entries) {
+                keyOrdinal = new int[keys.entries];
+                valueOrdinal = new int[keys.entries];
+            }
+            int k = 0;
+            int v = 0;
+            for (int e = 0; e < keys.entries; e++) {
+                keyOrdinal[e] = keys.def[e] == keys.maxDef ? k++ : -1;
+                valueOrdinal[e] = values.def[e] == values.maxDef ? v++ : -1;
+            }
+        }
+
+        @Override
+        void finishGroup(int rows) throws IOException {
+            if (!keys.atEnd() || !values.atEnd()) {
+                throw reader.corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+            }
+        }
+
+        @Override
+        public Object get(int r) {
+            int start = keys.rowStart[r];
+            int end = keys.rowStart[r + 1];
+            if (mapOptional && keys.def[start] == 0) {
+                return null;
+            }
+            if (selected == null) {
+                int size = keyOrdinal[start] < 0 ? 0 : end - start;
+                Object[] outKeys = new Object[size];
+                Object[] outValues = new Object[size];
+                for (int i = 0; i < size; i++) {
+                    outKeys[i] = keyValue.get(keys, keyOrdinal[start + i]);
+                    int o = valueOrdinal[start + i];
+                    outValues[i] = o < 0 ? null : valueValue.get(values, o);
+                }
+                return new ArrayBackedMap(outKeys, outValues);
+            }
+            List<Object> outKeys = new ArrayList<>(selected.length);
+            List<Object> outValues = new ArrayList<>(selected.length);
+            for (int j = 0; j < selected.length; j++) {
+                for (int e = start; e < end; e++) {
+                    if (keyOrdinal[e] >= 0 && Arrays.equals(keys.getBytes(keyOrdinal[e]), selectedBytes[j])) {
+                        outKeys.add(selected[j]);
+                        int o = valueOrdinal[e];
+                        outValues.add(o < 0 ? null : valueValue.get(values, o));
+                        break;
+                    }
+                }
+            }
+            return new ArrayBackedMap(outKeys.toArray(), outValues.toArray());
         }
     }
 }
