@@ -16,7 +16,9 @@ import org.apache.parquet.schema.Type;
  * Assembles a logical map from the physical shredded struct of one row. Whole-map reads emit
  * the K column slots in column order, then the overflow entries. Selected-key reads emit, in request
  * order, the requested keys present in the row (the first slot of S(id) holding the id, else the first
- * overflow entry), so {@code map[key]} is unchanged for every requested key.
+ * overflow entry), so {@code map[key]} is unchanged for every requested key. Only the record path of
+ * {@link ShreddedParquetReader} uses it (files with a nested read column or a shredded map of nested
+ * values); the columnar reader assembles the same maps for every other file.
  */
 final class ShreddedConverter extends GroupConverter {
 
@@ -194,37 +196,6 @@ final class ShreddedConverter extends GroupConverter {
     @Override
     public Converter getConverter(int fieldIndex) {
         return children[fieldIndex];
-    }
-
-    // Direct feeding by the column-wise assembler (same assembly as the record path).
-
-    void beginRow() {
-        start();
-    }
-
-    void mappingValue(int id) {
-        if (mappingSize >= k) {
-            throw error("Shared-shredding field mapping size " + (mappingSize + 1) + " does not match metadata num columns " + k + ".");
-        }
-        mapping[mappingSize++] = id;
-    }
-
-    void columnValue(int c, Object value) {
-        colValues[c] = value;
-    }
-
-    void overflowEntry(int id, Object value) {
-        overflowSeen = true;
-        overflowKeys.add(id);
-        overflowValues.add(value);
-    }
-
-    void finishRow() {
-        end();
-    }
-
-    RuntimeException nullMappingElement(int column) {
-        return error("Shared-shredding field mapping must not contain null at column " + column + ".");
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPruner;
+import dev.strata.shredding.read.ShreddedColumns;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.PrimitiveIterator;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.MapType;
@@ -41,17 +43,28 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
- * Reads a Parquet file written by {@link ShreddedParquetWriter} (or any Parquet file whose columns match
- * the read type) into Paimon rows of {@code readType}, resolving fields by name (falling back to
- * {@code _KEY_<name>} for primary-key files). Shredded columns are rebuilt from their footer metadata;
- * selected keys read only {@code __field_mapping}, the columns of S of the requested keys and the
- * overflow when one of them is in O. With a pruning predicate, files, row groups and pages
- * that cannot match are skipped; row positions stay absolute file positions.
+ * Paimon's row path over a shredded data file: rows of {@code readType}, resolving fields by name (falling
+ * back to {@code _KEY_<name>} for primary-key files; a column the file lacks reads as NULL), with absolute
+ * file positions (deletion vectors need them). Shredded maps are rebuilt whole, or, for selected keys,
+ * as the requested keys present in the row; with a pruning predicate, files, row groups and rows that
+ * cannot match are skipped.
+ *
+ * <p>Every file shape the shredding module's columnar reader decodes is read through it
+ * ({@link ShreddedColumns}: top-level columns of every primitive Paimon type, shredded maps of such values,
+ * whole or by selected keys, and maps of primitive keys and values in Paimon's plain layout), window by
+ * window with bounded memory. parquet-mr's record assembly is kept only for shapes that reader does not
+ * decode: a read column of type ROW, ARRAY or MULTISET, a map (plain or shredded) with nested keys or
+ * values, and INT96 timestamps. That path skips pages by the page index for the predicate and rebuilds maps with
+ * {@link ShreddedConverter}.
  */
 public final class ShreddedParquetReader implements Closeable {
 
-    /** Column-wise assembly where the shape allows it (system property {@code strata.shredding.columnar}, default on). */
-    static final boolean COLUMNAR = Boolean.parseBoolean(System.getProperty("strata.shredding.columnar", "true"));
+    /** The reader of the file when it decodes every read column, else null (record assembly). */
+    private final ShreddedColumns columns;
+    private final int arity;
+    /** The selected rows of the columnar reader's current window, and how many of them were returned. */
+    private int selectedCount;
+    private int selectedAt;
 
     private final String file;
     private final ParquetFileReader reader;
@@ -64,11 +77,9 @@ public final class ShreddedParquetReader implements Closeable {
     private final FilterPredicate pageFilter;
     private final Set<ColumnPath> paths = new HashSet<>();
     private final RoaringBitmap32 selection;
-    private final Map<String, ShreddedColumnMeta> metas = new HashMap<>();
+    private final Map<String, ShreddedColumnMeta> metas;
     private int nextBlock;
     private RecordReader<InternalRow> records;
-    private final ColumnarAssembler columnar;
-    private final String createdBy;
     private long rowsLeftInGroup;
     private PrimitiveIterator.OfLong positions;
     private long position = -1;
@@ -79,13 +90,13 @@ public final class ShreddedParquetReader implements Closeable {
     /** A reader that verifies page checksums ({@link PageChecksums}). */
     public ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
             MapPredicate pruningPredicate, RoaringBitmap32 selection) throws IOException {
-        this(input, file, readType, selectedKeys, pruningPredicate, selection, true, COLUMNAR);
+        this(input, file, readType, selectedKeys, pruningPredicate, selection, true, true);
     }
 
     /** As above; {@code verifyPages} says whether page checksums are verified before pages are decoded. */
     public ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
             MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean verifyPages) throws IOException {
-        this(input, file, readType, selectedKeys, pruningPredicate, selection, verifyPages, COLUMNAR);
+        this(input, file, readType, selectedKeys, pruningPredicate, selection, verifyPages, true);
     }
 
     /** As the public constructor; {@code allowColumnar} false forces parquet-mr's record assembly (tests compare both). */
@@ -95,6 +106,29 @@ public final class ShreddedParquetReader implements Closeable {
         this.file = file;
         this.input = input;
         this.selection = selection;
+        this.arity = readType.getFieldCount();
+        ShreddedColumns columnar = null;
+        if (allowColumnar) {
+            columnar = new ShreddedColumns(input, file, readType, selectedKeys, pruningPredicate, selection,
+                    verifyPages, true);
+            if (!columnar.readable()) {
+                columnar.close();
+                columnar = null;
+            }
+        }
+        this.columns = columnar;
+        if (columnar != null) {
+            this.metas = columnar.shreddedColumns();
+            this.reader = null;
+            this.requested = null;
+            this.columnIO = null;
+            this.materializer = null;
+            this.blocks = null;
+            this.pruner = null;
+            this.pageFilter = null;
+            return;
+        }
+        this.metas = new HashMap<>();
         ShreddedFooters.Opened opened = ShreddedFooters.open(input, file, verifyPages);
         this.reader = opened.reader;
         boolean ok = false;
@@ -142,9 +176,6 @@ public final class ShreddedParquetReader implements Closeable {
             this.requested = req.named(fileSchema.getName());
             this.columnIO = new ColumnIOFactory().getColumnIO(requested, fileSchema);
             this.materializer = new RowConverters.Materializer(requested, plans, readType.getFieldCount(), file);
-            this.columnar = allowColumnar && ColumnarAssembler.supports(plans, requested)
-                    ? new ColumnarAssembler(requested, plans, readType.getFieldCount(), file) : null;
-            this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
             reader.setRequestedSchema(requested);
             if (pruningPredicate != null) {
                 this.pruner = new MapPruner(pruningPredicate, metas, fileSchema);
@@ -215,19 +246,9 @@ public final class ShreddedParquetReader implements Closeable {
         return physical.withNewFields(fields);
     }
 
-    /** Whether rows are assembled column-wise (else by parquet-mr's record reader). */
+    /** Whether rows are read by the columnar reader (else by parquet-mr's record assembly). */
     boolean columnar() {
-        return columnar != null;
-    }
-
-    /** The file's row groups. */
-    List<BlockMetaData> rowGroups() {
-        return blocks;
-    }
-
-    /** The file's Parquet schema. */
-    MessageType fileSchema() {
-        return reader.getFooter().getFileMetaData().getSchema();
+        return columns != null;
     }
 
     /** The metadata of the file's shredded columns, by file column name. */
@@ -237,6 +258,23 @@ public final class ShreddedParquetReader implements Closeable {
 
     /** The next row, or null at the end; its absolute position is then {@link #position()}. */
     public InternalRow next() throws IOException {
+        if (columns != null) {
+            while (selectedAt == selectedCount) {
+                selectedCount = columns.nextWindow();
+                selectedAt = 0;
+                if (selectedCount == 0) {
+                    return null;
+                }
+            }
+            int x = selectedAt++;
+            int r = columns.row(x);
+            position = columns.position(x);
+            Object[] values = new Object[arity];
+            for (int i = 0; i < arity; i++) {
+                values[i] = columns.field(i).get(r);
+            }
+            return GenericRow.of(values);
+        }
         if (skipFile) {
             return null;
         }
@@ -246,7 +284,7 @@ public final class ShreddedParquetReader implements Closeable {
                     return null;
                 }
             }
-            InternalRow row = columnar != null ? columnar.next() : records.read();
+            InternalRow row = records.read();
             rowsLeftInGroup--;
             position = positions != null ? positions.nextLong() + groupStart : groupStart + groupRow;
             groupRow++;
@@ -295,11 +333,7 @@ public final class ShreddedParquetReader implements Closeable {
             } else {
                 pages = readRowGroup(g, null);
             }
-            if (columnar != null) {
-                columnar.startRowGroup(pages, createdBy);
-            } else {
-                records = columnIO.getRecordReader(pages, materializer, FilterCompat.NOOP);
-            }
+            records = columnIO.getRecordReader(pages, materializer, FilterCompat.NOOP);
             rowsLeftInGroup = pages.getRowCount();
             groupStart = start;
             groupRow = 0;
@@ -336,6 +370,10 @@ public final class ShreddedParquetReader implements Closeable {
 
     @Override
     public void close() throws IOException {
-        reader.close();
+        if (columns != null) {
+            columns.close();
+        } else {
+            reader.close();
+        }
     }
 }

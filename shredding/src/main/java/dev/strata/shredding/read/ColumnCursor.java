@@ -27,7 +27,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *
  * <p>Levels (RLE / bit-packed hybrid) and dictionary ids are read straight from the page buffer
  * ({@link HybridInts}, with parquet-column's bit unpackers), PLAIN fixed-width values by offset, and every
- * other encoding (BYTE_STREAM_SPLIT, PLAIN binary, the DELTA family, deprecated BIT_PACKED levels) with
+ * other encoding (BYTE_STREAM_SPLIT, PLAIN binary and booleans, RLE booleans, the DELTA family, deprecated
+ * BIT_PACKED levels) with
  * parquet-column's own {@link ValuesReader}. The dictionary is decoded once per chunk; dictionary-encoded
  * strings reuse one byte array per dictionary entry.
  */
@@ -64,6 +65,15 @@ final class ColumnCursor {
     private int pendingRep;
     private int pendingDef;
     private boolean exhausted;
+    /** The row group row of the next row to decode. */
+    private long row;
+    /**
+     * Whether the current page carries its first row index and row count (pages read through the page
+     * index), and the row after its last. Such pages start at row boundaries, so a window ending at the
+     * page's end reads nothing ahead, and {@link #seek} may jump to a later page.
+     */
+    private boolean pageIndexed;
+    private long pageEnd;
 
     /** The window: its level entries, the first entry of each row (rows + 1 elements) and its values. */
     int entries;
@@ -73,6 +83,7 @@ final class ColumnCursor {
     int[] rowStart = new int[1];
     int values;
     private int valueCapacity;
+    /** INT32 values, and BOOLEAN ones as 0 / 1. */
     int[] ints;
     long[] longs;
     double[] doubles;
@@ -110,6 +121,7 @@ final class ColumnCursor {
             }
         }
         switch (type) {
+            case BOOLEAN:
             case INT32:
                 ints = new int[1];
                 break;
@@ -127,6 +139,11 @@ final class ColumnCursor {
             default:
                 throw corrupt("values of type " + type + " are not read by the columnar reader");
         }
+    }
+
+    /** Whether values of Parquet type {@code type} are decoded here (every primitive type but the deprecated INT96). */
+    static boolean decodes(PrimitiveTypeName type) {
+        return type != PrimitiveTypeName.INT96;
     }
 
     /** Whether window entry e carries a value. */
@@ -179,6 +196,9 @@ final class ColumnCursor {
         } else {
             while (true) {
                 if (!pending) {
+                    if (rows == n && pageLeft == 0 && pageIndexed) {
+                        break;
+                    }
                     if (!nextPage()) {
                         break;
                     }
@@ -209,6 +229,39 @@ final class ColumnCursor {
         if (ints != null) {
             ensureValues(values + 1);
             ints[values] = 0;
+        }
+        row += n;
+    }
+
+    /**
+     * Moves to row group row {@code target} (not before the next row to decode): pages of a chunk read
+     * through the page index ({@code ParquetFileReader.readFilteredRowGroup}) that end before it are
+     * passed without decoding, rows of the page holding it are decoded and dropped. The window's arrays
+     * are then undefined until the next {@link #next}.
+     */
+    void seek(long target) throws IOException {
+        if (target < row) {
+            throw corrupt("row " + target + " was asked for after row " + row);
+        }
+        while (row < target) {
+            if (!pending && pageLeft == 0) {
+                DataPage page = pages.readPage();
+                if (page == null) {
+                    exhausted = true;
+                    throw corrupt("the chunk ends before row " + target);
+                }
+                if (page.getFirstRowIndex().isEmpty() || page.getIndexRowCount().isEmpty()) {
+                    throw corrupt("rows " + row + " to " + target + " were to be skipped but a page has no row index");
+                }
+                long first = page.getFirstRowIndex().get();
+                if (first + page.getIndexRowCount().get() <= target) {
+                    continue;
+                }
+                open(page);
+                row = Math.max(row, first);
+                continue;
+            }
+            next(Math.toIntExact(Math.min(target, pageIndexed ? pageEnd : target) - row));
         }
     }
 
@@ -264,6 +317,9 @@ final class ColumnCursor {
             }
         }
         switch (type) {
+            case BOOLEAN:
+                ints[values++] = valueSource.readBoolean() ? 1 : 0;
+                return;
             case INT32:
                 ints[values++] = valueSource.readInteger();
                 return;
@@ -332,6 +388,8 @@ final class ColumnCursor {
 
     private void open(DataPage page) throws IOException {
         int n = page.getValueCount();
+        pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
+        pageEnd = pageIndexed ? page.getFirstRowIndex().get() + page.getIndexRowCount().get() : Long.MAX_VALUE;
         Encoding encoding;
         ByteBuffer data;
         if (page instanceof DataPageV1) {
@@ -378,8 +436,8 @@ final class ColumnCursor {
             valueMode = DICTIONARY;
             int pos = data.position();
             ids = data.hasRemaining() ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF) : null;
-        } else if (encoding == Encoding.PLAIN && type != PrimitiveTypeName.BINARY
-                && type != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+        } else if (encoding == Encoding.PLAIN && (type == PrimitiveTypeName.INT32 || type == PrimitiveTypeName.INT64
+                || type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)) {
             valueMode = PLAIN;
             plain = data;
             plainPos = data.position();

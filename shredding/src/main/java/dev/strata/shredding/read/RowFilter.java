@@ -17,8 +17,10 @@ import org.apache.paimon.types.DataTypeRoot;
  * <p>Sound for the same reason as skipping a row group: the predicate comes from the Filter directly over
  * the scan, is implied by it, and is built from null-rejecting leaves under AND and OR only (no NOT), so
  * a row where it is not true (false, or unknown because a key is absent or its value NULL) is a row the
- * Filter drops. The columnar path only serves append splits without deletion vectors, where a row is
- * final. Comparisons follow Spark's: doubles compare equal when {@code ==} says so (so -0.0 = 0.0) and
+ * Filter drops. A predicate reaches the reader only where a file's rows are final (append tables,
+ * deletion-vector tables, splits of non-overlapping files: see {@code ShreddedReadHandover}), so dropping
+ * a row never lets an older version of its key show through a merge; rows keep their absolute positions,
+ * which deletion vectors are applied by. Comparisons follow Spark's: doubles compare equal when {@code ==} says so (so -0.0 = 0.0) and
  * otherwise by {@link Double#compare} (NaN equals NaN and is above every number), strings by their
  * UTF-8 bytes, unsigned. A leaf whose literal kind does not match the value type, or whose key this
  * reader does not decode, keeps every row.

@@ -5,11 +5,16 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.layout.KeyZones;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.layout.ShreddingFooter;
+import dev.strata.shredding.parquet.ArrayBackedMap;
 import dev.strata.shredding.parquet.GroupKeyPlan;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.ParquetSchemas;
@@ -17,15 +22,22 @@ import dev.strata.shredding.parquet.ShreddedFooters;
 import dev.strata.shredding.parquet.ShreddedParquetReader;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPruner;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.internal.filter2.columnindex.ColumnIndexFilter;
+import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.schema.GroupType;
@@ -33,12 +45,14 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Column-at-a-time reader of one shredded data file, window by window. Top-level primitive columns are
- * read as they are; a selected-key map column reads {@code __field_mapping}, the {@code __col_c} of S(k)
- * of its keys and {@code __overflow} when a key is in O, and gives, per row, the requested keys present
- * in the row in request order with their values: a key's value is in the first column of S(k) whose
- * mapping holds k's id in that row, else in the row's first overflow entry naming k, so {@code m['k']}
- * is the full map's.
+ * Column-at-a-time reader of one shredded data file, window by window: the shredding module's one reader
+ * of the layout, used by the Spark columnar path and by Paimon's row path ({@code ShreddedParquetReader}).
+ * Top-level primitive columns are read as they are; a selected-key map column reads
+ * {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in
+ * O, and gives, per row, the requested keys present in the row in request order with their values: a
+ * key's value is in the first column of S(k) whose mapping holds k's id in that row, else in the row's
+ * first overflow entry naming k, so {@code m['k']} is the full map's. For the row path a map may also be
+ * read whole ({@link FullMap}).
  *
  * <p>Memory: a row group is read in windows of at most {@value #MAX_WINDOW_ROWS} rows, fewer when a read
  * column holds many level entries per row (at most about {@value #WINDOW_ENTRIES} entries per column and
@@ -46,18 +60,25 @@ import org.apache.parquet.schema.Type;
  * holds one window's decoded values, the current pages and the compressed bytes of the requested column
  * chunks of one row group (as parquet-mr reads them), not the decoded row group.
  *
- * <p>File and row-group skipping use {@link MapPruner}; the pushed predicate drops, per window, the rows
- * in which it cannot be true ({@link RowFilter}). Groups whose footer records ownership segments are read
- * without {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is named in the
- * error ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
+ * <p>File and row-group skipping use {@link MapPruner}; then, when the file has a column index, the
+ * pruner's page filter gives the row ranges of the group that may match: the group is read with
+ * {@code readFilteredRowGroup} (only the pages overlapping them), windows lie inside the ranges and each
+ * column jumps over the pages between them ({@link ColumnCursor#seek}); the rows left out count as
+ * skipped by the page index. The pushed predicate then drops, per window, the rows in which it cannot be
+ * true ({@link RowFilter}). Groups whose footer records ownership segments are read without
+ * {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is named in the error
+ * ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
  *
  * <p>Use: {@link #nextWindow()} returns how many rows of the next window are selected, then
- * {@link #row(int)} gives the window row of the x-th selected one and {@link #field(int)} its values.
+ * {@link #row(int)} gives the window row of the x-th selected one, {@link #position(int)} its absolute
+ * position in the file and {@link #field(int)} its values.
  */
 public final class ShreddedColumns implements Closeable {
 
     static final int MAX_WINDOW_ROWS = 4096;
     static final int WINDOW_ENTRIES = 1 << 20;
+    /** Paimon's prefix of a primary-key file's key columns. */
+    private static final String KEY_PREFIX = "_KEY_";
 
     private final String file;
     private final ParquetFileReader reader;
@@ -66,7 +87,18 @@ public final class ShreddedColumns implements Closeable {
     private final List<Field> fields = new ArrayList<>();
     private final List<BlockMetaData> blocks;
     private final MapPruner pruner;
+    private final Map<String, ShreddedColumnMeta> metas;
+    private final RoaringBitmap32 selection;
     private long subColumns;
+    /** Absolute position of the current group's first row, and of the current window's first row. */
+    private long groupStart;
+    private long windowStart;
+    /** The pruner's page filter (over the file's physical columns) and the file's column paths, or null. */
+    private FilterPredicate pageFilter;
+    private final Set<ColumnPath> filePaths = new HashSet<>();
+    /** The current group's row ranges the page index cannot rule out (null: every row), and the current one. */
+    private List<RowRanges.Range> ranges;
+    private int range;
     private int nextBlock;
     private int group = -1;
     private final RowFilter filter;
@@ -79,18 +111,34 @@ public final class ShreddedColumns implements Closeable {
 
     /**
      * Opens the file and plans the read of {@code readType}; {@link #readable()} says whether every read
-     * column can be decoded here (primitive columns and selected-key shredded maps).
+     * column can be decoded here (primitive columns and selected-key shredded maps, as the Spark columnar
+     * path reads them).
      */
     public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
             MapPredicate pruningPredicate, boolean verifyPages) throws IOException {
+        this(input, file, readType, selectedKeys, pruningPredicate, null, verifyPages, false);
+    }
+
+    /**
+     * As above, for Paimon's row path when {@code rows} is true: a read column may then also be a whole
+     * shredded map (no selected keys for it), a map of primitive keys and values in Paimon's plain layout
+     * ({@link PlainMap}), a column the file does not have (NULL in every row, as after ADD COLUMN) or a
+     * primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
+     * Only rows whose absolute position is in {@code selection} (null: all) are selected.
+     */
+    public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean verifyPages, boolean rows)
+            throws IOException {
         this.file = file;
         this.input = input;
+        this.selection = selection;
         ShreddedFooters.Opened opened0 = ShreddedFooters.open(input, file, verifyPages);
         this.reader = opened0.reader;
         boolean opened = false;
         try {
             this.blocks = reader.getRowGroups();
-            this.pruner = plan(readType, selectedKeys, pruningPredicate, opened0.metas);
+            this.metas = checkedMetas(opened0.metas);
+            this.pruner = plan(readType, selectedKeys == null ? Map.of() : selectedKeys, pruningPredicate, rows);
             List<MapKeys> maps = new ArrayList<>();
             for (Field f : fields) {
                 if (f instanceof MapKeys) {
@@ -106,36 +154,102 @@ public final class ShreddedColumns implements Closeable {
         }
     }
 
+    /**
+     * The footer metadata of every column stored shredded, checked against the file: each such column has
+     * its metadata, and per-row-group zones describe the file's row groups.
+     */
+    private Map<String, ShreddedColumnMeta> checkedMetas(Map<String, ShreddedColumnMeta> metas) {
+        MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+        for (Type t : fileSchema.getFields()) {
+            if (!ParquetSchemas.looksShredded(t)) {
+                continue;
+            }
+            ShreddedColumnMeta meta = metas.get(t.getName());
+            if (meta == null) {
+                throw new IllegalStateException("Cannot read shredded column '" + t.getName() + "' of file " + file
+                        + ": footer metadata " + ShreddingFooter.footerKey(t.getName())
+                        + " is missing. The file is corrupt or was not written by Strata.");
+            }
+            if (meta.zonesRecorded()) {
+                List<KeyZones> zones = meta.zones();
+                boolean match = zones.size() == blocks.size();
+                for (int i = 0; match && i < zones.size(); i++) {
+                    match = zones.get(i).rowCount() == blocks.get(i).getRowCount();
+                }
+                if (!match) {
+                    throw new IllegalStateException("Cannot read shredded column '" + t.getName() + "' of file " + file
+                            + ": the footer metadata describes " + zones.size() + " row groups but the file has "
+                            + blocks.size() + " (or their row counts differ). The file is corrupt.");
+                }
+            }
+        }
+        return metas;
+    }
+
+    /** The metadata of the file's shredded columns, by file column name. */
+    public Map<String, ShreddedColumnMeta> shreddedColumns() {
+        return metas;
+    }
+
     private MapPruner plan(RowType readType, Map<String, List<String>> selectedKeys, MapPredicate pruningPredicate,
-            Map<String, ShreddedColumnMeta> metas) {
+            boolean rows) {
         MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
         List<Type> requestedFields = new ArrayList<>();
         long leaves = 0;
         boolean ok = true;
         for (DataField f : readType.getFields()) {
-            if (!fileSchema.containsField(f.name())) {
-                ok = false;
-                break;
-            }
-            Type t = fileSchema.getType(f.name());
-            if (f.type() instanceof MapType) {
-                ShreddedColumnMeta meta = metas.get(f.name());
-                List<String> keys = selectedKeys.get(f.name());
-                if (meta == null || keys == null || t.isPrimitive()) {
+            String name = fileSchema.containsField(f.name()) ? f.name()
+                    : rows && fileSchema.containsField(KEY_PREFIX + f.name()) ? KEY_PREFIX + f.name() : null;
+            if (name == null) {
+                if (!rows) {
                     ok = false;
                     break;
                 }
-                GroupType physical = ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
-                requestedFields.add(physical);
-                leaves += ParquetSchemas.leafCount(physical);
-                fields.add(new MapKeys(f.name(), meta, keys, ((MapType) f.type()).getValueType()));
-            } else {
-                if (!t.isPrimitive() || t.getRepetition() == Type.Repetition.REPEATED) {
+                fields.add(new Missing());
+                continue;
+            }
+            Type t = fileSchema.getType(name);
+            ShreddedColumnMeta meta = metas.get(name);
+            if (meta != null && !(f.type() instanceof MapType)) {
+                throw new IllegalStateException("Cannot read column '" + f.name() + "' of file " + file + " as "
+                        + f.type() + ": the file stores it as a shredded MAP. The file does not belong to this table.");
+            }
+            if (f.type() instanceof MapType && meta == null && rows) {
+                PlainMap plain = PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
+                if (plain == null) {
                     ok = false;
                     break;
                 }
                 requestedFields.add(t);
-                fields.add(new Primitive(f.name(), f.type()));
+                fields.add(plain);
+                continue;
+            }
+            if (f.type() instanceof MapType) {
+                List<String> keys = selectedKeys.get(f.name());
+                DataType valueType = ((MapType) f.type()).getValueType();
+                if (meta == null || t.isPrimitive() || !valuesDecodable(t.asGroupType(), valueType)
+                        || (keys == null && !rows)) {
+                    ok = false;
+                    break;
+                }
+                if (keys == null) {
+                    requestedFields.add(t);
+                    leaves += ParquetSchemas.leafCount(t.asGroupType());
+                    fields.add(new FullMap(name, meta, valueType));
+                    continue;
+                }
+                GroupType physical = ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
+                requestedFields.add(physical);
+                leaves += ParquetSchemas.leafCount(physical);
+                fields.add(new MapKeys(name, meta, keys, valueType));
+            } else {
+                PaimonValues.Value value = PaimonValues.of(f.type(), t);
+                if (value == null) {
+                    ok = false;
+                    break;
+                }
+                requestedFields.add(t);
+                fields.add(new Primitive(name, f.type(), value));
             }
         }
         this.subColumns = leaves;
@@ -145,7 +259,31 @@ public final class ShreddedColumns implements Closeable {
             return null;
         }
         reader.setRequestedSchema(requested);
-        return pruningPredicate == null ? null : new MapPruner(pruningPredicate, metas, fileSchema);
+        if (pruningPredicate == null) {
+            return null;
+        }
+        MapPruner p = new MapPruner(pruningPredicate, metas, fileSchema);
+        pageFilter = p.pageFilter();
+        for (ColumnDescriptor d : fileSchema.getColumns()) {
+            filePaths.add(ColumnPath.get(d.getPath()));
+        }
+        return p;
+    }
+
+    /** Whether every value column of a shredded map ({@code __col_c} and the overflow's values) is decodable as {@code valueType}. */
+    private static boolean valuesDecodable(GroupType physical, DataType valueType) {
+        for (Type t : physical.getFields()) {
+            if (t.getName().startsWith(ParquetSchemas.COL_PREFIX) && PaimonValues.of(valueType, t) == null) {
+                return false;
+            }
+            if (t.getName().equals(ParquetSchemas.OVERFLOW)) {
+                GroupType kv = t.asGroupType().getType(0).asGroupType();
+                if (kv.getFieldCount() < 2 || PaimonValues.of(valueType, kv.getType(1)) == null) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Whether every read column can be decoded by this reader. */
@@ -161,6 +299,11 @@ public final class ShreddedColumns implements Closeable {
     /** The window row of the x-th selected row of the current window. */
     public int row(int x) {
         return selected[x];
+    }
+
+    /** The absolute position in the file of the x-th selected row of the current window. */
+    public long position(int x) {
+        return windowStart + selected[x];
     }
 
     /**
@@ -181,18 +324,28 @@ public final class ShreddedColumns implements Closeable {
             return 0;
         }
         while (true) {
+            if (ranges != null) {
+                while (range < ranges.size() && ranges.get(range).to < groupRow) {
+                    range++;
+                }
+                groupRow = range < ranges.size() ? (int) Math.max(groupRow, ranges.get(range).from) : groupRows;
+            }
             if (groupRow == groupRows) {
                 if (group >= 0) {
-                    for (Field f : fields) {
-                        f.finishGroup(groupRows);
+                    if (ranges == null) {
+                        for (Field f : fields) {
+                            f.finishGroup(groupRows);
+                        }
                     }
                     group = -1;
                 }
                 if (!advanceGroup()) {
                     return 0;
                 }
+                continue;
             }
-            int n = Math.min(window, groupRows - groupRow);
+            int end = ranges == null ? groupRows : (int) ranges.get(range).to + 1;
+            int n = Math.min(window, end - groupRow);
             try {
                 for (Field f : fields) {
                     f.window(groupRow, n);
@@ -200,11 +353,21 @@ public final class ShreddedColumns implements Closeable {
             } catch (ParquetDecodingException e) {
                 throw PageChecksums.diagnose(input, file, reader.getFooter(), group, e);
             }
+            windowStart = groupStart + groupRow;
             groupRow += n;
             if (selected.length < n) {
                 selected = new int[n];
             }
             int count = filter == null ? RowFilter.all(n, selected) : filter.select(n, selected);
+            if (selection != null) {
+                int kept = 0;
+                for (int x = 0; x < count; x++) {
+                    if (selection.contains(Math.toIntExact(windowStart + selected[x]))) {
+                        selected[kept++] = selected[x];
+                    }
+                }
+                count = kept;
+            }
             if (count > 0) {
                 return count;
             }
@@ -216,34 +379,76 @@ public final class ShreddedColumns implements Closeable {
         while (nextBlock < blocks.size()) {
             int g = nextBlock++;
             BlockMetaData block = blocks.get(g);
+            long start = block.getRowIndexOffset() >= 0 ? block.getRowIndexOffset() : rowOffset(g);
+            if (selection != null && !selection.intersects(start, start + block.getRowCount())) {
+                ShreddedReadMetrics.rowGroupSkipped(false);
+                continue;
+            }
             if (pruner != null && pruner.rowGroupCannotMatch(block, g, true)) {
                 ShreddedReadMetrics.rowGroupSkipped(!pruner.rowGroupCannotMatch(block, g, false));
-                reader.skipNextRowGroup();
                 continue;
+            }
+            RowRanges rows = null;
+            if (pageFilter != null && hasColumnIndexes(block)) {
+                rows = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(pageFilter), reader.getColumnIndexStore(g),
+                        filePaths, block.getRowCount());
+                if (rows.rowCount() == 0) {
+                    ShreddedReadMetrics.rowGroupSkipped(false);
+                    ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount());
+                    continue;
+                }
+                if (rows.rowCount() == block.getRowCount()) {
+                    rows = null;
+                } else {
+                    ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount() - rows.rowCount());
+                }
             }
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             List<Type> groupFields = new ArrayList<>(fields.size());
             for (Field f : fields) {
-                groupFields.add(f.groupType(g, block, fileSchema));
+                Type t = f.groupType(g, block, fileSchema);
+                if (t != null) {
+                    groupFields.add(t);
+                }
             }
             MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
             reader.setRequestedSchema(groupSchema);
             PageReadStore pages;
             try {
-                pages = reader.readNextRowGroup();
-                groupRows = Math.toIntExact(pages.getRowCount());
+                pages = rows == null ? reader.readRowGroup(g) : reader.readFilteredRowGroup(g, rows);
+                groupRows = Math.toIntExact(block.getRowCount());
                 for (Field f : fields) {
                     f.load(pages, groupSchema);
                 }
             } catch (ParquetDecodingException e) {
                 throw PageChecksums.diagnose(input, file, reader.getFooter(), g, e);
             }
+            ranges = rows == null ? null : rows.getRanges();
+            range = 0;
             group = g;
+            groupStart = start;
             groupRow = 0;
             window = windowRows(block, groupSchema, groupRows);
             return true;
         }
         return false;
+    }
+
+    private static boolean hasColumnIndexes(BlockMetaData block) {
+        for (ColumnChunkMetaData c : block.getColumns()) {
+            if (c.getColumnIndexReference() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long rowOffset(int g) {
+        long off = 0;
+        for (int i = 0; i < g; i++) {
+            off += blocks.get(i).getRowCount();
+        }
+        return off;
     }
 
     /** Rows per window: at most {@value #MAX_WINDOW_ROWS}, and about {@value #WINDOW_ENTRIES} entries of any read column. */
@@ -287,19 +492,55 @@ public final class ShreddedColumns implements Closeable {
 
         /** Checks that the group's chunks hold no rows after its {@code rows} rows. */
         abstract void finishGroup(int rows) throws IOException;
+
+        /**
+         * The Paimon value of window row r (row-path reads): an object of the column's type, a map as an
+         * {@link ArrayBackedMap}, or null.
+         */
+        public abstract Object get(int r);
+    }
+
+    /** A read column the file does not have: NULL in every row. */
+    final class Missing extends Field {
+        @Override
+        Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            return null;
+        }
+
+        @Override
+        void load(PageReadStore pages, MessageType schema) {}
+
+        @Override
+        void window(int from, int n) {}
+
+        @Override
+        void finishGroup(int rows) {}
+
+        @Override
+        public Object get(int r) {
+            return null;
+        }
     }
 
     /** A top-level primitive column; values by window row. */
     public final class Primitive extends Field {
         private final String name;
         private final DataType type;
+        private final PaimonValues.Value value;
         private ColumnCursor cursor;
         /** Per window row, the ordinal of its value, -1 for NULL. */
         private int[] ordinals = new int[0];
 
-        Primitive(String name, DataType type) {
+        Primitive(String name, DataType type, PaimonValues.Value value) {
             this.name = name;
             this.type = type;
+            this.value = value;
+        }
+
+        @Override
+        public Object get(int r) {
+            int o = ordinals[r];
+            return o < 0 ? null : value.get(cursor, o);
         }
 
         /** The column's Paimon type. */
@@ -319,6 +560,7 @@ public final class ShreddedColumns implements Closeable {
 
         @Override
         void window(int from, int n) throws IOException {
+            cursor.seek(from);
             cursor.next(n);
             if (ordinals.length < n) {
                 ordinals = new int[n];
@@ -368,6 +610,7 @@ public final class ShreddedColumns implements Closeable {
         private final String name;
         private final List<String> keys;
         private final byte[][] keyBytes;
+        private final BinaryString[] keyStrings;
         private final int[] ids;
         /** Key id → the first requested key with that id, -1 for ids not requested. */
         private final int[] keyOfId;
@@ -380,6 +623,8 @@ public final class ShreddedColumns implements Closeable {
         private final int[] readerOf;
         /** The group's value cursors: the read {@code __col_c} in ascending c, then the overflow's values if read. */
         private ColumnCursor[] chunks;
+        /** The Paimon conversion of each chunk's values. */
+        private PaimonValues.Value[] chunkValues;
         private int cols;
         private ColumnCursor ovfKeys;
         private ColumnCursor ovfValues;
@@ -397,9 +642,11 @@ public final class ShreddedColumns implements Closeable {
             this.keys = keys;
             this.valueType = valueType;
             this.keyBytes = new byte[keys.size()][];
+            this.keyStrings = new BinaryString[keys.size()];
             this.ids = new int[keys.size()];
             for (int j = 0; j < keys.size(); j++) {
                 keyBytes[j] = keys.get(j).getBytes(StandardCharsets.UTF_8);
+                keyStrings[j] = BinaryString.fromBytes(keyBytes[j]);
                 ids[j] = meta.idOf(keys.get(j));
             }
             int maxId = -1;
@@ -510,12 +757,14 @@ public final class ShreddedColumns implements Closeable {
                 mapping = new ColumnCursor(pages.getPageReader(d), d, file);
             }
             List<ColumnCursor> read = new ArrayList<>();
+            List<PaimonValues.Value> values = new ArrayList<>();
             Arrays.fill(readerOf, -1);
             for (Type t : requested.getFields()) {
                 if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)) {
                     int c = Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length()));
                     readerOf[c] = read.size();
                     read.add(cursor(pages, schema, name, t.getName()));
+                    values.add(PaimonValues.of(valueType, t));
                 }
             }
             cols = read.size();
@@ -528,20 +777,48 @@ public final class ShreddedColumns implements Closeable {
                 ovfValues = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
                         kvType.getType(1).getName());
                 read.add(ovfValues);
+                values.add(PaimonValues.of(valueType, kvType.getType(1)));
             }
             chunks = read.toArray(new ColumnCursor[0]);
+            chunkValues = values.toArray(new PaimonValues.Value[0]);
             if (colOrdinals == null || colOrdinals.length < cols) {
                 colOrdinals = new int[cols][0];
             }
         }
 
+        /** The requested keys present in row r, in request order, with their values; null for a NULL map. */
+        @Override
+        public Object get(int r) {
+            if (nullMap[r]) {
+                return null;
+            }
+            int present = 0;
+            for (int j = 0; j < keys.size(); j++) {
+                present += source[j][r] >= 0 ? 1 : 0;
+            }
+            Object[] outKeys = new Object[present];
+            Object[] outValues = new Object[present];
+            int at = 0;
+            for (int j = 0; j < keys.size(); j++) {
+                int s = source[j][r];
+                if (s >= 0) {
+                    int o = ordinal[j][r];
+                    outKeys[at] = keyStrings[j];
+                    outValues[at++] = o < 0 ? null : chunkValues[s].get(chunks[s], o);
+                }
+            }
+            return new ArrayBackedMap(outKeys, outValues);
+        }
+
         @Override
         void window(int from, int n) throws IOException {
             if (mapping != null) {
+                mapping.seek(from);
                 mapping.next(n);
             }
             for (int i = 0; i < cols; i++) {
                 ColumnCursor col = chunks[i];
+                col.seek(from);
                 col.next(n);
                 int[] ords = colOrdinals[i].length < n ? (colOrdinals[i] = new int[n]) : colOrdinals[i];
                 int next = 0;
@@ -550,7 +827,9 @@ public final class ShreddedColumns implements Closeable {
                 }
             }
             if (ovfKeys != null) {
+                ovfKeys.seek(from);
                 ovfKeys.next(n);
+                ovfValues.seek(from);
                 ovfValues.next(n);
                 if (ovfKeys.entries != ovfValues.entries) {
                     throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": the overflow's"
@@ -692,6 +971,366 @@ public final class ShreddedColumns implements Closeable {
                     ordinal[j][row] = valueOrdinal;
                 }
             }
+        }
+    }
+
+    /**
+     * A whole shredded map (Paimon's row path without selected keys): per row, the keys that the row's
+     * {@code __field_mapping} places in {@code __col_0 .. __col_{K-1}}, in column order, then the row's
+     * overflow entries in file order, each with its value. Every non-NULL row's mapping must have K
+     * non-NULL elements; ids outside the key dictionary (-1 marks an unused column) hold no entry.
+     */
+    final class FullMap extends Field {
+        private final String name;
+        private final ShreddedColumnMeta meta;
+        private final DataType valueType;
+        private final BinaryString[] keyStrings;
+        private final int k;
+        private boolean mapOptional;
+        private ColumnCursor mapping;
+        /** The value cursors: {@code __col_0 .. __col_{K-1}}, then the overflow's values when the file has it. */
+        private ColumnCursor[] chunks;
+        private PaimonValues.Value[] chunkValues;
+        private ColumnCursor ovfKeys;
+        private ColumnCursor ovfValues;
+        private int[][] colOrdinals;
+        private boolean[] nullMap = new boolean[0];
+        /** Per window row its entries {@code [entryStart[r], entryStart[r + 1])}: key id, chunk and value ordinal (-1: NULL). */
+        private int[] entryStart = new int[1];
+        private int[] entryId = new int[0];
+        private int[] entryChunk = new int[0];
+        private int[] entryOrdinal = new int[0];
+
+        FullMap(String name, ShreddedColumnMeta meta, DataType valueType) {
+            this.name = name;
+            this.meta = meta;
+            this.valueType = valueType;
+            this.k = meta.numColumns();
+            List<String> keys = meta.keys();
+            this.keyStrings = new BinaryString[keys.size()];
+            for (int i = 0; i < keyStrings.length; i++) {
+                keyStrings[i] = BinaryString.fromString(keys.get(i));
+            }
+        }
+
+        @Override
+        Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            return fileType.getType(name);
+        }
+
+        @Override
+        void load(PageReadStore pages, MessageType schema) throws IOException {
+            GroupType physical = schema.getType(name).asGroupType();
+            mapOptional = physical.getRepetition() == Type.Repetition.OPTIONAL;
+            GroupType fm = physical.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
+            String listName = fm.getType(0).getName();
+            String elementName = fm.getType(0).asGroupType().getType(0).getName();
+            ColumnDescriptor d = schema.getColumnDescription(
+                    new String[] {name, ParquetSchemas.FIELD_MAPPING, listName, elementName});
+            if (d.getMaxRepetitionLevel() != 1 || d.getMaxDefinitionLevel() < (mapOptional ? 2 : 1)) {
+                throw new IllegalStateException("Cannot decode __field_mapping of column " + name + " of " + file
+                        + ": expected a list of INT32 (repetition level 1) but the schema gives repetition level "
+                        + d.getMaxRepetitionLevel() + " and definition level " + d.getMaxDefinitionLevel()
+                        + ". The file is corrupt or was not written by Strata.");
+            }
+            mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+            ColumnCursor[] read = new ColumnCursor[k + 1];
+            PaimonValues.Value[] values = new PaimonValues.Value[k + 1];
+            for (Type t : physical.getFields()) {
+                String field = t.getName();
+                if (field.startsWith(ParquetSchemas.COL_PREFIX)) {
+                    int c;
+                    try {
+                        c = Integer.parseInt(field.substring(ParquetSchemas.COL_PREFIX.length()));
+                    } catch (NumberFormatException e) {
+                        c = -1;
+                    }
+                    if (c < 0 || c >= k || read[c] != null) {
+                        throw corrupt(name, "its physical field " + field + " is not one of __col_0 .. __col_" + (k - 1)
+                                + " of the footer's " + k + " columns");
+                    }
+                    read[c] = cursor(pages, schema, name, field);
+                    values[c] = PaimonValues.of(valueType, t);
+                }
+            }
+            for (int c = 0; c < k; c++) {
+                if (read[c] == null) {
+                    throw corrupt(name, "its physical column " + ParquetSchemas.colName(c) + " is missing");
+                }
+            }
+            ovfKeys = null;
+            ovfValues = null;
+            if (physical.containsField(ParquetSchemas.OVERFLOW)) {
+                GroupType kvType = physical.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
+                ovfKeys = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(), kvType.getType(0).getName());
+                ovfValues = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
+                        kvType.getType(1).getName());
+                read[k] = ovfValues;
+                values[k] = PaimonValues.of(valueType, kvType.getType(1));
+                chunks = read;
+            } else {
+                chunks = Arrays.copyOf(read, k);
+            }
+            chunkValues = values;
+            if (colOrdinals == null) {
+                colOrdinals = new int[k][0];
+            }
+        }
+
+        @Override
+        void window(int from, int n) throws IOException {
+            mapping.seek(from);
+            mapping.next(n);
+            for (int c = 0; c < k; c++) {
+                ColumnCursor col = chunks[c];
+                col.seek(from);
+                col.next(n);
+                int[] ords = colOrdinals[c].length < n ? (colOrdinals[c] = new int[n]) : colOrdinals[c];
+                int next = 0;
+                for (int r = 0; r < n; r++) {
+                    ords[r] = col.hasValue(r) ? next++ : -1;
+                }
+            }
+            if (ovfKeys != null) {
+                ovfKeys.seek(from);
+                ovfKeys.next(n);
+                ovfValues.seek(from);
+                ovfValues.next(n);
+                if (ovfKeys.entries != ovfValues.entries) {
+                    throw corrupt(name, "the overflow's key and value columns hold " + ovfKeys.entries + " and "
+                            + ovfValues.entries + " level entries in rows " + from + " to " + (from + n)
+                            + "; they must match");
+                }
+            }
+            if (nullMap.length < n) {
+                nullMap = new boolean[n];
+            }
+            if (entryStart.length < n + 1) {
+                entryStart = new int[n + 1];
+            }
+            int capacity = k * n + (ovfKeys == null ? 0 : ovfKeys.entries);
+            if (entryId.length < capacity) {
+                entryId = new int[capacity];
+                entryChunk = new int[capacity];
+                entryOrdinal = new int[capacity];
+            }
+            int[] starts = mapping.rowStart;
+            int[] def = mapping.def;
+            int maxDef = mapping.maxDef;
+            int value = 0;
+            int entries = 0;
+            int ovfEntry = 0;
+            int keyOrdinal = 0;
+            int valueOrdinal = 0;
+            for (int r = 0; r < n; r++) {
+                entryStart[r] = entries;
+                int base = starts[r];
+                int size = starts[r + 1] - base;
+                nullMap[r] = mapOptional && def[base] == 0;
+                if (!nullMap[r]) {
+                    if (size != k || def[base] < maxDef - 1) {
+                        throw corrupt(name, "row " + (from + r) + " of its row group has a field mapping of "
+                                + (def[base] < maxDef - 1 ? 0 : size) + " elements, not the footer's " + k);
+                    }
+                    for (int c = 0; c < k; c++) {
+                        if (def[base + c] != maxDef) {
+                            throw corrupt(name, "the field mapping of row " + (from + r) + " of its row group holds"
+                                    + " NULL at column " + c);
+                        }
+                        int id = mapping.ints[value++];
+                        if (id >= 0 && id < keyStrings.length) {
+                            entryId[entries] = id;
+                            entryChunk[entries] = c;
+                            entryOrdinal[entries++] = colOrdinals[c][r];
+                        }
+                    }
+                }
+                if (ovfKeys != null) {
+                    int end = ovfKeys.rowStart[r + 1];
+                    for (; ovfEntry < end; ovfEntry++) {
+                        boolean keyed = ovfKeys.def[ovfEntry] == ovfKeys.maxDef;
+                        boolean hasValue = ovfValues.def[ovfEntry] == ovfValues.maxDef;
+                        if (keyed) {
+                            int id = ovfKeys.ints[keyOrdinal++];
+                            if (id >= 0 && id < keyStrings.length && !nullMap[r]) {
+                                entryId[entries] = id;
+                                entryChunk[entries] = k;
+                                entryOrdinal[entries++] = hasValue ? valueOrdinal : -1;
+                            }
+                        }
+                        valueOrdinal += hasValue ? 1 : 0;
+                    }
+                }
+            }
+            entryStart[n] = entries;
+        }
+
+        @Override
+        void finishGroup(int rows) throws IOException {
+            for (ColumnCursor c : chunks) {
+                if (!c.atEnd()) {
+                    throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+                }
+            }
+            if (!mapping.atEnd() || (ovfKeys != null && !ovfKeys.atEnd())) {
+                throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+            }
+        }
+
+        @Override
+        public Object get(int r) {
+            if (nullMap[r]) {
+                return null;
+            }
+            int start = entryStart[r];
+            int size = entryStart[r + 1] - start;
+            Object[] outKeys = new Object[size];
+            Object[] outValues = new Object[size];
+            for (int i = 0; i < size; i++) {
+                int e = start + i;
+                int chunk = entryChunk[e];
+                int o = entryOrdinal[e];
+                outKeys[i] = keyStrings[entryId[e]];
+                outValues[i] = o < 0 ? null : chunkValues[chunk].get(chunks[chunk], o);
+            }
+            return new ArrayBackedMap(outKeys, outValues);
+        }
+    }
+
+    /**
+     * A map column in Paimon's plain layout ({@code MAP<K, V>} of primitive K and V, read by the row path):
+     * per row its entries in file order; with selected keys (string keys only), per requested key in
+     * request order the row's first entry with that key, as for a default-layout file read by Paimon.
+     */
+    static final class PlainMap extends Field {
+        private final ShreddedColumns reader;
+        private final String name;
+        private final PaimonValues.Value keyValue;
+        private final PaimonValues.Value valueValue;
+        private final BinaryString[] selected;
+        private final byte[][] selectedBytes;
+        private boolean mapOptional;
+        private ColumnCursor keys;
+        private ColumnCursor values;
+        /** Per window entry the ordinal of its key (-1: no entry) and of its value (-1: NULL). */
+        private int[] keyOrdinal = new int[0];
+        private int[] valueOrdinal = new int[0];
+
+        private PlainMap(ShreddedColumns reader, String name, PaimonValues.Value keyValue, PaimonValues.Value valueValue,
+                List<String> selectedKeys) {
+            this.reader = reader;
+            this.name = name;
+            this.keyValue = keyValue;
+            this.valueValue = valueValue;
+            if (selectedKeys == null) {
+                this.selected = null;
+                this.selectedBytes = null;
+            } else {
+                this.selected = new BinaryString[selectedKeys.size()];
+                this.selectedBytes = new byte[selectedKeys.size()][];
+                for (int j = 0; j < selected.length; j++) {
+                    selectedBytes[j] = selectedKeys.get(j).getBytes(StandardCharsets.UTF_8);
+                    selected[j] = BinaryString.fromBytes(selectedBytes[j]);
+                }
+            }
+        }
+
+        /** The reader of {@code file}, a plain map of primitive keys and values, or null for any other shape. */
+        static PlainMap of(ShreddedColumns reader, String name, MapType type, Type file, List<String> selectedKeys) {
+            if (file.isPrimitive() || file.getRepetition() == Type.Repetition.REPEATED
+                    || file.asGroupType().getFieldCount() != 1) {
+                return null;
+            }
+            Type kv = file.asGroupType().getType(0);
+            if (kv.isPrimitive() || kv.getRepetition() != Type.Repetition.REPEATED || kv.asGroupType().getFieldCount() != 2) {
+                return null;
+            }
+            Type key = kv.asGroupType().getType(0);
+            PaimonValues.Value keyValue = PaimonValues.of(type.getKeyType(), key);
+            PaimonValues.Value valueValue = PaimonValues.of(type.getValueType(), kv.asGroupType().getType(1));
+            boolean stringKeys = type.getKeyType().getTypeRoot() == org.apache.paimon.types.DataTypeRoot.VARCHAR
+                    || type.getKeyType().getTypeRoot() == org.apache.paimon.types.DataTypeRoot.CHAR;
+            if (keyValue == null || valueValue == null || key.getRepetition() != Type.Repetition.REQUIRED
+                    || (selectedKeys != null && !stringKeys)) {
+                return null;
+            }
+            return new PlainMap(reader, name, keyValue, valueValue, selectedKeys);
+        }
+
+        @Override
+        Type groupType(int group, BlockMetaData block, GroupType fileType) {
+            return fileType.getType(name);
+        }
+
+        @Override
+        void load(PageReadStore pages, MessageType schema) throws IOException {
+            GroupType map = schema.getType(name).asGroupType();
+            mapOptional = map.getRepetition() == Type.Repetition.OPTIONAL;
+            GroupType kv = map.getType(0).asGroupType();
+            keys = reader.cursor(pages, schema, name, kv.getName(), kv.getType(0).getName());
+            values = reader.cursor(pages, schema, name, kv.getName(), kv.getType(1).getName());
+        }
+
+        @Override
+        void window(int from, int n) throws IOException {
+            keys.seek(from);
+            keys.next(n);
+            values.seek(from);
+            values.next(n);
+            if (keys.entries != values.entries) {
+                throw reader.corrupt(name, "its key and value columns hold " + keys.entries + " and " + values.entries
+                        + " level entries in rows " + from + " to " + (from + n) + "; they must match");
+            }
+            if (keyOrdinal.length < keys.entries) {
+                keyOrdinal = new int[keys.entries];
+                valueOrdinal = new int[keys.entries];
+            }
+            int k = 0;
+            int v = 0;
+            for (int e = 0; e < keys.entries; e++) {
+                keyOrdinal[e] = keys.def[e] == keys.maxDef ? k++ : -1;
+                valueOrdinal[e] = values.def[e] == values.maxDef ? v++ : -1;
+            }
+        }
+
+        @Override
+        void finishGroup(int rows) throws IOException {
+            if (!keys.atEnd() || !values.atEnd()) {
+                throw reader.corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+            }
+        }
+
+        @Override
+        public Object get(int r) {
+            int start = keys.rowStart[r];
+            int end = keys.rowStart[r + 1];
+            if (mapOptional && keys.def[start] == 0) {
+                return null;
+            }
+            if (selected == null) {
+                int size = keyOrdinal[start] < 0 ? 0 : end - start;
+                Object[] outKeys = new Object[size];
+                Object[] outValues = new Object[size];
+                for (int i = 0; i < size; i++) {
+                    outKeys[i] = keyValue.get(keys, keyOrdinal[start + i]);
+                    int o = valueOrdinal[start + i];
+                    outValues[i] = o < 0 ? null : valueValue.get(values, o);
+                }
+                return new ArrayBackedMap(outKeys, outValues);
+            }
+            List<Object> outKeys = new ArrayList<>(selected.length);
+            List<Object> outValues = new ArrayList<>(selected.length);
+            for (int j = 0; j < selected.length; j++) {
+                for (int e = start; e < end; e++) {
+                    if (keyOrdinal[e] >= 0 && Arrays.equals(keys.getBytes(keyOrdinal[e]), selectedBytes[j])) {
+                        outKeys.add(selected[j]);
+                        int o = valueOrdinal[e];
+                        outValues.add(o < 0 ? null : valueValue.get(values, o));
+                        break;
+                    }
+                }
+            }
+            return new ArrayBackedMap(outKeys.toArray(), outValues.toArray());
         }
     }
 }

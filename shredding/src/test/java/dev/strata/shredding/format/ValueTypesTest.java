@@ -40,7 +40,7 @@ class ValueTypesTest extends PaimonTablesTestBase {
         DataTypes.ROW(DataTypes.FIELD(0, "a", DataTypes.INT()), DataTypes.FIELD(1, "b", DataTypes.ARRAY(DataTypes.STRING())))
     };
 
-    private static Object sample(DataType t, int i) {
+    static Object sample(DataType t, int i) {
         switch (t.getTypeRoot()) {
             case BOOLEAN:
                 return i % 2 == 0;
@@ -152,7 +152,7 @@ class ValueTypesTest extends PaimonTablesTestBase {
     }
 
     /** A canonical text of a row: maps as entries (the layout keeps plain order for these rows). */
-    private static String render(InternalRowSerializer serializer, InternalRow row, RowType type) {
+    static String render(InternalRowSerializer serializer, InternalRow row, RowType type) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < type.getFieldCount(); i++) {
             Object v = InternalRow.createFieldGetter(type.getTypeAt(i), i).getFieldOrNull(row);

@@ -24,6 +24,7 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,9 +79,12 @@ class PruningSoundnessTest {
             for (int i = 0; i < ROWS; i++) {
                 matches[i] = eval(pred, f.maps.get(i));
             }
-            try (ShreddedParquetReader reader = FileRoundTrip.open(f.path, readType(f.strings), null, null)) {
-                MapPruner pruner = new MapPruner(pred, reader.shreddedColumns(), reader.fileSchema());
-                List<BlockMetaData> blocks = reader.rowGroups();
+            ShreddedFooters.Opened opened = ShreddedFooters.open(
+                    PaimonFiles.inputFile(FileRoundTrip.IO, f.path, FileRoundTrip.IO.getFileSize(f.path)),
+                    f.path.toString(), false);
+            try (ParquetFileReader reader = opened.reader) {
+                MapPruner pruner = new MapPruner(pred, opened.metas, reader.getFooter().getFileMetaData().getSchema());
+                List<BlockMetaData> blocks = reader.getRowGroups();
                 boolean anyMatch = false;
                 for (boolean b : matches) {
                     anyMatch |= b;

@@ -1,0 +1,100 @@
+package dev.strata.shredding.read;
+
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DecimalType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Turns a decoded Parquet value into the Paimon object of its column's type (as Paimon's own Parquet
+ * reader returns it), for the row path: INT32 as byte, short, int (DATE and TIME too) or long; INT64 as
+ * long, an unscaled decimal or a timestamp in the file's unit (micros when the file names none); FLOAT
+ * and DOUBLE; BOOLEAN; BINARY as {@link BinaryString} for strings, bytes for binaries, or an unscaled
+ * decimal.
+ */
+final class PaimonValues {
+
+    /** One column's conversion. */
+    interface Value {
+        Object get(ColumnCursor c, int ordinal);
+    }
+
+    private PaimonValues() {}
+
+    /** The conversion of values of Parquet type {@code file} to {@code type}, or null when the row path cannot decode them. */
+    static Value of(DataType type, Type file) {
+        if (!file.isPrimitive() || file.getRepetition() == Type.Repetition.REPEATED) {
+            return null;
+        }
+        PrimitiveType p = file.asPrimitiveType();
+        PrimitiveTypeName physical = p.getPrimitiveTypeName();
+        if (!ColumnCursor.decodes(physical)) {
+            return null;
+        }
+        boolean int32 = physical == PrimitiveTypeName.INT32;
+        boolean int64 = physical == PrimitiveTypeName.INT64;
+        boolean binary = physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+                return physical == PrimitiveTypeName.BOOLEAN ? (c, o) -> c.ints[o] != 0 : null;
+            case TINYINT:
+                return int32 ? (c, o) -> (byte) c.ints[o] : null;
+            case SMALLINT:
+                return int32 ? (c, o) -> (short) c.ints[o] : null;
+            case INTEGER:
+            case DATE:
+            case TIME_WITHOUT_TIME_ZONE:
+                return int32 ? (c, o) -> c.ints[o] : null;
+            case BIGINT:
+                return int64 ? (c, o) -> c.longs[o] : int32 ? (c, o) -> (long) c.ints[o] : null;
+            case FLOAT:
+                return physical == PrimitiveTypeName.FLOAT ? (c, o) -> (float) c.doubles[o] : null;
+            case DOUBLE:
+                return physical == PrimitiveTypeName.DOUBLE || physical == PrimitiveTypeName.FLOAT
+                        ? (c, o) -> c.doubles[o] : null;
+            case CHAR:
+            case VARCHAR:
+                return binary ? (c, o) -> BinaryString.fromBytes(c.bytes[o]) : null;
+            case BINARY:
+            case VARBINARY:
+                return binary ? (c, o) -> c.bytes[o] : null;
+            case DECIMAL: {
+                int precision = ((DecimalType) type).getPrecision();
+                int scale = ((DecimalType) type).getScale();
+                if (int32) {
+                    return (c, o) -> Decimal.fromUnscaledLong(c.ints[o], precision, scale);
+                }
+                if (int64) {
+                    return (c, o) -> Decimal.fromUnscaledLong(c.longs[o], precision, scale);
+                }
+                return binary ? (c, o) -> Decimal.fromUnscaledBytes(c.bytes[o], precision, scale) : null;
+            }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+                if (!int64) {
+                    return null;
+                }
+                LogicalTypeAnnotation a = p.getLogicalTypeAnnotation();
+                LogicalTypeAnnotation.TimeUnit unit = a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
+                        ? ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit()
+                        : LogicalTypeAnnotation.TimeUnit.MICROS;
+                switch (unit) {
+                    case MILLIS:
+                        return (c, o) -> Timestamp.fromEpochMillis(c.longs[o]);
+                    case MICROS:
+                        return (c, o) -> Timestamp.fromMicros(c.longs[o]);
+                    default:
+                        return (c, o) -> Timestamp.fromEpochMillis(Math.floorDiv(c.longs[o], 1_000_000L),
+                                (int) Math.floorMod(c.longs[o], 1_000_000L));
+                }
+            }
+            default:
+                return null;
+        }
+    }
+}

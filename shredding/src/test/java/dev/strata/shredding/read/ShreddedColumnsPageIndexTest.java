@@ -1,0 +1,85 @@
+package dev.strata.shredding.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.TestMaps;
+import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.parquet.FileRoundTrip;
+import dev.strata.shredding.parquet.PaimonFiles;
+import dev.strata.shredding.parquet.ShreddedParquetWriter;
+import dev.strata.shredding.pushdown.MapPredicate;
+import dev.strata.shredding.pushdown.MapPredicate.Op;
+import dev.strata.testing.maps.GeneratedMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The columnar reader skips the pages the column index rules out for the pushed predicate, in every row
+ * group, over several row ranges of one group, and still returns each matching row with its own values
+ * and absolute position.
+ */
+class ShreddedColumnsPageIndexTest {
+
+    private static final int ROWS = 4000;
+
+    @TempDir
+    java.nio.file.Path tmp;
+
+    @Test
+    void pagesOutsideThePredicatesRowRangesAreSkipped() throws Exception {
+        List<GeneratedMap> maps = new ArrayList<>();
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            maps.add(i % 10 == 9 ? GeneratedMap.nullMap()
+                    : GeneratedMap.of(List.of("a", "b"), List.of((double) i, 100_000.0 + i)));
+            ids.add(i);
+        }
+        Path path = new Path(tmp.toUri().toString(), "pages.parquet");
+        FileRoundTrip.write(path, TestMaps.idAndMap(), Map.of("m", 4), PlacementPolicy.PLAIN,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(2500).pageRowLimit(100), ids,
+                i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
+        // Rows 0 .. 249 and 2000 .. 2001: two row ranges of the first group (rows 0 .. 2499); 2750: one of the
+        // second. (Only leaves the page index can decide for doubles: GT and GT_EQ are not, for NaN.)
+        MapPredicate pred = MapPredicate.or(MapPredicate.leaf("m", "a", Op.LT, 250.0),
+                MapPredicate.leaf("m", "a", Op.IN, 2000.0, 2001.0), MapPredicate.leaf("m", "a", Op.EQ, 2750.0));
+        List<Long> expected = new ArrayList<>();
+        for (long i = 0; i < ROWS; i++) {
+            if (i % 10 != 9 && (i < 250 || i == 2000 || i == 2001 || i == 2750)) {
+                expected.add(i);
+            }
+        }
+
+        List<Long> returned = new ArrayList<>();
+        ShreddedReadMetrics.Snapshot s;
+        try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect();
+                ShreddedColumns columns = new ShreddedColumns(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
+                        TestMaps.idAndMap(), Map.of("m", List.of("a")), pred, true)) {
+            assertThat(columns.readable()).isTrue();
+            ShreddedColumns.Primitive id = (ShreddedColumns.Primitive) columns.field(0);
+            ShreddedColumns.MapKeys m = (ShreddedColumns.MapKeys) columns.field(1);
+            int n;
+            while ((n = columns.nextWindow()) > 0) {
+                for (int x = 0; x < n; x++) {
+                    int r = columns.row(x);
+                    long rowId = id.getLong(r);
+                    assertThat(columns.position(x)).isEqualTo(rowId);
+                    assertThat(m.contains(0, r)).isTrue();
+                    assertThat(m.getDouble(0, r)).isEqualTo((double) rowId);
+                    returned.add(rowId);
+                }
+            }
+            s = scope.snapshot();
+        }
+        assertThat(returned).isEqualTo(expected);
+        assertThat(s.rowGroupsTotal).isEqualTo(2);
+        // Pages of 100 rows: 3 + 1 of the first group's 25 are read, 1 of the second's 15.
+        assertThat(s.rowsSkippedByPageIndex).as(s.toString()).isEqualTo(ROWS - 5 * 100);
+    }
+}
