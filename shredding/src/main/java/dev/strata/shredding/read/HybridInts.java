@@ -52,6 +52,70 @@ final class HybridInts {
         return packed[packedAt++];
     }
 
+    /**
+     * Skips {@code n} values without unpacking them where possible: an RLE run by count, whole bit-packed
+     * groups by their byte width.
+     */
+    void skip(int n) {
+        while (n > 0) {
+            if (left == 0) {
+                run();
+            }
+            if (rle) {
+                int take = Math.min(n, left);
+                left -= take;
+                n -= take;
+            } else if (packedAt < 8) { // the rest of an unpacked group
+                int take = Math.min(n, 8 - packedAt);
+                packedAt += take;
+                left -= take;
+                n -= take;
+            } else if (n >= 8 && groupsLeft > 0) { // whole groups, never unpacked
+                int groups = Math.min(n / 8, groupsLeft);
+                pos += groups * bitWidth;
+                groupsLeft -= groups;
+                n -= groups * 8;
+                left = groupsLeft > 0 ? 8 : 0;
+            } else {
+                unpack();
+            }
+        }
+    }
+
+    /**
+     * Skips {@code n} values, returning false as soon as one differs from {@code expected} (then the
+     * position is undefined). An RLE run is checked once; bit-packed groups are unpacked and checked.
+     */
+    boolean skipExpecting(int n, int expected) {
+        while (n > 0) {
+            if (left == 0) {
+                run();
+            }
+            if (rle) {
+                if (value != expected) {
+                    return false;
+                }
+                int take = Math.min(n, left);
+                left -= take;
+                n -= take;
+            } else {
+                if (packedAt == 8) {
+                    unpack();
+                }
+                int take = Math.min(n, 8 - packedAt);
+                for (int i = 0; i < take; i++) {
+                    if (packed[packedAt + i] != expected) {
+                        return false;
+                    }
+                }
+                packedAt += take;
+                left -= take;
+                n -= take;
+            }
+        }
+        return true;
+    }
+
     private void run() {
         if (groupsLeft > 0) { // the rest of a bit-packed run
             left = 8;

@@ -619,6 +619,11 @@ public final class ShreddedColumns implements Closeable {
         private GroupKeyPlan plan;
         private boolean mapOptional;
         private ColumnCursor mapping;
+        /** Instead of {@link #mapping} when the group's keys sit in few columns: the mapping at those columns only. */
+        private MappingProbe probe;
+        /** Column → its position among the probed columns, -1 when not probed. */
+        private int[] probeIndex = new int[0];
+        private BlockMetaData block;
         /** Column index → position in {@link #chunks}, -1 when not read in this group. */
         private final int[] readerOf;
         /** The group's value cursors: the read {@code __col_c} in ascending c, then the overflow's values if read. */
@@ -735,6 +740,7 @@ public final class ShreddedColumns implements Closeable {
         @Override
         Type groupType(int group, BlockMetaData block, GroupType fileType) {
             plan = GroupKeyPlan.of(fileType.getType(name).asGroupType(), meta, keys, group, block);
+            this.block = block;
             return plan.requested();
         }
 
@@ -754,7 +760,22 @@ public final class ShreddedColumns implements Closeable {
                             + " level 1 and definition level 4 but the schema gives " + d.getMaxRepetitionLevel()
                             + " and " + d.getMaxDefinitionLevel() + ". The file is corrupt or was not written by Strata.");
                 }
-                mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+                int[] probed = probedColumns();
+                probe = null;
+                if (MappingProbe.canProbe(chunkOf(d), meta.numColumns(), probed.length)) {
+                    probe = new MappingProbe(pages.getPageReader(d), d, file, meta.numColumns(), probed);
+                    if (probeIndex.length < meta.numColumns()) {
+                        probeIndex = new int[meta.numColumns()];
+                    }
+                    Arrays.fill(probeIndex, -1);
+                    for (int i = 0; i < probed.length; i++) {
+                        probeIndex[probed[i]] = i;
+                    }
+                } else {
+                    mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+                }
+            } else {
+                probe = null;
             }
             List<ColumnCursor> read = new ArrayList<>();
             List<PaimonValues.Value> values = new ArrayList<>();
@@ -810,11 +831,37 @@ public final class ShreddedColumns implements Closeable {
             return new ArrayBackedMap(outKeys, outValues);
         }
 
+        /** The columns the group's plan reads for the selected keys, ascending. */
+        private int[] probedColumns() {
+            java.util.TreeSet<Integer> union = new java.util.TreeSet<>();
+            for (int j = 0; j < keys.size(); j++) {
+                if (ids[j] >= 0) {
+                    for (int c : plan.columnsOf(j)) {
+                        union.add(c);
+                    }
+                }
+            }
+            return union.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        private ColumnChunkMetaData chunkOf(ColumnDescriptor d) {
+            for (ColumnChunkMetaData c : block.getColumns()) {
+                if (Arrays.equals(c.getPath().toArray(), d.getPath())) {
+                    return c;
+                }
+            }
+            throw corrupt(name, "the row group has no chunk for " + Arrays.toString(d.getPath()));
+        }
+
         @Override
         void window(int from, int n) throws IOException {
             if (mapping != null) {
                 mapping.seek(from);
                 mapping.next(n);
+            }
+            if (probe != null) {
+                probe.seek(from);
+                probe.next(n);
             }
             for (int i = 0; i < cols; i++) {
                 ColumnCursor col = chunks[i];
@@ -844,7 +891,11 @@ public final class ShreddedColumns implements Closeable {
             Arrays.fill(nullMap, 0, n, false);
             if (mapOptional) {
                 ColumnCursor levels = mapping != null ? mapping : cols > 0 ? chunks[0] : ovfKeys;
-                if (levels != null) {
+                if (probe != null) {
+                    for (int r = 0; r < n; r++) {
+                        nullMap[r] = probe.firstDef[r] == 0;
+                    }
+                } else if (levels != null) {
                     for (int r = 0; r < n; r++) {
                         nullMap[r] = levels.def[levels.rowStart[r]] == 0;
                     }
@@ -871,7 +922,9 @@ public final class ShreddedColumns implements Closeable {
                 int[] jc = plan.columnsOf(j);
                 for (int i = 0; i < jc.length; i++) {
                     int ci = readerOf[jc[i]];
-                    if (mapping != null) {
+                    if (probe != null) {
+                        fromProbe(j, probeIndex[jc[i]], ci, colOrdinals[ci], n);
+                    } else if (mapping != null) {
                         fromMapping(j, jc[i], ci, colOrdinals[ci], n);
                     } else {
                         fromRanges(j, ci, colOrdinals[ci], plan.rangesOf(j, i), from, n);
@@ -890,7 +943,8 @@ public final class ShreddedColumns implements Closeable {
                     throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
                 }
             }
-            if ((mapping != null && !mapping.atEnd()) || (ovfKeys != null && !ovfKeys.atEnd())) {
+            if ((mapping != null && !mapping.atEnd()) || (probe != null && !probe.atEnd())
+                    || (ovfKeys != null && !ovfKeys.atEnd())) {
                 throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
             }
         }
@@ -905,6 +959,21 @@ public final class ShreddedColumns implements Closeable {
             for (int r = 0; r < n; r++) {
                 int base = starts[r];
                 if (src[r] < 0 && c < starts[r + 1] - base && values[base + c] == id) {
+                    src[r] = ci;
+                    ord[r] = ords[r];
+                }
+            }
+        }
+
+        /** As {@link #fromMapping}, with the mapping read at the probed columns only (i: c's probe position). */
+        private void fromProbe(int j, int i, int ci, int[] ords, int n) {
+            int[] src = source[j];
+            int[] ord = ordinal[j];
+            int[] values = probe.probed;
+            int stride = probe.probedCount();
+            int id = ids[j];
+            for (int r = 0, at = i; r < n; r++, at += stride) {
+                if (src[r] < 0 && values[at] == id) {
                     src[r] = ci;
                     ord[r] = ords[r];
                 }

@@ -94,4 +94,62 @@ class MapReadShortcutSuite extends PushdownSuiteBase {
       assert(rowsOf(got) == rowsOf(sql(q.format("shortcut_oracle"))), s"$q differs from the oracle (seed $seed)")
     }
   }
+
+  test("row groups whose keys sit in few of many shared columns probe __field_mapping at those columns only") {
+    val r = new java.util.Random(seed + 7)
+    // Every row holds "hot" and the ten keys of family i % 7, "rare" in place of the second in few rows: the columns
+    // change owner from row to row (fragmented: the mapping is read), but each key keeps to one or two of them.
+    // NULL and empty maps, NULL values.
+    val rows = (0 until 6000).map { i =>
+      val p = r.nextDouble()
+      if (p < 0.03) Row(i.toLong, null)
+      else if (p < 0.05) Row(i.toLong, Map.empty[String, Any])
+      else {
+        val m = scala.collection.mutable.LinkedHashMap[String, Any]()
+        m("hot") = if (r.nextDouble() < 0.05) null else r.nextInt(200).toDouble
+        for (j <- 0 until 10) {
+          val key = if (j == 1 && i % 97 == 0) "rare" else s"f${i % 7}_$j"
+          m(key) = if (r.nextDouble() < 0.05) null else r.nextInt(50).toDouble
+        }
+        Row(i.toLong, m.toMap)
+      }
+    }
+    val schema = StructType.fromDDL("id BIGINT, m MAP<STRING, DOUBLE>")
+    val data = spark.createDataFrame(spark.sparkContext.parallelize(rows, 1), schema)
+    data.write.format("parquet").saveAsTable("probe_oracle")
+    sql("CREATE NAMESPACE IF NOT EXISTS lake.sc")
+    sql("""CREATE TABLE lake.sc.probe (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
+          | 'fields.m.map.storage-layout' = 'shared-shredding',
+          | 'file.block-size' = '16 kb', 'strata-shredded.max-segments' = '2')""".stripMargin)
+    data.coalesce(1).writeTo("lake.sc.probe").append()
+
+    val table = root.resolve("warehouse").resolve("sc.db").resolve("probe")
+    val probed = Files.walk(table).iterator().asScala.filter(p => p.getFileName.toString.startsWith("data-")).toSeq
+      .flatMap { f =>
+        val reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(f.toUri), new Configuration()))
+        try {
+          val footer = reader.getFooter.getFileMetaData
+          val meta = ShreddingFooter.decode(footer.getKeyValueMetaData, "m", f.toString)
+          val physical = footer.getSchema.getType(footer.getSchema.getFieldIndex("m")).asGroupType()
+          meta.zones().asScala.indices.map { g =>
+            val plan = GroupKeyPlan.of(physical, meta, Seq("rare", "f3_4").asJava, g, reader.getRowGroups.get(g))
+            (plan.mappingNeeded(), plan.columnsOf(0).length + plan.columnsOf(1).length, meta.numColumns())
+          }
+        } finally reader.close()
+      }
+    assert(probed.count { case (mapping, columns, k) => mapping && columns * 4 <= k } >= 2,
+      s"row groups that read the mapping at few columns (mapping read, columns, K): $probed")
+
+    val queries = Seq(
+      "SELECT id, m['rare'] FROM %s",
+      "SELECT id, m['rare'], m['f3_4'] FROM %s WHERE m['rare'] > 10 OR m['f3_4'] < 5",
+      "SELECT count(*), avg(m['rare']), sum(m['f3_4']) FROM %s WHERE m['f3_4'] IS NOT NULL",
+      "SELECT id, m['f3_4'], m['absent'] FROM %s WHERE m['f3_4'] IS NULL",
+      "SELECT id, m['hot'], m['rare'] FROM %s WHERE m['rare'] IS NOT NULL")
+    for (q <- queries) {
+      val got = sql(q.format("lake.sc.probe"))
+      assert(scans(got).exists(_.contains("SelectedKeys")), s"keys not pushed for $q: ${scans(got)}")
+      assert(rowsOf(got) == rowsOf(sql(q.format("probe_oracle"))), s"$q differs from the oracle (seed $seed)")
+    }
+  }
 }

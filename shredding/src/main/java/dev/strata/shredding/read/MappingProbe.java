@@ -1,0 +1,316 @@
+package dev.strata.shredding.read;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+
+/**
+ * Reads a row group's {@code __field_mapping} at a few column positions only, for a lookup whose keys sit
+ * in few columns of the group (S_g). The layout writes exactly K ids per row whose map is not NULL, in
+ * column order (the ids are never NULL); a NULL map, or a NULL mapping, is one entry with a lower
+ * definition level. So the id of column c of a row is its entry c: the probe reads those entries and skips
+ * the others: RLE runs by count, whole bit-packed groups of dictionary ids by their byte width. The levels
+ * of every skipped entry are still checked (RLE runs once, bit-packed groups value by value) to be those of
+ * a K-id row (repetition 1, definition 4), so a row that does not hold exactly K ids fails naming the file,
+ * as with the full decode. Rows may span pages.
+ *
+ * <p>Only chunks whose pages use RLE levels and dictionary or PLAIN ids are probed ({@link #canProbe});
+ * others are decoded in full by {@link ColumnCursor}.
+ */
+final class MappingProbe {
+
+    /** Definition level of a present id: map, mapping, list and element all defined. */
+    private static final int ID_DEF = 4;
+
+    private final PageReader pages;
+    private final ColumnDescriptor column;
+    private final String file;
+    private final int k;
+    private final int[] positions;
+    private final int[] dictInts;
+
+    private HybridInts rep;
+    private HybridInts def;
+    private HybridInts ids;
+    private ByteBuffer plain;
+    private int plainPos;
+    private int pageLeft;
+    private boolean exhausted;
+    /** The row group row of the next row to read. */
+    private long row;
+    /** Whether the current page carries its first row index and row count (read through the page index), and its end. */
+    private boolean pageIndexed;
+    private long pageEnd;
+
+    /** Per window row, the definition level of its first entry (0: a NULL map). */
+    int[] firstDef = new int[0];
+    /** Per window row r and probed position i, the id at entry {@code positions[i]} of the row, -1 when none. */
+    int[] probed = new int[0];
+    int rows;
+
+    /**
+     * @param positions the column positions to read, ascending, each &lt; k
+     */
+    MappingProbe(PageReader pages, ColumnDescriptor column, String file, int k, int[] positions) throws IOException {
+        this.pages = pages;
+        this.column = column;
+        this.file = file;
+        this.k = k;
+        this.positions = positions;
+        if (column.getMaxRepetitionLevel() != 1 || column.getMaxDefinitionLevel() != ID_DEF) {
+            throw corrupt("expected repetition level 1 and definition level " + ID_DEF + " but the schema gives "
+                    + column.getMaxRepetitionLevel() + " and " + column.getMaxDefinitionLevel());
+        }
+        DictionaryPage dp = pages.readDictionaryPage();
+        Dictionary dictionary = dp == null ? null : dp.getEncoding().initDictionary(column, dp);
+        if (dictionary != null) {
+            dictInts = new int[dictionary.getMaxId() + 1];
+            for (int i = 0; i < dictInts.length; i++) {
+                dictInts[i] = dictionary.decodeToInt(i);
+            }
+        } else {
+            dictInts = null;
+        }
+    }
+
+    /**
+     * Whether a chunk can be probed: RLE levels, ids dictionary-encoded or PLAIN, K &gt; 0 and few positions
+     * (reading most of a row's entries anyway is as fast in full).
+     */
+    static boolean canProbe(ColumnChunkMetaData chunk, int k, int positions) {
+        if (k == 0 || positions * 4 > k) {
+            return false;
+        }
+        for (Encoding e : chunk.getEncodings()) {
+            if (e != Encoding.RLE && e != Encoding.PLAIN && e != Encoding.PLAIN_DICTIONARY
+                    && e != Encoding.RLE_DICTIONARY) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How many columns each row is probed at ({@link #probed} holds that many ids per row). */
+    int probedCount() {
+        return positions.length;
+    }
+
+    /** Reads the next {@code n} rows. */
+    void next(int n) throws IOException {
+        int p = positions.length;
+        if (firstDef.length < n) {
+            firstDef = new int[n];
+        }
+        if (probed.length < n * p) {
+            probed = new int[n * p];
+        }
+        for (int r = 0; r < n; r++) {
+            ensurePage(r, n);
+            int rl = rep.next();
+            int dl = def.next();
+            pageLeft--;
+            if (rl != 0) { // the previous row held more than K ids
+                throw notK();
+            }
+            firstDef[r] = dl;
+            int base = r * p;
+            if (dl != ID_DEF) { // a NULL map or mapping: one entry, no id
+                Arrays.fill(probed, base, base + p, -1);
+                continue;
+            }
+            // Entry 0 is read; entries 1..K-1 follow with repetition 1.
+            int at = 0;
+            int value = readId();
+            for (int i = 0; i < p; i++) {
+                int target = positions[i];
+                if (target > at) {
+                    skipEntries(target - at - 1);
+                    value = nextEntryId();
+                    at = target;
+                }
+                probed[base + i] = value;
+            }
+            skipEntries(k - 1 - at);
+        }
+        rows = n;
+        row += n;
+    }
+
+    /**
+     * Moves to row group row {@code target} (not before the next row to read): pages of a chunk read through
+     * the page index that end before it are passed over unread, rows of the page holding it are read and
+     * dropped.
+     */
+    void seek(long target) throws IOException {
+        if (target < row) {
+            throw corrupt("row " + target + " was asked for after row " + row);
+        }
+        while (row < target) {
+            if (pageLeft == 0) {
+                DataPage page = exhausted ? null : pages.readPage();
+                if (page == null) {
+                    exhausted = true;
+                    throw corrupt("the chunk ends before row " + target);
+                }
+                if (page.getFirstRowIndex().isEmpty() || page.getIndexRowCount().isEmpty()) {
+                    throw corrupt("rows " + row + " to " + target + " were to be skipped but a page has no row index");
+                }
+                long first = page.getFirstRowIndex().get();
+                if (first + page.getIndexRowCount().get() <= target) {
+                    continue;
+                }
+                open(page);
+                row = Math.max(row, first);
+                continue;
+            }
+            next(Math.toIntExact(Math.min(target, pageIndexed ? pageEnd : target) - row));
+        }
+    }
+
+    /** Whether the chunk holds no entries after the rows read so far. */
+    boolean atEnd() throws IOException {
+        while (pageLeft == 0) {
+            if (!openNext()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reads one more entry of the current row (repetition 1, an id) and returns its id. */
+    private int nextEntryId() throws IOException {
+        ensureInRow();
+        int rl = rep.next();
+        int dl = def.next();
+        pageLeft--;
+        if (rl != 1 || dl != ID_DEF) {
+            throw notK();
+        }
+        return readId();
+    }
+
+    /** Skips {@code n} entries of the current row, checking each is an id at repetition 1. */
+    private void skipEntries(int n) throws IOException {
+        while (n > 0) {
+            ensureInRow();
+            int take = Math.min(n, pageLeft);
+            if (!rep.skipExpecting(take, 1) || !def.skipExpecting(take, ID_DEF)) {
+                throw notK();
+            }
+            if (plain != null) {
+                plainPos += 4 * take;
+            } else {
+                ids.skip(take);
+            }
+            pageLeft -= take;
+            n -= take;
+        }
+    }
+
+    private int readId() {
+        if (plain != null) {
+            int v = plain.getInt(plainPos);
+            plainPos += 4;
+            return v;
+        }
+        return dictInts[ids.next()];
+    }
+
+    private void ensureInRow() throws IOException {
+        while (pageLeft == 0) {
+            if (!openNext()) {
+                throw notK();
+            }
+        }
+    }
+
+    private void ensurePage(int r, int n) throws IOException {
+        while (pageLeft == 0) {
+            if (!openNext()) {
+                throw corrupt("the chunk ends after " + r + " rows of a window of " + n);
+            }
+        }
+    }
+
+    private boolean openNext() throws IOException {
+        if (exhausted) {
+            return false;
+        }
+        DataPage page = pages.readPage();
+        if (page == null) {
+            exhausted = true;
+            return false;
+        }
+        open(page);
+        return true;
+    }
+
+    private void open(DataPage page) throws IOException {
+        int n = page.getValueCount();
+        pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
+        pageEnd = pageIndexed ? page.getFirstRowIndex().get() + page.getIndexRowCount().get() : Long.MAX_VALUE;
+        Encoding encoding;
+        ByteBuffer data;
+        if (page instanceof DataPageV1) {
+            DataPageV1 v1 = (DataPageV1) page;
+            if (v1.getRlEncoding() != Encoding.RLE || v1.getDlEncoding() != Encoding.RLE) {
+                throw corrupt("levels encoded " + v1.getRlEncoding() + "/" + v1.getDlEncoding()
+                        + " in a chunk whose metadata lists RLE only");
+            }
+            ByteBuffer buf = v1.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            int pos = buf.position();
+            int len = buf.getInt(pos);
+            rep = new HybridInts(buf, pos + 4, pos + 4 + len, 1);
+            pos += 4 + len;
+            len = buf.getInt(pos);
+            def = new HybridInts(buf, pos + 4, pos + 4 + len, 3);
+            pos += 4 + len;
+            data = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            data.position(pos);
+            encoding = v1.getValueEncoding();
+        } else {
+            DataPageV2 v2 = (DataPageV2) page;
+            ByteBuffer r = v2.getRepetitionLevels().toByteBuffer();
+            ByteBuffer d = v2.getDefinitionLevels().toByteBuffer();
+            rep = new HybridInts(r, r.position(), r.limit(), 1);
+            def = new HybridInts(d, d.position(), d.limit(), 3);
+            data = v2.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            encoding = v2.getDataEncoding();
+        }
+        if (encoding.usesDictionary()) {
+            if (dictInts == null) {
+                throw corrupt("dictionary-encoded ids without a dictionary page");
+            }
+            plain = null;
+            int pos = data.position();
+            ids = data.hasRemaining() ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF) : null;
+        } else if (encoding == Encoding.PLAIN) {
+            plain = data;
+            plainPos = data.position();
+            ids = null;
+        } else {
+            throw corrupt("ids encoded " + encoding + " in a chunk whose metadata lists dictionary and PLAIN only");
+        }
+        pageLeft = n;
+    }
+
+    private IllegalStateException notK() {
+        return corrupt("a row does not hold exactly K=" + k + " ids");
+    }
+
+    private IllegalStateException corrupt(String what) {
+        return new IllegalStateException("Cannot decode column " + Arrays.toString(column.getPath()) + " of " + file
+                + ": " + what + ". The file is corrupt.");
+    }
+}

@@ -1,0 +1,161 @@
+package dev.strata.shredding.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.strata.testing.TestSeeds;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@link MappingProbe} against the ids that were written: files of the {@code __field_mapping} shape written
+ * by parquet-mr itself (V1 and V2 pages, dictionary ids and PLAIN ids, small pages, several row groups; V2
+ * pages without a dictionary use DELTA_BINARY_PACKED, which the probe leaves to the full decode), with
+ * NULL maps and NULL mappings, probed at random column sets in windows of random sizes; and a row with the
+ * wrong number of ids fails naming the file.
+ */
+class MappingProbeTest {
+
+    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType("message t {"
+            + " optional group m { optional group __field_mapping (LIST) {"
+            + " repeated group list { optional int32 element; } } } }");
+    private static final int K = 24;
+
+    @TempDir
+    Path dir;
+
+    /** Writes rows of K ids (null: a NULL map; an empty array: a NULL mapping). */
+    private org.apache.hadoop.fs.Path write(List<int[]> rows, WriterVersion version, boolean dictionary)
+            throws IOException {
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("m-" + version + dictionary + ".parquet").toUri());
+        SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(SCHEMA).withConf(new Configuration())
+                .withWriterVersion(version).withDictionaryEncoding(dictionary)
+                .withPageSize(1024).withPageRowCountLimit(70).withRowGroupSize(32 * 1024L)
+                .withCompressionCodec(CompressionCodecName.SNAPPY).build()) {
+            for (int[] ids : rows) {
+                Group g = groups.newGroup();
+                if (ids != null) {
+                    Group m = g.addGroup("m");
+                    if (ids.length > 0) {
+                        Group mapping = m.addGroup("__field_mapping");
+                        for (int id : ids) {
+                            mapping.addGroup("list").append("element", id);
+                        }
+                    }
+                }
+                writer.write(g);
+            }
+        }
+        return file;
+    }
+
+    @ParameterizedTest(name = "{0} dictionary={1}")
+    @CsvSource({"PARQUET_1_0, true", "PARQUET_1_0, false", "PARQUET_2_0, true", "PARQUET_2_0, false"})
+    void probedIdsAreTheWrittenOnes(WriterVersion version, boolean dictionary) throws IOException {
+        long seed = TestSeeds.seed("mappingProbe");
+        Random random = new Random(seed);
+        List<int[]> rows = new ArrayList<>();
+        for (int i = 0; i < 4000; i++) {
+            int p = random.nextInt(40);
+            if (p == 0) {
+                rows.add(null);
+            } else if (p == 1) {
+                rows.add(new int[0]);
+            } else {
+                int[] ids = new int[K];
+                for (int c = 0; c < K; c++) {
+                    // Runs of equal ids (RLE) and varied ones (bit-packed), -1 for empty slots.
+                    ids[c] = random.nextInt(3) == 0 ? c : random.nextInt(dictionary ? 300 : 1 << 20) - 1;
+                }
+                rows.add(ids);
+            }
+        }
+        org.apache.hadoop.fs.Path file = write(rows, version, dictionary);
+        ColumnDescriptor d = SCHEMA.getColumns().get(0);
+        int row = 0;
+        int rowGroups = 0;
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+            PageReadStore pages;
+            while ((pages = reader.readNextRowGroup()) != null) {
+                TreeSet<Integer> set = new TreeSet<>();
+                for (int i = 1 + random.nextInt(5); i > 0; i--) {
+                    set.add(random.nextInt(K));
+                }
+                int[] positions = set.stream().mapToInt(Integer::intValue).toArray();
+                boolean probeable = MappingProbe.canProbe(reader.getRowGroups().get(rowGroups).getColumns().get(0), K,
+                        positions.length);
+                if (version == WriterVersion.PARQUET_2_0 && !dictionary) {
+                    // V2 pages without a dictionary write DELTA_BINARY_PACKED ids: decoded in full instead.
+                    assertThat(probeable).as("chunk encodings").isFalse();
+                    return;
+                }
+                assertThat(probeable).as("chunk encodings").isTrue();
+                rowGroups++;
+                MappingProbe probe = new MappingProbe(pages.getPageReader(d), d, file.toString(), K, positions);
+                int groupRows = Math.toIntExact(pages.getRowCount());
+                for (int done = 0; done < groupRows; ) {
+                    int n = Math.min(groupRows - done, 1 + random.nextInt(300));
+                    probe.next(n);
+                    for (int r = 0; r < n; r++) {
+                        int[] ids = rows.get(row + r);
+                        assertThat(probe.firstDef[r]).as("row %d (%s)", row + r, TestSeeds.describe("mappingProbe", seed))
+                                .isEqualTo(ids == null ? 0 : ids.length == 0 ? 1 : 4);
+                        for (int i = 0; i < positions.length; i++) {
+                            int expected = ids == null || ids.length == 0 ? -1 : ids[positions[i]];
+                            assertThat(probe.probed[r * positions.length + i])
+                                    .as("row %d column %d (%s)", row + r, positions[i], TestSeeds.describe("mappingProbe", seed))
+                                    .isEqualTo(expected);
+                        }
+                    }
+                    row += n;
+                    done += n;
+                }
+                assertThat(probe.atEnd()).as("chunk ends with the row group").isTrue();
+            }
+        }
+        assertThat(row).isEqualTo(rows.size());
+        assertThat(rowGroups).as("row groups").isGreaterThan(2);
+    }
+
+    @ParameterizedTest(name = "{0} ids in a row of K")
+    @CsvSource({"23", "25"})
+    void aRowWithoutExactlyKIdsFailsNamingTheFile(int width) throws IOException {
+        List<int[]> rows = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            int[] ids = new int[i == 20 ? width : K];
+            Arrays.fill(ids, i);
+            rows.add(ids);
+        }
+        org.apache.hadoop.fs.Path file = write(rows, WriterVersion.PARQUET_1_0, true);
+        ColumnDescriptor d = SCHEMA.getColumns().get(0);
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+            PageReadStore pages = reader.readNextRowGroup();
+            MappingProbe probe = new MappingProbe(pages.getPageReader(d), d, file.toString(), K, new int[] {0, 5});
+            assertThatThrownBy(() -> probe.next(50))
+                    .hasMessageContaining(file.toString())
+                    .hasMessageContaining("does not hold exactly K=" + K + " ids");
+        }
+    }
+}
