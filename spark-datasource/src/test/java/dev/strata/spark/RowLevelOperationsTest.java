@@ -190,6 +190,42 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
         }
     }
 
+    /** The statements of the README's row-level section, as a user pastes them. */
+    @Test
+    void theReadmeExampleDoesWhatTheReadmeSays() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.shop");
+        sql("CREATE TABLE lake.shop.orders (id BIGINT NOT NULL, dt STRING NOT NULL, status STRING, amount INT) "
+                + "PARTITIONED BY (dt) "
+                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '4', 'deletion-vectors.enabled' = 'true')");
+        sql("INSERT INTO lake.shop.orders VALUES (1, '2026-11-01', 'open', 10), (2, '2026-11-01', 'open', 20), "
+                + "(3, '2026-11-02', 'open', 30), (4, '2026-11-02', 'open', 40)");
+        sql("DELETE FROM lake.shop.orders WHERE id = 1");
+        sql("UPDATE lake.shop.orders SET status = 'paid', amount = amount + 1 WHERE amount > 25");
+        assertThat(values(sql("SELECT * FROM lake.shop.orders ORDER BY id"))).containsExactly(
+                list(2L, "2026-11-01", "open", 20), list(3L, "2026-11-02", "paid", 31),
+                list(4L, "2026-11-02", "paid", 41));
+        sql("CREATE OR REPLACE TEMP VIEW changes AS SELECT * FROM VALUES (2, '2026-11-01', 'cancelled', 0), "
+                + "(3, '2026-11-02', 'shipped', 31), (5, '2026-11-03', 'open', 50) AS c(id, dt, status, amount)");
+        sql("MERGE INTO lake.shop.orders t USING changes s ON t.id = s.id AND t.dt = s.dt "
+                + "WHEN MATCHED AND s.status = 'cancelled' THEN DELETE "
+                + "WHEN MATCHED THEN UPDATE SET * "
+                + "WHEN NOT MATCHED THEN INSERT *");
+        assertThat(values(sql("SELECT * FROM lake.shop.orders ORDER BY id"))).containsExactly(
+                list(3L, "2026-11-02", "shipped", 31), list(4L, "2026-11-02", "paid", 41),
+                list(5L, "2026-11-03", "open", 50));
+        sql("DELETE FROM lake.shop.orders WHERE dt = '2026-11-02'");
+        assertThat(values(sql("SELECT * FROM lake.shop.orders ORDER BY id")))
+                .containsExactly(list(5L, "2026-11-03", "open", 50));
+        List<Snapshot.CommitKind> kinds = new ArrayList<>();
+        for (Row r : sql("SELECT commit_kind FROM lake.shop.`orders$snapshots` ORDER BY snapshot_id")) {
+            kinds.add(Snapshot.CommitKind.valueOf(r.getString(0)));
+        }
+        // With deletion vectors every write compacts level 0 in the same commit: APPEND, then COMPACT.
+        Snapshot.CommitKind a = Snapshot.CommitKind.APPEND;
+        Snapshot.CommitKind c = Snapshot.CommitKind.COMPACT;
+        assertThat(kinds).containsExactly(a, c, a, c, a, c, a, c, Snapshot.CommitKind.OVERWRITE);
+    }
+
     @Test
     void partitionOnlyDeleteDropsPartitionsWithoutWritingFiles() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.rl");
