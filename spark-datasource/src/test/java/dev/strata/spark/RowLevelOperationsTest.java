@@ -129,7 +129,8 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
         if (deleteWhen != null) {
             sql.append(" WHEN MATCHED AND ").append(strata(deleteWhen)).append(" THEN DELETE");
         }
-        sql.append(" WHEN MATCHED").append(updateWhen == null ? "" : " AND " + strata(updateWhen)).append(" THEN UPDATE SET ")
+        sql.append(" WHEN MATCHED").append(updateWhen == null ? "" : " AND " + strata(updateWhen))
+                .append(" THEN UPDATE SET ")
                 .append(setAll ? "*" : "v = s.v, n = t.n + s.n");
         if (insert) {
             sql.append(" WHEN NOT MATCHED").append(insertWhen == null ? "" : " AND " + strata(insertWhen))
@@ -137,7 +138,8 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
         }
         spark.sql(sql.toString()).collectAsList();
 
-        String matchedOp = "CASE " + (deleteWhen == null ? "" : "WHEN coalesce(" + oracle(deleteWhen) + ", false) THEN 'D' ")
+        String matchedOp = "CASE "
+                + (deleteWhen == null ? "" : "WHEN coalesce(" + oracle(deleteWhen) + ", false) THEN 'D' ")
                 + "WHEN " + (updateWhen == null ? "true" : "coalesce(" + oracle(updateWhen) + ", false)")
                 + " THEN 'U' ELSE 'K' END";
         String notMatchedOp = !insert ? "'X'"
@@ -230,7 +232,8 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
     void partitionOnlyDeleteDropsPartitionsWithoutWritingFiles() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.rl");
         sql("CREATE TABLE lake.rl.app (id BIGINT, dt STRING, v STRING) PARTITIONED BY (dt)");
-        sql("INSERT INTO lake.rl.app SELECT id, concat('d', cast(id % 4 AS STRING)), cast(id AS STRING) FROM range(0, 400)");
+        sql("INSERT INTO lake.rl.app SELECT id, concat('d', cast(id % 4 AS STRING)), cast(id AS STRING) "
+                + "FROM range(0, 400)");
         sql("INSERT INTO lake.rl.app SELECT id, concat('d', cast(id % 4 AS STRING)), 'again' FROM range(0, 40)");
         List<String> filesBefore = dataFilesOnDisk("rl", "app");
         assertThat(filesBefore).anyMatch(f -> f.startsWith("dt=d1/")).anyMatch(f -> f.startsWith("dt=d3/"));
@@ -254,7 +257,8 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
         assertThat(paimonTable("rl", "pkparts").latestSnapshot().get().commitKind())
                 .isEqualTo(Snapshot.CommitKind.OVERWRITE);
         assertThat(dataFilesOnDisk("rl", "pkparts")).isEqualTo(pkFiles);
-        assertThat(values(sql("SELECT dt, count(*) FROM lake.rl.pkparts GROUP BY dt"))).containsExactly(list("d1", 30L));
+        assertThat(values(sql("SELECT dt, count(*) FROM lake.rl.pkparts GROUP BY dt")))
+                .containsExactly(list("d1", 30L));
         sql("DELETE FROM lake.rl.app");
         assertThat(sql("SELECT * FROM lake.rl.app")).isEmpty();
     }
@@ -316,7 +320,8 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
         // other buckets write their updates: no snapshot, no changed row. (Files: a writer task that Spark
         // cancels after it flushed its files, but before its result reached the driver, leaves them behind, as
         // for INSERT; remove_orphan_files removes them. So this case checks snapshots and rows only.)
-        sql("CREATE TABLE lake.rl.fail_keys (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '4')");
+        sql("CREATE TABLE lake.rl.fail_keys (id BIGINT, v STRING) "
+                + "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '4')");
         sql("INSERT INTO lake.rl.fail_keys SELECT id, cast(id AS STRING) FROM range(0, 3000)");
         long keysSnapshot = paimonTable("rl", "fail_keys").latestSnapshot().get().id();
         for (long bad : new long[] {2999, 1}) {
@@ -381,6 +386,7 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
 
     private void assertSameRows(String table, String name, String step) {
         List<Row> expected = sql("SELECT id, dt, v, n FROM %s ORDER BY id, dt", view(name));
-        assertThat(sql("SELECT id, dt, v, n FROM %s ORDER BY id, dt", table)).as(step).containsExactlyElementsOf(expected);
+        assertThat(sql("SELECT id, dt, v, n FROM %s ORDER BY id, dt", table)).as(step)
+                .containsExactlyElementsOf(expected);
     }
 }

@@ -179,7 +179,8 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
               s"CASE WHEN $hit THEN $attrsValue ELSE attrs END AS attrs, CASE WHEN $hit THEN n + 1 ELSE n END AS n " +
               s"FROM ${view(name)}")
           case _ =>
-            val ids = random.ints(0, Keys + Keys / 4).distinct().limit(5 + random.nextInt(30)).toArray.map(_.toLong).toSeq
+            val ids = random.ints(0, Keys + Keys / 4).distinct().limit(5 + random.nextInt(30)).toArray
+              .map(_.toLong).toSeq
             spark.createDataFrame(rows(random, ids, partitioned = true, marker).asJava, Schema)
               .createOrReplaceTempView("merge_source")
             val deleteBelow = random.nextInt(30)
