@@ -11,12 +11,16 @@ import org.apache.spark.sql.catalyst.plans.logical.CommandResult;
 import org.apache.spark.sql.catalyst.plans.logical.CreateNamespace;
 import org.apache.spark.sql.catalyst.plans.logical.CreateTable;
 import org.apache.spark.sql.catalyst.plans.logical.CreateTableAsSelect;
+import org.apache.spark.sql.catalyst.plans.logical.DeleteFromTable;
 import org.apache.spark.sql.catalyst.plans.logical.DropNamespace;
 import org.apache.spark.sql.catalyst.plans.logical.DropTable;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.RowLevelWrite;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.V2WriteCommand;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.write.RowLevelOperation;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 
 import dev.strata.spark.StrataCatalog;
@@ -58,6 +62,26 @@ final class StatementReport {
             DropNamespace drop = (DropNamespace) plan;
             return "Namespace " + name(drop.namespace()) + (drop.ifExists() ? " dropped if it existed" : " dropped");
         }
+        // Row-level statements are analysed into a write of the changes (whose relation is the operation's
+        // table, not the Strata table) or, for DELETE without WHERE, into the delete itself. A MERGE with only
+        // NOT MATCHED clauses is analysed into an INSERT and reported as one.
+        if (plan instanceof RowLevelWrite && ((RowLevelWrite) plan).originalTable() instanceof DataSourceV2Relation) {
+            DataSourceV2Relation relation = (DataSourceV2Relation) ((RowLevelWrite) plan).originalTable();
+            if (relation.table() instanceof StrataTable) {
+                return rowLevel(((RowLevelWrite) plan).operation().command(), (StrataTable) relation.table(),
+                        startedMillis);
+            }
+        }
+        if (plan instanceof DeleteFromTable) {
+            LogicalPlan target = ((DeleteFromTable) plan).table();
+            while (target instanceof SubqueryAlias) {
+                target = ((SubqueryAlias) target).child();
+            }
+            if (target instanceof DataSourceV2Relation && ((DataSourceV2Relation) target).table() instanceof StrataTable) {
+                DataSourceV2Relation relation = (DataSourceV2Relation) target;
+                return rowLevel(RowLevelOperation.Command.DELETE, (StrataTable) relation.table(), startedMillis);
+            }
+        }
         if (plan instanceof V2WriteCommand && ((V2WriteCommand) plan).table() instanceof DataSourceV2Relation) {
             DataSourceV2Relation relation = (DataSourceV2Relation) ((V2WriteCommand) plan).table();
             if (relation.table() instanceof StrataTable) {
@@ -72,6 +96,13 @@ final class StatementReport {
             }
         }
         return "OK";
+    }
+
+    /** {@code Deleted from lake.db.t (snapshot 5)}; no row count, a snapshot's records include the deletes. */
+    private static String rowLevel(RowLevelOperation.Command command, StrataTable table, long startedMillis) {
+        String verb = command == RowLevelOperation.Command.DELETE ? "Deleted from "
+                : command == RowLevelOperation.Command.UPDATE ? "Updated " : "Merged into ";
+        return verb + table.name() + snapshot(table.paimonTable(), startedMillis);
     }
 
     /**

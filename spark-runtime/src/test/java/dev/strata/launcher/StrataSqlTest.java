@@ -59,6 +59,31 @@ class StrataSqlTest {
     }
 
     @Test
+    void rowLevelStatementsSayWhatTheyChanged() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(StrataSql.run(spark, "CREATE NAMESPACE IF NOT EXISTS lake.dml", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "CREATE TABLE lake.dml.t (id BIGINT, dt STRING, v STRING) PARTITIONED BY (dt) "
+                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2')", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "INSERT INTO lake.dml.t VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'b', 'z')",
+                o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "DELETE FROM lake.dml.t WHERE id = 1", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "UPDATE lake.dml.t SET v = 'w' WHERE id = 2", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "MERGE INTO lake.dml.t t USING (SELECT 4L AS id, 'b' AS dt, 'n' AS v) s "
+                + "ON t.id = s.id AND t.dt = s.dt WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT *", o, e))
+                .isTrue();
+        assertThat(StrataSql.run(spark, "DELETE FROM lake.dml.t WHERE dt = 'b'", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "DELETE FROM lake.dml.t WHERE id = 99", o, e)).isTrue();
+        assertThat(StrataSql.run(spark, "DELETE FROM lake.dml.t", o, e)).isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains(
+                "Deleted from lake.dml.t (snapshot 2)", "Updated lake.dml.t (snapshot 3)",
+                "Merged into lake.dml.t (snapshot 4)", "Deleted from lake.dml.t (snapshot 5)",
+                "Deleted from lake.dml.t (no new snapshot)", "Deleted from lake.dml.t (snapshot 6)");
+    }
+
+    @Test
     void csvAndJsonOutputForScripts() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

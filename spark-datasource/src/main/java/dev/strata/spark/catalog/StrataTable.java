@@ -7,23 +7,33 @@ import java.util.Set;
 
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.read.StrataScanBuilder;
+import dev.strata.spark.write.RowLevelStatements;
 import dev.strata.spark.write.StrataWriteBuilder;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
-/** A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and write. */
-public final class StrataTable implements SupportsRead, SupportsWrite {
+/**
+ * A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and write,
+ * row-level DELETE / UPDATE / MERGE INTO and partition drops by DELETE (see {@link RowLevelStatements}).
+ */
+public final class StrataTable
+        implements SupportsRead, SupportsWrite, SupportsRowLevelOperations, SupportsDeleteV2 {
 
     private final String catalogName;
     private final Identifier ident;
@@ -97,6 +107,20 @@ public final class StrataTable implements SupportsRead, SupportsWrite {
         return new StrataWriteBuilder(name(), TableDefinitionChecks.storeDerivedOptions(name(), table), info);
     }
 
+    @Override
+    public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+        return RowLevelStatements.builder(name(), table, schema, info);
+    }
+
+    @Override
+    public boolean canDeleteWhere(Predicate[] predicates) {
+        return RowLevelStatements.canDropPartitions(table, predicates);
+    }
+
+    @Override
+    public void deleteWhere(Predicate[] predicates) {
+        RowLevelStatements.dropPartitions(name(), TableDefinitionChecks.storeDerivedOptions(name(), table), predicates);
+    }
 
     @Override
     public String toString() {

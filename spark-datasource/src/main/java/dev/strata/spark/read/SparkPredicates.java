@@ -22,17 +22,17 @@ import org.apache.spark.sql.connector.expressions.NamedReference;
  * Literals are only accepted when their Spark type equals the column's, so no implicit cast changes the
  * meaning of a comparison.
  */
-final class SparkPredicates {
+public final class SparkPredicates {
 
     private final RowType rowType;
     private final PredicateBuilder builder;
 
-    SparkPredicates(RowType rowType) {
+    public SparkPredicates(RowType rowType) {
         this.rowType = rowType;
         this.builder = new PredicateBuilder(rowType);
     }
 
-    Optional<Predicate> convert(org.apache.spark.sql.connector.expressions.filter.Predicate predicate) {
+    public Optional<Predicate> convert(org.apache.spark.sql.connector.expressions.filter.Predicate predicate) {
         try {
             return Optional.ofNullable(doConvert(predicate));
         } catch (RuntimeException e) {

@@ -175,6 +175,52 @@ public final class PaimonCommits {
         }
 
         /**
+         * Drops whole partitions (or, with {@code partitions} null, every row of the table) in one OVERWRITE
+         * snapshot, writing no data file; nothing to commit when {@code partitions} is empty. A failure that
+         * still landed the snapshot counts as success, as for {@link #commit}.
+         *
+         * @param partitions partition specs (column name to Paimon's partition value string)
+         * @throws CommitFailedException when the snapshot did not land
+         */
+        public Outcome dropPartitions(List<Map<String, String>> partitions) {
+            if (settled) {
+                throw new IllegalStateException("Cannot commit " + what + ": this commit was already used.");
+            }
+            settled = true;
+            if (partitions != null && partitions.isEmpty()) {
+                return new Outcome(List.of(), false);
+            }
+            try (InnerTableCommit commit = table.newCommit(commitUser)) {
+                if (partitions == null) {
+                    commit.truncateTable();
+                } else {
+                    commit.truncatePartitions(partitions);
+                }
+            } catch (Throwable e) {
+                Landed landed;
+                try {
+                    landed = landed();
+                } catch (RuntimeException check) {
+                    e.addSuppressed(check);
+                    throw new CommitFailedException(String.format(
+                            "Cannot commit %s: %s. Whether the commit landed could not be determined; look at the "
+                                    + "table's snapshots before running the statement again.",
+                            what, StrataErrors.rootMessage(e)), e);
+                }
+                if (landed.append) {
+                    LOG.warn("The commit of {} landed (snapshots {}), but Paimon failed afterwards: {}",
+                            what, landed.ids, StrataErrors.rootMessage(e));
+                    return new Outcome(landed.ids, false);
+                }
+                throw new CommitFailedException(String.format(
+                        "Cannot commit %s: %s. No snapshot was created and no file was changed; run the statement "
+                                + "again.",
+                        what, StrataErrors.rootMessage(e)), e);
+            }
+            return new Outcome(landed().ids, false);
+        }
+
+        /**
          * Deletes what the messages added, except what a snapshot of this commit already references. Safe to call
          * after {@link #commit} (it then does nothing) and when some tasks never reported.
          */

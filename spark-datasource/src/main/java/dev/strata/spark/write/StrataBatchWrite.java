@@ -8,8 +8,7 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.spark.sql.connector.write.BatchWrite;
-import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.DeltaBatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
@@ -18,18 +17,22 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * A job's write: tasks write with Paimon's table write and return their commit messages; the driver commits
  * all of them in one Paimon commit through {@link PaimonCommits}, which after a failure keeps whatever part of
  * the commit landed and deletes only the rest. A job that aborts deletes the files its tasks wrote, never one
- * a committed snapshot references.
+ * a committed snapshot references. Row-level statements go the same way: their deletes and updates are
+ * Paimon rows of kind {@code -D} and {@code +U} written by the same task writers.
  */
-final class StrataBatchWrite implements BatchWrite {
+final class StrataBatchWrite implements DeltaBatchWrite {
 
     private final String tableName;
     private final FileStoreTable table;
     private final WriteMode mode;
     private final BatchWriteBuilder builder;
     private final PaimonCommits.Commit commit;
+    private final List<String> rowIdColumns;
 
-    StrataBatchWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode) {
+    StrataBatchWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode,
+            List<String> rowIdColumns) {
         this.tableName = tableName;
+        this.rowIdColumns = rowIdColumns;
         Map<String, String> dynamic = new HashMap<>();
         if (mode.overwrite()) {
             dynamic.put(CoreOptions.DYNAMIC_PARTITION_OVERWRITE.key(), Boolean.toString(mode.dynamic()));
@@ -39,12 +42,14 @@ final class StrataBatchWrite implements BatchWrite {
         BatchWriteBuilder b = this.table.newBatchWriteBuilder();
         this.builder = mode.overwrite() ? b.withOverwrite(mode.staticPartition()) : b;
         this.commit = PaimonCommits.prepare(this.table, mode.overwrite() ? mode.staticPartition() : null,
-                String.format("the write (%s) to %s", mode, tableName));
+                mode.rowLevel()
+                        ? String.format("the %s statement on %s", mode, tableName)
+                        : String.format("the write (%s) to %s", mode, tableName));
     }
 
     @Override
-    public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new StrataDataWriterFactory(tableName, table, builder);
+    public StrataDataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+        return new StrataDataWriterFactory(tableName, table, builder, rowIdColumns);
     }
 
     @Override

@@ -1,29 +1,35 @@
 package dev.strata.spark.write;
 
+import java.util.List;
+
 import dev.strata.spark.data.SparkToPaimon;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.write.DataWriter;
-import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.DeltaWriter;
+import org.apache.spark.sql.connector.write.DeltaWriterFactory;
 
 /** Ships the job's Paimon write builder to executors and opens one writer per task. */
-final class StrataDataWriterFactory implements DataWriterFactory {
+final class StrataDataWriterFactory implements DeltaWriterFactory {
 
     private static final long serialVersionUID = 1L;
 
     private final String tableName;
     private final FileStoreTable table;
     private final BatchWriteBuilder builder;
+    private final List<String> rowIdColumns;
 
-    StrataDataWriterFactory(String tableName, FileStoreTable table, BatchWriteBuilder builder) {
+    StrataDataWriterFactory(String tableName, FileStoreTable table, BatchWriteBuilder builder, List<String> rowIdColumns) {
         this.tableName = tableName;
         this.table = table;
         this.builder = builder;
+        this.rowIdColumns = rowIdColumns;
     }
 
     @Override
-    public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-        return new StrataDataWriter(tableName, PaimonTaskWriter.open(table, builder), SparkToPaimon.forRowType(table.rowType()));
+    public DeltaWriter<InternalRow> createWriter(int partitionId, long taskId) {
+        KeyRows keys = rowIdColumns.isEmpty() ? null : new KeyRows(tableName, table.rowType(), rowIdColumns);
+        return new StrataDataWriter(tableName, PaimonTaskWriter.open(table, builder),
+                SparkToPaimon.forRowType(table.rowType()), keys);
     }
 }

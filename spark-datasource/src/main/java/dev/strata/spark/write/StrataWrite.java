@@ -1,27 +1,34 @@
 package dev.strata.spark.write;
 
+import java.util.List;
+
 import dev.strata.spark.functions.WriteDistributions;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.distributions.Distribution;
 import org.apache.spark.sql.connector.expressions.SortOrder;
-import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DeltaWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
-import org.apache.spark.sql.connector.write.Write;
 
-/** A planned write; asks Spark to cluster rows by (partition, Paimon bucket) for fixed-bucket tables. */
-final class StrataWrite implements Write, RequiresDistributionAndOrdering {
+/**
+ * A planned write; asks Spark to cluster rows by (partition, Paimon bucket) for fixed-bucket tables. The same
+ * write serves INSERT (rows only) and row-level statements (rows plus deletes and updates by row id).
+ */
+final class StrataWrite implements DeltaWrite, RequiresDistributionAndOrdering {
 
     private final String tableName;
     private final FileStoreTable table;
     private final LogicalWriteInfo info;
     private final WriteMode mode;
+    private final List<String> rowIdColumns;
 
-    StrataWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode) {
+    /** @param rowIdColumns the row id columns of a row-level statement in Spark's order, empty for INSERT */
+    StrataWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode, List<String> rowIdColumns) {
         this.tableName = tableName;
         this.table = table;
         this.info = info;
         this.mode = mode;
+        this.rowIdColumns = List.copyOf(rowIdColumns);
     }
 
     @Override
@@ -40,7 +47,7 @@ final class StrataWrite implements Write, RequiresDistributionAndOrdering {
     }
 
     @Override
-    public BatchWrite toBatch() {
-        return new StrataBatchWrite(tableName, table, info, mode);
+    public StrataBatchWrite toBatch() {
+        return new StrataBatchWrite(tableName, table, info, mode, rowIdColumns);
     }
 }

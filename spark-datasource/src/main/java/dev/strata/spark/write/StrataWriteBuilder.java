@@ -2,6 +2,7 @@ package dev.strata.spark.write;
 
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.paimon.CoreOptions;
@@ -59,6 +60,15 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
 
     @Override
     public Write build() {
+        checkWritable(tableName, table);
+        return new StrataWrite(tableName, table, info, mode, List.of());
+    }
+
+    /**
+     * Refuses table layouts Strata cannot write correctly, before any task starts: primary-key tables with
+     * dynamic buckets, and postpone-bucket tables asking batch writes to go straight into real buckets.
+     */
+    static void checkWritable(String tableName, FileStoreTable table) {
         CoreOptions options = table.coreOptions();
         int bucket = options.bucket();
         if (bucket == -2) {
@@ -70,7 +80,7 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
                                 + "CALL sys.compact. Set the option to 'false' or remove it.",
                         tableName, CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key(), fixed));
             }
-            return new StrataWrite(tableName, table, info, mode);
+            return;
         }
         if (bucket < 0 && !table.primaryKeys().isEmpty()) {
             throw new UnsupportedOperationException(String.format(
@@ -79,7 +89,6 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
                             + "'bucket' = 'N' (N > 0) or 'bucket' = '-2'.",
                     tableName, bucket));
         }
-        return new StrataWrite(tableName, table, info, mode);
     }
 
     /** The partition spec of an overwrite given as equality filters on partition columns. */

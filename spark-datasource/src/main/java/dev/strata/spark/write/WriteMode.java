@@ -3,7 +3,10 @@ package dev.strata.spark.write;
 import java.io.Serializable;
 import java.util.Map;
 
-/** Append, static overwrite of a partition spec (empty = whole table), or dynamic partition overwrite. */
+/**
+ * Append, static overwrite of a partition spec (empty = whole table), dynamic partition overwrite, or the
+ * changes of a row-level DELETE, UPDATE or MERGE statement (inserts, updates and deletes by primary key).
+ */
 final class WriteMode implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -11,23 +14,30 @@ final class WriteMode implements Serializable {
     private final boolean overwrite;
     private final boolean dynamic;
     private final Map<String, String> staticPartition;
+    private final String statement;
 
-    private WriteMode(boolean overwrite, boolean dynamic, Map<String, String> staticPartition) {
+    private WriteMode(boolean overwrite, boolean dynamic, Map<String, String> staticPartition, String statement) {
         this.overwrite = overwrite;
         this.dynamic = dynamic;
         this.staticPartition = staticPartition;
+        this.statement = statement;
     }
 
     static WriteMode append() {
-        return new WriteMode(false, false, Map.of());
+        return new WriteMode(false, false, Map.of(), null);
     }
 
     static WriteMode staticOverwrite(Map<String, String> partition) {
-        return new WriteMode(true, false, Map.copyOf(partition));
+        return new WriteMode(true, false, Map.copyOf(partition), null);
     }
 
     static WriteMode dynamicOverwrite() {
-        return new WriteMode(true, true, Map.of());
+        return new WriteMode(true, true, Map.of(), null);
+    }
+
+    /** The row changes of a row-level statement ({@code DELETE}, {@code UPDATE} or {@code MERGE}). */
+    static WriteMode rowLevel(String statement) {
+        return new WriteMode(false, false, Map.of(), statement);
     }
 
     boolean overwrite() {
@@ -38,12 +48,20 @@ final class WriteMode implements Serializable {
         return dynamic;
     }
 
+    /** Whether this is a row-level statement (DELETE, UPDATE, MERGE). */
+    boolean rowLevel() {
+        return statement != null;
+    }
+
     Map<String, String> staticPartition() {
         return staticPartition;
     }
 
     @Override
     public String toString() {
+        if (statement != null) {
+            return statement;
+        }
         if (!overwrite) {
             return "append";
         }
