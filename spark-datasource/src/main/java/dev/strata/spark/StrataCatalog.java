@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.catalog.LocationOptions;
 import dev.strata.spark.catalog.FullTextSystemTable;
 import dev.strata.spark.catalog.PaimonSystemTable;

@@ -2,7 +2,8 @@ package dev.strata.spark.search
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.spark.{StrataCatalog, StrataErrors}
+import dev.strata.spark.StrataCatalog
+import dev.strata.spark.errors.StrataErrors
 import dev.strata.spark.catalog.StrataTableNames
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.FunctionIdentifier

@@ -3,7 +3,7 @@ package dev.strata.spark.search
 import scala.util.control.NonFatal
 
 import dev.strata.index.PkFullTextIndex
-import dev.strata.spark.StrataErrors
+import dev.strata.spark.errors.StrataErrors
 import dev.strata.spark.catalog.StrataTable
 
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, ExprId, Expression}

@@ -1,6 +1,6 @@
 package dev.strata.spark.search
 
-import dev.strata.spark.StrataErrors
+import dev.strata.spark.errors.StrataErrors
 
 import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.catalyst.FunctionIdentifier

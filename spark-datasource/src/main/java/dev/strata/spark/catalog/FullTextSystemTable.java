@@ -9,7 +9,7 @@ import java.util.Map;
 import dev.strata.index.ArchiveLevelState;
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextSearcher;
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;

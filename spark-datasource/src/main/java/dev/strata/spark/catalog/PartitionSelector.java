@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkTypes;
 import org.apache.paimon.data.BinaryRow;

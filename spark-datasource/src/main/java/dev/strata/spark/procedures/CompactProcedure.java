@@ -9,7 +9,7 @@ import java.util.UUID;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.spark.catalog.TableDiagnosis;
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.write.PaimonTaskWriter;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.append.AppendCompactCoordinator;

@@ -2,7 +2,7 @@ package dev.strata.spark.procedures;
 
 import java.util.List;
 
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.catalog.StrataTableNames;
 import org.apache.paimon.data.BinaryRow;

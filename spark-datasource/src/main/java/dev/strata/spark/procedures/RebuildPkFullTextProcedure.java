@@ -12,7 +12,7 @@ import java.util.TreeSet;
 import dev.strata.index.LevelReport;
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextRebuild;
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;

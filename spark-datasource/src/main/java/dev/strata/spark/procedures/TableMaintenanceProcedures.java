@@ -7,7 +7,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;

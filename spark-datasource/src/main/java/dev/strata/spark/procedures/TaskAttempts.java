@@ -3,7 +3,7 @@ package dev.strata.spark.procedures;
 import java.io.Serializable;
 import java.util.List;
 
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;

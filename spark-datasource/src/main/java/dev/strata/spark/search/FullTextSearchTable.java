@@ -4,7 +4,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 import dev.strata.index.PkFullTextIndex;
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.data.SparkTypes;
 import org.apache.paimon.table.FileStoreTable;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.strata.spark.StrataErrors;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.read.SparkPredicates;
 import dev.strata.spark.read.StrataScanBuilder;

@@ -1,4 +1,4 @@
-package dev.strata.spark;
+package dev.strata.spark.errors;
 
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
