@@ -12,7 +12,6 @@ import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ValuesType;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.DataPageV1;
-import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
@@ -392,50 +391,30 @@ final class ColumnCursor {
         pageEnd = pageIndexed ? page.getFirstRowIndex().get() + page.getIndexRowCount().get() : Long.MAX_VALUE;
         Encoding encoding;
         ByteBuffer data;
-        if (page instanceof DataPageV1) {
+        HybridPage split = HybridPage.of(page, maxRep, maxDef);
+        if (split != null) {
+            repSource = split.rep == null ? ZERO : split.rep::next;
+            defSource = split.def == null ? ZERO : split.def::next;
+            encoding = split.encoding;
+            data = split.data;
+        } else { // deprecated BIT_PACKED levels of a V1 page: parquet-column's own readers
             DataPageV1 p = (DataPageV1) page;
             encoding = p.getValueEncoding();
-            ByteBuffer buf = p.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            if ((maxRep == 0 || p.getRlEncoding() == Encoding.RLE) && (maxDef == 0 || p.getDlEncoding() == Encoding.RLE)) {
-                int pos = buf.position();
-                repSource = ZERO;
-                if (maxRep > 0) {
-                    int len = buf.getInt(pos);
-                    repSource = new HybridInts(buf, pos + 4, pos + 4 + len, bitWidth(maxRep))::next;
-                    pos += 4 + len;
-                }
-                defSource = ZERO;
-                if (maxDef > 0) {
-                    int len = buf.getInt(pos);
-                    defSource = new HybridInts(buf, pos + 4, pos + 4 + len, bitWidth(maxDef))::next;
-                    pos += 4 + len;
-                }
-                data = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                data.position(pos);
-            } else { // deprecated BIT_PACKED levels: parquet-column's own readers
-                ByteBufferInputStream in = ByteBufferInputStream.wrap(buf);
-                ValuesReader r = p.getRlEncoding().getValuesReader(column, ValuesType.REPETITION_LEVEL);
-                ValuesReader d = p.getDlEncoding().getValuesReader(column, ValuesType.DEFINITION_LEVEL);
-                r.initFromPage(n, in);
-                d.initFromPage(n, in);
-                repSource = r::readInteger;
-                defSource = d::readInteger;
-                data = in.slice(in.available()).order(ByteOrder.LITTLE_ENDIAN);
-            }
-        } else {
-            DataPageV2 p = (DataPageV2) page;
-            repSource = levels(maxRep, p.getRepetitionLevels().toByteBuffer());
-            defSource = levels(maxDef, p.getDefinitionLevels().toByteBuffer());
-            encoding = p.getDataEncoding();
-            data = p.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            ByteBufferInputStream in = ByteBufferInputStream.wrap(p.getBytes().toByteBuffer());
+            ValuesReader r = p.getRlEncoding().getValuesReader(column, ValuesType.REPETITION_LEVEL);
+            ValuesReader d = p.getDlEncoding().getValuesReader(column, ValuesType.DEFINITION_LEVEL);
+            r.initFromPage(n, in);
+            d.initFromPage(n, in);
+            repSource = r::readInteger;
+            defSource = d::readInteger;
+            data = in.slice(in.available()).order(ByteOrder.LITTLE_ENDIAN);
         }
         if (encoding.usesDictionary()) {
             if (dictionary == null) {
                 throw corrupt("dictionary-encoded values without a dictionary page");
             }
             valueMode = DICTIONARY;
-            int pos = data.position();
-            ids = data.hasRemaining() ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF) : null;
+            ids = HybridPage.dictionaryIds(data);
         } else if (encoding == Encoding.PLAIN && (type == PrimitiveTypeName.INT32 || type == PrimitiveTypeName.INT64
                 || type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)) {
             valueMode = PLAIN;
@@ -449,16 +428,6 @@ final class ColumnCursor {
         pageLeft = n;
     }
 
-    private static int bitWidth(int maxLevel) {
-        return 32 - Integer.numberOfLeadingZeros(maxLevel);
-    }
-
-    private static LevelSource levels(int maxLevel, ByteBuffer buf) {
-        if (maxLevel == 0) {
-            return ZERO;
-        }
-        return new HybridInts(buf, buf.position(), buf.limit(), bitWidth(maxLevel))::next;
-    }
 
     private IllegalStateException corrupt(String what) {
         return new IllegalStateException("Cannot decode column " + Arrays.toString(column.getPath()) + " of " + file

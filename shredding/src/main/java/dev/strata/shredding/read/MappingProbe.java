@@ -2,15 +2,12 @@ package dev.strata.shredding.read;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DataPage;
-import org.apache.parquet.column.page.DataPageV1;
-import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -260,41 +257,20 @@ final class MappingProbe {
         int n = page.getValueCount();
         pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
         pageEnd = pageIndexed ? page.getFirstRowIndex().get() + page.getIndexRowCount().get() : Long.MAX_VALUE;
-        Encoding encoding;
-        ByteBuffer data;
-        if (page instanceof DataPageV1) {
-            DataPageV1 v1 = (DataPageV1) page;
-            if (v1.getRlEncoding() != Encoding.RLE || v1.getDlEncoding() != Encoding.RLE) {
-                throw corrupt("levels encoded " + v1.getRlEncoding() + "/" + v1.getDlEncoding()
-                        + " in a chunk whose metadata lists RLE only");
-            }
-            ByteBuffer buf = v1.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            int pos = buf.position();
-            int len = buf.getInt(pos);
-            rep = new HybridInts(buf, pos + 4, pos + 4 + len, 1);
-            pos += 4 + len;
-            len = buf.getInt(pos);
-            def = new HybridInts(buf, pos + 4, pos + 4 + len, 3);
-            pos += 4 + len;
-            data = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-            data.position(pos);
-            encoding = v1.getValueEncoding();
-        } else {
-            DataPageV2 v2 = (DataPageV2) page;
-            ByteBuffer r = v2.getRepetitionLevels().toByteBuffer();
-            ByteBuffer d = v2.getDefinitionLevels().toByteBuffer();
-            rep = new HybridInts(r, r.position(), r.limit(), 1);
-            def = new HybridInts(d, d.position(), d.limit(), 3);
-            data = v2.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            encoding = v2.getDataEncoding();
+        HybridPage split = HybridPage.of(page, 1, ID_DEF);
+        if (split == null) {
+            throw corrupt("levels encoded BIT_PACKED in a chunk whose metadata lists RLE only");
         }
+        rep = split.rep;
+        def = split.def;
+        Encoding encoding = split.encoding;
+        ByteBuffer data = split.data;
         if (encoding.usesDictionary()) {
             if (dictInts == null) {
                 throw corrupt("dictionary-encoded ids without a dictionary page");
             }
             plain = null;
-            int pos = data.position();
-            ids = data.hasRemaining() ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF) : null;
+            ids = HybridPage.dictionaryIds(data);
         } else if (encoding == Encoding.PLAIN) {
             plain = data;
             plainPos = data.position();
