@@ -70,6 +70,17 @@ public final class ShreddedReadMetrics {
         }
     }
 
+    /**
+     * Pages of shredded value columns that a key lookup passed without decoding, because none of their
+     * rows holds a looked-up key (the row group's {@code __field_mapping} says which rows do).
+     */
+    public static void valuePagesSkipped(long pages) {
+        Scope s = CURRENT.get();
+        if (s != null) {
+            s.valuePagesSkipped += pages;
+        }
+    }
+
     /** An installed collector; close it on the thread that opened it. */
     public static final class Scope implements AutoCloseable {
         private final Scope parent;
@@ -80,6 +91,7 @@ public final class ShreddedReadMetrics {
         private long rowGroupsSkippedByZoneStatsOnly;
         private long subColumnsRead;
         private long rowsSkippedByPageIndex;
+        private long valuePagesSkipped;
         private boolean closed;
 
         private Scope(Scope parent) {
@@ -87,7 +99,8 @@ public final class ShreddedReadMetrics {
         }
 
         private void add(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
-                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex) {
+                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex,
+                long valuePagesSkipped) {
             this.filesRead += filesRead;
             this.filesSkipped += filesSkipped;
             this.rowGroupsTotal += rowGroupsTotal;
@@ -95,12 +108,13 @@ public final class ShreddedReadMetrics {
             this.rowGroupsSkippedByZoneStatsOnly += rowGroupsSkippedByZoneStatsOnly;
             this.subColumnsRead += subColumnsRead;
             this.rowsSkippedByPageIndex += rowsSkippedByPageIndex;
+            this.valuePagesSkipped += valuePagesSkipped;
         }
 
         /** The counts so far; after {@link #close()}, the final counts of the scope. */
         public Snapshot snapshot() {
             return new Snapshot(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
-                    subColumnsRead, rowsSkippedByPageIndex);
+                    subColumnsRead, rowsSkippedByPageIndex, valuePagesSkipped);
         }
 
         @Override
@@ -118,7 +132,7 @@ public final class ShreddedReadMetrics {
             }
             if (parent != null) {
                 parent.add(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
-                        subColumnsRead, rowsSkippedByPageIndex);
+                        subColumnsRead, rowsSkippedByPageIndex, valuePagesSkipped);
             }
         }
     }
@@ -129,7 +143,9 @@ public final class ShreddedReadMetrics {
      * {@code rowGroupsSkipped}: row groups of opened files and those skipped by statistics;
      * {@code rowGroupsSkippedByZoneStatsOnly}: skipped ones that Parquet statistics alone would have read;
      * {@code subColumnsRead}: Parquet leaf columns of shredded map columns read per file, summed;
-     * {@code rowsSkippedByPageIndex}: rows of read row groups dropped by page-level filtering.
+     * {@code rowsSkippedByPageIndex}: rows of read row groups dropped by page-level filtering;
+     * {@code valuePagesSkipped}: pages of shredded value columns passed undecoded because no row of them
+     * holds a looked-up key.
      */
     public static final class Snapshot {
         public final long filesRead;
@@ -139,9 +155,11 @@ public final class ShreddedReadMetrics {
         public final long rowGroupsSkippedByZoneStatsOnly;
         public final long subColumnsRead;
         public final long rowsSkippedByPageIndex;
+        public final long valuePagesSkipped;
 
         Snapshot(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
-                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex) {
+                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex,
+                long valuePagesSkipped) {
             this.filesRead = filesRead;
             this.filesSkipped = filesSkipped;
             this.rowGroupsTotal = rowGroupsTotal;
@@ -149,6 +167,7 @@ public final class ShreddedReadMetrics {
             this.rowGroupsSkippedByZoneStatsOnly = rowGroupsSkippedByZoneStatsOnly;
             this.subColumnsRead = subColumnsRead;
             this.rowsSkippedByPageIndex = rowsSkippedByPageIndex;
+            this.valuePagesSkipped = valuePagesSkipped;
         }
 
         @Override
@@ -156,7 +175,7 @@ public final class ShreddedReadMetrics {
             return "filesRead=" + filesRead + ", filesSkipped=" + filesSkipped + ", rowGroupsTotal=" + rowGroupsTotal
                     + ", rowGroupsSkipped=" + rowGroupsSkipped + ", rowGroupsSkippedByZoneStatsOnly="
                     + rowGroupsSkippedByZoneStatsOnly + ", subColumnsRead=" + subColumnsRead
-                    + ", rowsSkippedByPageIndex=" + rowsSkippedByPageIndex;
+                    + ", rowsSkippedByPageIndex=" + rowsSkippedByPageIndex + ", valuePagesSkipped=" + valuePagesSkipped;
         }
     }
 }

@@ -49,6 +49,8 @@ final class ColumnCursor {
     /** The current page's readers and how many of its entries are left. */
     private LevelSource repSource;
     private LevelSource defSource;
+    /** The current page's definition levels when they are RLE / bit-packed (null otherwise), for skipping by runs. */
+    private HybridInts defInts;
     private static final int READER = 0;
     private static final int DICTIONARY = 1;
     private static final int PLAIN = 2;
@@ -264,6 +266,125 @@ final class ColumnCursor {
         }
     }
 
+    /**
+     * Decodes, of the {@code n} rows from row group row {@code from}, only the window rows
+     * {@code at[0 .. count)} (ascending); the other rows of the window are not read (no value, definition
+     * level -1) and their values are skipped without decoding: pages holding none of the rows are passed
+     * unopened, rows inside a page are skipped by their definition-level runs. For columns of maximum
+     * repetition level 0, where a row is one entry. The window then has {@code n} rows of one entry each.
+     * Returns how many pages were passed unopened.
+     */
+    int gather(long from, int n, int[] at, int count) throws IOException {
+        if (maxRep != 0) {
+            throw new IllegalStateException("Cannot gather rows of column " + Arrays.toString(column.getPath()) + " of "
+                    + file + ": it is repeated (maximum repetition level " + maxRep + "). Read it with next().");
+        }
+        if (rowStart.length < n + 1) {
+            rowStart = new int[n + 1];
+        }
+        ensureEntries(n);
+        for (int r = 0; r <= n; r++) {
+            rowStart[r] = r;
+        }
+        Arrays.fill(rep, 0, n, 0);
+        Arrays.fill(def, 0, n, -1);
+        values = 0;
+        int passed = 0;
+        for (int i = 0; i < count; i++) {
+            long target = from + at[i];
+            passed += skipTo(target);
+            while (pageLeft == 0) {
+                DataPage page = pages.readPage();
+                if (page == null) {
+                    exhausted = true;
+                    throw corrupt("the chunk ends before row " + target);
+                }
+                if (page.getFirstRowIndex().isPresent() && page.getFirstRowIndex().get() != row) {
+                    throw corrupt("no page holds row " + target + " (the next starts at row "
+                            + page.getFirstRowIndex().get() + ")");
+                }
+                open(page);
+            }
+            entries = at[i];
+            store(0, defSource.next());
+            pageLeft--;
+            row++;
+        }
+        entries = n;
+        rows = n;
+        if (ints != null) {
+            ensureValues(values + 1);
+            ints[values] = 0;
+        }
+        return passed;
+    }
+
+    /**
+     * Moves to row group row {@code target} (not before the next row to read) without decoding the rows
+     * passed (maximum repetition level 0): a page ending before it is not opened, rows of the page holding
+     * it are skipped by their definition-level runs and their values by count. Returns the pages passed
+     * unopened. The window's arrays are then undefined until the next {@link #next} or {@link #gather}.
+     */
+    int skipTo(long target) throws IOException {
+        if (target < row) {
+            throw corrupt("row " + target + " was asked for after row " + row);
+        }
+        int passed = 0;
+        while (row < target) {
+            if (pageLeft == 0) {
+                DataPage page = pages.readPage();
+                if (page == null) {
+                    exhausted = true;
+                    throw corrupt("the chunk ends before row " + target);
+                }
+                long first = page.getFirstRowIndex().isPresent() ? page.getFirstRowIndex().get() : row;
+                // One entry a row: a page's value count is its row count.
+                long pageRows = page.getIndexRowCount().isPresent() ? page.getIndexRowCount().get() : page.getValueCount();
+                if (first < row) {
+                    throw corrupt("a page starts at row " + first + " after row " + row + " was read");
+                }
+                if (first + pageRows <= target) {
+                    row = first + pageRows;
+                    passed++;
+                    continue;
+                }
+                open(page);
+                row = first;
+                continue;
+            }
+            int take = (int) Math.min(target - row, pageLeft);
+            skipValues(take);
+            pageLeft -= take;
+            row += take;
+        }
+        return passed;
+    }
+
+    /** Skips the next {@code n} entries of the current page (one a row) and the values of the defined ones. */
+    private void skipValues(int n) throws IOException {
+        int defined;
+        if (maxDef == 0) {
+            defined = n;
+        } else if (defInts != null) {
+            defined = defInts.skipCounting(n, maxDef);
+        } else {
+            defined = 0;
+            for (int i = 0; i < n; i++) {
+                defined += defSource.next() == maxDef ? 1 : 0;
+            }
+        }
+        if (defined == 0) {
+            return;
+        }
+        if (valueMode == DICTIONARY) {
+            ids.skip(defined);
+        } else if (valueMode == PLAIN) {
+            plainPos += defined * (type == PrimitiveTypeName.INT64 || type == PrimitiveTypeName.DOUBLE ? 8 : 4);
+        } else {
+            valueSource.skip(defined);
+        }
+    }
+
     /** Appends one entry and, when it is defined, its value (read from the current page). */
     private void store(int r, int d) {
         if (entries == rep.length) {
@@ -395,6 +516,7 @@ final class ColumnCursor {
         if (split != null) {
             repSource = split.rep == null ? ZERO : split.rep::next;
             defSource = split.def == null ? ZERO : split.def::next;
+            defInts = split.def;
             encoding = split.encoding;
             data = split.data;
         } else { // deprecated BIT_PACKED levels of a V1 page: parquet-column's own readers
@@ -407,6 +529,7 @@ final class ColumnCursor {
             d.initFromPage(n, in);
             repSource = r::readInteger;
             defSource = d::readInteger;
+            defInts = null;
             data = in.slice(in.available()).order(ByteOrder.LITTLE_ENDIAN);
         }
         if (encoding.usesDictionary()) {

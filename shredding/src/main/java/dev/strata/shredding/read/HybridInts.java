@@ -116,6 +116,37 @@ final class HybridInts {
         return true;
     }
 
+    /**
+     * Skips {@code n} values and returns how many of them equal {@code v}: an RLE run is counted by its
+     * length, a bit-packed group is unpacked and compared.
+     */
+    int skipCounting(int n, int v) {
+        int equal = 0;
+        while (n > 0) {
+            if (left == 0) {
+                run();
+            }
+            if (rle) {
+                int take = Math.min(n, left);
+                equal += value == v ? take : 0;
+                left -= take;
+                n -= take;
+            } else {
+                if (packedAt == 8) {
+                    unpack();
+                }
+                int take = Math.min(n, 8 - packedAt);
+                for (int i = 0; i < take; i++) {
+                    equal += packed[packedAt + i] == v ? 1 : 0;
+                }
+                packedAt += take;
+                left -= take;
+                n -= take;
+            }
+        }
+        return equal;
+    }
+
     private void run() {
         if (groupsLeft > 0) { // the rest of a bit-packed run
             left = 8;

@@ -628,6 +628,15 @@ public final class ShreddedColumns implements Closeable {
         private final int[] readerOf;
         /** The group's value cursors: the read {@code __col_c} in ascending c, then the overflow's values if read. */
         private ColumnCursor[] chunks;
+        /** Per read {@code __col_c} cursor, its column c. */
+        private int[] chunkColumn = new int[0];
+        /**
+         * Whether the group's {@code __col_c} cursors decode only the rows whose probed mapping entry names a
+         * requested key ({@link ColumnCursor#gather}): the other rows, and pages without such rows, are
+         * skipped undecoded.
+         */
+        private boolean gathering;
+        private int[] gatherRows = new int[0];
         /** The Paimon conversion of each chunk's values. */
         private PaimonValues.Value[] chunkValues;
         private int cols;
@@ -789,6 +798,18 @@ public final class ShreddedColumns implements Closeable {
                 }
             }
             cols = read.size();
+            if (chunkColumn.length < cols) {
+                chunkColumn = new int[cols];
+            }
+            for (int c = 0; c < readerOf.length; c++) {
+                if (readerOf[c] >= 0) {
+                    chunkColumn[readerOf[c]] = c;
+                }
+            }
+            gathering = probe != null;
+            for (int i = 0; i < cols && gathering; i++) {
+                gathering = probeIndex[chunkColumn[i]] >= 0;
+            }
             ovfKeys = null;
             ovfValues = null;
             if (requested.containsField(ParquetSchemas.OVERFLOW)) {
@@ -865,8 +886,16 @@ public final class ShreddedColumns implements Closeable {
             }
             for (int i = 0; i < cols; i++) {
                 ColumnCursor col = chunks[i];
-                col.seek(from);
-                col.next(n);
+                if (gathering) {
+                    int count = rowsNamingAKey(probeIndex[chunkColumn[i]], n);
+                    int passed = col.gather(from, n, gatherRows, count);
+                    if (passed > 0) {
+                        ShreddedReadMetrics.valuePagesSkipped(passed);
+                    }
+                } else {
+                    col.seek(from);
+                    col.next(n);
+                }
                 int[] ords = colOrdinals[i].length < n ? (colOrdinals[i] = new int[n]) : colOrdinals[i];
                 int next = 0;
                 for (int r = 0; r < n; r++) {
@@ -936,9 +965,34 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
+        /** The window rows whose probed entry at probe position {@code i} is a requested key's id, into {@link #gatherRows}. */
+        private int rowsNamingAKey(int i, int n) {
+            if (gatherRows.length < n) {
+                gatherRows = new int[n];
+            }
+            int[] values = probe.probed;
+            int stride = probe.probedCount();
+            int[] lookup = keyOfId;
+            int count = 0;
+            for (int r = 0, at = i; r < n; r++, at += stride) {
+                int id = values[at];
+                if (id >= 0 && id < lookup.length && lookup[id] >= 0) {
+                    gatherRows[count++] = r;
+                }
+            }
+            return count;
+        }
+
         @Override
         void finishGroup(int rows) throws IOException {
-            for (ColumnCursor c : chunks) {
+            for (int i = 0; i < chunks.length; i++) {
+                ColumnCursor c = chunks[i];
+                if (gathering && i < cols) {
+                    long passed = c.skipTo(rows);
+                    if (passed > 0) {
+                        ShreddedReadMetrics.valuePagesSkipped(passed);
+                    }
+                }
                 if (!c.atEnd()) {
                     throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
                 }
