@@ -27,6 +27,8 @@ final class HybridInts {
     private int value;
     private int packedAt;
     private int groupsLeft;
+    /** Values of the next bit-packed group (not unpacked yet: {@link #packedAt} is 8) already skipped. */
+    private int skipInGroup;
 
     /** Reads the encoded values in {@code buf[pos, end)} (absolute positions). */
     HybridInts(ByteBuffer buf, int pos, int end, int bitWidth) {
@@ -53,8 +55,9 @@ final class HybridInts {
     }
 
     /**
-     * Skips {@code n} values without unpacking them where possible: an RLE run by count, whole bit-packed
-     * groups by their byte width.
+     * Skips {@code n} values without unpacking them: an RLE run by count, bit-packed groups by their byte
+     * width; values skipped inside a group not unpacked yet are only counted, and the group is unpacked
+     * when a value of it is read.
      */
     void skip(int n) {
         while (n > 0) {
@@ -70,14 +73,18 @@ final class HybridInts {
                 packedAt += take;
                 left -= take;
                 n -= take;
-            } else if (n >= 8 && groupsLeft > 0) { // whole groups, never unpacked
-                int groups = Math.min(n / 8, groupsLeft);
+            } else if (skipInGroup + n < 8) { // inside the next group: counted, not unpacked
+                skipInGroup += n;
+                left -= n;
+                n = 0;
+            } else { // the rest of the next group and whole groups after it, never unpacked
+                n -= 8 - skipInGroup;
+                skipInGroup = 0;
+                int groups = 1 + Math.min(n / 8, groupsLeft - 1);
+                n -= (groups - 1) * 8;
                 pos += groups * bitWidth;
                 groupsLeft -= groups;
-                n -= groups * 8;
-                left = groupsLeft > 0 ? 8 : 0;
-            } else {
-                unpack();
+                left = 0;
             }
         }
     }
@@ -196,6 +203,7 @@ final class HybridInts {
         }
         pos += bitWidth;
         groupsLeft--;
-        packedAt = 0;
+        packedAt = skipInGroup;
+        skipInGroup = 0;
     }
 }

@@ -126,6 +126,23 @@ final class MappingProbe {
                 Arrays.fill(probed, base, base + p, -1);
                 continue;
             }
+            if (pageLeft >= k - 1) {
+                // The row's other K-1 entries are on this page: their levels are checked in one pass each,
+                // then the ids are read at the probed positions only.
+                if (!rep.skipExpecting(k - 1, 1) || !def.skipExpecting(k - 1, ID_DEF)) {
+                    throw notK();
+                }
+                pageLeft -= k - 1;
+                int next = 0; // the entry the ids are at
+                for (int i = 0; i < p; i++) {
+                    int target = positions[i];
+                    skipIds(target - next);
+                    probed[base + i] = readId();
+                    next = target + 1;
+                }
+                skipIds(k - next);
+                continue;
+            }
             // Entry 0 is read; entries 1..K-1 follow with repetition 1.
             int at = 0;
             int value = readId();
@@ -212,6 +229,18 @@ final class MappingProbe {
             }
             pageLeft -= take;
             n -= take;
+        }
+    }
+
+    /** Skips the ids of {@code n} entries of the current page whose levels were already read. */
+    private void skipIds(int n) {
+        if (n == 0) {
+            return;
+        }
+        if (plain != null) {
+            plainPos += 4 * n;
+        } else {
+            ids.skip(n);
         }
     }
 
