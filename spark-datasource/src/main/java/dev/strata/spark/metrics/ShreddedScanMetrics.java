@@ -16,7 +16,8 @@ public final class ShreddedScanMetrics {
     public static CustomMetric[] supported() {
         return new CustomMetric[] {
             new FilesReadMetric(), new FilesSkippedMetric(), new RowGroupsTotalMetric(), new RowGroupsSkippedMetric(),
-            new SubColumnsReadMetric(), new PageRowsSkippedMetric(), new SplitsPlannedMetric(), new SplitsPruningMetric()
+            new SubColumnsReadMetric(), new PageRowsSkippedMetric(), new ValuePagesSkippedMetric(), new SplitsPlannedMetric(),
+            new SplitsPruningMetric()
         };
     }
 
@@ -28,7 +29,8 @@ public final class ShreddedScanMetrics {
             new TaskMetricValue(RowGroupsTotalMetric.NAME, s.rowGroupsTotal),
             new TaskMetricValue(RowGroupsSkippedMetric.NAME, s.rowGroupsSkipped),
             new TaskMetricValue(SubColumnsReadMetric.NAME, s.subColumnsRead),
-            new TaskMetricValue(PageRowsSkippedMetric.NAME, s.rowsSkippedByPageIndex)
+            new TaskMetricValue(PageRowsSkippedMetric.NAME, s.rowsSkippedByPageIndex),
+            new TaskMetricValue(ValuePagesSkippedMetric.NAME, s.valuePagesSkipped)
         };
     }
 
