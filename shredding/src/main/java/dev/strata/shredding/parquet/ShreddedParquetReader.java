@@ -50,12 +50,11 @@ import org.apache.parquet.schema.Types;
  * cannot match are skipped.
  *
  * <p>Every file shape the shredding module's columnar reader decodes is read through it
- * ({@link ShreddedColumns}: top-level columns of every primitive Paimon type, shredded maps of such values,
- * whole or by selected keys, and maps of primitive keys and values in Paimon's plain layout), window by
- * window with bounded memory. parquet-mr's record assembly is kept only for shapes that reader does not
- * decode: a read column of type ROW, ARRAY or MULTISET, a map (plain or shredded) with nested keys or
- * values, and INT96 timestamps. That path skips pages by the page index for the predicate and rebuilds maps with
- * {@link ShreddedConverter}.
+ * ({@link ShreddedColumns}: top-level columns of every Paimon type, INT96 timestamps included, ROW,
+ * ARRAY, MULTISET and plain-layout maps nested to any depth, and shredded maps of primitive values, whole
+ * or by selected keys), window by window with bounded memory. parquet-mr's record assembly is kept only
+ * for a shredded map whose values are nested (ROW, ARRAY or MAP values). That path skips pages by the
+ * page index for the predicate and rebuilds maps with {@link ShreddedConverter}.
  */
 public final class ShreddedParquetReader implements Closeable {
 

@@ -122,8 +122,9 @@ public final class ShreddedColumns implements Closeable {
     /**
      * As above, for Paimon's row path when {@code rows} is true: a read column may then also be a whole
      * shredded map (no selected keys for it), a map of primitive keys and values in Paimon's plain layout
-     * ({@link PlainMap}), a column the file does not have (NULL in every row, as after ADD COLUMN) or a
-     * primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
+     * ({@link PlainMap}), a column of nested type (ROW, ARRAY, MULTISET, a plain-layout map with nested keys
+     * or values: {@link NestedField}), a column the file does not have (NULL in every row, as after ADD
+     * COLUMN) or a primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
      * Only rows whose absolute position is in {@code selection} (null: all) are selected.
      */
     public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
@@ -215,7 +216,10 @@ public final class ShreddedColumns implements Closeable {
                         + f.type() + ": the file stores it as a shredded MAP. The file does not belong to this table.");
             }
             if (f.type() instanceof MapType && meta == null && rows) {
-                PlainMap plain = PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
+                Field plain = PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
+                if (plain == null) {
+                    plain = NestedField.of(name, file, f.type(), fileSchema, selectedKeys.get(f.name()));
+                }
                 if (plain == null) {
                     ok = false;
                     break;
@@ -244,12 +248,13 @@ public final class ShreddedColumns implements Closeable {
                 fields.add(new MapKeys(name, meta, keys, valueType));
             } else {
                 PaimonValues.Value value = PaimonValues.of(f.type(), t);
-                if (value == null) {
+                Field nested = value == null && rows ? NestedField.of(name, file, f.type(), fileSchema, null) : null;
+                if (value == null && nested == null) {
                     ok = false;
                     break;
                 }
                 requestedFields.add(t);
-                fields.add(new Primitive(name, f.type(), value));
+                fields.add(nested != null ? nested : new Primitive(name, f.type(), value));
             }
         }
         this.subColumns = leaves;
@@ -479,7 +484,7 @@ public final class ShreddedColumns implements Closeable {
 
     /** Reads one output column, a window at a time. */
     public abstract static class Field {
-        private Field() {}
+        Field() {}
 
         /** The field as row group {@code group} needs it, given the file's schema. */
         abstract Type groupType(int group, BlockMetaData block, GroupType fileType);

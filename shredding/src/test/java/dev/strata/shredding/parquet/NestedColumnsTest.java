@@ -1,0 +1,160 @@
+package dev.strata.shredding.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.strata.shredding.NestedValues;
+import dev.strata.shredding.TestMaps;
+import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.testing.TestSeeds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.RoaringBitmap32;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Nested columns (ARRAY, ROW, their combinations, maps with nested values, in Strata's plain layout next to
+ * a shredded map) of a file with several row groups and many small pages are read by the columnar reader
+ * ({@code ShreddedColumns}), and every row equals the row written: whole, projected in another order, with
+ * selected keys of a map with ROW values, and with a row selection (deletion vectors).
+ */
+class NestedColumnsTest {
+
+    private static final int ROWS = 4000;
+
+    @TempDir
+    java.nio.file.Path tmp;
+
+    private RowType type;
+    private List<InternalRow> written;
+    private Path path;
+    private String why;
+
+    @BeforeEach
+    void write() throws Exception {
+        long seed = TestSeeds.seed("nestedColumns");
+        why = TestSeeds.describe("nestedColumns", seed);
+        Random random = new Random(seed);
+        List<DataField> fields = new ArrayList<>();
+        fields.add(new DataField(0, "id", DataTypes.BIGINT()));
+        fields.add(new DataField(1, "m", TestMaps.MAP_STRING_DOUBLE));
+        for (int c = 0; c < NestedValues.SHAPES.length; c++) {
+            fields.add(new DataField(2 + c, "n" + c, NestedValues.SHAPES[c]));
+        }
+        type = new RowType(fields);
+        written = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            Object[] values = new Object[type.getFieldCount()];
+            values[0] = (long) i;
+            // One entry per row: a whole shredded map lists its entries in column order, not in written order.
+            values[1] = random.nextInt(5) == 0 ? null : new ArrayBackedMap(
+                    new Object[] {BinaryString.fromString("k" + random.nextInt(9))},
+                    new Object[] {random.nextInt(4) == 0 ? null : random.nextDouble()});
+            for (int c = 0; c < NestedValues.SHAPES.length; c++) {
+                values[2 + c] = NestedValues.random(NestedValues.SHAPES[c], random);
+            }
+            written.add(GenericRow.of(values));
+        }
+        path = new Path(tmp.toUri().toString(), "nested.parquet");
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            ids.add(i);
+        }
+        FileRoundTrip.write(path, type, Map.of("m", 3), PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(1500).pageRowLimit(64), ids, written::get);
+        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, path,
+                FileRoundTrip.IO.getFileSize(path)))) {
+            assertThat(r.getRowGroups()).as("row groups").hasSizeGreaterThan(2);
+        }
+    }
+
+    @Test
+    void everyNestedShapeReadsColumnarAsWritten() throws Exception {
+        List<String> expected = new ArrayList<>();
+        for (InternalRow r : written) {
+            expected.add(NestedValues.render(r, type));
+        }
+        assertThat(read(type, Map.of(), null)).as(why).isEqualTo(expected);
+    }
+
+    @Test
+    void aProjectionInAnotherOrderAndARowSelectionReadAsWritten() throws Exception {
+        int[] projection = {7, 0, 4, 11, 3};
+        RowType projected = type.project(projection);
+        RoaringBitmap32 selection = new RoaringBitmap32();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            if (i % 3 != 0 && i % 7 != 1) {
+                selection.add(i);
+                expected.add(NestedValues.render(project(written.get(i), projection), projected));
+            }
+        }
+        assertThat(read(projected, Map.of(), selection)).as(why).isEqualTo(expected);
+    }
+
+    @Test
+    void selectedKeysOfAMapWithRowValuesAreTheRowsFirstEntriesWithThem() throws Exception {
+        int column = 2 + 5; // MAP<STRING, ROW<p INT, q ARRAY<DOUBLE>>>
+        RowType projected = type.project(new int[] {0, column});
+        List<String> keys = List.of("s7", "s0", "none");
+        List<String> expected = new ArrayList<>();
+        for (InternalRow r : written) {
+            Object[] values = {r.getLong(0), r.isNullAt(column) ? null : select(r.getMap(column), keys, projected.getTypeAt(1))};
+            expected.add(NestedValues.render(GenericRow.of(values), projected));
+        }
+        assertThat(read(projected, Map.of("n5", keys), null)).as(why).isEqualTo(expected);
+    }
+
+    private static InternalMap select(InternalMap m, List<String> keys, DataType mapType) {
+        List<Object> outKeys = new ArrayList<>();
+        List<Object> outValues = new ArrayList<>();
+        DataType valueType = ((org.apache.paimon.types.MapType) mapType).getValueType();
+        for (String k : keys) {
+            for (int i = 0; i < m.size(); i++) {
+                if (m.keyArray().getString(i).toString().equals(k)) {
+                    outKeys.add(BinaryString.fromString(k));
+                    outValues.add(m.valueArray().isNullAt(i) ? null
+                            : org.apache.paimon.data.InternalArray.createElementGetter(valueType).getElementOrNull(m.valueArray(), i));
+                    break;
+                }
+            }
+        }
+        return new ArrayBackedMap(outKeys.toArray(), outValues.toArray());
+    }
+
+    private static InternalRow project(InternalRow row, int[] projection) {
+        Object[] values = new Object[projection.length];
+        for (int i = 0; i < projection.length; i++) {
+            values[i] = ((GenericRow) row).getField(projection[i]);
+        }
+        return GenericRow.of(values);
+    }
+
+    private List<String> read(RowType readType, Map<String, List<String>> keys, RoaringBitmap32 selection)
+            throws Exception {
+        List<String> out = new ArrayList<>();
+        try (ShreddedParquetReader r = new ShreddedParquetReader(
+                PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
+                readType, keys, null, selection, true)) {
+            assertThat(r.columnar()).as("read by the columnar reader").isTrue();
+            InternalRow row;
+            while ((row = r.next()) != null) {
+                out.add(NestedValues.render(row, readType));
+            }
+        }
+        return out;
+    }
+}
