@@ -119,15 +119,24 @@ public final class NestedValues {
 
     /** The canonical text of a row of {@code type} (maps in entry order). */
     public static String render(InternalRow row, RowType type) {
+        return render(row, type, false);
+    }
+
+    /** As above; with {@code sortMaps} the entries of every map sorted (a whole shredded map lists them in column order). */
+    public static String render(InternalRow row, RowType type, boolean sortMaps) {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < type.getFieldCount(); i++) {
             Object v = InternalRow.createFieldGetter(type.getTypeAt(i), i).getFieldOrNull(row);
-            s.append(text(type.getTypeAt(i), v)).append(';');
+            s.append(text(type.getTypeAt(i), v, sortMaps)).append(';');
         }
         return s.toString();
     }
 
     public static String text(DataType t, Object v) {
+        return text(t, v, false);
+    }
+
+    private static String text(DataType t, Object v, boolean sortMaps) {
         if (v == null) {
             return "null";
         }
@@ -142,7 +151,10 @@ public final class NestedValues {
                 for (int i = 0; i < m.size(); i++) {
                     Object k = InternalArray.createElementGetter(kt).getElementOrNull(m.keyArray(), i);
                     Object x = InternalArray.createElementGetter(vt).getElementOrNull(m.valueArray(), i);
-                    entries.add(text(kt, k) + "=" + text(vt, x));
+                    entries.add(text(kt, k, sortMaps) + "=" + text(vt, x, sortMaps));
+                }
+                if (sortMaps) {
+                    java.util.Collections.sort(entries);
                 }
                 return "{" + String.join(", ", entries) + "}";
             }
@@ -151,7 +163,7 @@ public final class NestedValues {
                 DataType et = ((ArrayType) t).getElementType();
                 List<String> items = new ArrayList<>();
                 for (int i = 0; i < a.size(); i++) {
-                    items.add(text(et, InternalArray.createElementGetter(et).getElementOrNull(a, i)));
+                    items.add(text(et, InternalArray.createElementGetter(et).getElementOrNull(a, i), sortMaps));
                 }
                 return items.toString();
             }
@@ -160,7 +172,7 @@ public final class NestedValues {
                 RowType rt = (RowType) t;
                 StringBuilder s = new StringBuilder("(");
                 for (int i = 0; i < rt.getFieldCount(); i++) {
-                    s.append(text(rt.getTypeAt(i), InternalRow.createFieldGetter(rt.getTypeAt(i), i).getFieldOrNull(r)))
+                    s.append(text(rt.getTypeAt(i), InternalRow.createFieldGetter(rt.getTypeAt(i), i).getFieldOrNull(r), sortMaps))
                             .append(',');
                 }
                 return s.append(')').toString();

@@ -55,11 +55,11 @@ final class NestedField extends ShreddedColumns.Field {
     /** Per leaf, the next entry to assemble. */
     private int[] pos;
 
-    private NestedField(String name, String file, DataType type, Type fileType, MessageType schema,
+    private NestedField(String[] path, String file, DataType type, Type fileType, MessageType schema,
             List<String> selectedKeys) {
-        this.name = name;
+        this.name = String.join(".", path);
         this.file = file;
-        Node r = build(type, fileType, new String[] {name}, schema);
+        Node r = build(type, fileType, path, schema);
         if (r != null && selectedKeys != null) {
             r = r instanceof MapNode && ((MapNode) r).key instanceof Leaf
                     && isString(((MapNode) r).keyType) ? ((MapNode) r).select(selectedKeys) : null;
@@ -72,7 +72,24 @@ final class NestedField extends ShreddedColumns.Field {
      * does not match the type (the row path then cannot read the file here).
      */
     static NestedField of(String name, String file, DataType type, MessageType schema, List<String> selectedKeys) {
-        NestedField f = new NestedField(name, file, type, schema.getType(name), schema, selectedKeys);
+        return at(new String[] {name}, file, type, schema, selectedKeys);
+    }
+
+    /** As {@link #of}, for the field at {@code path} (a value column of a shredded map, read by its reader). */
+    static NestedField at(String[] path, String file, DataType type, MessageType schema) {
+        return at(path, file, type, schema, null);
+    }
+
+    private static NestedField at(String[] path, String file, DataType type, MessageType schema,
+            List<String> selectedKeys) {
+        Type t = schema;
+        for (String p : path) {
+            if (t.isPrimitive() || !t.asGroupType().containsField(p)) {
+                return null;
+            }
+            t = t.asGroupType().getType(p);
+        }
+        NestedField f = new NestedField(path, file, type, t, schema, selectedKeys);
         return f.root == null || f.paths.isEmpty() ? null : f;
     }
 
@@ -183,7 +200,7 @@ final class NestedField extends ShreddedColumns.Field {
 
     @Override
     Type groupType(int group, BlockMetaData block, GroupType fileType) {
-        return fileType.getType(name);
+        return fileType.getType(paths.get(0)[0]);
     }
 
     @Override

@@ -231,6 +231,15 @@ public final class ShreddedColumns implements Closeable {
             if (f.type() instanceof MapType) {
                 List<String> keys = selectedKeys.get(f.name());
                 DataType valueType = ((MapType) f.type()).getValueType();
+                if (rows && meta != null && !t.isPrimitive() && !valuesDecodable(t.asGroupType(), valueType)
+                        && NestedValueMap.assembles(name, t.asGroupType(), valueType, fileSchema, file)) {
+                    GroupType physical = keys == null ? t.asGroupType()
+                            : ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
+                    requestedFields.add(physical);
+                    leaves += ParquetSchemas.leafCount(physical);
+                    fields.add(new NestedValueMap(name, file, meta, valueType, keys));
+                    continue;
+                }
                 if (meta == null || t.isPrimitive() || !valuesDecodable(t.asGroupType(), valueType)
                         || (keys == null && !rows)) {
                     ok = false;

@@ -34,6 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 class NestedColumnsTest {
 
     private static final int ROWS = 4000;
+    /** Nested value types of shredded maps. */
+    private static final DataType[] NESTED_VALUES = {NestedValues.SHAPES[0], NestedValues.SHAPES[2], NestedValues.SHAPES[4],
+        NestedValues.SHAPES[6]};
 
     @TempDir
     java.nio.file.Path tmp;
@@ -54,6 +57,9 @@ class NestedColumnsTest {
         for (int c = 0; c < NestedValues.SHAPES.length; c++) {
             fields.add(new DataField(2 + c, "n" + c, NestedValues.SHAPES[c]));
         }
+        for (int v = 0; v < NESTED_VALUES.length; v++) {
+            fields.add(new DataField(100 + v, "s" + v, DataTypes.MAP(DataTypes.STRING().notNull(), NESTED_VALUES[v])));
+        }
         type = new RowType(fields);
         written = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
@@ -66,6 +72,10 @@ class NestedColumnsTest {
             for (int c = 0; c < NestedValues.SHAPES.length; c++) {
                 values[2 + c] = NestedValues.random(NestedValues.SHAPES[c], random);
             }
+            for (int v = 0; v < NESTED_VALUES.length; v++) {
+                values[2 + NestedValues.SHAPES.length + v] = NestedValues.random(
+                        DataTypes.MAP(DataTypes.STRING().notNull(), NESTED_VALUES[v]), random);
+            }
             written.add(GenericRow.of(values));
         }
         path = new Path(tmp.toUri().toString(), "nested.parquet");
@@ -73,7 +83,11 @@ class NestedColumnsTest {
         for (int i = 0; i < ROWS; i++) {
             ids.add(i);
         }
-        FileRoundTrip.write(path, type, Map.of("m", 3), PlacementPolicy.LRU,
+        Map<String, Integer> k = new java.util.HashMap<>(Map.of("m", 3));
+        for (int v = 0; v < NESTED_VALUES.length; v++) {
+            k.put("s" + v, 2); // keys s0 .. s59: most rows' keys go to the overflow
+        }
+        FileRoundTrip.write(path, type, k, PlacementPolicy.LRU,
                 new ShreddedParquetWriter.Settings().rowGroupRowLimit(1500).pageRowLimit(64), ids, written::get);
         try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, path,
                 FileRoundTrip.IO.getFileSize(path)))) {
@@ -85,9 +99,9 @@ class NestedColumnsTest {
     void everyNestedShapeReadsColumnarAsWritten() throws Exception {
         List<String> expected = new ArrayList<>();
         for (InternalRow r : written) {
-            expected.add(NestedValues.render(r, type));
+            expected.add(NestedValues.render(r, type, true));
         }
-        assertThat(read(type, Map.of(), null)).as(why).isEqualTo(expected);
+        assertThat(read(type, Map.of(), null, true)).as(why).isEqualTo(expected);
     }
 
     @Test
@@ -118,6 +132,29 @@ class NestedColumnsTest {
         assertThat(read(projected, Map.of("n5", keys), null)).as(why).isEqualTo(expected);
     }
 
+    @Test
+    void selectedKeysOfShreddedMapsWithNestedValuesAreTheirValues() throws Exception {
+        int first = 2 + NestedValues.SHAPES.length;
+        int[] projection = {0, first, first + 1, first + 2, first + 3};
+        RowType projected = type.project(projection);
+        List<String> keys = List.of("s7", "s0", "none", "s31");
+        Map<String, List<String>> selection = new java.util.HashMap<>();
+        for (int v = 0; v < NESTED_VALUES.length; v++) {
+            selection.put("s" + v, keys);
+        }
+        List<String> expected = new ArrayList<>();
+        for (InternalRow r : written) {
+            Object[] values = new Object[projection.length];
+            values[0] = r.getLong(0);
+            for (int v = 1; v < projection.length; v++) {
+                values[v] = r.isNullAt(projection[v]) ? null
+                        : select(r.getMap(projection[v]), keys, projected.getTypeAt(v));
+            }
+            expected.add(NestedValues.render(GenericRow.of(values), projected));
+        }
+        assertThat(read(projected, selection, null)).as(why).isEqualTo(expected);
+    }
+
     private static InternalMap select(InternalMap m, List<String> keys, DataType mapType) {
         List<Object> outKeys = new ArrayList<>();
         List<Object> outValues = new ArrayList<>();
@@ -145,6 +182,11 @@ class NestedColumnsTest {
 
     private List<String> read(RowType readType, Map<String, List<String>> keys, RoaringBitmap32 selection)
             throws Exception {
+        return read(readType, keys, selection, false);
+    }
+
+    private List<String> read(RowType readType, Map<String, List<String>> keys, RoaringBitmap32 selection,
+            boolean sortMaps) throws Exception {
         List<String> out = new ArrayList<>();
         try (ShreddedParquetReader r = new ShreddedParquetReader(
                 PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
@@ -152,7 +194,7 @@ class NestedColumnsTest {
             assertThat(r.columnar()).as("read by the columnar reader").isTrue();
             InternalRow row;
             while ((row = r.next()) != null) {
-                out.add(NestedValues.render(row, readType));
+                out.add(NestedValues.render(row, readType, sortMaps));
             }
         }
         return out;
