@@ -90,6 +90,8 @@ public final class ShreddedColumns implements Closeable {
     private final Map<String, ShreddedColumnMeta> metas;
     private final RoaringBitmap32 selection;
     private long subColumns;
+    /** Why the read cannot be decoded here, or null. */
+    private String unreadable;
     /** Absolute position of the current group's first row, and of the current window's first row. */
     private long groupStart;
     private long windowStart;
@@ -203,6 +205,7 @@ public final class ShreddedColumns implements Closeable {
                     : rows && fileSchema.containsField(KEY_PREFIX + f.name()) ? KEY_PREFIX + f.name() : null;
             if (name == null) {
                 if (!rows) {
+                    unreadable = "the file has no column '" + f.name() + "'";
                     ok = false;
                     break;
                 }
@@ -221,6 +224,7 @@ public final class ShreddedColumns implements Closeable {
                     plain = NestedField.of(name, file, f.type(), fileSchema, selectedKeys.get(f.name()));
                 }
                 if (plain == null) {
+                    unreadable = mismatch(f, t);
                     ok = false;
                     break;
                 }
@@ -242,6 +246,7 @@ public final class ShreddedColumns implements Closeable {
                 }
                 if (meta == null || t.isPrimitive() || !valuesDecodable(t.asGroupType(), valueType)
                         || (keys == null && !rows)) {
+                    unreadable = mismatch(f, t);
                     ok = false;
                     break;
                 }
@@ -259,6 +264,7 @@ public final class ShreddedColumns implements Closeable {
                 PaimonValues.Value value = PaimonValues.of(f.type(), t);
                 Field nested = value == null && rows ? NestedField.of(name, file, f.type(), fileSchema, null) : null;
                 if (value == null && nested == null) {
+                    unreadable = mismatch(f, t);
                     ok = false;
                     break;
                 }
@@ -303,6 +309,16 @@ public final class ShreddedColumns implements Closeable {
     /** Whether every read column can be decoded by this reader. */
     public boolean readable() {
         return requested != null;
+    }
+
+    /** Why the file cannot be read here ({@link #readable()} false), naming the column; else null. */
+    public String unreadable() {
+        return unreadable;
+    }
+
+    private static String mismatch(DataField f, Type t) {
+        return "column '" + f.name() + "' is stored as " + t.toString().trim().replaceAll("\\s+", " ")
+                + ", which does not hold values of the read type " + f.type();
     }
 
     /** The reader of read field i (in read-type order): a {@link Primitive} or a {@link MapKeys}. */
