@@ -3,6 +3,8 @@ package dev.strata.shredding.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.NestedValues;
+import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.testing.TestSeeds;
@@ -66,8 +68,9 @@ class NestedColumnsTest {
             Object[] values = new Object[type.getFieldCount()];
             values[0] = (long) i;
             // One entry per row: a whole shredded map lists its entries in column order, not in written order.
+            // Keys run in blocks of 300 rows, so the page index can rule out pages for one key.
             values[1] = random.nextInt(5) == 0 ? null : new ArrayBackedMap(
-                    new Object[] {BinaryString.fromString("k" + random.nextInt(9))},
+                    new Object[] {BinaryString.fromString("k" + (i / 300) % 9)},
                     new Object[] {random.nextInt(4) == 0 ? null : random.nextDouble()});
             for (int c = 0; c < NestedValues.SHAPES.length; c++) {
                 values[2 + c] = NestedValues.random(NestedValues.SHAPES[c], random);
@@ -130,6 +133,43 @@ class NestedColumnsTest {
             expected.add(NestedValues.render(GenericRow.of(values), projected));
         }
         assertThat(read(projected, Map.of("n5", keys), null)).as(why).isEqualTo(expected);
+    }
+
+    /**
+     * A predicate on the shredded map lets the page index skip pages: the nested columns' cursors then jump
+     * over pages (row ranges); every row returned is the row written at its position, and every row in which
+     * the predicate holds is returned.
+     */
+    @Test
+    void pagesSkippedByThePageIndexLeaveNestedRowsAtTheirPositions() throws Exception {
+        MapPredicate p = MapPredicate.leaf("m", "k3", MapPredicate.Op.IS_NOT_NULL);
+        List<Long> positions = new ArrayList<>();
+        List<String> rows = new ArrayList<>();
+        try (ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
+                ShreddedParquetReader r = new ShreddedParquetReader(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
+                        type, Map.of(), p, null, true)) {
+            assertThat(r.columnar()).as("read by the columnar reader").isTrue();
+            InternalRow row;
+            while ((row = r.next()) != null) {
+                positions.add(r.position());
+                rows.add(NestedValues.render(row, type, true));
+            }
+            assertThat(metrics.snapshot().rowsSkippedByPageIndex).as("rows skipped by the page index").isPositive();
+        }
+        for (int x = 0; x < rows.size(); x++) {
+            assertThat(rows.get(x)).as(why + " position " + positions.get(x))
+                    .isEqualTo(NestedValues.render(written.get(Math.toIntExact(positions.get(x))), type, true));
+        }
+        for (int i = 0; i < ROWS; i++) {
+            InternalRow w = written.get(i);
+            boolean matches = !w.isNullAt(1) && w.getMap(1).keyArray().getString(0).toString().equals("k3")
+                    && !w.getMap(1).valueArray().isNullAt(0);
+            if (matches) {
+                assertThat(positions).as(why + " matching row " + i).contains((long) i);
+            }
+        }
+        assertThat(rows.size()).as("rows read").isLessThan(ROWS);
     }
 
     @Test
