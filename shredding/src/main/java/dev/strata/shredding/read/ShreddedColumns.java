@@ -47,7 +47,8 @@ import org.apache.parquet.schema.Type;
 /**
  * Column-at-a-time reader of one shredded data file, window by window: the shredding module's one reader
  * of the layout, used by the Spark columnar path and by Paimon's row path ({@code ShreddedParquetReader}).
- * Top-level primitive columns are read as they are; a selected-key map column reads
+ * Top-level primitive columns are read as they are, nested ones (row path) assembled from their leaves'
+ * levels ({@link NestedField}, {@link NestedValueMap}); a selected-key map column reads
  * {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in
  * O, and gives, per row, the requested keys present in the row in request order with their values: a
  * key's value is in the first column of S(k) whose mapping holds k's id in that row, else in the row's
@@ -321,7 +322,10 @@ public final class ShreddedColumns implements Closeable {
                 + ", which does not hold values of the read type " + f.type();
     }
 
-    /** The reader of read field i (in read-type order): a {@link Primitive} or a {@link MapKeys}. */
+    /**
+     * The reader of read field i (in read-type order): for the Spark columnar path a {@link Primitive} or a
+     * {@link MapKeys}; the row path may get any field.
+     */
     public Field field(int i) {
         return fields.get(i);
     }

@@ -173,6 +173,17 @@ class NestedColumnsTest {
     }
 
     @Test
+    void aColumnReadAsAnotherNestedTypeIsRefusedNamingIt() {
+        RowType wrong = new RowType(List.of(new DataField(0, "id", DataTypes.BIGINT()),
+                new DataField(2, "n0", DataTypes.ROW(DataTypes.FIELD(30, "x", DataTypes.INT())))));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(wrong, Map.of(), null))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Cannot read file " + path)
+                .hasMessageContaining("column 'n0' is stored as optional group n0 (LIST)")
+                .hasMessageContaining("read type ROW<`x` INT>");
+    }
+
+    @Test
     void selectedKeysOfShreddedMapsWithNestedValuesAreTheirValues() throws Exception {
         int first = 2 + NestedValues.SHAPES.length;
         int[] projection = {0, first, first + 1, first + 2, first + 3};
