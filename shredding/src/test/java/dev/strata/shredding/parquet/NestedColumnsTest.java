@@ -172,6 +172,22 @@ class NestedColumnsTest {
         assertThat(rows.size()).as("rows read").isLessThan(ROWS);
     }
 
+    /** A ROW field the file lacks (added to the table after the file was written) reads as NULL. */
+    @Test
+    void aRowFieldTheFileLacksReadsAsNull() throws Exception {
+        DataType widened = DataTypes.ROW(DataTypes.FIELD(10, "x", DataTypes.INT()), DataTypes.FIELD(31, "added",
+                DataTypes.ARRAY(DataTypes.INT())), DataTypes.FIELD(12, "z", DataTypes.DOUBLE()));
+        RowType readType = new RowType(List.of(new DataField(0, "id", DataTypes.BIGINT()), new DataField(4, "n2", widened)));
+        List<String> expected = new ArrayList<>();
+        for (InternalRow r : written) {
+            InternalRow row = r.isNullAt(4) ? null : r.getRow(4, 3);
+            Object value = row == null ? null : GenericRow.of(row.isNullAt(0) ? null : row.getInt(0), null,
+                    row.isNullAt(2) ? null : row.getDouble(2));
+            expected.add(NestedValues.render(GenericRow.of(r.getLong(0), value), readType));
+        }
+        assertThat(read(readType, Map.of(), null)).as(why).isEqualTo(expected);
+    }
+
     @Test
     void aColumnReadAsAnotherNestedTypeIsRefusedNamingIt() {
         RowType wrong = new RowType(List.of(new DataField(0, "id", DataTypes.BIGINT()),
