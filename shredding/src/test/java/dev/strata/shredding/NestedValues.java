@@ -78,6 +78,19 @@ public final class NestedValues {
                 }
                 return new ArrayBackedMap(keys.toArray(), values);
             }
+            case MULTISET: {
+                DataType e = ((org.apache.paimon.types.MultisetType) type).getElementType();
+                int n = size(random);
+                Set<Object> elements = new LinkedHashSet<>();
+                while (elements.size() < n) {
+                    elements.add(random(e.notNull(), random));
+                }
+                Object[] counts = new Object[n];
+                for (int i = 0; i < n; i++) {
+                    counts[i] = 1 + random.nextInt(3);
+                }
+                return new ArrayBackedMap(elements.toArray(), counts);
+            }
             case ROW: {
                 List<DataField> fields = ((RowType) type).getFields();
                 Object[] values = new Object[fields.size()];

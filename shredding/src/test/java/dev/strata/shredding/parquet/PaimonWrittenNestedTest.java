@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A file written by stock Paimon's Parquet writer (Paimon's own Parquet schema for ARRAY, ROW and MAP, and
- * INT96 for TIMESTAMP(7..9)), with several row groups, is read by the columnar reader exactly as Paimon's
+ * A file written by stock Paimon's Parquet writer (Paimon's own Parquet schema for ARRAY, ROW, MAP and
+ * MULTISET, and INT96 for TIMESTAMP(7..9)), with several row groups, is read by the columnar reader exactly as Paimon's
  * Parquet reader reads it.
  */
 class PaimonWrittenNestedTest {
@@ -52,6 +52,8 @@ class PaimonWrittenNestedTest {
         for (int c = 0; c < NestedValues.SHAPES.length; c++) {
             fields.add(new DataField(4 + c, "n" + c, NestedValues.SHAPES[c]));
         }
+        // MULTISET: Paimon writes it as a map of element to INT count (Strata's writer does not store it).
+        fields.add(new DataField(90, "ms", DataTypes.MULTISET(DataTypes.STRING())));
         RowType type = new RowType(fields);
         List<InternalRow> written = new ArrayList<>();
         for (int i = 0; i < 3000; i++) {
@@ -67,6 +69,7 @@ class PaimonWrittenNestedTest {
             for (int c = 0; c < NestedValues.SHAPES.length; c++) {
                 v[4 + c] = NestedValues.random(NestedValues.SHAPES[c], random);
             }
+            v[4 + NestedValues.SHAPES.length] = NestedValues.random(DataTypes.MULTISET(DataTypes.STRING()), random);
             written.add(GenericRow.of(v));
         }
         Options options = new Options();
