@@ -19,9 +19,8 @@ import org.apache.paimon.types.RowType;
 
 /**
  * Opens shredded files for Paimon's row path (primary-key merges, deletion-vector reads, compaction
- * rewrites) with {@link ShreddedParquetReader}, which reads through the shredding module's columnar reader
- * wherever it decodes the file's read columns; batches carry absolute row positions (deletion vectors need
- * them).
+ * rewrites) with {@link ShreddedParquetReader}, which reads every file through the shredding module's
+ * columnar reader; batches carry absolute row positions (deletion vectors need them).
  */
 final class ShreddedReaderFactory implements FormatReaderFactory {
 

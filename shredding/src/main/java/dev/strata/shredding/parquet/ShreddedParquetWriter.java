@@ -20,6 +20,7 @@ import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -131,7 +132,7 @@ public final class ShreddedParquetWriter implements Closeable {
     private final ParquetProperties props;
     private final ParquetFileWriter file;
     private final CodecFactory codecs;
-    private final CodecFactory.BytesCompressor compressor;
+    private final CompressionCodecFactory.BytesInputCompressor compressor;
     private final long rowGroupBytes;
     private final List<ShreddedMapWriter> mapWriters = new ArrayList<>();
     private final ShreddedMapWriter[] shreddedWriters;
@@ -191,7 +192,10 @@ public final class ShreddedParquetWriter implements Closeable {
         Configuration conf = new Configuration(false);
         conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, settings.zstdLevel);
         this.codecs = new CodecFactory(conf, props.getPageSizeThreshold());
-        this.compressor = codecs.getCompressor(codec(settings.compression));
+        CompressionCodecName codecName = codec(settings.compression);
+        this.compressor = codecName == CompressionCodecName.ZSTD
+                ? new ZstdPageCompressor(settings.zstdLevel)
+                : codecs.getCompressor(codecName);
         this.file = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, rowGroupBytes,
                 ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
         file.start();

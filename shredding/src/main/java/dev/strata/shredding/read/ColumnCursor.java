@@ -18,7 +18,8 @@ import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Streams one column chunk of one row group (maximum repetition level 0 or 1) window by window: each
+ * Streams one column chunk of one row group (any maximum repetition level: a nested column's leaf too)
+ * window by window: each
  * {@link #next(int)} decodes the level entries and values of the next {@code rows} rows (a row starts at
  * repetition level 0) and nothing more, so the heap holds the current page (decompressed by parquet-mr's
  * page reader when it is taken), the chunk's dictionary and one window's arrays, whatever the size of the
@@ -97,15 +98,11 @@ final class ColumnCursor {
         this.type = column.getPrimitiveType().getPrimitiveTypeName();
         this.maxRep = column.getMaxRepetitionLevel();
         this.maxDef = column.getMaxDefinitionLevel();
-        if (maxRep > 1) {
-            throw corrupt("expected repetition level 0 or 1 but the schema gives " + maxRep
-                    + "; the file was not written by Strata");
-        }
         DictionaryPage dp = pages.readDictionaryPage();
         this.dictionary = dp == null ? null : dp.getEncoding().initDictionary(column, dp);
         int size = dictionary == null ? 0 : dictionary.getMaxId() + 1;
-        dictionaryBytes = size > 0 && (type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
-                ? new byte[size][] : null;
+        dictionaryBytes = size > 0 && (type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+                || type == PrimitiveTypeName.INT96) ? new byte[size][] : null;
         dictInts = size > 0 && type == PrimitiveTypeName.INT32 ? new int[size] : null;
         dictLongs = size > 0 && type == PrimitiveTypeName.INT64 ? new long[size] : null;
         dictDoubles = size > 0 && (type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)
@@ -133,18 +130,10 @@ final class ColumnCursor {
             case FLOAT:
                 doubles = new double[0];
                 break;
-            case BINARY:
-            case FIXED_LEN_BYTE_ARRAY:
+            default: // BINARY, FIXED_LEN_BYTE_ARRAY and INT96 (its 12 bytes, as written)
                 bytes = new byte[0][];
                 break;
-            default:
-                throw corrupt("values of type " + type + " are not read by the columnar reader");
         }
-    }
-
-    /** Whether values of Parquet type {@code type} are decoded here (every primitive type but the deprecated INT96). */
-    static boolean decodes(PrimitiveTypeName type) {
-        return type != PrimitiveTypeName.INT96;
     }
 
     /** Whether window entry e carries a value. */

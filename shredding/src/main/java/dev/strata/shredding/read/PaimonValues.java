@@ -4,6 +4,7 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.DecimalType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
@@ -15,7 +16,7 @@ import org.apache.parquet.schema.Type;
  * reader returns it), for the row path: INT32 as byte, short, int (DATE and TIME too) or long; INT64 as
  * long, an unscaled decimal or a timestamp in the file's unit (micros when the file names none); FLOAT
  * and DOUBLE; BOOLEAN; BINARY as {@link BinaryString} for strings, bytes for binaries, or an unscaled
- * decimal.
+ * decimal; INT96 as a timestamp.
  */
 final class PaimonValues {
 
@@ -33,8 +34,10 @@ final class PaimonValues {
         }
         PrimitiveType p = file.asPrimitiveType();
         PrimitiveTypeName physical = p.getPrimitiveTypeName();
-        if (!ColumnCursor.decodes(physical)) {
-            return null;
+        if (physical == PrimitiveTypeName.INT96) {
+            boolean timestamp = type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                    || type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+            return timestamp ? (c, o) -> int96(c.bytes[o]) : null;
         }
         boolean int32 = physical == PrimitiveTypeName.INT32;
         boolean int64 = physical == PrimitiveTypeName.INT64;
@@ -96,5 +99,21 @@ final class PaimonValues {
             default:
                 return null;
         }
+    }
+
+    /** Days from the Julian day 0 to 1970-01-01. */
+    private static final int JULIAN_EPOCH_DAY = 2_440_588;
+
+    /**
+     * An INT96 timestamp (8 bytes little-endian nanoseconds of the day, then 4 bytes little-endian Julian
+     * day) as Paimon's Parquet reader decodes it (UTC): milliseconds since the epoch and the nanoseconds
+     * within the millisecond.
+     */
+    static Timestamp int96(byte[] b) {
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long nanosOfDay = buf.getLong();
+        int julianDay = buf.getInt();
+        long millis = (julianDay - JULIAN_EPOCH_DAY) * 86_400_000L + nanosOfDay / 1_000_000L;
+        return Timestamp.fromEpochMillis(millis, (int) (nanosOfDay % 1_000_000L));
     }
 }

@@ -47,7 +47,8 @@ import org.apache.parquet.schema.Type;
 /**
  * Column-at-a-time reader of one shredded data file, window by window: the shredding module's one reader
  * of the layout, used by the Spark columnar path and by Paimon's row path ({@code ShreddedParquetReader}).
- * Top-level primitive columns are read as they are; a selected-key map column reads
+ * Top-level primitive columns are read as they are, nested ones (row path) assembled from their leaves'
+ * levels ({@link NestedField}, {@link NestedValueMap}); a selected-key map column reads
  * {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in
  * O, and gives, per row, the requested keys present in the row in request order with their values: a
  * key's value is in the first column of S(k) whose mapping holds k's id in that row, else in the row's
@@ -90,6 +91,8 @@ public final class ShreddedColumns implements Closeable {
     private final Map<String, ShreddedColumnMeta> metas;
     private final RoaringBitmap32 selection;
     private long subColumns;
+    /** Why the read cannot be decoded here, or null. */
+    private String unreadable;
     /** Absolute position of the current group's first row, and of the current window's first row. */
     private long groupStart;
     private long windowStart;
@@ -122,8 +125,9 @@ public final class ShreddedColumns implements Closeable {
     /**
      * As above, for Paimon's row path when {@code rows} is true: a read column may then also be a whole
      * shredded map (no selected keys for it), a map of primitive keys and values in Paimon's plain layout
-     * ({@link PlainMap}), a column the file does not have (NULL in every row, as after ADD COLUMN) or a
-     * primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
+     * ({@link PlainMap}), a column of nested type (ROW, ARRAY, MULTISET, a plain-layout map with nested keys
+     * or values: {@link NestedField}), a column the file does not have (NULL in every row, as after ADD
+     * COLUMN) or a primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
      * Only rows whose absolute position is in {@code selection} (null: all) are selected.
      */
     public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
@@ -202,6 +206,7 @@ public final class ShreddedColumns implements Closeable {
                     : rows && fileSchema.containsField(KEY_PREFIX + f.name()) ? KEY_PREFIX + f.name() : null;
             if (name == null) {
                 if (!rows) {
+                    unreadable = "the file has no column '" + f.name() + "'";
                     ok = false;
                     break;
                 }
@@ -215,8 +220,12 @@ public final class ShreddedColumns implements Closeable {
                         + f.type() + ": the file stores it as a shredded MAP. The file does not belong to this table.");
             }
             if (f.type() instanceof MapType && meta == null && rows) {
-                PlainMap plain = PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
+                Field plain = PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
                 if (plain == null) {
+                    plain = NestedField.of(name, file, f.type(), fileSchema, selectedKeys.get(f.name()));
+                }
+                if (plain == null) {
+                    unreadable = mismatch(f, t);
                     ok = false;
                     break;
                 }
@@ -227,8 +236,18 @@ public final class ShreddedColumns implements Closeable {
             if (f.type() instanceof MapType) {
                 List<String> keys = selectedKeys.get(f.name());
                 DataType valueType = ((MapType) f.type()).getValueType();
+                if (rows && meta != null && !t.isPrimitive() && !valuesDecodable(t.asGroupType(), valueType)
+                        && NestedValueMap.assembles(name, t.asGroupType(), valueType, fileSchema, file)) {
+                    GroupType physical = keys == null ? t.asGroupType()
+                            : ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
+                    requestedFields.add(physical);
+                    leaves += ParquetSchemas.leafCount(physical);
+                    fields.add(new NestedValueMap(name, file, meta, valueType, keys));
+                    continue;
+                }
                 if (meta == null || t.isPrimitive() || !valuesDecodable(t.asGroupType(), valueType)
                         || (keys == null && !rows)) {
+                    unreadable = mismatch(f, t);
                     ok = false;
                     break;
                 }
@@ -244,12 +263,14 @@ public final class ShreddedColumns implements Closeable {
                 fields.add(new MapKeys(name, meta, keys, valueType));
             } else {
                 PaimonValues.Value value = PaimonValues.of(f.type(), t);
-                if (value == null) {
+                Field nested = value == null && rows ? NestedField.of(name, file, f.type(), fileSchema, null) : null;
+                if (value == null && nested == null) {
+                    unreadable = mismatch(f, t);
                     ok = false;
                     break;
                 }
                 requestedFields.add(t);
-                fields.add(new Primitive(name, f.type(), value));
+                fields.add(nested != null ? nested : new Primitive(name, f.type(), value));
             }
         }
         this.subColumns = leaves;
@@ -291,7 +312,20 @@ public final class ShreddedColumns implements Closeable {
         return requested != null;
     }
 
-    /** The reader of read field i (in read-type order): a {@link Primitive} or a {@link MapKeys}. */
+    /** Why the file cannot be read here ({@link #readable()} false), naming the column; else null. */
+    public String unreadable() {
+        return unreadable;
+    }
+
+    private static String mismatch(DataField f, Type t) {
+        return "column '" + f.name() + "' is stored as " + t.toString().trim().replaceAll("\\s+", " ")
+                + ", which does not hold values of the read type " + f.type();
+    }
+
+    /**
+     * The reader of read field i (in read-type order): for the Spark columnar path a {@link Primitive} or a
+     * {@link MapKeys}; the row path may get any field.
+     */
     public Field field(int i) {
         return fields.get(i);
     }
@@ -479,7 +513,7 @@ public final class ShreddedColumns implements Closeable {
 
     /** Reads one output column, a window at a time. */
     public abstract static class Field {
-        private Field() {}
+        Field() {}
 
         /** The field as row group {@code group} needs it, given the file's schema. */
         abstract Type groupType(int group, BlockMetaData block, GroupType fileType);

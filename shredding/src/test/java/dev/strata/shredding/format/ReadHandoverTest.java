@@ -140,10 +140,16 @@ class ReadHandoverTest extends PaimonTablesTestBase {
         Map<Long, List<String>> got = PaimonTables.readAll(sel);
         Map<Long, List<String>> full = PaimonTables.readAll(plain);
         String key = gen.keyUniverse().get(3);
+        // Selected keys serve m['k'] lookups: an entry whose value is NULL may read as absent (where the footer's
+        // ownership segments spare __field_mapping), which m['k'] cannot tell apart, so compare without them.
         for (Map.Entry<Long, List<String>> e : full.entrySet()) {
             List<String> expected = e.getValue() == null ? null
-                    : e.getValue().stream().filter(s -> s.startsWith(key + "=")).collect(java.util.stream.Collectors.toList());
-            assertThat(got.get(e.getKey())).as(why + " id " + e.getKey()).isEqualTo(expected);
+                    : e.getValue().stream().filter(s -> s.startsWith(key + "=") && !s.equals(key + "=null"))
+                            .collect(java.util.stream.Collectors.toList());
+            List<String> actual = got.get(e.getKey()) == null ? null
+                    : got.get(e.getKey()).stream().filter(s -> !s.equals(key + "=null"))
+                            .collect(java.util.stream.Collectors.toList());
+            assertThat(actual).as(why + " id " + e.getKey()).isEqualTo(expected);
         }
     }
 }

@@ -19,7 +19,10 @@ import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The columnar reader ({@link dev.strata.shredding.read.ShreddedColumns}) and parquet-mr's record assembly return identical rows and positions. */
+/**
+ * The columnar reader ({@link dev.strata.shredding.read.ShreddedColumns}) and parquet-mr's record assembly
+ * ({@link RecordAssemblyReader}, a test oracle) return identical rows and positions.
+ */
 class AssemblyPathsTest {
 
     @TempDir
@@ -104,9 +107,9 @@ class AssemblyPathsTest {
     /** By position, the map column of every row as parquet-mr's record assembly reads it. */
     private static Map<Long, GeneratedMap> maps(Path path, Map<String, List<String>> sel) throws Exception {
         Map<Long, GeneratedMap> out = new java.util.HashMap<>();
-        try (ShreddedParquetReader r = new ShreddedParquetReader(
+        try (RecordAssemblyReader r = new RecordAssemblyReader(
                 PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
-                TestMaps.idAndMap(), sel, null, null, true, false)) {
+                TestMaps.idAndMap(), sel, null, null)) {
             InternalRow row;
             while ((row = r.next()) != null) {
                 if (row.isNullAt(1)) {
@@ -152,20 +155,32 @@ class AssemblyPathsTest {
     private static List<String> read(Path path, RowType type, Map<String, List<String>> sel, MapPredicate p,
             boolean columnar) throws Exception {
         List<String> out = new ArrayList<>();
-        try (ShreddedParquetReader r = new ShreddedParquetReader(
-                PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
-                type, sel, p, null, true, columnar)) {
-            assertThat(r.columnar()).isEqualTo(columnar);
+        org.apache.parquet.io.InputFile input = PaimonFiles.inputFile(FileRoundTrip.IO, path,
+                FileRoundTrip.IO.getFileSize(path));
+        if (columnar) {
+            try (ShreddedParquetReader r = new ShreddedParquetReader(input, path.toString(), type, sel, p, null, true)) {
+                assertThat(r.columnar()).isTrue();
+                InternalRow row;
+                while ((row = r.next()) != null) {
+                    out.add(render(r.position(), row, type));
+                }
+            }
+            return out;
+        }
+        try (RecordAssemblyReader r = new RecordAssemblyReader(input, path.toString(), type, sel, p, null)) {
             InternalRow row;
             while ((row = r.next()) != null) {
-                StringBuilder b = new StringBuilder().append(r.position()).append(':')
-                        .append(row.isNullAt(0) ? "null" : row.getLong(0));
-                for (int f = 1; f < type.getFieldCount(); f++) {
-                    b.append(':').append(row.isNullAt(f) ? "NULL" : TestMaps.entries(row.getMap(f)));
-                }
-                out.add(b.toString());
+                out.add(render(r.position(), row, type));
             }
         }
         return out;
+    }
+
+    private static String render(long position, InternalRow row, RowType type) {
+        StringBuilder b = new StringBuilder().append(position).append(':').append(row.isNullAt(0) ? "null" : row.getLong(0));
+        for (int f = 1; f < type.getFieldCount(); f++) {
+            b.append(':').append(row.isNullAt(f) ? "NULL" : TestMaps.entries(row.getMap(f)));
+        }
+        return b.toString();
     }
 }

@@ -1,27 +1,21 @@
 package dev.strata.spark.catalog;
 
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.SupportsRead;
-import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.connector.read.Scan;
-import org.apache.spark.sql.connector.read.ScanBuilder;
-import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * A read-only system table of Strata whose rows are computed on the driver from table metadata (no Spark job):
  * {@code t$fulltext} ({@link FullTextSystemTable}) and {@code t$shredding} ({@link ShreddingSystemTable}). The
  * rows are computed when the query is planned, with only the columns the query uses.
  */
-final class DriverSystemTable implements SupportsRead {
+final class DriverSystemTable extends ReadOnlySystemTable {
 
     /** Computes the rows of a system table; {@code required} are the columns the query reads. */
     interface Rows {
@@ -29,48 +23,16 @@ final class DriverSystemTable implements SupportsRead {
         List<Object[]> compute(Set<String> required);
     }
 
-    private final String name;
-    private final StructType schema;
     private final Rows rows;
 
     DriverSystemTable(String name, StructType schema, Rows rows) {
-        this.name = name;
-        this.schema = schema;
+        super(name, schema);
         this.rows = rows;
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public StructType schema() {
-        return schema;
-    }
-
-    @Override
-    public Set<TableCapability> capabilities() {
-        return EnumSet.of(TableCapability.BATCH_READ);
-    }
-
-    @Override
-    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-        return new Builder();
-    }
-
-    private final class Builder implements ScanBuilder, SupportsPushDownRequiredColumns {
-        private StructType required = schema;
-
-        @Override
-        public void pruneColumns(StructType requiredSchema) {
-            this.required = requiredSchema;
-        }
-
-        @Override
-        public Scan build() {
-            return new RowsScan(required);
-        }
+    Scan scan(StructType required) {
+        return new RowsScan(required);
     }
 
     private final class RowsScan implements LocalScan {
@@ -88,7 +50,7 @@ final class DriverSystemTable implements SupportsRead {
 
         @Override
         public String description() {
-            return "Strata system table " + name;
+            return "Strata system table " + name();
         }
 
         @Override
@@ -97,7 +59,7 @@ final class DriverSystemTable implements SupportsRead {
                 int[] positions = new int[readSchema.fields().length];
                 int i = 0;
                 for (StructField f : readSchema.fields()) {
-                    positions[i++] = schema.fieldIndex(f.name());
+                    positions[i++] = schema().fieldIndex(f.name());
                 }
                 List<Object[]> full = rows.compute(Set.of(readSchema.fieldNames()));
                 InternalRow[] out = new InternalRow[full.size()];

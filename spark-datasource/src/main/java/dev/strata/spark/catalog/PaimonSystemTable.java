@@ -2,9 +2,7 @@ package dev.strata.spark.catalog;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkTypes;
@@ -14,18 +12,13 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.RowType;
-import org.apache.spark.sql.connector.catalog.SupportsRead;
-import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
-import org.apache.spark.sql.connector.read.ScanBuilder;
-import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * A Paimon system table ({@code t$snapshots}, {@code t$schemas}, {@code t$options}, {@code t$files},
@@ -33,57 +26,25 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * read-only Spark table: the columns and rows are exactly Paimon's (its own {@link ReadBuilder} plans and reads
  * them), projected to the columns a query uses, one Spark task per Paimon split.
  */
-public final class PaimonSystemTable implements SupportsRead {
+public final class PaimonSystemTable extends ReadOnlySystemTable {
 
-    private final String name;
     private final Table table;
-    private final StructType schema;
 
     public PaimonSystemTable(String name, Table table) {
-        this.name = name;
+        super(name, SparkTypes.toSpark(table.rowType()));
         this.table = table;
-        this.schema = SparkTypes.toSpark(table.rowType());
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public StructType schema() {
-        return schema;
-    }
-
-    @Override
-    public Set<TableCapability> capabilities() {
-        return EnumSet.of(TableCapability.BATCH_READ);
-    }
-
-    @Override
-    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-        return new Builder();
-    }
-
-    private final class Builder implements ScanBuilder, SupportsPushDownRequiredColumns {
-        private StructType required = schema;
-
-        @Override
-        public void pruneColumns(StructType requiredSchema) {
-            this.required = requiredSchema;
+    Scan scan(StructType required) {
+        List<String> names = table.rowType().getFieldNames();
+        int[] projection = new int[required.fields().length];
+        int i = 0;
+        for (StructField f : required.fields()) {
+            projection[i++] = names.indexOf(f.name());
         }
-
-        @Override
-        public Scan build() {
-            List<String> names = table.rowType().getFieldNames();
-            int[] projection = new int[required.fields().length];
-            int i = 0;
-            for (StructField f : required.fields()) {
-                projection[i++] = names.indexOf(f.name());
-            }
-            return new SystemScan(name, table.newReadBuilder().withProjection(projection),
-                    table.rowType().project(projection), required);
-        }
+        return new SystemScan(name(), table.newReadBuilder().withProjection(projection),
+                table.rowType().project(projection), required);
     }
 
     private static final class SystemScan implements Scan, Batch {

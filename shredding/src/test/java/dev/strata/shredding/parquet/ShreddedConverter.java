@@ -16,9 +16,8 @@ import org.apache.parquet.schema.Type;
  * Assembles a logical map from the physical shredded struct of one row. Whole-map reads emit
  * the K column slots in column order, then the overflow entries. Selected-key reads emit, in request
  * order, the requested keys present in the row (the first slot of S(id) holding the id, else the first
- * overflow entry), so {@code map[key]} is unchanged for every requested key. Only the record path of
- * {@link ShreddedParquetReader} uses it (files with a nested read column or a shredded map of nested
- * values); the columnar reader assembles the same maps for every other file.
+ * overflow entry), so {@code map[key]} is unchanged for every requested key. Test oracle only
+ * ({@link RecordAssemblyReader}): the shredding module reads every file with its columnar reader.
  */
 final class ShreddedConverter extends GroupConverter {
 

@@ -27,7 +27,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
-/** parquet-hadoop converters that assemble Paimon rows, rebuilding shredded maps. */
+/** parquet-hadoop converters that assemble Paimon rows, rebuilding shredded maps (test oracle, {@link RecordAssemblyReader}). */
 final class RowConverters {
 
     private RowConverters() {}

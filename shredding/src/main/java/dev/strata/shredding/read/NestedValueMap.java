@@ -1,0 +1,238 @@
+package dev.strata.shredding.read;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.parquet.ArrayBackedMap;
+import dev.strata.shredding.parquet.ParquetSchemas;
+import dev.strata.shredding.parquet.ShreddedParquetReader;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.InternalMap;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypes;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * A shredded map whose values are nested (ROW, ARRAY or MAP values), for the row path, whole or by
+ * selected keys: each {@code __col_c} is assembled as a {@link NestedField} of the value type and the
+ * overflow as one of {@code MAP<INT, V>}; the row's {@code __field_mapping} says which key each column
+ * holds. A whole map lists the keys the mapping places in {@code __col_0 .. __col_{K-1}} in column order,
+ * then the row's overflow entries in file order; ids outside the key dictionary (-1 marks an unused
+ * column) hold no entry. With selected keys a row's map holds, per requested key in request order, the
+ * value of the first read column whose mapping holds the key's id, else of the row's first overflow entry
+ * naming it; only the columns of S(k) of the requested keys are read, and the overflow only when a key is
+ * in O.
+ */
+final class NestedValueMap extends ShreddedColumns.Field {
+
+    private final String name;
+    private final String file;
+    private final ShreddedColumnMeta meta;
+    private final DataType valueType;
+    private final List<String> selected;
+    private final BinaryString[] keyStrings;
+    /** The requested keys' ids (-1: not in the file) and strings; null for a whole map. */
+    private final int[] selectedIds;
+    private final BinaryString[] selectedStrings;
+    private boolean mapOptional;
+    private ColumnCursor mapping;
+    /** Per window entry of the mapping, the id it holds (-1: NULL). */
+    private int[] mappingIds = new int[0];
+    /** The read value columns, by column index (null where not read), and the overflow. */
+    private NestedField[] cols;
+    private NestedField overflow;
+
+    NestedValueMap(String name, String file, ShreddedColumnMeta meta, DataType valueType, List<String> selected) {
+        this.name = name;
+        this.file = file;
+        this.meta = meta;
+        this.valueType = valueType;
+        this.selected = selected;
+        List<String> keys = meta.keys();
+        this.keyStrings = new BinaryString[keys.size()];
+        for (int i = 0; i < keyStrings.length; i++) {
+            keyStrings[i] = BinaryString.fromString(keys.get(i));
+        }
+        if (selected == null) {
+            selectedIds = null;
+            selectedStrings = null;
+        } else {
+            selectedIds = new int[selected.size()];
+            selectedStrings = new BinaryString[selected.size()];
+            for (int j = 0; j < selectedIds.length; j++) {
+                selectedIds[j] = meta.idOf(selected.get(j));
+                selectedStrings[j] = BinaryString.fromBytes(selected.get(j).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /** Whether every value column of {@code physical} can be assembled as {@code valueType}. */
+    static boolean assembles(String name, GroupType physical, DataType valueType, MessageType schema, String file) {
+        for (Type t : physical.getFields()) {
+            if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)
+                    && NestedField.at(new String[] {name, t.getName()}, file, valueType, schema) == null) {
+                return false;
+            }
+            if (t.getName().equals(ParquetSchemas.OVERFLOW) && NestedField.at(new String[] {name, t.getName()}, file,
+                    DataTypes.MAP(DataTypes.INT().notNull(), valueType), schema) == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    Type groupType(int group, BlockMetaData block, GroupType fileType) {
+        GroupType physical = fileType.getType(name).asGroupType();
+        return selected == null ? physical : ShreddedParquetReader.selectedPhysical(physical, meta, selected);
+    }
+
+    @Override
+    void load(PageReadStore pages, MessageType schema) throws IOException {
+        GroupType physical = schema.getType(name).asGroupType();
+        mapOptional = physical.getRepetition() == Type.Repetition.OPTIONAL;
+        GroupType fm = physical.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
+        ColumnDescriptor d = schema.getColumnDescription(new String[] {name, ParquetSchemas.FIELD_MAPPING,
+                fm.getType(0).getName(), fm.getType(0).asGroupType().getType(0).getName()});
+        if (d.getMaxRepetitionLevel() != 1) {
+            throw corrupt("its __field_mapping has repetition level " + d.getMaxRepetitionLevel() + ", not 1");
+        }
+        mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+        cols = new NestedField[meta.numColumns()];
+        overflow = null;
+        for (Type t : physical.getFields()) {
+            String field = t.getName();
+            NestedField f = null;
+            if (field.startsWith(ParquetSchemas.COL_PREFIX)) {
+                int c;
+                try {
+                    c = Integer.parseInt(field.substring(ParquetSchemas.COL_PREFIX.length()));
+                } catch (NumberFormatException e) {
+                    c = -1;
+                }
+                if (c < 0 || c >= cols.length) {
+                    throw corrupt("its physical field " + field + " is not one of the footer's " + cols.length
+                            + " columns");
+                }
+                f = cols[c] = NestedField.at(new String[] {name, field}, file, valueType, schema);
+            } else if (field.equals(ParquetSchemas.OVERFLOW)) {
+                f = overflow = NestedField.at(new String[] {name, field}, file,
+                        DataTypes.MAP(DataTypes.INT().notNull(), valueType), schema);
+            } else {
+                continue;
+            }
+            if (f == null) {
+                throw corrupt("its physical field " + field + " does not hold values of type " + valueType);
+            }
+            f.load(pages, schema);
+        }
+    }
+
+    @Override
+    void window(int from, int n) throws IOException {
+        mapping.seek(from);
+        mapping.next(n);
+        if (mappingIds.length < mapping.entries) {
+            mappingIds = new int[Math.max(mapping.entries, mappingIds.length * 2)];
+        }
+        int value = 0;
+        for (int e = 0; e < mapping.entries; e++) {
+            mappingIds[e] = mapping.def[e] == mapping.maxDef ? mapping.ints[value++] : -1;
+        }
+        for (NestedField c : cols) {
+            if (c != null) {
+                c.window(from, n);
+            }
+        }
+        if (overflow != null) {
+            overflow.window(from, n);
+        }
+    }
+
+    @Override
+    void finishGroup(int rows) throws IOException {
+        if (!mapping.atEnd()) {
+            throw corrupt("a chunk holds more than the row group's " + rows + " rows");
+        }
+        for (NestedField c : cols) {
+            if (c != null) {
+                c.finishGroup(rows);
+            }
+        }
+        if (overflow != null) {
+            overflow.finishGroup(rows);
+        }
+    }
+
+    @Override
+    public Object get(int r) {
+        int start = mapping.rowStart[r];
+        int end = mapping.rowStart[r + 1];
+        if (mapOptional && mapping.def[start] == 0) {
+            return null;
+        }
+        // The mapping's ids of this row, by column (its entries hold a value where def is the maximum).
+        int[] ids = new int[end - start];
+        for (int e = start; e < end; e++) {
+            ids[e - start] = mappingIds[e];
+        }
+        InternalMap ovf = overflow == null ? null : (InternalMap) overflow.get(r);
+        Object[] ovfValues = ovf == null ? null : ((GenericArray) ovf.valueArray()).toObjectArray();
+        if (selected == null) {
+            List<Object> keys = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
+            for (int c = 0; c < ids.length && c < cols.length; c++) {
+                if (ids[c] >= 0 && ids[c] < keyStrings.length && cols[c] != null) {
+                    keys.add(keyStrings[ids[c]]);
+                    values.add(cols[c].get(r));
+                }
+            }
+            for (int i = 0; ovf != null && i < ovf.size(); i++) {
+                int id = ovf.keyArray().getInt(i);
+                if (id >= 0 && id < keyStrings.length) {
+                    keys.add(keyStrings[id]);
+                    values.add(ovfValues[i]);
+                }
+            }
+            return new ArrayBackedMap(keys.toArray(), values.toArray());
+        }
+        List<Object> keys = new ArrayList<>();
+        List<Object> values = new ArrayList<>();
+        for (int j = 0; j < selectedIds.length; j++) {
+            int id = selectedIds[j];
+            if (id < 0) {
+                continue;
+            }
+            boolean found = false;
+            for (int c = 0; c < ids.length && c < cols.length && !found; c++) {
+                if (ids[c] == id && cols[c] != null) {
+                    keys.add(selectedStrings[j]);
+                    values.add(cols[c].get(r));
+                    found = true;
+                }
+            }
+            for (int i = 0; !found && ovf != null && i < ovf.size(); i++) {
+                if (ovf.keyArray().getInt(i) == id) {
+                    keys.add(selectedStrings[j]);
+                    values.add(ovfValues[i]);
+                    found = true;
+                }
+            }
+        }
+        return new ArrayBackedMap(keys.toArray(), values.toArray());
+    }
+
+    private IllegalStateException corrupt(String what) {
+        return new IllegalStateException("Cannot read map column " + name + " of " + file + ": " + what
+                + ". The file is corrupt.");
+    }
+}
