@@ -2,7 +2,7 @@ package dev.strata.shredding.format;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.parquet.PaimonFiles;
-import dev.strata.shredding.parquet.ShreddedParquetReader;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.shredding.pushdown.MapPredicate;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -8,7 +8,6 @@ import java.util.List;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.parquet.ArrayBackedMap;
 import dev.strata.shredding.parquet.ParquetSchemas;
-import dev.strata.shredding.parquet.ShreddedParquetReader;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.InternalMap;

@@ -19,7 +19,6 @@ import dev.strata.shredding.parquet.GroupKeyPlan;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.ParquetSchemas;
 import dev.strata.shredding.parquet.ShreddedFooters;
-import dev.strata.shredding.parquet.ShreddedParquetReader;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPruner;
 import org.apache.paimon.data.BinaryString;

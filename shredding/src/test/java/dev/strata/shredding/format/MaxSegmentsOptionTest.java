@@ -6,7 +6,7 @@ import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.layout.GroupPlacement;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.parquet.FileRoundTrip;
-import dev.strata.shredding.parquet.ShreddedParquetReader;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.maps.GeneratedMap;
 import dev.strata.testing.maps.MapDataGenerator;

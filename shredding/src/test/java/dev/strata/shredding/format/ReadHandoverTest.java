@@ -7,7 +7,7 @@ import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.FileRoundTrip;
-import dev.strata.shredding.parquet.ShreddedParquetReader;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPredicate.Op;
 import dev.strata.testing.TestSeeds;

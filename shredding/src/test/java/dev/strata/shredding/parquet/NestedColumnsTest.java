@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import dev.strata.shredding.read.ShreddedParquetReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.NestedValues;
@@ -149,7 +150,6 @@ class NestedColumnsTest {
                 ShreddedParquetReader r = new ShreddedParquetReader(
                         PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
                         type, Map.of(), p, null, true)) {
-            assertThat(r.columnar()).as("read by the columnar reader").isTrue();
             InternalRow row;
             while ((row = r.next()) != null) {
                 positions.add(r.position());
@@ -258,7 +258,6 @@ class NestedColumnsTest {
         try (ShreddedParquetReader r = new ShreddedParquetReader(
                 PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
                 readType, keys, null, selection, true)) {
-            assertThat(r.columnar()).as("read by the columnar reader").isTrue();
             InternalRow row;
             while ((row = r.next()) != null) {
                 out.add(NestedValues.render(row, readType, sortMaps));

@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.layout.KeyZones;
 import dev.strata.shredding.layout.ShreddedColumnMeta;

@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import dev.strata.shredding.read.ShreddedParquetReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.TestMaps;

@@ -1,8 +1,8 @@
-package dev.strata.shredding.parquet;
+package dev.strata.shredding.read;
 
 import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.parquet.ParquetSchemas;
 import dev.strata.shredding.pushdown.MapPredicate;
-import dev.strata.shredding.read.ShreddedColumns;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -85,11 +85,6 @@ public final class ShreddedParquetReader implements Closeable {
             fields.add(physical.getType(ParquetSchemas.OVERFLOW));
         }
         return physical.withNewFields(fields);
-    }
-
-    /** Whether rows are read by the columnar reader: always (tests assert it). */
-    boolean columnar() {
-        return columns != null;
     }
 
     /** The metadata of the file's shredded columns, by file column name. */
