@@ -77,6 +77,10 @@ public final class StrataScanBuilder
 
     @Override
     public boolean pushLimit(int limit) {
+        if (textMatch != null) {
+            // Paimon's limit counts the rows of planned files, not the rows that match.
+            return false;
+        }
         this.limit = limit;
         return true;
     }
