@@ -206,6 +206,11 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
       val count = spark.sql(s"SELECT count(*) FROM lake.kb.docs WHERE text_match(body, ${quote(q)})")
       assert(filtered(count).isEmpty, q)
       assert(count.collect().head.getLong(0) == expected.size, q)
+      // Every row is answered by the archives: the driver has the count, no scan runs.
+      assert(count.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.isEmpty,
+        count.queryExecution.executedPlan.toString)
+      assert(count.queryExecution.executedPlan.collect {
+        case l: org.apache.spark.sql.execution.LocalTableScanExec => l }.size == 1, q)
       val titles = spark.sql(s"SELECT id, dt, title FROM lake.kb.docs WHERE text_match(body, ${quote(q)})").collect()
       assert(titles.map(r => (r.getLong(0), r.getString(1))).toSet == expected, q)
       assert(titles.forall(r => r.getString(2) == s"title ${r.getLong(0)}"), q)
@@ -293,6 +298,10 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
       val whole = run()
       assert(whole.metrics("textMatchFilesReadWhole").value > 0)
       assert(whole.metrics("textMatchRows").value == 0)
+      // Files no index searched are matched by the scan row by row; a count(*) of them is Spark's, exact too.
+      val count = spark.sql(s"SELECT count(*) FROM lake.kb.late WHERE text_match(body, ${quote(word)})")
+      assert(count.collect().head.getLong(0) == expected.size)
+      assert(count.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.nonEmpty)
       checkRandomQueries("lake.kb.late", rows, 9, queries = 30)
     } finally spark.conf.unset("spark.sql.strata.search.fresh")
   }
