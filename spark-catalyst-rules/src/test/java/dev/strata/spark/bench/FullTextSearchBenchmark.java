@@ -75,7 +75,7 @@ public final class FullTextSearchBenchmark {
                 }
             }
             spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
-            spark.createDataFrame(kept, schema).writeTo("spark_catalog.default.docs_parquet").append();
+            spark.createDataFrame(kept, schema).write().insertInto("spark_catalog.default.docs_parquet");
         }
         spark.sql("CALL lake.sys.compact(table => 'bench.docs')").collect();
         System.out.printf("(a) wrote and compacted %,d docs of ~%d bytes in %.1f s%n", docs, docBytes,
@@ -119,7 +119,7 @@ public final class FullTextSearchBenchmark {
         spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'true')");
         spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
         spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'false')");
-        spark.createDataFrame(rows, schema).writeTo("spark_catalog.default.docs_parquet").append();
+        spark.createDataFrame(rows, schema).write().insertInto("spark_catalog.default.docs_parquet");
         long level0 = spark.sql("SELECT sum(record_count) FROM lake.bench.`docs$files` WHERE level = 0")
                 .collectAsList().get(0).getLong(0);
         System.out.printf("(b) wrote %,d docs into level 0 in %.1f s (level-0 rows: %,d)%n", fresh,
