@@ -87,7 +87,6 @@ public final class FullTextSearchBenchmark {
         for (String term : new String[] {rare, common}) {
             report.add(topK(spark, "(a) all archived", term, "lake.bench.docs", term.equals(rare)));
         }
-        report.forEach(System.out::println);
         for (String term : new String[] {rare, common}) {
             String match = "SELECT count(*) FROM lake.bench.docs WHERE text_match(body, '" + term + "')";
             String scan = "SELECT count(*) FROM lake.bench.docs WHERE lower(body) RLIKE '\\\\b" + term + "\\\\b'";
