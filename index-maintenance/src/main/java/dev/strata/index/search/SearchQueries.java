@@ -14,10 +14,15 @@ import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.MultiPhraseQuery;
+import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.SynonymQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.QueryBuilder;
 
@@ -88,6 +93,48 @@ public final class SearchQueries {
                             + " (or Paimon's JSON query DSL).",
                     e);
         }
+    }
+
+    /**
+     * Whether a document matches {@code query} in an index iff it matches in an index holding only that
+     * document: true for terms, phrases (with slop), synonyms, match-all/none and boolean, boost and
+     * constant-score combinations of those, and for Paimon's boosting query when its positive query is (the
+     * negative one only changes scores). False for queries that expand against the index's term dictionary
+     * with limits (fuzzy, wildcard, prefix, regexp, range: what they match depends on the other terms of the
+     * index) and for any other query type.
+     */
+    public static boolean perDocument(Query query) {
+        if (query instanceof TermQuery || query instanceof PhraseQuery || query instanceof MultiPhraseQuery
+                || query instanceof SynonymQuery || query instanceof MatchAllDocsQuery
+                || query instanceof MatchNoDocsQuery) {
+            return true;
+        }
+        if (query instanceof BooleanQuery) {
+            for (BooleanClause clause : ((BooleanQuery) query).clauses()) {
+                if (!perDocument(clause.getQuery())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (query instanceof BoostQuery) {
+            return perDocument(((BoostQuery) query).getQuery());
+        }
+        if (query instanceof ConstantScoreQuery) {
+            return perDocument(((ConstantScoreQuery) query).getQuery());
+        }
+        if (query instanceof FunctionScoreQuery) {
+            return perDocument(((FunctionScoreQuery) query).getWrappedQuery());
+        }
+        if (query instanceof DisjunctionMaxQuery) {
+            for (Query q : ((DisjunctionMaxQuery) query).getDisjuncts()) {
+                if (!perDocument(q)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     /** The JSON object when {@code query} is one in the DSL's shape (one known query type), else null. */

@@ -60,6 +60,17 @@ public final class TextMatcher implements Serializable {
         return query;
     }
 
+    /**
+     * Whether an archive or fresh index matches a row iff this matcher matches the row's text: the query's
+     * match of a document does not depend on the other documents ({@link SearchQueries#perDocument}).
+     * A scan that answers such a query from the index answers it exactly; fuzzy, wildcard, prefix, regexp
+     * and range queries expand against the index's terms, so their rows must still be matched one by one.
+     */
+    public boolean exactInIndex() {
+        query();
+        return SearchQueries.perDocument(parsed);
+    }
+
     /** Whether {@code text} (null: never) matches the query. */
     public boolean matches(String text) {
         if (text == null) {

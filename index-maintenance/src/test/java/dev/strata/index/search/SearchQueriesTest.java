@@ -3,6 +3,7 @@ package dev.strata.index.search;
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.testing.TestSeeds;
+import dev.strata.testing.text.QueryGenerator;
 import dev.strata.testing.text.TextCorpus;
 
 import org.apache.lucene.analysis.Analyzer;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -41,6 +44,7 @@ class SearchQueriesTest {
     private static DirectoryReader reader;
     private static IndexSearcher searcher;
     private static Analyzer analyzer;
+    private static final List<String> TEXTS = new ArrayList<>();
 
     @BeforeAll
     static void index() throws Exception {
@@ -50,7 +54,9 @@ class SearchQueriesTest {
         try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
             for (int i = 0; i < 400; i++) {
                 Document doc = new Document();
-                doc.add(new TextField(ArchiveFormat.TEXT_FIELD, CORPUS.document(random, 3, 15), Field.Store.NO));
+                String text = CORPUS.document(random, 3, 15);
+                TEXTS.add(text);
+                doc.add(new TextField(ArchiveFormat.TEXT_FIELD, text, Field.Store.NO));
                 w.addDocument(doc);
             }
         }
@@ -140,5 +146,44 @@ class SearchQueriesTest {
                 .hasMessageContaining("multi_match over several columns is not supported");
         assertThatThrownBy(() -> SearchQueries.parse(analyzer, "body:(unbalanced"))
                 .hasMessageContaining("Cannot parse full-text query 'body:(unbalanced'");
+    }
+
+    @Test
+    void perDocumentQueriesAreTermsPhrasesAndTheirCombinations() {
+        String w = CORPUS.word(new Random(SEED + 1));
+        for (String q : new String[] {w, w + " AND " + w + "s", "\"" + w + " lake\"~2", "NOT " + w, "+" + w + " -lake^2",
+                "{\"match\":{\"query\":\"" + w + " lake\",\"operator\":\"And\"}}",
+                "{\"match_phrase\":{\"query\":\"" + w + " lake\",\"slop\":1}}",
+                "{\"boost\":{\"positive\":{\"match\":{\"query\":\"" + w + "\"}},\"negative\":{\"match\":{\"query\":\"lake\"}}}}"}) {
+            assertThat(TextMatcher.of(AnalyzerSettings.defaults(), q).exactInIndex()).as(q).isTrue();
+        }
+        for (String q : new String[] {w + "~1", w.substring(0, 2) + "*", "l?ke", "/la.e/", "[a TO c]", w + " OR lak*",
+                "{\"match\":{\"query\":\"" + w + "\",\"fuzziness\":1}}"}) {
+            assertThat(TextMatcher.of(AnalyzerSettings.defaults(), q).exactInIndex()).as(q).isFalse();
+        }
+    }
+
+    /** The claim the scan relies on: for a per-document query the index's hits are the documents matched one by one. */
+    @Test
+    void perDocumentQueriesMatchInTheIndexExactlyTheDocumentsTheyMatchAlone() throws Exception {
+        QueryGenerator generator = new QueryGenerator(CORPUS);
+        Random random = new Random(SEED + 2);
+        int exact = 0;
+        for (int n = 0; n < 80; n++) {
+            String q = generator.next(random);
+            TextMatcher matcher = TextMatcher.of(AnalyzerSettings.defaults(), q);
+            if (!matcher.exactInIndex()) {
+                continue;
+            }
+            exact++;
+            java.util.Set<Integer> alone = new java.util.HashSet<>();
+            for (int i = 0; i < TEXTS.size(); i++) {
+                if (matcher.matches(TEXTS.get(i))) {
+                    alone.add(i);
+                }
+            }
+            assertThat(hits(SearchQueries.parse(analyzer, q)).keySet()).as(q).isEqualTo(alone);
+        }
+        assertThat(exact).isGreaterThan(30);
     }
 }

@@ -17,10 +17,16 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Issue 6's benchmark, printed as ratios measured in one run on the same table (not a test):
  * <ol>
- *   <li>{@code full_text_search} top-10 vs {@code lower(body) RLIKE '\bterm\b' ... LIMIT 10}, for a rare and
- *       a common term (best of 3 warm runs each), and whether the rare term's ids are identical;</li>
+ *   <li>(a) with every row archived: {@code full_text_search} top-10 vs {@code lower(body) RLIKE '\bterm\b' ...
+ *       ORDER BY id LIMIT 10}, for a rare and a common term (best of 3 warm runs each), and whether the rare
+ *       term's ids are identical;</li>
  *   <li>{@code SELECT count(*) ... WHERE text_match(body, 'term')} vs {@code ... WHERE lower(body) RLIKE '\bterm\b'}
  *       for the same two terms (best of 3 warm runs each), with both counts;</li>
+ *   <li>(b) after 100k more documents written with {@code 'write-only'} (they stay in level 0 and are indexed at
+ *       query time; two replace archived documents with the rare term, three new ones carry it): the same
+ *       top-10s against an RLIKE scan of a Parquet copy of the live rows (a read of the deletion-vector table
+ *       does not return level-0 rows), with the rare term's ids compared
+ *       ({@code -Dstrata.bench.freshDocs=100000});</li>
  *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]} (best of two each; skipped
  *       with {@code -Dstrata.bench.rebuild=false}).</li>
  * </ol>
@@ -46,39 +52,40 @@ public final class FullTextSearchBenchmark {
                 + "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', 'deletion-vectors.enabled'='true', "
                 + "'pk-full-text.index.columns'='body')");
         StructType schema = StructType.fromDDL("id BIGINT, dt STRING, body STRING");
+        // The same live rows as a plain Parquet table: the RLIKE oracle of case (b), whose level-0 rows a read of
+        // the deletion-vector table does not return until they are compacted.
+        spark.sql("CREATE TABLE spark_catalog.default.docs_parquet (id BIGINT, dt STRING, body STRING) USING parquet");
+        // Case (b) replaces the first two documents with the rare term by versions without it.
+        Set<Long> replaced = Set.of(3L, (long) (docs / 7 + 3));
         int batch = 100_000;
         long writeStart = System.nanoTime();
         for (int from = 0; from < docs; from += batch) {
             List<Row> rows = new ArrayList<>();
+            List<Row> kept = new ArrayList<>();
             for (int id = from; id < Math.min(docs, from + batch); id++) {
                 String body = corpus.documentOfSize(random, docBytes);
                 // A planted rare term in 7 documents spread over the table: an unambiguous top-10.
                 if (id % (docs / 7) == 3) {
                     body = body + " " + RARE_TERM;
                 }
-                rows.add(RowFactory.create((long) id, "d" + (id % 2), body));
+                Row row = RowFactory.create((long) id, "d" + (id % 2), body);
+                rows.add(row);
+                if (!replaced.contains((long) id)) {
+                    kept.add(row);
+                }
             }
             spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
+            spark.createDataFrame(kept, schema).write().insertInto("spark_catalog.default.docs_parquet");
         }
         spark.sql("CALL lake.sys.compact(table => 'bench.docs')").collect();
-        System.out.printf("wrote and compacted %,d docs of ~%d bytes in %.1f s%n", docs, docBytes,
+        System.out.printf("(a) wrote and compacted %,d docs of ~%d bytes in %.1f s%n", docs, docBytes,
                 (System.nanoTime() - writeStart) / 1e9);
 
         String rare = RARE_TERM;
         String common = corpus.vocabulary().get(0);
+        List<String> report = new ArrayList<>();
         for (String term : new String[] {rare, common}) {
-            String search = "SELECT id FROM full_text_search('lake.bench.docs', 'body', '" + term + "', 10)";
-            String scan = "SELECT id FROM lake.bench.docs WHERE lower(body) RLIKE '\\\\b" + term + "\\\\b' ORDER BY id LIMIT 10";
-            double searchSeconds = best(spark, search);
-            double scanSeconds = best(spark, scan);
-            Set<Long> a = ids(spark, search);
-            Set<Long> b = ids(spark, scan);
-            if (term.equals(rare) && !a.equals(b)) {
-                System.out.println("  full_text_search ids " + a + " vs RLIKE ids " + b);
-            }
-            System.out.printf("term %-12s full_text_search %.3f s | RLIKE scan %.3f s | speed-up %.1fx | ids identical: %s%n",
-                    term, searchSeconds, scanSeconds, scanSeconds / searchSeconds,
-                    term.equals(rare) ? a.equals(b) : "n/a (common term: different rankings)");
+            report.add(topK(spark, "(a) all archived", term, "lake.bench.docs", term.equals(rare)));
         }
         for (String term : new String[] {rare, common}) {
             String match = "SELECT count(*) FROM lake.bench.docs WHERE text_match(body, '" + term + "')";
@@ -87,10 +94,43 @@ public final class FullTextSearchBenchmark {
             double scanSeconds = best(spark, scan);
             long a = spark.sql(match).collectAsList().get(0).getLong(0);
             long b = spark.sql(scan).collectAsList().get(0).getLong(0);
-            System.out.printf("term %-12s text_match count %.3f s | RLIKE count %.3f s | speed-up %.1fx%s | counts %d / %d%n",
-                    term, matchSeconds, scanSeconds, scanSeconds / matchSeconds, term.equals(rare) ? " (goal >= 20x)" : "",
-                    a, b);
+            String line = String.format("(a) term %-12s text_match count %.3f s | RLIKE count %.3f s | speed-up %.1fx "
+                    + "(goal >= 20x) | counts %d / %d", term, matchSeconds, scanSeconds, scanSeconds / matchSeconds, a, b);
+            System.out.println(line);
+            report.add(line);
         }
+
+        // (b): 100k more documents that stay in level 0 (written with 'write-only', so no compaction runs): two
+        // replace archived documents with the rare term, three new ones carry it.
+        int fresh = Integer.getInteger("strata.bench.freshDocs", 100_000);
+        List<Row> rows = new ArrayList<>();
+        for (long id : replaced) {
+            rows.add(RowFactory.create(id, "d" + (id % 2), corpus.documentOfSize(random, docBytes)));
+        }
+        for (long id = docs; rows.size() < fresh; id++) {
+            String body = corpus.documentOfSize(random, docBytes);
+            if ((id - docs) % (fresh / 3) == 5) {
+                body = body + " " + RARE_TERM;
+            }
+            rows.add(RowFactory.create(id, "d" + (id % 2), body));
+        }
+        long freshStart = System.nanoTime();
+        spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'true')");
+        spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
+        spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'false')");
+        spark.createDataFrame(rows, schema).write().insertInto("spark_catalog.default.docs_parquet");
+        long level0 = spark.sql("SELECT sum(record_count) FROM lake.bench.`docs$files` WHERE level = 0")
+                .collectAsList().get(0).getLong(0);
+        System.out.printf("(b) wrote %,d docs into level 0 in %.1f s (level-0 rows: %,d)%n", fresh,
+                (System.nanoTime() - freshStart) / 1e9, level0);
+        for (String term : new String[] {rare, common}) {
+            report.add(topK(spark, "(b) " + fresh / 1000 + "k in level 0", term, "spark_catalog.default.docs_parquet",
+                    term.equals(rare)));
+        }
+        System.out.println();
+        System.out.printf("side by side: %,d documents of ~%d bytes, 2 partitions x 4 buckets, best of 3 warm runs%n",
+                docs, docBytes);
+        report.forEach(System.out::println);
         if (!Boolean.parseBoolean(System.getProperty("strata.bench.rebuild", "true"))) {
             stop(spark);
             return;
@@ -102,6 +142,28 @@ public final class FullTextSearchBenchmark {
         stop(one);
         System.out.printf("rebuild_pk_fulltext(force) local[2] %.1f s | local[1] %.1f s | speed-up %.2fx (goal >= 1.7x)%n",
                 two, single, single / two);
+    }
+
+    /**
+     * One line: {@code full_text_search} top-10 of {@code term} vs an RLIKE scan of {@code scanTable} with
+     * {@code ORDER BY id LIMIT 10}, and for the rare term whether the ids are identical.
+     */
+    private static String topK(SparkSession spark, String state, String term, String scanTable, boolean rare) {
+        String search = "SELECT id FROM full_text_search('lake.bench.docs', 'body', '" + term + "', 10)";
+        String scan = "SELECT id FROM " + scanTable + " WHERE lower(body) RLIKE '\\\\b" + term
+                + "\\\\b' ORDER BY id LIMIT 10";
+        double searchSeconds = best(spark, search);
+        double scanSeconds = best(spark, scan);
+        Set<Long> a = ids(spark, search);
+        Set<Long> b = ids(spark, scan);
+        if (rare && !a.equals(b)) {
+            System.out.println("  full_text_search ids " + a + " vs RLIKE ids " + b);
+        }
+        String line = String.format("%s term %-12s full_text_search %.3f s | RLIKE scan of %s %.3f s | speed-up %.1fx"
+                + " | ids identical: %s", state, term, searchSeconds, scanTable, scanSeconds, scanSeconds / searchSeconds,
+                rare ? a.equals(b) + " (" + a.size() + " ids)" : "n/a (common term: different rankings)");
+        System.out.println(line);
+        return line;
     }
 
     private static void stop(SparkSession spark) {
@@ -119,6 +181,7 @@ public final class FullTextSearchBenchmark {
                 .config("spark.sql.extensions", "dev.strata.spark.StrataExtensions")
                 .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
                 .config("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString())
+                .config("spark.sql.warehouse.dir", warehouse.resolve("spark").toUri().toString())
                 .getOrCreate();
     }
 

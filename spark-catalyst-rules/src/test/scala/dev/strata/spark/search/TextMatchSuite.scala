@@ -163,9 +163,61 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(explain.contains("PushedMapPredicates: [attrs['k1'] > 4]"), explain)
     assert(explain.contains("[PushedPredicates: [dt >= 'd1'], PushedMapPredicates: [attrs['k1'] > 4], " +
       "SelectedKeys: [attrs=[k1]], PushedTextMatch: [body: disk AND failure]]"), explain)
-    // Spark still evaluates the function above the scan.
-    assert(df.queryExecution.executedPlan.toString.contains("text_match(body"), explain)
+    // The scan answers an exact query alone: no text_match is left above it.
+    assert(!df.queryExecution.executedPlan.toString.contains("text_match(body"), explain)
     df.collect()
+  }
+
+  /** The text_match calls Spark still evaluates in a Filter of the optimized plan. */
+  private def filtered(df: DataFrame): Seq[String] = df.queryExecution.optimizedPlan.collect {
+    case f: org.apache.spark.sql.catalyst.plans.logical.Filter => f.condition.collect { case t: TextMatch => t.binding.get.query }
+  }.flatten
+
+  test("exact queries leave no text_match in the Filter; fuzzy, prefix and wildcard ones keep it, and both equal the oracle") {
+    val random = new Random(seed + 10)
+    val w = corpus.word(random)
+    val v = corpus.word(random)
+    val exact = Seq(w, s"$w AND $v", s"$w OR NOT $v", "\"" + w + " " + v + "\"~3",
+      s"""{"match":{"query":"$w $v","operator":"And"}}""", s"""{"match_phrase":{"query":"$w $v","slop":2}}""",
+      s"""{"boolean":{"must":[{"match":{"query":"$w"}}],"must_not":[{"match":{"query":"$v"}}]}}""")
+    val fuzzy = Seq(s"$w~1", w.take(3) + "*", s"$w OR ${v.take(2)}*", s"""{"match":{"query":"$w","fuzziness":1}}""")
+    val classic = (exact ++ fuzzy).filterNot(_.startsWith("{"))
+    val expected = oracle(live.values, classic)
+    (exact ++ fuzzy).foreach { q =>
+      val df = spark.sql(s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(q)}) AND dt <> 'd2'")
+      assert(scanDescriptions(df).exists(_.contains("PushedTextMatch")), q)
+      assert(filtered(df) == (if (exact.contains(q)) Seq() else Seq(q)), s"$q: ${df.queryExecution.optimizedPlan}")
+      val want = expected.get(q).map(_.filter(_._2 != "d2"))
+      want.foreach(keys => assert(this.keys(df) == keys, q))
+    }
+    // Mixed: the exact conjunct goes, the fuzzy one stays, and the answer is their intersection.
+    val mixed = spark.sql(s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(w)}) AND " +
+      s"text_match(body, ${quote(v + "~1")})")
+    assert(filtered(mixed) == Seq(v + "~1"))
+    assert(keys(mixed) == expected(w).intersect(oracle(live.values, Seq(v + "~1"))(v + "~1")))
+  }
+
+  test("count(*), columns of mostly matching files and LIMIT on an exact scan equal the oracle") {
+    val counts = oracle(live.values, corpus.vocabulary().asScala.toSeq)
+    val common = counts.maxBy(_._2.size)._1
+    val random = new Random(seed + 11)
+    Seq(common, corpus.word(random), corpus.rareWord(random), s"$common AND NOT ${corpus.word(random)}").foreach { q =>
+      val expected = oracle(live.values, Seq(q))(q)
+      val count = spark.sql(s"SELECT count(*) FROM lake.kb.docs WHERE text_match(body, ${quote(q)})")
+      assert(filtered(count).isEmpty, q)
+      assert(count.collect().head.getLong(0) == expected.size, q)
+      // Every row is answered by the archives: the driver has the count, no scan runs.
+      assert(count.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.isEmpty,
+        count.queryExecution.executedPlan.toString)
+      assert(count.queryExecution.executedPlan.collect {
+        case l: org.apache.spark.sql.execution.LocalTableScanExec => l }.size == 1, q)
+      val titles = spark.sql(s"SELECT id, dt, title FROM lake.kb.docs WHERE text_match(body, ${quote(q)})").collect()
+      assert(titles.map(r => (r.getLong(0), r.getString(1))).toSet == expected, q)
+      assert(titles.forall(r => r.getString(2) == s"title ${r.getLong(0)}"), q)
+      val limited = spark.sql(s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(q)}) LIMIT 5")
+      val got = keys(limited)
+      assert(got.size == math.min(5, expected.size) && got.subsetOf(expected), q)
+    }
   }
 
   test("the scan reads only the matching rows and skips files without matches (metrics)") {
@@ -246,6 +298,10 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
       val whole = run()
       assert(whole.metrics("textMatchFilesReadWhole").value > 0)
       assert(whole.metrics("textMatchRows").value == 0)
+      // Files no index searched are matched by the scan row by row; a count(*) of them is Spark's, exact too.
+      val count = spark.sql(s"SELECT count(*) FROM lake.kb.late WHERE text_match(body, ${quote(word)})")
+      assert(count.collect().head.getLong(0) == expected.size)
+      assert(count.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.nonEmpty)
       checkRandomQueries("lake.kb.late", rows, 9, queries = 30)
     } finally spark.conf.unset("spark.sql.strata.search.fresh")
   }

@@ -29,13 +29,15 @@ final class StrataBatch implements Batch {
     private final StrataReaderFactory.ColumnarPlan columnar;
     private final TextMatchPushdown textMatch;
     private final Map<String, PkFullTextSearcher.BucketMatches> textMatches;
+    private final StrataReaderFactory.ExactTextMatch exact;
     private InputPartition[] partitions;
     private long splitsPruning;
     private TextMatchSplits textMatchSplits;
 
     StrataBatch(String tableName, FileStoreTable table, Function<Split, SplitReadMode> modes, SplitReaders readers,
             RowType readType, StrataReaderFactory.ColumnarPlan columnar, TextMatchPushdown textMatch,
-            Map<String, PkFullTextSearcher.BucketMatches> textMatches) {
+            Map<String, PkFullTextSearcher.BucketMatches> textMatches, StrataReaderFactory.ExactTextMatch exact) {
+        this.exact = exact;
         this.textMatch = textMatch;
         this.textMatches = textMatches;
         this.table = table;
@@ -89,6 +91,6 @@ final class StrataBatch implements Batch {
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new StrataReaderFactory(tableName, readers, readType, columnar);
+        return new StrataReaderFactory(tableName, readers, readType, columnar, exact);
     }
 }

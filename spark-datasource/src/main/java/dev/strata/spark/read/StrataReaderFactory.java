@@ -29,12 +29,33 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     private final SplitReaders readers;
     private final RowType readType;
     private final ColumnarPlan columnar;
+    private final ExactTextMatch exact;
 
-    StrataReaderFactory(String tableName, SplitReaders readers, RowType readType, ColumnarPlan columnar) {
+    StrataReaderFactory(String tableName, SplitReaders readers, RowType readType, ColumnarPlan columnar,
+            ExactTextMatch exact) {
         this.tableName = tableName;
         this.readers = readers;
         this.readType = readType;
         this.columnar = columnar;
+        this.exact = exact;
+    }
+
+    /**
+     * How an exact text-match scan matches the rows it reads other than by position: the readers read
+     * {@code readType} (the scan's columns, plus the text column at the end when the scan does not return
+     * it), and a row is returned, cut to the scan's columns, when its text matches every matcher.
+     */
+    static final class ExactTextMatch implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        final RowType readType;
+        final int textOrdinal;
+        final List<dev.strata.index.search.TextMatcher> matchers;
+
+        ExactTextMatch(RowType readType, int textOrdinal, List<dev.strata.index.search.TextMatcher> matchers) {
+            this.readType = readType;
+            this.textOrdinal = textOrdinal;
+            this.matchers = List.copyOf(matchers);
+        }
     }
 
     /** What the columnar path needs on executors; null when the scan reads rows. */
@@ -89,9 +110,14 @@ final class StrataReaderFactory implements PartitionReaderFactory {
             TextMatchInputPartition matched = (TextMatchInputPartition) partition;
             PartitionReader<InternalRow> rest = matched.rest == null ? null
                     : createReader(new StrataInputPartition(matched.rest, matched.restMode));
-            return new TextMatchReader(tableName, readers.table(), matched, readType, rest);
+            return new TextMatchReader(tableName, readers::table, matched, readType, rest);
         }
         StrataInputPartition input = (StrataInputPartition) partition;
+        if (exact != null) {
+            return new TextMatchFilter(open(input.split(), metrics -> diagnosed(input.split(), new StrataRowReader(
+                    builder(input.mode()).newRead().createReader(input.split()), exact.readType, metrics))),
+                    exact.textOrdinal, exact.matchers, readType.getFieldCount());
+        }
         return open(input.split(), metrics -> diagnosed(input.split(),
                 new StrataRowReader(builder(input.mode()).newRead().createReader(input.split()), readType, metrics)));
     }

@@ -113,11 +113,25 @@ final class StrataScan implements Scan {
             options.put(SplitReadMode.PRUNING, handover(
                     ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)));
         }
-        SplitReaders readers = new SplitReaders(table, options, predicates, projection, limit);
+        int[] readProjection = projection;
+        int textOrdinal = -1;
+        if (textMatch != null && textMatch.exact()) {
+            // An exact scan matches the rows it reads whole itself: they need the text column.
+            int text = table.rowType().getFieldIndex(textMatch.column());
+            textOrdinal = java.util.stream.IntStream.range(0, projection.length).filter(i -> projection[i] == text)
+                    .findFirst().orElse(projection.length);
+            if (textOrdinal == projection.length) {
+                readProjection = java.util.Arrays.copyOf(projection, projection.length + 1);
+                readProjection[projection.length] = text;
+            }
+        }
+        SplitReaders readers = new SplitReaders(table, options, predicates, readProjection, limit);
+        StrataReaderFactory.ExactTextMatch exact = textOrdinal < 0 ? null : new StrataReaderFactory.ExactTextMatch(
+                table.rowType().project(readProjection), textOrdinal, textMatch.matchers());
         batch = new StrataBatch(tableName, table, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
                 textMatch == null && ColumnarReads.eligible(table, readType, mapPushdown, limit)
                         ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown,
-                                PageChecksums.verifyEnabled(table.options())) : null, textMatch, textMatches);
+                                PageChecksums.verifyEnabled(table.options())) : null, textMatch, textMatches, exact);
         return batch;
     }
 

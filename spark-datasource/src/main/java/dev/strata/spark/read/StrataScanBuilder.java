@@ -7,8 +7,13 @@ import java.util.Optional;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
+import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
 import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
@@ -21,8 +26,8 @@ import org.apache.spark.sql.types.StructType;
  * evaluation after the scan, because Paimon uses predicates to prune, not to filter row by row; answers
  * therefore never depend on how much Paimon could skip.
  */
-public final class StrataScanBuilder
-        implements ScanBuilder, SupportsPushDownV2Filters, SupportsPushDownRequiredColumns, SupportsPushDownLimit {
+public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2Filters,
+        SupportsPushDownRequiredColumns, SupportsPushDownLimit, SupportsPushDownAggregates {
 
     private final String tableName;
     private final FileStoreTable table;
@@ -32,6 +37,11 @@ public final class StrataScanBuilder
     private Integer limit;
     private final MapPushdown mapPushdown;
     private TextMatchPushdown textMatch;
+    /** Whether {@link #matchedCount} was decided, the count an exact text match answers alone (null: none). */
+    private boolean countDecided;
+    private Long matchedCount;
+    /** The aggregation pushed: the number of {@code count(*)} it asks for, 0 when none was pushed. */
+    private int pushedCounts;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
         this(tableName, table, schema, MapPushdown.none());
@@ -77,12 +87,62 @@ public final class StrataScanBuilder
 
     @Override
     public boolean pushLimit(int limit) {
+        if (textMatch != null) {
+            // Paimon's limit counts the rows of planned files, not the rows that match.
+            return false;
+        }
         this.limit = limit;
         return true;
     }
 
+    /**
+     * Whether the aggregation is {@code count(*)} only over a scan whose exact text match the indexes answer
+     * for every row: then the driver has the count without reading, and no Spark job runs. Spark only asks when
+     * no other filter is left above the scan. Anything else (other predicates or map-key pushdowns, files no
+     * index searched, splits that merge rows) is aggregated by Spark over the scan's rows.
+     */
+    @Override
+    public boolean supportCompletePushDown(Aggregation aggregation) {
+        if (textMatch == null || !textMatch.exact() || !pushed.isEmpty() || !mapPushdown.isEmpty()
+                || aggregation.groupByExpressions().length > 0 || aggregation.aggregateExpressions().length == 0) {
+            return false;
+        }
+        for (AggregateFunc f : aggregation.aggregateExpressions()) {
+            if (!(f instanceof CountStar)) {
+                return false;
+            }
+        }
+        return matchedCount() != null;
+    }
+
+    @Override
+    public boolean pushAggregation(Aggregation aggregation) {
+        if (!supportCompletePushDown(aggregation)) {
+            return false;
+        }
+        pushedCounts = aggregation.aggregateExpressions().length;
+        return true;
+    }
+
+    /** The exact text match's row count when the indexes answer every row by position, else null. */
+    private Long matchedCount() {
+        if (!countDecided) {
+            countDecided = true;
+            StrataBatch batch = (StrataBatch) scan(new int[0]).toBatch();
+            boolean byPosition = true;
+            for (InputPartition p : batch.planInputPartitions()) {
+                byPosition &= p instanceof TextMatchInputPartition && ((TextMatchInputPartition) p).rest == null;
+            }
+            matchedCount = byPosition ? batch.textMatchSplits().rowsMatched : null;
+        }
+        return matchedCount;
+    }
+
     @Override
     public Scan build() {
+        if (pushedCounts > 0) {
+            return new TextMatchCount(tableName, textMatch, pushedCounts, matchedCount);
+        }
         RowType rowType = table.rowType();
         List<String> names = new ArrayList<>();
         for (StructField field : requiredSchema.fields()) {
@@ -96,6 +156,14 @@ public final class StrataScanBuilder
                         "Cannot scan " + tableName + ": Spark asked for column " + names.get(i)
                                 + " which the table does not have; columns are " + rowType.getFieldNames());
             }
+        }
+        return scan(projection);
+    }
+
+    private StrataScan scan(int[] projection) {
+        List<String> names = new ArrayList<>();
+        for (int i : projection) {
+            names.add(table.rowType().getFieldNames().get(i));
         }
         return new StrataScan(tableName, table, projection, paimonPredicates, pushed, limit, mapPushdown.restrictedTo(names),
                 textMatch);

@@ -18,12 +18,15 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
  * Reads a {@link TextMatchInputPartition}: the matching rows of each file by position (the projected columns
- * only, deletion vectors applied), then the files read whole through {@code rest}.
+ * only, deletion vectors applied; with no column, as many empty rows without reading), then the files read
+ * whole through {@code rest}.
  */
 final class TextMatchReader implements PartitionReader<InternalRow> {
 
+    private static final InternalRow EMPTY = new GenericInternalRow(0);
+
     private final String tableName;
-    private final FileStoreTable table;
+    private final java.util.function.Supplier<FileStoreTable> table;
     private final TextMatchInputPartition input;
     private final RowType readType;
     private final Iterator<Map.Entry<String, long[]>> files;
@@ -32,7 +35,8 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
     private Iterator<InternalRow> rows = java.util.Collections.emptyIterator();
     private InternalRow current;
 
-    TextMatchReader(String tableName, FileStoreTable table, TextMatchInputPartition input, RowType readType,
+    TextMatchReader(String tableName, java.util.function.Supplier<FileStoreTable> table, TextMatchInputPartition input,
+            RowType readType,
             PartitionReader<InternalRow> rest) {
         this.tableName = tableName;
         this.table = table;
@@ -59,24 +63,28 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
     }
 
     private List<InternalRow> read(Map.Entry<String, long[]> file) {
-        if (searcher == null) {
-            searcher = PkFullTextSearcher.create(table);
-        }
         List<String> columns = readType.getFieldNames();
-        // Paimon cannot read zero columns; read the first one and emit rows with no fields.
-        List<String> read = columns.isEmpty() ? List.of(table.rowType().getFieldNames().get(0)) : columns;
+        if (columns.isEmpty()) {
+            // No column wanted (count(*)): the positions are live rows already (deletion vectors applied when
+            // they were matched), so nothing is read, not even the table.
+            return java.util.Collections.nCopies(file.getValue().length, EMPTY);
+        }
+        if (searcher == null) {
+            searcher = PkFullTextSearcher.create(table.get());
+        }
         List<org.apache.paimon.data.InternalRow> values;
         try {
-            values = searcher.readRows(input.snapshotId, input.partition, input.bucket, file.getKey(), file.getValue(), read);
+            values = searcher.readRows(input.snapshotId, input.partition, input.bucket, file.getKey(), file.getValue(),
+                    columns);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the rows text_match selected in data file " + file.getKey()
                     + " of " + tableName + " (bucket " + input.bucket + "): " + e.getMessage(), e);
         }
-        PaimonToSpark converter = columns.isEmpty() ? null : PaimonToSpark.forRowType(readType);
+        PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         List<InternalRow> out = new ArrayList<>(values.size());
         for (org.apache.paimon.data.InternalRow v : values) {
             if (v != null) {
-                out.add(converter == null ? new GenericInternalRow(0) : converter.convert(v));
+                out.add(converter.convert(v));
             }
         }
         return out;

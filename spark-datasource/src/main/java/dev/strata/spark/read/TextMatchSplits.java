@@ -33,14 +33,14 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * <ul>
  *   <li>a file with no matching row is not read;
  *   <li>a file with matches is read by those positions only (the Parquet reader skips the pages that hold
- *       none of them), unless they are more than half of its rows: then it is read whole, streaming, which
- *       costs no more;
+ *       none of them), unless they are more than half of its rows and the scan is not exact: then it is
+ *       read whole, streaming, which costs no more;
  *   <li>a file whose rows were not searched (no current archive and fresh indexing off) is read whole;
  *   <li>a split with nothing left is dropped.
  * </ul>
  *
- * Splits that merge rows (not raw-convertible) are read as they are. Spark filters every row afterwards, so
- * this only decides what is read. The matches of a bucket are found once per scan ({@code matchesByBucket}
+ * Splits that merge rows (not raw-convertible) are read as they are. Rows read other than by position are
+ * filtered afterwards (by Spark, or by the scan when it is exact), so this only decides what is read. The matches of a bucket are found once per scan ({@code matchesByBucket}
  * is kept by the scan: Spark may plan a scan's batch more than once).
  */
 final class TextMatchSplits {
@@ -91,7 +91,8 @@ final class TextMatchSplits {
                     out.filesSkipped++;
                 } else {
                     out.rowsMatched += found.getCardinality();
-                    if (found.getCardinality() * 2 > file.rowCount()) {
+                    // An exact scan reads by position: reading whole, it would have to match every row itself.
+                    if (!pushdown.exact() && found.getCardinality() * 2 > file.rowCount()) {
                         whole.add(file.fileName());
                     } else {
                         positions.put(file.fileName(), toArray(found));
