@@ -25,6 +25,12 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
 
     private static final InternalRow EMPTY = new GenericInternalRow(0);
 
+    /**
+     * Rows of one file read by position at a time: a common term matches most of a file, and holding all its
+     * selected rows (Paimon's and Spark's copies) would take a task's memory with the file's size.
+     */
+    static final int POSITIONS_PER_READ = 4096;
+
     private final String tableName;
     private final java.util.function.Supplier<FileStoreTable> table;
     private final TextMatchInputPartition input;
@@ -33,6 +39,9 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
     private final PartitionReader<InternalRow> rest;
     private PkFullTextSearcher searcher;
     private Iterator<InternalRow> rows = java.util.Collections.emptyIterator();
+    private String file;
+    private long[] positions;
+    private int nextPosition;
     private InternalRow current;
 
     TextMatchReader(String tableName, java.util.function.Supplier<FileStoreTable> table, TextMatchInputPartition input,
@@ -48,8 +57,20 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
 
     @Override
     public boolean next() throws IOException {
-        while (!rows.hasNext() && files.hasNext()) {
-            rows = read(files.next()).iterator();
+        while (!rows.hasNext()) {
+            if (positions == null || nextPosition == positions.length) {
+                if (!files.hasNext()) {
+                    break;
+                }
+                Map.Entry<String, long[]> next = files.next();
+                file = next.getKey();
+                positions = next.getValue().clone();
+                java.util.Arrays.sort(positions);
+                nextPosition = 0;
+            }
+            int end = Math.min(positions.length, nextPosition + POSITIONS_PER_READ);
+            rows = read(file, java.util.Arrays.copyOfRange(positions, nextPosition, end)).iterator();
+            nextPosition = end;
         }
         if (rows.hasNext()) {
             current = rows.next();
@@ -62,22 +83,22 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
         return false;
     }
 
-    private List<InternalRow> read(Map.Entry<String, long[]> file) {
+    /** The live rows at {@code positions} (ascending) of data file {@code file}. */
+    private List<InternalRow> read(String file, long[] positions) {
         List<String> columns = readType.getFieldNames();
         if (columns.isEmpty()) {
             // No column wanted (count(*)): the positions are live rows already (deletion vectors applied when
             // they were matched), so nothing is read, not even the table.
-            return java.util.Collections.nCopies(file.getValue().length, EMPTY);
+            return java.util.Collections.nCopies(positions.length, EMPTY);
         }
         if (searcher == null) {
             searcher = PkFullTextSearcher.create(table.get());
         }
         List<org.apache.paimon.data.InternalRow> values;
         try {
-            values = searcher.readRows(input.snapshotId, input.partition, input.bucket, file.getKey(), file.getValue(),
-                    columns);
+            values = searcher.readRows(input.snapshotId, input.partition, input.bucket, file, positions, columns);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the rows text_match selected in data file " + file.getKey()
+            throw new UncheckedIOException("Cannot read the rows text_match selected in data file " + file
                     + " of " + tableName + " (bucket " + input.bucket + "): " + e.getMessage(), e);
         }
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
