@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.write.PendingMessages;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
@@ -21,6 +22,8 @@ import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so data files,
@@ -29,6 +32,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * {@code remove_orphan_files}.
  */
 final class TableMaintenanceProcedures {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableMaintenanceProcedures.class);
 
     private TableMaintenanceProcedures() {}
 
@@ -259,7 +264,16 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    /** {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch references. */
+    /**
+     * {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch references.
+     *
+     * <p>Also the pending directories ({@link PendingMessages}) of commits whose driver stopped before committing
+     * or aborting, when nothing in them is newer than {@code older_than}. The files their markers name are data,
+     * changelog and index files of the table's own directories, so Paimon's orphan clean decides about them by
+     * the same rule as about any other file: deleted exactly when nothing references them (a commit that landed
+     * before its driver stopped keeps its files). The directory and its markers are then deleted too, and counted
+     * in the result; the dry run counts and logs them.
+     */
     static final class RemoveOrphanFiles extends StrataProcedure {
         static final String NAME = "remove_orphan_files";
         private static final StructType OUTPUT = new StructType()
@@ -294,9 +308,9 @@ final class TableMaintenanceProcedures {
                         target.name(), olderThan, MIN_ORPHAN_AGE.toHours()));
             }
             boolean dryRun = !args.isNullAt(2) && args.getBoolean(2);
-            CleanOrphanFilesResult cleaned;
+            long[] cleaned;
             try {
-                cleaned = new LocalOrphanFilesClean(target.table(), millis, dryRun).clean();
+                cleaned = removeOrphans(target, millis, dryRun);
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
@@ -304,7 +318,33 @@ final class TableMaintenanceProcedures {
                 throw new IllegalStateException("Cannot remove orphan files of " + target.name() + ": " + e.getMessage()
                         + ". Nothing referenced was deleted; run it again.", e);
             }
-            return result(OUTPUT, List.of(row(cleaned.getDeletedFileCount(), cleaned.getDeletedFileTotalLenInBytes(), dryRun)));
+            return result(OUTPUT, List.of(row(cleaned[0], cleaned[1], dryRun)));
+        }
+
+        /** The count and bytes of the files deleted (or, in a dry run, to delete). */
+        private static long[] removeOrphans(ProcedureTable target, long millis, boolean dryRun) throws Exception {
+            // Pending directories of commits whose driver stopped before committing or aborting: taken before the
+            // clean, so a directory that a commit creates meanwhile is not among them.
+            List<PendingMessages> stale = new ArrayList<>();
+            for (PendingMessages pending : PendingMessages.all(target.table())) {
+                if (pending.lastModified() < millis) {
+                    stale.add(pending);
+                }
+            }
+            CleanOrphanFilesResult cleaned = new LocalOrphanFilesClean(target.table(), millis, dryRun).clean();
+            long count = cleaned.getDeletedFileCount();
+            long bytes = cleaned.getDeletedFileTotalLenInBytes();
+            for (PendingMessages pending : stale) {
+                long[] files = pending.filesAndBytes();
+                count += files[0];
+                bytes += files[1];
+                LOG.info("{} the pending directory {} of {} ({} files): its commit never finished.",
+                        dryRun ? "Would delete" : "Deleting", pending.dir(), target.name(), files[0]);
+                if (!dryRun) {
+                    pending.delete();
+                }
+            }
+            return new long[] {count, bytes};
         }
     }
 
