@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.PendingMessages;
 import org.apache.paimon.table.FileStoreTable;
@@ -13,7 +14,7 @@ import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * How a procedure runs its Spark work and commits it, the same for every procedure:
+ * How a procedure runs its work and commits it, the same for every procedure (the one runner of all of them):
  * <ul>
  *   <li>every Spark job it starts carries a job description naming the procedure and the table
  *       ({@code Strata compact lake.db.t: 4 buckets}), shown in the Spark UI and in
@@ -123,6 +124,31 @@ final class ProcedureRun {
         } finally {
             jsc.setLocalProperty(JOB_DESCRIPTION, previous);
         }
+    }
+
+    /** Work of a procedure that runs on the driver and may throw anything. */
+    @FunctionalInterface
+    interface Work<R> {
+        R call() throws Exception;
+    }
+
+    /**
+     * Runs a procedure's driver-side work (Paimon's own table operations, and any Spark job they start described as
+     * {@link #description(String) description(detail)}). A failure becomes {@code "Cannot <action> <name>: <why>.
+     * <then>"} with the failure as its cause; {@code then} says what state the table is in and what to do.
+     */
+    <R> R perform(String detail, Work<R> work, String then) {
+        return described(detail, () -> {
+            try {
+                return work.call();
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException(String.format("Cannot %s %s: %s. %s", action, name,
+                        StrataErrors.rootMessage(e), then), e);
+            }
+        });
     }
 
     /**

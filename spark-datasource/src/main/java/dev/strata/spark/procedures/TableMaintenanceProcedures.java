@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so data files,
  * manifests and index files — full-text archives included — are kept or deleted by the same rules as in any
  * other Paimon engine): {@code expire_snapshots}, {@code create_tag}, {@code delete_tag}, {@code rollback},
- * {@code remove_orphan_files}.
+ * {@code remove_orphan_files}. Each runs its operation through {@link ProcedureRun#perform}, like every other
+ * procedure: job description, and a failure reported as {@code "Cannot <action> <table>: ..."}.
  */
 final class TableMaintenanceProcedures {
 
@@ -120,7 +121,11 @@ final class TableMaintenanceProcedures {
             } else {
                 config.snapshotTimeRetain(options.snapshotTimeRetain());
             }
-            int deleted = table.newExpireSnapshots().config(config.build()).expire();
+            ExpireConfig expire = config.build();
+            int deleted = new ProcedureRun(NAME, "expire snapshots of", target.name(), table).perform(
+                    "retain " + min + " to " + max + " snapshots",
+                    () -> table.newExpireSnapshots().config(expire).expire(),
+                    "Snapshots expired before the failure stay expired; run it again.");
             return result(OUTPUT, List.of(row(deleted)));
         }
     }
@@ -166,7 +171,12 @@ final class TableMaintenanceProcedures {
                 snapshot = args.getLong(2);
                 requireSnapshot(target, snapshot, "create tag '" + tag + "' of");
             }
-            table.createTag(tag, snapshot);
+            long tagged = snapshot;
+            new ProcedureRun(NAME, "create tag '" + tag + "' of", target.name(), table).perform(
+                    "snapshot " + snapshot, () -> {
+                        table.createTag(tag, tagged);
+                        return null;
+                    }, "See the tags in " + target.name() + "$tags before running it again.");
             return result(OUTPUT, List.of(row(tag, snapshot)));
         }
     }
@@ -208,8 +218,12 @@ final class TableMaintenanceProcedures {
             if (names.isEmpty()) {
                 throw StrataErrors.analysis("Cannot run sys.delete_tag: argument tag is empty. Pass tag => 'name'.");
             }
+            ProcedureRun run = new ProcedureRun(NAME, "delete tags of", target.name(), target.table());
             for (String tag : names) {
-                target.table().deleteTag(tag);
+                run.perform("tag " + tag, () -> {
+                    target.table().deleteTag(tag);
+                    return null;
+                }, "The tags before '" + tag + "' were deleted; see " + target.name() + "$tags before running it again.");
                 rows.add(row(tag));
             }
             return result(OUTPUT, rows);
@@ -245,11 +259,17 @@ final class TableMaintenanceProcedures {
             }
             Snapshot before = table.snapshotManager().latestSnapshot();
             long previous = before == null ? -1 : before.id();
+            ProcedureRun run = new ProcedureRun(NAME, "roll back", target.name(), table);
+            String then = "See " + target.name() + "$snapshots for the state of the table before running it again.";
             long current;
             if (!args.isNullAt(1)) {
                 current = args.getLong(1);
                 requireSnapshot(target, current, "roll back");
-                table.rollbackTo(current);
+                long to = current;
+                run.perform("to snapshot " + current, () -> {
+                    table.rollbackTo(to);
+                    return null;
+                }, then);
             } else {
                 String tag = tagArg(target, args, 2, NAME);
                 if (!table.tagManager().tagExists(tag)) {
@@ -258,7 +278,10 @@ final class TableMaintenanceProcedures {
                             target.name()));
                 }
                 current = table.tagManager().getOrThrow(tag).trimToSnapshot().id();
-                table.rollbackTo(tag);
+                run.perform("to tag " + tag, () -> {
+                    table.rollbackTo(tag);
+                    return null;
+                }, then);
             }
             return result(OUTPUT, List.of(row(previous, current)));
         }
@@ -308,16 +331,9 @@ final class TableMaintenanceProcedures {
                         target.name(), olderThan, MIN_ORPHAN_AGE.toHours()));
             }
             boolean dryRun = !args.isNullAt(2) && args.getBoolean(2);
-            long[] cleaned;
-            try {
-                cleaned = removeOrphans(target, millis, dryRun);
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                throw new IllegalStateException("Cannot remove orphan files of " + target.name() + ": " + e.getMessage()
-                        + ". Nothing referenced was deleted; run it again.", e);
-            }
+            long[] cleaned = new ProcedureRun(NAME, "remove orphan files of", target.name(), target.table()).perform(
+                    dryRun ? "dry run" : null, () -> removeOrphans(target, millis, dryRun),
+                    "Nothing referenced was deleted; run it again.");
             return result(OUTPUT, List.of(row(cleaned[0], cleaned[1], dryRun)));
         }
 
