@@ -1,10 +1,11 @@
-package dev.strata.spark.read;
+package dev.strata.spark.table;
 
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-import dev.strata.spark.catalog.StrataTable;
+import dev.strata.spark.read.MapPushdown;
+import dev.strata.spark.read.StrataScanBuilder;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.expressions.Transform;
