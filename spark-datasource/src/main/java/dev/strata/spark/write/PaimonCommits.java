@@ -52,6 +52,11 @@ import org.slf4j.LoggerFactory;
  *       dropped (the rows are committed; the next compaction of those buckets merges them);
  *   <li>nothing landed: every new file is deleted and {@link CommitFailedException} says so.
  * </ul>
+ *
+ * <p>Each commit also owns a pending directory ({@link PendingMessages}) where its tasks record their messages
+ * before returning them. An abort cleans up the recorded messages together with the ones it was given, so the
+ * files of a task whose message never reached the driver are deleted too; a commit deletes the files of recorded
+ * attempts whose messages it did not commit. Both then delete the directory.
  */
 public final class PaimonCommits {
 
