@@ -140,4 +140,20 @@ public abstract class StrataSparkTestBase {
                     .sorted().toList();
         }
     }
+
+    /** Names of the data and index files that some snapshot of {@code table} references. */
+    protected static List<String> referencedFileNames(FileStoreTable table) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        Long earliest = table.snapshotManager().earliestSnapshotId();
+        Long latest = table.snapshotManager().latestSnapshotId();
+        for (long id = earliest == null ? 1 : earliest; latest != null && id <= latest; id++) {
+            org.apache.paimon.Snapshot snapshot = table.snapshotManager().snapshot(id);
+            table.store().newScan().withSnapshot(snapshot).plan().files().forEach(e -> names.add(e.file().fileName()));
+            if (snapshot.indexManifest() != null) {
+                table.store().newIndexFileHandler().scan(snapshot, e -> true)
+                        .forEach(e -> names.add(e.indexFile().fileName()));
+            }
+        }
+        return new ArrayList<>(names);
+    }
 }

@@ -24,8 +24,8 @@ import org.apache.spark.sql.connector.write.RowLevelOperation;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 
 import dev.strata.spark.StrataCatalog;
-import dev.strata.spark.catalog.StrataTable;
 import dev.strata.spark.catalog.StrataTableNames;
+import dev.strata.spark.table.StrataTable;
 
 /**
  * What a statement without result columns did, in one line: {@code Table lake.db.t created},

@@ -4,8 +4,8 @@ import scala.jdk.CollectionConverters._
 
 import dev.strata.shredding.ShreddingOptions
 import dev.strata.shredding.pushdown.MapPredicate
-import dev.strata.spark.catalog.StrataTable
-import dev.strata.spark.read.{MapPushdown, MapPushdownTable}
+import dev.strata.spark.read.MapPushdown
+import dev.strata.spark.table.{MapPushdownTable, StrataTable}
 
 import org.apache.spark.sql.catalyst.expressions.{ExprId, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}

@@ -2,8 +2,8 @@ package dev.strata.spark.search
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.spark.catalog.StrataTable
-import dev.strata.spark.read.{MapPushdownTable, TextMatchPushdown, TextMatchTable}
+import dev.strata.spark.read.TextMatchPushdown
+import dev.strata.spark.table.{MapPushdownTable, StrataTable, TextMatchTable}
 
 import org.apache.spark.sql.catalyst.expressions.{And, Attribute, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.{Filter, LogicalPlan}

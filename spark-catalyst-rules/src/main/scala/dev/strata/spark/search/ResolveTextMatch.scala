@@ -4,7 +4,7 @@ import scala.util.control.NonFatal
 
 import dev.strata.index.PkFullTextIndex
 import dev.strata.spark.errors.StrataErrors
-import dev.strata.spark.catalog.StrataTable
+import dev.strata.spark.table.StrataTable
 
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, ExprId, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}

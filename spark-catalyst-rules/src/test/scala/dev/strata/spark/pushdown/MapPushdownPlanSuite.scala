@@ -178,7 +178,7 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
     assert(rowsOf(plain) == rowsOf(sql(s"SELECT id, ext_map['usage'] FROM $O WHERE ext_map['usage'] > 30")))
     assert(plain.queryExecution.optimizedPlan.collectWithSubqueries {
       case s: org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation => s.relation.table
-    }.forall(_.isInstanceOf[dev.strata.spark.catalog.StrataTable]), "a table without shredded maps must be left alone")
+    }.forall(_.isInstanceOf[dev.strata.spark.table.StrataTable]), "a table without shredded maps must be left alone")
     assert(scans(plain).forall(d => !d.contains("PushedMapPredicates") && !d.contains("SelectedKeys")))
     sql(s"CREATE TABLE lake.obs.copied (id BIGINT, ext_map MAP<STRING, DOUBLE>) TBLPROPERTIES (" +
       "'fields.ext_map.map.storage-layout' = 'shared-shredding')")

@@ -98,7 +98,8 @@ final class CompactProcedure extends StrataProcedure {
         Map<BucketRef, BucketFiles> before = bucketFiles(table);
         List<BinaryRow> partitions = before.keySet().stream().map(k -> k.partition).distinct().toList();
         List<BinaryRow> selected = target.select(partitions, where);
-        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table);
+        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table,
+                "the compaction of " + target.name());
 
         List<TaskAttempts.Outcome> outcomes;
         if (table.coreOptions().bucket() > 0) {
@@ -131,7 +132,7 @@ final class CompactProcedure extends StrataProcedure {
         }
 
         List<CommitMessage> messages = ProcedureRun.messages(outcomes);
-        run.commit(messages, "the compaction of " + target.name());
+        run.commit(messages);
         return result(OUTPUT, rows(target, before, selected, messages));
     }
 
@@ -176,14 +177,15 @@ final class CompactProcedure extends StrataProcedure {
         List<BinaryRow> selected = target.select(partitions, where);
         PostponeCompaction.Plan plan = PostponeCompaction.plan(table, postponeSplits, knownBuckets, selected);
 
-        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table);
+        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table,
+                "the compaction of " + target.name());
         List<CommitMessage> written = PostponeCompaction.execute(run, table, plan,
                 ProcedureRun.count(plan.sources.size(), "postpone file") + " of "
                         + ProcedureRun.count(plan.bucketCounts.size(), "partition") + " into "
                         + ProcedureRun.count(plan.targets.size(), "bucket"));
         List<CommitMessage> messages = new ArrayList<>(plan.removals);
         messages.addAll(written);
-        run.commit(messages, "the compaction of " + target.name());
+        run.commit(messages);
 
         Map<BucketRef, BucketFiles> before = new LinkedHashMap<>();
         for (CommitMessage message : messages) {
@@ -274,7 +276,7 @@ final class CompactProcedure extends StrataProcedure {
     }
 
     /** Executor side of a fixed-bucket compaction. */
-    private static final class CompactBucket
+    static final class CompactBucket
             implements org.apache.spark.api.java.function.Function<BucketRef, TaskAttempts.Outcome> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;

@@ -13,6 +13,7 @@ import java.util.NoSuchElementException;
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.source.ParkedFiles;
 import dev.strata.spark.write.PaimonTaskWriter;
+import dev.strata.spark.write.PendingMessages;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.KeyValue;
@@ -171,11 +172,12 @@ final class PostponeCompaction {
             return List.of();
         }
         List<Target> targets = plan.targets;
-        List<TaskAttempts.Outcome> results = run.described(detail, () -> ProcedureRun.spark()
+        PendingMessages pending = run.pending();
+        List<TaskAttempts.Outcome> results = run.collect(detail, () -> ProcedureRun.spark()
                 .parallelize(plan.sources, plan.sources.size())
                 .flatMapToPair(new ReadPostponeFile(table))
                 .repartitionAndSortWithinPartitions(new TargetPartitioner(targets.size()), new PositionOrder())
-                .mapPartitionsWithIndex(new WriteTarget(table, targets), true)
+                .mapPartitionsWithIndex(new WriteTarget(table, targets, pending), true)
                 .collect());
         return run.messagesOrAbort(results, null);
     }
@@ -313,10 +315,12 @@ final class PostponeCompaction {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final List<Target> targets;
+        private final PendingMessages pending;
 
-        WriteTarget(FileStoreTable table, List<Target> targets) {
+        WriteTarget(FileStoreTable table, List<Target> targets, PendingMessages pending) {
             this.table = table;
             this.targets = targets;
+            this.pending = pending;
         }
 
         @Override
@@ -326,7 +330,8 @@ final class PostponeCompaction {
                 return List.<TaskAttempts.Outcome>of().iterator();
             }
             try {
-                return List.of(new TaskAttempts.Outcome(write(targets.get(index), rows), null)).iterator();
+                return List.of(TaskAttempts.recorded(new TaskAttempts.Outcome(write(targets.get(index), rows), null),
+                        pending)).iterator();
             } catch (Exception | LinkageError e) {
                 if (!TaskAttempts.isLastAttempt()) {
                     throw e;

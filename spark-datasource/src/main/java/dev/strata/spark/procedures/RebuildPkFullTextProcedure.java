@@ -102,7 +102,8 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             return result(OUTPUT, List.of());
         }
 
-        ProcedureRun run = new ProcedureRun(NAME, "rebuild full-text archives of", target.name(), table);
+        ProcedureRun run = new ProcedureRun(NAME, "rebuild full-text archives of", target.name(), table,
+                "the rebuilt full-text archives of " + target.name());
         List<String> labels = tasks.stream().map(b -> target.describe(b.partition) + " bucket " + b.bucket).toList();
         List<TaskAttempts.Outcome> outcomes = run.runTasks(
                 ProcedureRun.count(tasks.size(), "bucket") + (force ? " (force)" : ""), tasks,
@@ -128,7 +129,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                             target.name(), changed, snapshot.id(), latest.id()));
                 }
             }
-            run.commit(messages, "the rebuilt full-text archives of " + target.name());
+            run.commit(messages);
         }
 
         List<LevelReport> reports = new ArrayList<>();

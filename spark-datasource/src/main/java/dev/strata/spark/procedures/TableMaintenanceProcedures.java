@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.write.PendingMessages;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
@@ -21,14 +22,19 @@ import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so data files,
  * manifests and index files — full-text archives included — are kept or deleted by the same rules as in any
  * other Paimon engine): {@code expire_snapshots}, {@code create_tag}, {@code delete_tag}, {@code rollback},
- * {@code remove_orphan_files}.
+ * {@code remove_orphan_files}. Each runs its operation through {@link ProcedureRun#perform}, like every other
+ * procedure: job description, and a failure reported as {@code "Cannot <action> <table>: ..."}.
  */
 final class TableMaintenanceProcedures {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableMaintenanceProcedures.class);
 
     private TableMaintenanceProcedures() {}
 
@@ -115,7 +121,11 @@ final class TableMaintenanceProcedures {
             } else {
                 config.snapshotTimeRetain(options.snapshotTimeRetain());
             }
-            int deleted = table.newExpireSnapshots().config(config.build()).expire();
+            ExpireConfig expire = config.build();
+            int deleted = new ProcedureRun(NAME, "expire snapshots of", target.name(), table).perform(
+                    "retain " + min + " to " + max + " snapshots",
+                    () -> table.newExpireSnapshots().config(expire).expire(),
+                    "Snapshots expired before the failure stay expired; run it again.");
             return result(OUTPUT, List.of(row(deleted)));
         }
     }
@@ -161,7 +171,12 @@ final class TableMaintenanceProcedures {
                 snapshot = args.getLong(2);
                 requireSnapshot(target, snapshot, "create tag '" + tag + "' of");
             }
-            table.createTag(tag, snapshot);
+            long tagged = snapshot;
+            new ProcedureRun(NAME, "create tag '" + tag + "' of", target.name(), table).perform(
+                    "snapshot " + snapshot, () -> {
+                        table.createTag(tag, tagged);
+                        return null;
+                    }, "See the tags in " + target.name() + "$tags before running it again.");
             return result(OUTPUT, List.of(row(tag, snapshot)));
         }
     }
@@ -203,8 +218,12 @@ final class TableMaintenanceProcedures {
             if (names.isEmpty()) {
                 throw StrataErrors.analysis("Cannot run sys.delete_tag: argument tag is empty. Pass tag => 'name'.");
             }
+            ProcedureRun run = new ProcedureRun(NAME, "delete tags of", target.name(), target.table());
             for (String tag : names) {
-                target.table().deleteTag(tag);
+                run.perform("tag " + tag, () -> {
+                    target.table().deleteTag(tag);
+                    return null;
+                }, "The tags before '" + tag + "' were deleted; see " + target.name() + "$tags before running it again.");
                 rows.add(row(tag));
             }
             return result(OUTPUT, rows);
@@ -240,11 +259,17 @@ final class TableMaintenanceProcedures {
             }
             Snapshot before = table.snapshotManager().latestSnapshot();
             long previous = before == null ? -1 : before.id();
+            ProcedureRun run = new ProcedureRun(NAME, "roll back", target.name(), table);
+            String then = "See " + target.name() + "$snapshots for the state of the table before running it again.";
             long current;
             if (!args.isNullAt(1)) {
                 current = args.getLong(1);
                 requireSnapshot(target, current, "roll back");
-                table.rollbackTo(current);
+                long to = current;
+                run.perform("to snapshot " + current, () -> {
+                    table.rollbackTo(to);
+                    return null;
+                }, then);
             } else {
                 String tag = tagArg(target, args, 2, NAME);
                 if (!table.tagManager().tagExists(tag)) {
@@ -253,13 +278,25 @@ final class TableMaintenanceProcedures {
                             target.name()));
                 }
                 current = table.tagManager().getOrThrow(tag).trimToSnapshot().id();
-                table.rollbackTo(tag);
+                run.perform("to tag " + tag, () -> {
+                    table.rollbackTo(tag);
+                    return null;
+                }, then);
             }
             return result(OUTPUT, List.of(row(previous, current)));
         }
     }
 
-    /** {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch references. */
+    /**
+     * {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch references.
+     *
+     * <p>Also the pending directories ({@link PendingMessages}) of commits whose driver stopped before committing
+     * or aborting, when nothing in them is newer than {@code older_than}. The files their markers name are data,
+     * changelog and index files of the table's own directories, so Paimon's orphan clean decides about them by
+     * the same rule as about any other file: deleted exactly when nothing references them (a commit that landed
+     * before its driver stopped keeps its files). The directory and its markers are then deleted too, and counted
+     * in the result; the dry run counts and logs them.
+     */
     static final class RemoveOrphanFiles extends StrataProcedure {
         static final String NAME = "remove_orphan_files";
         private static final StructType OUTPUT = new StructType()
@@ -294,17 +331,36 @@ final class TableMaintenanceProcedures {
                         target.name(), olderThan, MIN_ORPHAN_AGE.toHours()));
             }
             boolean dryRun = !args.isNullAt(2) && args.getBoolean(2);
-            CleanOrphanFilesResult cleaned;
-            try {
-                cleaned = new LocalOrphanFilesClean(target.table(), millis, dryRun).clean();
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
+            long[] cleaned = new ProcedureRun(NAME, "remove orphan files of", target.name(), target.table()).perform(
+                    dryRun ? "dry run" : null, () -> removeOrphans(target, millis, dryRun),
+                    "Nothing referenced was deleted; run it again.");
+            return result(OUTPUT, List.of(row(cleaned[0], cleaned[1], dryRun)));
+        }
+
+        /** The count and bytes of the files deleted (or, in a dry run, to delete). */
+        private static long[] removeOrphans(ProcedureTable target, long millis, boolean dryRun) throws Exception {
+            // Pending directories of commits whose driver stopped before committing or aborting: taken before the
+            // clean, so a directory that a commit creates meanwhile is not among them.
+            List<PendingMessages> stale = new ArrayList<>();
+            for (PendingMessages pending : PendingMessages.all(target.table())) {
+                if (pending.lastModified() < millis) {
+                    stale.add(pending);
                 }
-                throw new IllegalStateException("Cannot remove orphan files of " + target.name() + ": " + e.getMessage()
-                        + ". Nothing referenced was deleted; run it again.", e);
             }
-            return result(OUTPUT, List.of(row(cleaned.getDeletedFileCount(), cleaned.getDeletedFileTotalLenInBytes(), dryRun)));
+            CleanOrphanFilesResult cleaned = new LocalOrphanFilesClean(target.table(), millis, dryRun).clean();
+            long count = cleaned.getDeletedFileCount();
+            long bytes = cleaned.getDeletedFileTotalLenInBytes();
+            for (PendingMessages pending : stale) {
+                long[] files = pending.filesAndBytes();
+                count += files[0];
+                bytes += files[1];
+                LOG.info("{} the pending directory {} of {} ({} files): its commit never finished.",
+                        dryRun ? "Would delete" : "Deleting", pending.dir(), target.name(), files[0]);
+                if (!dryRun) {
+                    pending.delete();
+                }
+            }
+            return new long[] {count, bytes};
         }
     }
 

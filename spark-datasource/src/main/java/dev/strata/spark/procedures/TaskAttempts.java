@@ -1,9 +1,12 @@
 package dev.strata.spark.procedures;
 
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.List;
+import java.util.UUID;
 
 import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.write.PendingMessages;
 import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
@@ -42,18 +45,47 @@ final class TaskAttempts {
         }
     }
 
-    /** {@code task} with its last attempt's failure turned into an {@link Outcome}. */
-    static <T> Function<T, Outcome> reportingLastFailure(Function<T, Outcome> task) {
+    /**
+     * {@code task} with its last attempt's failure turned into an {@link Outcome}, and a successful outcome
+     * recorded in {@code pending} before it is returned.
+     */
+    static <T> Function<T, Outcome> reportingLastFailure(Function<T, Outcome> task, PendingMessages pending) {
         return input -> {
+            Outcome outcome;
             try {
-                return task.call(input);
+                outcome = task.call(input);
             } catch (Exception | LinkageError e) {
                 if (!isLastAttempt()) {
                     throw e;
                 }
                 return failed(e);
             }
+            return recorded(outcome, pending);
         };
+    }
+
+    /**
+     * Records the messages of a successful outcome in {@code pending} under this task attempt's name, so the driver
+     * finds its files even if the outcome never reaches it. If recording fails, the outcome is returned as failed
+     * with its messages: the driver then deletes its files with everything else and commits nothing.
+     */
+    static Outcome recorded(Outcome outcome, PendingMessages pending) {
+        if (outcome.error != null) {
+            return outcome;
+        }
+        try {
+            pending.record(attemptName(), outcome.messages.messages());
+            return outcome;
+        } catch (IOException | RuntimeException e) {
+            return new Outcome(outcome.messages, outcome.result,
+                    e.getClass().getSimpleName() + ": " + StrataErrors.rootMessage(e));
+        }
+    }
+
+    /** {@code <partition>-<task attempt id>} of the running Spark task (unique within the application). */
+    private static String attemptName() {
+        TaskContext task = TaskContext.get();
+        return task == null ? "driver-" + UUID.randomUUID() : task.partitionId() + "-" + task.taskAttemptId();
     }
 
     /** The outcome of a last attempt that failed with {@code e} (having cleaned up after itself). */

@@ -47,7 +47,7 @@ public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2F
         this(tableName, table, schema, MapPushdown.none());
     }
 
-    /** A builder whose scans also apply the map pushdown decided by the optimizer (see {@link MapPushdownTable}). */
+    /** A builder whose scans also apply the map pushdown decided by the optimizer (see {@code dev.strata.spark.table.MapPushdownTable}). */
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema, MapPushdown mapPushdown) {
         this.tableName = tableName;
         this.table = table;
@@ -55,8 +55,8 @@ public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2F
         this.mapPushdown = mapPushdown;
     }
 
-    /** Makes the scan read only rows that can match {@code textMatch} (see {@link TextMatchTable}). */
-    StrataScanBuilder withTextMatch(TextMatchPushdown textMatch) {
+    /** Makes the scan read only rows that can match {@code textMatch} (see {@code dev.strata.spark.table.TextMatchTable}). */
+    public StrataScanBuilder withTextMatch(TextMatchPushdown textMatch) {
         this.textMatch = textMatch;
         return this;
     }

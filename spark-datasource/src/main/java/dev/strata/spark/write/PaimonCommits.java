@@ -23,6 +23,7 @@ import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.ScanMode;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
@@ -51,6 +52,11 @@ import org.slf4j.LoggerFactory;
  *       dropped (the rows are committed; the next compaction of those buckets merges them);
  *   <li>nothing landed: every new file is deleted and {@link CommitFailedException} says so.
  * </ul>
+ *
+ * <p>Each commit also owns a pending directory ({@link PendingMessages}) where its tasks record their messages
+ * before returning them. An abort cleans up the recorded messages together with the ones it was given, so the
+ * files of a task whose message never reached the driver are deleted too; a commit deletes the files of recorded
+ * attempts whose messages it did not commit. Both then delete the directory.
  */
 public final class PaimonCommits {
 
@@ -116,10 +122,19 @@ public final class PaimonCommits {
     }
 
     /** A commit that failed and left nothing behind: no snapshot and none of its new files. */
-    public static final class CommitFailedException extends RuntimeException {
+    public static class CommitFailedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         CommitFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** A commit that failed where Strata could not tell whether it landed, so it deleted nothing. */
+    static final class UndeterminedCommitException extends CommitFailedException {
+        private static final long serialVersionUID = 1L;
+
+        UndeterminedCommitException(String message, Throwable cause) {
             super(message, cause);
         }
     }
@@ -134,6 +149,7 @@ public final class PaimonCommits {
         private final Map<String, String> overwritePartition;
         private final String what;
         private final String commitUser = "strata-" + UUID.randomUUID();
+        private final PendingMessages pending;
         private final long baseline;
         private volatile boolean settled;
 
@@ -141,6 +157,7 @@ public final class PaimonCommits {
             this.table = table;
             this.overwritePartition = overwritePartition;
             this.what = what;
+            this.pending = PendingMessages.of(table, commitUser);
             Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
             this.baseline = latest == null ? 0 : latest;
         }
@@ -148,6 +165,14 @@ public final class PaimonCommits {
         /** The commit user recorded in the snapshots this commit creates. */
         public String commitUser() {
             return commitUser;
+        }
+
+        /**
+         * Where this commit's tasks record their messages before returning them: the driver's abort finds the files
+         * of tasks whose messages it never got there. Ship it to the tasks; see {@link PendingMessages}.
+         */
+        public PendingMessages pending() {
+            return pending;
         }
 
         /**
@@ -160,6 +185,22 @@ public final class PaimonCommits {
                 throw new IllegalStateException("Cannot commit " + what + ": this commit was already used.");
             }
             settled = true;
+            boolean settle = true;
+            try {
+                return commitOnce(messages);
+            } catch (UndeterminedCommitException e) {
+                // Whether the messages landed is unknown: their files and the pending directory stay for
+                // remove_orphan_files, which decides by what the snapshots reference.
+                settle = false;
+                throw e;
+            } finally {
+                if (settle) {
+                    settlePending(messages);
+                }
+            }
+        }
+
+        private Outcome commitOnce(List<CommitMessage> messages) {
             boolean overwrite = overwritePartition != null;
             if (!overwrite && messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
                 return new Outcome(List.of(), false);
@@ -171,7 +212,39 @@ public final class PaimonCommits {
             } catch (Throwable e) {
                 return recover(messages, e);
             }
-            return new Outcome(landed().ids, false);
+            try {
+                return new Outcome(landed().ids, false);
+            } catch (RuntimeException e) {
+                // Paimon returned normally, so the commit landed; only reading back its snapshot ids failed.
+                LOG.warn("The commit of {} landed, but its snapshots could not be read back: {}", what,
+                        StrataErrors.rootMessage(e));
+                return new Outcome(List.of(), false);
+            }
+        }
+
+        /**
+         * After a commit of {@code committed} (landed wholly, partly or not at all and cleaned up): deletes the files
+         * of recorded task attempts whose messages are not among {@code committed} (zombie or duplicate attempts),
+         * never a file {@code committed} names or the latest snapshot references, then the pending directory.
+         * Failures are logged, not thrown: the commit's own outcome stands, and the files are unreferenced, so
+         * remove_orphan_files finds them.
+         */
+        private void settlePending(List<CommitMessage> committed) {
+            try {
+                List<CommitMessage> recorded = pending.read();
+                if (!recorded.isEmpty()) {
+                    Set<String> keep = allNames(committed);
+                    Landed latestOnly = new Landed();
+                    latestOnly.latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
+                    keep.addAll(latestOnly.protectedNames(table, recorded));
+                    cleanUp(table, recorded, true, true, keep);
+                }
+                pending.delete();
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Cannot clean up the pending directory {} of {}: {}. Files of task attempts whose messages "
+                        + "were not committed may remain; remove_orphan_files removes them.",
+                        pending.dir(), what, StrataErrors.rootMessage(e));
+            }
         }
 
         /**
@@ -229,8 +302,27 @@ public final class PaimonCommits {
                 return;
             }
             settled = true;
+            List<CommitMessage> all = new ArrayList<>(messages);
+            IOException unreadable = null;
+            try {
+                all.addAll(pending.read());
+            } catch (IOException e) {
+                unreadable = e;
+            }
             Landed landed = landed();
-            cleanUp(table, messages, !landed.append, !landed.compact, landed.protectedNames(table, messages));
+            cleanUp(table, all, !landed.append, !landed.compact, landed.protectedNames(table, all));
+            if (unreadable != null) {
+                throw unreadable;
+            }
+            pending.delete();
+        }
+
+        /**
+         * Gives up this commit without committing: deletes what {@code messages} and every recorded task attempt
+         * would have added (as {@link #abort}), then the pending directory.
+         */
+        public void discard(List<CommitMessage> messages) throws IOException {
+            abort(messages);
         }
 
         private Outcome recover(List<CommitMessage> messages, Throwable failure) {
@@ -239,7 +331,7 @@ public final class PaimonCommits {
                 landed = landed();
             } catch (RuntimeException e) {
                 failure.addSuppressed(e);
-                throw new CommitFailedException(String.format(
+                throw new UndeterminedCommitException(String.format(
                         "Cannot commit %s: %s. Whether the commit landed could not be determined, so no file "
                                 + "was deleted; look at the table's snapshots, files that no snapshot references "
                                 + "can be removed with remove_orphan_files.",
@@ -352,6 +444,63 @@ public final class PaimonCommits {
         return c != null && !c.isEmpty();
     }
 
+    /**
+     * Which of {@code names} a snapshot of the table added, in the messages' partitions: files a landed commit wrote
+     * and a later compaction replaced are still read by the older snapshots. Reads the delta manifests of every
+     * snapshot, which only a clean-up of a writer's own compacted files needs.
+     */
+    private static Set<String> referencedByAnySnapshot(
+            FileStoreTable table, List<CommitMessage> messages, Set<String> names) {
+        Set<String> found = new HashSet<>();
+        Long earliest = table.snapshotManager().earliestSnapshotId();
+        Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
+        if (earliest == null || latest == null) {
+            return found;
+        }
+        List<BinaryRow> partitions = new ArrayList<>();
+        messages.forEach(m -> {
+            if (!partitions.contains(m.partition())) {
+                partitions.add(m.partition());
+            }
+        });
+        for (long id = earliest; id <= latest; id++) {
+            Snapshot snapshot;
+            try {
+                snapshot = table.snapshotManager().tryGetSnapshot(id);
+            } catch (FileNotFoundException e) {
+                continue;
+            }
+            for (ManifestEntry entry : table.store().newScan().withSnapshot(snapshot).withKind(ScanMode.DELTA)
+                    .withPartitionFilter(partitions).plan().files()) {
+                if (names.contains(entry.file().fileName())) {
+                    found.add(entry.file().fileName());
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Every file name {@code messages} add, compact away or delete. */
+    private static Set<String> allNames(List<CommitMessage> messages) {
+        Set<String> names = new HashSet<>();
+        for (CommitMessage message : messages) {
+            CommitMessageImpl m = (CommitMessageImpl) message;
+            names.addAll(addedByAppend(m));
+            names.addAll(addedByCompact(m));
+            CompactIncrement c = m.compactIncrement();
+            if (c != null) {
+                c.compactBefore().forEach(f -> names.add(f.fileName()));
+                c.deletedIndexFiles().forEach(f -> names.add(f.fileName()));
+            }
+            DataIncrement d = m.newFilesIncrement();
+            if (d != null) {
+                d.deletedFiles().forEach(f -> names.add(f.fileName()));
+                d.deletedIndexFiles().forEach(f -> names.add(f.fileName()));
+            }
+        }
+        return names;
+    }
+
     private static List<String> addedByAppend(CommitMessageImpl m) {
         List<String> names = new ArrayList<>();
         DataIncrement d = m.newFilesIncrement();
@@ -377,12 +526,18 @@ public final class PaimonCommits {
     /**
      * Deletes the new files of the selected parts of {@code messages}, except {@code keep} and the messages' inputs
      * (compaction inputs and deleted files: a compaction that only moves a file up a level "adds" a file of the
-     * same name).
+     * same name). When the adding part is cleaned up, a compaction input that the messages themselves add (a
+     * writer compacting its own level-0 files, as on deletion-vector tables) is not an input of the table but a
+     * file of this commit, and is deleted too.
      */
     private static void cleanUp(
             FileStoreTable table, List<CommitMessage> messages, boolean appendPart, boolean compactPart, Set<String> keep)
             throws IOException {
-        Set<String> inputs = new HashSet<>(keep);
+        Set<String> own = new HashSet<>();
+        if (appendPart) {
+            messages.forEach(m -> own.addAll(addedByAppend((CommitMessageImpl) m)));
+        }
+        Set<String> inputs = new HashSet<>();
         for (CommitMessage message : messages) {
             CompactIncrement c = ((CommitMessageImpl) message).compactIncrement();
             if (c != null) {
@@ -395,6 +550,12 @@ public final class PaimonCommits {
                 d.deletedIndexFiles().forEach(f -> inputs.add(f.fileName()));
             }
         }
+        own.retainAll(inputs);
+        if (!own.isEmpty()) {
+            own.removeAll(referencedByAnySnapshot(table, messages, own));
+        }
+        inputs.removeAll(own);
+        inputs.addAll(keep);
         List<Path> toDelete = new ArrayList<>();
         for (CommitMessage message : messages) {
             CommitMessageImpl m = (CommitMessageImpl) message;

@@ -19,6 +19,9 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
  * the commit landed and deletes only the rest. A job that aborts deletes the files its tasks wrote, never one
  * a committed snapshot references. Row-level statements go the same way: their deletes and updates are
  * Paimon rows of kind {@code -D} and {@code +U} written by the same task writers.
+ *
+ * <p>Each task records its messages in the commit's pending directory before returning them, so an abort also
+ * deletes the files of tasks whose messages Spark dropped (the {@code null} slots of a cancelled or failed job).
  */
 final class StrataBatchWrite implements DeltaBatchWrite {
 
@@ -49,7 +52,7 @@ final class StrataBatchWrite implements DeltaBatchWrite {
 
     @Override
     public StrataDataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new StrataDataWriterFactory(tableName, table, builder, rowIdColumns);
+        return new StrataDataWriterFactory(tableName, table, builder, rowIdColumns, commit.pending());
     }
 
     @Override

@@ -1,9 +1,12 @@
 package dev.strata.spark.write;
 
 import java.io.IOException;
+import java.util.List;
 
 import dev.strata.spark.data.SparkToPaimon;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.types.RowKind;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DeltaWriter;
@@ -16,16 +19,27 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 final class StrataDataWriter implements DeltaWriter<InternalRow> {
 
     private final String tableName;
+    private final FileStoreTable table;
     private final PaimonTaskWriter writer;
     private final SparkToPaimon converter;
     private final KeyRows keys;
+    private final PendingMessages pending;
+    private final String attempt;
 
-    /** @param keys the delete rows of a row-level statement; null for INSERT, which has no deletes or updates */
-    StrataDataWriter(String tableName, PaimonTaskWriter writer, SparkToPaimon converter, KeyRows keys) {
+    /**
+     * @param keys the delete rows of a row-level statement; null for INSERT, which has no deletes or updates
+     * @param pending where {@link #commit()} records the task's messages before returning them
+     * @param attempt the task attempt, unique within the job ({@code <partition>-<task id>})
+     */
+    StrataDataWriter(String tableName, FileStoreTable table, PaimonTaskWriter writer, SparkToPaimon converter,
+            KeyRows keys, PendingMessages pending, String attempt) {
         this.tableName = tableName;
+        this.table = table;
         this.writer = writer;
         this.converter = converter;
         this.keys = keys;
+        this.pending = pending;
+        this.attempt = attempt;
     }
 
     @Override
@@ -66,13 +80,29 @@ final class StrataDataWriter implements DeltaWriter<InternalRow> {
 
     @Override
     public WriterCommitMessage commit() throws IOException {
+        List<CommitMessage> messages;
         try {
-            return StrataCommitMessage.of(writer.prepareCommit());
+            messages = writer.prepareCommit();
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new IOException("Cannot prepare the commit of a task writing " + tableName + ": " + e.getMessage(), e);
         }
+        try {
+            pending.record(attempt, messages);
+        } catch (IOException | RuntimeException e) {
+            // Without the record the driver might never learn of these files: delete them before failing.
+            try {
+                PaimonCommits.discard(table, messages);
+            } catch (IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw new IOException(String.format(
+                    "Cannot record the commit messages of a task writing %s in %s: %s. The task's files were "
+                            + "deleted; Spark retries the task.",
+                    tableName, pending.dir(), e.getMessage()), e);
+        }
+        return StrataCommitMessage.of(messages);
     }
 
     @Override

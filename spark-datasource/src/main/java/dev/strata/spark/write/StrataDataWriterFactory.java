@@ -18,18 +18,21 @@ final class StrataDataWriterFactory implements DeltaWriterFactory {
     private final FileStoreTable table;
     private final BatchWriteBuilder builder;
     private final List<String> rowIdColumns;
+    private final PendingMessages pending;
 
-    StrataDataWriterFactory(String tableName, FileStoreTable table, BatchWriteBuilder builder, List<String> rowIdColumns) {
+    StrataDataWriterFactory(String tableName, FileStoreTable table, BatchWriteBuilder builder, List<String> rowIdColumns,
+            PendingMessages pending) {
         this.tableName = tableName;
         this.table = table;
         this.builder = builder;
         this.rowIdColumns = rowIdColumns;
+        this.pending = pending;
     }
 
     @Override
     public DeltaWriter<InternalRow> createWriter(int partitionId, long taskId) {
         KeyRows keys = rowIdColumns.isEmpty() ? null : new KeyRows(tableName, table.rowType(), rowIdColumns);
-        return new StrataDataWriter(tableName, PaimonTaskWriter.open(table, builder),
-                SparkToPaimon.forRowType(table.rowType()), keys);
+        return new StrataDataWriter(tableName, table, PaimonTaskWriter.open(table, builder),
+                SparkToPaimon.forRowType(table.rowType()), keys, pending, partitionId + "-" + taskId);
     }
 }

@@ -1,43 +1,38 @@
-package dev.strata.spark.read;
+package dev.strata.spark.table;
 
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
-import dev.strata.spark.catalog.StrataTable;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.expressions.Transform;
-import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Strata table as read by one query, carrying the {@link MapPushdown} the optimizer decided for it. The
- * map pushdown rule puts it into the read relation in place of the {@link StrataTable} (it never
- * replaces a write target); everything else is the underlying table's.
+ * A Strata table as read by one query, carrying a pushdown the optimizer decided for its scan: everything but
+ * the scan builder is the wrapped table's. Two wrappers are equal when they wrap the same table with equal
+ * pushdowns, so Spark's plan comparisons treat a re-applied rule as no change.
+ *
+ * @param <P> the pushdown carried
  */
-public final class MapPushdownTable implements SupportsRead {
+public abstract class PushdownTable<P> implements SupportsRead {
 
-    private final StrataTable table;
-    private final MapPushdown pushdown;
+    private final SupportsRead table;
+    private final P pushdown;
 
-    public MapPushdownTable(StrataTable table, MapPushdown pushdown) {
+    PushdownTable(SupportsRead table, P pushdown) {
         this.table = Objects.requireNonNull(table, "table");
         this.pushdown = Objects.requireNonNull(pushdown, "pushdown");
     }
 
-    public StrataTable strataTable() {
+    /** The wrapped table. */
+    SupportsRead wrapped() {
         return table;
     }
 
-    public MapPushdown pushdown() {
+    public P pushdown() {
         return pushdown;
-    }
-
-    @Override
-    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-        return new StrataScanBuilder(table.name(), table.paimonTable(), table.schema(), pushdown);
     }
 
     @Override
@@ -68,13 +63,13 @@ public final class MapPushdownTable implements SupportsRead {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MapPushdownTable && ((MapPushdownTable) o).table == table
-                && ((MapPushdownTable) o).pushdown.equals(pushdown);
+        return o != null && o.getClass() == getClass() && ((PushdownTable<?>) o).table.equals(table)
+                && ((PushdownTable<?>) o).pushdown.equals(pushdown);
     }
 
     @Override
     public int hashCode() {
-        return System.identityHashCode(table) * 31 + pushdown.hashCode();
+        return table.hashCode() * 31 + pushdown.hashCode();
     }
 
     @Override

@@ -1,10 +1,12 @@
-package dev.strata.spark.catalog;
+package dev.strata.spark.table;
 
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import dev.strata.spark.catalog.StrataTableNames;
+import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.read.StrataScanBuilder;
 import dev.strata.spark.write.RowLevelStatements;
