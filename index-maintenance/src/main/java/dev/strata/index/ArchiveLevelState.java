@@ -1,10 +1,6 @@
 package dev.strata.index;
 
 import dev.strata.index.maintain.BucketIndexState;
-
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.DataFileMeta;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,17 +8,19 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToIntFunction;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.DataFileMeta;
 
 /**
- * The full-text archive state of one level of one bucket in a snapshot (see
- * {@link PkFullTextSearcher#levelStates}). {@code state} is {@code current} (the archive covers exactly the
- * level's files), {@code stale} (an archive whose sources, text field or header do not match the level's files;
- * a rebuild or the next Strata compaction replaces it), {@code missing} (a level above 0 without an archive) or
- * {@code not_indexed} (level 0, never archived: its files overlap and the next compaction moves them up).
- * {@code sourceFiles} and {@code rows} count the level's data files; {@code rowsNotCovered} the rows of those
- * files that no current archive covers, counted on the first entry of a level only, so that a bucket's sum is
- * the rows a search indexes at query time (or leaves out). A stale archive whose header cannot be read has
- * level -1.
+ * The full-text archive state of one level of one bucket in a snapshot (see {@link
+ * PkFullTextSearcher#levelStates}). {@code state} is {@code current} (the archive covers exactly
+ * the level's files), {@code stale} (an archive whose sources, text field or header do not match
+ * the level's files; a rebuild or the next Strata compaction replaces it), {@code missing} (a level
+ * above 0 without an archive) or {@code not_indexed} (level 0, never archived: its files overlap
+ * and the next compaction moves them up). {@code sourceFiles} and {@code rows} count the level's
+ * data files; {@code rowsNotCovered} the rows of those files that no current archive covers,
+ * counted on the first entry of a level only, so that a bucket's sum is the rows a search indexes
+ * at query time (or leaves out). A stale archive whose header cannot be read has level -1.
  */
 public final class ArchiveLevelState {
 
@@ -39,7 +37,12 @@ public final class ArchiveLevelState {
     private final Long archiveBytes;
     private final long rowsNotCovered;
 
-    private ArchiveLevelState(int level, IndexFileMeta archive, String state, int sourceFiles, long rows,
+    private ArchiveLevelState(
+            int level,
+            IndexFileMeta archive,
+            String state,
+            int sourceFiles,
+            long rows,
             long rowsNotCovered) {
         this.level = level;
         this.archive = archive == null ? null : archive.fileName();
@@ -50,7 +53,9 @@ public final class ArchiveLevelState {
         this.rowsNotCovered = rowsNotCovered;
     }
 
-    static List<ArchiveLevelState> of(List<DataFileMeta> dataFiles, BucketIndexState state,
+    static List<ArchiveLevelState> of(
+            List<DataFileMeta> dataFiles,
+            BucketIndexState state,
             ToIntFunction<IndexFileMeta> levelOf) {
         TreeMap<Integer, List<DataFileMeta>> files = new TreeMap<>();
         for (DataFileMeta f : dataFiles) {
@@ -84,12 +89,21 @@ public final class ArchiveLevelState {
             if (level == 0) {
                 entries.add(new ArchiveLevelState(level, null, NOT_INDEXED, n, rows, notCovered));
             } else if (current.containsKey(level)) {
-                entries.add(new ArchiveLevelState(level, current.get(level), CURRENT, n, rows, notCovered));
+                entries.add(
+                        new ArchiveLevelState(
+                                level, current.get(level), CURRENT, n, rows, notCovered));
             } else if (!stale.containsKey(level)) {
                 entries.add(new ArchiveLevelState(level, null, MISSING, n, rows, notCovered));
             }
             for (IndexFileMeta archive : stale.getOrDefault(level, Collections.emptyList())) {
-                entries.add(new ArchiveLevelState(level, archive, STALE, n, rows, entries.isEmpty() ? notCovered : 0));
+                entries.add(
+                        new ArchiveLevelState(
+                                level,
+                                archive,
+                                STALE,
+                                n,
+                                rows,
+                                entries.isEmpty() ? notCovered : 0));
             }
             out.addAll(entries);
         }
@@ -128,7 +142,18 @@ public final class ArchiveLevelState {
 
     @Override
     public String toString() {
-        return "ArchiveLevelState{level=" + level + ", archive=" + archive + ", state=" + state + ", files=" + sourceFiles
-                + ", rows=" + rows + ", notCovered=" + rowsNotCovered + "}";
+        return "ArchiveLevelState{level="
+                + level
+                + ", archive="
+                + archive
+                + ", state="
+                + state
+                + ", files="
+                + sourceFiles
+                + ", rows="
+                + rows
+                + ", notCovered="
+                + rowsNotCovered
+                + "}";
     }
 }

@@ -1,7 +1,10 @@
 package dev.strata.index;
 
 import dev.strata.index.archive.ArchiveFiles;
-
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
@@ -12,12 +15,10 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
-
-/** The data files, archives and deletion-vector index files of one (partition, bucket) in one snapshot. */
+/**
+ * The data files, archives and deletion-vector index files of one (partition, bucket) in one
+ * snapshot.
+ */
 final class BucketFiles {
 
     final List<DataFileMeta> dataFiles;
@@ -25,7 +26,11 @@ final class BucketFiles {
     final List<IndexFileMeta> deletionVectorFiles;
     final Integer totalBuckets;
 
-    private BucketFiles(List<DataFileMeta> dataFiles, List<IndexFileMeta> archives, List<IndexFileMeta> dvFiles, Integer totalBuckets) {
+    private BucketFiles(
+            List<DataFileMeta> dataFiles,
+            List<IndexFileMeta> archives,
+            List<IndexFileMeta> dvFiles,
+            Integer totalBuckets) {
         this.dataFiles = dataFiles;
         this.archives = archives;
         this.deletionVectorFiles = dvFiles;
@@ -34,12 +39,22 @@ final class BucketFiles {
 
     static BucketFiles empty(FileStoreTable table) {
         int buckets = table.schema().numBuckets();
-        return new BucketFiles(Collections.emptyList(), Collections.emptyList(), Collections.emptyList(), buckets > 0 ? buckets : null);
+        return new BucketFiles(
+                Collections.emptyList(),
+                Collections.emptyList(),
+                Collections.emptyList(),
+                buckets > 0 ? buckets : null);
     }
 
-    static BucketFiles read(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
+    static BucketFiles read(
+            FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
         List<ManifestEntry> entries =
-                table.store().newScan().withSnapshot(snapshot).withPartitionBucket(partition, bucket).plan().files();
+                table.store()
+                        .newScan()
+                        .withSnapshot(snapshot)
+                        .withPartitionBucket(partition, bucket)
+                        .plan()
+                        .files();
         List<DataFileMeta> files = new ArrayList<>(entries.size());
         Integer totalBuckets = null;
         for (ManifestEntry entry : entries) {
@@ -51,15 +66,24 @@ final class BucketFiles {
             totalBuckets = buckets > 0 ? buckets : null;
         }
         IndexFileHandler handler = table.store().newIndexFileHandler();
-        List<IndexFileMeta> archives = handler.scan(snapshot, ArchiveFiles.INDEX_TYPE, partition, bucket);
-        List<IndexFileMeta> dvs = handler.scan(snapshot, DeletionVectorsIndexFile.DELETION_VECTORS_INDEX, partition, bucket);
+        List<IndexFileMeta> archives =
+                handler.scan(snapshot, ArchiveFiles.INDEX_TYPE, partition, bucket);
+        List<IndexFileMeta> dvs =
+                handler.scan(
+                        snapshot,
+                        DeletionVectorsIndexFile.DELETION_VECTORS_INDEX,
+                        partition,
+                        bucket);
         return new BucketFiles(files, archives, dvs, totalBuckets);
     }
 
-    Map<String, DeletionVector> deletionVectors(FileStoreTable table, BinaryRow partition, int bucket) {
+    Map<String, DeletionVector> deletionVectors(
+            FileStoreTable table, BinaryRow partition, int bucket) {
         if (deletionVectorFiles.isEmpty()) {
             return Collections.emptyMap();
         }
-        return table.store().newIndexFileHandler().readAllDeletionVectors(partition, bucket, deletionVectorFiles);
+        return table.store()
+                .newIndexFileHandler()
+                .readAllDeletionVectors(partition, bucket, deletionVectorFiles);
     }
 }

@@ -1,15 +1,14 @@
 package dev.strata.index;
 
-import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.manifest.BucketEntry;
-import org.apache.paimon.predicate.Predicate;
-import org.apache.paimon.table.FileStoreTable;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.manifest.BucketEntry;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.table.FileStoreTable;
 
 /** One (partition, bucket) of a table; serializable, to ship to engine tasks. */
 public final class BucketRef implements Serializable {
@@ -33,13 +32,16 @@ public final class BucketRef implements Serializable {
     }
 
     /**
-     * The (partition, bucket) pairs that hold data files in a snapshot, in partition-byte then bucket
-     * order; negative (postpone) buckets are left out.
+     * The (partition, bucket) pairs that hold data files in a snapshot, in partition-byte then
+     * bucket order; negative (postpone) buckets are left out.
      *
-     * @param partitionFilter a Paimon predicate on the partition columns, or null for all partitions
+     * @param partitionFilter a Paimon predicate on the partition columns, or null for all
+     *     partitions
      */
-    public static List<BucketRef> list(FileStoreTable table, long snapshotId, Predicate partitionFilter) {
-        org.apache.paimon.operation.FileStoreScan scan = table.store().newScan().withSnapshot(snapshotId);
+    public static List<BucketRef> list(
+            FileStoreTable table, long snapshotId, Predicate partitionFilter) {
+        org.apache.paimon.operation.FileStoreScan scan =
+                table.store().newScan().withSnapshot(snapshotId);
         if (partitionFilter != null) {
             scan.withPartitionFilter(partitionFilter);
         }
@@ -49,7 +51,11 @@ public final class BucketRef implements Serializable {
                 refs.add(new BucketRef(entry.partition(), entry.bucket()));
             }
         }
-        refs.sort(Comparator.comparing((BucketRef r) -> r.partition.toBytes(), java.util.Arrays::compareUnsigned).thenComparingInt(r -> r.bucket));
+        refs.sort(
+                Comparator.comparing(
+                                (BucketRef r) -> r.partition.toBytes(),
+                                java.util.Arrays::compareUnsigned)
+                        .thenComparingInt(r -> r.bucket));
         return refs;
     }
 

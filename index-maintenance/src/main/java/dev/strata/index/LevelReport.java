@@ -1,14 +1,14 @@
 package dev.strata.index;
 
-import org.apache.paimon.data.BinaryRow;
-
 import java.io.Serializable;
+import org.apache.paimon.data.BinaryRow;
 
 /**
  * What a rebuild did to one level of one bucket. {@code action} is {@code built} (a new archive),
- * {@code retired} (an archive removed, nothing built in its place) or {@code kept} (already current).
- * {@code level} is -1 for a retired archive whose header could not be read. Counts describe the new
- * archive for {@code built}, the existing one for {@code kept} and the removed one for {@code retired}.
+ * {@code retired} (an archive removed, nothing built in its place) or {@code kept} (already
+ * current). {@code level} is -1 for a retired archive whose header could not be read. Counts
+ * describe the new archive for {@code built}, the existing one for {@code kept} and the removed one
+ * for {@code retired}.
  */
 public final class LevelReport implements Serializable {
 
@@ -22,7 +22,14 @@ public final class LevelReport implements Serializable {
     private final long rowsIndexed;
     private final long archiveBytes;
 
-    LevelReport(BinaryRow partition, int bucket, int level, String action, int sourceFiles, long rowsIndexed, long archiveBytes) {
+    LevelReport(
+            BinaryRow partition,
+            int bucket,
+            int level,
+            String action,
+            int sourceFiles,
+            long rowsIndexed,
+            long archiveBytes) {
         this.partition = partition;
         this.bucket = bucket;
         this.level = level;
@@ -62,7 +69,18 @@ public final class LevelReport implements Serializable {
 
     @Override
     public String toString() {
-        return "LevelReport{bucket=" + bucket + ", level=" + level + ", action=" + action + ", sourceFiles=" + sourceFiles
-                + ", rows=" + rowsIndexed + ", bytes=" + archiveBytes + "}";
+        return "LevelReport{bucket="
+                + bucket
+                + ", level="
+                + level
+                + ", action="
+                + action
+                + ", sourceFiles="
+                + sourceFiles
+                + ", rows="
+                + rowsIndexed
+                + ", bytes="
+                + archiveBytes
+                + "}";
     }
 }

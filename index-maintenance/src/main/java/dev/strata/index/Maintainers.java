@@ -7,16 +7,15 @@ import dev.strata.index.archive.DataFileTextReader;
 import dev.strata.index.archive.LuceneArchiveBuilder;
 import dev.strata.index.maintain.BucketMaintainer;
 import dev.strata.index.options.FullTextDefinition;
-
+import java.util.concurrent.ExecutorService;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 
-import java.util.concurrent.ExecutorService;
-
 /**
- * Creates bucket maintainers of one table, sharing a header cache. An archive built with other analyzer
- * settings than the table's current ones is classified stale (and so rebuilt by the next blocking commit).
+ * Creates bucket maintainers of one table, sharing a header cache. An archive built with other
+ * analyzer settings than the table's current ones is classified stale (and so rebuilt by the next
+ * blocking commit).
  */
 final class Maintainers {
 
@@ -39,10 +38,13 @@ final class Maintainers {
     }
 
     BucketFiles bucketFiles(Snapshot snapshot, BinaryRow partition, int bucket) {
-        return snapshot == null ? BucketFiles.empty(table) : BucketFiles.read(table, snapshot, partition, bucket);
+        return snapshot == null
+                ? BucketFiles.empty(table)
+                : BucketFiles.read(table, snapshot, partition, bucket);
     }
 
-    BucketMaintainer restore(BucketFiles restored, BinaryRow partition, int bucket, ExecutorService executor) {
+    BucketMaintainer restore(
+            BucketFiles restored, BinaryRow partition, int bucket, ExecutorService executor) {
         ArchiveFiles files = ArchiveFiles.of(table, partition, bucket);
         LuceneArchiveBuilder builder =
                 new LuceneArchiveBuilder(
@@ -59,10 +61,16 @@ final class Maintainers {
                 archive -> {
                     ArchiveHeader header = headers.header(files, archive);
                     if (!header.analyzer().equals(definition.analyzer())) {
-                        // Classified as stale, so the next blocking commit rebuilds it with the table's analyzer.
+                        // Classified as stale, so the next blocking commit rebuilds it with the
+                        // table's analyzer.
                         throw new IllegalStateException(
-                                "Full-text archive " + archive.fileName() + " was built with analyzer " + header.analyzer()
-                                        + ", but the table now configures " + definition.analyzer() + ".");
+                                "Full-text archive "
+                                        + archive.fileName()
+                                        + " was built with analyzer "
+                                        + header.analyzer()
+                                        + ", but the table now configures "
+                                        + definition.analyzer()
+                                        + ".");
                     }
                     return header;
                 },

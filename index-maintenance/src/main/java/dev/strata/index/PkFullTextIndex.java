@@ -2,25 +2,23 @@ package dev.strata.index;
 
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.options.FullTextDefinition;
-
-import org.apache.paimon.schema.TableSchema;
 import dev.strata.index.search.TextMatcher;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 
-import java.util.List;
-import java.util.Map;
-
 /**
- * Entry point of primary-key full-text archives for engines: is the feature on, is a table definition
- * valid, may a schema change be applied, and clean-up of archives whose commit failed.
+ * Entry point of primary-key full-text archives for engines: is the feature on, is a table
+ * definition valid, may a schema change be applied, and clean-up of archives whose commit failed.
  *
- * <p>Options: {@code pk-full-text.index.columns} (exactly one CHAR/VARCHAR/STRING column),
- * {@code fields.<col>.pk-full-text.index.options} (JSON object of analyzer options; unqualified keys are
+ * <p>Options: {@code pk-full-text.index.columns} (exactly one CHAR/VARCHAR/STRING column), {@code
+ * fields.<col>.pk-full-text.index.options} (JSON object of analyzer options; unqualified keys are
  * read as {@code full-text.*}), table-level {@code full-text.*}. Requirements: primary-key table,
- * {@code deletion-vectors.enabled = true} unless {@code merge-engine = first-row},
- * {@code deletion-vectors.merge-on-read} not true, {@code bucket > 0} or {@code bucket = -2}.
+ * {@code deletion-vectors.enabled = true} unless {@code merge-engine = first-row}, {@code
+ * deletion-vectors.merge-on-read} not true, {@code bucket > 0} or {@code bucket = -2}.
  */
 public final class PkFullTextIndex {
 
@@ -48,10 +46,11 @@ public final class PkFullTextIndex {
     }
 
     /**
-     * The per-row matcher of {@code query} on the table's indexed column, with the analyzer its archives and
-     * fresh indexes use (the table's current definition).
+     * The per-row matcher of {@code query} on the table's indexed column, with the analyzer its
+     * archives and fresh indexes use (the table's current definition).
      *
-     * @throws IllegalArgumentException for a table without a valid index definition or an unparsable query
+     * @throws IllegalArgumentException for a table without a valid index definition or an
+     *     unparsable query
      */
     public static TextMatcher matcher(FileStoreTable table, String query) {
         return TextMatcher.of(definition(table).analyzer(), query);
@@ -60,7 +59,11 @@ public final class PkFullTextIndex {
     static FullTextDefinition definition(FileStoreTable table) {
         TableSchema schema = table.schema();
         return FullTextDefinition.resolve(
-                table.name(), schema.logicalRowType(), schema.primaryKeys(), schema.partitionKeys(), schema.options());
+                table.name(),
+                schema.logicalRowType(),
+                schema.primaryKeys(),
+                schema.partitionKeys(),
+                schema.options());
     }
 
     /**
@@ -68,12 +71,21 @@ public final class PkFullTextIndex {
      * {@link IllegalArgumentException} naming the table, option, value found and values allowed.
      */
     public static void validate(String tableName, TableSchema schema) {
-        validate(tableName, schema.logicalRowType(), schema.primaryKeys(), schema.partitionKeys(), schema.options());
+        validate(
+                tableName,
+                schema.logicalRowType(),
+                schema.primaryKeys(),
+                schema.partitionKeys(),
+                schema.options());
     }
 
     /** As {@link #validate(String, TableSchema)}, from the parts of a CREATE TABLE. */
     public static void validate(
-            String tableName, RowType rowType, List<String> primaryKeys, List<String> partitionKeys, Map<String, String> options) {
+            String tableName,
+            RowType rowType,
+            List<String> primaryKeys,
+            List<String> partitionKeys,
+            Map<String, String> options) {
         if (FullTextDefinition.isEnabled(options)) {
             FullTextDefinition.resolve(tableName, rowType, primaryKeys, partitionKeys, options);
         }
@@ -81,33 +93,64 @@ public final class PkFullTextIndex {
 
     /**
      * Checks an ALTER TABLE: the new schema must be valid, and the column indexed before may not be
-     * dropped, renamed or retyped while it stays indexed (its field id must keep its name and type).
-     * Throws {@link IllegalArgumentException} with what to do instead.
+     * dropped, renamed or retyped while it stays indexed (its field id must keep its name and
+     * type). Throws {@link IllegalArgumentException} with what to do instead.
      */
-    public static void validateSchemaChange(String tableName, TableSchema oldSchema, TableSchema newSchema) {
+    public static void validateSchemaChange(
+            String tableName, TableSchema oldSchema, TableSchema newSchema) {
         if (FullTextDefinition.isEnabled(oldSchema.options())) {
             String column = oldSchema.options().get(COLUMNS_OPTION).trim();
             DataField before = oldSchema.nameToFieldMap().get(column);
             if (before != null && FullTextDefinition.isEnabled(newSchema.options())) {
                 DataField after = newSchema.idToFieldMap().get(before.id());
-                String todo = " Remove option '" + COLUMNS_OPTION + "' first (ALTER TABLE ... UNSET TBLPROPERTIES), then change the column.";
+                String todo =
+                        " Remove option '"
+                                + COLUMNS_OPTION
+                                + "' first (ALTER TABLE ... UNSET TBLPROPERTIES), then change the column.";
                 if (after == null) {
                     throw new IllegalArgumentException(
-                            "Cannot drop column " + tableName + "." + column
-                                    + ": it is the primary-key full-text index column (option '" + COLUMNS_OPTION + "' = '"
-                                    + column + "')." + todo);
+                            "Cannot drop column "
+                                    + tableName
+                                    + "."
+                                    + column
+                                    + ": it is the primary-key full-text index column (option '"
+                                    + COLUMNS_OPTION
+                                    + "' = '"
+                                    + column
+                                    + "')."
+                                    + todo);
                 }
                 if (!after.name().equals(before.name())) {
                     throw new IllegalArgumentException(
-                            "Cannot rename column " + tableName + "." + column + " to '" + after.name()
-                                    + "': it is the primary-key full-text index column (option '" + COLUMNS_OPTION + "' = '"
-                                    + column + "')." + todo);
+                            "Cannot rename column "
+                                    + tableName
+                                    + "."
+                                    + column
+                                    + " to '"
+                                    + after.name()
+                                    + "': it is the primary-key full-text index column (option '"
+                                    + COLUMNS_OPTION
+                                    + "' = '"
+                                    + column
+                                    + "')."
+                                    + todo);
                 }
                 if (!after.type().copy(true).equals(before.type().copy(true))) {
                     throw new IllegalArgumentException(
-                            "Cannot update type of column " + tableName + "." + column + " from " + before.type() + " to "
-                                    + after.type() + ": it is the primary-key full-text index column (option '"
-                                    + COLUMNS_OPTION + "' = '" + column + "')." + todo);
+                            "Cannot update type of column "
+                                    + tableName
+                                    + "."
+                                    + column
+                                    + " from "
+                                    + before.type()
+                                    + " to "
+                                    + after.type()
+                                    + ": it is the primary-key full-text index column (option '"
+                                    + COLUMNS_OPTION
+                                    + "' = '"
+                                    + column
+                                    + "')."
+                                    + todo);
                 }
             }
         }

@@ -6,16 +6,6 @@ import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.maintain.BucketMaintainer;
 import dev.strata.index.maintain.IndexChange;
 import dev.strata.index.maintain.IndexCommit;
-
-import org.apache.paimon.Snapshot;
-import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.CompactIncrement;
-import org.apache.paimon.io.DataIncrement;
-import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.CommitMessageImpl;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,17 +15,28 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 
 /**
- * Rebuilds the archives of one (partition, bucket) from a snapshot, independently of any data write (for
- * {@code CALL rebuild_pk_fulltext}; run one per bucket, commit all messages in one snapshot). Archives are
- * classified with full checksum verification, so a corrupt archive is retired and rebuilt.
+ * Rebuilds the archives of one (partition, bucket) from a snapshot, independently of any data write
+ * (for {@code CALL rebuild_pk_fulltext}; run one per bucket, commit all messages in one snapshot).
+ * Archives are classified with full checksum verification, so a corrupt archive is retired and
+ * rebuilt.
  */
 public final class PkFullTextRebuild {
 
     private PkFullTextRebuild() {}
 
-    /** The outcome of a rebuild: index-only commit messages, a per-level report and an abort hook. */
+    /**
+     * The outcome of a rebuild: index-only commit messages, a per-level report and an abort hook.
+     */
     public static final class Result {
         private final List<CommitMessage> messages;
         private final List<LevelReport> report;
@@ -56,7 +57,10 @@ public final class PkFullTextRebuild {
             return report;
         }
 
-        /** Deletes the archives this rebuild generated (call when its messages will not be committed). */
+        /**
+         * Deletes the archives this rebuild generated (call when its messages will not be
+         * committed).
+         */
         public void abort() throws IOException {
             commit.abort();
         }
@@ -68,17 +72,25 @@ public final class PkFullTextRebuild {
      * @param localTempDir where Lucene builds its index before packing (null: java.io.tmpdir)
      */
     public static Result run(
-            FileStoreTable table, long snapshotId, BinaryRow partition, int bucket, boolean force, java.nio.file.Path localTempDir)
+            FileStoreTable table,
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            boolean force,
+            java.nio.file.Path localTempDir)
             throws Exception {
         Maintainers maintainers = new Maintainers(table, true, localTempDir);
         Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         BucketFiles restored = maintainers.bucketFiles(snapshot, partition, bucket);
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "strata-pk-full-text-rebuild");
-            t.setDaemon(true);
-            return t;
-        });
-        try (BucketMaintainer maintainer = maintainers.restore(restored, partition, bucket, executor)) {
+        ExecutorService executor =
+                Executors.newSingleThreadExecutor(
+                        r -> {
+                            Thread t = new Thread(r, "strata-pk-full-text-rebuild");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        try (BucketMaintainer maintainer =
+                maintainers.restore(restored, partition, bucket, executor)) {
             List<IndexFileMeta> before = maintainer.payloads();
             if (force) {
                 maintainer.retireAll();
@@ -92,14 +104,28 @@ public final class PkFullTextRebuild {
                     IndexChange change = commit.appendChange().get();
                     created = change.created();
                     removed = change.removed();
-                    messages.add(new CommitMessageImpl(
-                            partition.copy(),
-                            bucket,
-                            restored.totalBuckets,
-                            new DataIncrement(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(created), new ArrayList<>(removed)),
-                            CompactIncrement.emptyIncrement()));
+                    messages.add(
+                            new CommitMessageImpl(
+                                    partition.copy(),
+                                    bucket,
+                                    restored.totalBuckets,
+                                    new DataIncrement(
+                                            new ArrayList<>(),
+                                            new ArrayList<>(),
+                                            new ArrayList<>(),
+                                            new ArrayList<>(created),
+                                            new ArrayList<>(removed)),
+                                    CompactIncrement.emptyIncrement()));
                 }
-                List<LevelReport> report = report(maintainers, partition, bucket, before, maintainer.payloads(), created, removed);
+                List<LevelReport> report =
+                        report(
+                                maintainers,
+                                partition,
+                                bucket,
+                                before,
+                                maintainer.payloads(),
+                                created,
+                                removed);
                 return new Result(messages, report, commit);
             } catch (Throwable t) {
                 try {
@@ -129,13 +155,31 @@ public final class PkFullTextRebuild {
             ArchiveHeader h = header(maintainers, p, bucket, archive);
             int level = h.sourceMeta().dataLevel();
             builtLevels.put(level, true);
-            byLevel.put(level, new LevelReport(p, bucket, level, "built", h.sourceMeta().sourceFiles().size(), archive.rowCount(), archive.fileSize()));
+            byLevel.put(
+                    level,
+                    new LevelReport(
+                            p,
+                            bucket,
+                            level,
+                            "built",
+                            h.sourceMeta().sourceFiles().size(),
+                            archive.rowCount(),
+                            archive.fileSize()));
         }
         for (IndexFileMeta archive : after) {
             if (!created.contains(archive)) {
                 ArchiveHeader h = header(maintainers, p, bucket, archive);
                 int level = h.sourceMeta().dataLevel();
-                byLevel.put(level, new LevelReport(p, bucket, level, "kept", h.sourceMeta().sourceFiles().size(), archive.rowCount(), archive.fileSize()));
+                byLevel.put(
+                        level,
+                        new LevelReport(
+                                p,
+                                bucket,
+                                level,
+                                "kept",
+                                h.sourceMeta().sourceFiles().size(),
+                                archive.rowCount(),
+                                archive.fileSize()));
             }
         }
         List<LevelReport> result = new ArrayList<>(byLevel.values());
@@ -144,7 +188,9 @@ public final class PkFullTextRebuild {
             int sources = 0;
             try {
                 // Header checks only: an archive retired for a damaged body still tells its level.
-                ArchiveHeader h = new ArchiveHeaders(false).header(ArchiveFiles.of(maintainers.table, p, bucket), archive);
+                ArchiveHeader h =
+                        new ArchiveHeaders(false)
+                                .header(ArchiveFiles.of(maintainers.table, p, bucket), archive);
                 level = h.sourceMeta().dataLevel();
                 sources = h.sourceMeta().sourceFiles().size();
             } catch (IOException | RuntimeException e) {
@@ -153,16 +199,27 @@ public final class PkFullTextRebuild {
             if (level > 0 && builtLevels.containsKey(level)) {
                 continue;
             }
-            result.add(new LevelReport(p, bucket, level, "retired", sources, archive.rowCount(), archive.fileSize()));
+            result.add(
+                    new LevelReport(
+                            p,
+                            bucket,
+                            level,
+                            "retired",
+                            sources,
+                            archive.rowCount(),
+                            archive.fileSize()));
         }
         return result;
     }
 
-    private static ArchiveHeader header(Maintainers maintainers, BinaryRow partition, int bucket, IndexFileMeta archive) {
+    private static ArchiveHeader header(
+            Maintainers maintainers, BinaryRow partition, int bucket, IndexFileMeta archive) {
         try {
-            return maintainers.headers.header(ArchiveFiles.of(maintainers.table, partition, bucket), archive);
+            return maintainers.headers.header(
+                    ArchiveFiles.of(maintainers.table, partition, bucket), archive);
         } catch (IOException e) {
-            throw new IllegalStateException("Cannot read header of full-text archive " + archive.fileName(), e);
+            throw new IllegalStateException(
+                    "Cannot read header of full-text archive " + archive.fileName(), e);
         }
     }
 }

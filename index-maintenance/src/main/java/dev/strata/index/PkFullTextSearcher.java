@@ -3,14 +3,21 @@ package dev.strata.index;
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.maintain.BucketIndexState;
-import dev.strata.index.search.BucketSearcher;
-import dev.strata.index.search.SearchHit;
-import dev.strata.index.source.SourcePolicy;
-
 import dev.strata.index.options.FullTextDefinition;
+import dev.strata.index.search.BucketSearcher;
 import dev.strata.index.search.CorpusStats;
 import dev.strata.index.search.FreshRows;
-
+import dev.strata.index.search.SearchHit;
+import dev.strata.index.source.SourcePolicy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.KeyValue;
@@ -20,47 +27,41 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.deletionvectors.DeletionVector;
-import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.format.FormatReaderContext;
 import org.apache.paimon.format.FormatReaderFactory;
 import org.apache.paimon.fs.Path;
+import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.KeyValueFileReaderFactory;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.FileRecordIterator;
 import org.apache.paimon.reader.FileRecordReader;
-import org.apache.paimon.utils.RoaringBitmap32;
-import org.apache.paimon.io.KeyValueFileReaderFactory;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Set;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import org.apache.paimon.utils.RoaringBitmap32;
 
 /**
- * Searches the archives of a table, one bucket at a time (run per bucket in engine tasks, then merge with
- * {@link #topK}), and reads the rows behind the hits. Files covered by a current archive are searched
- * through it; rows of level 0 and of levels whose archive is missing or stale are indexed at query time
- * ({@link FreshRows}, counted in {@link BucketResult#rowsIndexedAtQueryTime()}) when the search asks for
- * fresh rows, else not searched (counted in {@link BucketResult#unsearchableRows()}). One BM25 across
- * buckets: {@link #stats} per bucket, summed, then {@link #search} with the sum. Archives are classified by their headers; an archive
- * whose header is intact but whose content fails the checksum makes the search fail with
- * {@link dev.strata.index.archive.CorruptArchiveException} (never a silently partial answer); a rebuild
- * replaces it.
+ * Searches the archives of a table, one bucket at a time (run per bucket in engine tasks, then
+ * merge with {@link #topK}), and reads the rows behind the hits. Files covered by a current archive
+ * are searched through it; rows of level 0 and of levels whose archive is missing or stale are
+ * indexed at query time ({@link FreshRows}, counted in {@link
+ * BucketResult#rowsIndexedAtQueryTime()}) when the search asks for fresh rows, else not searched
+ * (counted in {@link BucketResult#unsearchableRows()}). One BM25 across buckets: {@link #stats} per
+ * bucket, summed, then {@link #search} with the sum. Archives are classified by their headers; an
+ * archive whose header is intact but whose content fails the checksum makes the search fail with
+ * {@link dev.strata.index.archive.CorruptArchiveException} (never a silently partial answer); a
+ * rebuild replaces it.
  */
 public final class PkFullTextSearcher {
 
-    /** Archive headers read by the searches of this JVM (cached by path, length, time and footer checksum). */
+    /**
+     * Archive headers read by the searches of this JVM (cached by path, length, time and footer
+     * checksum).
+     */
     private static final ArchiveHeaders HEADERS = new ArchiveHeaders(false);
 
     private final Maintainers maintainers;
@@ -73,7 +74,10 @@ public final class PkFullTextSearcher {
         return new PkFullTextSearcher(table);
     }
 
-    /** Hits of one bucket, how many rows were indexed at query time, and how many could not be searched. */
+    /**
+     * Hits of one bucket, how many rows were indexed at query time, and how many could not be
+     * searched.
+     */
     public static final class BucketResult {
         private final List<SearchHit> hits;
         private final long unsearchableRows;
@@ -90,7 +94,10 @@ public final class PkFullTextSearcher {
             return hits;
         }
 
-        /** Physical rows of the bucket's data files that were not searched (no current archive, fresh search off). */
+        /**
+         * Physical rows of the bucket's data files that were not searched (no current archive,
+         * fresh search off).
+         */
         public long unsearchableRows() {
             return unsearchableRows;
         }
@@ -103,47 +110,68 @@ public final class PkFullTextSearcher {
 
     /**
      * Whether searches of this table can index uncovered rows at query time: the primary-key rules
-     * {@link FreshRows} applies are those of a deletion-vector table with the {@code deduplicate} merge
-     * engine ordered by Paimon's own sequence numbers. Other tables search their archives only.
+     * {@link FreshRows} applies are those of a deletion-vector table with the {@code deduplicate}
+     * merge engine ordered by Paimon's own sequence numbers. Other tables search their archives
+     * only.
      */
     public boolean freshSearchSupported() {
         CoreOptions options = CoreOptions.fromMap(maintainers.table.options());
-        return options.mergeEngine() == CoreOptions.MergeEngine.DEDUPLICATE && options.sequenceField().isEmpty()
+        return options.mergeEngine() == CoreOptions.MergeEngine.DEDUPLICATE
+                && options.sequenceField().isEmpty()
                 && options.deletionVectorsEnabled();
     }
 
     /**
-     * The top-k live rows of one bucket for a Lucene classic query, from the current archives only, each
-     * scored with its archive's own statistics.
+     * The top-k live rows of one bucket for a Lucene classic query, from the current archives only,
+     * each scored with its archive's own statistics.
      *
      * @throws IllegalArgumentException for a blank or unparsable query or k &lt;= 0
      * @throws IOException when an archive cannot be read (e.g. {@code CorruptArchiveException})
      */
-    public BucketResult search(long snapshotId, BinaryRow partition, int bucket, String query, int k) throws IOException {
+    public BucketResult search(
+            long snapshotId, BinaryRow partition, int bucket, String query, int k)
+            throws IOException {
         return search(snapshotId, partition, bucket, query, k, null, false);
     }
 
     /**
-     * The collection statistics of {@code query} over what {@link #search(long, BinaryRow, int, String, int,
-     * CorpusStats, boolean)} with the same {@code fresh} reads in this bucket; sum them over every bucket of a
-     * search (with {@link CorpusStats#add}) and pass the sum to each bucket's search, so all scores are comparable.
+     * The collection statistics of {@code query} over what {@link #search(long, BinaryRow, int,
+     * String, int, CorpusStats, boolean)} with the same {@code fresh} reads in this bucket; sum
+     * them over every bucket of a search (with {@link CorpusStats#add}) and pass the sum to each
+     * bucket's search, so all scores are comparable.
      */
-    public CorpusStats stats(long snapshotId, BinaryRow partition, int bucket, String query, boolean fresh) throws IOException {
+    public CorpusStats stats(
+            long snapshotId, BinaryRow partition, int bucket, String query, boolean fresh)
+            throws IOException {
         Bucket b = bucket(snapshotId, partition, bucket, fresh);
         try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
-            return BucketSearcher.stats(b.archiveFiles, maintainers.headers, b.state.currentPayloads(), b.files.dataFiles,
-                    b.dvs, b.fresh, analyzer, query);
+            return BucketSearcher.stats(
+                    b.archiveFiles,
+                    maintainers.headers,
+                    b.state.currentPayloads(),
+                    b.files.dataFiles,
+                    b.dvs,
+                    b.fresh,
+                    analyzer,
+                    query);
         }
     }
 
     /**
-     * The top-k live rows of one bucket for a Lucene classic query. With {@code fresh} (and
-     * {@link #freshSearchSupported()}), rows no current archive covers are indexed at query time, and archived
-     * versions of keys that have a newer version in level 0 are not returned. Scores use {@code global}
-     * (null: each index's own statistics).
+     * The top-k live rows of one bucket for a Lucene classic query. With {@code fresh} (and {@link
+     * #freshSearchSupported()}), rows no current archive covers are indexed at query time, and
+     * archived versions of keys that have a newer version in level 0 are not returned. Scores use
+     * {@code global} (null: each index's own statistics).
      */
-    public BucketResult search(long snapshotId, BinaryRow partition, int bucket, String query, int k, CorpusStats global,
-            boolean fresh) throws IOException {
+    public BucketResult search(
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            String query,
+            int k,
+            CorpusStats global,
+            boolean fresh)
+            throws IOException {
         Bucket b = bucket(snapshotId, partition, bucket, fresh);
         List<DataFileMeta> eligible = new ArrayList<>();
         for (DataFileMeta f : b.files.dataFiles) {
@@ -155,23 +183,40 @@ public final class PkFullTextSearcher {
         List<SearchHit> archived;
         int n = k;
         while (true) {
-            List<SearchHit> got = BucketSearcher.search(partition.copy(), bucket, b.archiveFiles, maintainers.headers,
-                    b.state.currentPayloads(), eligible, b.dvs, global, query, n);
-            List<SearchHit> kept = hidden.isEmpty() ? got : withoutKeys(snapshotId, partition, bucket, got, hidden);
+            List<SearchHit> got =
+                    BucketSearcher.search(
+                            partition.copy(),
+                            bucket,
+                            b.archiveFiles,
+                            maintainers.headers,
+                            b.state.currentPayloads(),
+                            eligible,
+                            b.dvs,
+                            global,
+                            query,
+                            n);
+            List<SearchHit> kept =
+                    hidden.isEmpty()
+                            ? got
+                            : withoutKeys(snapshotId, partition, bucket, got, hidden);
             if (kept.size() >= k || got.size() < n || n >= Integer.MAX_VALUE / 4) {
                 archived = kept;
                 break;
             }
-            // Some of the best archived hits are older versions of keys updated in level 0: look further.
+            // Some of the best archived hits are older versions of keys updated in level 0: look
+            // further.
             n = n * 4;
         }
         List<SearchHit> all = new ArrayList<>(archived);
         if (b.fresh != null) {
             try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
-                all.addAll(BucketSearcher.searchFresh(partition.copy(), bucket, b.fresh, analyzer, global, query, k));
+                all.addAll(
+                        BucketSearcher.searchFresh(
+                                partition.copy(), bucket, b.fresh, analyzer, global, query, k));
             }
         }
-        return new BucketResult(BucketSearcher.topK(all, k), b.unsearchable, b.fresh == null ? 0 : b.fresh.rows());
+        return new BucketResult(
+                BucketSearcher.topK(all, k), b.unsearchable, b.fresh == null ? 0 : b.fresh.rows());
     }
 
     /** Which rows of one bucket's data files match a text match, as {@link #matches} found them. */
@@ -180,15 +225,19 @@ public final class PkFullTextSearcher {
         private final Set<String> unknownFiles;
         private final long rowsIndexedAtQueryTime;
 
-        BucketMatches(Map<String, RoaringBitmap32> positions, Set<String> unknownFiles, long rowsIndexedAtQueryTime) {
+        BucketMatches(
+                Map<String, RoaringBitmap32> positions,
+                Set<String> unknownFiles,
+                long rowsIndexedAtQueryTime) {
             this.positions = positions;
             this.unknownFiles = unknownFiles;
             this.rowsIndexedAtQueryTime = rowsIndexedAtQueryTime;
         }
 
         /**
-         * The matching row positions of a data file of a level above 0 that was searched; an empty bitmap
-         * when none of its rows matches, null when the file was not searched ({@link #isUnknown}).
+         * The matching row positions of a data file of a level above 0 that was searched; an empty
+         * bitmap when none of its rows matches, null when the file was not searched ({@link
+         * #isUnknown}).
          */
         public RoaringBitmap32 positions(String fileName) {
             if (unknownFiles.contains(fileName)) {
@@ -198,7 +247,10 @@ public final class PkFullTextSearcher {
             return p == null ? new RoaringBitmap32() : p;
         }
 
-        /** Whether the file's rows were not searched (level 0, or no current archive and no fresh indexing). */
+        /**
+         * Whether the file's rows were not searched (level 0, or no current archive and no fresh
+         * indexing).
+         */
         public boolean isUnknown(String fileName) {
             return unknownFiles.contains(fileName);
         }
@@ -211,27 +263,37 @@ public final class PkFullTextSearcher {
 
     /**
      * Every row of one bucket that a batch read of the snapshot returns and that matches all of
-     * {@code queries}: the rows of the data files above level 0, with the snapshot's deletion vectors
-     * applied — what Paimon reads of a deletion-vector (or first-row) table, whose level-0 rows become
-     * readable only once compacted. Unlike {@link #search}, no level-0 version hides an archived one, since a
-     * read returns the archived version until that compaction. Files a current archive covers are matched
-     * through it; with {@code fresh} (and {@link #freshSearchSupported()}) the other files above level 0 are
-     * indexed at query time, else they (and level-0 files) are reported as unknown, so a caller reads them
-     * whole.
+     * {@code queries}: the rows of the data files above level 0, with the snapshot's deletion
+     * vectors applied — what Paimon reads of a deletion-vector (or first-row) table, whose level-0
+     * rows become readable only once compacted. Unlike {@link #search}, no level-0 version hides an
+     * archived one, since a read returns the archived version until that compaction. Files a
+     * current archive covers are matched through it; with {@code fresh} (and {@link
+     * #freshSearchSupported()}) the other files above level 0 are indexed at query time, else they
+     * (and level-0 files) are reported as unknown, so a caller reads them whole.
      */
-    public BucketMatches matches(long snapshotId, BinaryRow partition, int bucket, List<String> queries, boolean fresh)
+    public BucketMatches matches(
+            long snapshotId, BinaryRow partition, int bucket, List<String> queries, boolean fresh)
             throws IOException {
         if (queries.isEmpty()) {
-            throw new IllegalArgumentException("Cannot match rows of bucket " + bucket + " of " + maintainers.table.name()
-                    + ": no query was given. Pass at least one full-text query.");
+            throw new IllegalArgumentException(
+                    "Cannot match rows of bucket "
+                            + bucket
+                            + " of "
+                            + maintainers.table.name()
+                            + ": no query was given. Pass at least one full-text query.");
         }
         FileStoreTable table = maintainers.table;
         Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         ArchiveFiles archiveFiles = ArchiveFiles.of(table, partition, bucket);
-        BucketIndexState state = BucketIndexState.fromActiveDataFiles(maintainers.definition.fieldId(), files.dataFiles,
-                files.archives, archive -> maintainers.headers.header(archiveFiles, archive));
-        Map<String, DeletionVector> dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
+        BucketIndexState state =
+                BucketIndexState.fromActiveDataFiles(
+                        maintainers.definition.fieldId(),
+                        files.dataFiles,
+                        files.archives,
+                        archive -> maintainers.headers.header(archiveFiles, archive));
+        Map<String, DeletionVector> dvs =
+                SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
         List<DataFileMeta> eligible = new ArrayList<>();
         List<DataFileMeta> uncovered = new ArrayList<>();
         Set<String> unknown = new java.util.HashSet<>();
@@ -247,13 +309,28 @@ public final class PkFullTextSearcher {
                 }
             }
         }
-        FreshRows freshRows = uncovered.isEmpty() ? null
-                : FRESH.get(table, snapshot, partition, bucket, uncovered, dvs, maintainers.definition,
-                        Collections.emptySet()); // a read does not see parked rows either
+        FreshRows freshRows =
+                uncovered.isEmpty()
+                        ? null
+                        : FRESH.get(
+                                table,
+                                snapshot,
+                                partition,
+                                bucket,
+                                uncovered,
+                                dvs,
+                                maintainers.definition,
+                                Collections.emptySet()); // a read does not see parked rows either
         Map<String, RoaringBitmap32> result = null;
         for (String query : queries) {
-            Map<String, RoaringBitmap32> found = BucketSearcher.matchAll(archiveFiles, maintainers.headers,
-                    state.currentPayloads(), eligible, dvs, query);
+            Map<String, RoaringBitmap32> found =
+                    BucketSearcher.matchAll(
+                            archiveFiles,
+                            maintainers.headers,
+                            state.currentPayloads(),
+                            eligible,
+                            dvs,
+                            query);
             if (freshRows != null) {
                 try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
                     found.putAll(BucketSearcher.matchAllFresh(freshRows, analyzer, query));
@@ -272,27 +349,38 @@ public final class PkFullTextSearcher {
                 result = both;
             }
         }
-        return new BucketMatches(result == null ? new HashMap<>() : result, unknown,
+        return new BucketMatches(
+                result == null ? new HashMap<>() : result,
+                unknown,
                 freshRows == null ? 0 : freshRows.rows());
     }
 
     /** The hits whose row's primary key is not in {@code keys}. */
-    private List<SearchHit> withoutKeys(long snapshotId, BinaryRow partition, int bucket, List<SearchHit> hits,
-            Set<BinaryRow> keys) throws IOException {
+    private List<SearchHit> withoutKeys(
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            List<SearchHit> hits,
+            Set<BinaryRow> keys)
+            throws IOException {
         FileStoreTable table = maintainers.table;
         List<String> keyColumns = table.schema().trimmedPrimaryKeys();
-        InternalRowSerializer serializer = new InternalRowSerializer(table.rowType().project(keyColumns));
+        InternalRowSerializer serializer =
+                new InternalRowSerializer(table.rowType().project(keyColumns));
         Map<String, List<Integer>> byFile = new LinkedHashMap<>();
         for (int i = 0; i < hits.size(); i++) {
             byFile.computeIfAbsent(hits.get(i).fileName(), f -> new ArrayList<>()).add(i);
         }
         boolean[] drop = new boolean[hits.size()];
         for (Map.Entry<String, List<Integer>> e : byFile.entrySet()) {
-            long[] positions = e.getValue().stream().mapToLong(i -> hits.get(i).position()).toArray();
-            List<InternalRow> rows = readRows(snapshotId, partition, bucket, e.getKey(), positions, keyColumns);
+            long[] positions =
+                    e.getValue().stream().mapToLong(i -> hits.get(i).position()).toArray();
+            List<InternalRow> rows =
+                    readRows(snapshotId, partition, bucket, e.getKey(), positions, keyColumns);
             for (int j = 0; j < positions.length; j++) {
                 InternalRow row = rows.get(j);
-                drop[e.getValue().get(j)] = row == null || keys.contains(serializer.toBinaryRow(row).copy());
+                drop[e.getValue().get(j)] =
+                        row == null || keys.contains(serializer.toBinaryRow(row).copy());
             }
         }
         List<SearchHit> kept = new ArrayList<>();
@@ -316,8 +404,8 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * The data files, archives and archive state of one bucket, and the data files no current archive covers
-     * (the rows a search indexes at query time or leaves out).
+     * The data files, archives and archive state of one bucket, and the data files no current
+     * archive covers (the rows a search indexes at query time or leaves out).
      */
     private Bucket classify(Snapshot snapshot, BinaryRow partition, int bucket) {
         FileStoreTable table = maintainers.table;
@@ -325,8 +413,12 @@ public final class PkFullTextSearcher {
         b.files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         b.archiveFiles = ArchiveFiles.of(table, partition, bucket);
         ArchiveFiles archiveFiles = b.archiveFiles;
-        b.state = BucketIndexState.fromActiveDataFiles(maintainers.definition.fieldId(), b.files.dataFiles,
-                b.files.archives, archive -> maintainers.headers.header(archiveFiles, archive));
+        b.state =
+                BucketIndexState.fromActiveDataFiles(
+                        maintainers.definition.fieldId(),
+                        b.files.dataFiles,
+                        b.files.archives,
+                        archive -> maintainers.headers.header(archiveFiles, archive));
         b.uncovered = new ArrayList<>();
         for (DataFileMeta f : b.files.dataFiles) {
             if (!b.state.payloadBySourceFile().containsKey(f.fileName())) {
@@ -337,25 +429,34 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * The archive state of every level of one bucket in a snapshot, classified exactly as a search classifies
-     * it (so {@link ArchiveLevelState#rowsNotCovered()} summed over a bucket is what a search without fresh rows
-     * leaves out): level 0 ({@code not_indexed}), each level above 0 with its current archive
-     * ({@code current}), a stale one ({@code stale}) or none ({@code missing}), and stale archives of levels
-     * that no longer have files (level -1 when the archive's header cannot be read). Lowest level first.
+     * The archive state of every level of one bucket in a snapshot, classified exactly as a search
+     * classifies it (so {@link ArchiveLevelState#rowsNotCovered()} summed over a bucket is what a
+     * search without fresh rows leaves out): level 0 ({@code not_indexed}), each level above 0 with
+     * its current archive ({@code current}), a stale one ({@code stale}) or none ({@code missing}),
+     * and stale archives of levels that no longer have files (level -1 when the archive's header
+     * cannot be read). Lowest level first.
      */
     public List<ArchiveLevelState> levelStates(long snapshotId, BinaryRow partition, int bucket) {
         Snapshot snapshot = maintainers.table.snapshotManager().snapshot(snapshotId);
         Bucket b = classify(snapshot, partition, bucket);
-        return ArchiveLevelState.of(b.files.dataFiles, b.state, archive -> {
-            try {
-                return maintainers.headers.header(b.archiveFiles, archive).sourceMeta().dataLevel();
-            } catch (Exception e) {
-                return -1;
-            }
-        });
+        return ArchiveLevelState.of(
+                b.files.dataFiles,
+                b.state,
+                archive -> {
+                    try {
+                        return maintainers
+                                .headers
+                                .header(b.archiveFiles, archive)
+                                .sourceMeta()
+                                .dataLevel();
+                    } catch (Exception e) {
+                        return -1;
+                    }
+                });
     }
 
-    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh) throws IOException {
+    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh)
+            throws IOException {
         FileStoreTable table = maintainers.table;
         Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         Bucket b = classify(snapshot, partition, bucket);
@@ -363,13 +464,31 @@ public final class PkFullTextSearcher {
         List<DataFileMeta> uncovered = b.uncovered;
         if (fresh && freshSearchSupported()) {
             if (bucket == BucketMode.POSTPONE_BUCKET) {
-                b.fresh = uncovered.isEmpty() ? null : FRESH.parked(table, snapshot, partition, uncovered,
-                        maintainers.definition);
+                b.fresh =
+                        uncovered.isEmpty()
+                                ? null
+                                : FRESH.parked(
+                                        table,
+                                        snapshot,
+                                        partition,
+                                        uncovered,
+                                        maintainers.definition);
             } else {
-                // A postpone-bucket table's parked rows are newer than every row of the partition's buckets.
+                // A postpone-bucket table's parked rows are newer than every row of the partition's
+                // buckets.
                 Set<BinaryRow> parkedKeys = parkedKeys(table, snapshot, partition);
-                b.fresh = uncovered.isEmpty() && parkedKeys.isEmpty() ? null : FRESH.get(table, snapshot, partition,
-                        bucket, uncovered, b.dvs, maintainers.definition, parkedKeys);
+                b.fresh =
+                        uncovered.isEmpty() && parkedKeys.isEmpty()
+                                ? null
+                                : FRESH.get(
+                                        table,
+                                        snapshot,
+                                        partition,
+                                        bucket,
+                                        uncovered,
+                                        b.dvs,
+                                        maintainers.definition,
+                                        parkedKeys);
             }
         } else {
             for (DataFileMeta f : uncovered) {
@@ -379,18 +498,29 @@ public final class PkFullTextSearcher {
         return b;
     }
 
-    /** The keys parked in bucket -2 of {@code partition} of a postpone-bucket table (empty for other tables). */
-    private Set<BinaryRow> parkedKeys(FileStoreTable table, Snapshot snapshot, BinaryRow partition) throws IOException {
+    /**
+     * The keys parked in bucket -2 of {@code partition} of a postpone-bucket table (empty for other
+     * tables).
+     */
+    private Set<BinaryRow> parkedKeys(FileStoreTable table, Snapshot snapshot, BinaryRow partition)
+            throws IOException {
         if (CoreOptions.fromMap(table.options()).bucket() != BucketMode.POSTPONE_BUCKET) {
             return Collections.emptySet();
         }
-        List<DataFileMeta> parked = SnapshotBuckets.shared().files(table, snapshot, partition,
-                BucketMode.POSTPONE_BUCKET).dataFiles;
-        return parked.isEmpty() ? Collections.emptySet()
-                : FRESH.parked(table, snapshot, partition, parked, maintainers.definition).level0Keys();
+        List<DataFileMeta> parked =
+                SnapshotBuckets.shared()
+                        .files(table, snapshot, partition, BucketMode.POSTPONE_BUCKET)
+                        .dataFiles;
+        return parked.isEmpty()
+                ? Collections.emptySet()
+                : FRESH.parked(table, snapshot, partition, parked, maintainers.definition)
+                        .level0Keys();
     }
 
-    /** Rows indexed at query time, kept for the statistics pass and the search pass of the same query. */
+    /**
+     * Rows indexed at query time, kept for the statistics pass and the search pass of the same
+     * query.
+     */
     private static final FreshCache FRESH = new FreshCache();
 
     private static final class FreshCache {
@@ -403,19 +533,54 @@ public final class PkFullTextSearcher {
                     }
                 };
 
-        FreshRows parked(FileStoreTable table, Snapshot snapshot, BinaryRow partition, List<DataFileMeta> files,
-                FullTextDefinition definition) throws IOException {
-            return cached(table, snapshot, partition, BucketMode.POSTPONE_BUCKET, files, definition, "parked",
-                    readers -> FreshRows.indexParked(files, readers, keyType(table), definition.analyzer()));
+        FreshRows parked(
+                FileStoreTable table,
+                Snapshot snapshot,
+                BinaryRow partition,
+                List<DataFileMeta> files,
+                FullTextDefinition definition)
+                throws IOException {
+            return cached(
+                    table,
+                    snapshot,
+                    partition,
+                    BucketMode.POSTPONE_BUCKET,
+                    files,
+                    definition,
+                    "parked",
+                    readers ->
+                            FreshRows.indexParked(
+                                    files, readers, keyType(table), definition.analyzer()));
         }
 
-        FreshRows get(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket, List<DataFileMeta> files,
-                Map<String, DeletionVector> dvs, FullTextDefinition definition, Set<BinaryRow> newerElsewhere)
+        FreshRows get(
+                FileStoreTable table,
+                Snapshot snapshot,
+                BinaryRow partition,
+                int bucket,
+                List<DataFileMeta> files,
+                Map<String, DeletionVector> dvs,
+                FullTextDefinition definition,
+                Set<BinaryRow> newerElsewhere)
                 throws IOException {
-            // The keys newer elsewhere follow from the snapshot and the partition, both part of the cache key.
-            return cached(table, snapshot, partition, bucket, files, definition,
+            // The keys newer elsewhere follow from the snapshot and the partition, both part of the
+            // cache key.
+            return cached(
+                    table,
+                    snapshot,
+                    partition,
+                    bucket,
+                    files,
+                    definition,
                     newerElsewhere.isEmpty() ? "bucket" : "bucket-under-parked",
-                    readers -> FreshRows.index(files, readers, keyType(table), dvs, definition.analyzer(), newerElsewhere));
+                    readers ->
+                            FreshRows.index(
+                                    files,
+                                    readers,
+                                    keyType(table),
+                                    dvs,
+                                    definition.analyzer(),
+                                    newerElsewhere));
         }
 
         private static RowType keyType(FileStoreTable table) {
@@ -426,13 +591,30 @@ public final class PkFullTextSearcher {
             FreshRows build(FreshRows.KeyValueFiles readers) throws IOException;
         }
 
-        private FreshRows cached(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket,
-                List<DataFileMeta> files, FullTextDefinition definition, String mode, Build build) throws IOException {
-            StringBuilder key = new StringBuilder(table.location().toString()).append('\u0000').append(mode)
-                    .append('\u0000').append(snapshot.id())
-                    .append('\u0000').append(snapshot.timeMillis()).append('\u0000')
-                    .append(Arrays.toString(partition.toBytes())).append('\u0000').append(bucket).append('\u0000')
-                    .append(definition.analyzer());
+        private FreshRows cached(
+                FileStoreTable table,
+                Snapshot snapshot,
+                BinaryRow partition,
+                int bucket,
+                List<DataFileMeta> files,
+                FullTextDefinition definition,
+                String mode,
+                Build build)
+                throws IOException {
+            StringBuilder key =
+                    new StringBuilder(table.location().toString())
+                            .append('\u0000')
+                            .append(mode)
+                            .append('\u0000')
+                            .append(snapshot.id())
+                            .append('\u0000')
+                            .append(snapshot.timeMillis())
+                            .append('\u0000')
+                            .append(Arrays.toString(partition.toBytes()))
+                            .append('\u0000')
+                            .append(bucket)
+                            .append('\u0000')
+                            .append(definition.analyzer());
             for (DataFileMeta f : files) {
                 key.append('\u0000').append(f.fileName());
             }
@@ -448,7 +630,8 @@ public final class PkFullTextSearcher {
                     ((KeyValueFileStore) table0.store())
                             .newReaderFactoryBuilder()
                             .copyWithoutProjection()
-                            .withReadValueType(new RowType(Collections.singletonList(definition.field())))
+                            .withReadValueType(
+                                    new RowType(Collections.singletonList(definition.field())))
                             .build(partition, bucket, DeletionVector.emptyFactory());
             FreshRows built = build.build(readers::createRecordReader);
             synchronized (this) {
@@ -466,7 +649,9 @@ public final class PkFullTextSearcher {
     /** The current archives of one bucket in a snapshot (for checks and reports). */
     public List<IndexFileMeta> currentArchives(long snapshotId, BinaryRow partition, int bucket) {
         FileStoreTable table = maintainers.table;
-        BucketFiles files = BucketFiles.read(table, table.snapshotManager().snapshot(snapshotId), partition, bucket);
+        BucketFiles files =
+                BucketFiles.read(
+                        table, table.snapshotManager().snapshot(snapshotId), partition, bucket);
         ArchiveFiles archiveFiles = ArchiveFiles.of(table, partition, bucket);
         return BucketIndexState.fromActiveDataFiles(
                         maintainers.definition.fieldId(),
@@ -477,11 +662,18 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * Reads the given columns of rows of one data file by physical position. The result is aligned with
-     * {@code positions}; an entry is null when the snapshot's deletion vector deletes that row.
+     * Reads the given columns of rows of one data file by physical position. The result is aligned
+     * with {@code positions}; an entry is null when the snapshot's deletion vector deletes that
+     * row.
      */
     public List<InternalRow> readRows(
-            long snapshotId, BinaryRow partition, int bucket, String fileName, long[] positions, List<String> columns) throws IOException {
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            String fileName,
+            long[] positions,
+            List<String> columns)
+            throws IOException {
         FileStoreTable table = maintainers.table;
         Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
@@ -493,7 +685,13 @@ public final class PkFullTextSearcher {
         }
         if (file == null) {
             throw new IllegalArgumentException(
-                    "Cannot read rows of data file " + fileName + ": it is not in snapshot " + snapshotId + " bucket " + bucket + ".");
+                    "Cannot read rows of data file "
+                            + fileName
+                            + ": it is not in snapshot "
+                            + snapshotId
+                            + " bucket "
+                            + bucket
+                            + ".");
         }
         List<DataField> fields = new ArrayList<>();
         for (String column : columns) {
@@ -505,17 +703,31 @@ public final class PkFullTextSearcher {
             }
             if (field == null) {
                 throw new IllegalArgumentException(
-                        "Cannot read column '" + column + "' of table " + table.name() + ": no such column. Columns are "
-                                + table.rowType().getFieldNames() + ".");
+                        "Cannot read column '"
+                                + column
+                                + "' of table "
+                                + table.name()
+                                + ": no such column. Columns are "
+                                + table.rowType().getFieldNames()
+                                + ".");
             }
             fields.add(field);
         }
         RowType type = new RowType(fields);
-        DeletionVector dv = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket).get(fileName);
+        DeletionVector dv =
+                SnapshotBuckets.shared()
+                        .deletionVectors(table, snapshot, partition, bucket)
+                        .get(fileName);
         for (long p : positions) {
             if (p < 0 || p >= file.rowCount()) {
                 throw new IllegalArgumentException(
-                        "Cannot read row " + p + " of data file " + fileName + ": it has " + file.rowCount() + " rows.");
+                        "Cannot read row "
+                                + p
+                                + " of data file "
+                                + fileName
+                                + ": it has "
+                                + file.rowCount()
+                                + " rows.");
             }
         }
         Map<Long, InternalRow> found =
@@ -530,31 +742,47 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * Reads only the wanted rows of a Parquet file written with the table's current schema: the positions
-     * go to Paimon's Parquet reader as a row selection, which skips the row groups and pages (by the
-     * file's column index) that hold none of them, and only the value columns asked for are decoded.
+     * Reads only the wanted rows of a Parquet file written with the table's current schema: the
+     * positions go to Paimon's Parquet reader as a row selection, which skips the row groups and
+     * pages (by the file's column index) that hold none of them, and only the value columns asked
+     * for are decoded.
      */
     private static Map<Long, InternalRow> readSelected(
-            FileStoreTable table, BinaryRow partition, int bucket, DataFileMeta file, RowType type, long[] positions,
-            DeletionVector dv) throws IOException {
+            FileStoreTable table,
+            BinaryRow partition,
+            int bucket,
+            DataFileMeta file,
+            RowType type,
+            long[] positions,
+            DeletionVector dv)
+            throws IOException {
         RoaringBitmap32 selection = new RoaringBitmap32();
         for (long p : positions) {
             selection.add((int) p);
         }
-        Path path = table.store().pathFactory().createDataFilePathFactory(partition, bucket).toPath(file);
+        Path path =
+                table.store()
+                        .pathFactory()
+                        .createDataFilePathFactory(partition, bucket)
+                        .toPath(file);
         FormatReaderFactory formats =
-                FileFormat.fromIdentifier(file.fileFormat(), new Options(table.options())).createReaderFactory(type, type, null);
+                FileFormat.fromIdentifier(file.fileFormat(), new Options(table.options()))
+                        .createReaderFactory(type, type, null);
         InternalRowSerializer serializer = new InternalRowSerializer(type);
         Map<Long, InternalRow> found = new HashMap<>();
         try (FileRecordReader<InternalRow> reader =
-                formats.createReader(new FormatReaderContext(table.fileIO(), path, file.fileSize(), selection))) {
+                formats.createReader(
+                        new FormatReaderContext(
+                                table.fileIO(), path, file.fileSize(), selection))) {
             FileRecordIterator<InternalRow> batch;
-            while (found.size() < selection.getCardinality() && (batch = reader.readBatch()) != null) {
+            while (found.size() < selection.getCardinality()
+                    && (batch = reader.readBatch()) != null) {
                 try {
                     InternalRow row;
                     while ((row = batch.next()) != null) {
                         long position = batch.returnedPosition();
-                        if (selection.contains((int) position) && (dv == null || !dv.isDeleted(position))) {
+                        if (selection.contains((int) position)
+                                && (dv == null || !dv.isDeleted(position))) {
                             found.put(position, serializer.copy(row));
                         }
                     }
@@ -568,8 +796,14 @@ public final class PkFullTextSearcher {
 
     /** Reads a file from its start up to the last wanted row (other formats, older schemas). */
     private static Map<Long, InternalRow> readThrough(
-            FileStoreTable table, BinaryRow partition, int bucket, DataFileMeta file, RowType type, long[] positions,
-            DeletionVector dv) throws IOException {
+            FileStoreTable table,
+            BinaryRow partition,
+            int bucket,
+            DataFileMeta file,
+            RowType type,
+            long[] positions,
+            DeletionVector dv)
+            throws IOException {
         InternalRowSerializer serializer = new InternalRowSerializer(type);
         long[] sorted = positions.clone();
         Arrays.sort(sorted);

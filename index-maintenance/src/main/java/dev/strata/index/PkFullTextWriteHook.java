@@ -3,17 +3,6 @@ package dev.strata.index;
 import dev.strata.index.maintain.BucketMaintainer;
 import dev.strata.index.maintain.IndexChange;
 import dev.strata.index.maintain.IndexCommit;
-
-import org.apache.paimon.Snapshot;
-import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.CompactIncrement;
-import org.apache.paimon.io.DataFileMeta;
-import org.apache.paimon.io.DataIncrement;
-import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.CommitMessageImpl;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,17 +14,27 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 
 /**
- * Keeps full-text archives current inside one Paimon table write (one per write task). Call
- * {@link #prepareCommit} with the messages of {@code BatchTableWrite.prepareCommit()}; it runs the bucket
- * maintainer of every (partition, bucket) in them and returns copies of the messages that also carry the
- * index changes (in the compact increment when the message has a compaction, else in the append
- * increment), so data and archives land in the same snapshot.
+ * Keeps full-text archives current inside one Paimon table write (one per write task). Call {@link
+ * #prepareCommit} with the messages of {@code BatchTableWrite.prepareCommit()}; it runs the bucket
+ * maintainer of every (partition, bucket) in them and returns copies of the messages that also
+ * carry the index changes (in the compact increment when the message has a compaction, else in the
+ * append increment), so data and archives land in the same snapshot.
  *
- * <p>Maintainers are restored lazily, when their bucket is first seen, from {@code restoredSnapshotId}:
- * pass the snapshot the Paimon writer restored from (the latest snapshot when the write was created), or
- * null when the table had no snapshot. Buckets below 0 (postpone bucket {@code -2}) are passed through.
+ * <p>Maintainers are restored lazily, when their bucket is first seen, from {@code
+ * restoredSnapshotId}: pass the snapshot the Paimon writer restored from (the latest snapshot when
+ * the write was created), or null when the table had no snapshot. Buckets below 0 (postpone bucket
+ * {@code -2}) are passed through.
  */
 public final class PkFullTextWriteHook implements AutoCloseable {
 
@@ -46,41 +45,63 @@ public final class PkFullTextWriteHook implements AutoCloseable {
     private final Map<BinaryRow, Map<Integer, BucketMaintainer>> buckets = new LinkedHashMap<>();
     private final List<IndexCommit> prepared = new ArrayList<>();
 
-    private PkFullTextWriteHook(FileStoreTable table, Long restoredSnapshotId, ExecutorService executor, java.nio.file.Path localTempDir) {
+    private PkFullTextWriteHook(
+            FileStoreTable table,
+            Long restoredSnapshotId,
+            ExecutorService executor,
+            java.nio.file.Path localTempDir) {
         this.maintainers = new Maintainers(table, false, localTempDir);
-        this.restoredSnapshot = restoredSnapshotId == null ? null : table.snapshotManager().snapshot(restoredSnapshotId);
+        this.restoredSnapshot =
+                restoredSnapshotId == null
+                        ? null
+                        : table.snapshotManager().snapshot(restoredSnapshotId);
         this.ownsExecutor = executor == null;
-        this.executor = executor != null ? executor : Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "strata-pk-full-text-build");
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor =
+                executor != null
+                        ? executor
+                        : Executors.newSingleThreadExecutor(
+                                r -> {
+                                    Thread t = new Thread(r, "strata-pk-full-text-build");
+                                    t.setDaemon(true);
+                                    return t;
+                                });
     }
 
     /**
      * @param table a table with {@code pk-full-text.index.columns} set
-     * @param restoredSnapshotId the snapshot the Paimon writer restored from, or null for an empty table
-     * @param executor runs archive builds (shared by all buckets of the write); null: a single daemon
-     *     thread owned by the hook
+     * @param restoredSnapshotId the snapshot the Paimon writer restored from, or null for an empty
+     *     table
+     * @param executor runs archive builds (shared by all buckets of the write); null: a single
+     *     daemon thread owned by the hook
      */
-    public static PkFullTextWriteHook create(FileStoreTable table, Long restoredSnapshotId, ExecutorService executor) {
+    public static PkFullTextWriteHook create(
+            FileStoreTable table, Long restoredSnapshotId, ExecutorService executor) {
         return create(table, restoredSnapshotId, executor, null);
     }
 
-    /** As {@link #create(FileStoreTable, Long, ExecutorService)}, building Lucene indexes under {@code localTempDir}. */
+    /**
+     * As {@link #create(FileStoreTable, Long, ExecutorService)}, building Lucene indexes under
+     * {@code localTempDir}.
+     */
     public static PkFullTextWriteHook create(
-            FileStoreTable table, Long restoredSnapshotId, ExecutorService executor, java.nio.file.Path localTempDir) {
+            FileStoreTable table,
+            Long restoredSnapshotId,
+            ExecutorService executor,
+            java.nio.file.Path localTempDir) {
         return new PkFullTextWriteHook(table, restoredSnapshotId, executor, localTempDir);
     }
 
     /**
      * Applies the maintainers to the messages and returns rewritten copies (same order), plus one
-     * index-only message for each other known bucket whose pending build finished or had archives to retire.
+     * index-only message for each other known bucket whose pending build finished or had archives
+     * to retire.
      *
-     * @param waitCompaction true in compaction tasks: every level of every touched bucket is current
-     *     when this returns; false: harvest finished builds and start new ones in the background
+     * @param waitCompaction true in compaction tasks: every level of every touched bucket is
+     *     current when this returns; false: harvest finished builds and start new ones in the
+     *     background
      */
-    public synchronized List<CommitMessage> prepareCommit(List<CommitMessage> messages, boolean waitCompaction) throws Exception {
+    public synchronized List<CommitMessage> prepareCommit(
+            List<CommitMessage> messages, boolean waitCompaction) throws Exception {
         List<CommitMessage> result = new ArrayList<>(messages.size());
         List<IndexCommit> commits = new ArrayList<>();
         try {
@@ -93,7 +114,9 @@ public final class PkFullTextWriteHook implements AutoCloseable {
                 }
                 seen.add(key(m.partition(), m.bucket()));
                 BucketMaintainer maintainer = maintainer(m.partition(), m.bucket());
-                IndexCommit commit = maintainer.prepareCommit(m.newFilesIncrement(), m.compactIncrement(), waitCompaction);
+                IndexCommit commit =
+                        maintainer.prepareCommit(
+                                m.newFilesIncrement(), m.compactIncrement(), waitCompaction);
                 commits.add(commit);
                 result.add(rewrite(m, commit));
             }
@@ -101,19 +124,26 @@ public final class PkFullTextWriteHook implements AutoCloseable {
                 for (Map.Entry<Integer, BucketMaintainer> b : p.getValue().entrySet()) {
                     BucketMaintainer maintainer = b.getValue();
                     if (seen.contains(key(p.getKey(), b.getKey()))
-                            || !(maintainer.buildNotCompleted() || !maintainer.retiredPayloads().isEmpty())) {
+                            || !(maintainer.buildNotCompleted()
+                                    || !maintainer.retiredPayloads().isEmpty())) {
                         continue;
                     }
                     IndexCommit commit = maintainer.prepareCommit(null, null, waitCompaction);
                     commits.add(commit);
                     Optional<IndexChange> change = commit.appendChange();
                     if (change.isPresent()) {
-                        result.add(new CommitMessageImpl(
-                                p.getKey(),
-                                b.getKey(),
-                                totalBuckets(),
-                                new DataIncrement(empty(), empty(), empty(), change.get().created(), change.get().removed()),
-                                CompactIncrement.emptyIncrement()));
+                        result.add(
+                                new CommitMessageImpl(
+                                        p.getKey(),
+                                        b.getKey(),
+                                        totalBuckets(),
+                                        new DataIncrement(
+                                                empty(),
+                                                empty(),
+                                                empty(),
+                                                change.get().created(),
+                                                change.get().removed()),
+                                        CompactIncrement.emptyIncrement()));
                     }
                 }
             }
@@ -141,7 +171,8 @@ public final class PkFullTextWriteHook implements AutoCloseable {
     }
 
     private BucketMaintainer maintainer(BinaryRow partition, int bucket) {
-        Map<Integer, BucketMaintainer> byBucket = buckets.computeIfAbsent(partition.copy(), p -> new LinkedHashMap<>());
+        Map<Integer, BucketMaintainer> byBucket =
+                buckets.computeIfAbsent(partition.copy(), p -> new LinkedHashMap<>());
         BucketMaintainer maintainer = byBucket.get(bucket);
         if (maintainer == null) {
             BucketFiles restored = maintainers.bucketFiles(restoredSnapshot, partition, bucket);
@@ -156,21 +187,23 @@ public final class PkFullTextWriteHook implements AutoCloseable {
         CompactIncrement compact = m.compactIncrement();
         if (commit.appendChange().isPresent()) {
             IndexChange c = commit.appendChange().get();
-            append = new DataIncrement(
-                    copy(append.newFiles()),
-                    copy(append.deletedFiles()),
-                    copy(append.changelogFiles()),
-                    concat(append.newIndexFiles(), c.created()),
-                    concat(append.deletedIndexFiles(), c.removed()));
+            append =
+                    new DataIncrement(
+                            copy(append.newFiles()),
+                            copy(append.deletedFiles()),
+                            copy(append.changelogFiles()),
+                            concat(append.newIndexFiles(), c.created()),
+                            concat(append.deletedIndexFiles(), c.removed()));
         }
         if (commit.compactChange().isPresent()) {
             IndexChange c = commit.compactChange().get();
-            compact = new CompactIncrement(
-                    copy(compact.compactBefore()),
-                    copy(compact.compactAfter()),
-                    copy(compact.changelogFiles()),
-                    concat(compact.newIndexFiles(), c.created()),
-                    concat(compact.deletedIndexFiles(), c.removed()));
+            compact =
+                    new CompactIncrement(
+                            copy(compact.compactBefore()),
+                            copy(compact.compactAfter()),
+                            copy(compact.changelogFiles()),
+                            concat(compact.newIndexFiles(), c.created()),
+                            concat(compact.deletedIndexFiles(), c.removed()));
         }
         return new CommitMessageImpl(m.partition(), m.bucket(), m.totalBuckets(), append, compact);
     }
@@ -189,7 +222,10 @@ public final class PkFullTextWriteHook implements AutoCloseable {
         return out;
     }
 
-    /** Whether a background archive build is still pending in any bucket (do not close the writer then). */
+    /**
+     * Whether a background archive build is still pending in any bucket (do not close the writer
+     * then).
+     */
     public synchronized boolean buildNotCompleted() {
         for (Map<Integer, BucketMaintainer> byBucket : buckets.values()) {
             for (BucketMaintainer m : byBucket.values()) {
@@ -222,7 +258,9 @@ public final class PkFullTextWriteHook implements AutoCloseable {
         }
     }
 
-    /** The current archives of one bucket as the hook sees them (empty if the bucket was not seen). */
+    /**
+     * The current archives of one bucket as the hook sees them (empty if the bucket was not seen).
+     */
     public synchronized List<IndexFileMeta> archives(BinaryRow partition, int bucket) {
         Map<Integer, BucketMaintainer> byBucket = buckets.get(partition);
         BucketMaintainer m = byBucket == null ? null : byBucket.get(bucket);

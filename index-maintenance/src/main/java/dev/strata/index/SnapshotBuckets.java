@@ -1,21 +1,20 @@
 package dev.strata.index;
 
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.table.FileStoreTable;
 
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Objects;
-
 /**
- * The files and deletion vectors of (partition, bucket)s in snapshots, remembered per JVM for searches:
- * a snapshot never changes, so a repeated query, and the row reads after a search, skip the manifest scan.
- * Keyed by the table's location and the snapshot's id, commit time and manifest lists (unique per
- * snapshot even when a table is dropped and re-created at the same path). Bounded, least recently used
- * first out.
+ * The files and deletion vectors of (partition, bucket)s in snapshots, remembered per JVM for
+ * searches: a snapshot never changes, so a repeated query, and the row reads after a search, skip
+ * the manifest scan. Keyed by the table's location and the snapshot's id, commit time and manifest
+ * lists (unique per snapshot even when a table is dropped and re-created at the same path).
+ * Bounded, least recently used first out.
  */
 final class SnapshotBuckets {
 
@@ -38,7 +37,8 @@ final class SnapshotBuckets {
         return cached(table, snapshot, partition, bucket).files;
     }
 
-    Map<String, DeletionVector> deletionVectors(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
+    Map<String, DeletionVector> deletionVectors(
+            FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
         Cached c = cached(table, snapshot, partition, bucket);
         Map<String, DeletionVector> dvs = c.deletionVectors;
         if (dvs == null) {
@@ -48,7 +48,8 @@ final class SnapshotBuckets {
         return dvs;
     }
 
-    private Cached cached(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
+    private Cached cached(
+            FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
         Key key = new Key(table.location().toString(), snapshot, partition, bucket);
         synchronized (this) {
             Cached c = entries.get(key);
@@ -84,7 +85,12 @@ final class SnapshotBuckets {
             this.location = location;
             this.snapshotId = snapshot.id();
             this.timeMillis = snapshot.timeMillis();
-            this.manifests = snapshot.baseManifestList() + "/" + snapshot.deltaManifestList() + "/" + snapshot.indexManifest();
+            this.manifests =
+                    snapshot.baseManifestList()
+                            + "/"
+                            + snapshot.deltaManifestList()
+                            + "/"
+                            + snapshot.indexManifest();
             this.partition = partition.toBytes();
             this.bucket = bucket;
         }
@@ -95,8 +101,12 @@ final class SnapshotBuckets {
                 return false;
             }
             Key k = (Key) o;
-            return snapshotId == k.snapshotId && timeMillis == k.timeMillis && bucket == k.bucket
-                    && location.equals(k.location) && manifests.equals(k.manifests) && Arrays.equals(partition, k.partition);
+            return snapshotId == k.snapshotId
+                    && timeMillis == k.timeMillis
+                    && bucket == k.bucket
+                    && location.equals(k.location)
+                    && manifests.equals(k.manifests)
+                    && Arrays.equals(partition, k.partition);
         }
 
         @Override

@@ -1,7 +1,13 @@
 package dev.strata.index;
 
-import dev.strata.index.search.SearchHit;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.index.search.SearchHit;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -23,15 +29,9 @@ import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-/** A partitioned table with several buckets: every bucket's archive lands in one compaction commit. */
+/**
+ * A partitioned table with several buckets: every bucket's archive lands in one compaction commit.
+ */
 class MultiBucketTest {
 
     @TempDir Path dir;
@@ -52,7 +52,9 @@ class MultiBucketTest {
                         .option("deletion-vectors.enabled", "true")
                         .option("compaction.force-rewrite-all-files", "true")
                         .option("pk-full-text.index.columns", "body")
-                        .option("fields.body.pk-full-text.index.options", "{\"analyzer\":\"english\"}");
+                        .option(
+                                "fields.body.pk-full-text.index.options",
+                                "{\"analyzer\":\"english\"}");
         if (indexInBucketDir) {
             schema.option("index-file-in-data-file-dir", "true");
         }
@@ -60,7 +62,8 @@ class MultiBucketTest {
         return (FileStoreTable) catalog.getTable(Identifier.create("db", "kb"));
     }
 
-    private static void commit(FileStoreTable table, List<CommitMessage> messages) throws Exception {
+    private static void commit(FileStoreTable table, List<CommitMessage> messages)
+            throws Exception {
         try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
             commit.commit(messages);
         }
@@ -72,7 +75,11 @@ class MultiBucketTest {
             write.withIOManager(IOManager.create(dir.resolve("io").toString()));
             for (int i = 0; i < 60; i++) {
                 String dt = i % 2 == 0 ? "2026-11-01" : "2026-11-02";
-                write.write(GenericRow.of((long) i, BinaryString.fromString(dt), BinaryString.fromString("the disks were failing in row " + i)));
+                write.write(
+                        GenericRow.of(
+                                (long) i,
+                                BinaryString.fromString(dt),
+                                BinaryString.fromString("the disks were failing in row " + i)));
             }
             commit(table, write.prepareCommit());
         }
@@ -80,7 +87,9 @@ class MultiBucketTest {
         Set<String> pairs = new LinkedHashSet<>();
         List<ManifestEntry> entries = table.store().newScan().plan().files();
         try (TableWriteImpl<?> write = (TableWriteImpl<?>) builder.newWrite();
-                PkFullTextWriteHook hook = PkFullTextWriteHook.create(table, table.snapshotManager().latestSnapshotId(), null)) {
+                PkFullTextWriteHook hook =
+                        PkFullTextWriteHook.create(
+                                table, table.snapshotManager().latestSnapshotId(), null)) {
             write.withIOManager(IOManager.create(dir.resolve("io").toString()));
             for (ManifestEntry e : entries) {
                 if (pairs.add(e.partition().toString() + "/" + e.bucket())) {
@@ -106,21 +115,30 @@ class MultiBucketTest {
             if (!buckets.add(e.partition().getString(0) + "/" + e.bucket())) {
                 continue;
             }
-            List<IndexFileMeta> archives = searcher.currentArchives(snapshot, e.partition(), e.bucket());
+            List<IndexFileMeta> archives =
+                    searcher.currentArchives(snapshot, e.partition(), e.bucket());
             assertThat(archives).as("archive of %s", buckets).hasSize(1);
             // english analyzer: "fail" matches "failing", the stop word "the" matches nothing.
-            PkFullTextSearcher.BucketResult result = searcher.search(snapshot, e.partition(), e.bucket(), "fail", 100);
+            PkFullTextSearcher.BucketResult result =
+                    searcher.search(snapshot, e.partition(), e.bucket(), "fail", 100);
             assertThat(result.unsearchableRows()).isZero();
             all.addAll(result.hits());
-            assertThat(searcher.search(snapshot, e.partition(), e.bucket(), "the", 100).hits()).isEmpty();
+            assertThat(searcher.search(snapshot, e.partition(), e.bucket(), "the", 100).hits())
+                    .isEmpty();
         }
         assertThat(buckets.size()).isGreaterThan(2);
         assertThat(BucketRef.list(table, snapshot, null)).hasSize(buckets.size());
         org.apache.paimon.predicate.Predicate first =
-                new org.apache.paimon.predicate.PredicateBuilder(table.schema().logicalPartitionType())
+                new org.apache.paimon.predicate.PredicateBuilder(
+                                table.schema().logicalPartitionType())
                         .equal(0, BinaryString.fromString("2026-11-01"));
         List<BucketRef> refs = BucketRef.list(table, snapshot, first);
-        assertThat(refs).isNotEmpty().allSatisfy(r -> assertThat(r.partition().getString(0).toString()).isEqualTo("2026-11-01"));
+        assertThat(refs)
+                .isNotEmpty()
+                .allSatisfy(
+                        r ->
+                                assertThat(r.partition().getString(0).toString())
+                                        .isEqualTo("2026-11-01"));
         assertThat(all).hasSize(60);
         List<SearchHit> top = PkFullTextSearcher.topK(all, 5);
         assertThat(top).hasSize(5);
@@ -135,10 +153,18 @@ class MultiBucketTest {
         writeAndCompact(table);
         long snapshot = table.snapshotManager().latestSnapshotId();
         ManifestEntry e = table.store().newScan().plan().files().get(0);
-        List<IndexFileMeta> archives = PkFullTextSearcher.create(table).currentArchives(snapshot, e.partition(), e.bucket());
+        List<IndexFileMeta> archives =
+                PkFullTextSearcher.create(table)
+                        .currentArchives(snapshot, e.partition(), e.bucket());
         assertThat(archives).hasSize(1);
-        org.apache.paimon.fs.Path path = dev.strata.index.archive.ArchiveFiles.of(table, e.partition(), e.bucket()).path(archives.get(0));
+        org.apache.paimon.fs.Path path =
+                dev.strata.index.archive.ArchiveFiles.of(table, e.partition(), e.bucket())
+                        .path(archives.get(0));
         assertThat(path.getParent().getName()).isEqualTo("bucket-" + e.bucket());
-        assertThat(PkFullTextSearcher.create(table).search(snapshot, e.partition(), e.bucket(), "disk", 10).hits()).isNotEmpty();
+        assertThat(
+                        PkFullTextSearcher.create(table)
+                                .search(snapshot, e.partition(), e.bucket(), "disk", 10)
+                                .hits())
+                .isNotEmpty();
     }
 }

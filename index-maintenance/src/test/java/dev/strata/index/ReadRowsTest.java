@@ -1,14 +1,8 @@
 package dev.strata.index;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.strata.index.fixtures.PkTable;
-
-import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.io.DataFileMeta;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,13 +10,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.io.DataFileMeta;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reading hit rows by position: the row-selection path (Parquet, current schema) and the read-through path
- * (files of an older schema) return the rows a full compaction put at those positions (the live rows in
- * key order), also when the file has many row groups and pages.
+ * Reading hit rows by position: the row-selection path (Parquet, current schema) and the
+ * read-through path (files of an older schema) return the rows a full compaction put at those
+ * positions (the live rows in key order), also when the file has many row groups and pages.
  */
 class ReadRowsTest {
 
@@ -37,7 +35,12 @@ class ReadRowsTest {
         Random random = new Random(7);
         List<GenericRow> rows = new ArrayList<>();
         for (long id = 0; id < 6000; id++) {
-            rows.add(PkTable.row(id * 3, random.nextInt(5) == 0 ? null : "body of " + id + " " + Long.toHexString(random.nextLong())));
+            rows.add(
+                    PkTable.row(
+                            id * 3,
+                            random.nextInt(5) == 0
+                                    ? null
+                                    : "body of " + id + " " + Long.toHexString(random.nextLong())));
         }
         t.write(rows, null);
         t.delete(Arrays.asList(30L, 9000L), null);
@@ -65,14 +68,22 @@ class ReadRowsTest {
         }
         positions[0] = file.rowCount() - 1;
         positions[1] = 0;
-        List<InternalRow> read = PkFullTextSearcher.create(t.table())
-                .readRows(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, file.fileName(), positions, Arrays.asList("body", "id"));
+        List<InternalRow> read =
+                PkFullTextSearcher.create(t.table())
+                        .readRows(
+                                t.latestSnapshotId(),
+                                BinaryRow.EMPTY_ROW,
+                                0,
+                                file.fileName(),
+                                positions,
+                                Arrays.asList("body", "id"));
         for (int i = 0; i < positions.length; i++) {
             long id = keyOrder.get((int) positions[i]);
             InternalRow row = read.get(i);
             assertThat(row).as("row at %d", positions[i]).isNotNull();
             assertThat(row.getLong(1)).as("id at %d", positions[i]).isEqualTo(id);
-            assertThat(row.isNullAt(0) ? null : row.getString(0).toString()).isEqualTo(live.get(id));
+            assertThat(row.isNullAt(0) ? null : row.getString(0).toString())
+                    .isEqualTo(live.get(id));
         }
     }
 }

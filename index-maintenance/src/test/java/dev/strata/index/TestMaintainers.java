@@ -8,16 +8,14 @@ import dev.strata.index.archive.LuceneArchiveBuilder;
 import dev.strata.index.maintain.BucketMaintainer;
 import dev.strata.index.maintain.HeaderLookup;
 import dev.strata.index.options.FullTextDefinition;
-
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.table.FileStoreTable;
-
-import java.util.Collection;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
 
 /** Real maintainer parts for bucket 0 of a non-partitioned test table. */
 public final class TestMaintainers {
@@ -51,23 +49,46 @@ public final class TestMaintainers {
 
     /** The data files of bucket 0 in a snapshot. */
     public static List<DataFileMeta> dataFiles(FileStoreTable table, long snapshotId) {
-        return BucketFiles.read(table, table.snapshotManager().snapshot(snapshotId), BinaryRow.EMPTY_ROW, 0).dataFiles;
+        return BucketFiles.read(
+                        table, table.snapshotManager().snapshot(snapshotId), BinaryRow.EMPTY_ROW, 0)
+                .dataFiles;
     }
 
     /** The archive entries of bucket 0 in a snapshot. */
     public static List<IndexFileMeta> archives(FileStoreTable table, long snapshotId) {
-        return BucketFiles.read(table, table.snapshotManager().snapshot(snapshotId), BinaryRow.EMPTY_ROW, 0).archives;
+        return BucketFiles.read(
+                        table, table.snapshotManager().snapshot(snapshotId), BinaryRow.EMPTY_ROW, 0)
+                .archives;
     }
 
     /** A maintainer restored from a snapshot (null: empty), building with {@code builder}. */
-    public static BucketMaintainer restore(FileStoreTable table, Long snapshotId, ArchiveBuilder builder, ExecutorService executor) {
-        Snapshot snapshot = snapshotId == null ? null : table.snapshotManager().snapshot(snapshotId);
-        BucketFiles restored = snapshot == null ? BucketFiles.empty(table) : BucketFiles.read(table, snapshot, BinaryRow.EMPTY_ROW, 0);
+    public static BucketMaintainer restore(
+            FileStoreTable table,
+            Long snapshotId,
+            ArchiveBuilder builder,
+            ExecutorService executor) {
+        Snapshot snapshot =
+                snapshotId == null ? null : table.snapshotManager().snapshot(snapshotId);
+        BucketFiles restored =
+                snapshot == null
+                        ? BucketFiles.empty(table)
+                        : BucketFiles.read(table, snapshot, BinaryRow.EMPTY_ROW, 0);
         return restore(table, restored.dataFiles, restored.archives, builder, executor);
     }
 
     public static BucketMaintainer restore(
-            FileStoreTable table, Collection<DataFileMeta> dataFiles, Collection<IndexFileMeta> archives, ArchiveBuilder builder, ExecutorService executor) {
-        return new BucketMaintainer(definition(table).fieldId(), files(table), builder, headers(table), dataFiles, archives, executor);
+            FileStoreTable table,
+            Collection<DataFileMeta> dataFiles,
+            Collection<IndexFileMeta> archives,
+            ArchiveBuilder builder,
+            ExecutorService executor) {
+        return new BucketMaintainer(
+                definition(table).fieldId(),
+                files(table),
+                builder,
+                headers(table),
+                dataFiles,
+                archives,
+                executor);
     }
 }

@@ -1,8 +1,13 @@
 package dev.strata.index;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.strata.index.fixtures.OnDisk;
 import dev.strata.index.fixtures.PkTable;
-
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.index.IndexFileMeta;
@@ -10,13 +15,6 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class WriteHookTest {
 
@@ -32,11 +30,14 @@ class WriteHookTest {
             t.write(rows(0, 10), null);
             long before = t.latestSnapshotId();
             List<CommitMessage> messages;
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            try (PkFullTextWriteHook hook =
+                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
                 messages = t.compact(hook);
             }
             CommitMessageImpl m = (CommitMessageImpl) messages.get(0);
-            assertThat(m.compactIncrement().newIndexFiles()).extracting(IndexFileMeta::indexType).contains("pk-full-text");
+            assertThat(m.compactIncrement().newIndexFiles())
+                    .extracting(IndexFileMeta::indexType)
+                    .contains("pk-full-text");
             assertThat(m.newFilesIncrement().newIndexFiles()).isEmpty();
             Snapshot latest = t.table().snapshotManager().latestSnapshot();
             assertThat(latest.id()).isEqualTo(before + 1);
@@ -49,7 +50,8 @@ class WriteHookTest {
     void abortDeletesGeneratedArchivesAndDriverCleanupDeletesUncommittedOnes() throws Exception {
         try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
             t.write(rows(0, 10), null);
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            try (PkFullTextWriteHook hook =
+                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
                 t.prepareCompaction(hook);
                 assertThat(OnDisk.archiveFiles(t.table())).hasSize(1);
                 hook.abort();
@@ -67,23 +69,45 @@ class WriteHookTest {
             org.apache.paimon.table.FileStoreTable table = t.table();
             List<CommitMessage> compaction;
             try (org.apache.paimon.table.sink.TableWriteImpl<?> write =
-                    (org.apache.paimon.table.sink.TableWriteImpl<?>) table.newBatchWriteBuilder().newWrite()) {
-                write.withIOManager(org.apache.paimon.disk.IOManager.create(dir.resolve("io").toString()));
+                    (org.apache.paimon.table.sink.TableWriteImpl<?>)
+                            table.newBatchWriteBuilder().newWrite()) {
+                write.withIOManager(
+                        org.apache.paimon.disk.IOManager.create(dir.resolve("io").toString()));
                 write.compact(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0, true);
                 write.compact(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 1, true);
                 compaction = write.prepareCommit();
             }
             assertThat(compaction).hasSize(2);
             // Bucket 1's new data file vanishes before the index is built: its build fails.
-            CommitMessageImpl second = (CommitMessageImpl) compaction.stream().filter(m -> ((CommitMessageImpl) m).bucket() == 1).findFirst().get();
-            org.apache.paimon.io.DataFileMeta lost = second.compactIncrement().compactAfter().get(0);
-            table.fileIO().delete(table.store().pathFactory().createDataFilePathFactory(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 1).toPath(lost), false);
+            CommitMessageImpl second =
+                    (CommitMessageImpl)
+                            compaction.stream()
+                                    .filter(m -> ((CommitMessageImpl) m).bucket() == 1)
+                                    .findFirst()
+                                    .get();
+            org.apache.paimon.io.DataFileMeta lost =
+                    second.compactIncrement().compactAfter().get(0);
+            table.fileIO()
+                    .delete(
+                            table.store()
+                                    .pathFactory()
+                                    .createDataFilePathFactory(
+                                            org.apache.paimon.data.BinaryRow.EMPTY_ROW, 1)
+                                    .toPath(lost),
+                            false);
             List<CommitMessage> ordered = new ArrayList<>();
-            compaction.stream().filter(m -> ((CommitMessageImpl) m).bucket() == 0).forEach(ordered::add);
+            compaction.stream()
+                    .filter(m -> ((CommitMessageImpl) m).bucket() == 0)
+                    .forEach(ordered::add);
             ordered.add(second);
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(table, t.latestSnapshotId(), null)) {
-                org.assertj.core.api.Assertions.assertThatThrownBy(() -> hook.prepareCommit(ordered, true)).hasMessageContaining(lost.fileName());
-                assertThat(OnDisk.archiveFiles(table)).as("bucket 0's archive was deleted by the abort").isEmpty();
+            try (PkFullTextWriteHook hook =
+                    PkFullTextWriteHook.create(table, t.latestSnapshotId(), null)) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(
+                                () -> hook.prepareCommit(ordered, true))
+                        .hasMessageContaining(lost.fileName());
+                assertThat(OnDisk.archiveFiles(table))
+                        .as("bucket 0's archive was deleted by the abort")
+                        .isEmpty();
                 assertThat(hook.archives(org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0)).isEmpty();
             }
         }
@@ -95,12 +119,14 @@ class WriteHookTest {
             t.write(rows(0, 10), null);
             t.compact(null);
             assertThat(t.archives()).isEmpty();
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            try (PkFullTextWriteHook hook =
+                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
                 // The top level has no archive: the first write starts its build in the background.
                 t.write(rows(100, 1), hook);
                 long deadline = System.currentTimeMillis() + 30_000;
                 while (hook.buildNotCompleted() && System.currentTimeMillis() < deadline) {
-                    // A commit with nothing new harvests the finished build (and starts the next level's, if any).
+                    // A commit with nothing new harvests the finished build (and starts the next
+                    // level's, if any).
                     t.write(new ArrayList<>(), hook);
                     Thread.sleep(20);
                 }
@@ -108,31 +134,61 @@ class WriteHookTest {
                 assertThat(hook.buildNotCompleted()).isFalse();
             }
             PkFullTextSearcher searcher = PkFullTextSearcher.create(t.table());
-            assertThat(searcher.currentArchives(t.latestSnapshotId(), org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0)).isNotEmpty();
+            assertThat(
+                            searcher.currentArchives(
+                                    t.latestSnapshotId(),
+                                    org.apache.paimon.data.BinaryRow.EMPTY_ROW,
+                                    0))
+                    .isNotEmpty();
         }
     }
 
     @Test
     void changingTheAnalyzerMakesArchivesStale() throws Exception {
         try (PkTable t = PkTable.create(dir, PkTable.defaultOptions())) {
-            t.write(java.util.Collections.singletonList(PkTable.row(1, "the disks were failing")), null);
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            t.write(
+                    java.util.Collections.singletonList(PkTable.row(1, "the disks were failing")),
+                    null);
+            try (PkFullTextWriteHook hook =
+                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
                 t.compact(hook);
             }
             IndexFileMeta standard = t.archives().get(0);
             PkFullTextSearcher before = PkFullTextSearcher.create(t.table());
-            assertThat(before.search(t.latestSnapshotId(), org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0, "fail", 5).hits()).isEmpty();
+            assertThat(
+                            before.search(
+                                            t.latestSnapshotId(),
+                                            org.apache.paimon.data.BinaryRow.EMPTY_ROW,
+                                            0,
+                                            "fail",
+                                            5)
+                                    .hits())
+                    .isEmpty();
 
             org.apache.paimon.data.BinaryRow none = org.apache.paimon.data.BinaryRow.EMPTY_ROW;
-            assertThat(PkFullTextRebuild.run(t.table(), t.latestSnapshotId(), none, 0, false, null).messages()).isEmpty();
+            assertThat(
+                            PkFullTextRebuild.run(
+                                            t.table(), t.latestSnapshotId(), none, 0, false, null)
+                                    .messages())
+                    .isEmpty();
             t.setOption("fields.body.pk-full-text.index.options", "{\"analyzer\":\"english\"}");
-            // Same data files, other analyzer: the archive is stale and a (non-forced) rebuild replaces it.
-            PkFullTextRebuild.Result rebuild = PkFullTextRebuild.run(t.table(), t.latestSnapshotId(), none, 0, false, null);
+            // Same data files, other analyzer: the archive is stale and a (non-forced) rebuild
+            // replaces it.
+            PkFullTextRebuild.Result rebuild =
+                    PkFullTextRebuild.run(t.table(), t.latestSnapshotId(), none, 0, false, null);
             assertThat(rebuild.report()).extracting(LevelReport::action).containsExactly("built");
             t.commit(rebuild.messages());
             assertThat(t.archives()).hasSize(1).doesNotContain(standard);
             PkFullTextSearcher after = PkFullTextSearcher.create(t.table());
-            assertThat(after.search(t.latestSnapshotId(), org.apache.paimon.data.BinaryRow.EMPTY_ROW, 0, "fail", 5).hits()).hasSize(1);
+            assertThat(
+                            after.search(
+                                            t.latestSnapshotId(),
+                                            org.apache.paimon.data.BinaryRow.EMPTY_ROW,
+                                            0,
+                                            "fail",
+                                            5)
+                                    .hits())
+                    .hasSize(1);
         }
     }
 
@@ -141,7 +197,8 @@ class WriteHookTest {
         Map<String, String> options = PkTable.defaultOptions();
         options.put("bucket", "-2");
         try (PkTable t = PkTable.create(dir, options)) {
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            try (PkFullTextWriteHook hook =
+                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
                 List<CommitMessage> messages = t.write(rows(0, 5), hook);
                 assertThat(messages).isNotEmpty();
                 for (CommitMessage m : messages) {

@@ -16,32 +16,36 @@ import java.util.Map;
 
 /**
  * The hand-over from a scan to the shredded reader, carried as per-read dynamic table options (pass
- * {@link #encode} to {@code FileStoreTable.copy(Map)}; writes and the stored schema are unaffected):
+ * {@link #encode} to {@code FileStoreTable.copy(Map)}; writes and the stored schema are
+ * unaffected):
  *
  * <ul>
- *   <li>{@value #SELECTED_KEYS}: JSON object column → array of keys. The reader then returns, for that
- *       map column, only the requested keys that are present in the row (in request order), so
- *       {@code m['k']} is unchanged for each requested key; use it only when every use of the column is
- *       such a lookup. Files in Paimon's default Parquet layout ignore it and return whole maps, which
- *       give the same lookups.</li>
- *   <li>{@value #MAP_PREDICATE}: JSON of a {@link MapPredicate} tree.</li>
- *   <li>{@value #VALUE_PREDICATES_SAFE}: {@code true} lets the reader skip files, row groups and pages
- *       that cannot match the predicate. Only set it where a file's rows are final: append tables,
- *       deletion-vector tables, or splits whose files do not overlap (never under merge-on-read of
- *       overlapping runs). Without it the predicate is ignored. Skipping is advisory: keep the filter
- *       above the scan.</li>
+ *   <li>{@value #SELECTED_KEYS}: JSON object column → array of keys. The reader then returns, for
+ *       that map column, only the requested keys that are present in the row (in request order), so
+ *       {@code m['k']} is unchanged for each requested key; use it only when every use of the
+ *       column is such a lookup. Files in Paimon's default Parquet layout ignore it and return
+ *       whole maps, which give the same lookups.
+ *   <li>{@value #MAP_PREDICATE}: JSON of a {@link MapPredicate} tree.
+ *   <li>{@value #VALUE_PREDICATES_SAFE}: {@code true} lets the reader skip files, row groups and
+ *       pages that cannot match the predicate. Only set it where a file's rows are final: append
+ *       tables, deletion-vector tables, or splits whose files do not overlap (never under
+ *       merge-on-read of overlapping runs). Without it the predicate is ignored. Skipping is
+ *       advisory: keep the filter above the scan.
  * </ul>
  *
- * Predicate JSON grammar: {@code {"and":[P...]}} | {@code {"or":[P...]}} |
- * {@code {"column":C,"key":K,"op":OP,"literals":[L...]}} with L = {@code {"long":"12"}} |
- * {@code {"double":"1.5"}} (also "NaN", "Infinity") | {@code {"string":"x"}} | {@code {"decimal":"1.20"}} |
- * {@code {"boolean":true}}.
+ * Predicate JSON grammar: {@code {"and":[P...]}} | {@code {"or":[P...]}} | {@code
+ * {"column":C,"key":K,"op":OP,"literals":[L...]}} with L = {@code {"long":"12"}} | {@code
+ * {"double":"1.5"}} (also "NaN", "Infinity") | {@code {"string":"x"}} | {@code {"decimal":"1.20"}}
+ * | {@code {"boolean":true}}.
  */
 public final class ShreddedReadHandover {
 
-    public static final String SELECTED_KEYS = ShreddingOptions.FORMAT_IDENTIFIER + ".read.selected-keys";
-    public static final String MAP_PREDICATE = ShreddingOptions.FORMAT_IDENTIFIER + ".read.map-predicate";
-    public static final String VALUE_PREDICATES_SAFE = ShreddingOptions.FORMAT_IDENTIFIER + ".read.value-predicates-safe";
+    public static final String SELECTED_KEYS =
+            ShreddingOptions.FORMAT_IDENTIFIER + ".read.selected-keys";
+    public static final String MAP_PREDICATE =
+            ShreddingOptions.FORMAT_IDENTIFIER + ".read.map-predicate";
+    public static final String VALUE_PREDICATES_SAFE =
+            ShreddingOptions.FORMAT_IDENTIFIER + ".read.value-predicates-safe";
     public static final String FIELD_IDS = ShreddingOptions.FORMAT_IDENTIFIER + ".read.field-ids";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,18 +59,23 @@ public final class ShreddedReadHandover {
      * @param predicate map-key predicate, or null
      * @param valuePredicatesSafe whether the reader may skip data by the predicate (see class doc)
      */
-    public static Map<String, String> encode(Map<String, ? extends List<String>> selectedKeys, MapPredicate predicate,
+    public static Map<String, String> encode(
+            Map<String, ? extends List<String>> selectedKeys,
+            MapPredicate predicate,
             boolean valuePredicatesSafe) {
         return encode(null, selectedKeys, predicate, valuePredicatesSafe);
     }
 
     /**
-     * As {@link #encode(Map, MapPredicate, boolean)}, also recording the Paimon field id of every column
-     * named (from {@code tableRowType}, the table's current schema), so files written before a column
-     * rename still get the selected keys and the predicate ({@value #FIELD_IDS}).
+     * As {@link #encode(Map, MapPredicate, boolean)}, also recording the Paimon field id of every
+     * column named (from {@code tableRowType}, the table's current schema), so files written before
+     * a column rename still get the selected keys and the predicate ({@value #FIELD_IDS}).
      */
-    public static Map<String, String> encode(org.apache.paimon.types.RowType tableRowType,
-            Map<String, ? extends List<String>> selectedKeys, MapPredicate predicate, boolean valuePredicatesSafe) {
+    public static Map<String, String> encode(
+            org.apache.paimon.types.RowType tableRowType,
+            Map<String, ? extends List<String>> selectedKeys,
+            MapPredicate predicate,
+            boolean valuePredicatesSafe) {
         Map<String, String> out = new LinkedHashMap<>();
         if (tableRowType != null) {
             java.util.Set<String> columns = new java.util.LinkedHashSet<>();
@@ -88,10 +97,11 @@ public final class ShreddedReadHandover {
         }
         if (selectedKeys != null && !selectedKeys.isEmpty()) {
             ObjectNode n = JSON.createObjectNode();
-            selectedKeys.forEach((column, keys) -> {
-                ArrayNode a = n.putArray(column);
-                new LinkedHashSet<>(keys).forEach(a::add);
-            });
+            selectedKeys.forEach(
+                    (column, keys) -> {
+                        ArrayNode a = n.putArray(column);
+                        new LinkedHashSet<>(keys).forEach(a::add);
+                    });
             out.put(SELECTED_KEYS, n.toString());
         }
         if (predicate != null) {
@@ -120,7 +130,10 @@ public final class ShreddedReadHandover {
 
         private final Map<String, Integer> fieldIds;
 
-        ReadRequest(Map<String, List<String>> selectedKeys, MapPredicate predicate, boolean valuePredicatesSafe,
+        ReadRequest(
+                Map<String, List<String>> selectedKeys,
+                MapPredicate predicate,
+                boolean valuePredicatesSafe,
                 Map<String, Integer> fieldIds) {
             this.selectedKeys = selectedKeys;
             this.predicate = predicate;
@@ -128,7 +141,9 @@ public final class ShreddedReadHandover {
             this.fieldIds = fieldIds;
         }
 
-        /** Column name (as the caller named it) → Paimon field id, when the caller gave the schema. */
+        /**
+         * Column name (as the caller named it) → Paimon field id, when the caller gave the schema.
+         */
         public Map<String, Integer> fieldIds() {
             return fieldIds;
         }
@@ -151,7 +166,10 @@ public final class ShreddedReadHandover {
         }
     }
 
-    /** Decodes the hand-over from table options; throws IllegalArgumentException naming a malformed option. */
+    /**
+     * Decodes the hand-over from table options; throws IllegalArgumentException naming a malformed
+     * option.
+     */
     public static ReadRequest decode(Map<String, String> options) {
         Map<String, List<String>> keys = new LinkedHashMap<>();
         String sk = options.get(SELECTED_KEYS);
@@ -187,8 +205,12 @@ public final class ShreddedReadHandover {
         boolean valueSafe = false;
         if (safe != null && !safe.isBlank()) {
             if (!safe.trim().equalsIgnoreCase("true") && !safe.trim().equalsIgnoreCase("false")) {
-                throw new IllegalArgumentException("Cannot read with option " + VALUE_PREDICATES_SAFE + ": value '" + safe
-                        + "' is not a boolean. Use true or false.");
+                throw new IllegalArgumentException(
+                        "Cannot read with option "
+                                + VALUE_PREDICATES_SAFE
+                                + ": value '"
+                                + safe
+                                + "' is not a boolean. Use true or false.");
             }
             valueSafe = Boolean.parseBoolean(safe.trim());
         }
@@ -200,7 +222,8 @@ public final class ShreddedReadHandover {
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
                     if (!e.getValue().isInt()) {
-                        throw new IllegalArgumentException("field id of " + e.getKey() + " is not an int");
+                        throw new IllegalArgumentException(
+                                "field id of " + e.getKey() + " is not an int");
                     }
                     ids.put(e.getKey(), e.getValue().asInt());
                 }
@@ -212,8 +235,15 @@ public final class ShreddedReadHandover {
     }
 
     private static IllegalArgumentException malformed(String option, String value, Exception e) {
-        return new IllegalArgumentException("Cannot read with option " + option + ": value '" + value
-                + "' is malformed (" + e.getMessage() + "). Produce it with ShreddedReadHandover.encode.", e);
+        return new IllegalArgumentException(
+                "Cannot read with option "
+                        + option
+                        + ": value '"
+                        + value
+                        + "' is malformed ("
+                        + e.getMessage()
+                        + "). Produce it with ShreddedReadHandover.encode.",
+                e);
     }
 
     private static JsonNode toJson(MapPredicate p) {

@@ -1,8 +1,8 @@
 package dev.strata.shredding;
 
 /**
- * Counters of shredded-format reads done on one thread while a collector is installed. A caller (e.g.
- * Spark's partition reader) wraps its reads:
+ * Counters of shredded-format reads done on one thread while a collector is installed. A caller
+ * (e.g. Spark's partition reader) wraps its reads:
  *
  * <pre>
  * try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
@@ -32,7 +32,10 @@ public final class ShreddedReadMetrics {
         return CURRENT.get();
     }
 
-    /** A shredded file was opened for reading: its {@code rowGroups} and the shredded leaf columns read from it. */
+    /**
+     * A shredded file was opened for reading: its {@code rowGroups} and the shredded leaf columns
+     * read from it.
+     */
     public static void fileRead(long rowGroups, long subColumns) {
         Scope s = CURRENT.get();
         if (s != null) {
@@ -42,7 +45,9 @@ public final class ShreddedReadMetrics {
         }
     }
 
-    /** A file was skipped because the predicate cannot match it (its row groups are not counted). */
+    /**
+     * A file was skipped because the predicate cannot match it (its row groups are not counted).
+     */
     public static void fileSkipped() {
         Scope s = CURRENT.get();
         if (s != null) {
@@ -51,8 +56,8 @@ public final class ShreddedReadMetrics {
     }
 
     /**
-     * A row group of an opened file was not read; {@code byZoneStatsOnly}: Parquet's own statistics alone
-     * would have read it.
+     * A row group of an opened file was not read; {@code byZoneStatsOnly}: Parquet's own statistics
+     * alone would have read it.
      */
     public static void rowGroupSkipped(boolean byZoneStatsOnly) {
         Scope s = CURRENT.get();
@@ -71,8 +76,9 @@ public final class ShreddedReadMetrics {
     }
 
     /**
-     * Pages of shredded value columns that a key lookup passed without decoding, because none of their
-     * rows holds a looked-up key (the row group's {@code __field_mapping} says which rows do).
+     * Pages of shredded value columns that a key lookup passed without decoding, because none of
+     * their rows holds a looked-up key (the row group's {@code __field_mapping} says which rows
+     * do).
      */
     public static void valuePagesSkipped(long pages) {
         Scope s = CURRENT.get();
@@ -98,8 +104,14 @@ public final class ShreddedReadMetrics {
             this.parent = parent;
         }
 
-        private void add(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
-                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex,
+        private void add(
+                long filesRead,
+                long filesSkipped,
+                long rowGroupsTotal,
+                long rowGroupsSkipped,
+                long rowGroupsSkippedByZoneStatsOnly,
+                long subColumnsRead,
+                long rowsSkippedByPageIndex,
                 long valuePagesSkipped) {
             this.filesRead += filesRead;
             this.filesSkipped += filesSkipped;
@@ -113,8 +125,15 @@ public final class ShreddedReadMetrics {
 
         /** The counts so far; after {@link #close()}, the final counts of the scope. */
         public Snapshot snapshot() {
-            return new Snapshot(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
-                    subColumnsRead, rowsSkippedByPageIndex, valuePagesSkipped);
+            return new Snapshot(
+                    filesRead,
+                    filesSkipped,
+                    rowGroupsTotal,
+                    rowGroupsSkipped,
+                    rowGroupsSkippedByZoneStatsOnly,
+                    subColumnsRead,
+                    rowsSkippedByPageIndex,
+                    valuePagesSkipped);
         }
 
         @Override
@@ -131,21 +150,28 @@ public final class ShreddedReadMetrics {
                 }
             }
             if (parent != null) {
-                parent.add(filesRead, filesSkipped, rowGroupsTotal, rowGroupsSkipped, rowGroupsSkippedByZoneStatsOnly,
-                        subColumnsRead, rowsSkippedByPageIndex, valuePagesSkipped);
+                parent.add(
+                        filesRead,
+                        filesSkipped,
+                        rowGroupsTotal,
+                        rowGroupsSkipped,
+                        rowGroupsSkippedByZoneStatsOnly,
+                        subColumnsRead,
+                        rowsSkippedByPageIndex,
+                        valuePagesSkipped);
             }
         }
     }
 
     /**
-     * Immutable counts. {@code filesRead}: shredded files opened; {@code filesSkipped}: files skipped
-     * because the predicate cannot match (their row groups are not counted); {@code rowGroupsTotal} /
-     * {@code rowGroupsSkipped}: row groups of opened files and those skipped by statistics;
-     * {@code rowGroupsSkippedByZoneStatsOnly}: skipped ones that Parquet statistics alone would have read;
-     * {@code subColumnsRead}: Parquet leaf columns of shredded map columns read per file, summed;
-     * {@code rowsSkippedByPageIndex}: rows of read row groups dropped by page-level filtering;
-     * {@code valuePagesSkipped}: pages of shredded value columns passed undecoded because no row of them
-     * holds a looked-up key.
+     * Immutable counts. {@code filesRead}: shredded files opened; {@code filesSkipped}: files
+     * skipped because the predicate cannot match (their row groups are not counted); {@code
+     * rowGroupsTotal} / {@code rowGroupsSkipped}: row groups of opened files and those skipped by
+     * statistics; {@code rowGroupsSkippedByZoneStatsOnly}: skipped ones that Parquet statistics
+     * alone would have read; {@code subColumnsRead}: Parquet leaf columns of shredded map columns
+     * read per file, summed; {@code rowsSkippedByPageIndex}: rows of read row groups dropped by
+     * page-level filtering; {@code valuePagesSkipped}: pages of shredded value columns passed
+     * undecoded because no row of them holds a looked-up key.
      */
     public static final class Snapshot {
         public final long filesRead;
@@ -157,8 +183,14 @@ public final class ShreddedReadMetrics {
         public final long rowsSkippedByPageIndex;
         public final long valuePagesSkipped;
 
-        Snapshot(long filesRead, long filesSkipped, long rowGroupsTotal, long rowGroupsSkipped,
-                long rowGroupsSkippedByZoneStatsOnly, long subColumnsRead, long rowsSkippedByPageIndex,
+        Snapshot(
+                long filesRead,
+                long filesSkipped,
+                long rowGroupsTotal,
+                long rowGroupsSkipped,
+                long rowGroupsSkippedByZoneStatsOnly,
+                long subColumnsRead,
+                long rowsSkippedByPageIndex,
                 long valuePagesSkipped) {
             this.filesRead = filesRead;
             this.filesSkipped = filesSkipped;
@@ -172,10 +204,22 @@ public final class ShreddedReadMetrics {
 
         @Override
         public String toString() {
-            return "filesRead=" + filesRead + ", filesSkipped=" + filesSkipped + ", rowGroupsTotal=" + rowGroupsTotal
-                    + ", rowGroupsSkipped=" + rowGroupsSkipped + ", rowGroupsSkippedByZoneStatsOnly="
-                    + rowGroupsSkippedByZoneStatsOnly + ", subColumnsRead=" + subColumnsRead
-                    + ", rowsSkippedByPageIndex=" + rowsSkippedByPageIndex + ", valuePagesSkipped=" + valuePagesSkipped;
+            return "filesRead="
+                    + filesRead
+                    + ", filesSkipped="
+                    + filesSkipped
+                    + ", rowGroupsTotal="
+                    + rowGroupsTotal
+                    + ", rowGroupsSkipped="
+                    + rowGroupsSkipped
+                    + ", rowGroupsSkippedByZoneStatsOnly="
+                    + rowGroupsSkippedByZoneStatsOnly
+                    + ", subColumnsRead="
+                    + subColumnsRead
+                    + ", rowsSkippedByPageIndex="
+                    + rowsSkippedByPageIndex
+                    + ", valuePagesSkipped="
+                    + valuePagesSkipped;
         }
     }
 }

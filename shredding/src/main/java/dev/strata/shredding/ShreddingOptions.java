@@ -24,20 +24,23 @@ import org.apache.paimon.types.RowType;
  *
  * <ul>
  *   <li>{@code fields.<col>.map.storage-layout}: {@code default} | {@code shared-shredding}
- *       (case-insensitive), default {@code default};</li>
- *   <li>{@code fields.<col>.map.shared-shredding.max-columns}: K_max, an int &gt; 0, default 256;</li>
- *   <li>{@code fields.<col>.map.shared-shredding.column-placement-policy}: {@code plain} |
- *       {@code sequential} | {@code lru} (case-insensitive), default {@code lru}.</li>
+ *       (case-insensitive), default {@code default};
+ *   <li>{@code fields.<col>.map.shared-shredding.max-columns}: K_max, an int &gt; 0, default 256;
+ *   <li>{@code fields.<col>.map.shared-shredding.column-placement-policy}: {@code plain} | {@code
+ *       sequential} | {@code lru} (case-insensitive), default {@code lru}.
  * </ul>
  *
- * Shredded files are Paimon's own shared-shredding Parquet files, written by Strata's {@code parquet} file
- * format whenever these options say shared-shredding; tables keep {@code file.format = parquet}. Files of
- * the earlier private format {@value #FORMAT_IDENTIFIER} stay readable, and {@link #withFileFormat} moves
- * tables that still name it back to {@code parquet}.
+ * Shredded files are Paimon's own shared-shredding Parquet files, written by Strata's {@code
+ * parquet} file format whenever these options say shared-shredding; tables keep {@code file.format
+ * = parquet}. Files of the earlier private format {@value #FORMAT_IDENTIFIER} stay readable, and
+ * {@link #withFileFormat} moves tables that still name it back to {@code parquet}.
  */
 public final class ShreddingOptions {
 
-    /** The private file format identifier (and data-file extension) of shredded files written by earlier Strata versions. */
+    /**
+     * The private file format identifier (and data-file extension) of shredded files written by
+     * earlier Strata versions.
+     */
     public static final String FORMAT_IDENTIFIER = "strata-shredded";
 
     public static final String LAYOUT_SUFFIX = "map.storage-layout";
@@ -48,24 +51,27 @@ public final class ShreddingOptions {
     public static final int DEFAULT_MAX_COLUMNS = 256;
 
     /**
-     * Table option: FLOAT/DOUBLE sub-columns whose dictionary falls back are written BYTE_STREAM_SPLIT ({@code true})
-     * or PLAIN ({@code false}, default). Off by default because Paimon's own vectorized Parquet reader (1.4 and 2.0)
-     * rejects BYTE_STREAM_SPLIT pages, so only tables read by Strata alone should turn it on.
+     * Table option: FLOAT/DOUBLE sub-columns whose dictionary falls back are written
+     * BYTE_STREAM_SPLIT ({@code true}) or PLAIN ({@code false}, default). Off by default because
+     * Paimon's own vectorized Parquet reader (1.4 and 2.0) rejects BYTE_STREAM_SPLIT pages, so only
+     * tables read by Strata alone should turn it on.
      */
     public static final String BYTE_STREAM_SPLIT = FORMAT_IDENTIFIER + ".byte-stream-split";
 
     /**
-     * Table option: the most ownership segments (row ranges in which a value column held one key) the writer records
-     * per value column and row group in Strata's footer, an int &gt; 0, default
-     * {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}. A column with more is recorded as fragmented, and readers of a key
-     * in it decode {@code __field_mapping}; fewer segments make footers smaller, more let readers skip the mapping
-     * of more columns.
+     * Table option: the most ownership segments (row ranges in which a value column held one key)
+     * the writer records per value column and row group in Strata's footer, an int &gt; 0, default
+     * {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}. A column with more is recorded as fragmented,
+     * and readers of a key in it decode {@code __field_mapping}; fewer segments make footers
+     * smaller, more let readers skip the mapping of more columns.
      */
     public static final String MAX_SEGMENTS = FORMAT_IDENTIFIER + ".max-segments";
+
     public static final PlacementPolicy DEFAULT_POLICY = PlacementPolicy.LRU;
 
-    private static final Pattern FIELD_OPTION = Pattern.compile(
-            "^fields\\.(.+)\\.(map\\.storage-layout|map\\.shared-shredding\\.max-columns|map\\.shared-shredding\\.column-placement-policy)$");
+    private static final Pattern FIELD_OPTION =
+            Pattern.compile(
+                    "^fields\\.(.+)\\.(map\\.storage-layout|map\\.shared-shredding\\.max-columns|map\\.shared-shredding\\.column-placement-policy)$");
     private static final String FILE_FORMAT = "file.format";
     private static final String FORMAT_PER_LEVEL = "file.format.per.level";
     private static final String CHANGELOG_FORMAT = "changelog-file.format";
@@ -113,12 +119,13 @@ public final class ShreddingOptions {
     }
 
     /**
-     * Checks the layout options against the schema; the catalog calls it on CREATE and ALTER
-     * TABLE.
+     * Checks the layout options against the schema; the catalog calls it on CREATE and ALTER TABLE.
      *
-     * @throws IllegalArgumentException naming the table, the option, the value found and the values allowed
+     * @throws IllegalArgumentException naming the table, the option, the value found and the values
+     *     allowed
      */
-    public static void validate(String tableName, RowType rowType, Map<String, String> tableOptions) {
+    public static void validate(
+            String tableName, RowType rowType, Map<String, String> tableOptions) {
         byteStreamSplit(tableName, tableOptions);
         maxSegments(tableName, tableOptions);
         List<String> shredded = new ArrayList<>();
@@ -140,33 +147,79 @@ public final class ShreddingOptions {
             }
             String layout = parseLayout(tableName, column, value);
             if (!rowType.containsField(column)) {
-                throw fail(tableName, "Column '" + column + "' is configured with map.storage-layout but does not exist in table schema.",
-                        "Remove option '" + e.getKey() + "' or add the column; existing columns: " + rowType.getFieldNames() + ".");
+                throw fail(
+                        tableName,
+                        "Column '"
+                                + column
+                                + "' is configured with map.storage-layout but does not exist in table schema.",
+                        "Remove option '"
+                                + e.getKey()
+                                + "' or add the column; existing columns: "
+                                + rowType.getFieldNames()
+                                + ".");
             }
             DataType type = rowType.getField(column).type();
             if (type.getTypeRoot() != DataTypeRoot.MAP) {
-                throw fail(tableName, "Column '" + column + "' is configured with map.storage-layout but its type is not MAP.",
-                        "Option '" + e.getKey() + "' only applies to MAP columns; '" + column + "' is " + type + ".");
+                throw fail(
+                        tableName,
+                        "Column '"
+                                + column
+                                + "' is configured with map.storage-layout but its type is not MAP.",
+                        "Option '"
+                                + e.getKey()
+                                + "' only applies to MAP columns; '"
+                                + column
+                                + "' is "
+                                + type
+                                + ".");
             }
             if (layout.equals(LAYOUT_SHARED)) {
                 MapType map = (MapType) type;
                 if (map.getKeyType().getTypeRoot() != DataTypeRoot.VARCHAR) {
-                    throw fail(tableName, "Column '" + column
-                            + "' is configured with map.storage-layout=shared-shredding but its type is not MAP<STRING NOT NULL, T>.",
-                            "Found " + type + "; use a MAP with STRING keys or set '" + e.getKey() + "' = 'default'.");
+                    throw fail(
+                            tableName,
+                            "Column '"
+                                    + column
+                                    + "' is configured with map.storage-layout=shared-shredding but its type is not MAP<STRING NOT NULL, T>.",
+                            "Found "
+                                    + type
+                                    + "; use a MAP with STRING keys or set '"
+                                    + e.getKey()
+                                    + "' = 'default'.");
                 }
                 if (map.getKeyType().isNullable()) {
-                    throw fail(tableName, "Column '" + column
-                            + "' is configured with map.storage-layout=shared-shredding but its map key type is nullable.",
-                            "Declare the key as STRING NOT NULL (Spark's MAP<STRING, T> already is) or set '" + e.getKey() + "' = 'default'.");
+                    throw fail(
+                            tableName,
+                            "Column '"
+                                    + column
+                                    + "' is configured with map.storage-layout=shared-shredding but its map key type is nullable.",
+                            "Declare the key as STRING NOT NULL (Spark's MAP<STRING, T> already is) or set '"
+                                    + e.getKey()
+                                    + "' = 'default'.");
                 }
                 if (contains(map.getValueType(), DataTypeRoot.BLOB)) {
-                    throw fail(tableName, "MAP shared-shredding field '" + column + "' cannot contain BLOB fields.",
-                            "Change the value type " + map.getValueType() + " or set '" + e.getKey() + "' = 'default'.");
+                    throw fail(
+                            tableName,
+                            "MAP shared-shredding field '"
+                                    + column
+                                    + "' cannot contain BLOB fields.",
+                            "Change the value type "
+                                    + map.getValueType()
+                                    + " or set '"
+                                    + e.getKey()
+                                    + "' = 'default'.");
                 }
                 if (contains(map.getValueType(), DataTypeRoot.VECTOR)) {
-                    throw fail(tableName, "MAP shared-shredding field '" + column + "' cannot contain VECTOR fields.",
-                            "Change the value type " + map.getValueType() + " or set '" + e.getKey() + "' = 'default'.");
+                    throw fail(
+                            tableName,
+                            "MAP shared-shredding field '"
+                                    + column
+                                    + "' cannot contain VECTOR fields.",
+                            "Change the value type "
+                                    + map.getValueType()
+                                    + " or set '"
+                                    + e.getKey()
+                                    + "' = 'default'.");
                 }
                 parseMaxColumns(tableName, column, tableOptions.get(maxColumnsKey(column)));
                 parsePolicy(tableName, column, tableOptions.get(policyKey(column)));
@@ -178,29 +231,47 @@ public final class ShreddingOptions {
         }
         checkFormat(tableName, shredded, FILE_FORMAT, tableOptions.get(FILE_FORMAT));
         checkFormat(tableName, shredded, CHANGELOG_FORMAT, tableOptions.get(CHANGELOG_FORMAT));
-        for (Map.Entry<String, String> level : perLevel(tableOptions, FORMAT_PER_LEVEL).entrySet()) {
+        for (Map.Entry<String, String> level :
+                perLevel(tableOptions, FORMAT_PER_LEVEL).entrySet()) {
             checkFormat(tableName, shredded, level.getKey(), level.getValue());
         }
         checkCompression(tableName, COMPRESSION, tableOptions.get(COMPRESSION));
         checkCompression(tableName, CHANGELOG_COMPRESSION, tableOptions.get(CHANGELOG_COMPRESSION));
-        for (Map.Entry<String, String> level : perLevel(tableOptions, COMPRESSION_PER_LEVEL).entrySet()) {
+        for (Map.Entry<String, String> level :
+                perLevel(tableOptions, COMPRESSION_PER_LEVEL).entrySet()) {
             checkCompression(tableName, level.getKey(), level.getValue());
         }
         for (DataField f : rowType.getFields()) {
             if (contains(f.type(), DataTypeRoot.VARIANT)) {
-                throw fail(tableName, "MAP shared-shredding cannot be used with Variant fields.",
-                        "Column '" + f.name() + "' is " + f.type() + "; shredded columns " + shredded
+                throw fail(
+                        tableName,
+                        "MAP shared-shredding cannot be used with Variant fields.",
+                        "Column '"
+                                + f.name()
+                                + "' is "
+                                + f.type()
+                                + "; shredded columns "
+                                + shredded
                                 + " need a table without VARIANT columns.");
             }
             if (contains(f.type(), DataTypeRoot.MULTISET)) {
-                throw fail(tableName, "MAP shared-shredding cannot be used with MULTISET fields.",
-                        "Column '" + f.name() + "' is " + f.type() + "; shredded columns " + shredded
+                throw fail(
+                        tableName,
+                        "MAP shared-shredding cannot be used with MULTISET fields.",
+                        "Column '"
+                                + f.name()
+                                + "' is "
+                                + f.type()
+                                + "; shredded columns "
+                                + shredded
                                 + " need a table without MULTISET columns.");
             }
         }
         String bucket = tableOptions.get("bucket");
         if (bucket != null && bucket.trim().equals("-2")) {
-            throw fail(tableName, "MAP shared-shredding currently does not support postpone bucket mode.",
+            throw fail(
+                    tableName,
+                    "MAP shared-shredding currently does not support postpone bucket mode.",
                     "Option 'bucket' is -2; use a fixed bucket count (> 0) or -1.");
         }
         for (Map.Entry<String, String> e : tableOptions.entrySet()) {
@@ -209,8 +280,11 @@ public final class ShreddingOptions {
                     for (String item : e.getValue().split(",")) {
                         String it = item.trim();
                         if (it.startsWith(col + "[")) {
-                            throw fail(tableName, "Column '" + col
-                                    + "' is configured with map.storage-layout=shared-shredding, which does not support nested file index.",
+                            throw fail(
+                                    tableName,
+                                    "Column '"
+                                            + col
+                                            + "' is configured with map.storage-layout=shared-shredding, which does not support nested file index.",
                                     "Remove '" + it + "' from option '" + e.getKey() + "'.");
                         }
                     }
@@ -219,30 +293,41 @@ public final class ShreddingOptions {
         }
     }
 
-    /** The shredded columns of a table with their settings, in schema order (options assumed valid). */
-    public static Map<String, ColumnLayout> shreddedColumns(RowType rowType, Map<String, String> tableOptions) {
+    /**
+     * The shredded columns of a table with their settings, in schema order (options assumed valid).
+     */
+    public static Map<String, ColumnLayout> shreddedColumns(
+            RowType rowType, Map<String, String> tableOptions) {
         Map<String, ColumnLayout> out = new LinkedHashMap<>();
         for (DataField f : rowType.getFields()) {
             String layout = tableOptions.get(layoutKey(f.name()));
             if (layout == null || !layout.trim().equalsIgnoreCase(LAYOUT_SHARED)) {
                 continue;
             }
-            if (!(f.type() instanceof MapType) || ((MapType) f.type()).getKeyType().getTypeRoot() != DataTypeRoot.VARCHAR) {
+            if (!(f.type() instanceof MapType)
+                    || ((MapType) f.type()).getKeyType().getTypeRoot() != DataTypeRoot.VARCHAR) {
                 continue;
             }
-            out.put(f.name(), new ColumnLayout(f.name(), parseMaxColumns("table", f.name(), tableOptions.get(maxColumnsKey(f.name()))),
-                    parsePolicy("table", f.name(), tableOptions.get(policyKey(f.name())))));
+            out.put(
+                    f.name(),
+                    new ColumnLayout(
+                            f.name(),
+                            parseMaxColumns(
+                                    "table", f.name(), tableOptions.get(maxColumnsKey(f.name()))),
+                            parsePolicy("table", f.name(), tableOptions.get(policyKey(f.name())))));
         }
         return out;
     }
 
     /**
-     * The options with {@code file.format} (and {@code changelog-file.format}, per-level formats) set back to
-     * {@code parquet} where they still say {@value #FORMAT_IDENTIFIER} (tables shredded by earlier Strata
-     * versions). Shredded files are {@code parquet} files to every Paimon engine, so nothing else changes.
-     * Files already written keep their format (their extension) and stay readable.
+     * The options with {@code file.format} (and {@code changelog-file.format}, per-level formats)
+     * set back to {@code parquet} where they still say {@value #FORMAT_IDENTIFIER} (tables shredded
+     * by earlier Strata versions). Shredded files are {@code parquet} files to every Paimon engine,
+     * so nothing else changes. Files already written keep their format (their extension) and stay
+     * readable.
      */
-    public static Map<String, String> withFileFormat(RowType rowType, Map<String, String> tableOptions) {
+    public static Map<String, String> withFileFormat(
+            RowType rowType, Map<String, String> tableOptions) {
         String from = FORMAT_IDENTIFIER;
         String to = CoreOptions.FILE_FORMAT_PARQUET;
         Map<String, String> out = new LinkedHashMap<>(tableOptions);
@@ -290,17 +375,32 @@ public final class ShreddingOptions {
         return out;
     }
 
-    /** Strata stores shredded maps in Parquet only (Paimon's PIP-43 also allows ORC; Strata does not). */
+    /**
+     * Strata stores shredded maps in Parquet only (Paimon's PIP-43 also allows ORC; Strata does
+     * not).
+     */
     private static void checkFormat(String table, List<String> shredded, String key, String value) {
         if (value == null || value.isBlank()) {
             return;
         }
         String v = value.trim().toLowerCase(Locale.ROOT);
         if (!v.equals("parquet") && !v.equals(FORMAT_IDENTIFIER)) {
-            throw fail(table, "shared-shredding column" + (shredded.size() == 1 ? " '" + shredded.get(0) + "'"
-                    : "s " + shredded) + " can only be stored in Parquet by Strata, but " + key + " is " + value
-                    + " (Strata supports parquet, which it writes as its Parquet-based format " + FORMAT_IDENTIFIER + ").",
-                    "Set '" + key + "' = 'parquet', or set 'fields.<column>.map.storage-layout' = 'default'.");
+            throw fail(
+                    table,
+                    "shared-shredding column"
+                            + (shredded.size() == 1
+                                    ? " '" + shredded.get(0) + "'"
+                                    : "s " + shredded)
+                            + " can only be stored in Parquet by Strata, but "
+                            + key
+                            + " is "
+                            + value
+                            + " (Strata supports parquet, which it writes as its Parquet-based format "
+                            + FORMAT_IDENTIFIER
+                            + ").",
+                    "Set '"
+                            + key
+                            + "' = 'parquet', or set 'fields.<column>.map.storage-layout' = 'default'.");
         }
     }
 
@@ -310,7 +410,13 @@ public final class ShreddingOptions {
         }
         String v = value.trim().toLowerCase(Locale.ROOT);
         if (!v.equals("none") && !v.equals("lz4") && !v.equals("zstd")) {
-            throw fail(table, "MAP shared-shredding only supports none/lz4/zstd compression, but " + key + " is " + value + ".",
+            throw fail(
+                    table,
+                    "MAP shared-shredding only supports none/lz4/zstd compression, but "
+                            + key
+                            + " is "
+                            + value
+                            + ".",
                     "Set '" + key + "' to one of none, lz4, zstd.");
         }
     }
@@ -320,8 +426,14 @@ public final class ShreddingOptions {
         if (v.equals(LAYOUT_DEFAULT) || v.equals(LAYOUT_SHARED)) {
             return v;
         }
-        throw fail(table, "option '" + layoutKey(column) + "' has value '" + value + "'.",
-                "Could not parse value for enum. Expected one of: [" + LAYOUT_DEFAULT + ", " + LAYOUT_SHARED + "].");
+        throw fail(
+                table,
+                "option '" + layoutKey(column) + "' has value '" + value + "'.",
+                "Could not parse value for enum. Expected one of: ["
+                        + LAYOUT_DEFAULT
+                        + ", "
+                        + LAYOUT_SHARED
+                        + "].");
     }
 
     /** The value of {@link #BYTE_STREAM_SPLIT} (default false). */
@@ -332,13 +444,21 @@ public final class ShreddingOptions {
         }
         String v = value.trim().toLowerCase(Locale.ROOT);
         if (!v.equals("true") && !v.equals("false")) {
-            throw fail(table, "option '" + BYTE_STREAM_SPLIT + "' has value '" + value + "', which is not a boolean.",
+            throw fail(
+                    table,
+                    "option '"
+                            + BYTE_STREAM_SPLIT
+                            + "' has value '"
+                            + value
+                            + "', which is not a boolean.",
                     "Set it to true or false (default false).");
         }
         return v.equals("true");
     }
 
-    /** The value of {@link #MAX_SEGMENTS} (default {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}). */
+    /**
+     * The value of {@link #MAX_SEGMENTS} (default {@value GroupPlacement#DEFAULT_MAX_SEGMENTS}).
+     */
     public static int maxSegments(String table, Map<String, String> tableOptions) {
         String value = tableOptions.get(MAX_SEGMENTS);
         if (value == null) {
@@ -348,12 +468,24 @@ public final class ShreddingOptions {
         try {
             n = Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw fail(table, "option '" + MAX_SEGMENTS + "' has value '" + value + "', which is not an integer.",
-                    "Use an integer > 0 such as " + GroupPlacement.DEFAULT_MAX_SEGMENTS + " (the default).");
+            throw fail(
+                    table,
+                    "option '"
+                            + MAX_SEGMENTS
+                            + "' has value '"
+                            + value
+                            + "', which is not an integer.",
+                    "Use an integer > 0 such as "
+                            + GroupPlacement.DEFAULT_MAX_SEGMENTS
+                            + " (the default).");
         }
         if (n <= 0) {
-            throw fail(table, "option '" + MAX_SEGMENTS + "' has value '" + value + "'.",
-                    "Use an integer > 0 such as " + GroupPlacement.DEFAULT_MAX_SEGMENTS + " (the default).");
+            throw fail(
+                    table,
+                    "option '" + MAX_SEGMENTS + "' has value '" + value + "'.",
+                    "Use an integer > 0 such as "
+                            + GroupPlacement.DEFAULT_MAX_SEGMENTS
+                            + " (the default).");
         }
         return n;
     }
@@ -366,12 +498,24 @@ public final class ShreddingOptions {
         try {
             k = Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw fail(table, "option '" + maxColumnsKey(column) + "' has value '" + value + "', which is not an integer.",
-                    "options map.shared-shredding.max-columns must > 0; use an integer such as " + DEFAULT_MAX_COLUMNS + ".");
+            throw fail(
+                    table,
+                    "option '"
+                            + maxColumnsKey(column)
+                            + "' has value '"
+                            + value
+                            + "', which is not an integer.",
+                    "options map.shared-shredding.max-columns must > 0; use an integer such as "
+                            + DEFAULT_MAX_COLUMNS
+                            + ".");
         }
         if (k <= 0) {
-            throw fail(table, "option '" + maxColumnsKey(column) + "' has value '" + value + "'.",
-                    "options map.shared-shredding.max-columns must > 0; use an integer such as " + DEFAULT_MAX_COLUMNS + ".");
+            throw fail(
+                    table,
+                    "option '" + maxColumnsKey(column) + "' has value '" + value + "'.",
+                    "options map.shared-shredding.max-columns must > 0; use an integer such as "
+                            + DEFAULT_MAX_COLUMNS
+                            + ".");
         }
         return k;
     }
@@ -382,14 +526,19 @@ public final class ShreddingOptions {
         }
         PlacementPolicy p = PlacementPolicy.parseOrNull(value);
         if (p == null) {
-            throw fail(table, "option '" + policyKey(column) + "' has value '" + value + "'.",
-                    "Could not parse value for enum. Expected one of: " + PlacementPolicy.allowedValues() + ".");
+            throw fail(
+                    table,
+                    "option '" + policyKey(column) + "' has value '" + value + "'.",
+                    "Could not parse value for enum. Expected one of: "
+                            + PlacementPolicy.allowedValues()
+                            + ".");
         }
         return p;
     }
 
     private static IllegalArgumentException fail(String table, String why, String what) {
-        return new IllegalArgumentException("Cannot configure map storage layout for table " + table + ": " + why + " " + what);
+        return new IllegalArgumentException(
+                "Cannot configure map storage layout for table " + table + ": " + why + " " + what);
     }
 
     private static boolean contains(DataType type, DataTypeRoot root) {
@@ -400,7 +549,8 @@ public final class ShreddingOptions {
             return contains(((ArrayType) type).getElementType(), root);
         }
         if (type instanceof MapType) {
-            return contains(((MapType) type).getKeyType(), root) || contains(((MapType) type).getValueType(), root);
+            return contains(((MapType) type).getKeyType(), root)
+                    || contains(((MapType) type).getValueType(), root);
         }
         if (type instanceof MultisetType) {
             return contains(((MultisetType) type).getElementType(), root);

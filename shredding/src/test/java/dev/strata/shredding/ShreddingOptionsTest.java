@@ -13,11 +13,16 @@ import org.junit.jupiter.api.Test;
 
 class ShreddingOptionsTest {
 
-    private static final RowType SCHEMA = RowType.of(
-            new org.apache.paimon.types.DataType[] {DataTypes.BIGINT(), DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()),
-                    DataTypes.STRING(), DataTypes.MAP(DataTypes.STRING(), DataTypes.INT()),
-                    DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.INT())},
-            new String[] {"id", "m", "s", "nullable_keys", "int_keys"});
+    private static final RowType SCHEMA =
+            RowType.of(
+                    new org.apache.paimon.types.DataType[] {
+                        DataTypes.BIGINT(),
+                        DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()),
+                        DataTypes.STRING(),
+                        DataTypes.MAP(DataTypes.STRING(), DataTypes.INT()),
+                        DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.INT())
+                    },
+                    new String[] {"id", "m", "s", "nullable_keys", "int_keys"});
 
     private static Map<String, String> shredded(String column, String... more) {
         Map<String, String> o = new HashMap<>();
@@ -29,8 +34,10 @@ class ShreddingOptionsTest {
     }
 
     private static void rejects(Map<String, String> options, String... fragments) {
-        var a = assertThatThrownBy(() -> ShreddingOptions.validate("db.t", SCHEMA, options))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("db.t");
+        var a =
+                assertThatThrownBy(() -> ShreddingOptions.validate("db.t", SCHEMA, options))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("db.t");
         for (String f : fragments) {
             a.hasMessageContaining(f);
         }
@@ -38,90 +45,194 @@ class ShreddingOptionsTest {
 
     @Test
     void acceptsValidLayoutsCaseInsensitively() {
-        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, shredded("m",
-                "fields.m.map.shared-shredding.max-columns", "128",
-                "fields.m.map.shared-shredding.column-placement-policy", "Sequential", "file.compression", "ZSTD")))
+        assertThatCode(
+                        () ->
+                                ShreddingOptions.validate(
+                                        "db.t",
+                                        SCHEMA,
+                                        shredded(
+                                                "m",
+                                                "fields.m.map.shared-shredding.max-columns",
+                                                "128",
+                                                "fields.m.map.shared-shredding.column-placement-policy",
+                                                "Sequential",
+                                                "file.compression",
+                                                "ZSTD")))
                 .doesNotThrowAnyException();
         Map<String, String> mixedCase = new HashMap<>();
         mixedCase.put("fields.m.map.storage-layout", "Shared-Shredding");
-        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, mixedCase)).doesNotThrowAnyException();
+        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, mixedCase))
+                .doesNotThrowAnyException();
         var layouts = ShreddingOptions.shreddedColumns(SCHEMA, mixedCase);
         assertThat(layouts).containsOnlyKeys("m");
         assertThat(layouts.get("m").maxColumns()).isEqualTo(256);
         assertThat(layouts.get("m").policy()).isEqualTo(PlacementPolicy.LRU);
-        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, Map.of("fields.s.other", "x"))).doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                ShreddingOptions.validate(
+                                        "db.t", SCHEMA, Map.of("fields.s.other", "x")))
+                .doesNotThrowAnyException();
     }
 
     @Test
     void rejectsEachRuleOfTheSpecWithItsMessage() {
-        rejects(shredded("nope"), "Column 'nope' is configured with map.storage-layout but does not exist in table schema.",
+        rejects(
+                shredded("nope"),
+                "Column 'nope' is configured with map.storage-layout but does not exist in table schema.",
                 "fields.nope.map.storage-layout");
-        rejects(Map.of("fields.s.map.storage-layout", "default"), "Column 's' is configured with map.storage-layout but its type is not MAP.");
-        rejects(shredded("int_keys"), "map.storage-layout=shared-shredding but its type is not MAP<STRING NOT NULL, T>.");
+        rejects(
+                Map.of("fields.s.map.storage-layout", "default"),
+                "Column 's' is configured with map.storage-layout but its type is not MAP.");
+        rejects(
+                shredded("int_keys"),
+                "map.storage-layout=shared-shredding but its type is not MAP<STRING NOT NULL, T>.");
         rejects(shredded("nullable_keys"), "shared-shredding but its map key type is nullable.");
-        rejects(Map.of("fields.m.map.storage-layout", "columnar"), "'columnar'", "Expected one of: [default, shared-shredding]");
-        rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "0"),
-                "options map.shared-shredding.max-columns must > 0", "'0'");
-        rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "-1"), "must > 0", "'-1'");
-        rejects(shredded("m", "fields.m.map.shared-shredding.max-columns", "many"), "'many'", "not an integer");
-        rejects(shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "random"),
-                "'random'", "Expected one of: [plain, sequential, lru, stable]");
-        rejects(shredded("m", "file.format", "orc"), "shared-shredding column 'm' can only be stored in Parquet by Strata, "
-                + "but file.format is orc (Strata supports parquet", "Set 'file.format' = 'parquet'");
-        rejects(shredded("m", "file.format", "avro"), "file.format is avro", "Set 'file.format' = 'parquet'");
-        rejects(shredded("m", "file.format.per.level", "0:avro,3:parquet"), "file.format.per.level.0 is avro");
+        rejects(
+                Map.of("fields.m.map.storage-layout", "columnar"),
+                "'columnar'",
+                "Expected one of: [default, shared-shredding]");
+        rejects(
+                shredded("m", "fields.m.map.shared-shredding.max-columns", "0"),
+                "options map.shared-shredding.max-columns must > 0",
+                "'0'");
+        rejects(
+                shredded("m", "fields.m.map.shared-shredding.max-columns", "-1"),
+                "must > 0",
+                "'-1'");
+        rejects(
+                shredded("m", "fields.m.map.shared-shredding.max-columns", "many"),
+                "'many'",
+                "not an integer");
+        rejects(
+                shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "random"),
+                "'random'",
+                "Expected one of: [plain, sequential, lru, stable]");
+        rejects(
+                shredded("m", "file.format", "orc"),
+                "shared-shredding column 'm' can only be stored in Parquet by Strata, "
+                        + "but file.format is orc (Strata supports parquet",
+                "Set 'file.format' = 'parquet'");
+        rejects(
+                shredded("m", "file.format", "avro"),
+                "file.format is avro",
+                "Set 'file.format' = 'parquet'");
+        rejects(
+                shredded("m", "file.format.per.level", "0:avro,3:parquet"),
+                "file.format.per.level.0 is avro");
         rejects(shredded("m", "changelog-file.format", "avro"), "changelog-file.format is avro");
-        rejects(shredded("m", "file.compression", "snappy"),
+        rejects(
+                shredded("m", "file.compression", "snappy"),
                 "MAP shared-shredding only supports none/lz4/zstd compression, but file.compression is snappy.");
-        rejects(shredded("m", "file.compression.per.level", "0:gzip"), "file.compression.per.level.0 is gzip");
+        rejects(
+                shredded("m", "file.compression.per.level", "0:gzip"),
+                "file.compression.per.level.0 is gzip");
         rejects(shredded("m", "bucket", "-2"), "does not support postpone bucket mode");
-        rejects(shredded("m", "file-index.bloom-filter.columns", "id,m[a]"), "does not support nested file index");
+        rejects(
+                shredded("m", "file-index.bloom-filter.columns", "id,m[a]"),
+                "does not support nested file index");
     }
 
     @Test
     void rejectsVariantAndMultisetNeighboursAndBlobValues() {
-        RowType withMultiset = RowType.of(new org.apache.paimon.types.DataType[] {
-                DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()), DataTypes.MULTISET(DataTypes.INT())},
-                new String[] {"m", "bag"});
+        RowType withMultiset =
+                RowType.of(
+                        new org.apache.paimon.types.DataType[] {
+                            DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()),
+                            DataTypes.MULTISET(DataTypes.INT())
+                        },
+                        new String[] {"m", "bag"});
         assertThatThrownBy(() -> ShreddingOptions.validate("db.t", withMultiset, shredded("m")))
                 .hasMessageContaining("cannot be used with MULTISET fields.");
-        RowType withVariant = RowType.of(new org.apache.paimon.types.DataType[] {
-                DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()), DataTypes.VARIANT()}, new String[] {"m", "v"});
+        RowType withVariant =
+                RowType.of(
+                        new org.apache.paimon.types.DataType[] {
+                            DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()),
+                            DataTypes.VARIANT()
+                        },
+                        new String[] {"m", "v"});
         assertThatThrownBy(() -> ShreddingOptions.validate("db.t", withVariant, shredded("m")))
                 .hasMessageContaining("cannot be used with Variant fields.");
-        RowType blobValues = RowType.of(new org.apache.paimon.types.DataType[] {
-                DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.BLOB())}, new String[] {"m"});
+        RowType blobValues =
+                RowType.of(
+                        new org.apache.paimon.types.DataType[] {
+                            DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.BLOB())
+                        },
+                        new String[] {"m"});
         assertThatThrownBy(() -> ShreddingOptions.validate("db.t", blobValues, shredded("m")))
                 .hasMessageContaining("cannot contain BLOB fields.");
     }
 
     @Test
     void shreddedTablesKeepParquetAndTheOldPrivateFormatMovesBackToParquet() {
-        Map<String, String> on = ShreddingOptions.withFileFormat(SCHEMA, shredded("m", "changelog-file.format", "parquet",
-                "file.format.per.level", "0:parquet,1:avro"));
-        assertThat(on).doesNotContainKey("file.format").containsEntry("changelog-file.format", "parquet")
+        Map<String, String> on =
+                ShreddingOptions.withFileFormat(
+                        SCHEMA,
+                        shredded(
+                                "m",
+                                "changelog-file.format",
+                                "parquet",
+                                "file.format.per.level",
+                                "0:parquet,1:avro"));
+        assertThat(on)
+                .doesNotContainKey("file.format")
+                .containsEntry("changelog-file.format", "parquet")
                 .containsEntry("file.format.per.level", "0:parquet,1:avro");
         for (String layout : new String[] {"shared-shredding", "default"}) {
-            Map<String, String> old = new HashMap<>(shredded("m", "file.format", ShreddingOptions.FORMAT_IDENTIFIER,
-                    "changelog-file.format", ShreddingOptions.FORMAT_IDENTIFIER,
-                    "file.format.per.level", "0:" + ShreddingOptions.FORMAT_IDENTIFIER + ",1:avro"));
+            Map<String, String> old =
+                    new HashMap<>(
+                            shredded(
+                                    "m",
+                                    "file.format",
+                                    ShreddingOptions.FORMAT_IDENTIFIER,
+                                    "changelog-file.format",
+                                    ShreddingOptions.FORMAT_IDENTIFIER,
+                                    "file.format.per.level",
+                                    "0:" + ShreddingOptions.FORMAT_IDENTIFIER + ",1:avro"));
             old.put("fields.m.map.storage-layout", layout);
-            assertThat(ShreddingOptions.withFileFormat(SCHEMA, old)).as(layout).containsEntry("file.format", "parquet")
-                    .containsEntry("changelog-file.format", "parquet").containsEntry("file.format.per.level", "0:parquet,1:avro");
+            assertThat(ShreddingOptions.withFileFormat(SCHEMA, old))
+                    .as(layout)
+                    .containsEntry("file.format", "parquet")
+                    .containsEntry("changelog-file.format", "parquet")
+                    .containsEntry("file.format.per.level", "0:parquet,1:avro");
         }
-        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of("file.format", "orc"))).containsEntry("file.format", "orc");
-        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of())).doesNotContainKey("file.format");
+        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of("file.format", "orc")))
+                .containsEntry("file.format", "orc");
+        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of()))
+                .doesNotContainKey("file.format");
     }
 
     @Test
     void writerOptionsAreValidatedNamingTheOption() {
-        rejects(shredded("m", ShreddingOptions.MAX_SEGMENTS, "0"), "option 'strata-shredded.max-segments' has value '0'", "> 0");
-        rejects(shredded("m", ShreddingOptions.MAX_SEGMENTS, "many"), "'strata-shredded.max-segments'", "not an integer");
-        rejects(shredded("m", ShreddingOptions.BYTE_STREAM_SPLIT, "yes"), "'strata-shredded.byte-stream-split'", "true or false");
-        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, shredded("m", ShreddingOptions.MAX_SEGMENTS, " 12 ",
-                ShreddingOptions.BYTE_STREAM_SPLIT, "TRUE"))).doesNotThrowAnyException();
-        assertThat(ShreddingOptions.maxSegments("db.t", Map.of(ShreddingOptions.MAX_SEGMENTS, "12"))).isEqualTo(12);
-        assertThat(ShreddingOptions.maxSegments("db.t", Map.of())).isEqualTo(dev.strata.shredding.layout.GroupPlacement.DEFAULT_MAX_SEGMENTS);
+        rejects(
+                shredded("m", ShreddingOptions.MAX_SEGMENTS, "0"),
+                "option 'strata-shredded.max-segments' has value '0'",
+                "> 0");
+        rejects(
+                shredded("m", ShreddingOptions.MAX_SEGMENTS, "many"),
+                "'strata-shredded.max-segments'",
+                "not an integer");
+        rejects(
+                shredded("m", ShreddingOptions.BYTE_STREAM_SPLIT, "yes"),
+                "'strata-shredded.byte-stream-split'",
+                "true or false");
+        assertThatCode(
+                        () ->
+                                ShreddingOptions.validate(
+                                        "db.t",
+                                        SCHEMA,
+                                        shredded(
+                                                "m",
+                                                ShreddingOptions.MAX_SEGMENTS,
+                                                " 12 ",
+                                                ShreddingOptions.BYTE_STREAM_SPLIT,
+                                                "TRUE")))
+                .doesNotThrowAnyException();
+        assertThat(
+                        ShreddingOptions.maxSegments(
+                                "db.t", Map.of(ShreddingOptions.MAX_SEGMENTS, "12")))
+                .isEqualTo(12);
+        assertThat(ShreddingOptions.maxSegments("db.t", Map.of()))
+                .isEqualTo(dev.strata.shredding.layout.GroupPlacement.DEFAULT_MAX_SEGMENTS);
         assertThat(ShreddingOptions.byteStreamSplit("db.t", Map.of())).isFalse();
     }
 }

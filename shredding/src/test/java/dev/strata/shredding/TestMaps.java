@@ -17,10 +17,12 @@ public final class TestMaps {
 
     private TestMaps() {}
 
-    public static final MapType MAP_STRING_DOUBLE = DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE());
+    public static final MapType MAP_STRING_DOUBLE =
+            DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE());
 
     public static RowType idAndMap() {
-        return RowType.of(new org.apache.paimon.types.DataType[] {DataTypes.BIGINT(), MAP_STRING_DOUBLE},
+        return RowType.of(
+                new org.apache.paimon.types.DataType[] {DataTypes.BIGINT(), MAP_STRING_DOUBLE},
                 new String[] {"id", "m"});
     }
 
@@ -29,8 +31,12 @@ public final class TestMaps {
         return toPaimon(g, v -> v);
     }
 
-    /** As {@link #toPaimon(GeneratedMap)}, with each non-null value converted (e.g. to another value type). */
-    public static InternalMap toPaimon(GeneratedMap g, java.util.function.Function<Object, Object> value) {
+    /**
+     * As {@link #toPaimon(GeneratedMap)}, with each non-null value converted (e.g. to another value
+     * type).
+     */
+    public static InternalMap toPaimon(
+            GeneratedMap g, java.util.function.Function<Object, Object> value) {
         if (g.isNull()) {
             return null;
         }
@@ -53,7 +59,10 @@ public final class TestMaps {
         InternalArray k = m.keyArray();
         InternalArray v = m.valueArray();
         for (int i = 0; i < m.size(); i++) {
-            out.add(k.getString(i).toString() + "=" + (v.isNullAt(i) ? "null" : String.valueOf(valueOf(v, i))));
+            out.add(
+                    k.getString(i).toString()
+                            + "="
+                            + (v.isNullAt(i) ? "null" : String.valueOf(valueOf(v, i))));
         }
         return out;
     }
@@ -66,8 +75,8 @@ public final class TestMaps {
     }
 
     /**
-     * What a shredded read must return for a generated map, as "key=value" strings: every entry, where a
-     * duplicated key carries the value of its last occurrence, order-insensitive.
+     * What a shredded read must return for a generated map, as "key=value" strings: every entry,
+     * where a duplicated key carries the value of its last occurrence, order-insensitive.
      */
     public static List<String> expectedEntries(GeneratedMap g) {
         if (g.isNull()) {

@@ -11,11 +11,11 @@ import org.apache.paimon.catalog.{CatalogContext, CatalogFactory, Identifier}
 import org.apache.paimon.options.Options
 import org.apache.paimon.table.FileStoreTable
 
-/**
- * Writers racing on one primary-key table with deletion vectors and a full-text index, in one Spark
- * application (concurrent jobs of one session share nothing but the table): statements may fail, but a
- * statement that reported success never loses its rows, and no snapshot ever references a missing file.
- */
+/** Writers racing on one primary-key table with deletion vectors and a full-text index, in one
+  * Spark application (concurrent jobs of one session share nothing but the table): statements may
+  * fail, but a statement that reported success never loses its rows, and no snapshot ever
+  * references a missing file.
+  */
 class ConcurrentWritersSuite extends PushdownSuiteBase {
 
   private val seed = TestSeeds.seed("ConcurrentWritersSuite")
@@ -26,8 +26,10 @@ class ConcurrentWritersSuite extends PushdownSuiteBase {
   }
 
   private def createTable(name: String): Unit =
-    spark.sql(s"CREATE TABLE lake.c.$name (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-      "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
+    spark.sql(
+      s"CREATE TABLE lake.c.$name (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+    )
 
   /** Rows [from, from + n): the body names the id, and every seventh row says "zebra". */
   private def insert(name: String, from: Long, n: Int): String =
@@ -47,26 +49,32 @@ class ConcurrentWritersSuite extends PushdownSuiteBase {
     val table = paimonTable(name)
     val snapshots = table.snapshotManager()
     val missing = mutable.ArrayBuffer[String]()
-    for (id <- snapshots.earliestSnapshotId().longValue() to snapshots.latestSnapshotId().longValue()) {
+    for (
+      id <- snapshots.earliestSnapshotId().longValue() to snapshots.latestSnapshotId().longValue()
+    ) {
       val snapshot = snapshots.snapshot(id)
       table.store().newScan().withSnapshot(snapshot).plan().files().asScala.foreach { e =>
-        val path = table.store().pathFactory().createDataFilePathFactory(e.partition(), e.bucket()).toPath(e.file())
+        val path = table
+          .store()
+          .pathFactory()
+          .createDataFilePathFactory(e.partition(), e.bucket())
+          .toPath(e.file())
         if (!table.fileIO().exists(path)) missing += s"snapshot $id: $path"
       }
       if (snapshot.indexManifest() != null) {
         val handler = table.store().newIndexFileHandler()
         handler.readManifest(snapshot.indexManifest()).asScala.foreach { e =>
-          if (!handler.existsIndexFile(e)) missing += s"snapshot $id: index ${e.indexFile().fileName()}"
+          if (!handler.existsIndexFile(e))
+            missing += s"snapshot $id: index ${e.indexFile().fileName()}"
         }
       }
     }
     missing.toSeq
   }
 
-  /**
-   * Runs the statements of each writer in its own thread, in order; returns per writer the statements that
-   * reported success and the failures' messages.
-   */
+  /** Runs the statements of each writer in its own thread, in order; returns per writer the
+    * statements that reported success and the failures' messages.
+    */
   private def race(writers: Seq[Seq[(String, Set[Long])]]): (Set[Long], Seq[String]) = {
     val pool = Executors.newFixedThreadPool(writers.size)
     try {
@@ -92,21 +100,33 @@ class ConcurrentWritersSuite extends PushdownSuiteBase {
     } finally pool.shutdownNow()
   }
 
-  private def checkAfterRace(name: String, base: Set[Long], succeeded: Set[Long], failures: Seq[String]): Unit = {
-    val context = s"${TestSeeds.describe("ConcurrentWritersSuite", seed)}; failed statements: ${failures.mkString("\n")}"
+  private def checkAfterRace(
+      name: String,
+      base: Set[Long],
+      succeeded: Set[Long],
+      failures: Seq[String]
+  ): Unit = {
+    val context =
+      s"${TestSeeds.describe("ConcurrentWritersSuite", seed)}; failed statements: ${failures.mkString("\n")}"
     assert(missingFiles(name).isEmpty, s"files referenced by snapshots are missing ($context)")
     spark.sql(s"CALL lake.sys.compact(table => 'c.$name')").collect()
     val ids = spark.sql(s"SELECT id FROM lake.c.$name").collect().map(_.getLong(0)).toSet
     assert((base ++ succeeded).subsetOf(ids), s"rows of successful statements were lost ($context)")
-    assert(missingFiles(name).isEmpty, s"files referenced by snapshots are missing after compaction ($context)")
+    assert(
+      missingFiles(name).isEmpty,
+      s"files referenced by snapshots are missing after compaction ($context)"
+    )
 
     // The table keeps working: a further INSERT, a compaction and a search that equals the rows' own text.
     spark.sql(insert(name, 1000000L, 30)).collect()
     spark.sql(s"CALL lake.sys.compact(table => 'c.$name')").collect()
     val all = spark.sql(s"SELECT id, body FROM lake.c.$name").collect()
     val expected = all.filter(_.getString(1).contains("zebra")).map(_.getLong(0)).toSet
-    val found = spark.sql(s"SELECT id FROM full_text_search('lake.c.$name', 'body', 'zebra', 100000)")
-      .collect().map(_.getLong(0)).toSet
+    val found = spark
+      .sql(s"SELECT id FROM full_text_search('lake.c.$name', 'body', 'zebra', 100000)")
+      .collect()
+      .map(_.getLong(0))
+      .toSet
     assert(found == expected, context)
     assert(all.map(_.getLong(0)).toSet == ids ++ (1000000L until 1000030L).toSet)
   }
@@ -135,7 +155,8 @@ class ConcurrentWritersSuite extends PushdownSuiteBase {
       val n = 20 + random.nextInt(40)
       (insert("insert_compact", from, n), (from until from + n).toSet)
     }
-    val compactions = (0 until 6).map(_ => ("CALL lake.sys.compact(table => 'c.insert_compact')", Set.empty[Long]))
+    val compactions =
+      (0 until 6).map(_ => ("CALL lake.sys.compact(table => 'c.insert_compact')", Set.empty[Long]))
     val (succeeded, failures) = race(Seq(inserts, compactions))
     checkAfterRace("insert_compact", (0L until 200L).toSet, succeeded, failures)
   }

@@ -1,5 +1,21 @@
 package dev.strata.spark;
 
+import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.spark.catalog.FullTextSystemTable;
+import dev.strata.spark.catalog.LocationOptions;
+import dev.strata.spark.catalog.PaimonSystemTable;
+import dev.strata.spark.catalog.SchemaChanges;
+import dev.strata.spark.catalog.ShreddingSystemTable;
+import dev.strata.spark.catalog.StrataTableNames;
+import dev.strata.spark.catalog.TableDefinitionChecks;
+import dev.strata.spark.catalog.TableDiagnosis;
+import dev.strata.spark.catalog.WarehouseNames;
+import dev.strata.spark.data.SparkTypes;
+import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.functions.StrataFunctions;
+import dev.strata.spark.procedures.StrataProcedures;
+import dev.strata.spark.procedures.TableResolver;
+import dev.strata.spark.table.StrataTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -8,25 +24,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-
-import dev.strata.spark.errors.StrataErrors;
-import dev.strata.spark.catalog.LocationOptions;
-import dev.strata.spark.catalog.FullTextSystemTable;
-import dev.strata.spark.catalog.PaimonSystemTable;
-import dev.strata.spark.catalog.ShreddingSystemTable;
-import dev.strata.spark.catalog.SchemaChanges;
-import dev.strata.spark.catalog.StrataTableNames;
-import dev.strata.spark.catalog.TableDefinitionChecks;
-import dev.strata.spark.catalog.WarehouseNames;
-import dev.strata.spark.data.SparkTypes;
-import dev.strata.spark.functions.StrataFunctions;
-import dev.strata.spark.procedures.StrataProcedures;
-import dev.strata.spark.procedures.TableResolver;
-import dev.strata.spark.table.StrataTable;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.AbstractCatalog;
-import dev.strata.spark.catalog.TableDiagnosis;
-import dev.strata.shredding.parquet.PageChecksums;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -71,29 +70,35 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * spark.sql.catalog.lake.warehouse=file:/tmp/wh
  * </pre>
  *
- * Namespaces are Paimon databases; tables are Paimon tables whose TBLPROPERTIES are Paimon table options.
- * Every other {@code spark.sql.catalog.<name>.*} key is handed to Paimon as a catalog option, except
- * {@code allow-external-paths} (default false), Strata's switch for table options that put files outside the
- * warehouse ({@link LocationOptions}). Names are checked by {@link WarehouseNames} before any file operation,
- * and DROP deletes only the table's or database's own directory inside the warehouse. Procedures
- * live in the {@code sys} namespace ({@code CALL lake.sys.compact(table => 'db.t')}); functions (used by
- * writes to route rows to their bucket) are served by {@link FunctionCatalog}.
+ * Namespaces are Paimon databases; tables are Paimon tables whose TBLPROPERTIES are Paimon table
+ * options. Every other {@code spark.sql.catalog.<name>.*} key is handed to Paimon as a catalog
+ * option, except {@code allow-external-paths} (default false), Strata's switch for table options
+ * that put files outside the warehouse ({@link LocationOptions}). Names are checked by {@link
+ * WarehouseNames} before any file operation, and DROP deletes only the table's or database's own
+ * directory inside the warehouse. Procedures live in the {@code sys} namespace ({@code CALL
+ * lake.sys.compact(table => 'db.t')}); functions (used by writes to route rows to their bucket) are
+ * served by {@link FunctionCatalog}.
  */
 public class StrataCatalog
-        implements TableCatalog, SupportsNamespaces, ProcedureCatalog, FunctionCatalog, TableResolver {
+        implements TableCatalog,
+                SupportsNamespaces,
+                ProcedureCatalog,
+                FunctionCatalog,
+                TableResolver {
 
     /** The namespace holding the catalog's procedures. */
     public static final String SYSTEM_NAMESPACE = "sys";
 
-    private static final Set<String> SPARK_RESERVED_PROPERTIES = Set.of(
-            TableCatalog.PROP_PROVIDER,
-            TableCatalog.PROP_OWNER,
-            TableCatalog.PROP_EXTERNAL,
-            TableCatalog.PROP_IS_MANAGED_LOCATION,
-            TableCatalog.PROP_COMMENT,
-            TableCatalog.PROP_LOCATION,
-            TableCatalog.PROP_TABLE_TYPE,
-            TableCatalog.PROP_COLLATION);
+    private static final Set<String> SPARK_RESERVED_PROPERTIES =
+            Set.of(
+                    TableCatalog.PROP_PROVIDER,
+                    TableCatalog.PROP_OWNER,
+                    TableCatalog.PROP_EXTERNAL,
+                    TableCatalog.PROP_IS_MANAGED_LOCATION,
+                    TableCatalog.PROP_COMMENT,
+                    TableCatalog.PROP_LOCATION,
+                    TableCatalog.PROP_TABLE_TYPE,
+                    TableCatalog.PROP_COLLATION);
 
     private String name;
     private Catalog paimon;
@@ -106,31 +111,40 @@ public class StrataCatalog
         Map<String, String> paimonOptions = new HashMap<>(options.asCaseSensitiveMap());
         String warehouse = paimonOptions.get("warehouse");
         if (warehouse == null || warehouse.isBlank()) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot initialize catalog %s: option spark.sql.catalog.%s.warehouse is not set. "
-                            + "Set it to a directory or URI, e.g. file:/tmp/warehouse.",
-                    name, name));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot initialize catalog %s: option spark.sql.catalog.%s.warehouse is not set. "
+                                    + "Set it to a directory or URI, e.g. file:/tmp/warehouse.",
+                            name, name));
         }
         String allow = options.get(LocationOptions.ALLOW_EXTERNAL_PATHS);
         if (allow != null && !allow.equalsIgnoreCase("true") && !allow.equalsIgnoreCase("false")) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot initialize catalog %s: option spark.sql.catalog.%s.%s is '%s', expected true or false.",
-                    name, name, LocationOptions.ALLOW_EXTERNAL_PATHS, allow));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot initialize catalog %s: option spark.sql.catalog.%s.%s is '%s', expected true or false.",
+                            name, name, LocationOptions.ALLOW_EXTERNAL_PATHS, allow));
         }
         this.allowExternalPaths = Boolean.parseBoolean(allow);
-        paimonOptions.keySet().removeIf(k -> k.equalsIgnoreCase(LocationOptions.ALLOW_EXTERNAL_PATHS));
+        paimonOptions
+                .keySet()
+                .removeIf(k -> k.equalsIgnoreCase(LocationOptions.ALLOW_EXTERNAL_PATHS));
         this.warehouse = warehouse;
         paimonOptions.putIfAbsent("metastore", "filesystem");
-        // Shared-shredding tables are plain 'parquet' tables; only Strata's parquet format writes and reads
+        // Shared-shredding tables are plain 'parquet' tables; only Strata's parquet format writes
+        // and reads
         // their shredded columns, so refuse to start when another Paimon jar shadows it.
         dev.strata.shredding.format.StrataParquetFileFormatFactory.checkResolved();
         try {
-            this.paimon = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(paimonOptions)));
+            this.paimon =
+                    CatalogFactory.createCatalog(
+                            CatalogContext.create(Options.fromMap(paimonOptions)));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot initialize catalog %s over warehouse %s: %s. Check the warehouse URI and the "
-                            + "spark.sql.catalog.%s.* options.",
-                    name, warehouse, StrataErrors.rootMessage(e), name), e);
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot initialize catalog %s over warehouse %s: %s. Check the warehouse URI and the "
+                                    + "spark.sql.catalog.%s.* options.",
+                            name, warehouse, StrataErrors.rootMessage(e), name),
+                    e);
         }
     }
 
@@ -148,7 +162,9 @@ public class StrataCatalog
 
     @Override
     public String[][] listNamespaces() {
-        return paimon.listDatabases().stream().map(db -> new String[] {db}).toArray(String[][]::new);
+        return paimon.listDatabases().stream()
+                .map(db -> new String[] {db})
+                .toArray(String[][]::new);
     }
 
     @Override
@@ -161,7 +177,8 @@ public class StrataCatalog
     }
 
     @Override
-    public Map<String, String> loadNamespaceMetadata(String[] namespace) throws NoSuchNamespaceException {
+    public Map<String, String> loadNamespaceMetadata(String[] namespace)
+            throws NoSuchNamespaceException {
         if (namespace.length != 1) {
             throw new NoSuchNamespaceException(namespace);
         }
@@ -180,26 +197,30 @@ public class StrataCatalog
     public void createNamespace(String[] namespace, Map<String, String> metadata)
             throws NamespaceAlreadyExistsException {
         if (namespace.length != 1) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot create namespace %s in catalog %s: Strata namespaces are one level deep "
-                            + "(a Paimon database). Use a single name, e.g. %s.db.",
-                    String.join(".", namespace), name, name));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create namespace %s in catalog %s: Strata namespaces are one level deep "
+                                    + "(a Paimon database). Use a single name, e.g. %s.db.",
+                            String.join(".", namespace), name, name));
         }
         if (SYSTEM_NAMESPACE.equalsIgnoreCase(namespace[0])) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot create namespace %s.%s: the name is reserved for the catalog's procedures. "
-                            + "Choose another name.",
-                    name, namespace[0]));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create namespace %s.%s: the name is reserved for the catalog's procedures. "
+                                    + "Choose another name.",
+                            name, namespace[0]));
         }
         checkNamespace("create namespace", namespace);
         Map<String, String> properties = new HashMap<>(metadata);
         properties.remove(SupportsNamespaces.PROP_OWNER);
         if (properties.containsKey(SupportsNamespaces.PROP_LOCATION)) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot create namespace %s with LOCATION '%s': namespaces of catalog %s live in the warehouse "
-                            + "at <namespace>.db. Remove the LOCATION clause.",
-                    StrataTableNames.qualifiedNamespace(name, namespace),
-                    properties.get(SupportsNamespaces.PROP_LOCATION), name));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create namespace %s with LOCATION '%s': namespaces of catalog %s live in the warehouse "
+                                    + "at <namespace>.db. Remove the LOCATION clause.",
+                            StrataTableNames.qualifiedNamespace(name, namespace),
+                            properties.get(SupportsNamespaces.PROP_LOCATION),
+                            name));
         }
         try {
             paimon.createDatabase(namespace[0], false, properties);
@@ -210,10 +231,11 @@ public class StrataCatalog
 
     @Override
     public void alterNamespace(String[] namespace, NamespaceChange... changes) {
-        throw new UnsupportedOperationException(String.format(
-                "Cannot alter namespace %s.%s: Paimon's filesystem catalog keeps database properties fixed "
-                        + "after creation. Create a new namespace with the properties you need.",
-                name, String.join(".", namespace)));
+        throw new UnsupportedOperationException(
+                String.format(
+                        "Cannot alter namespace %s.%s: Paimon's filesystem catalog keeps database properties fixed "
+                                + "after creation. Create a new namespace with the properties you need.",
+                        name, String.join(".", namespace)));
     }
 
     @Override
@@ -224,7 +246,9 @@ public class StrataCatalog
         }
         String action = "drop namespace " + StrataTableNames.qualifiedNamespace(name, namespace);
         checkNamespace("drop namespace", namespace);
-        WarehouseNames.checkOwnDirectory(action, new Path(warehouse),
+        WarehouseNames.checkOwnDirectory(
+                action,
+                new Path(warehouse),
                 AbstractCatalog.newDatabasePath(warehouse, namespace[0]),
                 List.of(namespace[0] + Catalog.DB_SUFFIX));
         try {
@@ -255,17 +279,20 @@ public class StrataCatalog
     }
 
     /**
-     * A Strata table; for {@code t$fulltext} and {@code t$shredding} Strata's own read-only system tables
-     * ({@link FullTextSystemTable}, {@link ShreddingSystemTable}) of table {@code t}; for any other system-table
-     * name ({@code t$snapshots}, {@code t$files}, ... as Paimon defines them) a read-only {@link PaimonSystemTable}.
+     * A Strata table; for {@code t$fulltext} and {@code t$shredding} Strata's own read-only system
+     * tables ({@link FullTextSystemTable}, {@link ShreddingSystemTable}) of table {@code t}; for
+     * any other system-table name ({@code t$snapshots}, {@code t$files}, ... as Paimon defines
+     * them) a read-only {@link PaimonSystemTable}.
      */
     @Override
     public Table loadTable(Identifier ident) throws NoSuchTableException {
         if (ident.name().contains("$")) {
             int dollar = ident.name().lastIndexOf('$');
             String suffix = ident.name().substring(dollar + 1).toLowerCase(Locale.ROOT);
-            if (suffix.equals(FullTextSystemTable.SUFFIX) || suffix.equals(ShreddingSystemTable.SUFFIX)) {
-                Identifier base = Identifier.of(ident.namespace(), ident.name().substring(0, dollar));
+            if (suffix.equals(FullTextSystemTable.SUFFIX)
+                    || suffix.equals(ShreddingSystemTable.SUFFIX)) {
+                Identifier base =
+                        Identifier.of(ident.namespace(), ident.name().substring(0, dollar));
                 String systemName = StrataTableNames.qualified(name, ident);
                 String baseName = StrataTableNames.qualified(name, base);
                 FileStoreTable table = loadPaimonTable(base);
@@ -292,16 +319,24 @@ public class StrataCatalog
             }
             option = "scan.snapshot-id";
         } catch (RuntimeException e) {
-            WarehouseNames.check("time travel table " + StrataTableNames.qualified(name, ident) + " to VERSION AS OF",
-                    WarehouseNames.Kind.TAG, version);
+            WarehouseNames.check(
+                    "time travel table "
+                            + StrataTableNames.qualified(name, ident)
+                            + " to VERSION AS OF",
+                    WarehouseNames.Kind.TAG,
+                    version);
             if (table.tagManager().tagExists(version)) {
                 option = "scan.tag-name";
             } else {
-                throw StrataErrors.analysis(String.format(
-                        "Cannot time travel table %s to VERSION AS OF '%s': no snapshot with that id and no tag "
-                                + "with that name. Use a snapshot id from %s.%s.%s$snapshots or a tag name.",
-                        StrataTableNames.qualified(name, ident), version, name, ident.namespace()[0],
-                        ident.name()));
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot time travel table %s to VERSION AS OF '%s': no snapshot with that id and no tag "
+                                        + "with that name. Use a snapshot id from %s.%s.%s$snapshots or a tag name.",
+                                StrataTableNames.qualified(name, ident),
+                                version,
+                                name,
+                                ident.namespace()[0],
+                                ident.name()));
             }
         }
         return new StrataTable(name, ident, table.copy(Map.of(option, version.trim())));
@@ -311,50 +346,65 @@ public class StrataCatalog
     public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
         FileStoreTable table = loadPaimonTable(ident);
         long millis = timestampMicros / 1000;
-        return new StrataTable(name, ident, table.copy(Map.of("scan.timestamp-millis", Long.toString(millis))));
+        return new StrataTable(
+                name, ident, table.copy(Map.of("scan.timestamp-millis", Long.toString(millis))));
     }
 
     /**
-     * Loads the Paimon table behind a Spark identifier, as Strata reads and writes it: a table that does not
-     * set {@link PageChecksums#VERIFY_OPTION} (created before Strata set it, or by another engine) gets it as
-     * a dynamic option, so Paimon's and Strata's readers verify every page's checksum.
+     * Loads the Paimon table behind a Spark identifier, as Strata reads and writes it: a table that
+     * does not set {@link PageChecksums#VERIFY_OPTION} (created before Strata set it, or by another
+     * engine) gets it as a dynamic option, so Paimon's and Strata's readers verify every page's
+     * checksum.
      */
     @Override
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
         FileStoreTable table = loadStoredTable(ident);
         return table.options().containsKey(PageChecksums.VERIFY_OPTION)
-                ? table : table.copy(Map.of(PageChecksums.VERIFY_OPTION, "true"));
+                ? table
+                : table.copy(Map.of(PageChecksums.VERIFY_OPTION, "true"));
     }
 
-    /** The Paimon table behind a Spark identifier with its stored options only (for schema changes). */
+    /**
+     * The Paimon table behind a Spark identifier with its stored options only (for schema changes).
+     */
     private FileStoreTable loadStoredTable(Identifier ident) throws NoSuchTableException {
         org.apache.paimon.table.Table table = loadAnyTable(ident);
         if (!(table instanceof FileStoreTable)) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot use %s as a data table: it is Paimon's system table %s, which can only be read. Query it "
-                            + "with SELECT, or name the data table without the '$' suffix.",
-                    StrataTableNames.qualified(name, ident), table.getClass().getSimpleName()));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot use %s as a data table: it is Paimon's system table %s, which can only be read. Query it "
+                                    + "with SELECT, or name the data table without the '$' suffix.",
+                            StrataTableNames.qualified(name, ident),
+                            table.getClass().getSimpleName()));
         }
         return (FileStoreTable) table;
     }
 
     /** The Paimon table (data, branch or system table) behind a Spark identifier. */
-    private org.apache.paimon.table.Table loadAnyTable(Identifier ident) throws NoSuchTableException {
-        org.apache.paimon.catalog.Identifier id = StrataTableNames.toPaimon(name, ident, "use table");
+    private org.apache.paimon.table.Table loadAnyTable(Identifier ident)
+            throws NoSuchTableException {
+        org.apache.paimon.catalog.Identifier id =
+                StrataTableNames.toPaimon(name, ident, "use table");
         try {
             return paimon.getTable(id);
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
         } catch (RuntimeException e) {
             // A damaged schema file fails Paimon's load without naming the file: find and name it.
-            org.apache.paimon.catalog.Catalog root = org.apache.paimon.catalog.DelegateCatalog.rootCatalog(paimon);
+            org.apache.paimon.catalog.Catalog root =
+                    org.apache.paimon.catalog.DelegateCatalog.rootCatalog(paimon);
             if (root instanceof org.apache.paimon.catalog.AbstractCatalog) {
-                org.apache.paimon.catalog.AbstractCatalog fs = (org.apache.paimon.catalog.AbstractCatalog) root;
+                org.apache.paimon.catalog.AbstractCatalog fs =
+                        (org.apache.paimon.catalog.AbstractCatalog) root;
                 java.util.Optional<dev.strata.shredding.parquet.DamagedFileException> damaged =
                         TableDiagnosis.findInSchemas(fs.fileIO(), fs.getTableLocation(id), e);
                 if (damaged.isPresent()) {
-                    throw new java.io.UncheckedIOException("Cannot load table " + StrataTableNames.qualified(name, ident)
-                            + ": " + damaged.get().getMessage(), damaged.get());
+                    throw new java.io.UncheckedIOException(
+                            "Cannot load table "
+                                    + StrataTableNames.qualified(name, ident)
+                                    + ": "
+                                    + damaged.get().getMessage(),
+                            damaged.get());
                 }
             }
             throw e;
@@ -364,14 +414,19 @@ public class StrataCatalog
     @Override
     public void invalidateTable(Identifier ident) {
         if (ident.namespace().length == 1) {
-            paimon.invalidateTable(org.apache.paimon.catalog.Identifier.create(ident.namespace()[0], ident.name()));
+            paimon.invalidateTable(
+                    org.apache.paimon.catalog.Identifier.create(
+                            ident.namespace()[0], ident.name()));
         }
     }
 
     @Override
     @SuppressWarnings("deprecation")
     public Table createTable(
-            Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+            Identifier ident,
+            StructType schema,
+            Transform[] partitions,
+            Map<String, String> properties)
             throws TableAlreadyExistsException, NoSuchNamespaceException {
         String qualified = StrataTableNames.qualified(name, ident);
         if (ident.namespace().length != 1) {
@@ -384,23 +439,32 @@ public class StrataCatalog
             throw new NoSuchNamespaceException(ident.namespace());
         }
         if (properties.containsKey(TableCatalog.PROP_LOCATION)
-                && !"true".equalsIgnoreCase(properties.get(TableCatalog.PROP_IS_MANAGED_LOCATION))) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot create table %s with LOCATION '%s': Strata tables live under the catalog's warehouse. "
-                            + "Remove the LOCATION clause.",
-                    qualified, properties.get(TableCatalog.PROP_LOCATION)));
+                && !"true"
+                        .equalsIgnoreCase(properties.get(TableCatalog.PROP_IS_MANAGED_LOCATION))) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create table %s with LOCATION '%s': Strata tables live under the catalog's warehouse. "
+                                    + "Remove the LOCATION clause.",
+                            qualified, properties.get(TableCatalog.PROP_LOCATION)));
         }
         String provider = properties.get(TableCatalog.PROP_PROVIDER);
-        if (provider != null && !provider.equalsIgnoreCase("paimon") && !provider.equalsIgnoreCase("strata")) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot create table %s USING %s: catalog %s stores Paimon tables only. "
-                            + "Omit USING, or write USING paimon.",
-                    qualified, provider, name));
+        if (provider != null
+                && !provider.equalsIgnoreCase("paimon")
+                && !provider.equalsIgnoreCase("strata")) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create table %s USING %s: catalog %s stores Paimon tables only. "
+                                    + "Omit USING, or write USING paimon.",
+                            qualified, provider, name));
         }
         Schema paimonSchema;
         try {
             paimonSchema = toPaimonSchema(qualified, schema, partitions, properties);
-            LocationOptions.check("create table " + qualified, name, paimonSchema.options(), Map.of(),
+            LocationOptions.check(
+                    "create table " + qualified,
+                    name,
+                    paimonSchema.options(),
+                    Map.of(),
                     allowExternalPaths);
             TableDefinitionChecks.checkCreate(qualified, TableSchema.create(0, paimonSchema));
             paimonSchema = TableDefinitionChecks.withDerivedOptions(paimonSchema);
@@ -408,8 +472,10 @@ public class StrataCatalog
             if (e.getMessage() != null && e.getMessage().contains(qualified)) {
                 throw e;
             }
-            throw new IllegalArgumentException(String.format(
-                    "Cannot create table %s: %s", qualified, StrataErrors.rootMessage(e)), e);
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create table %s: %s", qualified, StrataErrors.rootMessage(e)),
+                    e);
         }
         try {
             paimon.createTable(id, paimonSchema, false);
@@ -418,18 +484,24 @@ public class StrataCatalog
         } catch (Catalog.DatabaseNotExistException e) {
             throw new NoSuchNamespaceException(ident.namespace());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot create table %s: %s", qualified, StrataErrors.rootMessage(e)), e);
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create table %s: %s", qualified, StrataErrors.rootMessage(e)),
+                    e);
         }
         try {
             return loadTable(ident);
         } catch (NoSuchTableException e) {
-            throw new IllegalStateException("Table " + qualified + " vanished right after it was created", e);
+            throw new IllegalStateException(
+                    "Table " + qualified + " vanished right after it was created", e);
         }
     }
 
     private static Schema toPaimonSchema(
-            String qualified, StructType schema, Transform[] partitions, Map<String, String> properties) {
+            String qualified,
+            StructType schema,
+            Transform[] partitions,
+            Map<String, String> properties) {
         RowType rowType = SparkTypes.toPaimon(qualified, schema);
         Schema.Builder builder = Schema.newBuilder();
         for (DataField field : rowType.getFields()) {
@@ -438,10 +510,11 @@ public class StrataCatalog
         List<String> partitionKeys = new ArrayList<>();
         for (Transform transform : partitions) {
             if (!(transform instanceof IdentityTransform)) {
-                throw new IllegalArgumentException(String.format(
-                        "Cannot create table %s partitioned by %s: Paimon partitions by plain columns only. "
-                                + "Use PARTITIONED BY (col, ...) with column names.",
-                        qualified, transform.describe()));
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot create table %s partitioned by %s: Paimon partitions by plain columns only. "
+                                        + "Use PARTITIONED BY (col, ...) with column names.",
+                                qualified, transform.describe()));
             }
             NamedReference ref = ((IdentityTransform) transform).ref();
             partitionKeys.add(String.join(".", ref.fieldNames()));
@@ -470,20 +543,30 @@ public class StrataCatalog
         String qualified = StrataTableNames.qualified(name, ident);
         FileStoreTable table = loadStoredTable(ident);
         TableSchema current = table.schema();
-        List<SchemaChange> schemaChanges = new ArrayList<>(SchemaChanges.toPaimon(qualified, Arrays.asList(changes)));
-        schemaChanges.addAll(SchemaChanges.fieldOptionsFollowingRenames(Arrays.asList(changes), current.options()));
+        List<SchemaChange> schemaChanges =
+                new ArrayList<>(SchemaChanges.toPaimon(qualified, Arrays.asList(changes)));
+        schemaChanges.addAll(
+                SchemaChanges.fieldOptionsFollowingRenames(
+                        Arrays.asList(changes), current.options()));
         TableSchema proposed;
         try {
-            proposed = SchemaManager.generateTableSchema(
-                    current,
-                    schemaChanges,
-                    new LazyField<>(() -> table.latestSnapshot().isPresent()),
-                    new LazyField<>(() -> StrataTableNames.toPaimonUnchecked(ident)));
+            proposed =
+                    SchemaManager.generateTableSchema(
+                            current,
+                            schemaChanges,
+                            new LazyField<>(() -> table.latestSnapshot().isPresent()),
+                            new LazyField<>(() -> StrataTableNames.toPaimonUnchecked(ident)));
         } catch (Exception e) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot alter table %s: %s", qualified, StrataErrors.rootMessage(e)), e);
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot alter table %s: %s", qualified, StrataErrors.rootMessage(e)),
+                    e);
         }
-        LocationOptions.check("alter table " + qualified, name, proposed.options(), current.options(),
+        LocationOptions.check(
+                "alter table " + qualified,
+                name,
+                proposed.options(),
+                current.options(),
                 allowExternalPaths);
         TableDefinitionChecks.checkAlter(qualified, proposed, current);
         List<SchemaChange> derived = TableDefinitionChecks.derivedOptionChanges(proposed);
@@ -493,18 +576,22 @@ public class StrataCatalog
             paimon.alterTable(StrataTableNames.toPaimon(name, ident, "alter table"), all, false);
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
-        } catch (Catalog.ColumnAlreadyExistException | Catalog.ColumnNotExistException | RuntimeException e) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot alter table %s: %s", qualified, StrataErrors.rootMessage(e)), e);
+        } catch (Catalog.ColumnAlreadyExistException
+                | Catalog.ColumnNotExistException
+                | RuntimeException e) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot alter table %s: %s", qualified, StrataErrors.rootMessage(e)),
+                    e);
         }
         return loadTable(ident);
     }
 
     /**
-     * Drops a table by deleting its own directory, {@code <warehouse>/<db>.db/<table>}, and nothing else.
-     * Paimon's drop also deletes every {@code data-file.external-paths} root the table's schemas ever named
-     * (directories other tables may share); for such tables Strata deletes only the table directory and
-     * leaves the files in external locations.
+     * Drops a table by deleting its own directory, {@code <warehouse>/<db>.db/<table>}, and nothing
+     * else. Paimon's drop also deletes every {@code data-file.external-paths} root the table's
+     * schemas ever named (directories other tables may share); for such tables Strata deletes only
+     * the table directory and leaves the files in external locations.
      */
     @Override
     public boolean dropTable(Identifier ident) {
@@ -518,11 +605,15 @@ public class StrataCatalog
             return false;
         }
         if (id.isSystemTable() || id.getBranchName() != null) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot %s: it names a system table or branch, not a table. Drop the table %s.%s.%s.",
-                    action, name, id.getDatabaseName(), id.getTableName()));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s: it names a system table or branch, not a table. Drop the table %s.%s.%s.",
+                            action, name, id.getDatabaseName(), id.getTableName()));
         }
-        WarehouseNames.checkOwnDirectory(action, new Path(warehouse), table.location(),
+        WarehouseNames.checkOwnDirectory(
+                action,
+                new Path(warehouse),
+                table.location(),
                 List.of(id.getDatabaseName() + Catalog.DB_SUFFIX, id.getTableName()));
         try {
             if (!hasExternalPaths(table)) {
@@ -535,8 +626,10 @@ public class StrataCatalog
         } catch (Catalog.TableNotExistException e) {
             return false;
         } catch (java.io.IOException e) {
-            throw new IllegalStateException(String.format(
-                    "Cannot %s: deleting %s failed: %s. Retry DROP TABLE.", action, table.location(), e.getMessage()),
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot %s: deleting %s failed: %s. Retry DROP TABLE.",
+                            action, table.location(), e.getMessage()),
                     e);
         }
     }
@@ -547,10 +640,13 @@ public class StrataCatalog
         for (String branch : table.branchManager().branches()) {
             schemas.addAll(table.schemaManager().copyWithBranch(branch).listAll());
         }
-        return schemas.stream().anyMatch(s -> {
-            String paths = s.options().get(CoreOptions.DATA_FILE_EXTERNAL_PATHS.key());
-            return paths != null && !paths.isBlank();
-        });
+        return schemas.stream()
+                .anyMatch(
+                        s -> {
+                            String paths =
+                                    s.options().get(CoreOptions.DATA_FILE_EXTERNAL_PATHS.key());
+                            return paths != null && !paths.isBlank();
+                        });
     }
 
     @Override
@@ -570,46 +666,61 @@ public class StrataCatalog
     }
 
     private void checkNamespace(String verb, String[] namespace) {
-        WarehouseNames.check(verb + " " + StrataTableNames.qualifiedNamespace(name, namespace),
-                WarehouseNames.Kind.NAMESPACE, namespace[0]);
+        WarehouseNames.check(
+                verb + " " + StrataTableNames.qualifiedNamespace(name, namespace),
+                WarehouseNames.Kind.NAMESPACE,
+                namespace[0]);
     }
 
-    // ----------------------------------------------------------------------------------- procedures, functions
+    // -----------------------------------------------------------------------------------
+    // procedures, functions
 
     @Override
     public UnboundProcedure loadProcedure(Identifier ident) {
-        if (ident.namespace().length == 1 && SYSTEM_NAMESPACE.equalsIgnoreCase(ident.namespace()[0])) {
+        if (ident.namespace().length == 1
+                && SYSTEM_NAMESPACE.equalsIgnoreCase(ident.namespace()[0])) {
             UnboundProcedure procedure = StrataProcedures.load(this, ident.name());
             if (procedure != null) {
                 return procedure;
             }
         }
-        throw StrataErrors.analysis(String.format(
-                "Cannot find procedure %s in catalog %s. Available procedures: %s.",
-                StrataTableNames.qualified(name, ident), name,
-                StrataProcedures.names().stream().map(p -> name + "." + SYSTEM_NAMESPACE + "." + p).toList()));
+        throw StrataErrors.analysis(
+                String.format(
+                        "Cannot find procedure %s in catalog %s. Available procedures: %s.",
+                        StrataTableNames.qualified(name, ident),
+                        name,
+                        StrataProcedures.names().stream()
+                                .map(p -> name + "." + SYSTEM_NAMESPACE + "." + p)
+                                .toList()));
     }
 
     @Override
     public Identifier[] listProcedures(String[] namespace) {
         if (namespace.length == 1 && SYSTEM_NAMESPACE.equalsIgnoreCase(namespace[0])) {
-            return StrataProcedures.names().stream().map(p -> Identifier.of(namespace, p)).toArray(Identifier[]::new);
+            return StrataProcedures.names().stream()
+                    .map(p -> Identifier.of(namespace, p))
+                    .toArray(Identifier[]::new);
         }
         return new Identifier[0];
     }
 
     @Override
     public Identifier[] listFunctions(String[] namespace) throws NoSuchNamespaceException {
-        if (namespace.length == 0 || (namespace.length == 1 && SYSTEM_NAMESPACE.equalsIgnoreCase(namespace[0]))) {
-            return StrataFunctions.names().stream().map(f -> Identifier.of(namespace, f)).toArray(Identifier[]::new);
+        if (namespace.length == 0
+                || (namespace.length == 1 && SYSTEM_NAMESPACE.equalsIgnoreCase(namespace[0]))) {
+            return StrataFunctions.names().stream()
+                    .map(f -> Identifier.of(namespace, f))
+                    .toArray(Identifier[]::new);
         }
         return new Identifier[0];
     }
 
     @Override
     public UnboundFunction loadFunction(Identifier ident) throws NoSuchFunctionException {
-        boolean systemNamespace = ident.namespace().length == 0
-                || (ident.namespace().length == 1 && SYSTEM_NAMESPACE.equalsIgnoreCase(ident.namespace()[0]));
+        boolean systemNamespace =
+                ident.namespace().length == 0
+                        || (ident.namespace().length == 1
+                                && SYSTEM_NAMESPACE.equalsIgnoreCase(ident.namespace()[0]));
         UnboundFunction function = systemNamespace ? StrataFunctions.load(ident.name()) : null;
         if (function == null) {
             throw new NoSuchFunctionException(ident);

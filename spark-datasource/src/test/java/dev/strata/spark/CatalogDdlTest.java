@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.DataTypes;
@@ -22,23 +21,27 @@ class CatalogDdlTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE lake.ns_a");
         sql("CREATE NAMESPACE IF NOT EXISTS lake.ns_a");
         sql("CREATE NAMESPACE lake.ns_b");
-        List<String> names = sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0)).toList();
+        List<String> names =
+                sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0)).toList();
         assertThat(names).contains("ns_a", "ns_b");
         sql("DROP NAMESPACE lake.ns_b");
-        assertThat(sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0))).doesNotContain("ns_b");
+        assertThat(sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0)))
+                .doesNotContain("ns_b");
         sql("CREATE TABLE lake.ns_a.t (x INT)");
         assertThatThrownBy(() -> sql("DROP NAMESPACE lake.ns_a")).hasMessageContaining("ns_a");
         sql("DROP NAMESPACE lake.ns_a CASCADE");
-        assertThat(sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0))).doesNotContain("ns_a");
+        assertThat(sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0)))
+                .doesNotContain("ns_a");
     }
 
     @Test
     void everyStorableTypeRoundTripsWithNullability() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.types");
-        sql("CREATE TABLE lake.types.all_types (b BOOLEAN NOT NULL, t TINYINT, s SMALLINT, i INT NOT NULL, l BIGINT, "
-                + "f FLOAT, d DOUBLE, dec DECIMAL(20,4), str STRING, c CHAR(4), v VARCHAR(10), bin BINARY, dt DATE, "
-                + "ts TIMESTAMP, ntz TIMESTAMP_NTZ, arr ARRAY<STRING>, m MAP<STRING, ARRAY<INT>>, "
-                + "st STRUCT<x: INT NOT NULL, y: STRUCT<z: STRING>>) COMMENT 'all the types'");
+        sql(
+                "CREATE TABLE lake.types.all_types (b BOOLEAN NOT NULL, t TINYINT, s SMALLINT, i INT NOT NULL, l BIGINT, "
+                        + "f FLOAT, d DOUBLE, dec DECIMAL(20,4), str STRING, c CHAR(4), v VARCHAR(10), bin BINARY, dt DATE, "
+                        + "ts TIMESTAMP, ntz TIMESTAMP_NTZ, arr ARRAY<STRING>, m MAP<STRING, ARRAY<INT>>, "
+                        + "st STRUCT<x: INT NOT NULL, y: STRUCT<z: STRING>>) COMMENT 'all the types'");
         StructType schema = spark.table("lake.types.all_types").schema();
         assertThat(schema.apply("b").nullable()).isFalse();
         assertThat(schema.apply("i").nullable()).isFalse();
@@ -52,12 +55,14 @@ class CatalogDdlTest extends StrataSparkTestBase {
         FileStoreTable paimon = paimonTable("types", "all_types");
         assertThat(paimon.rowType().getField("c").type().toString()).isEqualTo("CHAR(4)");
         assertThat(paimon.rowType().getField("v").type().toString()).isEqualTo("VARCHAR(10)");
-        assertThat(paimon.rowType().getField("ts").type().toString()).isEqualTo("TIMESTAMP(6) WITH LOCAL TIME ZONE");
+        assertThat(paimon.rowType().getField("ts").type().toString())
+                .isEqualTo("TIMESTAMP(6) WITH LOCAL TIME ZONE");
         assertThat(paimon.comment()).contains("all the types");
 
-        sql("INSERT INTO lake.types.all_types VALUES (true, 1, 2, 3, 4, 1.5, 2.5, 12345.6789, 'x', 'ab', 'vv', X'0102', "
-                + "DATE'2026-11-01', TIMESTAMP'2026-11-01 10:00:00Z', TIMESTAMP_NTZ'2026-11-01 10:00:00', "
-                + "array('a', null), map('k', array(1, 2)), named_struct('x', 7, 'y', named_struct('z', 'zz')))");
+        sql(
+                "INSERT INTO lake.types.all_types VALUES (true, 1, 2, 3, 4, 1.5, 2.5, 12345.6789, 'x', 'ab', 'vv', X'0102', "
+                        + "DATE'2026-11-01', TIMESTAMP'2026-11-01 10:00:00Z', TIMESTAMP_NTZ'2026-11-01 10:00:00', "
+                        + "array('a', null), map('k', array(1, 2)), named_struct('x', 7, 'y', named_struct('z', 'zz')))");
         Row row = sql("SELECT c, v, m['k'][1], st.y.z, dec FROM lake.types.all_types").get(0);
         assertThat(row.getString(0)).isEqualTo("ab  ");
         assertThat(row.getString(1)).isEqualTo("vv");
@@ -69,7 +74,8 @@ class CatalogDdlTest extends StrataSparkTestBase {
     @Test
     void typesPaimonCannotStoreAreRefusedNamingTheColumn() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.bad");
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.bad.t (id INT, span INTERVAL DAY TO SECOND)"))
+        assertThatThrownBy(
+                        () -> sql("CREATE TABLE lake.bad.t (id INT, span INTERVAL DAY TO SECOND)"))
                 .hasMessageContaining("span")
                 .hasMessageContaining("lake.bad.t")
                 .hasMessageContaining("Use one of");
@@ -79,26 +85,34 @@ class CatalogDdlTest extends StrataSparkTestBase {
     @Test
     void tablePropertiesAreStoredAsPaimonOptionsAndCanBeAltered() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.props");
-        sql("CREATE TABLE IF NOT EXISTS lake.props.t (id BIGINT, dt STRING, v STRING) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2', 'merge-engine' = 'deduplicate', "
-                + "'deletion-vectors.enabled' = 'true')");
+        sql(
+                "CREATE TABLE IF NOT EXISTS lake.props.t (id BIGINT, dt STRING, v STRING) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2', 'merge-engine' = 'deduplicate', "
+                        + "'deletion-vectors.enabled' = 'true')");
         sql("CREATE TABLE IF NOT EXISTS lake.props.t (id BIGINT)");
         FileStoreTable table = paimonTable("props", "t");
         assertThat(table.primaryKeys()).containsExactly("id", "dt");
         assertThat(table.partitionKeys()).containsExactly("dt");
-        assertThat(table.options()).containsEntry("bucket", "2").containsEntry("deletion-vectors.enabled", "true");
+        assertThat(table.options())
+                .containsEntry("bucket", "2")
+                .containsEntry("deletion-vectors.enabled", "true");
 
-        Map<String, String> shown = sql("SHOW TBLPROPERTIES lake.props.t").stream()
-                .collect(Collectors.toMap(r -> r.getString(0), r -> r.getString(1)));
+        Map<String, String> shown =
+                sql("SHOW TBLPROPERTIES lake.props.t").stream()
+                        .collect(Collectors.toMap(r -> r.getString(0), r -> r.getString(1)));
         assertThat(shown).containsEntry("bucket", "2").containsEntry("primary-key", "id,dt");
 
         sql("ALTER TABLE lake.props.t SET TBLPROPERTIES ('snapshot.num-retained.min' = '7')");
         sql("ALTER TABLE lake.props.t UNSET TBLPROPERTIES ('merge-engine')");
         table = paimonTable("props", "t");
-        assertThat(table.options()).containsEntry("snapshot.num-retained.min", "7").doesNotContainKey("merge-engine");
+        assertThat(table.options())
+                .containsEntry("snapshot.num-retained.min", "7")
+                .doesNotContainKey("merge-engine");
 
-        String described = sql("DESCRIBE TABLE EXTENDED lake.props.t").stream()
-                .map(r -> r.getString(0) + "|" + r.getString(1)).collect(Collectors.joining("\n"));
+        String described =
+                sql("DESCRIBE TABLE EXTENDED lake.props.t").stream()
+                        .map(r -> r.getString(0) + "|" + r.getString(1))
+                        .collect(Collectors.joining("\n"));
         assertThat(described).contains("id|bigint").contains("dt|string").contains("bucket=2");
     }
 
@@ -107,7 +121,8 @@ class CatalogDdlTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.evo");
         sql("CREATE TABLE lake.evo.t (id BIGINT, name STRING)");
         sql("INSERT INTO lake.evo.t VALUES (1, 'a'), (2, 'b')");
-        sql("ALTER TABLE lake.evo.t ADD COLUMNS (score DOUBLE COMMENT 'points', tags ARRAY<STRING>)");
+        sql(
+                "ALTER TABLE lake.evo.t ADD COLUMNS (score DOUBLE COMMENT 'points', tags ARRAY<STRING>)");
         sql("ALTER TABLE lake.evo.t RENAME COLUMN name TO label");
         sql("INSERT INTO lake.evo.t VALUES (3, 'c', 9.5, array('x'))");
         assertThat(values(sql("SELECT id, label, score FROM lake.evo.t ORDER BY id")))
@@ -116,7 +131,8 @@ class CatalogDdlTest extends StrataSparkTestBase {
         assertThat(score.getComment().get()).isEqualTo("points");
 
         sql("ALTER TABLE lake.evo.t RENAME TO evo.t2");
-        assertThat(sql("SHOW TABLES IN lake.evo").stream().map(r -> r.getString(1))).containsExactly("t2");
+        assertThat(sql("SHOW TABLES IN lake.evo").stream().map(r -> r.getString(1)))
+                .containsExactly("t2");
         assertThat(sql("SELECT count(*) FROM lake.evo.t2").get(0).getLong(0)).isEqualTo(3L);
         sql("DROP TABLE lake.evo.t2");
         assertThat(sql("SHOW TABLES IN lake.evo")).isEmpty();
@@ -127,22 +143,33 @@ class CatalogDdlTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.ctas");
         sql("CREATE TABLE lake.ctas.src (id BIGINT, v STRING, dt STRING) PARTITIONED BY (dt)");
         sql("INSERT INTO lake.ctas.src VALUES (1, 'a', 'd1'), (2, 'b', 'd2')");
-        sql("CREATE TABLE lake.ctas.copy PARTITIONED BY (dt) TBLPROPERTIES ('file.format' = 'orc') "
-                + "AS SELECT * FROM lake.ctas.src WHERE id > 1");
-        assertThat(values(sql("SELECT * FROM lake.ctas.copy"))).containsExactly(list(2L, "b", "d2"));
+        sql(
+                "CREATE TABLE lake.ctas.copy PARTITIONED BY (dt) TBLPROPERTIES ('file.format' = 'orc') "
+                        + "AS SELECT * FROM lake.ctas.src WHERE id > 1");
+        assertThat(values(sql("SELECT * FROM lake.ctas.copy")))
+                .containsExactly(list(2L, "b", "d2"));
     }
 
     @Test
     void badDefinitionsAndUnknownObjectsGetClearErrors() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.err");
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.err.pk (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id')"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.err.pk (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id')"))
                 .hasMessageContaining("lake.err.pk")
                 .hasMessageContaining("'bucket' = 'N'");
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.err.b (id BIGINT) TBLPROPERTIES ('bucket' = 'many')"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.err.b (id BIGINT) TBLPROPERTIES ('bucket' = 'many')"))
                 .hasMessageContaining("'bucket'")
                 .hasMessageContaining("many");
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.err.pk2 (id BIGINT, v STRING) "
-                        + "TBLPROPERTIES ('primary-key' = 'nope', 'bucket' = '2')"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.err.pk2 (id BIGINT, v STRING) "
+                                                + "TBLPROPERTIES ('primary-key' = 'nope', 'bucket' = '2')"))
                 .hasMessageContaining("lake.err.pk2")
                 .hasMessageContaining("nope");
         assertThatThrownBy(() -> sql("SELECT * FROM lake.err.missing"))

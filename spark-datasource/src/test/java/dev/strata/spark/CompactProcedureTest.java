@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
@@ -18,20 +16,24 @@ class CompactProcedureTest extends StrataSparkTestBase {
 
     private void writeBatches(String table, int batches) {
         for (int b = 0; b < batches; b++) {
-            sql("INSERT INTO %s SELECT id, concat('d', id %% 2), concat('v%d_', id), %d FROM range(0, 300)",
+            sql(
+                    "INSERT INTO %s SELECT id, concat('d', id %% 2), concat('v%d_', id), %d FROM range(0, 300)",
                     table, b, b);
         }
     }
 
     private static int fileCount(FileStoreTable table) {
-        return table.newSnapshotReader().read().dataSplits().stream().mapToInt(s -> s.dataFiles().size()).sum();
+        return table.newSnapshotReader().read().dataSplits().stream()
+                .mapToInt(s -> s.dataFiles().size())
+                .sum();
     }
 
     @Test
     void fullCompactionKeepsTheAnswerAndReducesFilesInOneSnapshot() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.c");
-        sql("CREATE TABLE lake.c.pk (id BIGINT, dt STRING, v STRING, b INT) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '3')");
+        sql(
+                "CREATE TABLE lake.c.pk (id BIGINT, dt STRING, v STRING, b INT) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '3')");
         writeBatches("lake.c.pk", 4);
         List<Row> before = sql("SELECT * FROM lake.c.pk ORDER BY id");
         FileStoreTable table = paimonTable("c", "pk");
@@ -40,9 +42,14 @@ class CompactProcedureTest extends StrataSparkTestBase {
 
         List<Row> report = df("CALL lake.sys.compact(table => 'c.pk')").collectAsList();
         StructType schema = df("CALL lake.sys.compact(table => 'c.pk', full => false)").schema();
-        assertThat(schema.fields()).extracting(f -> f.name() + ":" + f.dataType().simpleString() + ":" + f.nullable())
-                .containsExactly("partition:string:false", "bucket:int:false", "files_before:int:false",
-                        "files_after:int:false", "rows:bigint:false");
+        assertThat(schema.fields())
+                .extracting(f -> f.name() + ":" + f.dataType().simpleString() + ":" + f.nullable())
+                .containsExactly(
+                        "partition:string:false",
+                        "bucket:int:false",
+                        "files_before:int:false",
+                        "files_after:int:false",
+                        "rows:bigint:false");
 
         FileStoreTable after = paimonTable("c", "pk");
         Snapshot compacted = after.snapshotManager().snapshot(snapshotBefore + 1);
@@ -63,8 +70,9 @@ class CompactProcedureTest extends StrataSparkTestBase {
     @Test
     void deletionVectorTablesKeepTheirAnswer() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.c");
-        sql("CREATE TABLE lake.c.dv (id BIGINT, dt STRING, v STRING, b INT) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '3', 'deletion-vectors.enabled' = 'true')");
+        sql(
+                "CREATE TABLE lake.c.dv (id BIGINT, dt STRING, v STRING, b INT) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '3', 'deletion-vectors.enabled' = 'true')");
         writeBatches("lake.c.dv", 4);
         List<Row> before = sql("SELECT * FROM lake.c.dv ORDER BY id");
         List<Row> report = sql("CALL lake.sys.compact(table => 'c.dv')");
@@ -75,11 +83,14 @@ class CompactProcedureTest extends StrataSparkTestBase {
     @Test
     void whereSelectsPartitions() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.c");
-        sql("CREATE TABLE lake.c.part (id BIGINT, dt STRING, v STRING, b INT) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2')");
+        sql(
+                "CREATE TABLE lake.c.part (id BIGINT, dt STRING, v STRING, b INT) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2')");
         writeBatches("lake.c.part", 3);
         List<Row> report = sql("CALL lake.sys.compact(table => 'c.part', where => 'dt = ''d1''')");
-        assertThat(report).isNotEmpty().allSatisfy(r -> assertThat(r.getString(0)).isEqualTo("dt=d1"));
+        assertThat(report)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.getString(0)).isEqualTo("dt=d1"));
         FileStoreTable table = paimonTable("c", "part");
         for (DataSplit split : table.newSnapshotReader().read().dataSplits()) {
             boolean d1 = split.partition().getString(0).toString().equals("d1");
@@ -96,7 +107,8 @@ class CompactProcedureTest extends StrataSparkTestBase {
         int filesBefore = fileCount(paimonTable("c", "app"));
         List<Row> report = sql("CALL lake.sys.compact(table => 'c.app')");
         assertThat(fileCount(paimonTable("c", "app"))).isLessThan(filesBefore);
-        assertThat(sql("SELECT * FROM lake.c.app ORDER BY id, b")).containsExactlyElementsOf(before);
+        assertThat(sql("SELECT * FROM lake.c.app ORDER BY id, b"))
+                .containsExactlyElementsOf(before);
         assertThat(report.stream().mapToLong(r -> r.getLong(4)).sum()).isEqualTo(1800L);
     }
 
@@ -105,7 +117,8 @@ class CompactProcedureTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.c");
         sql("CREATE TABLE IF NOT EXISTS lake.c.args (id BIGINT, dt STRING) PARTITIONED BY (dt)");
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'c.nope')"))
-                .hasMessageContaining("lake.c.nope").hasMessageContaining("does not exist");
+                .hasMessageContaining("lake.c.nope")
+                .hasMessageContaining("does not exist");
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'nodot')"))
                 .hasMessageContaining("'db.table'");
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'c.args', where => 'id > 1')"))
@@ -113,6 +126,7 @@ class CompactProcedureTest extends StrataSparkTestBase {
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'c.args', colour => 'red')"))
                 .hasMessageContaining("colour");
         assertThatThrownBy(() -> sql("CALL lake.sys.no_such_procedure(table => 'c.args')"))
-                .hasMessageContaining("no_such_procedure").hasMessageContaining("lake.sys.compact");
+                .hasMessageContaining("no_such_procedure")
+                .hasMessageContaining("lake.sys.compact");
     }
 }

@@ -8,16 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Table options that would put files outside the warehouse are refused at CREATE TABLE, CTAS and ALTER
- * TABLE while the catalog does not set {@code allow-external-paths}; after each refusal no file exists outside
- * the warehouse, the other table is unchanged, and the error names the table and the option.
+ * Table options that would put files outside the warehouse are refused at CREATE TABLE, CTAS and
+ * ALTER TABLE while the catalog does not set {@code allow-external-paths}; after each refusal no
+ * file exists outside the warehouse, the other table is unchanged, and the error names the table
+ * and the option.
  */
 class LocationOptionsTest extends StrataSparkTestBase {
 
@@ -46,7 +46,9 @@ class LocationOptionsTest extends StrataSparkTestBase {
     /** Nothing outside the warehouse but the sentinel; the kept table answers as written. */
     private void assertIntact() throws IOException {
         try (Stream<Path> top = Files.list(root)) {
-            assertThat(top.map(p -> p.getFileName().toString()).filter(n -> !n.equals("spark-warehouse")))
+            assertThat(
+                            top.map(p -> p.getFileName().toString())
+                                    .filter(n -> !n.equals("spark-warehouse")))
                     .containsExactlyInAnyOrder("warehouse", "outside");
         }
         try (Stream<Path> outside = Files.walk(sentinel.getParent())) {
@@ -67,18 +69,35 @@ class LocationOptionsTest extends StrataSparkTestBase {
     @Test
     void externalLocationsAreRefusedWithoutTheCatalogSwitch() throws IOException {
         String uri = external.toUri().toString();
-        for (String option : List.of(
-                "data-file.external-paths", "global-index.external-path", "blob-external-storage-path")) {
-            assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('%s' = '%s')", option, uri),
-                    "Cannot create table lake.db.t: option '" + option + "' moves files outside the warehouse. "
+        for (String option :
+                List.of(
+                        "data-file.external-paths",
+                        "global-index.external-path",
+                        "blob-external-storage-path")) {
+            assertRefused(
+                    () ->
+                            sql(
+                                    "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('%s' = '%s')",
+                                    option, uri),
+                    "Cannot create table lake.db.t: option '"
+                            + option
+                            + "' moves files outside the warehouse. "
                             + "Set spark.sql.catalog.lake.allow-external-paths=true to allow absolute external "
                             + "locations.");
         }
-        assertRefused(() -> sql("CREATE TABLE lake.db.t TBLPROPERTIES ('data-file.external-paths' = '%s', "
-                        + "'data-file.external-paths.strategy' = 'round-robin') AS SELECT 1 AS id", uri),
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t TBLPROPERTIES ('data-file.external-paths' = '%s', "
+                                        + "'data-file.external-paths.strategy' = 'round-robin') AS SELECT 1 AS id",
+                                uri),
                 "Cannot create table lake.db.t: option 'data-file.external-paths' moves files outside");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) USING paimon OPTIONS ('data-file.external-paths' "
-                        + "= '%s')", uri),
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) USING paimon OPTIONS ('data-file.external-paths' "
+                                        + "= '%s')",
+                                uri),
                 "option 'data-file.external-paths' moves files outside");
     }
 
@@ -88,40 +107,63 @@ class LocationOptionsTest extends StrataSparkTestBase {
         sql("CREATE TABLE lake.alt.t (id INT, v STRING)");
         sql("INSERT INTO lake.alt.t VALUES (1, 'a')");
         String uri = external.toUri().toString();
-        assertThatThrownBy(() -> sql("ALTER TABLE lake.alt.t SET TBLPROPERTIES ("
-                        + "'data-file.external-paths' = '%s', 'data-file.external-paths.strategy' = 'round-robin')", uri))
-                .hasMessageContaining("Cannot alter table lake.alt.t: option 'data-file.external-paths' moves files "
-                        + "outside the warehouse.");
-        assertThatThrownBy(() -> sql("ALTER TABLE lake.alt.t SET TBLPROPERTIES ("
-                        + "'data-file.path-directory' = '../../../../outside')"))
-                .hasMessageContainingAll("Cannot alter table lake.alt.t", "'data-file.path-directory'");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.alt.t SET TBLPROPERTIES ("
+                                                + "'data-file.external-paths' = '%s', 'data-file.external-paths.strategy' = 'round-robin')",
+                                        uri))
+                .hasMessageContaining(
+                        "Cannot alter table lake.alt.t: option 'data-file.external-paths' moves files "
+                                + "outside the warehouse.");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.alt.t SET TBLPROPERTIES ("
+                                                + "'data-file.path-directory' = '../../../../outside')"))
+                .hasMessageContainingAll(
+                        "Cannot alter table lake.alt.t", "'data-file.path-directory'");
         assertThatThrownBy(() -> sql("ALTER TABLE lake.alt.t SET LOCATION '%s'", uri))
                 .hasMessageContainingAll("Cannot alter table lake.alt.t: option 'location'");
         assertThat(paimonTable("alt", "t").options())
-                .doesNotContainKeys("data-file.external-paths", "data-file.path-directory", "location");
+                .doesNotContainKeys(
+                        "data-file.external-paths", "data-file.path-directory", "location");
         // the table still writes inside its own directory
         sql("INSERT INTO lake.alt.t VALUES (2, 'b')");
-        assertThat(values(sql("SELECT id, v FROM lake.alt.t ORDER BY id"))).containsExactly(list(1, "a"), list(2, "b"));
+        assertThat(values(sql("SELECT id, v FROM lake.alt.t ORDER BY id")))
+                .containsExactly(list(1, "a"), list(2, "b"));
         assertThat(dataFilesOnDisk("alt", "t")).hasSize(2);
         assertIntact();
     }
 
     @Test
     void dataFileDirectoryMustStayInsideTheTable() throws IOException {
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.path-directory' = "
-                        + "'../../..')"),
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.path-directory' = "
+                                        + "'../../..')"),
                 "Cannot create table lake.db.t: option 'data-file.path-directory' = '../../..' has a segment where "
                         + "the segment '..' is a relative path step.");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.path-directory' = '%s')",
-                        root.resolve("outside").toString()),
-                "option 'data-file.path-directory'", "starts with '/' (U+002F)");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.path-directory' = "
-                        + "'file:/tmp')"),
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.path-directory' = '%s')",
+                                root.resolve("outside").toString()),
+                "option 'data-file.path-directory'",
+                "starts with '/' (U+002F)");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.path-directory' = "
+                                        + "'file:/tmp')"),
                 "contains ':' (U+003A)");
         // a sub-directory inside the table is fine: the data files land there and read back
-        sql("CREATE TABLE lake.db.sub (id INT, v STRING) TBLPROPERTIES ('data-file.path-directory' = 'files/v1')");
+        sql(
+                "CREATE TABLE lake.db.sub (id INT, v STRING) TBLPROPERTIES ('data-file.path-directory' = 'files/v1')");
         sql("INSERT INTO lake.db.sub VALUES (5, 'e'), (6, 'f')");
-        assertThat(values(sql("SELECT id, v FROM lake.db.sub ORDER BY id"))).containsExactly(list(5, "e"), list(6, "f"));
+        assertThat(values(sql("SELECT id, v FROM lake.db.sub ORDER BY id")))
+                .containsExactly(list(5, "e"), list(6, "f"));
         Path dataDir = warehouse.resolve("db.db").resolve("sub").resolve("files").resolve("v1");
         try (Stream<Path> files = Files.walk(dataDir)) {
             assertThat(files.filter(Files::isRegularFile).map(p -> p.getFileName().toString()))
@@ -132,23 +174,56 @@ class LocationOptionsTest extends StrataSparkTestBase {
 
     @Test
     void tableLocationPrefixesAndBranchNamesAreChecked() throws IOException {
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('path' = '%s')",
-                        root.resolve("outside").toUri()),
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('path' = '%s')",
+                                root.resolve("outside").toUri()),
                 "Cannot create table lake.db.t: option 'path' would place the table outside");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) LOCATION '%s'", root.resolve("outside").toUri()),
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) LOCATION '%s'",
+                                root.resolve("outside").toUri()),
                 "Cannot create table lake.db.t with LOCATION");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.prefix' = "
-                        + "'../../../../outside/data-')"),
-                "Cannot create table lake.db.t: option 'data-file.prefix'", "contains '/' (U+002F)");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('changelog-file.prefix' = 'a\\\\b')"),
-                "option 'changelog-file.prefix'", "contains '\\' (U+005C)");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('branch' = '../../../../outside')"),
-                "Cannot create table lake.db.t: option 'branch'", "contains '/' (U+002F)", "Branch names must not");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('scan.fallback-branch' = '..')"),
-                "option 'scan.fallback-branch'", "the name '..' is a relative path step");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('scan.tag-name' = 'a/b')"),
-                "option 'scan.tag-name'", "Tag names must not");
-        assertRefused(() -> sql("CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('incremental-between' = 't1,../t2')"),
-                "option 'incremental-between'", "the name '../t2' contains '/' (U+002F)", "Tag names must not");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('data-file.prefix' = "
+                                        + "'../../../../outside/data-')"),
+                "Cannot create table lake.db.t: option 'data-file.prefix'",
+                "contains '/' (U+002F)");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('changelog-file.prefix' = 'a\\\\b')"),
+                "option 'changelog-file.prefix'",
+                "contains '\\' (U+005C)");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('branch' = '../../../../outside')"),
+                "Cannot create table lake.db.t: option 'branch'",
+                "contains '/' (U+002F)",
+                "Branch names must not");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('scan.fallback-branch' = '..')"),
+                "option 'scan.fallback-branch'",
+                "the name '..' is a relative path step");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('scan.tag-name' = 'a/b')"),
+                "option 'scan.tag-name'",
+                "Tag names must not");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('incremental-between' = 't1,../t2')"),
+                "option 'incremental-between'",
+                "the name '../t2' contains '/' (U+002F)",
+                "Tag names must not");
     }
 }

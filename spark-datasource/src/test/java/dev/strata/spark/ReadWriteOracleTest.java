@@ -2,21 +2,20 @@ package dev.strata.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.Random;
-
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.rows.RandomFilters;
 import dev.strata.testing.rows.TypedRowGenerator;
+import java.util.List;
+import java.util.Random;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Random rows of every type written through Strata (append and primary-key tables, partitioned) read back
- * exactly as Spark's own parquet table holding the same rows answers: full scans, projections and random
- * filters (which Strata pushes into Paimon for pruning).
+ * Random rows of every type written through Strata (append and primary-key tables, partitioned)
+ * read back exactly as Spark's own parquet table holding the same rows answers: full scans,
+ * projections and random filters (which Strata pushes into Paimon for pruning).
  */
 class ReadWriteOracleTest extends StrataSparkTestBase {
 
@@ -31,10 +30,13 @@ class ReadWriteOracleTest extends StrataSparkTestBase {
 
         sql("CREATE NAMESPACE lake.db");
         sql("CREATE TABLE lake.db.append_t (%s) PARTITIONED BY (p)", TypedRowGenerator.COLUMNS_DDL);
-        sql("CREATE TABLE lake.db.pk_t (%s) PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '3')",
+        sql(
+                "CREATE TABLE lake.db.pk_t (%s) PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '3')",
                 TypedRowGenerator.COLUMNS_DDL);
-        sql("CREATE TABLE lake.db.pk_dv_t (%s) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
-                + "'deletion-vectors.enabled' = 'true')", TypedRowGenerator.COLUMNS_DDL);
+        sql(
+                "CREATE TABLE lake.db.pk_dv_t (%s) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
+                        + "'deletion-vectors.enabled' = 'true')",
+                TypedRowGenerator.COLUMNS_DDL);
         // Three commits each, so every table has several files per bucket.
         for (int part = 0; part < 3; part++) {
             Dataset<Row> slice = data.where("id % 3 = " + part);
@@ -48,7 +50,10 @@ class ReadWriteOracleTest extends StrataSparkTestBase {
     void fullScansEqualTheOracle() {
         List<Row> expected = sql("SELECT * FROM oracle ORDER BY id");
         for (String table : List.of("append_t", "pk_t", "pk_dv_t")) {
-            assertThat(sql("SELECT %s FROM lake.db.%s ORDER BY id", String.join(", ", TypedRowGenerator.COLUMNS), table))
+            assertThat(
+                            sql(
+                                    "SELECT %s FROM lake.db.%s ORDER BY id",
+                                    String.join(", ", TypedRowGenerator.COLUMNS), table))
                     .as("full scan of %s (seed %d)", table, seed)
                     .containsExactlyElementsOf(expected);
         }
@@ -56,16 +61,18 @@ class ReadWriteOracleTest extends StrataSparkTestBase {
 
     @Test
     void projectionsAndAggregatesEqualTheOracle() {
-        List<String> queries = List.of(
-                "SELECT id, s FROM %s ORDER BY id",
-                "SELECT st.b, m['alpha'], get(arr, 0), id FROM %s ORDER BY id",
-                "SELECT count(*) FROM %s",
-                "SELECT p, count(*), sum(k), min(dt), max(ts) FROM %s GROUP BY p ORDER BY p",
-                "SELECT dec, ntz, bin FROM %s WHERE id < 40 ORDER BY id");
+        List<String> queries =
+                List.of(
+                        "SELECT id, s FROM %s ORDER BY id",
+                        "SELECT st.b, m['alpha'], get(arr, 0), id FROM %s ORDER BY id",
+                        "SELECT count(*) FROM %s",
+                        "SELECT p, count(*), sum(k), min(dt), max(ts) FROM %s GROUP BY p ORDER BY p",
+                        "SELECT dec, ntz, bin FROM %s WHERE id < 40 ORDER BY id");
         for (String query : queries) {
             List<Row> expected = sql(query, "oracle");
             for (String table : List.of("lake.db.append_t", "lake.db.pk_t", "lake.db.pk_dv_t")) {
-                assertThat(sql(query, table)).as("%s on %s (seed %d)", query, table, seed)
+                assertThat(sql(query, table))
+                        .as("%s on %s (seed %d)", query, table, seed)
                         .containsExactlyElementsOf(expected);
             }
         }
@@ -80,7 +87,9 @@ class ReadWriteOracleTest extends StrataSparkTestBase {
             List<Row> expected = spark.sql(query.replace("%s", "oracle")).collectAsList();
             for (String table : List.of("lake.db.append_t", "lake.db.pk_t", "lake.db.pk_dv_t")) {
                 assertThat(spark.sql(query.replace("%s", table)).collectAsList())
-                        .as("filter %s on %s (%s)", filter, table, TestSeeds.describe("ReadWriteOracleTest", seed))
+                        .as(
+                                "filter %s on %s (%s)",
+                                filter, table, TestSeeds.describe("ReadWriteOracleTest", seed))
                         .containsExactlyElementsOf(expected);
             }
         }
@@ -88,8 +97,10 @@ class ReadWriteOracleTest extends StrataSparkTestBase {
 
     @Test
     void pushedPredicatesAppearInExplain() {
-        String plan = df("SELECT id FROM lake.db.append_t WHERE k > 5 AND p = 'p1'").queryExecution().explainString(
-                org.apache.spark.sql.execution.ExtendedMode$.MODULE$);
+        String plan =
+                df("SELECT id FROM lake.db.append_t WHERE k > 5 AND p = 'p1'")
+                        .queryExecution()
+                        .explainString(org.apache.spark.sql.execution.ExtendedMode$.MODULE$);
         assertThat(plan).as("plan was: %s", plan).contains("PushedPredicates").contains("k > 5");
     }
 

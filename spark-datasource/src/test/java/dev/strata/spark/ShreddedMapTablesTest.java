@@ -3,13 +3,12 @@ package dev.strata.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.maps.GeneratedMap;
 import dev.strata.testing.maps.MapDataGenerator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -19,14 +18,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Shared-shredding MAP columns through Spark: the catalog validates the options, the table keeps
- * {@code file.format = parquet} and its {@code .parquet} data files carry the shredded layout with Paimon's
- * footer entry; data written, compacted, re-laid-out and renamed reads back exactly as Spark's parquet
- * table holding the same rows.
+ * {@code file.format = parquet} and its {@code .parquet} data files carry the shredded layout with
+ * Paimon's footer entry; data written, compacted, re-laid-out and renamed reads back exactly as
+ * Spark's parquet table holding the same rows.
  */
 class ShreddedMapTablesTest extends StrataSparkTestBase {
 
     private static final StructType SCHEMA =
-            StructType.fromDDL("id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, tags MAP<STRING, DOUBLE>");
+            StructType.fromDDL(
+                    "id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, tags MAP<STRING, DOUBLE>");
 
     private long seed;
     private Dataset<Row> data;
@@ -34,10 +34,18 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
     @BeforeAll
     void generate() {
         seed = TestSeeds.seed("ShreddedMapTablesTest");
-        MapDataGenerator metrics = MapDataGenerator.builder(seed).keyUniverse(1000).keysPerRow(8, 30)
-                .nullMapRate(0.05).emptyMapRate(0.05).nullValueRate(0.05).unicodeKeys(true).emptyStringKey(true)
-                .build();
-        MapDataGenerator tags = MapDataGenerator.builder(seed + 1).keyUniverse(50).keysPerRow(3, 6).build();
+        MapDataGenerator metrics =
+                MapDataGenerator.builder(seed)
+                        .keyUniverse(1000)
+                        .keysPerRow(8, 30)
+                        .nullMapRate(0.05)
+                        .emptyMapRate(0.05)
+                        .nullValueRate(0.05)
+                        .unicodeKeys(true)
+                        .emptyStringKey(true)
+                        .build();
+        MapDataGenerator tags =
+                MapDataGenerator.builder(seed + 1).keyUniverse(50).keysPerRow(3, 6).build();
         List<Row> rows = new ArrayList<>();
         List<GeneratedMap> m = metrics.generate(3000);
         List<GeneratedMap> t = tags.generate(3000);
@@ -50,27 +58,46 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
     }
 
     /**
-     * The current snapshot's data files counted by layout: {@code shredded} when a column is stored shredded and
-     * the footer holds Paimon's ARROW:schema entry marking it shared-shredding, else {@code plain}.
+     * The current snapshot's data files counted by layout: {@code shredded} when a column is stored
+     * shredded and the footer holds Paimon's ARROW:schema entry marking it shared-shredding, else
+     * {@code plain}.
      */
     private Map<String, Integer> fileLayouts(String db, String name) throws Exception {
         org.apache.paimon.table.FileStoreTable table = paimonTable(db, name);
         Map<String, Integer> out = new java.util.TreeMap<>();
-        for (org.apache.paimon.table.source.Split s : table.newReadBuilder().newScan().plan().splits()) {
-            org.apache.paimon.table.source.DataSplit d = (org.apache.paimon.table.source.DataSplit) s;
+        for (org.apache.paimon.table.source.Split s :
+                table.newReadBuilder().newScan().plan().splits()) {
+            org.apache.paimon.table.source.DataSplit d =
+                    (org.apache.paimon.table.source.DataSplit) s;
             for (org.apache.paimon.io.DataFileMeta f : d.dataFiles()) {
-                org.apache.paimon.fs.Path p = new org.apache.paimon.fs.Path(table.location(), "bucket-" + d.bucket() + "/" + f.fileName());
-                try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
-                        dev.strata.shredding.parquet.PaimonFiles.inputFile(table.fileIO(), p, f.fileSize()),
-                        dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
+                org.apache.paimon.fs.Path p =
+                        new org.apache.paimon.fs.Path(
+                                table.location(), "bucket-" + d.bucket() + "/" + f.fileName());
+                try (org.apache.parquet.hadoop.ParquetFileReader r =
+                        org.apache.parquet.hadoop.ParquetFileReader.open(
+                                dev.strata.shredding.parquet.PaimonFiles.inputFile(
+                                        table.fileIO(), p, f.fileSize()),
+                                dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
                     boolean shredded = false;
-                    for (org.apache.parquet.schema.Type t : r.getFooter().getFileMetaData().getSchema().getFields()) {
+                    for (org.apache.parquet.schema.Type t :
+                            r.getFooter().getFileMetaData().getSchema().getFields()) {
                         shredded |= dev.strata.shredding.parquet.ParquetSchemas.looksShredded(t);
                     }
-                    Map<String, Map<String, String>> paimonKeys = dev.strata.shredding.layout.ArrowSchemaFooter.decode(
-                            r.getFooter().getFileMetaData().getKeyValueMetaData().get(dev.strata.shredding.layout.ArrowSchemaFooter.KEY));
-                    assertThat(paimonKeys.values().stream().anyMatch(dev.strata.shredding.layout.PaimonShreddingKeys::isShredded))
-                            .as("Paimon's footer entry of %s", f.fileName()).isEqualTo(shredded);
+                    Map<String, Map<String, String>> paimonKeys =
+                            dev.strata.shredding.layout.ArrowSchemaFooter.decode(
+                                    r.getFooter()
+                                            .getFileMetaData()
+                                            .getKeyValueMetaData()
+                                            .get(
+                                                    dev.strata.shredding.layout.ArrowSchemaFooter
+                                                            .KEY));
+                    assertThat(
+                                    paimonKeys.values().stream()
+                                            .anyMatch(
+                                                    dev.strata.shredding.layout.PaimonShreddingKeys
+                                                            ::isShredded))
+                            .as("Paimon's footer entry of %s", f.fileName())
+                            .isEqualTo(shredded);
                     out.merge(shredded ? "shredded" : "plain", 1, Integer::sum);
                 }
             }
@@ -90,28 +117,46 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
 
     private void assertSameAsOracle(String table) {
         assertThat(sql("SELECT id, host, ext_map, tags FROM %s ORDER BY id", table))
-                .as("full rows of %s (%s)", table, TestSeeds.describe("ShreddedMapTablesTest", seed))
+                .as(
+                        "full rows of %s (%s)",
+                        table, TestSeeds.describe("ShreddedMapTablesTest", seed))
                 .containsExactlyElementsOf(sql("SELECT * FROM maps_oracle ORDER BY id"));
-        List<String> keys = sql("SELECT k FROM (SELECT explode(map_keys(ext_map)) AS k FROM maps_oracle) "
-                + "GROUP BY k ORDER BY count(*) DESC, k LIMIT 3").stream().map(r -> r.getString(0)).toList();
-        String lookups = "SELECT id, ext_map['" + keys.get(0) + "'], element_at(ext_map, '" + keys.get(1) + "'), "
-                + "ext_map['" + keys.get(2) + "'], ext_map['no-such-key'], tags['k1'] FROM %s ORDER BY id";
-        assertThat(sql(lookups, table)).as("key lookups on %s", table)
+        List<String> keys =
+                sql(
+                                "SELECT k FROM (SELECT explode(map_keys(ext_map)) AS k FROM maps_oracle) "
+                                        + "GROUP BY k ORDER BY count(*) DESC, k LIMIT 3")
+                        .stream()
+                        .map(r -> r.getString(0))
+                        .toList();
+        String lookups =
+                "SELECT id, ext_map['"
+                        + keys.get(0)
+                        + "'], element_at(ext_map, '"
+                        + keys.get(1)
+                        + "'), "
+                        + "ext_map['"
+                        + keys.get(2)
+                        + "'], ext_map['no-such-key'], tags['k1'] FROM %s ORDER BY id";
+        assertThat(sql(lookups, table))
+                .as("key lookups on %s", table)
                 .containsExactlyElementsOf(sql(lookups, "maps_oracle"));
     }
 
     @Test
     void appendTableWithTwoShreddedMapsMatchesTheOracleBeforeAndAfterCompaction() throws Exception {
-        sql("CREATE TABLE lake.obs.metrics (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, "
-                + "tags MAP<STRING, DOUBLE>) TBLPROPERTIES ("
-                + "'fields.ext_map.map.storage-layout' = 'shared-shredding', "
-                + "'fields.ext_map.map.shared-shredding.max-columns' = '4', "
-                + "'fields.ext_map.map.shared-shredding.column-placement-policy' = 'lru', "
-                + "'fields.tags.map.storage-layout' = 'shared-shredding', "
-                + "'fields.tags.map.shared-shredding.column-placement-policy' = 'sequential')");
-        assertThat(paimonTable("obs", "metrics").options()).doesNotContainEntry("file.format", "strata-shredded");
+        sql(
+                "CREATE TABLE lake.obs.metrics (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, "
+                        + "tags MAP<STRING, DOUBLE>) TBLPROPERTIES ("
+                        + "'fields.ext_map.map.storage-layout' = 'shared-shredding', "
+                        + "'fields.ext_map.map.shared-shredding.max-columns' = '4', "
+                        + "'fields.ext_map.map.shared-shredding.column-placement-policy' = 'lru', "
+                        + "'fields.tags.map.storage-layout' = 'shared-shredding', "
+                        + "'fields.tags.map.shared-shredding.column-placement-policy' = 'sequential')");
+        assertThat(paimonTable("obs", "metrics").options())
+                .doesNotContainEntry("file.format", "strata-shredded");
         writeInBatches("lake.obs.metrics");
-        assertThat(dataFilesOnDisk("obs", "metrics")).isNotEmpty()
+        assertThat(dataFilesOnDisk("obs", "metrics"))
+                .isNotEmpty()
                 .allSatisfy(f -> assertThat(f).endsWith(".parquet"));
         assertThat(fileLayouts("obs", "metrics")).containsOnlyKeys("shredded");
         assertSameAsOracle("lake.obs.metrics");
@@ -123,13 +168,17 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
     void primaryKeyTablesWithAndWithoutDeletionVectorsMatchTheOracle() throws Exception {
         for (String dv : List.of("true", "false")) {
             String table = "lake.obs.pk_" + dv;
-            sql("CREATE TABLE %s (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, tags MAP<STRING, DOUBLE>) "
-                    + "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '3', 'deletion-vectors.enabled' = '%s', "
-                    + "'fields.ext_map.map.storage-layout' = 'shared-shredding', "
-                    + "'fields.ext_map.map.shared-shredding.max-columns' = '6', "
-                    + "'fields.ext_map.map.shared-shredding.column-placement-policy' = 'plain')", table, dv);
+            sql(
+                    "CREATE TABLE %s (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, tags MAP<STRING, DOUBLE>) "
+                            + "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '3', 'deletion-vectors.enabled' = '%s', "
+                            + "'fields.ext_map.map.storage-layout' = 'shared-shredding', "
+                            + "'fields.ext_map.map.shared-shredding.max-columns' = '6', "
+                            + "'fields.ext_map.map.shared-shredding.column-placement-policy' = 'plain')",
+                    table, dv);
             // Every row twice: the second version must win after the merge.
-            data.selectExpr("id", "'stale' AS host", "map('old', 1.0D) AS ext_map", "tags").writeTo(table).append();
+            data.selectExpr("id", "'stale' AS host", "map('old', 1.0D) AS ext_map", "tags")
+                    .writeTo(table)
+                    .append();
             writeInBatches(table);
             assertSameAsOracle(table);
             sql("CALL lake.sys.compact(table => '%s')", table.substring("lake.".length()));
@@ -139,76 +188,118 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
 
     @Test
     void switchingTheLayoutBothWaysKeepsOldFilesReadable() throws Exception {
-        sql("CREATE TABLE lake.obs.switch (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, "
-                + "tags MAP<STRING, DOUBLE>)");
+        sql(
+                "CREATE TABLE lake.obs.switch (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, "
+                        + "tags MAP<STRING, DOUBLE>)");
         data.where("id % 3 = 0").writeTo("lake.obs.switch").append();
-        sql("ALTER TABLE lake.obs.switch SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding', "
-                + "'fields.ext_map.map.shared-shredding.max-columns' = '3')");
-        assertThat(paimonTable("obs", "switch").options()).doesNotContainEntry("file.format", "strata-shredded");
+        sql(
+                "ALTER TABLE lake.obs.switch SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding', "
+                        + "'fields.ext_map.map.shared-shredding.max-columns' = '3')");
+        assertThat(paimonTable("obs", "switch").options())
+                .doesNotContainEntry("file.format", "strata-shredded");
         data.where("id % 3 = 1").writeTo("lake.obs.switch").append();
-        sql("ALTER TABLE lake.obs.switch UNSET TBLPROPERTIES ('fields.ext_map.map.storage-layout')");
-        assertThat(paimonTable("obs", "switch").options().getOrDefault("file.format", "parquet")).isEqualTo("parquet");
+        sql(
+                "ALTER TABLE lake.obs.switch UNSET TBLPROPERTIES ('fields.ext_map.map.storage-layout')");
+        assertThat(paimonTable("obs", "switch").options().getOrDefault("file.format", "parquet"))
+                .isEqualTo("parquet");
         data.where("id % 3 = 2").writeTo("lake.obs.switch").append();
-        assertThat(dataFilesOnDisk("obs", "switch")).allSatisfy(f -> assertThat(f).endsWith(".parquet"));
+        assertThat(dataFilesOnDisk("obs", "switch"))
+                .allSatisfy(f -> assertThat(f).endsWith(".parquet"));
         assertThat(fileLayouts("obs", "switch")).containsOnlyKeys("plain", "shredded");
         assertSameAsOracle("lake.obs.switch");
-        sql("ALTER TABLE lake.obs.switch SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding')");
+        sql(
+                "ALTER TABLE lake.obs.switch SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding')");
         sql("CALL lake.sys.compact(table => 'obs.switch')");
         assertSameAsOracle("lake.obs.switch");
     }
 
     @Test
-    void tablesOfTheEarlierPrivateFormatStayReadableAndMoveBackToParquetOnTheNextWrite() throws Exception {
-        // Written as earlier Strata versions did: file.format = strata-shredded, files data-*.strata-shredded.
+    void tablesOfTheEarlierPrivateFormatStayReadableAndMoveBackToParquetOnTheNextWrite()
+            throws Exception {
+        // Written as earlier Strata versions did: file.format = strata-shredded, files
+        // data-*.strata-shredded.
         org.apache.paimon.options.Options options = new org.apache.paimon.options.Options();
         options.set("warehouse", warehouse.toUri().toString());
-        try (org.apache.paimon.catalog.Catalog catalog = org.apache.paimon.catalog.CatalogFactory.createCatalog(
-                org.apache.paimon.catalog.CatalogContext.create(options))) {
+        try (org.apache.paimon.catalog.Catalog catalog =
+                org.apache.paimon.catalog.CatalogFactory.createCatalog(
+                        org.apache.paimon.catalog.CatalogContext.create(options))) {
             catalog.createDatabase("legacy", true);
-            org.apache.paimon.catalog.Identifier id = org.apache.paimon.catalog.Identifier.create("legacy", "t");
-            catalog.createTable(id, org.apache.paimon.schema.Schema.newBuilder()
-                    .column("id", org.apache.paimon.types.DataTypes.BIGINT().notNull())
-                    .column("ext_map", org.apache.paimon.types.DataTypes.MAP(
-                            org.apache.paimon.types.DataTypes.STRING().notNull(), org.apache.paimon.types.DataTypes.DOUBLE()))
-                    .option("file.format", dev.strata.shredding.ShreddingOptions.FORMAT_IDENTIFIER)
-                    .option("fields.ext_map.map.storage-layout", "shared-shredding")
-                    .option("fields.ext_map.map.shared-shredding.max-columns", "2").build(), false);
+            org.apache.paimon.catalog.Identifier id =
+                    org.apache.paimon.catalog.Identifier.create("legacy", "t");
+            catalog.createTable(
+                    id,
+                    org.apache.paimon.schema.Schema.newBuilder()
+                            .column("id", org.apache.paimon.types.DataTypes.BIGINT().notNull())
+                            .column(
+                                    "ext_map",
+                                    org.apache.paimon.types.DataTypes.MAP(
+                                            org.apache.paimon.types.DataTypes.STRING().notNull(),
+                                            org.apache.paimon.types.DataTypes.DOUBLE()))
+                            .option(
+                                    "file.format",
+                                    dev.strata.shredding.ShreddingOptions.FORMAT_IDENTIFIER)
+                            .option("fields.ext_map.map.storage-layout", "shared-shredding")
+                            .option("fields.ext_map.map.shared-shredding.max-columns", "2")
+                            .build(),
+                    false);
             org.apache.paimon.table.Table table = catalog.getTable(id);
             org.apache.paimon.table.sink.BatchWriteBuilder wb = table.newBatchWriteBuilder();
             try (org.apache.paimon.table.sink.BatchTableWrite w = wb.newWrite();
                     org.apache.paimon.table.sink.BatchTableCommit c = wb.newCommit()) {
-                w.write(org.apache.paimon.data.GenericRow.of(1L, new org.apache.paimon.data.GenericMap(Map.of(
-                        org.apache.paimon.data.BinaryString.fromString("a"), 1.0,
-                        org.apache.paimon.data.BinaryString.fromString("b"), 2.0,
-                        org.apache.paimon.data.BinaryString.fromString("c"), 3.0))));
+                w.write(
+                        org.apache.paimon.data.GenericRow.of(
+                                1L,
+                                new org.apache.paimon.data.GenericMap(
+                                        Map.of(
+                                                org.apache.paimon.data.BinaryString.fromString("a"),
+                                                        1.0,
+                                                org.apache.paimon.data.BinaryString.fromString("b"),
+                                                        2.0,
+                                                org.apache.paimon.data.BinaryString.fromString("c"),
+                                                        3.0))));
                 w.write(org.apache.paimon.data.GenericRow.of(2L, null));
-                w.write(org.apache.paimon.data.GenericRow.of(3L, new org.apache.paimon.data.GenericMap(Map.of())));
+                w.write(
+                        org.apache.paimon.data.GenericRow.of(
+                                3L, new org.apache.paimon.data.GenericMap(Map.of())));
                 c.commit(w.prepareCommit());
             }
         }
-        assertThat(dataFilesOnDisk("legacy", "t")).singleElement().satisfies(f -> assertThat(f).endsWith(".strata-shredded"));
-        String expected = "SELECT * FROM VALUES (1L, map('a', 1.0D, 'b', 2.0D, 'c', 3.0D)), (2L, CAST(NULL AS MAP<STRING, DOUBLE>)), "
-                + "(3L, CAST(map() AS MAP<STRING, DOUBLE>))%s AS v(id, ext_map) ORDER BY id";
-        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id")).containsExactlyElementsOf(sql(expected, ""));
+        assertThat(dataFilesOnDisk("legacy", "t"))
+                .singleElement()
+                .satisfies(f -> assertThat(f).endsWith(".strata-shredded"));
+        String expected =
+                "SELECT * FROM VALUES (1L, map('a', 1.0D, 'b', 2.0D, 'c', 3.0D)), (2L, CAST(NULL AS MAP<STRING, DOUBLE>)), "
+                        + "(3L, CAST(map() AS MAP<STRING, DOUBLE>))%s AS v(id, ext_map) ORDER BY id";
+        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id"))
+                .containsExactlyElementsOf(sql(expected, ""));
 
         sql("INSERT INTO lake.legacy.t VALUES (4L, map('a', 4.0D, 'd', 5.0D))");
         assertThat(paimonTable("legacy", "t").options()).containsEntry("file.format", "parquet");
-        assertThat(dataFilesOnDisk("legacy", "t")).anyMatch(f -> f.endsWith(".strata-shredded")).anyMatch(f -> f.endsWith(".parquet"));
+        assertThat(dataFilesOnDisk("legacy", "t"))
+                .anyMatch(f -> f.endsWith(".strata-shredded"))
+                .anyMatch(f -> f.endsWith(".parquet"));
         String all = String.format(expected, ", (4L, map('a', 4.0D, 'd', 5.0D))");
-        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id")).containsExactlyElementsOf(sql(all));
+        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id"))
+                .containsExactlyElementsOf(sql(all));
         assertThat(sql("SELECT id, ext_map['a'], ext_map['d'] FROM lake.legacy.t ORDER BY id"))
-                .containsExactlyElementsOf(sql("SELECT id, ext_map['a'], ext_map['d'] FROM (" + all + ") ORDER BY id"));
+                .containsExactlyElementsOf(
+                        sql(
+                                "SELECT id, ext_map['a'], ext_map['d'] FROM ("
+                                        + all
+                                        + ") ORDER BY id"));
 
         sql("CALL lake.sys.compact(table => 'legacy.t')");
         assertThat(fileLayouts("legacy", "t")).containsOnlyKeys("shredded");
-        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id")).containsExactlyElementsOf(sql(all));
+        assertThat(sql("SELECT id, ext_map FROM lake.legacy.t ORDER BY id"))
+                .containsExactlyElementsOf(sql(all));
     }
 
     @Test
     void renamingAShreddedColumnKeepsItsLayoutAndItsData() throws Exception {
-        sql("CREATE TABLE lake.obs.renamed (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, "
-                + "tags MAP<STRING, DOUBLE>) TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding', "
-                + "'fields.ext_map.map.shared-shredding.max-columns' = '4')");
+        sql(
+                "CREATE TABLE lake.obs.renamed (id BIGINT NOT NULL, host STRING, ext_map MAP<STRING, DOUBLE>, "
+                        + "tags MAP<STRING, DOUBLE>) TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding', "
+                        + "'fields.ext_map.map.shared-shredding.max-columns' = '4')");
         writeInBatches("lake.obs.renamed");
         sql("ALTER TABLE lake.obs.renamed RENAME COLUMN ext_map TO metrics");
         assertThat(paimonTable("obs", "renamed").options())
@@ -219,28 +310,46 @@ class ShreddedMapTablesTest extends StrataSparkTestBase {
                 .containsExactlyElementsOf(sql("SELECT * FROM maps_oracle ORDER BY id"));
         sql("ALTER TABLE lake.obs.renamed DROP COLUMN metrics");
         assertThat(paimonTable("obs", "renamed").options())
-                .doesNotContainKeys("fields.metrics.map.storage-layout", "fields.metrics.map.shared-shredding.max-columns");
-        assertThat(paimonTable("obs", "renamed").options().getOrDefault("file.format", "parquet")).isEqualTo("parquet");
+                .doesNotContainKeys(
+                        "fields.metrics.map.storage-layout",
+                        "fields.metrics.map.shared-shredding.max-columns");
+        assertThat(paimonTable("obs", "renamed").options().getOrDefault("file.format", "parquet"))
+                .isEqualTo("parquet");
         assertThat(sql("SELECT id, host, tags FROM lake.obs.renamed ORDER BY id"))
-                .containsExactlyElementsOf(sql("SELECT id, host, tags FROM maps_oracle ORDER BY id"));
+                .containsExactlyElementsOf(
+                        sql("SELECT id, host, tags FROM maps_oracle ORDER BY id"));
     }
 
     @Test
     void invalidLayoutOptionsAreRefusedNamingTableColumnAndOption() {
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.obs.bad1 (id BIGINT, m MAP<INT, DOUBLE>) TBLPROPERTIES ("
-                + "'fields.m.map.storage-layout' = 'shared-shredding')"))
-                .hasMessageContaining("lake.obs.bad1").hasMessageContaining("'m'");
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.obs.bad2 (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES ("
-                + "'fields.m.map.storage-layout' = 'shared-shredding', "
-                + "'fields.m.map.shared-shredding.max-columns' = '0')"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.obs.bad1 (id BIGINT, m MAP<INT, DOUBLE>) TBLPROPERTIES ("
+                                                + "'fields.m.map.storage-layout' = 'shared-shredding')"))
+                .hasMessageContaining("lake.obs.bad1")
+                .hasMessageContaining("'m'");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.obs.bad2 (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES ("
+                                                + "'fields.m.map.storage-layout' = 'shared-shredding', "
+                                                + "'fields.m.map.shared-shredding.max-columns' = '0')"))
                 .hasMessageContaining("max-columns");
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.obs.bad3 (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES ("
-                + "'fields.m.map.storage-layout' = 'shared-shredding', "
-                + "'fields.m.map.shared-shredding.column-placement-policy' = 'random')"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.obs.bad3 (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES ("
+                                                + "'fields.m.map.storage-layout' = 'shared-shredding', "
+                                                + "'fields.m.map.shared-shredding.column-placement-policy' = 'random')"))
                 .hasMessageContaining("random");
-        assertThatThrownBy(() -> sql("CREATE TABLE lake.obs.bad4 (id BIGINT) TBLPROPERTIES ("
-                + "'fields.nope.map.storage-layout' = 'shared-shredding')"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.obs.bad4 (id BIGINT) TBLPROPERTIES ("
+                                                + "'fields.nope.map.storage-layout' = 'shared-shredding')"))
                 .hasMessageContaining("nope");
-        assertThat(sql("SHOW TABLES IN lake.obs").stream().map(r -> r.getString(1))).noneMatch(t -> t.startsWith("bad"));
+        assertThat(sql("SHOW TABLES IN lake.obs").stream().map(r -> r.getString(1)))
+                .noneMatch(t -> t.startsWith("bad"));
     }
 }

@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.options.Options;
@@ -23,8 +22,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * One real local Spark session per test class, with a Strata catalog {@code lake} over a fresh temporary
- * Paimon warehouse and Spark's own session catalog (parquet tables, the usual oracle) in a sibling folder.
+ * One real local Spark session per test class, with a Strata catalog {@code lake} over a fresh
+ * temporary Paimon warehouse and Spark's own session catalog (parquet tables, the usual oracle) in
+ * a sibling folder.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class StrataSparkTestBase {
@@ -42,17 +42,20 @@ public abstract class StrataSparkTestBase {
     void startSpark() throws IOException {
         root = Files.createTempDirectory("strata-test-");
         warehouse = root.resolve("warehouse");
-        SparkSession.Builder builder = SparkSession.builder()
-                .master("local[2]")
-                .appName(getClass().getSimpleName())
-                .config("spark.ui.enabled", "false")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .config("spark.sql.shuffle.partitions", "4")
-                .config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.warehouse.dir", root.resolve("spark-warehouse").toUri().toString())
-                .config("spark.sql.catalog.lake", StrataCatalog.class.getName())
-                .config("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString());
+        SparkSession.Builder builder =
+                SparkSession.builder()
+                        .master("local[2]")
+                        .appName(getClass().getSimpleName())
+                        .config("spark.ui.enabled", "false")
+                        .config("spark.driver.host", "127.0.0.1")
+                        .config("spark.driver.bindAddress", "127.0.0.1")
+                        .config("spark.sql.shuffle.partitions", "4")
+                        .config("spark.sql.session.timeZone", "UTC")
+                        .config(
+                                "spark.sql.warehouse.dir",
+                                root.resolve("spark-warehouse").toUri().toString())
+                        .config("spark.sql.catalog.lake", StrataCatalog.class.getName())
+                        .config("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString());
         extraConf().forEach(builder::config);
         spark = builder.getOrCreate();
     }
@@ -89,13 +92,16 @@ public abstract class StrataSparkTestBase {
         return out;
     }
 
-    /** The Paimon table behind {@code lake.<db>.<name>}, opened with Paimon's own API (no Spark). */
+    /**
+     * The Paimon table behind {@code lake.<db>.<name>}, opened with Paimon's own API (no Spark).
+     */
     protected FileStoreTable paimonTable(String db, String name) throws Exception {
         Options options = new Options();
         options.set("warehouse", warehouse.toUri().toString());
         try (org.apache.paimon.catalog.Catalog catalog =
                 CatalogFactory.createCatalog(CatalogContext.create(options))) {
-            return (FileStoreTable) catalog.getTable(org.apache.paimon.catalog.Identifier.create(db, name));
+            return (FileStoreTable)
+                    catalog.getTable(org.apache.paimon.catalog.Identifier.create(db, name));
         }
     }
 
@@ -128,16 +134,22 @@ public abstract class StrataSparkTestBase {
     }
 
     /**
-     * The data, postpone and index files under a table directory, relative to it (not snapshots, manifests,
-     * schemas or checksum sidecars): what a failed job must leave exactly as it found it.
+     * The data, postpone and index files under a table directory, relative to it (not snapshots,
+     * manifests, schemas or checksum sidecars): what a failed job must leave exactly as it found
+     * it.
      */
     protected static List<String> dataAndIndexFilesOnDisk(Path tableDir) throws IOException {
         try (Stream<Path> files = Files.walk(tableDir)) {
             return files.filter(Files::isRegularFile)
                     .map(p -> tableDir.relativize(p).toString())
-                    .filter(p -> !p.startsWith("snapshot") && !p.startsWith("manifest") && !p.startsWith("schema")
-                            && !p.endsWith(".crc"))
-                    .sorted().toList();
+                    .filter(
+                            p ->
+                                    !p.startsWith("snapshot")
+                                            && !p.startsWith("manifest")
+                                            && !p.startsWith("schema")
+                                            && !p.endsWith(".crc"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -148,9 +160,16 @@ public abstract class StrataSparkTestBase {
         Long latest = table.snapshotManager().latestSnapshotId();
         for (long id = earliest == null ? 1 : earliest; latest != null && id <= latest; id++) {
             org.apache.paimon.Snapshot snapshot = table.snapshotManager().snapshot(id);
-            table.store().newScan().withSnapshot(snapshot).plan().files().forEach(e -> names.add(e.file().fileName()));
+            table.store()
+                    .newScan()
+                    .withSnapshot(snapshot)
+                    .plan()
+                    .files()
+                    .forEach(e -> names.add(e.file().fileName()));
             if (snapshot.indexManifest() != null) {
-                table.store().newIndexFileHandler().scan(snapshot, e -> true)
+                table.store()
+                        .newIndexFileHandler()
+                        .scan(snapshot, e -> true)
                         .forEach(e -> names.add(e.indexFile().fileName()));
             }
         }

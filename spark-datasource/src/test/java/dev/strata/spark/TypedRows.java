@@ -1,9 +1,8 @@
 package dev.strata.spark;
 
+import dev.strata.testing.rows.TypedRowGenerator;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.strata.testing.rows.TypedRowGenerator;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;

@@ -3,6 +3,7 @@ package dev.strata.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.strata.testing.TestSeeds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
-import dev.strata.testing.TestSeeds;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.reader.RecordReaderIterator;
@@ -24,20 +23,23 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a write means: upserts and deletes of primary-key tables under their merge rules, one writer per
- * bucket, partition overwrites, time travel, interop with Paimon's own reader, and clean aborts.
+ * What a write means: upserts and deletes of primary-key tables under their merge rules, one writer
+ * per bucket, partition overwrites, time travel, interop with Paimon's own reader, and clean
+ * aborts.
  */
 class WriteSemanticsTest extends StrataSparkTestBase {
 
-    private static final StructType EVENTS = StructType.fromDDL("id BIGINT, dt STRING, v STRING, n INT, batch INT");
+    private static final StructType EVENTS =
+            StructType.fromDDL("id BIGINT, dt STRING, v STRING, n INT, batch INT");
 
     @Test
     void upsertsReturnTheLatestRowPerKeyLikeTheOracle() throws Exception {
         long seed = TestSeeds.seed("upserts");
         Random random = new Random(seed);
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
-        sql("CREATE TABLE lake.w.upserts (id BIGINT, dt STRING, v STRING, n INT, batch INT) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '4')");
+        sql(
+                "CREATE TABLE lake.w.upserts (id BIGINT, dt STRING, v STRING, n INT, batch INT) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '4')");
         List<Row> history = new ArrayList<>();
         for (int batch = 0; batch < 5; batch++) {
             Set<String> keys = new HashSet<>();
@@ -46,28 +48,39 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 long id = random.nextInt(300);
                 String dt = "d" + random.nextInt(3);
                 if (keys.add(id + "/" + dt)) {
-                    rows.add(RowFactory.create(id, dt, "v" + random.nextInt(1000), random.nextInt(50), batch));
+                    rows.add(
+                            RowFactory.create(
+                                    id, dt, "v" + random.nextInt(1000), random.nextInt(50), batch));
                 }
             }
             history.addAll(rows);
             spark.createDataFrame(rows, EVENTS).writeTo("lake.w.upserts").append();
         }
         spark.createDataFrame(history, EVENTS).createOrReplaceTempView("upsert_history");
-        List<Row> expected = sql("SELECT id, dt, v, n, batch FROM (SELECT *, row_number() OVER "
-                + "(PARTITION BY id, dt ORDER BY batch DESC) AS rn FROM upsert_history) WHERE rn = 1 ORDER BY id, dt");
+        List<Row> expected =
+                sql(
+                        "SELECT id, dt, v, n, batch FROM (SELECT *, row_number() OVER "
+                                + "(PARTITION BY id, dt ORDER BY batch DESC) AS rn FROM upsert_history) WHERE rn = 1 ORDER BY id, dt");
         assertThat(sql("SELECT * FROM lake.w.upserts ORDER BY id, dt"))
-                .as(TestSeeds.describe("upserts", seed)).containsExactlyElementsOf(expected);
-        assertThat(sql("SELECT dt, count(*), sum(n) FROM lake.w.upserts WHERE n > 10 GROUP BY dt ORDER BY dt"))
-                .containsExactlyElementsOf(sql("SELECT dt, count(*), sum(n) FROM (" + "SELECT * FROM (SELECT *, "
-                        + "row_number() OVER (PARTITION BY id, dt ORDER BY batch DESC) AS rn FROM upsert_history) "
-                        + "WHERE rn = 1) WHERE n > 10 GROUP BY dt ORDER BY dt"));
+                .as(TestSeeds.describe("upserts", seed))
+                .containsExactlyElementsOf(expected);
+        assertThat(
+                        sql(
+                                "SELECT dt, count(*), sum(n) FROM lake.w.upserts WHERE n > 10 GROUP BY dt ORDER BY dt"))
+                .containsExactlyElementsOf(
+                        sql(
+                                "SELECT dt, count(*), sum(n) FROM ("
+                                        + "SELECT * FROM (SELECT *, "
+                                        + "row_number() OVER (PARTITION BY id, dt ORDER BY batch DESC) AS rn FROM upsert_history) "
+                                        + "WHERE rn = 1) WHERE n > 10 GROUP BY dt ORDER BY dt"));
     }
 
     @Test
     void sequenceFieldDecidesWhichVersionWins() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
-        sql("CREATE TABLE lake.w.seq (id BIGINT, ver INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
-                + "'bucket' = '2', 'sequence.field' = 'ver')");
+        sql(
+                "CREATE TABLE lake.w.seq (id BIGINT, ver INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
+                        + "'bucket' = '2', 'sequence.field' = 'ver')");
         sql("INSERT INTO lake.w.seq VALUES (1, 5, 'five'), (2, 1, 'one')");
         sql("INSERT INTO lake.w.seq VALUES (1, 3, 'three'), (2, 9, 'nine')");
         assertThat(values(sql("SELECT * FROM lake.w.seq ORDER BY id")))
@@ -79,30 +92,43 @@ class WriteSemanticsTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
         for (String dv : List.of("true", "false")) {
             String table = "lake.w.deletes_" + dv;
-            sql("CREATE TABLE %s (id BIGINT, op STRING, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '3', "
-                    + "'rowkind.field' = 'op', 'deletion-vectors.enabled' = '%s')", table, dv);
+            sql(
+                    "CREATE TABLE %s (id BIGINT, op STRING, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '3', "
+                            + "'rowkind.field' = 'op', 'deletion-vectors.enabled' = '%s')",
+                    table, dv);
             sql("INSERT INTO %s SELECT id, '+I', concat('v', id) FROM range(0, 100)", table);
             sql("INSERT INTO %s SELECT id, '-D', null FROM range(0, 100) WHERE id %% 3 = 0", table);
             sql("INSERT INTO %s VALUES (3, '+U', 'back')", table);
-            List<Row> expected = sql("SELECT id, '+I' AS op, concat('v', id) AS v FROM range(0, 100) "
-                    + "WHERE id % 3 <> 0 UNION ALL SELECT 3, '+U', 'back' ORDER BY id");
-            assertThat(sql("SELECT * FROM %s ORDER BY id", table)).as("dv=%s", dv).containsExactlyElementsOf(expected);
+            List<Row> expected =
+                    sql(
+                            "SELECT id, '+I' AS op, concat('v', id) AS v FROM range(0, 100) "
+                                    + "WHERE id % 3 <> 0 UNION ALL SELECT 3, '+U', 'back' ORDER BY id");
+            assertThat(sql("SELECT * FROM %s ORDER BY id", table))
+                    .as("dv=%s", dv)
+                    .containsExactlyElementsOf(expected);
         }
     }
 
     @Test
     void eachBucketIsWrittenByExactlyOneTask() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
-        sql("CREATE TABLE lake.w.buckets (id BIGINT, dt STRING, v STRING) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '5')");
-        // Many input partitions: without the required distribution every task would touch every bucket.
-        spark.range(0, 5000).repartition(8)
+        sql(
+                "CREATE TABLE lake.w.buckets (id BIGINT, dt STRING, v STRING) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '5')");
+        // Many input partitions: without the required distribution every task would touch every
+        // bucket.
+        spark.range(0, 5000)
+                .repartition(8)
                 .selectExpr("id", "concat('d', id % 2) AS dt", "cast(id AS STRING) AS v")
-                .writeTo("lake.w.buckets").append();
+                .writeTo("lake.w.buckets")
+                .append();
         FileStoreTable table = paimonTable("w", "buckets");
         Map<String, List<DataFileMeta>> filesPerBucket = new HashMap<>();
         for (DataSplit split : table.newSnapshotReader().read().dataSplits()) {
-            filesPerBucket.computeIfAbsent(split.partition().hashCode() + "/" + split.bucket(), k -> new ArrayList<>())
+            filesPerBucket
+                    .computeIfAbsent(
+                            split.partition().hashCode() + "/" + split.bucket(),
+                            k -> new ArrayList<>())
                     .addAll(split.dataFiles());
         }
         assertThat(filesPerBucket).hasSize(10);
@@ -124,23 +150,28 @@ class WriteSemanticsTest extends StrataSparkTestBase {
         try {
             sql("INSERT OVERWRITE lake.w.ow VALUES (20, 'y', 'd2')");
             assertThat(values(sql("SELECT * FROM lake.w.ow ORDER BY id")))
-                    .containsExactly(list(3L, "c", "d3"), list(10L, "x", "d1"), list(20L, "y", "d2"));
+                    .containsExactly(
+                            list(3L, "c", "d3"), list(10L, "x", "d1"), list(20L, "y", "d2"));
         } finally {
             spark.conf().unset("spark.sql.sources.partitionOverwriteMode");
         }
 
-        spark.sql("SELECT 30L AS id, 'z' AS v, 'd3' AS dt").writeTo("lake.w.ow").overwritePartitions();
+        spark.sql("SELECT 30L AS id, 'z' AS v, 'd3' AS dt")
+                .writeTo("lake.w.ow")
+                .overwritePartitions();
         assertThat(values(sql("SELECT * FROM lake.w.ow ORDER BY id")))
                 .containsExactly(list(10L, "x", "d1"), list(20L, "y", "d2"), list(30L, "z", "d3"));
 
         sql("INSERT OVERWRITE lake.w.ow SELECT 40L, 'w', 'd9'");
-        assertThat(values(sql("SELECT * FROM lake.w.ow ORDER BY id"))).containsExactly(list(40L, "w", "d9"));
+        assertThat(values(sql("SELECT * FROM lake.w.ow ORDER BY id")))
+                .containsExactly(list(40L, "w", "d9"));
     }
 
     @Test
     void timeTravelReadsEarlierSnapshots() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
-        sql("CREATE TABLE lake.w.tt (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        sql(
+                "CREATE TABLE lake.w.tt (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
         sql("INSERT INTO lake.w.tt VALUES (1, 'first')");
         long first = paimonTable("w", "tt").latestSnapshot().get().id();
         sql("INSERT INTO lake.w.tt VALUES (1, 'second'), (2, 'new')");
@@ -150,21 +181,36 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 .containsExactly(list(1L, "second"), list(2L, "new"));
         assertThatThrownBy(() -> sql("SELECT * FROM lake.w.tt VERSION AS OF 999"))
                 .hasMessageContaining("VERSION AS OF '999'");
-        long firstCommitMillis = paimonTable("w", "tt").snapshotManager().snapshot(first).timeMillis();
-        assertThat(values(sql("SELECT * FROM lake.w.tt TIMESTAMP AS OF timestamp_millis(%d) ORDER BY id",
-                firstCommitMillis))).containsExactly(list(1L, "first"));
+        long firstCommitMillis =
+                paimonTable("w", "tt").snapshotManager().snapshot(first).timeMillis();
+        assertThat(
+                        values(
+                                sql(
+                                        "SELECT * FROM lake.w.tt TIMESTAMP AS OF timestamp_millis(%d) ORDER BY id",
+                                        firstCommitMillis)))
+                .containsExactly(list(1L, "first"));
     }
 
     @Test
     void paimonsOwnReaderReadsWhatStrataWrote() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
-        sql("CREATE TABLE lake.w.interop (id BIGINT, name STRING, score DOUBLE, dt STRING) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
-        sql("INSERT INTO lake.w.interop SELECT id, concat('n', id), id * 1.5, concat('d', id % 3) FROM range(0, 200)");
-        sql("INSERT INTO lake.w.interop SELECT id, 'updated', -1.0, concat('d', id % 3) FROM range(0, 200) WHERE id % 7 = 0");
+        sql(
+                "CREATE TABLE lake.w.interop (id BIGINT, name STRING, score DOUBLE, dt STRING) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
+        sql(
+                "INSERT INTO lake.w.interop SELECT id, concat('n', id), id * 1.5, concat('d', id % 3) FROM range(0, 200)");
+        sql(
+                "INSERT INTO lake.w.interop SELECT id, 'updated', -1.0, concat('d', id % 3) FROM range(0, 200) WHERE id % 7 = 0");
         Set<String> expected = new HashSet<>();
         for (Row r : sql("SELECT * FROM lake.w.interop")) {
-            expected.add(r.getLong(0) + "|" + r.getString(1) + "|" + r.getDouble(2) + "|" + r.getString(3));
+            expected.add(
+                    r.getLong(0)
+                            + "|"
+                            + r.getString(1)
+                            + "|"
+                            + r.getDouble(2)
+                            + "|"
+                            + r.getString(3));
         }
         FileStoreTable table = paimonTable("w", "interop");
         ReadBuilder read = table.newReadBuilder();
@@ -173,7 +219,14 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 new RecordReaderIterator<>(read.newRead().createReader(read.newScan().plan()))) {
             while (it.hasNext()) {
                 InternalRow row = it.next();
-                actual.add(row.getLong(0) + "|" + row.getString(1) + "|" + row.getDouble(2) + "|" + row.getString(3));
+                actual.add(
+                        row.getLong(0)
+                                + "|"
+                                + row.getString(1)
+                                + "|"
+                                + row.getDouble(2)
+                                + "|"
+                                + row.getString(3));
             }
         }
         assertThat(actual).hasSize(200).isEqualTo(expected);
@@ -182,14 +235,18 @@ class WriteSemanticsTest extends StrataSparkTestBase {
     @Test
     void aFailingTaskAbortsTheJobWithoutSnapshotOrFiles() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
-        sql("CREATE TABLE lake.w.fail (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '4')");
+        sql(
+                "CREATE TABLE lake.w.fail (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '4')");
         sql("INSERT INTO lake.w.fail VALUES (-1, 'kept')");
         long snapshot = paimonTable("w", "fail").latestSnapshot().get().id();
         List<String> filesBefore = dataFilesOnDisk("w", "fail");
 
-        assertThatThrownBy(() -> sql("INSERT INTO lake.w.fail SELECT id, "
-                + "CASE WHEN id = 4321 THEN raise_error('injected failure') ELSE cast(id AS STRING) END "
-                + "FROM range(0, 5000)"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "INSERT INTO lake.w.fail SELECT id, "
+                                                + "CASE WHEN id = 4321 THEN raise_error('injected failure') ELSE cast(id AS STRING) END "
+                                                + "FROM range(0, 5000)"))
                 .hasStackTraceContaining("injected failure");
 
         assertThat(paimonTable("w", "fail").latestSnapshot().get().id()).isEqualTo(snapshot);

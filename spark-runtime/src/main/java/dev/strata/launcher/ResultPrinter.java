@@ -3,7 +3,6 @@ package dev.strata.launcher;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
@@ -19,12 +18,15 @@ final class ResultPrinter {
     }
 
     /**
-     * Prints rows in the given format, except that a result of one string column and one row holding a line break
-     * (EXPLAIN, SHOW CREATE TABLE) prints as that text in every format.
+     * Prints rows in the given format, except that a result of one string column and one row
+     * holding a line break (EXPLAIN, SHOW CREATE TABLE) prints as that text in every format.
      */
     void print(StructType schema, List<Row> rows, boolean truncated, StrataSql.Output output) {
-        if (schema.fields().length == 1 && schema.fields()[0].dataType() instanceof StringType && rows.size() == 1
-                && rows.get(0).getString(0) != null && rows.get(0).getString(0).contains("\n")) {
+        if (schema.fields().length == 1
+                && schema.fields()[0].dataType() instanceof StringType
+                && rows.size() == 1
+                && rows.get(0).getString(0) != null
+                && rows.get(0).getString(0).contains("\n")) {
             String text = rows.get(0).getString(0);
             out.print(text.endsWith("\n") ? text : text + "\n");
             return;
@@ -60,7 +62,10 @@ final class ResultPrinter {
 
     /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
     private static String csv(String value) {
-        if (value.indexOf(',') < 0 && value.indexOf('"') < 0 && value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
+        if (value.indexOf(',') < 0
+                && value.indexOf('"') < 0
+                && value.indexOf('\n') < 0
+                && value.indexOf('\r') < 0) {
             return value;
         }
         return '"' + value.replace("\"", "\"\"") + '"';
@@ -92,7 +97,10 @@ final class ResultPrinter {
             out.println(line(line, widths));
         }
         out.println(border);
-        out.println(rows.size() + (rows.size() == 1 ? " row" : " rows") + (truncated ? " (truncated)" : ""));
+        out.println(
+                rows.size()
+                        + (rows.size() == 1 ? " row" : " rows")
+                        + (truncated ? " (truncated)" : ""));
     }
 
     private static String format(Object value) {
@@ -127,7 +135,10 @@ final class ResultPrinter {
     private static String line(String[] values, int[] widths) {
         StringBuilder sb = new StringBuilder("|");
         for (int c = 0; c < values.length; c++) {
-            sb.append(' ').append(values[c]).append(" ".repeat(widths[c] - values[c].length())).append(" |");
+            sb.append(' ')
+                    .append(values[c])
+                    .append(" ".repeat(widths[c] - values[c].length()))
+                    .append(" |");
         }
         return sb.toString();
     }

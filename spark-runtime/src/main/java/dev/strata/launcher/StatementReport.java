@@ -1,5 +1,8 @@
 package dev.strata.launcher;
 
+import dev.strata.spark.StrataCatalog;
+import dev.strata.spark.catalog.StrataTableNames;
+import dev.strata.spark.table.StrataTable;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.utils.SnapshotManager;
@@ -23,15 +26,11 @@ import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.write.RowLevelOperation;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 
-import dev.strata.spark.StrataCatalog;
-import dev.strata.spark.catalog.StrataTableNames;
-import dev.strata.spark.table.StrataTable;
-
 /**
- * What a statement without result columns did, in one line: {@code Table lake.db.t created},
- * {@code Inserted 100 rows into lake.db.t (snapshot 3)}. Row counts and snapshot ids come from the Paimon
- * snapshots the statement committed (those written since it started, by the committer of the newest one);
- * statements it does not know are reported as {@code OK}.
+ * What a statement without result columns did, in one line: {@code Table lake.db.t created}, {@code
+ * Inserted 100 rows into lake.db.t (snapshot 3)}. Row counts and snapshot ids come from the Paimon
+ * snapshots the statement committed (those written since it started, by the committer of the newest
+ * one); statements it does not know are reported as {@code OK}.
  */
 final class StatementReport {
 
@@ -45,7 +44,10 @@ final class StatementReport {
             CreateTableAsSelect ctas = (CreateTableAsSelect) plan;
             String name = name(ctas.name());
             FileStoreTable table = paimon(ctas.name());
-            return "Table " + name + " created" + (table == null ? "" : written(table, startedMillis, " with "));
+            return "Table "
+                    + name
+                    + " created"
+                    + (table == null ? "" : written(table, startedMillis, " with "));
         }
         if (plan instanceof CreateTable) {
             return "Table " + name(((CreateTable) plan).name()) + " created";
@@ -53,22 +55,32 @@ final class StatementReport {
         if (plan instanceof DropTable) {
             // DROP ... IF EXISTS runs the same plan whether or not the table existed.
             DropTable drop = (DropTable) plan;
-            return "Table " + name(drop.child()) + (drop.ifExists() ? " dropped if it existed" : " dropped");
+            return "Table "
+                    + name(drop.child())
+                    + (drop.ifExists() ? " dropped if it existed" : " dropped");
         }
         if (plan instanceof CreateNamespace) {
             return "Namespace " + name(((CreateNamespace) plan).name()) + " created";
         }
         if (plan instanceof DropNamespace) {
             DropNamespace drop = (DropNamespace) plan;
-            return "Namespace " + name(drop.namespace()) + (drop.ifExists() ? " dropped if it existed" : " dropped");
+            return "Namespace "
+                    + name(drop.namespace())
+                    + (drop.ifExists() ? " dropped if it existed" : " dropped");
         }
-        // Row-level statements are analysed into a write of the changes (whose relation is the operation's
-        // table, not the Strata table) or, for DELETE without WHERE, into the delete itself. A MERGE with only
+        // Row-level statements are analysed into a write of the changes (whose relation is the
+        // operation's
+        // table, not the Strata table) or, for DELETE without WHERE, into the delete itself. A
+        // MERGE with only
         // NOT MATCHED clauses is analysed into an INSERT and reported as one.
-        if (plan instanceof RowLevelWrite && ((RowLevelWrite) plan).originalTable() instanceof DataSourceV2Relation) {
-            DataSourceV2Relation relation = (DataSourceV2Relation) ((RowLevelWrite) plan).originalTable();
+        if (plan instanceof RowLevelWrite
+                && ((RowLevelWrite) plan).originalTable() instanceof DataSourceV2Relation) {
+            DataSourceV2Relation relation =
+                    (DataSourceV2Relation) ((RowLevelWrite) plan).originalTable();
             if (relation.table() instanceof StrataTable) {
-                return rowLevel(((RowLevelWrite) plan).operation().command(), (StrataTable) relation.table(),
+                return rowLevel(
+                        ((RowLevelWrite) plan).operation().command(),
+                        (StrataTable) relation.table(),
                         startedMillis);
             }
         }
@@ -77,36 +89,52 @@ final class StatementReport {
             while (target instanceof SubqueryAlias) {
                 target = ((SubqueryAlias) target).child();
             }
-            if (target instanceof DataSourceV2Relation && ((DataSourceV2Relation) target).table() instanceof StrataTable) {
+            if (target instanceof DataSourceV2Relation
+                    && ((DataSourceV2Relation) target).table() instanceof StrataTable) {
                 DataSourceV2Relation relation = (DataSourceV2Relation) target;
-                return rowLevel(RowLevelOperation.Command.DELETE, (StrataTable) relation.table(), startedMillis);
+                return rowLevel(
+                        RowLevelOperation.Command.DELETE,
+                        (StrataTable) relation.table(),
+                        startedMillis);
             }
         }
-        if (plan instanceof V2WriteCommand && ((V2WriteCommand) plan).table() instanceof DataSourceV2Relation) {
+        if (plan instanceof V2WriteCommand
+                && ((V2WriteCommand) plan).table() instanceof DataSourceV2Relation) {
             DataSourceV2Relation relation = (DataSourceV2Relation) ((V2WriteCommand) plan).table();
             if (relation.table() instanceof StrataTable) {
                 StrataTable table = (StrataTable) relation.table();
                 String name = table.name();
                 if (plan instanceof AppendData) {
-                    return "Inserted" + written(table.paimonTable(), startedMillis, " ") + " into " + name
+                    return "Inserted"
+                            + written(table.paimonTable(), startedMillis, " ")
+                            + " into "
+                            + name
                             + snapshot(table.paimonTable(), startedMillis);
                 }
-                // An OVERWRITE snapshot records added minus removed rows, not the rows written: no count.
+                // An OVERWRITE snapshot records added minus removed rows, not the rows written: no
+                // count.
                 return "Overwrote " + name + snapshot(table.paimonTable(), startedMillis);
             }
         }
         return "OK";
     }
 
-    /** {@code Deleted from lake.db.t (snapshot 5)}; no row count, a snapshot's records include the deletes. */
-    private static String rowLevel(RowLevelOperation.Command command, StrataTable table, long startedMillis) {
-        String verb = command == RowLevelOperation.Command.DELETE ? "Deleted from "
-                : command == RowLevelOperation.Command.UPDATE ? "Updated " : "Merged into ";
+    /**
+     * {@code Deleted from lake.db.t (snapshot 5)}; no row count, a snapshot's records include the
+     * deletes.
+     */
+    private static String rowLevel(
+            RowLevelOperation.Command command, StrataTable table, long startedMillis) {
+        String verb =
+                command == RowLevelOperation.Command.DELETE
+                        ? "Deleted from "
+                        : command == RowLevelOperation.Command.UPDATE ? "Updated " : "Merged into ";
         return verb + table.name() + snapshot(table.paimonTable(), startedMillis);
     }
 
     /**
-     * {@code lead + "100 rows"}: the rows of the APPEND snapshots committed since {@code startedMillis}.
+     * {@code lead + "100 rows"}: the rows of the APPEND snapshots committed since {@code
+     * startedMillis}.
      */
     private static String written(FileStoreTable table, long startedMillis, String lead) {
         Snapshot newest = newest(table, startedMillis);
@@ -143,7 +171,8 @@ final class StatementReport {
             ResolvedIdentifier resolved = (ResolvedIdentifier) name;
             if (resolved.catalog() instanceof StrataCatalog) {
                 try {
-                    return ((StrataCatalog) resolved.catalog()).loadPaimonTable(resolved.identifier());
+                    return ((StrataCatalog) resolved.catalog())
+                            .loadPaimonTable(resolved.identifier());
                 } catch (NoSuchTableException e) {
                     return null;
                 }

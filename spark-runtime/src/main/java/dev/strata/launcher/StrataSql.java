@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -38,8 +37,9 @@ import org.jline.terminal.TerminalBuilder;
  *            [-f FILE] [-e "SQL; SQL"]     (no -e/-f: interactive prompt after -i)
  * </pre>
  *
- * Statements run in order; query results print as aligned tables (or csv/json) while Spark's console progress
- * bar shows long stages, EXPLAIN as plain text, and DDL/DML print what they did. The first failing statement prints its error and ends the program with exit code 1.
+ * Statements run in order; query results print as aligned tables (or csv/json) while Spark's
+ * console progress bar shows long stages, EXPLAIN as plain text, and DDL/DML print what they did.
+ * The first failing statement prints its error and ends the program with exit code 1.
  */
 public final class StrataSql {
 
@@ -78,8 +78,13 @@ public final class StrataSql {
         }
         SparkSession spark = session(warehouseUri, options.master, options.conf);
         if (options.verbose) {
-            System.err.println("strata-sql: Spark " + spark.version() + ", master " + spark.sparkContext().master()
-                    + ", catalog lake at " + warehouseUri);
+            System.err.println(
+                    "strata-sql: Spark "
+                            + spark.version()
+                            + ", master "
+                            + spark.sparkContext().master()
+                            + ", catalog lake at "
+                            + warehouseUri);
         }
         int exit = 0;
         try {
@@ -131,18 +136,25 @@ public final class StrataSql {
                     continue;
                 }
                 if (name.equals("--verbose")) {
-                    // bin/strata-sql has set the log levels to INFO; here it also prints the session's set-up.
+                    // bin/strata-sql has set the log levels to INFO; here it also prints the
+                    // session's set-up.
                     options.verbose = true;
                     continue;
                 }
                 if (!TAKES_VALUE.contains(name)) {
-                    err.println("strata-sql: Cannot run with argument '" + arg + "': it is not an option of "
-                            + "strata-sql. See the usage below.");
+                    err.println(
+                            "strata-sql: Cannot run with argument '"
+                                    + arg
+                                    + "': it is not an option of "
+                                    + "strata-sql. See the usage below.");
                     return null;
                 }
                 if (value == null) {
                     if (i + 1 >= args.length) {
-                        err.println("strata-sql: Cannot run with option " + name + ": it needs a value.");
+                        err.println(
+                                "strata-sql: Cannot run with option "
+                                        + name
+                                        + ": it needs a value.");
                         return null;
                     }
                     value = args[++i];
@@ -155,14 +167,18 @@ public final class StrataSql {
                         options.master = value;
                         break;
                     case "--driver-memory":
-                        // bin/strata-sql sizes the JVM heap from it; Spark records it as its driver memory.
+                        // bin/strata-sql sizes the JVM heap from it; Spark records it as its driver
+                        // memory.
                         options.conf.put("spark.driver.memory", value);
                         break;
                     case "--conf":
                         int sep = value.indexOf('=');
                         if (sep <= 0) {
-                            err.println("strata-sql: Cannot use --conf '" + value + "': expected key=value, "
-                                    + "for example --conf spark.sql.shuffle.partitions=8.");
+                            err.println(
+                                    "strata-sql: Cannot use --conf '"
+                                            + value
+                                            + "': expected key=value, "
+                                            + "for example --conf spark.sql.shuffle.partitions=8.");
                             return null;
                         }
                         options.conf.put(value.substring(0, sep).strip(), value.substring(sep + 1));
@@ -171,7 +187,10 @@ public final class StrataSql {
                         try {
                             options.output = Output.valueOf(value.toUpperCase(Locale.ROOT));
                         } catch (IllegalArgumentException e) {
-                            err.println("strata-sql: Cannot use --output " + value + ": expected table, csv or json.");
+                            err.println(
+                                    "strata-sql: Cannot use --output "
+                                            + value
+                                            + ": expected table, csv or json.");
                             return null;
                         }
                         break;
@@ -180,14 +199,19 @@ public final class StrataSql {
                         break;
                     case "-f":
                         if (options.file != null) {
-                            err.println("strata-sql: Cannot run -f " + value + ": -f " + options.file
-                                    + " was already given. Pass one -f (and -i for files to run first).");
+                            err.println(
+                                    "strata-sql: Cannot run -f "
+                                            + value
+                                            + ": -f "
+                                            + options.file
+                                            + " was already given. Pass one -f (and -i for files to run first).");
                             return null;
                         }
                         options.file = value;
                         break;
                     case "-e":
-                        options.inline = options.inline == null ? value : options.inline + ";\n" + value;
+                        options.inline =
+                                options.inline == null ? value : options.inline + ";\n" + value;
                         break;
                     default:
                         throw new IllegalStateException(name);
@@ -198,30 +222,48 @@ public final class StrataSql {
     }
 
     private static final Set<String> TAKES_VALUE =
-            Set.of("--warehouse", "--master", "--driver-memory", "--conf", "--output", "-i", "-f", "-e");
+            Set.of(
+                    "--warehouse",
+                    "--master",
+                    "--driver-memory",
+                    "--conf",
+                    "--output",
+                    "-i",
+                    "-f",
+                    "-e");
 
     private static String readScript(String file, String option) {
         Path path = Path.of(file);
         if (!Files.isReadable(path) || Files.isDirectory(path)) {
-            System.err.println("strata-sql: Cannot read " + option + " file " + path.toAbsolutePath()
-                    + ": it does not exist or is not a readable file. Check the path.");
+            System.err.println(
+                    "strata-sql: Cannot read "
+                            + option
+                            + " file "
+                            + path.toAbsolutePath()
+                            + ": it does not exist or is not a readable file. Check the path.");
             System.exit(2);
         }
         try {
             return Files.readString(path, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            System.err.println("strata-sql: Cannot read " + option + " file " + path.toAbsolutePath() + ": "
-                    + e.getMessage() + ". Check that it is UTF-8 text.");
+            System.err.println(
+                    "strata-sql: Cannot read "
+                            + option
+                            + " file "
+                            + path.toAbsolutePath()
+                            + ": "
+                            + e.getMessage()
+                            + ". Check that it is UTF-8 text.");
             System.exit(2);
             return null;
         }
     }
 
     /**
-     * The warehouse location for the catalog: a URI with a scheme ({@code file:}, {@code hdfs:}, {@code s3a:} ...) is
-     * kept as given, for Paimon's FileIO to resolve; a plain path is made absolute. A local warehouse that does not
-     * exist is created (saying so on {@code err}) when its parent directory exists; otherwise this prints why and
-     * returns null.
+     * The warehouse location for the catalog: a URI with a scheme ({@code file:}, {@code hdfs:},
+     * {@code s3a:} ...) is kept as given, for Paimon's FileIO to resolve; a plain path is made
+     * absolute. A local warehouse that does not exist is created (saying so on {@code err}) when
+     * its parent directory exists; otherwise this prints why and returns null.
      */
     static String warehouseUri(String warehouse, PrintStream err) {
         boolean uri = URI_SCHEME.matcher(warehouse).lookingAt();
@@ -232,8 +274,12 @@ public final class StrataSql {
             try {
                 dir = Path.of(URI.create(warehouse));
             } catch (IllegalArgumentException e) {
-                err.println("strata-sql: Cannot open warehouse " + warehouse + ": it is not a valid file URI ("
-                        + e.getMessage() + "). Use file:/absolute/path or a plain path.");
+                err.println(
+                        "strata-sql: Cannot open warehouse "
+                                + warehouse
+                                + ": it is not a valid file URI ("
+                                + e.getMessage()
+                                + "). Use file:/absolute/path or a plain path.");
                 return null;
             }
         } else {
@@ -243,21 +289,34 @@ public final class StrataSql {
             return uri ? warehouse : dir.toUri().toString();
         }
         if (Files.exists(dir)) {
-            err.println("strata-sql: Cannot open warehouse " + dir + ": it is a file, not a directory. "
-                    + "Pass a directory to --warehouse.");
+            err.println(
+                    "strata-sql: Cannot open warehouse "
+                            + dir
+                            + ": it is a file, not a directory. "
+                            + "Pass a directory to --warehouse.");
             return null;
         }
         Path parent = dir.getParent();
         if (parent == null || !Files.isDirectory(parent)) {
-            err.println("strata-sql: Cannot create warehouse " + dir + ": its parent directory " + parent
-                    + " does not exist. Create the parent first or check the --warehouse path.");
+            err.println(
+                    "strata-sql: Cannot create warehouse "
+                            + dir
+                            + ": its parent directory "
+                            + parent
+                            + " does not exist. Create the parent first or check the --warehouse path.");
             return null;
         }
         try {
             Files.createDirectory(dir);
         } catch (IOException e) {
-            err.println("strata-sql: Cannot create warehouse " + dir + ": " + e.getMessage()
-                    + ". Check the permissions of " + parent + ".");
+            err.println(
+                    "strata-sql: Cannot create warehouse "
+                            + dir
+                            + ": "
+                            + e.getMessage()
+                            + ". Check the permissions of "
+                            + parent
+                            + ".");
             return null;
         }
         err.println("Created new warehouse at " + dir);
@@ -268,20 +327,26 @@ public final class StrataSql {
         return session(warehouseUri, System.getProperty("strata.master", "local[*]"), Map.of());
     }
 
-    /** A session with catalog {@code lake} over the warehouse; {@code conf} (from --conf) is applied last. */
+    /**
+     * A session with catalog {@code lake} over the warehouse; {@code conf} (from --conf) is applied
+     * last.
+     */
     static SparkSession session(String warehouseUri, String master, Map<String, String> conf) {
-        String sparkWarehouse = warehouseUri.endsWith("/") ? warehouseUri + "spark-warehouse"
-                : warehouseUri + "/spark-warehouse";
-        SparkSession.Builder builder = SparkSession.builder()
-                .master(master)
-                .appName("strata-sql")
-                .config("spark.ui.showConsoleProgress", "true")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .config("spark.sql.extensions", "dev.strata.spark.StrataExtensions")
-                .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
-                .config("spark.sql.catalog.lake.warehouse", warehouseUri)
-                .config("spark.sql.warehouse.dir", sparkWarehouse);
+        String sparkWarehouse =
+                warehouseUri.endsWith("/")
+                        ? warehouseUri + "spark-warehouse"
+                        : warehouseUri + "/spark-warehouse";
+        SparkSession.Builder builder =
+                SparkSession.builder()
+                        .master(master)
+                        .appName("strata-sql")
+                        .config("spark.ui.showConsoleProgress", "true")
+                        .config("spark.driver.host", "127.0.0.1")
+                        .config("spark.driver.bindAddress", "127.0.0.1")
+                        .config("spark.sql.extensions", "dev.strata.spark.StrataExtensions")
+                        .config("spark.sql.catalog.lake", "dev.strata.spark.StrataCatalog")
+                        .config("spark.sql.catalog.lake.warehouse", warehouseUri)
+                        .config("spark.sql.warehouse.dir", sparkWarehouse);
         conf.forEach(builder::config);
         return builder.getOrCreate();
     }
@@ -305,11 +370,17 @@ public final class StrataSql {
     }
 
     /**
-     * Runs one statement and prints its result on {@code out}: rows in the {@code output} format, a single
-     * multi-line string (EXPLAIN, SHOW CREATE TABLE) as plain text, and for statements without result
-     * columns one line saying what they did (on {@code err} in csv/json output, so stdout stays data).
+     * Runs one statement and prints its result on {@code out}: rows in the {@code output} format, a
+     * single multi-line string (EXPLAIN, SHOW CREATE TABLE) as plain text, and for statements
+     * without result columns one line saying what they did (on {@code err} in csv/json output, so
+     * stdout stays data).
      */
-    static boolean run(SparkSession spark, String statement, PrintStream out, PrintStream err, Output output,
+    static boolean run(
+            SparkSession spark,
+            String statement,
+            PrintStream out,
+            PrintStream err,
+            Output output,
             boolean timing) {
         long started = System.currentTimeMillis();
         long startedNanos = System.nanoTime();
@@ -318,7 +389,8 @@ public final class StrataSql {
             String fetched;
             if (result.schema().isEmpty()) {
                 result.collectAsList();
-                String report = StatementReport.describe(result.queryExecution().analyzed(), started);
+                String report =
+                        StatementReport.describe(result.queryExecution().analyzed(), started);
                 (output == Output.TABLE ? out : err).println(report);
                 fetched = "";
             } else {
@@ -329,7 +401,10 @@ public final class StrataSql {
                 fetched = ", fetched " + shown.size() + (shown.size() == 1 ? " row" : " rows");
             }
             if (timing) {
-                err.printf(Locale.ROOT, "Time taken: %.3f s%s%n", (System.nanoTime() - startedNanos) / 1e9,
+                err.printf(
+                        Locale.ROOT,
+                        "Time taken: %.3f s%s%n",
+                        (System.nanoTime() - startedNanos) / 1e9,
                         fetched);
             }
             return true;
@@ -342,45 +417,63 @@ public final class StrataSql {
 
     /** How query results are printed ({@code --output}). */
     enum Output {
-        TABLE, CSV, JSON
+        TABLE,
+        CSV,
+        JSON
     }
 
     /** The Spark job group of the statement the prompt is running, cancelled by Ctrl-C. */
     private static final String JOB_GROUP = "strata-sql-statement";
 
     /**
-     * The prompt: line editing and history (JLine, history in ~/.strata_sql_history), statements over several
-     * lines until ';'. Ctrl-C while a statement runs cancels its Spark jobs and returns to the prompt; at the
-     * prompt it drops the typed text. Ctrl-D on an empty line leaves; on a half-typed statement it warns first
-     * and leaves on the second Ctrl-D.
+     * The prompt: line editing and history (JLine, history in ~/.strata_sql_history), statements
+     * over several lines until ';'. Ctrl-C while a statement runs cancels its Spark jobs and
+     * returns to the prompt; at the prompt it drops the typed text. Ctrl-D on an empty line leaves;
+     * on a half-typed statement it warns first and leaves on the second Ctrl-D.
      */
-    private static int interactive(SparkSession spark, Output output, boolean timing) throws IOException {
+    private static int interactive(SparkSession spark, Output output, boolean timing)
+            throws IOException {
         Path history = Path.of(System.getProperty("user.home"), ".strata_sql_history");
         try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
-            LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("strata-sql")
-                    .parser(new StatementParser())
-                    .variable(LineReader.HISTORY_FILE, history)
-                    .variable(LineReader.SECONDARY_PROMPT_PATTERN, "      > ")
-                    .build();
+            LineReader reader =
+                    LineReaderBuilder.builder()
+                            .terminal(terminal)
+                            .appName("strata-sql")
+                            .parser(new StatementParser())
+                            .variable(LineReader.HISTORY_FILE, history)
+                            .variable(LineReader.SECONDARY_PROMPT_PATTERN, "      > ")
+                            .build();
             boolean[] eofWarned = {false};
-            reader.getWidgets().put("strata-eof", () -> {
-                Buffer buffer = reader.getBuffer();
-                if (buffer.length() == 0 || eofWarned[0]) {
-                    throw new EndOfFileException();
-                }
-                eofWarned[0] = true;
-                reader.printAbove("The statement is not finished: end it with ';', or press Ctrl-D again to leave "
-                        + "without running it.");
-                return true;
-            });
-            reader.getKeyMaps().get(LineReader.MAIN).bind(new Reference("strata-eof"), KeyMap.ctrl('D'));
-            terminal.handle(Terminal.Signal.INT, signal -> {
-                terminal.writer().println("\nCancelling the running statement...");
-                terminal.writer().flush();
-                spark.sparkContext().cancelJobGroup(JOB_GROUP);
-            });
-            terminal.writer().println("Strata SQL on Spark " + spark.version() + ". Catalog: lake. End statements "
-                    + "with ';', leave with Ctrl-D or 'exit;'.");
+            reader.getWidgets()
+                    .put(
+                            "strata-eof",
+                            () -> {
+                                Buffer buffer = reader.getBuffer();
+                                if (buffer.length() == 0 || eofWarned[0]) {
+                                    throw new EndOfFileException();
+                                }
+                                eofWarned[0] = true;
+                                reader.printAbove(
+                                        "The statement is not finished: end it with ';', or press Ctrl-D again to leave "
+                                                + "without running it.");
+                                return true;
+                            });
+            reader.getKeyMaps()
+                    .get(LineReader.MAIN)
+                    .bind(new Reference("strata-eof"), KeyMap.ctrl('D'));
+            terminal.handle(
+                    Terminal.Signal.INT,
+                    signal -> {
+                        terminal.writer().println("\nCancelling the running statement...");
+                        terminal.writer().flush();
+                        spark.sparkContext().cancelJobGroup(JOB_GROUP);
+                    });
+            terminal.writer()
+                    .println(
+                            "Strata SQL on Spark "
+                                    + spark.version()
+                                    + ". Catalog: lake. End statements "
+                                    + "with ';', leave with Ctrl-D or 'exit;'.");
             terminal.writer().flush();
             boolean failed = false;
             while (true) {
@@ -414,7 +507,9 @@ public final class StrataSql {
     private static final class StatementParser extends DefaultParser {
         @Override
         public ParsedLine parse(String line, int cursor, ParseContext context) {
-            if (context == ParseContext.ACCEPT_LINE && !line.isBlank() && !SqlScript.complete(line)) {
+            if (context == ParseContext.ACCEPT_LINE
+                    && !line.isBlank()
+                    && !SqlScript.complete(line)) {
                 throw new EOFError(-1, -1, "statement not ended with ';'");
             }
             return super.parse(line, cursor, context);
@@ -429,17 +524,21 @@ public final class StrataSql {
     private static void usage(PrintStream out) {
         out.println("usage: strata-sql [options]");
         out.println("  Runs SQL on an embedded Spark with catalog 'lake' over a Paimon warehouse.");
-        out.println("  --warehouse DIR|URI   warehouse directory or URI (file:, hdfs:, s3a: ...; default ./warehouse)");
+        out.println(
+                "  --warehouse DIR|URI   warehouse directory or URI (file:, hdfs:, s3a: ...; default ./warehouse)");
         out.println("  --master URL          Spark master (default local[*])");
         out.println("  --driver-memory SIZE  heap of the driver JVM, for example 8g (default 4g)");
         out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
-        out.println("  --output FORMAT       query results as table (default), csv or json (one object per line)");
+        out.println(
+                "  --output FORMAT       query results as table (default), csv or json (one object per line)");
         out.println("  --timing              print the time each statement took (on stderr)");
-        out.println("  --verbose             Spark and Paimon logs at INFO (default: WARN, no start-up noise)");
+        out.println(
+                "  --verbose             Spark and Paimon logs at INFO (default: WARN, no start-up noise)");
         out.println("  -i FILE               statements to run first (repeatable)");
         out.println("  -f FILE               a file of statements, run after -i");
         out.println("  -e \"SQL; SQL\"         statements run after -f");
         out.println("  Without -e or -f, reads statements from an interactive prompt after -i.");
-        out.println("  The first failing statement ends the program with exit code 1; a bad argument exits with 2.");
+        out.println(
+                "  The first failing statement ends the program with exit code 1; a bad argument exits with 2.");
     }
 }

@@ -8,15 +8,17 @@ class SqlScriptTest {
 
     @Test
     void splitsAtSemicolonsOutsideQuotesAndComments() {
-        String script = "CREATE NAMESPACE lake.a;\n"
-                + "-- a comment; with a semicolon\n"
-                + "INSERT INTO t VALUES ('x;y', \"q;\", 'it''s');  /* block; comment */ SELECT `odd;name` FROM t;;\n"
-                + "SELECT 1";
-        assertThat(SqlScript.split(script)).containsExactly(
-                "CREATE NAMESPACE lake.a",
-                "INSERT INTO t VALUES ('x;y', \"q;\", 'it''s')",
-                "SELECT `odd;name` FROM t",
-                "SELECT 1");
+        String script =
+                "CREATE NAMESPACE lake.a;\n"
+                        + "-- a comment; with a semicolon\n"
+                        + "INSERT INTO t VALUES ('x;y', \"q;\", 'it''s');  /* block; comment */ SELECT `odd;name` FROM t;;\n"
+                        + "SELECT 1";
+        assertThat(SqlScript.split(script))
+                .containsExactly(
+                        "CREATE NAMESPACE lake.a",
+                        "INSERT INTO t VALUES ('x;y', \"q;\", 'it''s')",
+                        "SELECT `odd;name` FROM t",
+                        "SELECT 1");
     }
 
     @Test

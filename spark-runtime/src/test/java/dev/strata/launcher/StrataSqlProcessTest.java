@@ -10,61 +10,95 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the real {@code bin/strata-sql} as a child process. The module's tests run before {@code package}, so the
- * script is pointed at this module's test classpath through {@code STRATA_SQL_CLASSPATH} instead of the shaded jar;
- * everything else (JVM flags, logging set-up, argument handling) is the script's own.
+ * Runs the real {@code bin/strata-sql} as a child process. The module's tests run before {@code
+ * package}, so the script is pointed at this module's test classpath through {@code
+ * STRATA_SQL_CLASSPATH} instead of the shaded jar; everything else (JVM flags, logging set-up,
+ * argument handling) is the script's own.
  */
 class StrataSqlProcessTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void warehousesArePathsMadeAbsoluteOrUrisKeptAndAMissingParentIsRefused() throws Exception {
         Result relative = run(dir, "--warehouse", "wh", "-e", "CREATE NAMESPACE lake.a");
         assertThat(relative.exit).as(relative.toString()).isZero();
-        assertThat(relative.err).contains("Created new warehouse at " + dir.resolve("wh").toRealPath());
+        assertThat(relative.err)
+                .contains("Created new warehouse at " + dir.resolve("wh").toRealPath());
         assertThat(dir.resolve("wh").resolve("a.db")).isDirectory();
 
         Path uriWarehouse = dir.resolve("wh2");
-        Result uri = run(dir, "--warehouse", "file:" + uriWarehouse, "-e", "CREATE NAMESPACE lake.b");
+        Result uri =
+                run(dir, "--warehouse", "file:" + uriWarehouse, "-e", "CREATE NAMESPACE lake.b");
         assertThat(uri.exit).as(uri.toString()).isZero();
         assertThat(uri.err).contains("Created new warehouse at " + uriWarehouse);
         assertThat(uriWarehouse.resolve("b.db")).isDirectory();
         assertThat(dir.resolve("file:")).doesNotExist();
 
         Path missing = dir.resolve("no-such-parent").resolve("wh");
-        Result refused = run(dir, "--warehouse", missing.toString(), "-e", "CREATE NAMESPACE lake.c");
+        Result refused =
+                run(dir, "--warehouse", missing.toString(), "-e", "CREATE NAMESPACE lake.c");
         assertThat(refused.exit).as(refused.toString()).isEqualTo(1);
-        assertThat(refused.err).contains("Cannot create warehouse " + missing)
+        assertThat(refused.err)
+                .contains("Cannot create warehouse " + missing)
                 .contains("parent directory " + missing.getParent() + " does not exist");
         assertThat(missing.getParent()).doesNotExist();
     }
 
     @Test
     void initFileThenFileThenInlineWithConfAndMasterAndRefusedArguments() throws Exception {
-        Path init = Files.writeString(dir.resolve("init.sql"),
-                "CREATE NAMESPACE lake.s2;\nCREATE TABLE lake.s2.t (id INT);\n");
-        Path file = Files.writeString(dir.resolve("main.sql"), "INSERT INTO lake.s2.t VALUES (1);\nSELECT 'from-f';\n");
-        Result ok = run(dir, "--warehouse", "wh", "--master", "local[2]", "--driver-memory", "1g",
-                "--conf", "spark.sql.shuffle.partitions=7", "--conf=spark.strata.test.key=a=b",
-                "-e", "SELECT 'from-e', count(*) AS n FROM lake.s2.t; SET spark.sql.shuffle.partitions; "
-                        + "SET spark.strata.test.key; SET spark.master",
-                "-f", file.toString(), "-i", init.toString());
+        Path init =
+                Files.writeString(
+                        dir.resolve("init.sql"),
+                        "CREATE NAMESPACE lake.s2;\nCREATE TABLE lake.s2.t (id INT);\n");
+        Path file =
+                Files.writeString(
+                        dir.resolve("main.sql"),
+                        "INSERT INTO lake.s2.t VALUES (1);\nSELECT 'from-f';\n");
+        Result ok =
+                run(
+                        dir,
+                        "--warehouse",
+                        "wh",
+                        "--master",
+                        "local[2]",
+                        "--driver-memory",
+                        "1g",
+                        "--conf",
+                        "spark.sql.shuffle.partitions=7",
+                        "--conf=spark.strata.test.key=a=b",
+                        "-e",
+                        "SELECT 'from-e', count(*) AS n FROM lake.s2.t; SET spark.sql.shuffle.partitions; "
+                                + "SET spark.strata.test.key; SET spark.master",
+                        "-f",
+                        file.toString(),
+                        "-i",
+                        init.toString());
         assertThat(ok.exit).as(ok.toString()).isZero();
-        assertThat(ok.out).containsPattern("\\| spark\\.sql\\.shuffle\\.partitions +\\| 7 +\\|")
+        assertThat(ok.out)
+                .containsPattern("\\| spark\\.sql\\.shuffle\\.partitions +\\| 7 +\\|")
                 .containsPattern("\\| spark\\.strata\\.test\\.key +\\| a=b +\\|")
                 .containsPattern("\\| spark\\.master +\\| local\\[2\\] +\\|")
                 .containsPattern("\\| from-e +\\| 1 +\\|");
         assertThat(ok.out.indexOf("from-f")).isPositive().isLessThan(ok.out.indexOf("from-e"));
 
-        Path failing = Files.writeString(dir.resolve("failing.sql"), "SELECT 'before';\nSELECT * FROM lake.s2.missing;\n");
-        Result failed = run(dir, "--warehouse", "wh", "-f", failing.toString(), "-e", "SELECT 'after-failure'");
+        Path failing =
+                Files.writeString(
+                        dir.resolve("failing.sql"),
+                        "SELECT 'before';\nSELECT * FROM lake.s2.missing;\n");
+        Result failed =
+                run(
+                        dir,
+                        "--warehouse",
+                        "wh",
+                        "-f",
+                        failing.toString(),
+                        "-e",
+                        "SELECT 'after-failure'");
         assertThat(failed.exit).as(failed.toString()).isEqualTo(1);
         assertThat(failed.out).contains("before").doesNotContain("after-failure");
         assertThat(failed.err).contains("Error in statement: SELECT * FROM lake.s2.missing");
@@ -79,20 +113,34 @@ class StrataSqlProcessTest {
 
     @Test
     void explainPrintsPlainLinesAndStatementsSayWhatTheyDid() throws Exception {
-        Result r = run(dir, "--warehouse", "wh", "--timing", "-e", String.join(";\n",
-                "CREATE NAMESPACE lake.s3",
-                "CREATE TABLE lake.s3.t (id BIGINT, s STRING)",
-                "INSERT INTO lake.s3.t SELECT id, CAST(id AS STRING) FROM range(100)",
-                "EXPLAIN SELECT * FROM lake.s3.t WHERE id > 5",
-                "CREATE TABLE lake.s3.c AS SELECT * FROM lake.s3.t WHERE id < 10",
-                "INSERT OVERWRITE lake.s3.t SELECT * FROM lake.s3.c",
-                "SELECT count(*) AS n FROM lake.s3.t",
-                "DROP TABLE lake.s3.c"));
+        Result r =
+                run(
+                        dir,
+                        "--warehouse",
+                        "wh",
+                        "--timing",
+                        "-e",
+                        String.join(
+                                ";\n",
+                                "CREATE NAMESPACE lake.s3",
+                                "CREATE TABLE lake.s3.t (id BIGINT, s STRING)",
+                                "INSERT INTO lake.s3.t SELECT id, CAST(id AS STRING) FROM range(100)",
+                                "EXPLAIN SELECT * FROM lake.s3.t WHERE id > 5",
+                                "CREATE TABLE lake.s3.c AS SELECT * FROM lake.s3.t WHERE id < 10",
+                                "INSERT OVERWRITE lake.s3.t SELECT * FROM lake.s3.c",
+                                "SELECT count(*) AS n FROM lake.s3.t",
+                                "DROP TABLE lake.s3.c"));
         assertThat(r.exit).as(r.toString()).isZero();
         List<String> lines = r.out.lines().toList();
-        assertThat(lines).contains("Namespace lake.s3 created", "Table lake.s3.t created",
-                "Inserted 100 rows into lake.s3.t (snapshot 1)", "Table lake.s3.c created with 10 rows",
-                "Overwrote lake.s3.t (snapshot 2)", "Table lake.s3.c dropped", "== Physical Plan ==");
+        assertThat(lines)
+                .contains(
+                        "Namespace lake.s3 created",
+                        "Table lake.s3.t created",
+                        "Inserted 100 rows into lake.s3.t (snapshot 1)",
+                        "Table lake.s3.c created with 10 rows",
+                        "Overwrote lake.s3.t (snapshot 2)",
+                        "Table lake.s3.c dropped",
+                        "== Physical Plan ==");
         assertThat(lines).anyMatch(l -> l.contains("BatchScan") && l.contains("PushedPredicates"));
         assertThat(r.out).doesNotContain("\\n").doesNotContain("| == Physical Plan");
         assertThat(r.out).containsPattern("\\| 10 +\\|");
@@ -102,57 +150,78 @@ class StrataSqlProcessTest {
     @Test
     void quietByDefaultEvenWhenLuceneRunsAndVerboseLogsAtInfo() throws Exception {
         Files.createDirectory(dir.resolve("wh"));
-        Result quiet = run(dir, "--warehouse", "wh", "-e", String.join(";\n",
-                "CREATE NAMESPACE lake.s4",
-                "CREATE TABLE lake.s4.t (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
-                        + "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
-                "INSERT INTO lake.s4.t VALUES (1, 'disk failure'), (2, 'all fine')",
-                "CALL lake.sys.compact(table => 's4.t')",
-                "SELECT id FROM full_text_search('lake.s4.t', 'body', 'disk', 10)"));
+        Result quiet =
+                run(
+                        dir,
+                        "--warehouse",
+                        "wh",
+                        "-e",
+                        String.join(
+                                ";\n",
+                                "CREATE NAMESPACE lake.s4",
+                                "CREATE TABLE lake.s4.t (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+                                        + "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
+                                "INSERT INTO lake.s4.t VALUES (1, 'disk failure'), (2, 'all fine')",
+                                "CALL lake.sys.compact(table => 's4.t')",
+                                "SELECT id FROM full_text_search('lake.s4.t', 'body', 'disk', 10)"));
         assertThat(quiet.exit).as(quiet.toString()).isZero();
         assertThat(quiet.out).containsPattern("\\| 1 +\\|\\n\\+-+\\+\\n1 row");
-        // Spark's console progress bar also writes to stderr; it is made of '[Stage ...' segments ended by '\r'.
-        List<String> logLines = quiet.err.lines().flatMap(l -> List.of(l.split("\r")).stream())
-                .filter(l -> !l.isBlank() && !l.startsWith("[Stage ")).toList();
+        // Spark's console progress bar also writes to stderr; it is made of '[Stage ...' segments
+        // ended by '\r'.
+        List<String> logLines =
+                quiet.err
+                        .lines()
+                        .flatMap(l -> List.of(l.split("\r")).stream())
+                        .filter(l -> !l.isBlank() && !l.startsWith("[Stage "))
+                        .toList();
         assertThat(logLines).as(quiet.toString()).isEmpty();
 
         Result verbose = run(dir, "--warehouse", "wh", "--verbose", "-e", "SELECT 1");
         assertThat(verbose.exit).as(verbose.toString()).isZero();
-        assertThat(verbose.err).contains(" INFO  SparkContext: ").contains("strata-sql: Spark ")
+        assertThat(verbose.err)
+                .contains(" INFO  SparkContext: ")
+                .contains("strata-sql: Spark ")
                 .contains(", master local[*], catalog lake at file:");
     }
 
     /**
-     * The prompt through a pseudo-terminal ({@code script}): Ctrl-C during a long query cancels it and the session
-     * answers the next statement; Ctrl-D on a half-typed statement warns, a second Ctrl-D leaves.
+     * The prompt through a pseudo-terminal ({@code script}): Ctrl-C during a long query cancels it
+     * and the session answers the next statement; Ctrl-D on a half-typed statement warns, a second
+     * Ctrl-D leaves.
      */
     @Test
     void promptCtrlCCancelsTheRunningStatementAndTheSessionAnswersTheNext() throws Exception {
         Files.createDirectory(dir.resolve("wh"));
         String command = "stty cols 160 rows 50; exec '" + script() + "' --warehouse wh";
-        ProcessBuilder builder = new ProcessBuilder("script", "-qec", command, "/dev/null").directory(dir.toFile())
-                .redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder("script", "-qec", command, "/dev/null")
+                        .directory(dir.toFile())
+                        .redirectErrorStream(true);
         builder.environment().put("STRATA_SQL_CLASSPATH", System.getProperty("java.class.path"));
         builder.environment().put("STRATA_SQL_HEAP", "1g");
         // Keeps the prompt's history file inside the test directory.
         builder.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + dir);
         Process process = builder.start();
         StringBuffer screen = new StringBuffer();
-        Thread reader = new Thread(() -> {
-            byte[] buffer = new byte[8192];
-            try (var in = process.getInputStream()) {
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    screen.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-                }
-            } catch (IOException e) {
-                screen.append("\n[read failed: ").append(e).append(']');
-            }
-        });
+        Thread reader =
+                new Thread(
+                        () -> {
+                            byte[] buffer = new byte[8192];
+                            try (var in = process.getInputStream()) {
+                                for (int n; (n = in.read(buffer)) > 0; ) {
+                                    screen.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                                }
+                            } catch (IOException e) {
+                                screen.append("\n[read failed: ").append(e).append(']');
+                            }
+                        });
         reader.start();
         var keys = process.getOutputStream();
         try {
             awaitScreen(screen, "Catalog: lake", 120);
-            keys.write("SELECT sum(id) FROM range(0, 50000000000, 1, 2);\r".getBytes(StandardCharsets.UTF_8));
+            keys.write(
+                    "SELECT sum(id) FROM range(0, 50000000000, 1, 2);\r"
+                            .getBytes(StandardCharsets.UTF_8));
             keys.flush();
             awaitScreen(screen, "[Stage 0:", 60);
             keys.write(3); // Ctrl-C
@@ -177,12 +246,18 @@ class StrataSqlProcessTest {
         assertThat(screen.toString()).doesNotContain("neverrun");
     }
 
-    private static void awaitScreen(StringBuffer screen, String text, int seconds) throws InterruptedException {
+    private static void awaitScreen(StringBuffer screen, String text, int seconds)
+            throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (screen.indexOf(text) < 0) {
             if (System.nanoTime() > end) {
-                throw new AssertionError("'" + text + "' did not appear within " + seconds + " s; the terminal shows:\n"
-                        + screen);
+                throw new AssertionError(
+                        "'"
+                                + text
+                                + "' did not appear within "
+                                + seconds
+                                + " s; the terminal shows:\n"
+                                + screen);
             }
             Thread.sleep(200);
         }
@@ -204,13 +279,18 @@ class StrataSqlProcessTest {
         builder.environment().put("STRATA_SQL_HEAP", "1g");
         File out = workDir.resolve("stdout-" + System.nanoTime() + ".txt").toFile();
         File err = workDir.resolve("stderr-" + System.nanoTime() + ".txt").toFile();
-        builder.redirectOutput(out).redirectError(err).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        builder.redirectOutput(out)
+                .redirectError(err)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Process process = builder.start();
         if (!process.waitFor(180, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("strata-sql " + String.join(" ", args) + " did not finish within 180 s");
+            throw new AssertionError(
+                    "strata-sql " + String.join(" ", args) + " did not finish within 180 s");
         }
-        return new Result(process.exitValue(), Files.readString(out.toPath(), StandardCharsets.UTF_8),
+        return new Result(
+                process.exitValue(),
+                Files.readString(out.toPath(), StandardCharsets.UTF_8),
                 Files.readString(err.toPath(), StandardCharsets.UTF_8));
     }
 

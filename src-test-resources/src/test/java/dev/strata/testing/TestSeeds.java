@@ -3,9 +3,9 @@ package dev.strata.testing;
 import java.util.Random;
 
 /**
- * Seeds for randomized tests. A test asks for a seed by name; the seed is taken from the system property
- * {@code strata.test.seed} when set (to replay a failure) and otherwise derived from the clock, and it is
- * always printed so that a failing run can be repeated exactly.
+ * Seeds for randomized tests. A test asks for a seed by name; the seed is taken from the system
+ * property {@code strata.test.seed} when set (to replay a failure) and otherwise derived from the
+ * clock, and it is always printed so that a failing run can be repeated exactly.
  */
 public final class TestSeeds {
 
@@ -15,7 +15,8 @@ public final class TestSeeds {
     public static long seed(String testName) {
         String fixed = System.getProperty("strata.test.seed");
         long seed = fixed != null ? Long.parseLong(fixed.trim()) : System.nanoTime();
-        System.out.printf("[strata] %s seed=%d (replay with -Dstrata.test.seed=%d)%n", testName, seed, seed);
+        System.out.printf(
+                "[strata] %s seed=%d (replay with -Dstrata.test.seed=%d)%n", testName, seed, seed);
         return seed;
     }
 

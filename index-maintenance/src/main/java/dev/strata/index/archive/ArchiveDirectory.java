@@ -1,5 +1,12 @@
 package dev.strata.index.archive;
 
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.store.BaseDirectory;
 import org.apache.lucene.store.BufferedIndexInput;
 import org.apache.lucene.store.IOContext;
@@ -8,17 +15,10 @@ import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.store.NoLockFactory;
 import org.apache.paimon.fs.SeekableInputStream;
 
-import java.io.EOFException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.util.Collection;
-import java.util.Collections;
-import java.util.Map;
-import java.util.Set;
-
 /**
  * A read-only Lucene directory over the files packed in one archive, read in place from Paimon's
- * {@link SeekableInputStream}. All inputs share the one stream; each buffer refill seeks under its lock.
+ * {@link SeekableInputStream}. All inputs share the one stream; each buffer refill seeks under its
+ * lock.
  */
 final class ArchiveDirectory extends BaseDirectory {
 
@@ -116,7 +116,15 @@ final class ArchiveDirectory extends BaseDirectory {
             long pos = getFilePointer();
             int wanted = b.remaining();
             if (pos + wanted > length) {
-                throw new EOFException("read past EOF: " + this + " pos=" + pos + " wanted=" + wanted + " length=" + length);
+                throw new EOFException(
+                        "read past EOF: "
+                                + this
+                                + " pos="
+                                + pos
+                                + " wanted="
+                                + wanted
+                                + " length="
+                                + length);
             }
             synchronized (stream) {
                 stream.seek(start + pos);
@@ -137,7 +145,8 @@ final class ArchiveDirectory extends BaseDirectory {
         @Override
         protected void seekInternal(long pos) throws IOException {
             if (pos > length) {
-                throw new EOFException("seek past EOF: " + this + " pos=" + pos + " length=" + length);
+                throw new EOFException(
+                        "seek past EOF: " + this + " pos=" + pos + " length=" + length);
             }
         }
 
@@ -150,9 +159,11 @@ final class ArchiveDirectory extends BaseDirectory {
         }
 
         @Override
-        public IndexInput slice(String sliceDescription, long offset, long sliceLength) throws IOException {
+        public IndexInput slice(String sliceDescription, long offset, long sliceLength)
+                throws IOException {
             if (offset < 0 || sliceLength < 0 || offset + sliceLength > length) {
-                throw new IllegalArgumentException("slice(" + sliceDescription + ") out of bounds: " + this);
+                throw new IllegalArgumentException(
+                        "slice(" + sliceDescription + ") out of bounds: " + this);
             }
             return new SliceInput(sliceDescription, start + offset, sliceLength);
         }

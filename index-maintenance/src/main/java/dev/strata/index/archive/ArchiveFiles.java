@@ -1,5 +1,7 @@
 package dev.strata.index.archive;
 
+import java.io.IOException;
+import java.util.Objects;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
@@ -7,13 +9,10 @@ import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.index.IndexPathFactory;
 import org.apache.paimon.table.FileStoreTable;
 
-import java.io.IOException;
-import java.util.Objects;
-
 /**
- * Where the archives of one (partition, bucket) live and how to reach them: the table's {@link FileIO}
- * and the bucket's index path factory (table {@code index/} directory, an external index root, or the
- * bucket directory, as the table is configured).
+ * Where the archives of one (partition, bucket) live and how to reach them: the table's {@link
+ * FileIO} and the bucket's index path factory (table {@code index/} directory, an external index
+ * root, or the bucket directory, as the table is configured).
  */
 public final class ArchiveFiles {
 
@@ -29,7 +28,8 @@ public final class ArchiveFiles {
     }
 
     public static ArchiveFiles of(FileStoreTable table, BinaryRow partition, int bucket) {
-        return new ArchiveFiles(table.fileIO(), table.store().pathFactory().indexFileFactory(partition, bucket));
+        return new ArchiveFiles(
+                table.fileIO(), table.store().pathFactory().indexFileFactory(partition, bucket));
     }
 
     public FileIO fileIO() {
@@ -54,7 +54,8 @@ public final class ArchiveFiles {
     public void delete(IndexFileMeta meta) throws IOException {
         Path path = path(meta);
         if (!fileIO.delete(path, false) && fileIO.exists(path)) {
-            throw new IOException("Cannot delete full-text archive " + path + ": the file system refused.");
+            throw new IOException(
+                    "Cannot delete full-text archive " + path + ": the file system refused.");
         }
     }
 }

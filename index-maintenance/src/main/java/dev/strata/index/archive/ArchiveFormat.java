@@ -2,12 +2,6 @@ package dev.strata.index.archive;
 
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceMeta;
-
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.IOContext;
-import org.apache.lucene.store.IndexInput;
-import org.apache.paimon.fs.SeekableInputStream;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -20,10 +14,14 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexInput;
+import org.apache.paimon.fs.SeekableInputStream;
 
 /**
- * The one-file container of a full-text archive: a self-describing header followed by the files of one
- * force-merged Lucene index, closed by a checksummed footer. All integers are big-endian.
+ * The one-file container of a full-text archive: a self-describing header followed by the files of
+ * one force-merged Lucene index, closed by a checksummed footer. All integers are big-endian.
  *
  * <pre>
  * Archive     --&gt; Header, FileCount, &lt;FileEntry&gt;^FileCount, Footer
@@ -41,11 +39,11 @@ import java.util.zip.CRC32;
  * Checksum    --&gt; int64, CRC32 of every byte of the archive before the Checksum itself
  * </pre>
  *
- * RowCount is the number of archive row ids (the sum of the source row counts, rows with a null text
- * included); DocCount the number of Lucene documents (rows with a non-null text). Every document stores
- * its archive row id in the numeric doc-values field {@link #ROW_ID_FIELD}; the text is indexed in
- * {@link #TEXT_FIELD}. Readers check magic, version, lengths and the header checksum before trusting the
- * header, and the full checksum before trusting the index.
+ * RowCount is the number of archive row ids (the sum of the source row counts, rows with a null
+ * text included); DocCount the number of Lucene documents (rows with a non-null text). Every
+ * document stores its archive row id in the numeric doc-values field {@link #ROW_ID_FIELD}; the
+ * text is indexed in {@link #TEXT_FIELD}. Readers check magic, version, lengths and the header
+ * checksum before trusting the header, and the full checksum before trusting the index.
  */
 public final class ArchiveFormat {
 
@@ -55,6 +53,7 @@ public final class ArchiveFormat {
 
     /** Lucene field holding the analyzed text. */
     public static final String TEXT_FIELD = "text";
+
     /** Lucene numeric doc-values field holding the archive row id. */
     public static final String ROW_ID_FIELD = "_row_id";
 
@@ -64,7 +63,10 @@ public final class ArchiveFormat {
 
     private ArchiveFormat() {}
 
-    /** Writes the archive of {@code dir}'s files to {@code out}, returning the number of bytes written. */
+    /**
+     * Writes the archive of {@code dir}'s files to {@code out}, returning the number of bytes
+     * written.
+     */
     static long write(ArchiveHeader header, Directory dir, OutputStream raw) throws IOException {
         OutputStream out = new java.io.BufferedOutputStream(raw, 1 << 16);
         CRC32 crc = new CRC32();
@@ -142,9 +144,14 @@ public final class ArchiveFormat {
     }
 
     /** Reads and checks the header (magic, version, lengths, header checksum) and the footer. */
-    static ParsedHeader readHeader(String file, SeekableInputStream in, long fileLength) throws IOException {
+    static ParsedHeader readHeader(String file, SeekableInputStream in, long fileLength)
+            throws IOException {
         if (fileLength < PREAMBLE_LENGTH + 8 + 4 + FOOTER_LENGTH) {
-            throw new CorruptArchiveException(file, "file too short", ">= " + (PREAMBLE_LENGTH + 8 + 4 + FOOTER_LENGTH) + " bytes", fileLength + " bytes");
+            throw new CorruptArchiveException(
+                    file,
+                    "file too short",
+                    ">= " + (PREAMBLE_LENGTH + 8 + 4 + FOOTER_LENGTH) + " bytes",
+                    fileLength + " bytes");
         }
         byte[] preamble = readAt(file, in, 0, PREAMBLE_LENGTH);
         DataInputStream pre = new DataInputStream(new ByteArrayInputStream(preamble));
@@ -154,47 +161,75 @@ public final class ArchiveFormat {
         }
         int version = pre.readInt();
         if (version != VERSION) {
-            throw new CorruptArchiveException(file, "unsupported archive version", VERSION, version);
+            throw new CorruptArchiveException(
+                    file, "unsupported archive version", VERSION, version);
         }
         int bodyLength = pre.readInt();
-        if (bodyLength <= 0 || bodyLength > MAX_BODY_LENGTH || PREAMBLE_LENGTH + (long) bodyLength + 8 + 4 + FOOTER_LENGTH > fileLength) {
-            throw new CorruptArchiveException(file, "header length", "1.." + Math.min(MAX_BODY_LENGTH, fileLength - PREAMBLE_LENGTH - 8 - 4 - FOOTER_LENGTH), bodyLength);
+        if (bodyLength <= 0
+                || bodyLength > MAX_BODY_LENGTH
+                || PREAMBLE_LENGTH + (long) bodyLength + 8 + 4 + FOOTER_LENGTH > fileLength) {
+            throw new CorruptArchiveException(
+                    file,
+                    "header length",
+                    "1.."
+                            + Math.min(
+                                    MAX_BODY_LENGTH,
+                                    fileLength - PREAMBLE_LENGTH - 8 - 4 - FOOTER_LENGTH),
+                    bodyLength);
         }
         byte[] bodyAndCrc = readAt(file, in, PREAMBLE_LENGTH, bodyLength + 8);
         CRC32 crc = new CRC32();
         crc.update(preamble);
         crc.update(bodyAndCrc, 0, bodyLength);
-        long stored = new DataInputStream(new ByteArrayInputStream(bodyAndCrc, bodyLength, 8)).readLong();
+        long stored =
+                new DataInputStream(new ByteArrayInputStream(bodyAndCrc, bodyLength, 8)).readLong();
         if (stored != crc.getValue()) {
-            throw new CorruptArchiveException(file, "header checksum", hex(stored), hex(crc.getValue()));
+            throw new CorruptArchiveException(
+                    file, "header checksum", hex(stored), hex(crc.getValue()));
         }
         readFooter(file, in, fileLength);
         ArchiveHeader header;
         try {
-            DataInputStream body = new DataInputStream(new ByteArrayInputStream(bodyAndCrc, 0, bodyLength));
+            DataInputStream body =
+                    new DataInputStream(new ByteArrayInputStream(bodyAndCrc, 0, bodyLength));
             int fieldId = body.readInt();
             long rows = body.readLong();
             long docs = body.readLong();
-            byte[] source = new byte[lengthField(file, body.readInt(), body.available(), "source metadata length")];
+            byte[] source =
+                    new byte
+                            [lengthField(
+                                    file,
+                                    body.readInt(),
+                                    body.available(),
+                                    "source metadata length")];
             body.readFully(source);
-            byte[] analyzer = new byte[lengthField(file, body.readInt(), body.available(), "analyzer settings length")];
+            byte[] analyzer =
+                    new byte
+                            [lengthField(
+                                    file,
+                                    body.readInt(),
+                                    body.available(),
+                                    "analyzer settings length")];
             body.readFully(analyzer);
             if (body.available() != 0) {
-                throw new CorruptArchiveException(file, "header body trailing bytes", 0, body.available());
+                throw new CorruptArchiveException(
+                        file, "header body trailing bytes", 0, body.available());
             }
-            header = new ArchiveHeader(
-                    fieldId,
-                    SourceMeta.deserialize(source),
-                    AnalyzerSettings.fromJson(new String(analyzer, StandardCharsets.UTF_8)),
-                    rows,
-                    docs);
+            header =
+                    new ArchiveHeader(
+                            fieldId,
+                            SourceMeta.deserialize(source),
+                            AnalyzerSettings.fromJson(new String(analyzer, StandardCharsets.UTF_8)),
+                            rows,
+                            docs);
         } catch (IllegalArgumentException | EOFException e) {
             throw new CorruptArchiveException(file, "unreadable header body", e);
         }
         return new ParsedHeader(header, PREAMBLE_LENGTH + (long) bodyLength + 8);
     }
 
-    private static int lengthField(String file, int length, int available, String what) throws CorruptArchiveException {
+    private static int lengthField(String file, int length, int available, String what)
+            throws CorruptArchiveException {
         if (length < 0 || length > available) {
             throw new CorruptArchiveException(file, what, "0.." + available, length);
         }
@@ -202,25 +237,33 @@ public final class ArchiveFormat {
     }
 
     /** Checks the footer (magic, content length) and returns the whole-file checksum it stores. */
-    static long readFooter(String file, SeekableInputStream in, long fileLength) throws IOException {
+    static long readFooter(String file, SeekableInputStream in, long fileLength)
+            throws IOException {
         if (fileLength < FOOTER_LENGTH) {
-            throw new CorruptArchiveException(file, "file too short for its footer", ">= " + FOOTER_LENGTH + " bytes", fileLength + " bytes");
+            throw new CorruptArchiveException(
+                    file,
+                    "file too short for its footer",
+                    ">= " + FOOTER_LENGTH + " bytes",
+                    fileLength + " bytes");
         }
         byte[] footer = readAt(file, in, fileLength - FOOTER_LENGTH, FOOTER_LENGTH);
         DataInputStream f = new DataInputStream(new ByteArrayInputStream(footer));
         int magic = f.readInt();
         if (magic != FOOTER_MAGIC) {
-            throw new CorruptArchiveException(file, "wrong footer magic", hex(FOOTER_MAGIC), hex(magic));
+            throw new CorruptArchiveException(
+                    file, "wrong footer magic", hex(FOOTER_MAGIC), hex(magic));
         }
         long contentLength = f.readLong();
         if (contentLength != fileLength - FOOTER_LENGTH) {
-            throw new CorruptArchiveException(file, "content length", fileLength - FOOTER_LENGTH, contentLength);
+            throw new CorruptArchiveException(
+                    file, "content length", fileLength - FOOTER_LENGTH, contentLength);
         }
         return f.readLong();
     }
 
     /** Streams the whole file and compares its CRC32 to the footer's checksum. */
-    static void verifyChecksum(String file, SeekableInputStream in, long fileLength) throws IOException {
+    static void verifyChecksum(String file, SeekableInputStream in, long fileLength)
+            throws IOException {
         long stored = readFooter(file, in, fileLength);
         CRC32 crc = new CRC32();
         in.seek(0);
@@ -229,33 +272,49 @@ public final class ArchiveFormat {
         while (left > 0) {
             int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
             if (n < 0) {
-                throw new CorruptArchiveException(file, "file ended early", fileLength + " bytes", (fileLength - 8 - left) + " bytes");
+                throw new CorruptArchiveException(
+                        file,
+                        "file ended early",
+                        fileLength + " bytes",
+                        (fileLength - 8 - left) + " bytes");
             }
             crc.update(buffer, 0, n);
             left -= n;
         }
         if (crc.getValue() != stored) {
-            throw new CorruptArchiveException(file, "checksum failed", hex(stored), hex(crc.getValue()));
+            throw new CorruptArchiveException(
+                    file, "checksum failed", hex(stored), hex(crc.getValue()));
         }
     }
 
     /** The packed files: name to {offset, length}, in archive order. */
-    static Map<String, long[]> readFileTable(String file, SeekableInputStream in, long headerEnd, long fileLength) throws IOException {
+    static Map<String, long[]> readFileTable(
+            String file, SeekableInputStream in, long headerEnd, long fileLength)
+            throws IOException {
         long limit = fileLength - FOOTER_LENGTH;
         long pos = headerEnd;
-        int count = new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 4))).readInt();
+        int count =
+                new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 4))).readInt();
         pos += 4;
         if (count <= 0 || count > (limit - pos) / 10) {
-            throw new CorruptArchiveException(file, "packed file count", "1.." + Math.max(1, (limit - pos) / 10), count);
+            throw new CorruptArchiveException(
+                    file, "packed file count", "1.." + Math.max(1, (limit - pos) / 10), count);
         }
         Map<String, long[]> files = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             if (pos + 2 > limit) {
-                throw new CorruptArchiveException(file, "packed file entry " + i + " offset", "<= " + (limit - 2), pos);
+                throw new CorruptArchiveException(
+                        file, "packed file entry " + i + " offset", "<= " + (limit - 2), pos);
             }
-            int nameLength = new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 2))).readUnsignedShort();
+            int nameLength =
+                    new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 2)))
+                            .readUnsignedShort();
             if (pos + 2 + nameLength + 8 > limit) {
-                throw new CorruptArchiveException(file, "packed file entry " + i + " name length", "<= " + (limit - pos - 10), nameLength);
+                throw new CorruptArchiveException(
+                        file,
+                        "packed file entry " + i + " name length",
+                        "<= " + (limit - pos - 10),
+                        nameLength);
             }
             byte[] entry = readAt(file, in, pos, 2 + nameLength + 8);
             DataInputStream e = new DataInputStream(new ByteArrayInputStream(entry));
@@ -268,10 +327,15 @@ public final class ArchiveFormat {
             long length = e.readLong();
             long dataStart = pos + 2 + nameLength + 8;
             if (length < 0 || length > limit - dataStart) {
-                throw new CorruptArchiveException(file, "packed file '" + name + "' length", "0.." + (limit - dataStart), length);
+                throw new CorruptArchiveException(
+                        file,
+                        "packed file '" + name + "' length",
+                        "0.." + (limit - dataStart),
+                        length);
             }
             if (files.put(name, new long[] {dataStart, length}) != null) {
-                throw new CorruptArchiveException(file, "packed file names", "unique", name + " twice");
+                throw new CorruptArchiveException(
+                        file, "packed file names", "unique", name + " twice");
             }
             pos = dataStart + length;
         }
@@ -281,14 +345,19 @@ public final class ArchiveFormat {
         return files;
     }
 
-    private static byte[] readAt(String file, SeekableInputStream in, long offset, int length) throws IOException {
+    private static byte[] readAt(String file, SeekableInputStream in, long offset, int length)
+            throws IOException {
         byte[] bytes = new byte[length];
         in.seek(offset);
         int done = 0;
         while (done < length) {
             int n = in.read(bytes, done, length - done);
             if (n < 0) {
-                throw new CorruptArchiveException(file, "file ended early at offset " + offset, length + " bytes", done + " bytes");
+                throw new CorruptArchiveException(
+                        file,
+                        "file ended early at offset " + offset,
+                        length + " bytes",
+                        done + " bytes");
             }
             done += n;
         }

@@ -2,12 +2,11 @@ package dev.strata.index.archive;
 
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceMeta;
-
 import java.util.Objects;
 
 /**
- * What an archive says about itself: the text field it indexes, its sources (level and ordered files),
- * the analyzer it was built with, and how many archive rows and Lucene documents it holds.
+ * What an archive says about itself: the text field it indexes, its sources (level and ordered
+ * files), the analyzer it was built with, and how many archive rows and Lucene documents it holds.
  */
 public final class ArchiveHeader {
 
@@ -17,7 +16,12 @@ public final class ArchiveHeader {
     private final long rowCount;
     private final long docCount;
 
-    public ArchiveHeader(int textFieldId, SourceMeta sourceMeta, AnalyzerSettings analyzer, long rowCount, long docCount) {
+    public ArchiveHeader(
+            int textFieldId,
+            SourceMeta sourceMeta,
+            AnalyzerSettings analyzer,
+            long rowCount,
+            long docCount) {
         this.textFieldId = textFieldId;
         this.sourceMeta = Objects.requireNonNull(sourceMeta);
         this.analyzer = Objects.requireNonNull(analyzer);

@@ -1,44 +1,48 @@
 package dev.strata.index.archive;
 
-import org.apache.paimon.fs.FileStatus;
-import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.SeekableInputStream;
-import org.apache.paimon.index.IndexFileMeta;
-
 import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.paimon.fs.FileStatus;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.SeekableInputStream;
+import org.apache.paimon.index.IndexFileMeta;
 
 /**
  * Reads archive headers, cached by what identifies an archive's bytes: its full path, length,
- * modification time and the whole-file checksum stored in its footer (read and checked on every call,
- * 20 bytes). A file name alone is not enough: a copied or restored table holds archives of the same name
- * whose bytes may differ, and a damaged copy must be checked, not served because the original was.
+ * modification time and the whole-file checksum stored in its footer (read and checked on every
+ * call, 20 bytes). A file name alone is not enough: a copied or restored table holds archives of
+ * the same name whose bytes may differ, and a damaged copy must be checked, not served because the
+ * original was.
  *
- * <p>A header read checks magic, version, lengths, the header checksum, the footer and that the file has
- * the size recorded in the manifest; {@link #verify} additionally checks the CRC32 of the whole file, once
- * per identity. Failures are not cached (an I/O error may be transient). At most 4 096 headers are
- * remembered, least recently used first out, so a long-lived searcher does not grow without bound.
+ * <p>A header read checks magic, version, lengths, the header checksum, the footer and that the
+ * file has the size recorded in the manifest; {@link #verify} additionally checks the CRC32 of the
+ * whole file, once per identity. Failures are not cached (an I/O error may be transient). At most 4
+ * 096 headers are remembered, least recently used first out, so a long-lived searcher does not grow
+ * without bound.
  */
 public final class ArchiveHeaders {
 
     private static final int CAPACITY = 4096;
 
-    private final Map<String, ArchiveHeader> headers = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, ArchiveHeader> eldest) {
-            return size() > CAPACITY;
-        }
-    });
+    private final Map<String, ArchiveHeader> headers =
+            Collections.synchronizedMap(
+                    new LinkedHashMap<>(64, 0.75f, true) {
+                        @Override
+                        protected boolean removeEldestEntry(
+                                Map.Entry<String, ArchiveHeader> eldest) {
+                            return size() > CAPACITY;
+                        }
+                    });
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
     private final boolean verifyContent;
 
     /**
-     * @param verifyContent whether {@link #header} also checks the whole file's checksum (slower, catches
-     *     corruption inside the packed index)
+     * @param verifyContent whether {@link #header} also checks the whole file's checksum (slower,
+     *     catches corruption inside the packed index)
      */
     public ArchiveHeaders(boolean verifyContent) {
         this.verifyContent = verifyContent;
@@ -53,7 +57,8 @@ public final class ArchiveHeaders {
         return read(files, meta, true);
     }
 
-    private ArchiveHeader read(ArchiveFiles files, IndexFileMeta meta, boolean checkContent) throws IOException {
+    private ArchiveHeader read(ArchiveFiles files, IndexFileMeta meta, boolean checkContent)
+            throws IOException {
         Path path = files.path(meta);
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
             String key = identity(files, meta, path, in);
@@ -73,14 +78,22 @@ public final class ArchiveHeaders {
     }
 
     /**
-     * What identifies the archive's bytes: {@code path|length|modification time|footer checksum}. Checks
-     * that the file has the size recorded in the index manifest and a well-formed footer.
+     * What identifies the archive's bytes: {@code path|length|modification time|footer checksum}.
+     * Checks that the file has the size recorded in the index manifest and a well-formed footer.
      */
-    static String identity(ArchiveFiles files, IndexFileMeta meta, Path path, SeekableInputStream in) throws IOException {
+    static String identity(
+            ArchiveFiles files, IndexFileMeta meta, Path path, SeekableInputStream in)
+            throws IOException {
         FileStatus status = files.fileIO().getFileStatus(path);
         checkLength(meta, path, status.getLen());
         long checksum = ArchiveFormat.readFooter(path.toString(), in, status.getLen());
-        return path + "|" + status.getLen() + "|" + status.getModificationTime() + "|" + Long.toHexString(checksum);
+        return path
+                + "|"
+                + status.getLen()
+                + "|"
+                + status.getModificationTime()
+                + "|"
+                + Long.toHexString(checksum);
     }
 
     private void rememberVerified(String key) {
@@ -90,13 +103,19 @@ public final class ArchiveHeaders {
         verified.add(key);
     }
 
-    static long checkedLength(ArchiveFiles files, IndexFileMeta meta, Path path) throws IOException {
+    static long checkedLength(ArchiveFiles files, IndexFileMeta meta, Path path)
+            throws IOException {
         return checkLength(meta, path, files.fileIO().getFileSize(path));
     }
 
-    private static long checkLength(IndexFileMeta meta, Path path, long length) throws CorruptArchiveException {
+    private static long checkLength(IndexFileMeta meta, Path path, long length)
+            throws CorruptArchiveException {
         if (length != meta.fileSize()) {
-            throw new CorruptArchiveException(path.toString(), "file size recorded in the index manifest", meta.fileSize(), length);
+            throw new CorruptArchiveException(
+                    path.toString(),
+                    "file size recorded in the index manifest",
+                    meta.fileSize(),
+                    length);
         }
         return length;
     }

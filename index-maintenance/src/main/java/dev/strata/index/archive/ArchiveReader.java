@@ -1,15 +1,14 @@
 package dev.strata.index.archive;
 
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Map;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.store.Directory;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
-
-import java.io.Closeable;
-import java.io.IOException;
-import java.util.Map;
 
 /**
  * An open archive: its checked header and its Lucene index, read in place from the archive file (no
@@ -23,7 +22,12 @@ public final class ArchiveReader implements Closeable {
     private final Directory directory;
     private final DirectoryReader reader;
 
-    private ArchiveReader(IndexFileMeta meta, ArchiveHeader header, SeekableInputStream stream, Directory directory, DirectoryReader reader) {
+    private ArchiveReader(
+            IndexFileMeta meta,
+            ArchiveHeader header,
+            SeekableInputStream stream,
+            Directory directory,
+            DirectoryReader reader) {
         this.meta = meta;
         this.header = header;
         this.stream = stream;
@@ -31,17 +35,24 @@ public final class ArchiveReader implements Closeable {
         this.reader = reader;
     }
 
-    public static ArchiveReader open(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers) throws IOException {
+    public static ArchiveReader open(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers)
+            throws IOException {
         Path path = files.path(meta);
         headers.verify(files, meta);
         SeekableInputStream in = files.fileIO().newInputStream(path);
         try {
             long length = ArchiveHeaders.checkedLength(files, meta, path);
-            ArchiveFormat.ParsedHeader parsed = ArchiveFormat.readHeader(path.toString(), in, length);
+            ArchiveFormat.ParsedHeader parsed =
+                    ArchiveFormat.readHeader(path.toString(), in, length);
             if (parsed.header.rowCount() != meta.rowCount()) {
-                throw new CorruptArchiveException(path.toString(), "row count recorded in the index manifest", meta.rowCount(), parsed.header.rowCount());
+                throw new CorruptArchiveException(
+                        path.toString(),
+                        "row count recorded in the index manifest",
+                        meta.rowCount(),
+                        parsed.header.rowCount());
             }
-            Map<String, long[]> table = ArchiveFormat.readFileTable(path.toString(), in, parsed.end, length);
+            Map<String, long[]> table =
+                    ArchiveFormat.readFileTable(path.toString(), in, parsed.end, length);
             ArchiveDirectory dir = new ArchiveDirectory(path.toString(), in, table);
             DirectoryReader reader;
             try {
@@ -51,7 +62,11 @@ public final class ArchiveReader implements Closeable {
             }
             if (reader.numDocs() != parsed.header.docCount()) {
                 reader.close();
-                throw new CorruptArchiveException(path.toString(), "document count", parsed.header.docCount(), reader.numDocs());
+                throw new CorruptArchiveException(
+                        path.toString(),
+                        "document count",
+                        parsed.header.docCount(),
+                        reader.numDocs());
             }
             return new ArchiveReader(meta, parsed.header, in, dir, reader);
         } catch (IOException | RuntimeException e) {

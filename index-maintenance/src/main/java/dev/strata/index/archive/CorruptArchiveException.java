@@ -2,7 +2,10 @@ package dev.strata.index.archive;
 
 import java.io.IOException;
 
-/** An archive file that is not what its format promises; the message names the file, expected and actual. */
+/**
+ * An archive file that is not what its format promises; the message names the file, expected and
+ * actual.
+ */
 public final class CorruptArchiveException extends IOException {
 
     private static final long serialVersionUID = 1L;

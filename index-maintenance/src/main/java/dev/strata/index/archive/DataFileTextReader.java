@@ -1,5 +1,7 @@
 package dev.strata.index.archive;
 
+import java.io.IOException;
+import java.util.Collections;
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.KeyValueFileStore;
 import org.apache.paimon.data.BinaryRow;
@@ -12,13 +14,10 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 
-import java.io.IOException;
-import java.util.Collections;
-
 /**
- * Reads the text column of a primary-key data file through Paimon's own key-value file reader: no key
- * columns, only the text field as value, and no deletion vectors, so every physical row is returned in
- * file order and positions stay aligned with archive row ids.
+ * Reads the text column of a primary-key data file through Paimon's own key-value file reader: no
+ * key columns, only the text field as value, and no deletion vectors, so every physical row is
+ * returned in file order and positions stay aligned with archive row ids.
  */
 public final class DataFileTextReader implements TextReader {
 
@@ -34,10 +33,13 @@ public final class DataFileTextReader implements TextReader {
     }
 
     /** A factory for the data files of one (partition, bucket) of a primary-key table. */
-    public static TextReader.Factory factory(FileStoreTable table, BinaryRow partition, int bucket, DataField textField) {
+    public static TextReader.Factory factory(
+            FileStoreTable table, BinaryRow partition, int bucket, DataField textField) {
         if (!(table.store() instanceof KeyValueFileStore)) {
             throw new IllegalArgumentException(
-                    "Cannot read full-text sources of table " + table.name() + ": it is not a primary-key table.");
+                    "Cannot read full-text sources of table "
+                            + table.name()
+                            + ": it is not a primary-key table.");
         }
         KeyValueFileReaderFactory readers =
                 ((KeyValueFileStore) table.store())
@@ -57,19 +59,34 @@ public final class DataFileTextReader implements TextReader {
     @Override
     public String readNextText() throws IOException {
         if (read >= file.rowCount()) {
-            throw new IOException("Read past data file " + file.fileName() + " row count " + file.rowCount() + ".");
+            throw new IOException(
+                    "Read past data file "
+                            + file.fileName()
+                            + " row count "
+                            + file.rowCount()
+                            + ".");
         }
         KeyValue kv = next();
         if (kv == null) {
             throw new IOException(
-                    "Data file " + file.fileName() + " ended before its declared row count " + file.rowCount()
-                            + " (read " + read + ").");
+                    "Data file "
+                            + file.fileName()
+                            + " ended before its declared row count "
+                            + file.rowCount()
+                            + " (read "
+                            + read
+                            + ").");
         }
         read++;
         InternalRow value = kv.value();
         String text = value.isNullAt(0) ? null : value.getString(0).toString();
         if (read == file.rowCount() && next() != null) {
-            throw new IOException("Data file " + file.fileName() + " contains more rows than declared (" + file.rowCount() + ").");
+            throw new IOException(
+                    "Data file "
+                            + file.fileName()
+                            + " contains more rows than declared ("
+                            + file.rowCount()
+                            + ").");
         }
         return text;
     }

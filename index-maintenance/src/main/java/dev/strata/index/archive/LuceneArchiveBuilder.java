@@ -3,7 +3,14 @@ package dev.strata.index.archive;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceFile;
 import dev.strata.index.source.SourceMeta;
-
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -20,22 +27,13 @@ import org.apache.paimon.index.GlobalIndexMeta;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.stream.Stream;
-
 /**
- * Builds an archive with Lucene: one document per non-null text, carrying its archive row id (source
- * offset + row position) in a doc-values field; null texts take a row id and produce no document. The
- * index is built in a local temporary directory on one thread, merged to one segment (merges only join
- * neighbouring segments, so document order is row-id order), then packed into one archive file (see
- * {@link ArchiveFormat}). The manifest record has index type {@link ArchiveFiles#INDEX_TYPE}, the real
- * file size, the total row count and no global-index meta.
+ * Builds an archive with Lucene: one document per non-null text, carrying its archive row id
+ * (source offset + row position) in a doc-values field; null texts take a row id and produce no
+ * document. The index is built in a local temporary directory on one thread, merged to one segment
+ * (merges only join neighbouring segments, so document order is row-id order), then packed into one
+ * archive file (see {@link ArchiveFormat}). The manifest record has index type {@link
+ * ArchiveFiles#INDEX_TYPE}, the real file size, the total row count and no global-index meta.
  */
 public final class LuceneArchiveBuilder implements ArchiveBuilder {
 
@@ -57,7 +55,10 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
         this.readers = readers;
         this.textFieldId = textFieldId;
         this.analyzer = analyzer;
-        this.localTempRoot = localTempRoot == null ? Paths.get(System.getProperty("java.io.tmpdir")) : localTempRoot;
+        this.localTempRoot =
+                localTempRoot == null
+                        ? Paths.get(System.getProperty("java.io.tmpdir"))
+                        : localTempRoot;
         this.ramBufferMb = ramBufferMb;
     }
 
@@ -72,9 +73,11 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
             long docs;
             try (Directory dir = FSDirectory.open(temp)) {
                 docs = index(sources, dir);
-                ArchiveHeader header = new ArchiveHeader(textFieldId, sourceMeta, analyzer, total, docs);
+                ArchiveHeader header =
+                        new ArchiveHeader(textFieldId, sourceMeta, analyzer, total, docs);
                 archivePath = files.newPath();
-                try (PositionOutputStream out = files.fileIO().newOutputStream(archivePath, false)) {
+                try (PositionOutputStream out =
+                        files.fileIO().newOutputStream(archivePath, false)) {
                     ArchiveFormat.write(header, dir, out);
                 }
             }
@@ -102,23 +105,32 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
 
     private static List<SourceFile> checkSources(List<DataFileMeta> sources) {
         if (sources == null || sources.isEmpty()) {
-            throw new IllegalArgumentException("Cannot build a full-text archive: no source files.");
+            throw new IllegalArgumentException(
+                    "Cannot build a full-text archive: no source files.");
         }
         int level = sources.get(0).level();
         if (level <= 0) {
             throw new IllegalArgumentException(
-                    "Cannot build a full-text archive: primary-key index data level must be positive, but was " + level + ".");
+                    "Cannot build a full-text archive: primary-key index data level must be positive, but was "
+                            + level
+                            + ".");
         }
         List<SourceFile> result = new ArrayList<>(sources.size());
         long total = 0;
         for (DataFileMeta file : sources) {
             if (file.level() != level) {
                 throw new IllegalArgumentException(
-                        "Cannot build a full-text archive: cannot mix data levels " + level + " and " + file.level() + ".");
+                        "Cannot build a full-text archive: cannot mix data levels "
+                                + level
+                                + " and "
+                                + file.level()
+                                + ".");
             }
             if (file.rowCount() <= 0) {
                 throw new IllegalArgumentException(
-                        "Cannot build a full-text archive: full-text source file must contain rows (" + file.fileName() + ").");
+                        "Cannot build a full-text archive: full-text source file must contain rows ("
+                                + file.fileName()
+                                + ").");
             }
             total = Math.addExact(total, file.rowCount());
             result.add(new SourceFile(file.fileName(), file.rowCount()));
@@ -149,8 +161,13 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
                 try (TextReader reader = readers.open(source)) {
                     if (reader.rowCount() != source.rowCount()) {
                         throw new IOException(
-                                "Text row count " + reader.rowCount() + " does not match source file "
-                                        + source.fileName() + " row count " + source.rowCount() + ".");
+                                "Text row count "
+                                        + reader.rowCount()
+                                        + " does not match source file "
+                                        + source.fileName()
+                                        + " row count "
+                                        + source.rowCount()
+                                        + ".");
                     }
                     for (long p = 0; p < source.rowCount(); p++) {
                         String value = reader.readNextText();
@@ -173,7 +190,11 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
         }
         if (docs + nulls != offset) {
             throw new IOException(
-                    "Full-text archive row count " + (docs + nulls) + " does not match source row count " + offset + ".");
+                    "Full-text archive row count "
+                            + (docs + nulls)
+                            + " does not match source row count "
+                            + offset
+                            + ".");
         }
         return docs;
     }
@@ -183,13 +204,15 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
             return;
         }
         try (Stream<java.nio.file.Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(
+                            p -> {
+                                try {
+                                    Files.deleteIfExists(p);
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            });
         } catch (IOException | UncheckedIOException e) {
             // Local scratch space only; the archive itself is already written or deleted.
         }

@@ -1,9 +1,5 @@
 package dev.strata.index.archive;
 
-import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.SeekableInputStream;
-import org.apache.paimon.index.IndexFileMeta;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,20 +7,25 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.SeekableInputStream;
+import org.apache.paimon.index.IndexFileMeta;
 
 /**
- * Opened, checksum-verified archives shared by the searches of one JVM (a driver or an executor), so a
- * repeated query neither re-reads a whole archive for its CRC nor re-opens its Lucene index.
+ * Opened, checksum-verified archives shared by the searches of one JVM (a driver or an executor),
+ * so a repeated query neither re-reads a whole archive for its CRC nor re-opens its Lucene index.
  *
- * <p>An entry is keyed by what identifies the archive's bytes (full path, length, modification time and
- * the checksum stored in its footer, see {@link ArchiveHeaders}): a copied or restored table's archive of
- * the same name, or a file rewritten in place, is a different entry that is opened and verified afresh. At most {@code capacity} archives stay
- * open (least recently used first out, system property {@code strata.fulltext.open-archives}, default
- * 64); an evicted archive is closed when its last {@link Lease} is returned. Failures are not cached.
+ * <p>An entry is keyed by what identifies the archive's bytes (full path, length, modification time
+ * and the checksum stored in its footer, see {@link ArchiveHeaders}): a copied or restored table's
+ * archive of the same name, or a file rewritten in place, is a different entry that is opened and
+ * verified afresh. At most {@code capacity} archives stay open (least recently used first out,
+ * system property {@code strata.fulltext.open-archives}, default 64); an evicted archive is closed
+ * when its last {@link Lease} is returned. Failures are not cached.
  */
 public final class OpenArchives {
 
-    private static final OpenArchives SHARED = new OpenArchives(Integer.getInteger("strata.fulltext.open-archives", 64));
+    private static final OpenArchives SHARED =
+            new OpenArchives(Integer.getInteger("strata.fulltext.open-archives", 64));
 
     private final int capacity;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -32,7 +33,8 @@ public final class OpenArchives {
     OpenArchives(int capacity) {
         if (capacity < 0) {
             throw new IllegalArgumentException(
-                    "Cannot keep full-text archives open: capacity must be >= 0, found " + capacity
+                    "Cannot keep full-text archives open: capacity must be >= 0, found "
+                            + capacity
                             + ". Set strata.fulltext.open-archives to 0 (open per search) or more.");
         }
         this.capacity = capacity;
@@ -46,9 +48,11 @@ public final class OpenArchives {
     /**
      * An open archive for a search; close the lease when done.
      *
-     * @throws CorruptArchiveException when the file does not match its manifest entry or its checksum
+     * @throws CorruptArchiveException when the file does not match its manifest entry or its
+     *     checksum
      */
-    public Lease acquire(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers) throws IOException {
+    public Lease acquire(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers)
+            throws IOException {
         Path path = files.path(meta);
         String key;
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
@@ -168,7 +172,8 @@ public final class OpenArchives {
 
         public ArchiveReader reader() {
             if (closed) {
-                throw new IllegalStateException("Cannot use full-text archive " + entry.key + ": its lease was returned.");
+                throw new IllegalStateException(
+                        "Cannot use full-text archive " + entry.key + ": its lease was returned.");
             }
             return entry.reader;
         }

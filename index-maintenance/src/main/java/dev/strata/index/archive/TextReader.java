@@ -1,11 +1,12 @@
 package dev.strata.index.archive;
 
-import org.apache.paimon.io.DataFileMeta;
-
 import java.io.Closeable;
 import java.io.IOException;
+import org.apache.paimon.io.DataFileMeta;
 
-/** The text column of one data file, one value per physical row (nulls included, deletions ignored). */
+/**
+ * The text column of one data file, one value per physical row (nulls included, deletions ignored).
+ */
 public interface TextReader extends Closeable {
 
     /** The data file's declared row count. */

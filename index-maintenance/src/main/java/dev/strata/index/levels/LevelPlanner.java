@@ -1,9 +1,6 @@
 package dev.strata.index.levels;
 
 import dev.strata.index.source.SourceFile;
-
-import org.apache.paimon.io.DataFileMeta;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -16,12 +13,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
+import org.apache.paimon.io.DataFileMeta;
 
 /**
  * Plans index work per data level of one bucket, for any kind of index unit that covers exactly the
  * files of one level. The desired sources of level {@code L > 0} are the given active files at that
- * level, sorted by file name ({@link String} natural order). The first level, lowest first, whose unit is
- * missing or does not match its desired sources wins; a plan without sources removes the unit.
+ * level, sorted by file name ({@link String} natural order). The first level, lowest first, whose
+ * unit is missing or does not match its desired sources wins; a plan without sources removes the
+ * unit.
  *
  * @param <T> the index unit (e.g. an archive's manifest record)
  */
@@ -88,7 +87,8 @@ public final class LevelPlanner<T> {
     }
 
     /** The desired sources of every level above 0, each sorted by file name. */
-    public static TreeMap<Integer, List<DataFileMeta>> desiredByLevel(Collection<DataFileMeta> files) {
+    public static TreeMap<Integer, List<DataFileMeta>> desiredByLevel(
+            Collection<DataFileMeta> files) {
         TreeMap<Integer, List<DataFileMeta>> byLevel = new TreeMap<>();
         for (DataFileMeta file : files) {
             if (file.level() > 0) {
@@ -116,8 +116,8 @@ public final class LevelPlanner<T> {
     }
 
     /**
-     * One piece of work: bring level {@code dataLevel} to {@code sourceFiles}, replacing {@code inputs}.
-     * An empty {@code sourceFiles} means: drop the inputs, build nothing.
+     * One piece of work: bring level {@code dataLevel} to {@code sourceFiles}, replacing {@code
+     * inputs}. An empty {@code sourceFiles} means: drop the inputs, build nothing.
      */
     public static final class Plan<T> {
         private final int dataLevel;

@@ -5,10 +5,6 @@ import dev.strata.index.archive.ArchiveHeader;
 import dev.strata.index.levels.LevelPlanner;
 import dev.strata.index.source.SourceFile;
 import dev.strata.index.source.SourcePolicy;
-
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.DataFileMeta;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,15 +15,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.DataFileMeta;
 
 /**
  * Which archives of one bucket are current and which are stale. Immutable.
  *
- * <p>The strict form ({@link #strict}) trusts its input and fails on any inconsistency. The lenient form
- * ({@link #fromActiveDataFiles}) is used on restore, on acceptance of a fresh build and when planning a
- * search: an archive is current only if its header is readable, indexes the text field, and its ordered
- * sources equal the desired files of its level exactly; anything else, including a header that cannot
- * be read, makes it stale. Two matching archives for one level are both stale.
+ * <p>The strict form ({@link #strict}) trusts its input and fails on any inconsistency. The lenient
+ * form ({@link #fromActiveDataFiles}) is used on restore, on acceptance of a fresh build and when
+ * planning a search: an archive is current only if its header is readable, indexes the text field,
+ * and its ordered sources equal the desired files of its level exactly; anything else, including a
+ * header that cannot be read, makes it stale. Two matching archives for one level are both stale.
  */
 public final class BucketIndexState {
 
@@ -35,7 +33,10 @@ public final class BucketIndexState {
     private final List<IndexFileMeta> stale;
     private final Map<String, IndexFileMeta> payloadBySourceFile;
 
-    private BucketIndexState(List<IndexFileMeta> current, List<IndexFileMeta> stale, Map<String, IndexFileMeta> bySource) {
+    private BucketIndexState(
+            List<IndexFileMeta> current,
+            List<IndexFileMeta> stale,
+            Map<String, IndexFileMeta> bySource) {
         this.current = Collections.unmodifiableList(current);
         this.stale = Collections.unmodifiableList(stale);
         this.payloadBySourceFile = Collections.unmodifiableMap(bySource);
@@ -55,7 +56,9 @@ public final class BucketIndexState {
     }
 
     /** Strict classification: errors propagate, inconsistencies throw. */
-    public static BucketIndexState strict(int textFieldId, Collection<IndexFileMeta> payloads, HeaderLookup headers) throws IOException {
+    public static BucketIndexState strict(
+            int textFieldId, Collection<IndexFileMeta> payloads, HeaderLookup headers)
+            throws IOException {
         List<IndexFileMeta> current = new ArrayList<>();
         List<IndexFileMeta> stale = new ArrayList<>();
         Map<String, IndexFileMeta> bySource = new LinkedHashMap<>();
@@ -71,21 +74,35 @@ public final class BucketIndexState {
             }
             if (!names.add(payload.fileName())) {
                 throw new IllegalStateException(
-                        "Active full-text payload " + payload.fileName() + " appears more than once in the index manifest.");
+                        "Active full-text payload "
+                                + payload.fileName()
+                                + " appears more than once in the index manifest.");
             }
             long total = header.sourceMeta().totalRowCount();
             if (payload.rowCount() != total || header.rowCount() != total) {
                 throw new IllegalStateException(
-                        "Full-text archive " + payload.fileName() + " row metadata does not match its source files"
-                                + " (manifest rows " + payload.rowCount() + ", header rows " + header.rowCount()
-                                + ", source rows " + total + ").");
+                        "Full-text archive "
+                                + payload.fileName()
+                                + " row metadata does not match its source files"
+                                + " (manifest rows "
+                                + payload.rowCount()
+                                + ", header rows "
+                                + header.rowCount()
+                                + ", source rows "
+                                + total
+                                + ").");
             }
             for (SourceFile source : header.sourceMeta().sourceFiles()) {
                 IndexFileMeta previous = bySource.putIfAbsent(source.fileName(), payload);
                 if (previous != null) {
                     throw new IllegalStateException(
-                            "Source data file " + source.fileName() + " is covered by both full-text archives "
-                                    + previous.fileName() + " and " + payload.fileName() + ".");
+                            "Source data file "
+                                    + source.fileName()
+                                    + " is covered by both full-text archives "
+                                    + previous.fileName()
+                                    + " and "
+                                    + payload.fileName()
+                                    + ".");
                 }
             }
             current.add(payload);
@@ -95,7 +112,10 @@ public final class BucketIndexState {
 
     /** Lenient classification against the active data files (only eligible ones count). */
     public static BucketIndexState fromActiveDataFiles(
-            int textFieldId, Collection<DataFileMeta> activeDataFiles, Collection<IndexFileMeta> payloads, HeaderLookup headers) {
+            int textFieldId,
+            Collection<DataFileMeta> activeDataFiles,
+            Collection<IndexFileMeta> payloads,
+            HeaderLookup headers) {
         List<DataFileMeta> eligible = new ArrayList<>();
         for (DataFileMeta file : activeDataFiles) {
             if (SourcePolicy.isSource(file)) {
@@ -117,7 +137,8 @@ public final class BucketIndexState {
                 }
                 int level = header.sourceMeta().dataLevel();
                 List<DataFileMeta> files = desired.get(level);
-                if (files == null || !LevelPlanner.sameSources(header.sourceMeta().sourceFiles(), files)) {
+                if (files == null
+                        || !LevelPlanner.sameSources(header.sourceMeta().sourceFiles(), files)) {
                     stale.add(payload);
                     continue;
                 }
@@ -144,7 +165,8 @@ public final class BucketIndexState {
                     bySource.put(source.fileName(), payload);
                 }
             } catch (IOException e) {
-                throw new IllegalStateException("Header of " + payload.fileName() + " became unreadable.", e);
+                throw new IllegalStateException(
+                        "Header of " + payload.fileName() + " became unreadable.", e);
             }
         }
         return new BucketIndexState(current, stale, bySource);

@@ -1,10 +1,9 @@
 package dev.strata.index.maintain;
 
-import org.apache.paimon.index.IndexFileMeta;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.paimon.index.IndexFileMeta;
 
 /** Archives to add to and remove from the index manifest of one bucket, in one increment. */
 public final class IndexChange {

@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * The index part of one bucket's commit: at most one of an append-increment change and a
- * compact-increment change, and an abort hook that rolls the maintainer back and deletes every archive
- * this commit generated.
+ * compact-increment change, and an abort hook that rolls the maintainer back and deletes every
+ * archive this commit generated.
  */
 public final class IndexCommit {
 

@@ -3,14 +3,12 @@ package dev.strata.index.maintain;
 import dev.strata.index.archive.ArchiveBuilder;
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.levels.LevelPlanner;
-
-import org.apache.paimon.index.IndexFileMeta;
-
 import java.io.IOException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import org.apache.paimon.index.IndexFileMeta;
 
 /** One background archive build for one plan. */
 final class PendingBuild {
@@ -26,7 +24,11 @@ final class PendingBuild {
         this.files = files;
     }
 
-    static PendingBuild start(LevelPlanner.Plan<IndexFileMeta> plan, ArchiveBuilder builder, ArchiveFiles files, ExecutorService executor) {
+    static PendingBuild start(
+            LevelPlanner.Plan<IndexFileMeta> plan,
+            ArchiveBuilder builder,
+            ArchiveFiles files,
+            ExecutorService executor) {
         PendingBuild build = new PendingBuild(plan, files);
         build.future = executor.submit(() -> build.run(builder));
         return build;
@@ -37,7 +39,8 @@ final class PendingBuild {
         synchronized (this) {
             if (cancelled) {
                 files.delete(archive);
-                throw new CancellationException("Full-text build for level " + plan.dataLevel() + " was cancelled.");
+                throw new CancellationException(
+                        "Full-text build for level " + plan.dataLevel() + " was cancelled.");
             }
             produced = archive;
             return archive;

@@ -3,7 +3,12 @@ package dev.strata.index.options;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.LowerCaseFilter;
@@ -22,21 +27,15 @@ import org.apache.lucene.analysis.en.PorterStemFilter;
 import org.apache.lucene.analysis.ngram.NGramTokenizer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 /**
- * The analyzer of one full-text column, resolved from its options (keys without the {@code full-text.}
- * prefix) with every default filled in. Its canonical JSON form is stored in each archive header, and the
- * same analyzer is rebuilt from it at query time.
+ * The analyzer of one full-text column, resolved from its options (keys without the {@code
+ * full-text.} prefix) with every default filled in. Its canonical JSON form is stored in each
+ * archive header, and the same analyzer is rebuilt from it at query time.
  *
- * <p>Keys: {@code analyzer} = standard (default) | whitespace | simple | keyword | english | cjk | ngram;
- * {@code lowercase} = true (default) | false; {@code max-token-length} = 1..1048576 (default 255; not for
- * keyword/ngram); {@code ngram.min-gram} / {@code ngram.max-gram} (defaults 2 and 3; ngram only).
+ * <p>Keys: {@code analyzer} = standard (default) | whitespace | simple | keyword | english | cjk |
+ * ngram; {@code lowercase} = true (default) | false; {@code max-token-length} = 1..1048576 (default
+ * 255; not for keyword/ngram); {@code ngram.min-gram} / {@code ngram.max-gram} (defaults 2 and 3;
+ * ngram only).
  */
 public final class AnalyzerSettings {
 
@@ -48,7 +47,14 @@ public final class AnalyzerSettings {
 
     public static final List<String> ANALYZERS =
             Collections.unmodifiableList(
-                    Arrays.asList("standard", "whitespace", "simple", "keyword", "english", "cjk", "ngram"));
+                    Arrays.asList(
+                            "standard",
+                            "whitespace",
+                            "simple",
+                            "keyword",
+                            "english",
+                            "cjk",
+                            "ngram"));
     static final List<String> KEYS =
             Collections.unmodifiableList(
                     Arrays.asList(ANALYZER, LOWERCASE, MAX_TOKEN_LENGTH, NGRAM_MIN, NGRAM_MAX));
@@ -62,7 +68,8 @@ public final class AnalyzerSettings {
     private final int minGram;
     private final int maxGram;
 
-    private AnalyzerSettings(String analyzer, boolean lowercase, int maxTokenLength, int minGram, int maxGram) {
+    private AnalyzerSettings(
+            String analyzer, boolean lowercase, int maxTokenLength, int minGram, int maxGram) {
         this.analyzer = analyzer;
         this.lowercase = lowercase;
         this.maxTokenLength = maxTokenLength;
@@ -76,8 +83,8 @@ public final class AnalyzerSettings {
     }
 
     /**
-     * Resolves settings from unprefixed keys. {@code keyPrefix} is put in front of key names in error
-     * messages (e.g. {@code "full-text."}).
+     * Resolves settings from unprefixed keys. {@code keyPrefix} is put in front of key names in
+     * error messages (e.g. {@code "full-text."}).
      */
     public static AnalyzerSettings of(Map<String, String> options, String keyPrefix) {
         for (String key : options.keySet()) {
@@ -91,7 +98,10 @@ public final class AnalyzerSettings {
                                 + ".");
             }
         }
-        String analyzer = options.getOrDefault(ANALYZER, "standard").trim().toLowerCase(java.util.Locale.ROOT);
+        String analyzer =
+                options.getOrDefault(ANALYZER, "standard")
+                        .trim()
+                        .toLowerCase(java.util.Locale.ROOT);
         if (!ANALYZERS.contains(analyzer)) {
             throw new IllegalArgumentException(
                     "Cannot configure the full-text analyzer: option '"
@@ -103,7 +113,8 @@ public final class AnalyzerSettings {
                             + ANALYZERS
                             + ".");
         }
-        String lower = options.getOrDefault(LOWERCASE, "true").trim().toLowerCase(java.util.Locale.ROOT);
+        String lower =
+                options.getOrDefault(LOWERCASE, "true").trim().toLowerCase(java.util.Locale.ROOT);
         if (!lower.equals("true") && !lower.equals("false")) {
             throw new IllegalArgumentException(
                     "Cannot configure the full-text analyzer: option '"
@@ -125,7 +136,13 @@ public final class AnalyzerSettings {
         }
         int maxTokenLength =
                 tokenLimited
-                        ? intOption(options, MAX_TOKEN_LENGTH, 255, 1, MAX_ALLOWED_TOKEN_LENGTH, keyPrefix)
+                        ? intOption(
+                                options,
+                                MAX_TOKEN_LENGTH,
+                                255,
+                                1,
+                                MAX_ALLOWED_TOKEN_LENGTH,
+                                keyPrefix)
                         : 0;
         boolean ngram = analyzer.equals("ngram");
         if (!ngram && (options.containsKey(NGRAM_MIN) || options.containsKey(NGRAM_MAX))) {
@@ -144,7 +161,8 @@ public final class AnalyzerSettings {
                             + "'.");
         }
         int minGram = ngram ? intOption(options, NGRAM_MIN, 2, 1, 64, keyPrefix) : 0;
-        int maxGram = ngram ? intOption(options, NGRAM_MAX, Math.max(3, minGram), 1, 64, keyPrefix) : 0;
+        int maxGram =
+                ngram ? intOption(options, NGRAM_MAX, Math.max(3, minGram), 1, 64, keyPrefix) : 0;
         if (ngram && maxGram < minGram) {
             throw new IllegalArgumentException(
                     "Cannot configure the full-text analyzer: option '"
@@ -161,7 +179,8 @@ public final class AnalyzerSettings {
                             + minGram
                             + ".");
         }
-        return new AnalyzerSettings(analyzer, Boolean.parseBoolean(lower), maxTokenLength, minGram, maxGram);
+        return new AnalyzerSettings(
+                analyzer, Boolean.parseBoolean(lower), maxTokenLength, minGram, maxGram);
     }
 
     private static String prefixed(String prefix) {
@@ -172,7 +191,8 @@ public final class AnalyzerSettings {
         return sb.append(']').toString();
     }
 
-    private static int intOption(Map<String, String> options, String key, int def, int min, int max, String prefix) {
+    private static int intOption(
+            Map<String, String> options, String key, int def, int min, int max, String prefix) {
         String raw = options.get(key);
         if (raw == null) {
             return def;
@@ -233,7 +253,8 @@ public final class AnalyzerSettings {
         try {
             map = JSON.readValue(json, new TypeReference<LinkedHashMap<String, String>>() {});
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("Cannot read analyzer settings: not a JSON object of strings: " + json, e);
+            throw new IllegalArgumentException(
+                    "Cannot read analyzer settings: not a JSON object of strings: " + json, e);
         }
         return of(map == null ? Collections.emptyMap() : map, "");
     }
@@ -252,11 +273,15 @@ public final class AnalyzerSettings {
                 TokenStream result;
                 switch (name) {
                     case "whitespace":
-                        source = new WhitespaceTokenizer(TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, maxLen);
+                        source =
+                                new WhitespaceTokenizer(
+                                        TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, maxLen);
                         result = lower ? new LowerCaseFilter(source) : source;
                         break;
                     case "simple":
-                        source = new LetterTokenizer(TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, maxLen);
+                        source =
+                                new LetterTokenizer(
+                                        TokenStream.DEFAULT_TOKEN_ATTRIBUTE_FACTORY, maxLen);
                         result = lower ? new LowerCaseFilter(source) : source;
                         break;
                     case "keyword":

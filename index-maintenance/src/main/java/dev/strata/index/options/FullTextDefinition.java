@@ -2,21 +2,19 @@ package dev.strata.index.options;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import org.apache.paimon.types.DataField;
-import org.apache.paimon.types.DataTypeRoot;
-import org.apache.paimon.types.RowType;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.RowType;
 
 /**
- * The resolved full-text definition of a table: the indexed column, its field id and its analyzer. Also
- * holds the table requirements and their error messages.
+ * The resolved full-text definition of a table: the indexed column, its field id and its analyzer.
+ * Also holds the table requirements and their error messages.
  */
 public final class FullTextDefinition {
 
@@ -64,8 +62,8 @@ public final class FullTextDefinition {
     }
 
     /**
-     * Resolves the definition and checks every table requirement. Throws {@link IllegalArgumentException}
-     * naming the table, the option, the value found and what is allowed.
+     * Resolves the definition and checks every table requirement. Throws {@link
+     * IllegalArgumentException} naming the table, the option, the value found and what is allowed.
      */
     public static FullTextDefinition resolve(
             String table,
@@ -133,7 +131,8 @@ public final class FullTextDefinition {
                             + COLUMNS
                             + "'.");
         }
-        String mergeEngine = options.getOrDefault("merge-engine", "deduplicate").trim().toLowerCase(Locale.ROOT);
+        String mergeEngine =
+                options.getOrDefault("merge-engine", "deduplicate").trim().toLowerCase(Locale.ROOT);
         boolean firstRow = mergeEngine.equals("first-row");
         boolean dv = bool(options, "deletion-vectors.enabled");
         if (!firstRow && !dv) {
@@ -208,16 +207,18 @@ public final class FullTextDefinition {
                             + field.type()
                             + ". Index a string column.");
         }
-        AnalyzerSettings settings = AnalyzerSettings.of(effectiveOptions(table, column, options), FULL_TEXT_PREFIX);
+        AnalyzerSettings settings =
+                AnalyzerSettings.of(effectiveOptions(table, column, options), FULL_TEXT_PREFIX);
         return new FullTextDefinition(field, settings);
     }
 
     /**
      * The effective analyzer options of {@code column} without the {@code full-text.} prefix: every
-     * table option starting with {@code full-text.} plus the column's JSON options (unqualified JSON keys
-     * are read as {@code full-text.*}).
+     * table option starting with {@code full-text.} plus the column's JSON options (unqualified
+     * JSON keys are read as {@code full-text.*}).
      */
-    static Map<String, String> effectiveOptions(String table, String column, Map<String, String> options) {
+    static Map<String, String> effectiveOptions(
+            String table, String column, Map<String, String> options) {
         Map<String, String> prefixed = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : options.entrySet()) {
             if (e.getKey().startsWith(FULL_TEXT_PREFIX)) {
@@ -262,7 +263,10 @@ public final class FullTextDefinition {
                                     + "'). Give every option a name and a value.");
                 }
                 String full = k.startsWith(FULL_TEXT_PREFIX) ? k : FULL_TEXT_PREFIX + k;
-                String value = e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString();
+                String value =
+                        e.getValue().isValueNode()
+                                ? e.getValue().asText()
+                                : e.getValue().toString();
                 String previous = prefixed.get(full);
                 if (previous != null && !previous.equals(value)) {
                     throw new IllegalArgumentException(
@@ -296,6 +300,12 @@ public final class FullTextDefinition {
 
     @Override
     public String toString() {
-        return "FullTextDefinition{column=" + column + ", fieldId=" + fieldId + ", analyzer=" + analyzer + "}";
+        return "FullTextDefinition{column="
+                + column
+                + ", fieldId="
+                + fieldId
+                + ", analyzer="
+                + analyzer
+                + "}";
     }
 }

@@ -6,7 +6,14 @@ import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.archive.ArchiveReader;
 import dev.strata.index.archive.OpenArchives;
 import dev.strata.index.source.SourceFile;
-
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -14,37 +21,29 @@ import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.Weight;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.util.Bits;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.utils.RoaringBitmap32;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
- * Searches the current archives of one bucket: for each archive, a filter of live rows is
- * built from its sources' ranges, the active files of the snapshot and their deletion vectors; the query
- * (Lucene classic syntax, parsed with the archive's own analyzer, BM25) runs with that filter inside, so
- * the top-k is taken among live rows only. Hits are ranked by score, then file name, then row position.
- * Archives are opened through the JVM's {@link OpenArchives}, so repeated searches reuse verified readers.
+ * Searches the current archives of one bucket: for each archive, a filter of live rows is built
+ * from its sources' ranges, the active files of the snapshot and their deletion vectors; the query
+ * (Lucene classic syntax, parsed with the archive's own analyzer, BM25) runs with that filter
+ * inside, so the top-k is taken among live rows only. Hits are ranked by score, then file name,
+ * then row position. Archives are opened through the JVM's {@link OpenArchives}, so repeated
+ * searches reuse verified readers.
  */
 public final class BucketSearcher {
 
@@ -54,8 +53,8 @@ public final class BucketSearcher {
      * @param archives the bucket's current archives (classified against {@code activeFiles})
      * @param activeFiles the snapshot's data files of the bucket
      * @param deletionVectors the snapshot's deletion vectors of the bucket, by data file name
-     * @param global the statistics to score with (those of every index the whole search reads), or null for
-     *     each archive's own
+     * @param global the statistics to score with (those of every index the whole search reads), or
+     *     null for each archive's own
      */
     public static List<SearchHit> search(
             BinaryRow partition,
@@ -90,8 +89,15 @@ public final class BucketSearcher {
                 DataFileMeta file = byName.get(s.fileName());
                 if (file != null && file.rowCount() != s.rowCount()) {
                     throw new IllegalStateException(
-                            "Cannot search full-text archive " + archive.fileName() + ": data file " + s.fileName()
-                                    + " has " + file.rowCount() + " rows, the archive recorded " + s.rowCount() + ".");
+                            "Cannot search full-text archive "
+                                    + archive.fileName()
+                                    + ": data file "
+                                    + s.fileName()
+                                    + " has "
+                                    + file.rowCount()
+                                    + " rows, the archive recorded "
+                                    + s.rowCount()
+                                    + ".");
                 }
                 offsets[i] = offset;
                 counts[i] = s.rowCount();
@@ -106,32 +112,55 @@ public final class BucketSearcher {
             if (!anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive, headers)) {
+            try (OpenArchives.Lease lease =
+                    OpenArchives.shared().acquire(files, archive, headers)) {
                 ArchiveReader reader = lease.reader();
                 Query parsed = parse(reader.header().analyzer().newAnalyzer(), query);
                 Query filtered =
                         new BooleanQuery.Builder()
                                 .add(parsed, BooleanClause.Occur.MUST)
-                                .add(new LiveRowsQuery(archive.fileName(), offsets, counts, active, dvs), BooleanClause.Occur.FILTER)
+                                .add(
+                                        new LiveRowsQuery(
+                                                archive.fileName(), offsets, counts, active, dvs),
+                                        BooleanClause.Occur.FILTER)
                                 .build();
                 IndexSearcher searcher = searcher(reader.indexReader(), global);
                 TopDocs top = searcher.search(filtered, k);
                 List<LeafReaderContext> leaves = reader.indexReader().leaves();
                 for (ScoreDoc sd : top.scoreDocs) {
                     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(sd.doc, leaves));
-                    NumericDocValues rowIds = leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
+                    NumericDocValues rowIds =
+                            leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
                     if (rowIds == null || !rowIds.advanceExact(sd.doc - leaf.docBase)) {
-                        throw new IOException("Full-text archive " + archive.fileName() + " document " + sd.doc + " has no row id.");
+                        throw new IOException(
+                                "Full-text archive "
+                                        + archive.fileName()
+                                        + " document "
+                                        + sd.doc
+                                        + " has no row id.");
                     }
                     long rowId = rowIds.longValue();
                     if (rowId < 0 || rowId >= offset) {
-                        throw new IOException("Full-text archive " + archive.fileName() + " row id " + rowId + " is outside [0, " + offset + ").");
+                        throw new IOException(
+                                "Full-text archive "
+                                        + archive.fileName()
+                                        + " row id "
+                                        + rowId
+                                        + " is outside [0, "
+                                        + offset
+                                        + ").");
                     }
                     int i = java.util.Arrays.binarySearch(offsets, rowId);
                     if (i < 0) {
                         i = -i - 2;
                     }
-                    all.add(new SearchHit(partition, bucket, sources.get(i).fileName(), rowId - offsets[i], sd.score));
+                    all.add(
+                            new SearchHit(
+                                    partition,
+                                    bucket,
+                                    sources.get(i).fileName(),
+                                    rowId - offsets[i],
+                                    sd.score));
                 }
             }
         }
@@ -139,8 +168,8 @@ public final class BucketSearcher {
     }
 
     /**
-     * The collection statistics of the query's terms over the archives of the bucket that hold a live row
-     * (as {@link #search} reads them) and over {@code fresh} (null: none).
+     * The collection statistics of the query's terms over the archives of the bucket that hold a
+     * live row (as {@link #search} reads them) and over {@code fresh} (null: none).
      */
     public static CorpusStats stats(
             ArchiveFiles files,
@@ -162,16 +191,22 @@ public final class BucketSearcher {
             boolean anyLive = false;
             for (SourceFile s : headers.header(files, archive).sourceMeta().sourceFiles()) {
                 DeletionVector dv = deletionVectors.get(s.fileName());
-                if (active.contains(s.fileName()) && (dv == null || dv.getCardinality() < s.rowCount())) {
+                if (active.contains(s.fileName())
+                        && (dv == null || dv.getCardinality() < s.rowCount())) {
                     anyLive = true;
                 }
             }
             if (!anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive, headers)) {
+            try (OpenArchives.Lease lease =
+                    OpenArchives.shared().acquire(files, archive, headers)) {
                 ArchiveReader reader = lease.reader();
-                sum = sum.add(CorpusStats.of(reader.indexReader(), parse(reader.header().analyzer().newAnalyzer(), query)));
+                sum =
+                        sum.add(
+                                CorpusStats.of(
+                                        reader.indexReader(),
+                                        parse(reader.header().analyzer().newAnalyzer(), query)));
             }
         }
         if (fresh != null && fresh.documents() > 0) {
@@ -181,9 +216,9 @@ public final class BucketSearcher {
     }
 
     /**
-     * Every live row of the bucket's current archives that matches the query, as row positions by data
-     * file name (not ranked, no k). Live as in {@link #search}: the row's source is one of {@code activeFiles}
-     * and its deletion vector keeps it.
+     * Every live row of the bucket's current archives that matches the query, as row positions by
+     * data file name (not ranked, no k). Live as in {@link #search}: the row's source is one of
+     * {@code activeFiles} and its deletion vector keeps it.
      */
     public static Map<String, RoaringBitmap32> matchAll(
             ArchiveFiles files,
@@ -213,8 +248,15 @@ public final class BucketSearcher {
                 DataFileMeta file = byName.get(s.fileName());
                 if (file != null && file.rowCount() != s.rowCount()) {
                     throw new IllegalStateException(
-                            "Cannot search full-text archive " + archive.fileName() + ": data file " + s.fileName()
-                                    + " has " + file.rowCount() + " rows, the archive recorded " + s.rowCount() + ".");
+                            "Cannot search full-text archive "
+                                    + archive.fileName()
+                                    + ": data file "
+                                    + s.fileName()
+                                    + " has "
+                                    + file.rowCount()
+                                    + " rows, the archive recorded "
+                                    + s.rowCount()
+                                    + ".");
                 }
                 offsets[i] = offset;
                 counts[i] = s.rowCount();
@@ -229,43 +271,69 @@ public final class BucketSearcher {
             if (!anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive, headers)) {
+            try (OpenArchives.Lease lease =
+                    OpenArchives.shared().acquire(files, archive, headers)) {
                 ArchiveReader reader = lease.reader();
                 Query filtered =
                         new BooleanQuery.Builder()
-                                .add(parse(reader.header().analyzer().newAnalyzer(), query), BooleanClause.Occur.MUST)
-                                .add(new LiveRowsQuery(archive.fileName(), offsets, counts, active, dvs), BooleanClause.Occur.FILTER)
+                                .add(
+                                        parse(reader.header().analyzer().newAnalyzer(), query),
+                                        BooleanClause.Occur.MUST)
+                                .add(
+                                        new LiveRowsQuery(
+                                                archive.fileName(), offsets, counts, active, dvs),
+                                        BooleanClause.Occur.FILTER)
                                 .build();
                 long total = offset;
-                forEachMatch(reader.indexReader(), filtered, "full-text archive " + archive.fileName(), rowId -> {
-                    if (rowId < 0 || rowId >= total) {
-                        throw new IOException("Full-text archive " + archive.fileName() + " row id " + rowId
-                                + " is outside [0, " + total + ").");
-                    }
-                    int i = java.util.Arrays.binarySearch(offsets, rowId);
-                    if (i < 0) {
-                        i = -i - 2;
-                    }
-                    out.computeIfAbsent(sources.get(i).fileName(), f -> new RoaringBitmap32()).add((int) (rowId - offsets[i]));
-                });
+                forEachMatch(
+                        reader.indexReader(),
+                        filtered,
+                        "full-text archive " + archive.fileName(),
+                        rowId -> {
+                            if (rowId < 0 || rowId >= total) {
+                                throw new IOException(
+                                        "Full-text archive "
+                                                + archive.fileName()
+                                                + " row id "
+                                                + rowId
+                                                + " is outside [0, "
+                                                + total
+                                                + ").");
+                            }
+                            int i = java.util.Arrays.binarySearch(offsets, rowId);
+                            if (i < 0) {
+                                i = -i - 2;
+                            }
+                            out.computeIfAbsent(
+                                            sources.get(i).fileName(), f -> new RoaringBitmap32())
+                                    .add((int) (rowId - offsets[i]));
+                        });
             }
         }
         return out;
     }
 
-    /** Every document of the rows indexed at query time that matches the query, as row positions by data file name. */
-    public static Map<String, RoaringBitmap32> matchAllFresh(FreshRows fresh, Analyzer analyzer, String query)
-            throws IOException {
+    /**
+     * Every document of the rows indexed at query time that matches the query, as row positions by
+     * data file name.
+     */
+    public static Map<String, RoaringBitmap32> matchAllFresh(
+            FreshRows fresh, Analyzer analyzer, String query) throws IOException {
         checkQuery(query);
         Map<String, RoaringBitmap32> out = new HashMap<>();
         if (fresh.documents() == 0) {
             return out;
         }
-        forEachMatch(fresh.reader(), parse(analyzer, query), "rows indexed at query time", rowId -> {
-            int file = fresh.fileOf(rowId);
-            out.computeIfAbsent(fresh.files().get(file).fileName(), f -> new RoaringBitmap32())
-                    .add((int) fresh.positionOf(rowId, file));
-        });
+        forEachMatch(
+                fresh.reader(),
+                parse(analyzer, query),
+                "rows indexed at query time",
+                rowId -> {
+                    int file = fresh.fileOf(rowId);
+                    out.computeIfAbsent(
+                                    fresh.files().get(file).fileName(), f -> new RoaringBitmap32())
+                            .add((int) fresh.positionOf(rowId, file));
+                });
         return out;
     }
 
@@ -273,11 +341,17 @@ public final class BucketSearcher {
         void accept(long rowId) throws IOException;
     }
 
-    /** Calls {@code consumer} with the row id of every live document of {@code reader} that matches {@code query}. */
-    private static void forEachMatch(IndexReader reader, Query query, String what, RowIdConsumer consumer) throws IOException {
+    /**
+     * Calls {@code consumer} with the row id of every live document of {@code reader} that matches
+     * {@code query}.
+     */
+    private static void forEachMatch(
+            IndexReader reader, Query query, String what, RowIdConsumer consumer)
+            throws IOException {
         IndexSearcher searcher = new IndexSearcher(reader);
         searcher.setQueryCache(null);
-        Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        Weight weight =
+                searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
         for (LeafReaderContext leaf : reader.leaves()) {
             Scorer scorer = weight.scorer(leaf);
             if (scorer == null) {
@@ -286,21 +360,37 @@ public final class BucketSearcher {
             Bits liveDocs = leaf.reader().getLiveDocs();
             NumericDocValues rowIds = leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
             DocIdSetIterator docs = scorer.iterator();
-            for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+            for (int doc = docs.nextDoc();
+                    doc != DocIdSetIterator.NO_MORE_DOCS;
+                    doc = docs.nextDoc()) {
                 if (liveDocs != null && !liveDocs.get(doc)) {
                     continue;
                 }
                 if (rowIds == null || !rowIds.advanceExact(doc)) {
-                    throw new IOException("In " + what + ", document " + (leaf.docBase + doc) + " has no row id.");
+                    throw new IOException(
+                            "In "
+                                    + what
+                                    + ", document "
+                                    + (leaf.docBase + doc)
+                                    + " has no row id.");
                 }
                 consumer.accept(rowIds.longValue());
             }
         }
     }
 
-    /** The top-k documents of the rows indexed at query time, scored with {@code global} (null: their own). */
+    /**
+     * The top-k documents of the rows indexed at query time, scored with {@code global} (null:
+     * their own).
+     */
     public static List<SearchHit> searchFresh(
-            BinaryRow partition, int bucket, FreshRows fresh, Analyzer analyzer, CorpusStats global, String query, int k)
+            BinaryRow partition,
+            int bucket,
+            FreshRows fresh,
+            Analyzer analyzer,
+            CorpusStats global,
+            String query,
+            int k)
             throws IOException {
         checkK(k);
         checkQuery(query);
@@ -315,11 +405,17 @@ public final class BucketSearcher {
             LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(sd.doc, leaves));
             NumericDocValues rowIds = leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
             if (rowIds == null || !rowIds.advanceExact(sd.doc - leaf.docBase)) {
-                throw new IOException("Rows indexed at query time: document " + sd.doc + " has no row id.");
+                throw new IOException(
+                        "Rows indexed at query time: document " + sd.doc + " has no row id.");
             }
             int file = fresh.fileOf(rowIds.longValue());
-            hits.add(new SearchHit(partition, bucket, fresh.files().get(file).fileName(),
-                    fresh.positionOf(rowIds.longValue(), file), sd.score));
+            hits.add(
+                    new SearchHit(
+                            partition,
+                            bucket,
+                            fresh.files().get(file).fileName(),
+                            fresh.positionOf(rowIds.longValue(), file),
+                            sd.score));
         }
         return hits;
     }
@@ -336,21 +432,33 @@ public final class BucketSearcher {
 
     private static void checkK(int k) {
         if (k <= 0) {
-            throw new IllegalArgumentException("Cannot search full-text archives: k must be positive, but was " + k + ".");
+            throw new IllegalArgumentException(
+                    "Cannot search full-text archives: k must be positive, but was " + k + ".");
         }
     }
 
     private static void checkQuery(String query) {
         if (query == null || query.trim().isEmpty()) {
-            throw new IllegalArgumentException("Cannot search full-text archives: the query is blank. Give a Lucene query string.");
+            throw new IllegalArgumentException(
+                    "Cannot search full-text archives: the query is blank. Give a Lucene query string.");
         }
     }
 
-    /** The k best hits by score, ties broken by position; a position found twice keeps its best score. */
+    /**
+     * The k best hits by score, ties broken by position; a position found twice keeps its best
+     * score.
+     */
     public static List<SearchHit> topK(List<SearchHit> hits, int k) {
         Map<String, SearchHit> best = new LinkedHashMap<>();
         for (SearchHit h : hits) {
-            String key = java.util.Arrays.toString(h.partition().toBytes()) + "/" + h.bucket() + "/" + h.fileName() + "/" + h.position();
+            String key =
+                    java.util.Arrays.toString(h.partition().toBytes())
+                            + "/"
+                            + h.bucket()
+                            + "/"
+                            + h.fileName()
+                            + "/"
+                            + h.position();
             SearchHit old = best.get(key);
             if (old == null || SearchHit.RANKING.compare(h, old) < 0) {
                 best.put(key, h);

@@ -1,7 +1,14 @@
 package dev.strata.index.search;
 
 import dev.strata.index.archive.ArchiveFormat;
-
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
@@ -15,28 +22,21 @@ import org.apache.lucene.search.TermStatistics;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
-import java.io.IOException;
-import java.io.Serializable;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Supplier;
-
 /**
- * The BM25 collection statistics of the text field over every index a search reads (the archives of all
- * searched buckets and levels plus the rows indexed at query time), summed as if one Lucene index held all
- * their documents: per field the maximum document count, the document count, the sum of term frequencies
- * and of document frequencies; per query term its document frequency and total term frequency. A search
- * that scores every index with the same sums gives rows of different buckets, partitions and levels
- * comparable scores (Lucene's {@link IndexSearcher#termStatistics} and {@link IndexSearcher#collectionStatistics}
- * are the hooks). As in Lucene, documents of rows deleted since their index was written still count.
+ * The BM25 collection statistics of the text field over every index a search reads (the archives of
+ * all searched buckets and levels plus the rows indexed at query time), summed as if one Lucene
+ * index held all their documents: per field the maximum document count, the document count, the sum
+ * of term frequencies and of document frequencies; per query term its document frequency and total
+ * term frequency. A search that scores every index with the same sums gives rows of different
+ * buckets, partitions and levels comparable scores (Lucene's {@link IndexSearcher#termStatistics}
+ * and {@link IndexSearcher#collectionStatistics} are the hooks). As in Lucene, documents of rows
+ * deleted since their index was written still count.
  *
- * <p>Terms are the ones the query holds after it is rewritten against each index (a fuzzy query expands
- * to different terms in different indexes; all of them are collected, and its terms are scored with the
- * largest document frequency among them, as Lucene blends a fuzzy query's terms in one index). A term a
- * query uses both plainly and inside a fuzzy expansion gets the blended frequency in both places.
+ * <p>Terms are the ones the query holds after it is rewritten against each index (a fuzzy query
+ * expands to different terms in different indexes; all of them are collected, and its terms are
+ * scored with the largest document frequency among them, as Lucene blends a fuzzy query's terms in
+ * one index). A term a query uses both plainly and inside a fuzzy expansion gets the blended
+ * frequency in both places.
  */
 public final class CorpusStats implements Serializable {
 
@@ -46,11 +46,14 @@ public final class CorpusStats implements Serializable {
     private long docCount;
     private long sumTotalTermFreq;
     private long sumDocFreq;
+
     /** Term text → {docFreq, totalTermFreq}. */
     private final Map<String, long[]> terms = new LinkedHashMap<>();
+
     /**
-     * Per scoring multi-term query (a fuzzy query, by its text): the terms it expanded to in any index. Lucene
-     * scores such a query's terms with a blended document frequency, the largest of its terms'.
+     * Per scoring multi-term query (a fuzzy query, by its text): the terms it expanded to in any
+     * index. Lucene scores such a query's terms with a blended document frequency, the largest of
+     * its terms'.
      */
     private final Map<String, Set<String>> blendedGroups = new LinkedHashMap<>();
 
@@ -68,24 +71,31 @@ public final class CorpusStats implements Serializable {
         Set<Term> collected = new HashSet<>();
         rewritten.visit(QueryVisitor.termCollector(collected));
         Set<MultiTermQuery> blended = new HashSet<>();
-        query.visit(new QueryVisitor() {
-            @Override
-            public void consumeTermsMatching(Query q, String field, Supplier<ByteRunAutomaton> automaton) {
-                if (q instanceof MultiTermQuery
-                        && ((MultiTermQuery) q).getRewriteMethod() instanceof MultiTermQuery.TopTermsBlendedFreqScoringRewrite) {
-                    blended.add((MultiTermQuery) q);
-                }
-            }
+        query.visit(
+                new QueryVisitor() {
+                    @Override
+                    public void consumeTermsMatching(
+                            Query q, String field, Supplier<ByteRunAutomaton> automaton) {
+                        if (q instanceof MultiTermQuery
+                                && ((MultiTermQuery) q).getRewriteMethod()
+                                        instanceof
+                                        MultiTermQuery.TopTermsBlendedFreqScoringRewrite) {
+                            blended.add((MultiTermQuery) q);
+                        }
+                    }
 
-            @Override
-            public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
-                return occur == BooleanClause.Occur.MUST_NOT ? QueryVisitor.EMPTY_VISITOR : this;
-            }
-        });
+                    @Override
+                    public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+                        return occur == BooleanClause.Occur.MUST_NOT
+                                ? QueryVisitor.EMPTY_VISITOR
+                                : this;
+                    }
+                });
         for (MultiTermQuery q : blended) {
             Set<Term> expanded = new HashSet<>();
             searcher.rewrite(q).visit(QueryVisitor.termCollector(expanded));
-            Set<String> group = stats.blendedGroups.computeIfAbsent(q.toString(), x -> new HashSet<>());
+            Set<String> group =
+                    stats.blendedGroups.computeIfAbsent(q.toString(), x -> new HashSet<>());
             for (Term t : expanded) {
                 group.add(t.text());
             }
@@ -123,7 +133,9 @@ public final class CorpusStats implements Serializable {
                 v[1] += e.getValue()[1];
             }
             for (Map.Entry<String, Set<String>> e : s.blendedGroups.entrySet()) {
-                sum.blendedGroups.computeIfAbsent(e.getKey(), x -> new HashSet<>()).addAll(e.getValue());
+                sum.blendedGroups
+                        .computeIfAbsent(e.getKey(), x -> new HashSet<>())
+                        .addAll(e.getValue());
             }
         }
         return sum;
@@ -135,11 +147,12 @@ public final class CorpusStats implements Serializable {
     }
 
     /**
-     * A searcher over {@code reader} that scores with these statistics (BM25, no query cache). Terms these
-     * statistics do not know keep the reader's own statistics.
+     * A searcher over {@code reader} that scores with these statistics (BM25, no query cache).
+     * Terms these statistics do not know keep the reader's own statistics.
      */
     IndexSearcher searcher(IndexReader reader) {
-        // A term of a blended group is scored with the group's largest document frequency, as Lucene does in one index.
+        // A term of a blended group is scored with the group's largest document frequency, as
+        // Lucene does in one index.
         Map<String, Long> blendedDf = new HashMap<>();
         for (Set<String> group : blendedGroups.values()) {
             long max = 0;
@@ -154,25 +167,44 @@ public final class CorpusStats implements Serializable {
         IndexSearcher searcher =
                 new IndexSearcher(reader) {
                     @Override
-                    public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq) throws IOException {
-                        long[] global = ArchiveFormat.TEXT_FIELD.equals(term.field()) ? terms.get(term.text()) : null;
-                        long df = global == null ? 0 : Math.max(global[0], blendedDf.getOrDefault(term.text(), 0L));
+                    public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq)
+                            throws IOException {
+                        long[] global =
+                                ArchiveFormat.TEXT_FIELD.equals(term.field())
+                                        ? terms.get(term.text())
+                                        : null;
+                        long df =
+                                global == null
+                                        ? 0
+                                        : Math.max(
+                                                global[0], blendedDf.getOrDefault(term.text(), 0L));
                         if (df < docFreq) {
-                            // Not a term of the statistics (or fewer documents than this index alone): its own.
+                            // Not a term of the statistics (or fewer documents than this index
+                            // alone): its own.
                             return super.termStatistics(term, docFreq, totalTermFreq);
                         }
-                        // BM25 reads only the document frequency; the total term frequency just has to be >= it.
+                        // BM25 reads only the document frequency; the total term frequency just has
+                        // to be >= it.
                         return new TermStatistics(term.bytes(), df, Math.max(global[1], df));
                     }
 
                     @Override
-                    public CollectionStatistics collectionStatistics(String field) throws IOException {
+                    public CollectionStatistics collectionStatistics(String field)
+                            throws IOException {
                         CollectionStatistics local = super.collectionStatistics(field);
-                        if (!ArchiveFormat.TEXT_FIELD.equals(field) || local == null || docCount < local.docCount()
-                                || sumDocFreq < docCount || sumTotalTermFreq < sumDocFreq) {
+                        if (!ArchiveFormat.TEXT_FIELD.equals(field)
+                                || local == null
+                                || docCount < local.docCount()
+                                || sumDocFreq < docCount
+                                || sumTotalTermFreq < sumDocFreq) {
                             return local;
                         }
-                        return new CollectionStatistics(field, Math.max(maxDoc, docCount), docCount, sumTotalTermFreq, sumDocFreq);
+                        return new CollectionStatistics(
+                                field,
+                                Math.max(maxDoc, docCount),
+                                docCount,
+                                sumTotalTermFreq,
+                                sumDocFreq);
                     }
                 };
         searcher.setSimilarity(new BM25Similarity());
@@ -182,6 +214,12 @@ public final class CorpusStats implements Serializable {
 
     @Override
     public String toString() {
-        return "CorpusStats{docCount=" + docCount + ", sumTotalTermFreq=" + sumTotalTermFreq + ", terms=" + terms.size() + "}";
+        return "CorpusStats{docCount="
+                + docCount
+                + ", sumTotalTermFreq="
+                + sumTotalTermFreq
+                + ", terms="
+                + terms.size()
+                + "}";
     }
 }

@@ -3,7 +3,15 @@ package dev.strata.index.search;
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.ParkedFiles;
-
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -22,38 +30,32 @@ import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 
-import java.io.Closeable;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 /**
  * The rows of one (partition, bucket) that no current archive covers — level 0 and levels without a
- * current archive — indexed at query time in memory with the table's analyzer, so a search answers over
- * every live row of the snapshot, not only the archived ones.
+ * current archive — indexed at query time in memory with the table's analyzer, so a search answers
+ * over every live row of the snapshot, not only the archived ones.
  *
  * <p>Which of these rows are live follows the primary-key rules of a deletion-vector table with the
- * {@code deduplicate} merge engine: within level 0 the version of a key with the highest sequence number
- * is the key's current version, and a key whose current version is a delete ({@code -D}, {@code -U}) has
- * none; a row of a higher level is live when its deletion vector keeps it, it is an insert or update
- * ({@code +I}, {@code +U}), and its key has no version in level 0 (level 0 always holds the newest versions
- * of its keys). {@link #level0Keys()} are the keys whose archived versions a search must not return. The rows
- * parked in a postpone-bucket table's bucket -2 ({@link #indexParked}) are newer than all of these: their keys
- * are left out of the partition's buckets ({@code newerElsewhere}).
+ * {@code deduplicate} merge engine: within level 0 the version of a key with the highest sequence
+ * number is the key's current version, and a key whose current version is a delete ({@code -D},
+ * {@code -U}) has none; a row of a higher level is live when its deletion vector keeps it, it is an
+ * insert or update ({@code +I}, {@code +U}), and its key has no version in level 0 (level 0 always
+ * holds the newest versions of its keys). {@link #level0Keys()} are the keys whose archived
+ * versions a search must not return. The rows parked in a postpone-bucket table's bucket -2 ({@link
+ * #indexParked}) are newer than all of these: their keys are left out of the partition's buckets
+ * ({@code newerElsewhere}).
  *
- * <p>Documents carry the same fields as an archive's ({@link ArchiveFormat#TEXT_FIELD} analysed, the row
- * id in {@link ArchiveFormat#ROW_ID_FIELD}: the file's offset in {@link #files()} order plus the row's
- * position), so one scoring path serves archives and fresh rows. Memory is that of an in-memory Lucene
- * index over these rows' text plus one serialized key per level-0 row.
+ * <p>Documents carry the same fields as an archive's ({@link ArchiveFormat#TEXT_FIELD} analysed,
+ * the row id in {@link ArchiveFormat#ROW_ID_FIELD}: the file's offset in {@link #files()} order
+ * plus the row's position), so one scoring path serves archives and fresh rows. Memory is that of
+ * an in-memory Lucene index over these rows' text plus one serialized key per level-0 row.
  */
 public final class FreshRows implements Closeable {
 
-    /** Reads one data file as key-values (key, sequence number, row kind, the text column as value 0). */
+    /**
+     * Reads one data file as key-values (key, sequence number, row kind, the text column as value
+     * 0).
+     */
     public interface KeyValueFiles {
         RecordReader<KeyValue> open(DataFileMeta file) throws IOException;
     }
@@ -66,8 +68,14 @@ public final class FreshRows implements Closeable {
     private final long rows;
     private final long documents;
 
-    private FreshRows(List<DataFileMeta> files, long[] offsets, ByteBuffersDirectory directory, DirectoryReader reader,
-            Set<BinaryRow> level0Keys, long rows, long documents) {
+    private FreshRows(
+            List<DataFileMeta> files,
+            long[] offsets,
+            ByteBuffersDirectory directory,
+            DirectoryReader reader,
+            Set<BinaryRow> level0Keys,
+            long rows,
+            long documents) {
         this.files = files;
         this.offsets = offsets;
         this.directory = directory;
@@ -83,39 +91,74 @@ public final class FreshRows implements Closeable {
      * @param keyType the row type of the key the readers return (the table's trimmed primary key)
      * @param deletionVectors the snapshot's deletion vectors of the bucket by file name
      */
-    public static FreshRows index(List<DataFileMeta> files, KeyValueFiles readers, RowType keyType,
-            Map<String, DeletionVector> deletionVectors, AnalyzerSettings analyzer) throws IOException {
+    public static FreshRows index(
+            List<DataFileMeta> files,
+            KeyValueFiles readers,
+            RowType keyType,
+            Map<String, DeletionVector> deletionVectors,
+            AnalyzerSettings analyzer)
+            throws IOException {
         return index(files, readers, keyType, deletionVectors, analyzer, Collections.emptySet());
     }
 
     /**
-     * Like {@link #index(List, KeyValueFiles, RowType, Map, AnalyzerSettings)}, leaving out the rows of keys in
-     * {@code newerElsewhere}: keys whose newest version lives outside this bucket (the rows of a postpone-bucket
-     * table parked in bucket -2 are newer than every row of the partition's real buckets). Those keys are also
-     * in {@link #level0Keys()}, so their archived versions are not returned either.
+     * Like {@link #index(List, KeyValueFiles, RowType, Map, AnalyzerSettings)}, leaving out the
+     * rows of keys in {@code newerElsewhere}: keys whose newest version lives outside this bucket
+     * (the rows of a postpone-bucket table parked in bucket -2 are newer than every row of the
+     * partition's real buckets). Those keys are also in {@link #level0Keys()}, so their archived
+     * versions are not returned either.
      */
-    public static FreshRows index(List<DataFileMeta> files, KeyValueFiles readers, RowType keyType,
-            Map<String, DeletionVector> deletionVectors, AnalyzerSettings analyzer, Set<BinaryRow> newerElsewhere)
+    public static FreshRows index(
+            List<DataFileMeta> files,
+            KeyValueFiles readers,
+            RowType keyType,
+            Map<String, DeletionVector> deletionVectors,
+            AnalyzerSettings analyzer,
+            Set<BinaryRow> newerElsewhere)
             throws IOException {
-        return build(new ArrayList<>(files), false, readers, keyType, deletionVectors, analyzer, newerElsewhere);
+        return build(
+                new ArrayList<>(files),
+                false,
+                readers,
+                keyType,
+                deletionVectors,
+                analyzer,
+                newerElsewhere);
     }
 
     /**
-     * Indexes the files parked in a postpone-bucket table's bucket -2 of one partition. Their versions are
-     * ordered by {@link ParkedFiles#WRITE_ORDER} and row position (a later row of a key wins; its sequence
-     * numbers are not comparable across files); a key whose newest parked version is a delete has none. Parked
-     * files have no deletion vectors. {@link #level0Keys()} are every parked key: the real buckets' versions of
-     * them are older.
+     * Indexes the files parked in a postpone-bucket table's bucket -2 of one partition. Their
+     * versions are ordered by {@link ParkedFiles#WRITE_ORDER} and row position (a later row of a
+     * key wins; its sequence numbers are not comparable across files); a key whose newest parked
+     * version is a delete has none. Parked files have no deletion vectors. {@link #level0Keys()}
+     * are every parked key: the real buckets' versions of them are older.
      */
-    public static FreshRows indexParked(List<DataFileMeta> files, KeyValueFiles readers, RowType keyType,
-            AnalyzerSettings analyzer) throws IOException {
+    public static FreshRows indexParked(
+            List<DataFileMeta> files,
+            KeyValueFiles readers,
+            RowType keyType,
+            AnalyzerSettings analyzer)
+            throws IOException {
         List<DataFileMeta> ordered = new ArrayList<>(files);
         ordered.sort(ParkedFiles.WRITE_ORDER);
-        return build(ordered, true, readers, keyType, Collections.emptyMap(), analyzer, Collections.emptySet());
+        return build(
+                ordered,
+                true,
+                readers,
+                keyType,
+                Collections.emptyMap(),
+                analyzer,
+                Collections.emptySet());
     }
 
-    private static FreshRows build(List<DataFileMeta> ordered, boolean parked, KeyValueFiles readers, RowType keyType,
-            Map<String, DeletionVector> deletionVectors, AnalyzerSettings analyzer, Set<BinaryRow> newerElsewhere)
+    private static FreshRows build(
+            List<DataFileMeta> ordered,
+            boolean parked,
+            KeyValueFiles readers,
+            RowType keyType,
+            Map<String, DeletionVector> deletionVectors,
+            AnalyzerSettings analyzer,
+            Set<BinaryRow> newerElsewhere)
             throws IOException {
         long[] offsets = new long[ordered.size()];
         long offset = 0;
@@ -124,7 +167,8 @@ public final class FreshRows implements Closeable {
             offset += ordered.get(i).rowCount();
         }
         InternalRowSerializer keys = new InternalRowSerializer(keyType);
-        // Level 0: the newest version of each key (highest sequence number); higher levels: live rows by deletion vector.
+        // Level 0: the newest version of each key (highest sequence number); higher levels: live
+        // rows by deletion vector.
         Map<BinaryRow, Version> newest = new HashMap<>();
         List<Long> upperRows = new ArrayList<>();
         List<String> upperTexts = new ArrayList<>();
@@ -145,7 +189,10 @@ public final class FreshRows implements Closeable {
                                 continue;
                             }
                             BinaryRow key = keys.toBinaryRow(kv.key()).copy();
-                            String text = kv.value().isNullAt(0) ? null : kv.value().getString(0).toString();
+                            String text =
+                                    kv.value().isNullAt(0)
+                                            ? null
+                                            : kv.value().getString(0).toString();
                             if (newerElsewhere.contains(key)) {
                                 continue;
                             }
@@ -153,7 +200,13 @@ public final class FreshRows implements Closeable {
                                 long sequence = parked ? offsets[i] + p : kv.sequenceNumber();
                                 Version old = newest.get(key);
                                 if (old == null || sequence >= old.sequence) {
-                                    newest.put(key, new Version(sequence, offsets[i] + p, kv.valueKind(), text));
+                                    newest.put(
+                                            key,
+                                            new Version(
+                                                    sequence,
+                                                    offsets[i] + p,
+                                                    kv.valueKind(),
+                                                    text));
                                 }
                             } else if (isAdd(kv.valueKind()) && text != null) {
                                 upperRows.add(offsets[i] + p);
@@ -167,15 +220,25 @@ public final class FreshRows implements Closeable {
                 }
             }
             if (position != file.rowCount()) {
-                throw new IOException("Cannot index data file " + file.fileName() + " at query time: it holds " + position
-                        + " rows, its metadata says " + file.rowCount() + ".");
+                throw new IOException(
+                        "Cannot index data file "
+                                + file.fileName()
+                                + " at query time: it holds "
+                                + position
+                                + " rows, its metadata says "
+                                + file.rowCount()
+                                + ".");
             }
         }
         ByteBuffersDirectory directory = new ByteBuffersDirectory();
         long documents = 0;
         try (Analyzer a = analyzer.newAnalyzer();
-                IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(a)
-                        .setOpenMode(IndexWriterConfig.OpenMode.CREATE).setCommitOnClose(true))) {
+                IndexWriter writer =
+                        new IndexWriter(
+                                directory,
+                                new IndexWriterConfig(a)
+                                        .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+                                        .setCommitOnClose(true))) {
             Document doc = new Document();
             Field text = new TextField(ArchiveFormat.TEXT_FIELD, "", Field.Store.NO);
             NumericDocValuesField rowId = new NumericDocValuesField(ArchiveFormat.ROW_ID_FIELD, 0L);
@@ -201,8 +264,14 @@ public final class FreshRows implements Closeable {
         DirectoryReader reader = DirectoryReader.open(directory);
         Set<BinaryRow> hidden = new HashSet<>(newest.keySet());
         hidden.addAll(newerElsewhere);
-        return new FreshRows(Collections.unmodifiableList(ordered), offsets, directory, reader,
-                Collections.unmodifiableSet(hidden), offset, documents);
+        return new FreshRows(
+                Collections.unmodifiableList(ordered),
+                offsets,
+                directory,
+                reader,
+                Collections.unmodifiableSet(hidden),
+                offset,
+                documents);
     }
 
     private static boolean isAdd(RowKind kind) {
@@ -223,7 +292,9 @@ public final class FreshRows implements Closeable {
         }
     }
 
-    /** The indexed files; a document's row id is its file's offset in this order plus its position. */
+    /**
+     * The indexed files; a document's row id is its file's offset in this order plus its position.
+     */
     public List<DataFileMeta> files() {
         return files;
     }
@@ -239,8 +310,8 @@ public final class FreshRows implements Closeable {
     }
 
     /**
-     * Keys with a version in level 0, or newer elsewhere (serialized with the key type); their archived
-     * versions are not live.
+     * Keys with a version in level 0, or newer elsewhere (serialized with the key type); their
+     * archived versions are not live.
      */
     public Set<BinaryRow> level0Keys() {
         return level0Keys;

@@ -1,7 +1,8 @@
 package dev.strata.index.search;
 
 import dev.strata.index.archive.ArchiveFormat;
-
+import java.io.IOException;
+import java.util.Arrays;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.ConstantScoreScorer;
@@ -16,14 +17,11 @@ import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 import org.apache.paimon.deletionvectors.DeletionVectorJudger;
 
-import java.io.IOException;
-import java.util.Arrays;
-
 /**
- * Matches the documents whose archive row id is live: it falls in a source that is active in the search's
- * snapshot and is not deleted by that source's deletion vector. Used as a FILTER clause so the top-k is
- * taken among live rows only. A row id is judged by a binary search over the source ranges and one
- * deletion-vector probe; live rows are never enumerated.
+ * Matches the documents whose archive row id is live: it falls in a source that is active in the
+ * search's snapshot and is not deleted by that source's deletion vector. Used as a FILTER clause so
+ * the top-k is taken among live rows only. A row id is judged by a binary search over the source
+ * ranges and one deletion-vector probe; live rows are never enumerated.
  */
 final class LiveRowsQuery extends Query {
 
@@ -33,7 +31,12 @@ final class LiveRowsQuery extends Query {
     private final boolean[] active;
     private final DeletionVectorJudger[] deletions;
 
-    LiveRowsQuery(String archive, long[] offsets, long[] rowCounts, boolean[] active, DeletionVectorJudger[] deletions) {
+    LiveRowsQuery(
+            String archive,
+            long[] offsets,
+            long[] rowCounts,
+            boolean[] active,
+            DeletionVectorJudger[] deletions) {
         this.archive = archive;
         this.offsets = offsets;
         this.rowCounts = rowCounts;
@@ -57,7 +60,8 @@ final class LiveRowsQuery extends Query {
         return new ConstantScoreWeight(this, boost) {
             @Override
             public Scorer scorer(LeafReaderContext context) throws IOException {
-                NumericDocValues rowIds = context.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
+                NumericDocValues rowIds =
+                        context.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
                 if (rowIds == null) {
                     return null;
                 }
@@ -66,7 +70,8 @@ final class LiveRowsQuery extends Query {
                         new TwoPhaseIterator(approximation) {
                             @Override
                             public boolean matches() throws IOException {
-                                return rowIds.advanceExact(approximation.docID()) && isLive(rowIds.longValue());
+                                return rowIds.advanceExact(approximation.docID())
+                                        && isLive(rowIds.longValue());
                             }
 
                             @Override

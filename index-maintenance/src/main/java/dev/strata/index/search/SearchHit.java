@@ -1,10 +1,9 @@
 package dev.strata.index.search;
 
-import org.apache.paimon.data.BinaryRow;
-
 import java.io.Serializable;
 import java.util.Comparator;
 import java.util.Objects;
+import org.apache.paimon.data.BinaryRow;
 
 /**
  * One live row found by a full-text search: where it is (partition, bucket, data file, physical row
@@ -14,9 +13,13 @@ public final class SearchHit implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** Score descending, then position order (partition bytes unsigned, bucket, file name, row position). */
+    /**
+     * Score descending, then position order (partition bytes unsigned, bucket, file name, row
+     * position).
+     */
     public static final Comparator<SearchHit> RANKING =
-            Comparator.comparingDouble((SearchHit h) -> -h.score).thenComparing(SearchHit::comparePosition);
+            Comparator.comparingDouble((SearchHit h) -> -h.score)
+                    .thenComparing(SearchHit::comparePosition);
 
     private final BinaryRow partition;
     private final int bucket;
@@ -75,8 +78,11 @@ public final class SearchHit implements Serializable {
             return false;
         }
         SearchHit h = (SearchHit) o;
-        return bucket == h.bucket && position == h.position && Float.compare(score, h.score) == 0
-                && partition.equals(h.partition) && fileName.equals(h.fileName);
+        return bucket == h.bucket
+                && position == h.position
+                && Float.compare(score, h.score) == 0
+                && partition.equals(h.partition)
+                && fileName.equals(h.fileName);
     }
 
     @Override
@@ -86,6 +92,14 @@ public final class SearchHit implements Serializable {
 
     @Override
     public String toString() {
-        return "SearchHit{bucket=" + bucket + ", file=" + fileName + ", position=" + position + ", score=" + score + "}";
+        return "SearchHit{bucket="
+                + bucket
+                + ", file="
+                + fileName
+                + ", position="
+                + position
+                + ", score="
+                + score
+                + "}";
     }
 }

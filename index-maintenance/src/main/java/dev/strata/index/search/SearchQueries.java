@@ -1,9 +1,14 @@
 package dev.strata.index.search;
 
-import dev.strata.index.archive.ArchiveFormat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.strata.index.archive.ArchiveFormat;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -26,23 +31,16 @@ import org.apache.lucene.search.SynonymQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.QueryBuilder;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-
 /**
- * Turns a search's query text into a Lucene query over {@link ArchiveFormat#TEXT_FIELD}, analysed with the
- * index's analyzer. Two forms are accepted:
+ * Turns a search's query text into a Lucene query over {@link ArchiveFormat#TEXT_FIELD}, analysed
+ * with the index's analyzer. Two forms are accepted:
  *
  * <ul>
  *   <li>Lucene classic query syntax (the default): terms, {@code AND/OR/NOT}, {@code "phrases"},
  *       {@code prefix*}, {@code fuzzy~}.
- *   <li>The JSON query DSL of Apache Paimon's own {@code full_text_search}, recognised when the text is a JSON
- *       object whose single key is one of the query types below, so a query written for Paimon runs
- *       unchanged:
+ *   <li>The JSON query DSL of Apache Paimon's own {@code full_text_search}, recognised when the
+ *       text is a JSON object whose single key is one of the query types below, so a query written
+ *       for Paimon runs unchanged:
  *       <pre>
  * Query    = {"match": Match} | {"match_phrase" | "phrase": Phrase} | {"boolean" | "bool": Boolean}
  *          | {"boost": Boosting} | {"multi_match": Match (with "columns", one column only)}
@@ -54,9 +52,10 @@ import java.util.Set;
  *             "queries": [["Must" | "Should" | "MustNot", Query]]}
  * Boosting = {"positive": Query, "negative": Query, "negative_boost": number (default 0.5)}
  *       </pre>
- *       {@code fuzziness: "auto"} is 0 for terms of up to 2 characters, 1 up to 5, else 2. A boolean query
- *       with only {@code must_not} clauses matches every other row. The table column comes from the call,
- *       as in Paimon; a {@code column} field inside the JSON is accepted and not used.
+ *       {@code fuzziness: "auto"} is 0 for terms of up to 2 characters, 1 up to 5, else 2. A
+ *       boolean query with only {@code must_not} clauses matches every other row. The table column
+ *       comes from the call, as in Paimon; a {@code column} field inside the JSON is accepted and
+ *       not used.
  * </ul>
  */
 public final class SearchQueries {
@@ -79,8 +78,13 @@ public final class SearchQueries {
             try {
                 return parseDsl(analyzer, dsl, 0);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Cannot parse full-text query '" + query + "': " + e.getMessage()
-                        + ". Use Paimon's JSON query DSL (match, match_phrase, boolean, boost) or Lucene classic syntax.", e);
+                throw new IllegalArgumentException(
+                        "Cannot parse full-text query '"
+                                + query
+                                + "': "
+                                + e.getMessage()
+                                + ". Use Paimon's JSON query DSL (match, match_phrase, boolean, boost) or Lucene classic syntax.",
+                        e);
             }
         }
         QueryParser parser = new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer);
@@ -88,7 +92,10 @@ public final class SearchQueries {
             return parser.parse(query);
         } catch (ParseException | RuntimeException e) {
             throw new IllegalArgumentException(
-                    "Cannot parse full-text query '" + query + "': " + e.getMessage()
+                    "Cannot parse full-text query '"
+                            + query
+                            + "': "
+                            + e.getMessage()
                             + ". Use Lucene classic query syntax: terms, AND/OR/NOT, \"phrases\", prefix*, fuzzy~"
                             + " (or Paimon's JSON query DSL).",
                     e);
@@ -96,16 +103,19 @@ public final class SearchQueries {
     }
 
     /**
-     * Whether a document matches {@code query} in an index iff it matches in an index holding only that
-     * document: true for terms, phrases (with slop), synonyms, match-all/none and boolean, boost and
-     * constant-score combinations of those, and for Paimon's boosting query when its positive query is (the
-     * negative one only changes scores). False for queries that expand against the index's term dictionary
-     * with limits (fuzzy, wildcard, prefix, regexp, range: what they match depends on the other terms of the
-     * index) and for any other query type.
+     * Whether a document matches {@code query} in an index iff it matches in an index holding only
+     * that document: true for terms, phrases (with slop), synonyms, match-all/none and boolean,
+     * boost and constant-score combinations of those, and for Paimon's boosting query when its
+     * positive query is (the negative one only changes scores). False for queries that expand
+     * against the index's term dictionary with limits (fuzzy, wildcard, prefix, regexp, range: what
+     * they match depends on the other terms of the index) and for any other query type.
      */
     public static boolean perDocument(Query query) {
-        if (query instanceof TermQuery || query instanceof PhraseQuery || query instanceof MultiPhraseQuery
-                || query instanceof SynonymQuery || query instanceof MatchAllDocsQuery
+        if (query instanceof TermQuery
+                || query instanceof PhraseQuery
+                || query instanceof MultiPhraseQuery
+                || query instanceof SynonymQuery
+                || query instanceof MatchAllDocsQuery
                 || query instanceof MatchNoDocsQuery) {
             return true;
         }
@@ -137,7 +147,10 @@ public final class SearchQueries {
         return false;
     }
 
-    /** The JSON object when {@code query} is one in the DSL's shape (one known query type), else null. */
+    /**
+     * The JSON object when {@code query} is one in the DSL's shape (one known query type), else
+     * null.
+     */
     private static JsonNode dsl(String query) {
         String t = query.trim();
         if (!t.startsWith("{") || !t.endsWith("}")) {
@@ -149,7 +162,10 @@ public final class SearchQueries {
         } catch (IOException e) {
             return null; // e.g. a classic range query {a TO b}
         }
-        if (node == null || !node.isObject() || node.size() != 1 || !TYPES.contains(node.fieldNames().next())) {
+        if (node == null
+                || !node.isObject()
+                || node.size() != 1
+                || !TYPES.contains(node.fieldNames().next())) {
             return null;
         }
         return node;
@@ -160,8 +176,11 @@ public final class SearchQueries {
             throw new IllegalArgumentException("queries nest deeper than " + MAX_DEPTH + " levels");
         }
         if (node == null || !node.isObject() || node.size() != 1) {
-            throw new IllegalArgumentException("expected an object with exactly one query type of " + TYPES
-                    + " but found " + node);
+            throw new IllegalArgumentException(
+                    "expected an object with exactly one query type of "
+                            + TYPES
+                            + " but found "
+                            + node);
         }
         String type = node.fieldNames().next();
         JsonNode body = node.get(type);
@@ -170,16 +189,42 @@ public final class SearchQueries {
         }
         switch (type) {
             case "match":
-                return match(analyzer, body, Set.of("query", "terms", "operator", "boost", "fuzziness", "max_expansions",
-                        "maxExpansions", "prefix_length", "prefixLength", "column"));
+                return match(
+                        analyzer,
+                        body,
+                        Set.of(
+                                "query",
+                                "terms",
+                                "operator",
+                                "boost",
+                                "fuzziness",
+                                "max_expansions",
+                                "maxExpansions",
+                                "prefix_length",
+                                "prefixLength",
+                                "column"));
             case "multi_match":
                 JsonNode columns = body.get("columns");
                 if (columns != null && (!columns.isArray() || columns.size() > 1)) {
-                    throw new IllegalArgumentException("multi_match over several columns is not supported: a table's"
-                            + " full-text index covers one column; search each column and combine the results");
+                    throw new IllegalArgumentException(
+                            "multi_match over several columns is not supported: a table's"
+                                    + " full-text index covers one column; search each column and combine the results");
                 }
-                return match(analyzer, body, Set.of("query", "terms", "operator", "boost", "fuzziness", "max_expansions",
-                        "maxExpansions", "prefix_length", "prefixLength", "columns", "boosts"));
+                return match(
+                        analyzer,
+                        body,
+                        Set.of(
+                                "query",
+                                "terms",
+                                "operator",
+                                "boost",
+                                "fuzziness",
+                                "max_expansions",
+                                "maxExpansions",
+                                "prefix_length",
+                                "prefixLength",
+                                "columns",
+                                "boosts"));
             case "match_phrase":
             case "phrase":
                 return phrase(analyzer, body);
@@ -189,7 +234,8 @@ public final class SearchQueries {
             case "boost":
                 return boosting(analyzer, body, depth);
             default:
-                throw new IllegalArgumentException("unknown query type '" + type + "'; use one of " + TYPES);
+                throw new IllegalArgumentException(
+                        "unknown query type '" + type + "'; use one of " + TYPES);
         }
     }
 
@@ -197,7 +243,8 @@ public final class SearchQueries {
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!allowed.contains(f)) {
-                throw new IllegalArgumentException("'" + what + "' has no field '" + f + "'; its fields are " + allowed);
+                throw new IllegalArgumentException(
+                        "'" + what + "' has no field '" + f + "'; its fields are " + allowed);
             }
         }
     }
@@ -205,7 +252,8 @@ public final class SearchQueries {
     private static String text(JsonNode body, String what) {
         JsonNode q = body.has("query") ? body.get("query") : body.get("terms");
         if (q == null || !q.isTextual()) {
-            throw new IllegalArgumentException("'" + what + "' needs the text to search as \"query\" (a string)");
+            throw new IllegalArgumentException(
+                    "'" + what + "' needs the text to search as \"query\" (a string)");
         }
         return q.asText();
     }
@@ -215,7 +263,8 @@ public final class SearchQueries {
             JsonNode v = body.get(n);
             if (v != null) {
                 if (!v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < 0) {
-                    throw new IllegalArgumentException("'" + what + "." + n + "' must be a non-negative integer, found " + v);
+                    throw new IllegalArgumentException(
+                            "'" + what + "." + n + "' must be a non-negative integer, found " + v);
                 }
                 return v.asInt();
             }
@@ -229,7 +278,8 @@ public final class SearchQueries {
             return fallback;
         }
         if (!v.isNumber() || !(v.floatValue() >= 0)) {
-            throw new IllegalArgumentException("'" + what + "." + name + "' must be a non-negative number, found " + v);
+            throw new IllegalArgumentException(
+                    "'" + what + "." + name + "' must be a non-negative number, found " + v);
         }
         return v.floatValue();
     }
@@ -237,27 +287,51 @@ public final class SearchQueries {
     private static Query match(Analyzer analyzer, JsonNode body, Set<String> allowed) {
         only(body, "match", allowed);
         String text = text(body, "match");
-        String operator = body.has("operator") ? body.get("operator").asText().toLowerCase(Locale.ROOT) : "or";
+        String operator =
+                body.has("operator")
+                        ? body.get("operator").asText().toLowerCase(Locale.ROOT)
+                        : "or";
         if (!operator.equals("or") && !operator.equals("and")) {
-            throw new IllegalArgumentException("'match.operator' must be \"Or\" or \"And\", found " + body.get("operator"));
+            throw new IllegalArgumentException(
+                    "'match.operator' must be \"Or\" or \"And\", found " + body.get("operator"));
         }
-        BooleanClause.Occur occur = operator.equals("and") ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
+        BooleanClause.Occur occur =
+                operator.equals("and") ? BooleanClause.Occur.MUST : BooleanClause.Occur.SHOULD;
         JsonNode fuzzy = body.get("fuzziness");
         Query q;
         if (fuzzy == null || (fuzzy.isIntegralNumber() && fuzzy.asInt() == 0)) {
-            q = new QueryBuilder(analyzer).createBooleanQuery(ArchiveFormat.TEXT_FIELD, text, occur);
+            q =
+                    new QueryBuilder(analyzer)
+                            .createBooleanQuery(ArchiveFormat.TEXT_FIELD, text, occur);
         } else {
             boolean auto = fuzzy.isTextual() && fuzzy.asText().equalsIgnoreCase("auto");
-            if (!auto && !(fuzzy.isIntegralNumber() && fuzzy.asInt() > 0 && fuzzy.asInt() <= FuzzyQuery.defaultMaxEdits)) {
-                throw new IllegalArgumentException("'match.fuzziness' must be 0, 1, 2 or \"auto\", found " + fuzzy);
+            if (!auto
+                    && !(fuzzy.isIntegralNumber()
+                            && fuzzy.asInt() > 0
+                            && fuzzy.asInt() <= FuzzyQuery.defaultMaxEdits)) {
+                throw new IllegalArgumentException(
+                        "'match.fuzziness' must be 0, 1, 2 or \"auto\", found " + fuzzy);
             }
-            int expansions = intField(body, "match", FuzzyQuery.defaultMaxExpansions, "max_expansions", "maxExpansions");
+            int expansions =
+                    intField(
+                            body,
+                            "match",
+                            FuzzyQuery.defaultMaxExpansions,
+                            "max_expansions",
+                            "maxExpansions");
             int prefix = intField(body, "match", 0, "prefix_length", "prefixLength");
             BooleanQuery.Builder b = new BooleanQuery.Builder();
             for (String term : tokens(analyzer, text)) {
-                int edits = auto ? (term.length() <= 2 ? 0 : term.length() <= 5 ? 1 : 2) : fuzzy.asInt();
+                int edits =
+                        auto
+                                ? (term.length() <= 2 ? 0 : term.length() <= 5 ? 1 : 2)
+                                : fuzzy.asInt();
                 Term t = new Term(ArchiveFormat.TEXT_FIELD, term);
-                b.add(edits == 0 ? new TermQuery(t) : new FuzzyQuery(t, edits, prefix, Math.max(1, expansions), true), occur);
+                b.add(
+                        edits == 0
+                                ? new TermQuery(t)
+                                : new FuzzyQuery(t, edits, prefix, Math.max(1, expansions), true),
+                        occur);
             }
             q = b.build();
         }
@@ -272,7 +346,8 @@ public final class SearchQueries {
         only(body, "match_phrase", Set.of("query", "terms", "slop", "column"));
         String text = text(body, "match_phrase");
         int slop = intField(body, "match_phrase", 0, "slop");
-        Query q = new QueryBuilder(analyzer).createPhraseQuery(ArchiveFormat.TEXT_FIELD, text, slop);
+        Query q =
+                new QueryBuilder(analyzer).createPhraseQuery(ArchiveFormat.TEXT_FIELD, text, slop);
         return q == null ? new MatchNoDocsQuery("no terms in '" + text + "'") : q;
     }
 
@@ -287,10 +362,15 @@ public final class SearchQueries {
                 continue;
             }
             if (!list.isArray()) {
-                throw new IllegalArgumentException("'boolean." + name + "' must be an array of queries, found " + list);
+                throw new IllegalArgumentException(
+                        "'boolean." + name + "' must be an array of queries, found " + list);
             }
-            BooleanClause.Occur occur = name.equals("must") ? BooleanClause.Occur.MUST
-                    : name.equals("should") ? BooleanClause.Occur.SHOULD : BooleanClause.Occur.MUST_NOT;
+            BooleanClause.Occur occur =
+                    name.equals("must")
+                            ? BooleanClause.Occur.MUST
+                            : name.equals("should")
+                                    ? BooleanClause.Occur.SHOULD
+                                    : BooleanClause.Occur.MUST_NOT;
             for (JsonNode q : list) {
                 b.add(parseDsl(analyzer, q, depth + 1), occur);
                 positive += occur == BooleanClause.Occur.MUST_NOT ? 0 : 1;
@@ -300,19 +380,29 @@ public final class SearchQueries {
         JsonNode pairs = body.get("queries");
         if (pairs != null) {
             if (!pairs.isArray()) {
-                throw new IllegalArgumentException("'boolean.queries' must be an array of [occur, query] pairs, found " + pairs);
+                throw new IllegalArgumentException(
+                        "'boolean.queries' must be an array of [occur, query] pairs, found "
+                                + pairs);
             }
             for (JsonNode pair : pairs) {
                 if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isTextual()) {
-                    throw new IllegalArgumentException("each of 'boolean.queries' must be [\"Must\" | \"Should\" | "
-                            + "\"MustNot\", query], found " + pair);
+                    throw new IllegalArgumentException(
+                            "each of 'boolean.queries' must be [\"Must\" | \"Should\" | "
+                                    + "\"MustNot\", query], found "
+                                    + pair);
                 }
                 String o = pair.get(0).asText().toLowerCase(Locale.ROOT).replace("_", "");
-                BooleanClause.Occur occur = o.equals("must") ? BooleanClause.Occur.MUST
-                        : o.equals("should") ? BooleanClause.Occur.SHOULD
-                        : o.equals("mustnot") ? BooleanClause.Occur.MUST_NOT : null;
+                BooleanClause.Occur occur =
+                        o.equals("must")
+                                ? BooleanClause.Occur.MUST
+                                : o.equals("should")
+                                        ? BooleanClause.Occur.SHOULD
+                                        : o.equals("mustnot") ? BooleanClause.Occur.MUST_NOT : null;
                 if (occur == null) {
-                    throw new IllegalArgumentException("unknown occur '" + pair.get(0).asText() + "'; use Must, Should or MustNot");
+                    throw new IllegalArgumentException(
+                            "unknown occur '"
+                                    + pair.get(0).asText()
+                                    + "'; use Must, Should or MustNot");
                 }
                 b.add(parseDsl(analyzer, pair.get(1), depth + 1), occur);
                 positive += occur == BooleanClause.Occur.MUST_NOT ? 0 : 1;
@@ -331,12 +421,17 @@ public final class SearchQueries {
     private static Query boosting(Analyzer analyzer, JsonNode body, int depth) {
         only(body, "boost", Set.of("positive", "negative", "negative_boost", "negativeBoost"));
         if (!body.has("positive") || !body.has("negative")) {
-            throw new IllegalArgumentException("'boost' needs both \"positive\" and \"negative\" queries");
+            throw new IllegalArgumentException(
+                    "'boost' needs both \"positive\" and \"negative\" queries");
         }
-        float factor = body.has("negative_boost") ? floatField(body, "boost", "negative_boost", 0.5f)
-                : floatField(body, "boost", "negativeBoost", 0.5f);
-        return FunctionScoreQuery.boostByQuery(parseDsl(analyzer, body.get("positive"), depth + 1),
-                parseDsl(analyzer, body.get("negative"), depth + 1), factor);
+        float factor =
+                body.has("negative_boost")
+                        ? floatField(body, "boost", "negative_boost", 0.5f)
+                        : floatField(body, "boost", "negativeBoost", 0.5f);
+        return FunctionScoreQuery.boostByQuery(
+                parseDsl(analyzer, body.get("positive"), depth + 1),
+                parseDsl(analyzer, body.get("negative"), depth + 1),
+                factor);
     }
 
     private static List<String> tokens(Analyzer analyzer, String text) {
@@ -349,7 +444,8 @@ public final class SearchQueries {
             }
             ts.end();
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot analyse '" + text + "': " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot analyse '" + text + "': " + e.getMessage(), e);
         }
         return out;
     }

@@ -2,26 +2,25 @@ package dev.strata.index.search;
 
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.options.AnalyzerSettings;
-
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.memory.MemoryIndex;
 import org.apache.lucene.search.Query;
 
-import java.io.IOException;
-import java.io.Serializable;
-import java.io.UncheckedIOException;
-
 /**
- * Whether one text matches a full-text query, decided exactly as a search of the archives decides it: the
- * text is analysed with the index's analyzer into the archive's text field of a one-document in-memory
- * index (Lucene's {@link MemoryIndex}, positions kept, so phrases, prefixes and fuzzy terms behave as in an
- * archive), and the query is parsed by {@link SearchQueries} with the same analyzer. A row matches when the
- * query matches its document, whatever the score (a demoted {@code boost} match still matches). A null
- * text never matches: archives and fresh indexes hold no document for it.
+ * Whether one text matches a full-text query, decided exactly as a search of the archives decides
+ * it: the text is analysed with the index's analyzer into the archive's text field of a
+ * one-document in-memory index (Lucene's {@link MemoryIndex}, positions kept, so phrases, prefixes
+ * and fuzzy terms behave as in an archive), and the query is parsed by {@link SearchQueries} with
+ * the same analyzer. A row matches when the query matches its document, whatever the score (a
+ * demoted {@code boost} match still matches). A null text never matches: archives and fresh indexes
+ * hold no document for it.
  *
- * <p>Serializable (the analyzer settings as their JSON and the query text); the analyzer and the parsed query
- * are built once per deserialized copy. Not thread-safe: use one instance per thread (Spark evaluates each
- * task's own copy of an expression).
+ * <p>Serializable (the analyzer settings as their JSON and the query text); the analyzer and the
+ * parsed query are built once per deserialized copy. Not thread-safe: use one instance per thread
+ * (Spark evaluates each task's own copy of an expression).
  */
 public final class TextMatcher implements Serializable {
 
@@ -61,10 +60,11 @@ public final class TextMatcher implements Serializable {
     }
 
     /**
-     * Whether an archive or fresh index matches a row iff this matcher matches the row's text: the query's
-     * match of a document does not depend on the other documents ({@link SearchQueries#perDocument}).
-     * A scan that answers such a query from the index answers it exactly; fuzzy, wildcard, prefix, regexp
-     * and range queries expand against the index's terms, so their rows must still be matched one by one.
+     * Whether an archive or fresh index matches a row iff this matcher matches the row's text: the
+     * query's match of a document does not depend on the other documents ({@link
+     * SearchQueries#perDocument}). A scan that answers such a query from the index answers it
+     * exactly; fuzzy, wildcard, prefix, regexp and range queries expand against the index's terms,
+     * so their rows must still be matched one by one.
      */
     public boolean exactInIndex() {
         query();
@@ -82,7 +82,8 @@ public final class TextMatcher implements Serializable {
         try {
             return index.createSearcher().count(parsed) > 0;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot match full-text query '" + query + "' in memory: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Cannot match full-text query '" + query + "' in memory: " + e.getMessage(), e);
         }
     }
 }

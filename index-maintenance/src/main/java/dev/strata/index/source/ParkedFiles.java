@@ -1,23 +1,22 @@
 package dev.strata.index.source;
 
 import java.util.Comparator;
-
 import org.apache.paimon.io.DataFileMeta;
 
 /**
- * The files parked in a postpone-bucket table's bucket -2 ({@code BucketMode.POSTPONE_BUCKET}) in the order
- * they were written. Their sequence numbers are not comparable across files (each writer numbers its own
- * rows), so the order is: creation time, then smallest sequence number, then file name; within a file, row
- * position. A later row of a key is the key's newer version. Postpone compaction and searches over parked
- * rows both resolve versions in this order.
+ * The files parked in a postpone-bucket table's bucket -2 ({@code BucketMode.POSTPONE_BUCKET}) in
+ * the order they were written. Their sequence numbers are not comparable across files (each writer
+ * numbers its own rows), so the order is: creation time, then smallest sequence number, then file
+ * name; within a file, row position. A later row of a key is the key's newer version. Postpone
+ * compaction and searches over parked rows both resolve versions in this order.
  */
 public final class ParkedFiles {
 
     /** Write order of parked files of one partition. */
-    public static final Comparator<DataFileMeta> WRITE_ORDER = Comparator
-            .comparingLong(DataFileMeta::creationTimeEpochMillis)
-            .thenComparingLong(DataFileMeta::minSequenceNumber)
-            .thenComparing(DataFileMeta::fileName);
+    public static final Comparator<DataFileMeta> WRITE_ORDER =
+            Comparator.comparingLong(DataFileMeta::creationTimeEpochMillis)
+                    .thenComparingLong(DataFileMeta::minSequenceNumber)
+                    .thenComparing(DataFileMeta::fileName);
 
     private ParkedFiles() {}
 }

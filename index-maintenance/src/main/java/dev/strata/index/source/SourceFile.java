@@ -14,7 +14,11 @@ public final class SourceFile {
         }
         if (rowCount < 0) {
             throw new IllegalArgumentException(
-                    "Source file row count must not be negative: " + rowCount + " for " + fileName + ".");
+                    "Source file row count must not be negative: "
+                            + rowCount
+                            + " for "
+                            + fileName
+                            + ".");
         }
         this.fileName = fileName;
         this.rowCount = rowCount;

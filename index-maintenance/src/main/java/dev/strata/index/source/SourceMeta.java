@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The data level and the ordered source files of one archive, with a binary form that is byte-for-byte the
- * primary-key index source metadata of Apache Paimon (so a Paimon release with {@code _SOURCE_META} can
- * carry the same bytes).
+ * The data level and the ordered source files of one archive, with a binary form that is
+ * byte-for-byte the primary-key index source metadata of Apache Paimon (so a Paimon release with
+ * {@code _SOURCE_META} can carry the same bytes).
  *
  * <p>Grammar (big-endian, {@link java.io.DataOutput} conventions):
  *
@@ -93,13 +93,15 @@ public final class SourceMeta {
 
     public static SourceMeta deserialize(byte[] bytes) {
         if (bytes == null) {
-            throw new IllegalArgumentException("Failed to deserialize index source metadata: no bytes.");
+            throw new IllegalArgumentException(
+                    "Failed to deserialize index source metadata: no bytes.");
         }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
         try {
             int version = in.readInt();
             if (version != VERSION) {
-                throw new IllegalArgumentException("Unsupported index source version: " + version + ".");
+                throw new IllegalArgumentException(
+                        "Unsupported index source version: " + version + ".");
             }
             int level = in.readInt();
             int count = in.readInt();
@@ -124,7 +126,8 @@ public final class SourceMeta {
                 files.add(new SourceFile(name, rows));
             }
             if (in.available() > 0) {
-                throw new IllegalArgumentException("Unexpected trailing bytes in index source metadata.");
+                throw new IllegalArgumentException(
+                        "Unexpected trailing bytes in index source metadata.");
             }
             return new SourceMeta(level, files);
         } catch (IOException e) {

@@ -1,20 +1,14 @@
 package dev.strata.index.archive;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.strata.index.LevelReport;
 import dev.strata.index.PkFullTextRebuild;
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.fixtures.PkTable;
 import dev.strata.index.maintain.BucketIndexState;
-
-import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.FileStoreTableFactory;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,9 +19,13 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ArchiveCorruptionTest {
 
@@ -41,8 +39,14 @@ class ArchiveCorruptionTest {
     @BeforeEach
     void buildOneArchive() throws Exception {
         t = PkTable.create(dir, PkTable.defaultOptions());
-        t.write(Arrays.asList(PkTable.row(1, "lake format"), PkTable.row(2, "paimon full text search"), PkTable.row(3, "apache paimon")), null);
-        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+        t.write(
+                Arrays.asList(
+                        PkTable.row(1, "lake format"),
+                        PkTable.row(2, "paimon full text search"),
+                        PkTable.row(3, "apache paimon")),
+                null);
+        try (PkFullTextWriteHook hook =
+                PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
             t.compact(hook);
         }
         archive = t.archives().get(0);
@@ -62,13 +66,17 @@ class ArchiveCorruptionTest {
             thrown = e;
         }
         assertThat(thrown).isInstanceOf(CorruptArchiveException.class);
-        assertThat(thrown.getMessage()).contains(local.getFileName().toString()).contains("expected=").contains("actual=");
+        assertThat(thrown.getMessage())
+                .contains(local.getFileName().toString())
+                .contains("expected=")
+                .contains("actual=");
         return (CorruptArchiveException) thrown;
     }
 
     private BucketIndexState classify(boolean verifyContent) {
         ArchiveHeaders headers = new ArchiveHeaders(verifyContent);
-        return BucketIndexState.fromActiveDataFiles(1, t.dataFiles(), t.archives(), a -> headers.header(files, a));
+        return BucketIndexState.fromActiveDataFiles(
+                1, t.dataFiles(), t.archives(), a -> headers.header(files, a));
     }
 
     @Test
@@ -84,14 +92,28 @@ class ArchiveCorruptionTest {
         assertThat(openFails().getMessage()).contains("checksum failed");
         assertThat(classify(true).stalePayloads()).containsExactly(archive);
         // Search reports the corruption instead of answering from a damaged index.
-        assertThatThrownBy(() -> PkFullTextSearcher.create(t.table()).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3))
+        assertThatThrownBy(
+                        () ->
+                                PkFullTextSearcher.create(t.table())
+                                        .search(
+                                                t.latestSnapshotId(),
+                                                BinaryRow.EMPTY_ROW,
+                                                0,
+                                                "paimon",
+                                                3))
                 .isInstanceOf(CorruptArchiveException.class);
         // A rebuild retires the corrupt archive and builds a replacement for its level.
-        PkFullTextRebuild.Result result = PkFullTextRebuild.run(t.table(), t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, false, null);
+        PkFullTextRebuild.Result result =
+                PkFullTextRebuild.run(
+                        t.table(), t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, false, null);
         t.commit(result.messages());
         assertThat(t.archives()).hasSize(1).doesNotContain(archive);
         assertThat(result.report()).extracting(LevelReport::action).containsExactly("built");
-        assertThat(PkFullTextSearcher.create(t.table()).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3).hits()).hasSize(2);
+        assertThat(
+                        PkFullTextSearcher.create(t.table())
+                                .search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3)
+                                .hits())
+                .hasSize(2);
     }
 
     @Test
@@ -103,7 +125,8 @@ class ArchiveCorruptionTest {
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
         // The next compaction of a writer restored from this snapshot retires and rebuilds it.
         t.write(Collections.singletonList(PkTable.row(4, "fresh row")), null);
-        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+        try (PkFullTextWriteHook hook =
+                PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
             t.compact(hook);
         }
         List<IndexFileMeta> now = t.archives();
@@ -124,7 +147,14 @@ class ArchiveCorruptionTest {
         byte[] bytes = Files.readAllBytes(local);
         byte[] cut = Arrays.copyOf(bytes, bytes.length - 7);
         rewrite(cut);
-        IndexFileMeta lying = new IndexFileMeta(archive.indexType(), archive.fileName(), cut.length, archive.rowCount(), (org.apache.paimon.index.GlobalIndexMeta) null, null);
+        IndexFileMeta lying =
+                new IndexFileMeta(
+                        archive.indexType(),
+                        archive.fileName(),
+                        cut.length,
+                        archive.rowCount(),
+                        (org.apache.paimon.index.GlobalIndexMeta) null,
+                        null);
         assertThatThrownBy(() -> new ArchiveHeaders(false).header(files, lying))
                 .isInstanceOf(CorruptArchiveException.class)
                 .hasMessageContaining("footer")
@@ -136,7 +166,9 @@ class ArchiveCorruptionTest {
         byte[] bytes = Files.readAllBytes(local);
         ByteBuffer.wrap(bytes).putInt(4, 2);
         rewrite(bytes);
-        assertThat(openFails().getMessage()).contains("unsupported archive version").contains("expected=1 actual=2");
+        assertThat(openFails().getMessage())
+                .contains("unsupported archive version")
+                .contains("expected=1 actual=2");
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
     }
 
@@ -145,7 +177,9 @@ class ArchiveCorruptionTest {
         byte[] bytes = Files.readAllBytes(local);
         ByteBuffer.wrap(bytes).putInt(0, 0x12345678);
         rewrite(bytes);
-        assertThat(openFails().getMessage()).contains("wrong magic").contains("expected=0x53544654 actual=0x12345678");
+        assertThat(openFails().getMessage())
+                .contains("wrong magic")
+                .contains("expected=0x53544654 actual=0x12345678");
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
     }
 
@@ -155,10 +189,16 @@ class ArchiveCorruptionTest {
         Path target = source.resolveSibling(name);
         try (Stream<Path> all = Files.walk(source)) {
             for (Path p : (Iterable<Path>) all::iterator) {
-                Files.copy(p, target.resolve(source.relativize(p).toString()), StandardCopyOption.COPY_ATTRIBUTES);
+                Files.copy(
+                        p,
+                        target.resolve(source.relativize(p).toString()),
+                        StandardCopyOption.COPY_ATTRIBUTES);
             }
         }
-        return FileStoreTableFactory.create(t.table().fileIO(), new org.apache.paimon.fs.Path(target.toUri()), t.table().schema());
+        return FileStoreTableFactory.create(
+                t.table().fileIO(),
+                new org.apache.paimon.fs.Path(target.toUri()),
+                t.table().schema());
     }
 
     @Test
@@ -181,10 +221,23 @@ class ArchiveCorruptionTest {
         assertThatThrownBy(() -> ArchiveReader.open(copyFiles, archive, headers).close())
                 .isInstanceOf(CorruptArchiveException.class)
                 .hasMessageContaining(copyLocal.toString());
-        // The original stays verified and searchable; the JVM's searches check the copy before answering.
+        // The original stays verified and searchable; the JVM's searches check the copy before
+        // answering.
         assertThat(headers.verify(files, archive)).isNotNull();
-        assertThat(PkFullTextSearcher.create(t.table()).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3).hits()).hasSize(2);
-        assertThatThrownBy(() -> PkFullTextSearcher.create(copy).search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3))
+        assertThat(
+                        PkFullTextSearcher.create(t.table())
+                                .search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3)
+                                .hits())
+                .hasSize(2);
+        assertThatThrownBy(
+                        () ->
+                                PkFullTextSearcher.create(copy)
+                                        .search(
+                                                t.latestSnapshotId(),
+                                                BinaryRow.EMPTY_ROW,
+                                                0,
+                                                "paimon",
+                                                3))
                 .isInstanceOf(CorruptArchiveException.class)
                 .hasMessageContaining(copyLocal.toString());
     }
@@ -194,11 +247,13 @@ class ArchiveCorruptionTest {
         ArchiveHeaders headers = new ArchiveHeaders(true);
         ArchiveHeader original = headers.verify(files, archive);
         FileStoreTable copy = copyOfTable("docs_copy");
-        assertThat(headers.verify(ArchiveFiles.of(copy, BinaryRow.EMPTY_ROW, 0), archive)).isEqualTo(original);
+        assertThat(headers.verify(ArchiveFiles.of(copy, BinaryRow.EMPTY_ROW, 0), archive))
+                .isEqualTo(original);
         // Restored in place from a damaged backup: same path, same length, same modification time.
         byte[] bytes = Files.readAllBytes(local);
         FileTime time = Files.getLastModifiedTime(local);
-        ByteBuffer.wrap(bytes).putLong(bytes.length - 8, ByteBuffer.wrap(bytes).getLong(bytes.length - 8) ^ 0x5a);
+        ByteBuffer.wrap(bytes)
+                .putLong(bytes.length - 8, ByteBuffer.wrap(bytes).getLong(bytes.length - 8) ^ 0x5a);
         rewrite(bytes);
         Files.setLastModifiedTime(local, time);
         assertThatThrownBy(() -> headers.verify(files, archive))

@@ -1,21 +1,13 @@
 package dev.strata.index.archive;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.fixtures.PkTable;
 import dev.strata.index.search.SearchHit;
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.text.TextCorpus;
-
-import org.apache.lucene.index.CheckIndex;
-import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.DataFileMeta;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,8 +16,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.lucene.index.CheckIndex;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.DataFileMeta;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ArchiveRoundTripTest {
 
@@ -46,18 +44,24 @@ class ArchiveRoundTripTest {
                 List<GenericRow> rows = new ArrayList<>();
                 for (int i = 0; i < 150; i++) {
                     long id = batch * 150L + i;
-                    String text = random.nextInt(10) == 0 ? null : "uniq" + id + " " + corpus.document(random, 5, 30);
+                    String text =
+                            random.nextInt(10) == 0
+                                    ? null
+                                    : "uniq" + id + " " + corpus.document(random, 5, 30);
                     expected.put(id, text);
                     rows.add(PkTable.row(id, text));
                 }
                 t.write(rows, null);
             }
-            try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+            try (PkFullTextWriteHook hook =
+                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
                 t.compact(hook);
             }
             List<DataFileMeta> files = t.dataFiles();
             List<IndexFileMeta> archives = t.archives();
-            assertThat(files.size()).as("several files at the top level (target-file-size)").isGreaterThan(1);
+            assertThat(files.size())
+                    .as("several files at the top level (target-file-size)")
+                    .isGreaterThan(1);
             assertThat(archives).hasSize(1);
             IndexFileMeta archive = archives.get(0);
             assertThat(archive.indexType()).isEqualTo("pk-full-text");
@@ -66,12 +70,15 @@ class ArchiveRoundTripTest {
             assertThat(archive.fileName()).startsWith("index-");
 
             ArchiveFiles archiveFiles = ArchiveFiles.of(t.table(), BinaryRow.EMPTY_ROW, 0);
-            assertThat(t.table().fileIO().getFileSize(archiveFiles.path(archive))).isEqualTo(archive.fileSize());
-            try (ArchiveReader reader = ArchiveReader.open(archiveFiles, archive, new ArchiveHeaders(true))) {
+            assertThat(t.table().fileIO().getFileSize(archiveFiles.path(archive)))
+                    .isEqualTo(archive.fileSize());
+            try (ArchiveReader reader =
+                    ArchiveReader.open(archiveFiles, archive, new ArchiveHeaders(true))) {
                 ArchiveHeader header = reader.header();
                 assertThat(header.textFieldId()).isEqualTo(1);
                 assertThat(header.rowCount()).isEqualTo(450);
-                long nonNull = expected.values().stream().filter(java.util.Objects::nonNull).count();
+                long nonNull =
+                        expected.values().stream().filter(java.util.Objects::nonNull).count();
                 assertThat(header.docCount()).isEqualTo(nonNull);
                 assertThat(header.sourceMeta().sourceFiles()).hasSize(files.size());
                 List<String> names = new ArrayList<>();
@@ -90,7 +97,9 @@ class ArchiveRoundTripTest {
             PkFullTextSearcher searcher = PkFullTextSearcher.create(t.table());
             long snapshot = t.latestSnapshotId();
             for (Map.Entry<Long, String> e : expected.entrySet()) {
-                List<SearchHit> hits = searcher.search(snapshot, BinaryRow.EMPTY_ROW, 0, "uniq" + e.getKey(), 5).hits();
+                List<SearchHit> hits =
+                        searcher.search(snapshot, BinaryRow.EMPTY_ROW, 0, "uniq" + e.getKey(), 5)
+                                .hits();
                 if (e.getValue() == null) {
                     assertThat(hits).as("null text of id %s", e.getKey()).isEmpty();
                     continue;
@@ -98,7 +107,13 @@ class ArchiveRoundTripTest {
                 assertThat(hits).as("hits of id %s", e.getKey()).hasSize(1);
                 SearchHit hit = hits.get(0);
                 List<InternalRow> rows =
-                        searcher.readRows(snapshot, BinaryRow.EMPTY_ROW, 0, hit.fileName(), new long[] {hit.position()}, Arrays.asList("id", "body"));
+                        searcher.readRows(
+                                snapshot,
+                                BinaryRow.EMPTY_ROW,
+                                0,
+                                hit.fileName(),
+                                new long[] {hit.position()},
+                                Arrays.asList("id", "body"));
                 assertThat(rows.get(0).getLong(0)).isEqualTo(e.getKey());
                 assertThat(rows.get(0).getString(1).toString()).isEqualTo(e.getValue());
             }

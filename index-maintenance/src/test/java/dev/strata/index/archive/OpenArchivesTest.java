@@ -1,22 +1,20 @@
 package dev.strata.index.archive;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.fixtures.PkTable;
-
-import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.index.IndexFileMeta;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class OpenArchivesTest {
 
@@ -29,8 +27,12 @@ class OpenArchivesTest {
     @BeforeEach
     void buildOneArchive() throws Exception {
         PkTable t = PkTable.create(dir, PkTable.defaultOptions());
-        t.write(Arrays.asList(PkTable.row(1, "lake format"), PkTable.row(2, "paimon full text search")), null);
-        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+        t.write(
+                Arrays.asList(
+                        PkTable.row(1, "lake format"), PkTable.row(2, "paimon full text search")),
+                null);
+        try (PkFullTextWriteHook hook =
+                PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
             t.compact(hook);
         }
         archive = t.archives().get(0);
@@ -64,7 +66,9 @@ class OpenArchivesTest {
         assertThat(reader.indexReader().getRefCount()).isEqualTo(1);
         lease.close();
         assertThat(reader.indexReader().getRefCount()).as("closed with its last lease").isZero();
-        assertThatThrownBy(lease::reader).isInstanceOf(IllegalStateException.class).hasMessageContaining("lease");
+        assertThatThrownBy(lease::reader)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("lease");
     }
 
     @Test
@@ -86,6 +90,7 @@ class OpenArchivesTest {
 
     @Test
     void aNegativeCapacityIsRefused() {
-        assertThatThrownBy(() -> new OpenArchives(-1)).hasMessageContaining("strata.fulltext.open-archives");
+        assertThatThrownBy(() -> new OpenArchives(-1))
+                .hasMessageContaining("strata.fulltext.open-archives");
     }
 }

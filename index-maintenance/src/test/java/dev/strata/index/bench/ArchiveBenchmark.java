@@ -9,7 +9,16 @@ import dev.strata.index.fixtures.Files;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.search.BucketSearcher;
 import dev.strata.testing.text.TextCorpus;
-
+import java.io.IOException;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -25,20 +34,9 @@ import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.index.IndexPathFactory;
 import org.apache.paimon.io.DataFileMeta;
 
-import java.io.IOException;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
-import java.util.Random;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
-
 /**
- * Archive build throughput and size against a raw Lucene {@link IndexWriter} over the same texts on one
- * thread, and top-10 search latency on the archive (a printed report, not a test).
+ * Archive build throughput and size against a raw Lucene {@link IndexWriter} over the same texts on
+ * one thread, and top-10 search latency on the archive (a printed report, not a test).
  *
  * <p>System properties: {@code strata.bench.docs} (default 1,000,000), {@code strata.bench.bytes}
  * (text length, default 200), {@code strata.bench.queries} (default 300), {@code strata.bench.dir}
@@ -53,7 +51,11 @@ public final class ArchiveBenchmark {
         int bytes = Integer.getInteger("strata.bench.bytes", 200);
         int queries = Integer.getInteger("strata.bench.queries", 300);
         java.nio.file.Path scratch =
-                java.nio.file.Files.createTempDirectory(Paths.get(System.getProperty("strata.bench.dir", System.getProperty("java.io.tmpdir"))), "strata-bench-");
+                java.nio.file.Files.createTempDirectory(
+                        Paths.get(
+                                System.getProperty(
+                                        "strata.bench.dir", System.getProperty("java.io.tmpdir"))),
+                        "strata-bench-");
         TextCorpus corpus = new TextCorpus(50_000);
         Random random = new Random(7);
         String[] texts = new String[docs];
@@ -62,7 +64,12 @@ public final class ArchiveBenchmark {
             texts[i] = corpus.documentOfSize(random, bytes);
             textBytes += texts[i].length();
         }
-        System.out.printf("docs=%d rounds=%d avgTextBytes=%.1f scratch=%s%n", docs, Integer.getInteger("strata.bench.rounds", 2), textBytes / (double) docs, scratch);
+        System.out.printf(
+                "docs=%d rounds=%d avgTextBytes=%.1f scratch=%s%n",
+                docs,
+                Integer.getInteger("strata.bench.rounds", 2),
+                textBytes / (double) docs,
+                scratch);
 
         // Warm-up of both paths on a small slice (JIT), then the measured runs.
         String[] warm = Arrays.copyOf(texts, Math.min(docs, 50_000));
@@ -84,29 +91,64 @@ public final class ArchiveBenchmark {
             built = archive(texts, scratch.resolve("archive-" + round));
             archiveSeconds = Math.min(archiveSeconds, (System.nanoTime() - t1) / 1e9);
         }
-        System.out.printf("raw IndexWriter : %.2f s, %.0f docs/s, index %.1f MiB%n", rawSeconds, docs / rawSeconds, rawSize / 1048576.0);
-        System.out.printf("archive build   : %.2f s, %.0f docs/s, archive %.1f MiB%n", archiveSeconds, docs / archiveSeconds, built.meta.fileSize() / 1048576.0);
-        System.out.printf("throughput ratio archive/raw = %.2fx (goal >= 0.8x); size ratio archive/raw = %.2f%n",
+        System.out.printf(
+                "raw IndexWriter : %.2f s, %.0f docs/s, index %.1f MiB%n",
+                rawSeconds, docs / rawSeconds, rawSize / 1048576.0);
+        System.out.printf(
+                "archive build   : %.2f s, %.0f docs/s, archive %.1f MiB%n",
+                archiveSeconds, docs / archiveSeconds, built.meta.fileSize() / 1048576.0);
+        System.out.printf(
+                "throughput ratio archive/raw = %.2fx (goal >= 0.8x); size ratio archive/raw = %.2f%n",
                 rawSeconds / archiveSeconds, built.meta.fileSize() / (double) rawSize);
 
-        // Search: top-10 on the archive, one bucket, query terms drawn from the corpus (common and rare).
+        // Search: top-10 on the archive, one bucket, query terms drawn from the corpus (common and
+        // rare).
         ArchiveHeaders headers = new ArchiveHeaders(false);
         List<IndexFileMeta> archives = Collections.singletonList(built.meta);
         List<DataFileMeta> active = Collections.singletonList(built.source);
         long[] latencies = new long[queries];
         Random qr = new Random(11);
         for (int warmup = 0; warmup < 20; warmup++) {
-            BucketSearcher.search(BinaryRow.EMPTY_ROW, 0, built.files, headers, archives, active, Collections.emptyMap(), null, corpus.word(qr), 10);
+            BucketSearcher.search(
+                    BinaryRow.EMPTY_ROW,
+                    0,
+                    built.files,
+                    headers,
+                    archives,
+                    active,
+                    Collections.emptyMap(),
+                    null,
+                    corpus.word(qr),
+                    10);
         }
         for (int q = 0; q < queries; q++) {
-            String query = q % 3 == 0 ? corpus.rareWord(qr) : q % 3 == 1 ? corpus.word(qr) : corpus.word(qr) + " AND " + corpus.word(qr);
+            String query =
+                    q % 3 == 0
+                            ? corpus.rareWord(qr)
+                            : q % 3 == 1
+                                    ? corpus.word(qr)
+                                    : corpus.word(qr) + " AND " + corpus.word(qr);
             long s = System.nanoTime();
-            BucketSearcher.search(BinaryRow.EMPTY_ROW, 0, built.files, headers, archives, active, Collections.emptyMap(), null, query, 10);
+            BucketSearcher.search(
+                    BinaryRow.EMPTY_ROW,
+                    0,
+                    built.files,
+                    headers,
+                    archives,
+                    active,
+                    Collections.emptyMap(),
+                    null,
+                    query,
+                    10);
             latencies[q] = System.nanoTime() - s;
         }
         Arrays.sort(latencies);
-        System.out.printf("search top-10 per bucket (%d queries, archive opened per search): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms%n",
-                queries, latencies[queries / 2] / 1e6, latencies[queries * 9 / 10] / 1e6, latencies[Math.min(queries - 1, queries * 99 / 100)] / 1e6);
+        System.out.printf(
+                "search top-10 per bucket (%d queries, archive opened per search): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms%n",
+                queries,
+                latencies[queries / 2] / 1e6,
+                latencies[queries * 9 / 10] / 1e6,
+                latencies[Math.min(queries - 1, queries * 99 / 100)] / 1e6);
         deleteRecursively(scratch);
     }
 
@@ -114,7 +156,8 @@ public final class ArchiveBenchmark {
         Analyzer analyzer = AnalyzerSettings.defaults().newAnalyzer();
         IndexWriterConfig config = new IndexWriterConfig(analyzer);
         config.setRAMBufferSizeMB(128);
-        try (FSDirectory d = FSDirectory.open(dir); IndexWriter w = new IndexWriter(d, config)) {
+        try (FSDirectory d = FSDirectory.open(dir);
+                IndexWriter w = new IndexWriter(d, config)) {
             Document doc = new Document();
             Field text = new TextField(ArchiveFormat.TEXT_FIELD, "", Field.Store.NO);
             NumericDocValuesField rowId = new NumericDocValuesField(ArchiveFormat.ROW_ID_FIELD, 0);
@@ -128,7 +171,9 @@ public final class ArchiveBenchmark {
             w.commit();
         }
         long size = 0;
-        try (Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir).filter(p -> !p.getFileName().toString().equals("write.lock"))) {
+        try (Stream<java.nio.file.Path> files =
+                java.nio.file.Files.list(dir)
+                        .filter(p -> !p.getFileName().toString().equals("write.lock"))) {
             for (java.nio.file.Path p : (Iterable<java.nio.file.Path>) files::iterator) {
                 size += java.nio.file.Files.size(p);
             }
@@ -173,23 +218,25 @@ public final class ArchiveBenchmark {
         ArchiveFiles files = new ArchiveFiles(LocalFileIO.create(), paths);
         DataFileMeta source = Files.file("data-bench-0.parquet", texts.length, 5);
         TextReader.Factory readers =
-                file -> new TextReader() {
-                    int next;
+                file ->
+                        new TextReader() {
+                            int next;
 
-                    @Override
-                    public long rowCount() {
-                        return texts.length;
-                    }
+                            @Override
+                            public long rowCount() {
+                                return texts.length;
+                            }
 
-                    @Override
-                    public String readNextText() {
-                        return texts[next++];
-                    }
+                            @Override
+                            public String readNextText() {
+                                return texts[next++];
+                            }
 
-                    @Override
-                    public void close() {}
-                };
-        LuceneArchiveBuilder builder = new LuceneArchiveBuilder(files, readers, 1, AnalyzerSettings.defaults(), dir, 128);
+                            @Override
+                            public void close() {}
+                        };
+        LuceneArchiveBuilder builder =
+                new LuceneArchiveBuilder(files, readers, 1, AnalyzerSettings.defaults(), dir, 128);
         IndexFileMeta meta = builder.build(new ArrayList<>(Collections.singletonList(source)));
         return new Built(meta, source, files);
     }

@@ -1,24 +1,14 @@
 package dev.strata.index.maintain;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.TestMaintainers;
 import dev.strata.index.archive.ArchiveBuilder;
 import dev.strata.index.fixtures.OnDisk;
 import dev.strata.index.fixtures.PkTable;
 import dev.strata.index.source.SourceFile;
-
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.CompactIncrement;
-import org.apache.paimon.io.DataFileMeta;
-import org.apache.paimon.io.DataIncrement;
-import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.CommitMessageImpl;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -31,9 +21,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BucketMaintainerTest {
 
@@ -47,7 +45,9 @@ class BucketMaintainerTest {
         IndexFileMeta build(List<DataFileMeta> sources, ArchiveBuilder real) throws IOException;
     }
 
-    /** The real Lucene builder, with scripted behaviour for its first calls, recording every call. */
+    /**
+     * The real Lucene builder, with scripted behaviour for its first calls, recording every call.
+     */
     static final class ScriptedBuilder implements ArchiveBuilder {
         final ArchiveBuilder real;
         final Deque<Step> script = new ArrayDeque<>();
@@ -82,18 +82,25 @@ class BucketMaintainerTest {
     }
 
     private static CommitMessageImpl bucket0(List<CommitMessage> messages) {
-        return (CommitMessageImpl) messages.stream().filter(m -> ((CommitMessageImpl) m).bucket() == 0).findFirst().get();
+        return (CommitMessageImpl)
+                messages.stream()
+                        .filter(m -> ((CommitMessageImpl) m).bucket() == 0)
+                        .findFirst()
+                        .get();
     }
 
     private static List<String> names(List<IndexFileMeta> metas) {
         return metas.stream().map(IndexFileMeta::fileName).collect(Collectors.toList());
     }
 
-    /** A table whose latest snapshot has one indexed top-level file, then one more level-0 write. */
+    /**
+     * A table whose latest snapshot has one indexed top-level file, then one more level-0 write.
+     */
     private FileStoreTable indexedThenWritten() throws Exception {
         t = PkTable.create(dir, PkTable.defaultOptions());
         t.write(rows(0, 20), null);
-        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+        try (PkFullTextWriteHook hook =
+                PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
             t.compact(hook);
         }
         assertThat(t.archives()).hasSize(1);
@@ -110,9 +117,12 @@ class BucketMaintainerTest {
         FileStoreTable table = indexedThenWritten();
         IndexFileMeta old = t.archives().get(0);
         ScriptedBuilder builder = builder();
-        BucketMaintainer m = TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
+        BucketMaintainer m =
+                TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
         CommitMessageImpl compaction = bucket0(t.prepareCompaction(null));
-        IndexCommit commit = m.prepareCommit(compaction.newFilesIncrement(), compaction.compactIncrement(), true);
+        IndexCommit commit =
+                m.prepareCommit(
+                        compaction.newFilesIncrement(), compaction.compactIncrement(), true);
 
         DataFileMeta after = compaction.compactIncrement().compactAfter().get(0);
         assertThat(commit.appendChange()).isEmpty();
@@ -157,9 +167,17 @@ class BucketMaintainerTest {
         assertThat(change.removed()).containsExactlyElementsOf(singles);
         assertThat(change.created()).hasSize(1);
         assertThat(m.payloads()).isEqualTo(change.created());
-        List<SourceFile> sources = TestMaintainers.headers(t.table()).header(change.created().get(0)).sourceMeta().sourceFiles();
+        List<SourceFile> sources =
+                TestMaintainers.headers(t.table())
+                        .header(change.created().get(0))
+                        .sourceMeta()
+                        .sourceFiles();
         assertThat(sources.stream().map(SourceFile::fileName).collect(Collectors.toList()))
-                .isEqualTo(files.stream().map(DataFileMeta::fileName).sorted().collect(Collectors.toList()));
+                .isEqualTo(
+                        files.stream()
+                                .map(DataFileMeta::fileName)
+                                .sorted()
+                                .collect(Collectors.toList()));
     }
 
     @Test
@@ -168,11 +186,15 @@ class BucketMaintainerTest {
         t.write(rows(0, 10), null);
         t.compact(null);
         ScriptedBuilder builder = builder();
-        builder.script.add((sources, real) -> {
-            throw new IOException("first failure");
-        });
-        BucketMaintainer m = TestMaintainers.restore(t.table(), t.latestSnapshotId(), builder, executor);
-        assertThatThrownBy(() -> m.prepareCommit(null, null, true)).isInstanceOf(IOException.class).hasMessageContaining("first failure");
+        builder.script.add(
+                (sources, real) -> {
+                    throw new IOException("first failure");
+                });
+        BucketMaintainer m =
+                TestMaintainers.restore(t.table(), t.latestSnapshotId(), builder, executor);
+        assertThatThrownBy(() -> m.prepareCommit(null, null, true))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("first failure");
         assertThat(builder.calls).hasSize(1);
         assertThat(m.payloads()).isEmpty();
         assertThat(m.buildNotCompleted()).isFalse();
@@ -190,21 +212,26 @@ class BucketMaintainerTest {
         IndexFileMeta old = t.archives().get(0);
         CountDownLatch release = new CountDownLatch(1);
         ScriptedBuilder builder = builder();
-        builder.script.add((sources, real) -> {
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                throw new IOException(e);
-            }
-            return real.build(sources);
-        });
-        BucketMaintainer m = TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
+        builder.script.add(
+                (sources, real) -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                    return real.build(sources);
+                });
+        BucketMaintainer m =
+                TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
         CommitMessageImpl compaction = bucket0(t.prepareCompaction(null));
-        IndexCommit first = m.prepareCommit(compaction.newFilesIncrement(), compaction.compactIncrement(), false);
+        IndexCommit first =
+                m.prepareCommit(
+                        compaction.newFilesIncrement(), compaction.compactIncrement(), false);
         assertThat(first.compactChange()).isEmpty();
         assertThat(first.appendChange()).isEmpty();
         assertThat(m.buildNotCompleted()).isTrue();
-        assertThatThrownBy(() -> m.withExecutor(executor)).hasMessageContaining("Cannot replace executor during a full-text build");
+        assertThatThrownBy(() -> m.withExecutor(executor))
+                .hasMessageContaining("Cannot replace executor during a full-text build");
 
         release.countDown();
         IndexCommit second = m.prepareCommit(null, null, true);
@@ -218,9 +245,12 @@ class BucketMaintainerTest {
     void abortRestoresStateAndDeletesTheGeneratedArchive() throws Exception {
         FileStoreTable table = indexedThenWritten();
         IndexFileMeta old = t.archives().get(0);
-        BucketMaintainer m = TestMaintainers.restore(table, t.latestSnapshotId(), builder(), executor);
+        BucketMaintainer m =
+                TestMaintainers.restore(table, t.latestSnapshotId(), builder(), executor);
         CommitMessageImpl compaction = bucket0(t.prepareCompaction(null));
-        IndexCommit commit = m.prepareCommit(compaction.newFilesIncrement(), compaction.compactIncrement(), true);
+        IndexCommit commit =
+                m.prepareCommit(
+                        compaction.newFilesIncrement(), compaction.compactIncrement(), true);
         IndexFileMeta created = commit.compactChange().get().created().get(0);
         assertThat(OnDisk.archiveFiles(table)).contains(created.fileName());
 
@@ -236,32 +266,49 @@ class BucketMaintainerTest {
         DataFileMeta oldTop = previous.stream().filter(f -> f.level() > 0).findFirst().get();
         ScriptedBuilder builder = builder();
         List<IndexFileMeta> rejected = new ArrayList<>();
-        builder.script.add((sources, real) -> {
-            IndexFileMeta wrong = real.build(Collections.singletonList(oldTop));
-            rejected.add(wrong);
-            return wrong;
-        });
-        BucketMaintainer m = TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
+        builder.script.add(
+                (sources, real) -> {
+                    IndexFileMeta wrong = real.build(Collections.singletonList(oldTop));
+                    rejected.add(wrong);
+                    return wrong;
+                });
+        BucketMaintainer m =
+                TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
         CommitMessageImpl compaction = bucket0(t.prepareCompaction(null));
-        IndexCommit commit = m.prepareCommit(compaction.newFilesIncrement(), compaction.compactIncrement(), true);
+        IndexCommit commit =
+                m.prepareCommit(
+                        compaction.newFilesIncrement(), compaction.compactIncrement(), true);
         IndexFileMeta accepted = commit.compactChange().get().created().get(0);
         assertThat(builder.calls).hasSize(2);
-        assertThat(OnDisk.archiveFiles(table)).doesNotContain(rejected.get(0).fileName()).contains(accepted.fileName());
+        assertThat(OnDisk.archiveFiles(table))
+                .doesNotContain(rejected.get(0).fileName())
+                .contains(accepted.fileName());
 
         commit.abort();
-        assertThat(OnDisk.archiveFiles(table)).doesNotContain(accepted.fileName(), rejected.get(0).fileName());
+        assertThat(OnDisk.archiveFiles(table))
+                .doesNotContain(accepted.fileName(), rejected.get(0).fileName());
     }
 
     @Test
     void givesUpOnABuilderThatNeverMatchesItsPlan() throws Exception {
         FileStoreTable table = indexedThenWritten();
         IndexFileMeta old = t.archives().get(0);
-        DataFileMeta oldTop = TestMaintainers.dataFiles(table, t.latestSnapshotId()).stream().filter(f -> f.level() > 0).findFirst().get();
+        DataFileMeta oldTop =
+                TestMaintainers.dataFiles(table, t.latestSnapshotId()).stream()
+                        .filter(f -> f.level() > 0)
+                        .findFirst()
+                        .get();
         ScriptedBuilder builder = builder();
         builder.always = (sources, real) -> real.build(Collections.singletonList(oldTop));
-        BucketMaintainer m = TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
+        BucketMaintainer m =
+                TestMaintainers.restore(table, t.latestSnapshotId(), builder, executor);
         CommitMessageImpl compaction = bucket0(t.prepareCompaction(null));
-        assertThatThrownBy(() -> m.prepareCommit(compaction.newFilesIncrement(), compaction.compactIncrement(), true))
+        assertThatThrownBy(
+                        () ->
+                                m.prepareCommit(
+                                        compaction.newFilesIncrement(),
+                                        compaction.compactIncrement(),
+                                        true))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("giving up");
         assertThat(builder.calls).hasSize(BucketMaintainer.MAX_REJECTED_BUILDS + 1);
@@ -273,15 +320,23 @@ class BucketMaintainerTest {
     void dropsArchiveWhenItsLevelEmptiesWithoutBuilding() throws Exception {
         t = PkTable.create(dir, PkTable.defaultOptions());
         t.write(rows(0, 5), null);
-        try (PkFullTextWriteHook hook = PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+        try (PkFullTextWriteHook hook =
+                PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
             t.compact(hook);
         }
         IndexFileMeta archive = t.archives().get(0);
         DataFileMeta top = t.dataFiles().get(0);
         ScriptedBuilder builder = builder();
-        BucketMaintainer m = TestMaintainers.restore(t.table(), t.latestSnapshotId(), builder, executor);
+        BucketMaintainer m =
+                TestMaintainers.restore(t.table(), t.latestSnapshotId(), builder, executor);
         IndexCommit commit =
-                m.prepareCommit(null, new CompactIncrement(Collections.singletonList(top), Collections.emptyList(), Collections.emptyList()), true);
+                m.prepareCommit(
+                        null,
+                        new CompactIncrement(
+                                Collections.singletonList(top),
+                                Collections.emptyList(),
+                                Collections.emptyList()),
+                        true);
         assertThat(commit.compactChange().get().removed()).containsExactly(archive);
         assertThat(commit.compactChange().get().created()).isEmpty();
         assertThat(builder.calls).isEmpty();
@@ -295,7 +350,11 @@ class BucketMaintainerTest {
         t.compact(null);
         DataFileMeta top = t.dataFiles().get(0);
         BucketMaintainer m = TestMaintainers.restore(t.table(), (Long) null, builder(), executor);
-        DataIncrement append = new DataIncrement(Collections.singletonList(top), Collections.emptyList(), Collections.emptyList());
+        DataIncrement append =
+                new DataIncrement(
+                        Collections.singletonList(top),
+                        Collections.emptyList(),
+                        Collections.emptyList());
         assertThatThrownBy(() -> m.prepareCommit(append, null, true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Append files must not be primary-key full-text index sources.");
@@ -309,17 +368,19 @@ class BucketMaintainerTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         ScriptedBuilder builder = builder();
-        builder.script.add((sources, real) -> {
-            IndexFileMeta built = real.build(sources);
-            started.countDown();
-            try {
-                never.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return built;
-        });
-        BucketMaintainer m = TestMaintainers.restore(t.table(), t.latestSnapshotId(), builder, executor);
+        builder.script.add(
+                (sources, real) -> {
+                    IndexFileMeta built = real.build(sources);
+                    started.countDown();
+                    try {
+                        never.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return built;
+                });
+        BucketMaintainer m =
+                TestMaintainers.restore(t.table(), t.latestSnapshotId(), builder, executor);
         m.prepareCommit(null, null, false);
         started.await();
         m.close();

@@ -1,16 +1,15 @@
 package dev.strata.index.options;
 
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.junit.jupiter.api.Test;
 
 class AnalyzerSettingsTest {
 
@@ -19,7 +18,8 @@ class AnalyzerSettingsTest {
         // Settings survive the header round trip.
         settings = AnalyzerSettings.fromJson(settings.toJson());
         List<String> out = new ArrayList<>();
-        try (Analyzer a = settings.newAnalyzer(); TokenStream ts = a.tokenStream("text", text)) {
+        try (Analyzer a = settings.newAnalyzer();
+                TokenStream ts = a.tokenStream("text", text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
             ts.reset();
             while (ts.incrementToken()) {
@@ -40,19 +40,38 @@ class AnalyzerSettingsTest {
 
     @Test
     void standardIsDefaultAndLowerCases() throws Exception {
-        assertThat(tokens(opts(), "Disk WRITE-failure, 42")).containsExactly("disk", "write", "failure", "42");
-        assertThat(AnalyzerSettings.defaults().toJson()).isEqualTo("{\"analyzer\":\"standard\",\"lowercase\":\"true\",\"max-token-length\":\"255\"}");
+        assertThat(tokens(opts(), "Disk WRITE-failure, 42"))
+                .containsExactly("disk", "write", "failure", "42");
+        assertThat(AnalyzerSettings.defaults().toJson())
+                .isEqualTo(
+                        "{\"analyzer\":\"standard\",\"lowercase\":\"true\",\"max-token-length\":\"255\"}");
     }
 
     @Test
     void eachAnalyzerTokenizesAsDocumented() throws Exception {
-        assertThat(tokens(opts("analyzer", "whitespace"), "Disk WRITE-failure")).containsExactly("disk", "write-failure");
-        assertThat(tokens(opts("analyzer", "whitespace", "lowercase", "false"), "Disk X")).containsExactly("Disk", "X");
-        assertThat(tokens(opts("analyzer", "simple"), "abc1def Ghi")).containsExactly("abc", "def", "ghi");
-        assertThat(tokens(opts("analyzer", "keyword"), "Disk Failure")).containsExactly("disk failure");
-        assertThat(tokens(opts("analyzer", "english"), "The disks were failing")).containsExactly("disk", "were", "fail");
+        assertThat(tokens(opts("analyzer", "whitespace"), "Disk WRITE-failure"))
+                .containsExactly("disk", "write-failure");
+        assertThat(tokens(opts("analyzer", "whitespace", "lowercase", "false"), "Disk X"))
+                .containsExactly("Disk", "X");
+        assertThat(tokens(opts("analyzer", "simple"), "abc1def Ghi"))
+                .containsExactly("abc", "def", "ghi");
+        assertThat(tokens(opts("analyzer", "keyword"), "Disk Failure"))
+                .containsExactly("disk failure");
+        assertThat(tokens(opts("analyzer", "english"), "The disks were failing"))
+                .containsExactly("disk", "were", "fail");
         assertThat(tokens(opts("analyzer", "cjk"), "数据湖")).containsExactly("数据", "据湖");
-        assertThat(tokens(opts("analyzer", "ngram", "ngram.min-gram", "2", "ngram.max-gram", "2"), "Abc")).containsExactly("ab", "bc");
-        assertThat(tokens(opts("analyzer", "standard", "max-token-length", "3"), "abcdef")).containsExactly("abc", "def");
+        assertThat(
+                        tokens(
+                                opts(
+                                        "analyzer",
+                                        "ngram",
+                                        "ngram.min-gram",
+                                        "2",
+                                        "ngram.max-gram",
+                                        "2"),
+                                "Abc"))
+                .containsExactly("ab", "bc");
+        assertThat(tokens(opts("analyzer", "standard", "max-token-length", "3"), "abcdef"))
+                .containsExactly("abc", "def");
     }
 }

@@ -1,27 +1,29 @@
 package dev.strata.index.options;
 
-import dev.strata.index.PkFullTextIndex;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.strata.index.PkFullTextIndex;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class TableValidationTest {
 
     private static final RowType ROW =
-            RowType.builder().field("id", DataTypes.BIGINT().notNull()).field("content", DataTypes.STRING()).field("n", DataTypes.INT()).build();
+            RowType.builder()
+                    .field("id", DataTypes.BIGINT().notNull())
+                    .field("content", DataTypes.STRING())
+                    .field("n", DataTypes.INT())
+                    .build();
     private static final List<String> PK = Collections.singletonList("id");
 
     private static Map<String, String> valid() {
@@ -58,7 +60,8 @@ class TableValidationTest {
 
     @Test
     void ignoresTablesWithoutTheOption() {
-        assertThatCode(() -> validate(with("pk-full-text.index.columns", null))).doesNotThrowAnyException();
+        assertThatCode(() -> validate(with("pk-full-text.index.columns", null)))
+                .doesNotThrowAnyException();
     }
 
     @Test
@@ -88,24 +91,55 @@ class TableValidationTest {
                 .hasMessageContaining("bucket > 0 or bucket = -2");
         assertThatThrownBy(() -> validate(with("pk-clustering-override", "true")))
                 .hasMessageContaining("pk-clustering-override");
-        assertThatThrownBy(() -> PkFullTextIndex.validate("db.t", ROW, Collections.emptyList(), Collections.emptyList(), valid()))
+        assertThatThrownBy(
+                        () ->
+                                PkFullTextIndex.validate(
+                                        "db.t",
+                                        ROW,
+                                        Collections.emptyList(),
+                                        Collections.emptyList(),
+                                        valid()))
                 .hasMessageContaining("requires a primary-key table");
-        assertThatThrownBy(() -> validate(with("fields.content.pk-full-text.index.options", "{not json")))
-                .hasMessageContaining("fields.content.pk-full-text.index.options must be a JSON object");
-        Map<String, String> conflict = with("fields.content.pk-full-text.index.options", "{\"analyzer\":\"english\"}");
+        assertThatThrownBy(
+                        () ->
+                                validate(
+                                        with(
+                                                "fields.content.pk-full-text.index.options",
+                                                "{not json")))
+                .hasMessageContaining(
+                        "fields.content.pk-full-text.index.options must be a JSON object");
+        Map<String, String> conflict =
+                with("fields.content.pk-full-text.index.options", "{\"analyzer\":\"english\"}");
         conflict.put("full-text.analyzer", "standard");
-        assertThatThrownBy(() -> validate(conflict)).hasMessageContaining("conflicting values for full-text.analyzer");
+        assertThatThrownBy(() -> validate(conflict))
+                .hasMessageContaining("conflicting values for full-text.analyzer");
     }
 
     @Test
     void rejectsUnknownAnalyzerNamingAllowedValues() {
-        assertThatThrownBy(() -> validate(with("fields.content.pk-full-text.index.options", "{\"analyzer\":\"jieba\"}")))
+        assertThatThrownBy(
+                        () ->
+                                validate(
+                                        with(
+                                                "fields.content.pk-full-text.index.options",
+                                                "{\"analyzer\":\"jieba\"}")))
                 .hasMessageContaining("full-text.analyzer")
                 .hasMessageContaining("'jieba'")
-                .hasMessageContaining("[standard, whitespace, simple, keyword, english, cjk, ngram]");
-        assertThatThrownBy(() -> validate(with("fields.content.pk-full-text.index.options", "{\"colour\":\"red\"}")))
+                .hasMessageContaining(
+                        "[standard, whitespace, simple, keyword, english, cjk, ngram]");
+        assertThatThrownBy(
+                        () ->
+                                validate(
+                                        with(
+                                                "fields.content.pk-full-text.index.options",
+                                                "{\"colour\":\"red\"}")))
                 .hasMessageContaining("unknown option 'full-text.colour'");
-        assertThatThrownBy(() -> validate(with("fields.content.pk-full-text.index.options", "{\"analyzer\":\"ngram\",\"ngram.min-gram\":\"3\",\"ngram.max-gram\":\"2\"}")))
+        assertThatThrownBy(
+                        () ->
+                                validate(
+                                        with(
+                                                "fields.content.pk-full-text.index.options",
+                                                "{\"analyzer\":\"ngram\",\"ngram.min-gram\":\"3\",\"ngram.max-gram\":\"2\"}")))
                 .hasMessageContaining("full-text.ngram.max-gram");
     }
 
@@ -113,8 +147,11 @@ class TableValidationTest {
     void columnJsonAndTableLevelOptionsMergeWithPrefix() {
         Map<String, String> o = valid();
         o.put("full-text.lowercase", "false");
-        o.put("fields.content.pk-full-text.index.options", "{\"full-text.analyzer\":\"ngram\",\"ngram.min-gram\":\"2\",\"ngram.max-gram\":\"2\"}");
-        FullTextDefinition def = FullTextDefinition.resolve("db.t", ROW, PK, Collections.emptyList(), o);
+        o.put(
+                "fields.content.pk-full-text.index.options",
+                "{\"full-text.analyzer\":\"ngram\",\"ngram.min-gram\":\"2\",\"ngram.max-gram\":\"2\"}");
+        FullTextDefinition def =
+                FullTextDefinition.resolve("db.t", ROW, PK, Collections.emptyList(), o);
         assertThat(def.column()).isEqualTo("content");
         assertThat(def.fieldId()).isEqualTo(1);
         assertThat(def.analyzer().toMap())
@@ -138,28 +175,74 @@ class TableValidationTest {
     void forbidsDropRenameAndRetypeOfIndexedColumn() {
         TableSchema before = schema(ROW, valid());
         TableSchema dropped =
-                new TableSchema(2, Arrays.asList(before.fields().get(0), before.fields().get(2)), 2, before.partitionKeys(), before.primaryKeys(), valid(), "");
+                new TableSchema(
+                        2,
+                        Arrays.asList(before.fields().get(0), before.fields().get(2)),
+                        2,
+                        before.partitionKeys(),
+                        before.primaryKeys(),
+                        valid(),
+                        "");
         assertThatThrownBy(() -> PkFullTextIndex.validateSchemaChange("db.t", before, dropped))
                 .hasMessageStartingWith("Cannot drop column db.t.content")
                 .hasMessageContaining("pk-full-text.index.columns");
         TableSchema renamed =
-                new TableSchema(2, Arrays.asList(before.fields().get(0), before.fields().get(1).newName("body"), before.fields().get(2)), 2,
-                        before.partitionKeys(), before.primaryKeys(), valid(), "");
+                new TableSchema(
+                        2,
+                        Arrays.asList(
+                                before.fields().get(0),
+                                before.fields().get(1).newName("body"),
+                                before.fields().get(2)),
+                        2,
+                        before.partitionKeys(),
+                        before.primaryKeys(),
+                        valid(),
+                        "");
         assertThatThrownBy(() -> PkFullTextIndex.validateSchemaChange("db.t", before, renamed))
                 .hasMessageStartingWith("Cannot rename column db.t.content to 'body'");
         TableSchema retyped =
-                new TableSchema(2, Arrays.asList(before.fields().get(0), before.fields().get(1).newType(DataTypes.BYTES()), before.fields().get(2)), 2,
-                        before.partitionKeys(), before.primaryKeys(), valid(), "");
+                new TableSchema(
+                        2,
+                        Arrays.asList(
+                                before.fields().get(0),
+                                before.fields().get(1).newType(DataTypes.BYTES()),
+                                before.fields().get(2)),
+                        2,
+                        before.partitionKeys(),
+                        before.primaryKeys(),
+                        valid(),
+                        "");
         assertThatThrownBy(() -> PkFullTextIndex.validateSchemaChange("db.t", before, retyped))
                 .hasMessageStartingWith("Cannot update type of column db.t.content");
         TableSchema unrelated =
-                new TableSchema(2, Arrays.asList(before.fields().get(0), before.fields().get(1), before.fields().get(2).newName("m")), 2,
-                        before.partitionKeys(), before.primaryKeys(), valid(), "");
-        assertThatCode(() -> PkFullTextIndex.validateSchemaChange("db.t", before, unrelated)).doesNotThrowAnyException();
+                new TableSchema(
+                        2,
+                        Arrays.asList(
+                                before.fields().get(0),
+                                before.fields().get(1),
+                                before.fields().get(2).newName("m")),
+                        2,
+                        before.partitionKeys(),
+                        before.primaryKeys(),
+                        valid(),
+                        "");
+        assertThatCode(() -> PkFullTextIndex.validateSchemaChange("db.t", before, unrelated))
+                .doesNotThrowAnyException();
         Map<String, String> unset = valid();
         unset.remove("pk-full-text.index.columns");
         TableSchema unindexedAndDropped =
-                new TableSchema(2, Arrays.asList(before.fields().get(0), before.fields().get(2)), 2, before.partitionKeys(), before.primaryKeys(), unset, "");
-        assertThatCode(() -> PkFullTextIndex.validateSchemaChange("db.t", before, unindexedAndDropped)).doesNotThrowAnyException();
+                new TableSchema(
+                        2,
+                        Arrays.asList(before.fields().get(0), before.fields().get(2)),
+                        2,
+                        before.partitionKeys(),
+                        before.primaryKeys(),
+                        unset,
+                        "");
+        assertThatCode(
+                        () ->
+                                PkFullTextIndex.validateSchemaChange(
+                                        "db.t", before, unindexedAndDropped))
+                .doesNotThrowAnyException();
     }
 }

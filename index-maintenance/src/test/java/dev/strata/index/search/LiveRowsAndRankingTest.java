@@ -1,5 +1,9 @@
 package dev.strata.index.search;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryRowWriter;
 import org.apache.paimon.data.BinaryString;
@@ -7,11 +11,6 @@ import org.apache.paimon.deletionvectors.Bitmap64DeletionVector;
 import org.apache.paimon.deletionvectors.BitmapDeletionVector;
 import org.apache.paimon.deletionvectors.DeletionVectorJudger;
 import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class LiveRowsAndRankingTest {
 
@@ -21,7 +20,11 @@ class LiveRowsAndRankingTest {
         dv.delete(999_999_998L);
         long start = System.nanoTime();
         LiveRowsQuery live =
-                new LiveRowsQuery("a", new long[] {0, 1_000_000_000L}, new long[] {1_000_000_000L, 3}, new boolean[] {true, false},
+                new LiveRowsQuery(
+                        "a",
+                        new long[] {0, 1_000_000_000L},
+                        new long[] {1_000_000_000L, 3},
+                        new boolean[] {true, false},
                         new DeletionVectorJudger[] {dv, null});
         assertThat(live.isLive(0)).isTrue();
         assertThat(live.isLive(999_999_998L)).isFalse();
@@ -36,9 +39,15 @@ class LiveRowsAndRankingTest {
         BitmapDeletionVector dvB = new BitmapDeletionVector();
         dvB.delete(1);
         LiveRowsQuery live =
-                new LiveRowsQuery("ab", new long[] {0, 3}, new long[] {3, 3}, new boolean[] {true, true}, new DeletionVectorJudger[] {null, dvB});
+                new LiveRowsQuery(
+                        "ab",
+                        new long[] {0, 3},
+                        new long[] {3, 3},
+                        new boolean[] {true, true},
+                        new DeletionVectorJudger[] {null, dvB});
         // Archive rows 0-2 are file a, 3-5 file b; b's position 1 is archive row 4.
-        assertThat(Arrays.asList(live.isLive(0), live.isLive(3), live.isLive(4), live.isLive(5))).containsExactly(true, true, false, true);
+        assertThat(Arrays.asList(live.isLive(0), live.isLive(3), live.isLive(4), live.isLive(5)))
+                .containsExactly(true, true, false, true);
     }
 
     private static BinaryRow partition(String value) {

@@ -1,11 +1,18 @@
 package dev.strata.index.search;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.text.QueryGenerator;
 import dev.strata.testing.text.TextCorpus;
-
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -23,18 +30,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /**
- * Paimon's JSON query DSL gives the same hits and scores as the equivalent Lucene classic query, parsed by
- * Lucene's own query parser, over one in-memory index.
+ * Paimon's JSON query DSL gives the same hits and scores as the equivalent Lucene classic query,
+ * parsed by Lucene's own query parser, over one in-memory index.
  */
 class SearchQueriesTest {
 
@@ -81,11 +79,14 @@ class SearchQueriesTest {
     }
 
     private static void same(String json, String classic) throws Exception {
-        Map<Integer, Float> expected = hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(classic));
+        Map<Integer, Float> expected =
+                hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(classic));
         Map<Integer, Float> actual = hits(SearchQueries.parse(analyzer, json));
         assertThat(actual.keySet()).as(json + " vs " + classic).isEqualTo(expected.keySet());
         for (Map.Entry<Integer, Float> e : expected.entrySet()) {
-            assertThat(actual.get(e.getKey())).as(json).isCloseTo(e.getValue(), org.assertj.core.data.Offset.offset(1e-5f));
+            assertThat(actual.get(e.getKey()))
+                    .as(json)
+                    .isCloseTo(e.getValue(), org.assertj.core.data.Offset.offset(1e-5f));
         }
     }
 
@@ -98,17 +99,43 @@ class SearchQueriesTest {
             String b = CORPUS.vocabulary().get(random.nextInt(60));
             String c = CORPUS.vocabulary().get(random.nextInt(60));
             same("{\"match\":{\"query\":\"" + a + " " + b + "\"}}", a + " " + b);
-            same("{\"match\":{\"column\":\"body\",\"terms\":\"" + a + " " + b + "\",\"operator\":\"And\"}}", "+" + a + " +" + b);
+            same(
+                    "{\"match\":{\"column\":\"body\",\"terms\":\""
+                            + a
+                            + " "
+                            + b
+                            + "\",\"operator\":\"And\"}}",
+                    "+" + a + " +" + b);
             same("{\"match\":{\"query\":\"" + a + "\",\"boost\":2.5}}", a + "^2.5");
-            same("{\"match_phrase\":{\"query\":\"" + a + " " + b + "\",\"slop\":2}}", "\"" + a + " " + b + "\"~2");
+            same(
+                    "{\"match_phrase\":{\"query\":\"" + a + " " + b + "\",\"slop\":2}}",
+                    "\"" + a + " " + b + "\"~2");
             same("{\"phrase\":{\"query\":\"" + a + " " + b + "\"}}", "\"" + a + " " + b + "\"");
-            same("{\"boolean\":{\"must\":[{\"match\":{\"query\":\"" + a + "\"}}],\"should\":[{\"match\":{\"query\":\"" + b
-                    + "\"}}],\"must_not\":[{\"match\":{\"query\":\"" + c + "\"}}]}}", "+" + a + " " + b + " -" + c);
-            same("{\"bool\":{\"queries\":[[\"Must\",{\"match\":{\"query\":\"" + a + "\"}}],[\"MustNot\",{\"match\":{\"query\":\""
-                    + c + "\"}}]]}}", "+" + a + " -" + c);
+            same(
+                    "{\"boolean\":{\"must\":[{\"match\":{\"query\":\""
+                            + a
+                            + "\"}}],\"should\":[{\"match\":{\"query\":\""
+                            + b
+                            + "\"}}],\"must_not\":[{\"match\":{\"query\":\""
+                            + c
+                            + "\"}}]}}",
+                    "+" + a + " " + b + " -" + c);
+            same(
+                    "{\"bool\":{\"queries\":[[\"Must\",{\"match\":{\"query\":\""
+                            + a
+                            + "\"}}],[\"MustNot\",{\"match\":{\"query\":\""
+                            + c
+                            + "\"}}]]}}",
+                    "+" + a + " -" + c);
             same("{\"match\":{\"query\":\"" + a + "\",\"fuzziness\":1}}", a + "~1");
-            same("{\"boolean\":{\"must_not\":[{\"match\":{\"query\":\"" + c + "\"}}]}}", "*:* -" + c);
-            matched += hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(a + " " + b)).isEmpty() ? 0 : 1;
+            same(
+                    "{\"boolean\":{\"must_not\":[{\"match\":{\"query\":\"" + c + "\"}}]}}",
+                    "*:* -" + c);
+            matched +=
+                    hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(a + " " + b))
+                                    .isEmpty()
+                            ? 0
+                            : 1;
         }
         assertThat(matched).as("the words occur in the index").isGreaterThan(20);
     }
@@ -117,17 +144,26 @@ class SearchQueriesTest {
     void boostDemotionScalesRowsMatchingTheNegativeQuery() throws Exception {
         String a = CORPUS.vocabulary().get(0);
         String b = CORPUS.vocabulary().get(1);
-        Map<Integer, Float> positive = hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(a));
-        Map<Integer, Float> negative = hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(b));
-        Map<Integer, Float> boosted = hits(SearchQueries.parse(analyzer,
-                "{\"boost\":{\"positive\":{\"match\":{\"query\":\"" + a + "\"}},\"negative\":{\"match\":{\"query\":\"" + b
-                        + "\"}},\"negative_boost\":0.3}}"));
+        Map<Integer, Float> positive =
+                hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(a));
+        Map<Integer, Float> negative =
+                hits(new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer).parse(b));
+        Map<Integer, Float> boosted =
+                hits(
+                        SearchQueries.parse(
+                                analyzer,
+                                "{\"boost\":{\"positive\":{\"match\":{\"query\":\""
+                                        + a
+                                        + "\"}},\"negative\":{\"match\":{\"query\":\""
+                                        + b
+                                        + "\"}},\"negative_boost\":0.3}}"));
         assertThat(boosted.keySet()).isEqualTo(positive.keySet());
         int demoted = 0;
         for (Map.Entry<Integer, Float> e : positive.entrySet()) {
             float expected = negative.containsKey(e.getKey()) ? e.getValue() * 0.3f : e.getValue();
             demoted += negative.containsKey(e.getKey()) ? 1 : 0;
-            assertThat(boosted.get(e.getKey())).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-5f));
+            assertThat(boosted.get(e.getKey()))
+                    .isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-5f));
         }
         assertThat(demoted).isPositive();
     }
@@ -136,13 +172,26 @@ class SearchQueriesTest {
     void classicSyntaxStaysTheDefaultAndBadDslIsNamed() throws Exception {
         // A classic range query also starts with '{': it is not JSON, so it stays classic.
         same("{a TO c}", "{a TO c}");
-        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"match\":{\"query\":\"x\",\"operator\":\"Xor\"}}"))
-                .hasMessageContaining("Cannot parse full-text query").hasMessageContaining("'match.operator' must be");
+        assertThatThrownBy(
+                        () ->
+                                SearchQueries.parse(
+                                        analyzer,
+                                        "{\"match\":{\"query\":\"x\",\"operator\":\"Xor\"}}"))
+                .hasMessageContaining("Cannot parse full-text query")
+                .hasMessageContaining("'match.operator' must be");
         assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"match\":{\"text\":\"x\"}}"))
                 .hasMessageContaining("'match' has no field 'text'");
-        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"boolean\":{\"must\":{\"match\":{\"query\":\"x\"}}}}"))
+        assertThatThrownBy(
+                        () ->
+                                SearchQueries.parse(
+                                        analyzer,
+                                        "{\"boolean\":{\"must\":{\"match\":{\"query\":\"x\"}}}}"))
                 .hasMessageContaining("'boolean.must' must be an array");
-        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"multi_match\":{\"query\":\"x\",\"columns\":[\"a\",\"b\"]}}"))
+        assertThatThrownBy(
+                        () ->
+                                SearchQueries.parse(
+                                        analyzer,
+                                        "{\"multi_match\":{\"query\":\"x\",\"columns\":[\"a\",\"b\"]}}"))
                 .hasMessageContaining("multi_match over several columns is not supported");
         assertThatThrownBy(() -> SearchQueries.parse(analyzer, "body:(unbalanced"))
                 .hasMessageContaining("Cannot parse full-text query 'body:(unbalanced'");
@@ -151,19 +200,43 @@ class SearchQueriesTest {
     @Test
     void perDocumentQueriesAreTermsPhrasesAndTheirCombinations() {
         String w = CORPUS.word(new Random(SEED + 1));
-        for (String q : new String[] {w, w + " AND " + w + "s", "\"" + w + " lake\"~2", "NOT " + w, "+" + w + " -lake^2",
-                "{\"match\":{\"query\":\"" + w + " lake\",\"operator\":\"And\"}}",
-                "{\"match_phrase\":{\"query\":\"" + w + " lake\",\"slop\":1}}",
-                "{\"boost\":{\"positive\":{\"match\":{\"query\":\"" + w + "\"}},\"negative\":{\"match\":{\"query\":\"lake\"}}}}"}) {
-            assertThat(TextMatcher.of(AnalyzerSettings.defaults(), q).exactInIndex()).as(q).isTrue();
+        for (String q :
+                new String[] {
+                    w,
+                    w + " AND " + w + "s",
+                    "\"" + w + " lake\"~2",
+                    "NOT " + w,
+                    "+" + w + " -lake^2",
+                    "{\"match\":{\"query\":\"" + w + " lake\",\"operator\":\"And\"}}",
+                    "{\"match_phrase\":{\"query\":\"" + w + " lake\",\"slop\":1}}",
+                    "{\"boost\":{\"positive\":{\"match\":{\"query\":\""
+                            + w
+                            + "\"}},\"negative\":{\"match\":{\"query\":\"lake\"}}}}"
+                }) {
+            assertThat(TextMatcher.of(AnalyzerSettings.defaults(), q).exactInIndex())
+                    .as(q)
+                    .isTrue();
         }
-        for (String q : new String[] {w + "~1", w.substring(0, 2) + "*", "l?ke", "/la.e/", "[a TO c]", w + " OR lak*",
-                "{\"match\":{\"query\":\"" + w + "\",\"fuzziness\":1}}"}) {
-            assertThat(TextMatcher.of(AnalyzerSettings.defaults(), q).exactInIndex()).as(q).isFalse();
+        for (String q :
+                new String[] {
+                    w + "~1",
+                    w.substring(0, 2) + "*",
+                    "l?ke",
+                    "/la.e/",
+                    "[a TO c]",
+                    w + " OR lak*",
+                    "{\"match\":{\"query\":\"" + w + "\",\"fuzziness\":1}}"
+                }) {
+            assertThat(TextMatcher.of(AnalyzerSettings.defaults(), q).exactInIndex())
+                    .as(q)
+                    .isFalse();
         }
     }
 
-    /** The claim the scan relies on: for a per-document query the index's hits are the documents matched one by one. */
+    /**
+     * The claim the scan relies on: for a per-document query the index's hits are the documents
+     * matched one by one.
+     */
     @Test
     void perDocumentQueriesMatchInTheIndexExactlyTheDocumentsTheyMatchAlone() throws Exception {
         QueryGenerator generator = new QueryGenerator(CORPUS);

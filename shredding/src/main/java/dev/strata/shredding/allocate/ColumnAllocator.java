@@ -1,47 +1,67 @@
 package dev.strata.shredding.allocate;
 
+import dev.strata.shredding.layout.GroupPlacement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
-import dev.strata.shredding.layout.GroupPlacement;
-
 /**
  * Places the file-local key ids of one map row into the K value columns of a file and keeps the
- * file-level bookkeeping: S (id → columns that held it), O (ids that overflowed) and W
- * (the largest number of entries of a non-null map). One allocator serves one file of one column.
+ * file-level bookkeeping: S (id → columns that held it), O (ids that overflowed) and W (the largest
+ * number of entries of a non-null map). One allocator serves one file of one column.
  *
- * <p>After {@link #allocate(int[], int)} the row's placement is in {@link #mapping()} (K ints, -1 for
- * an empty slot) and {@link #overflowIds()} / {@link #overflowCount()} (overflowed ids in order).
+ * <p>After {@link #allocate(int[], int)} the row's placement is in {@link #mapping()} (K ints, -1
+ * for an empty slot) and {@link #overflowIds()} / {@link #overflowCount()} (overflowed ids in
+ * order).
  */
 public abstract class ColumnAllocator {
 
     private final int k;
     private final int[] mapping;
-    /** Per column, the id last recorded in S for it (-1: none); S only grows, so a repeat needs no BitSet update. */
+
+    /**
+     * Per column, the id last recorded in S for it (-1: none); S only grows, so a repeat needs no
+     * BitSet update.
+     */
     private final int[] lastRecorded;
+
     private int[] overflow = new int[8];
     private int overflowCount;
     private final List<BitSet> columnsById = new ArrayList<>();
     private final BitSet overflowSet = new BitSet();
     private int maxRowWidth;
-    /** Per column, the id last recorded in the current row group's S_g (-1: none yet in this group). */
+
+    /**
+     * Per column, the id last recorded in the current row group's S_g (-1: none yet in this group).
+     */
     private final int[] groupLastRecorded;
+
     private final List<BitSet> groupColumnsById = new ArrayList<>();
     private final BitSet groupIds = new BitSet();
     private final BitSet groupOverflow = new BitSet();
-    /** Ownership segments of the current group: per column the open segment's owner (-1: none yet) and start row. */
+
+    /**
+     * Ownership segments of the current group: per column the open segment's owner (-1: none yet)
+     * and start row.
+     */
     private final int[] segmentOwner;
+
     private final int[] segmentStart;
-    /** Per column the closed segments of the current group as (start, length, owner) triples; null once fragmented. */
+
+    /**
+     * Per column the closed segments of the current group as (start, length, owner) triples; null
+     * once fragmented.
+     */
     private final int[][] segments;
+
     private final int[] segmentInts;
     private int maxSegments = GroupPlacement.DEFAULT_MAX_SEGMENTS;
 
     ColumnAllocator(int k) {
         if (k < 1) {
-            throw new IllegalArgumentException("Cannot create a column allocator: K must be at least 1 but was " + k + ".");
+            throw new IllegalArgumentException(
+                    "Cannot create a column allocator: K must be at least 1 but was " + k + ".");
         }
         this.k = k;
         this.mapping = new int[k];
@@ -68,14 +88,17 @@ public abstract class ColumnAllocator {
         return k;
     }
 
-    /** Places the ids {@code ids[0..n)} (entry order, duplicates allowed) and updates S, O and W. */
+    /**
+     * Places the ids {@code ids[0..n)} (entry order, duplicates allowed) and updates S, O and W.
+     */
     public final void allocate(int[] ids, int n) {
         allocate(ids, n, -1);
     }
 
     /**
-     * As {@link #allocate(int[], int)} for the row at {@code rowInGroup} (0-based within the current row group,
-     * counting NULL maps too), which also records the columns' ownership segments; -1 records none.
+     * As {@link #allocate(int[], int)} for the row at {@code rowInGroup} (0-based within the
+     * current row group, counting NULL maps too), which also records the columns' ownership
+     * segments; -1 records none.
      */
     public final void allocate(int[] ids, int n, int rowInGroup) {
         Arrays.fill(mapping, -1);
@@ -108,17 +131,18 @@ public abstract class ColumnAllocator {
     }
 
     /**
-     * Ends the current row group: returns its S_g and O_g ({@link GroupPlacement}), or null when more than
-     * {@code maxIds} ids held a column in it (the footer then records no placement for the group), and starts
-     * the next group empty.
+     * Ends the current row group: returns its S_g and O_g ({@link GroupPlacement}), or null when
+     * more than {@code maxIds} ids held a column in it (the footer then records no placement for
+     * the group), and starts the next group empty.
      */
     public final GroupPlacement sealGroup(int maxIds) {
         return sealGroup(maxIds, -1);
     }
 
     /**
-     * As {@link #sealGroup(int)} for a group of {@code rows} rows whose rows were allocated with their row index:
-     * the placement then carries each column's ownership segments ({@link GroupPlacement#segmentsOf}).
+     * As {@link #sealGroup(int)} for a group of {@code rows} rows whose rows were allocated with
+     * their row index: the placement then carries each column's ownership segments ({@link
+     * GroupPlacement#segmentsOf}).
      */
     public final GroupPlacement sealGroup(int maxIds, int rows) {
         int[][] closed = null;
@@ -186,7 +210,9 @@ public abstract class ColumnAllocator {
         return groupColumnsById.get(id);
     }
 
-    /** Fills {@code mapping} (pre-filled with -1) and calls {@link #addOverflow(int)} for the rest. */
+    /**
+     * Fills {@code mapping} (pre-filled with -1) and calls {@link #addOverflow(int)} for the rest.
+     */
     abstract void place(int[] ids, int n, int[] mapping);
 
     final void addOverflow(int id) {
@@ -217,7 +243,9 @@ public abstract class ColumnAllocator {
         return overflowCount;
     }
 
-    /** S(id): the columns that held {@code id} in some row so far (a copy; empty for unseen ids). */
+    /**
+     * S(id): the columns that held {@code id} in some row so far (a copy; empty for unseen ids).
+     */
     public final BitSet columnsOfId(int id) {
         return id < columnsById.size() ? (BitSet) columnsById.get(id).clone() : new BitSet();
     }

@@ -5,11 +5,11 @@ import java.util.Arrays;
 import java.util.Deque;
 
 /**
- * Chooses K for the next file of one shredded column from the max row widths W of the last
- * {@value #WINDOW} files completed by the same rolling writer: with no history K = K_max;
- * otherwise take the P90 of the window (1-based rank ceil(0.9·n)) and the maximum, use the maximum
- * when it is within 4 of the P90 or within 1.25× of it, and clamp to [1, K_max]. Not thread-safe; one
- * instance per writer factory and column.
+ * Chooses K for the next file of one shredded column from the max row widths W of the last {@value
+ * #WINDOW} files completed by the same rolling writer: with no history K = K_max; otherwise take
+ * the P90 of the window (1-based rank ceil(0.9·n)) and the maximum, use the maximum when it is
+ * within 4 of the P90 or within 1.25× of it, and clamp to [1, K_max]. Not thread-safe; one instance
+ * per writer factory and column.
  */
 public final class KAdaptation {
 
@@ -22,7 +22,8 @@ public final class KAdaptation {
 
     public KAdaptation(int maxColumns) {
         if (maxColumns < 1) {
-            throw new IllegalArgumentException("Cannot adapt K: max-columns must be > 0 but was " + maxColumns + ".");
+            throw new IllegalArgumentException(
+                    "Cannot adapt K: max-columns must be > 0 but was " + maxColumns + ".");
         }
         this.maxColumns = maxColumns;
     }
@@ -32,18 +33,22 @@ public final class KAdaptation {
         if (window.isEmpty()) {
             return maxColumns;
         }
-        return choose(window.stream().mapToInt(Integer::intValue).toArray(), window.size(), maxColumns);
+        return choose(
+                window.stream().mapToInt(Integer::intValue).toArray(), window.size(), maxColumns);
     }
 
-    /** Whether a file has completed since this window was created (else {@link #nextK()} is K_max). */
+    /**
+     * Whether a file has completed since this window was created (else {@link #nextK()} is K_max).
+     */
     public synchronized boolean hasHistory() {
         return !window.isEmpty();
     }
 
     /**
-     * The rule of {@link #nextK()} applied to any widths {@code widths[0..n)} (sorted in place): the maximum when it
-     * is within 4 or within 1.25× of the P90 (1-based rank ceil(0.9·n)), else the P90, clamped to [1, maxColumns];
-     * 1 when {@code n} is 0. The writer also applies it to the map widths of a file's first rows.
+     * The rule of {@link #nextK()} applied to any widths {@code widths[0..n)} (sorted in place):
+     * the maximum when it is within 4 or within 1.25× of the P90 (1-based rank ceil(0.9·n)), else
+     * the P90, clamped to [1, maxColumns]; 1 when {@code n} is 0. The writer also applies it to the
+     * map widths of a file's first rows.
      */
     public static int choose(int[] widths, int n, int maxColumns) {
         if (n == 0) {
@@ -54,7 +59,8 @@ public final class KAdaptation {
         int rank = (int) Math.ceil(0.9 * n);
         rank = Math.max(1, Math.min(n, rank));
         int p = widths[rank - 1];
-        int chosen = (max - p <= ABSOLUTE_SLACK || max <= (int) Math.ceil(RELATIVE_SLACK * p)) ? max : p;
+        int chosen =
+                (max - p <= ABSOLUTE_SLACK || max <= (int) Math.ceil(RELATIVE_SLACK * p)) ? max : p;
         return Math.max(1, Math.min(maxColumns, chosen));
     }
 

@@ -13,8 +13,8 @@ public enum PlacementPolicy {
     /** Keys keep the column they last used; misses evict the least recently used column. */
     LRU,
     /**
-     * Strata's own: each key keeps one home column for the whole file, hot keys win their home and keep it to
-     * themselves, so a key's values stay in few columns ({@link StableAllocator}).
+     * Strata's own: each key keeps one home column for the whole file, hot keys win their home and
+     * keep it to themselves, so a key's values stay in few columns ({@link StableAllocator}).
      */
     STABLE;
 
@@ -38,7 +38,9 @@ public enum PlacementPolicy {
 
     /** The allowed spellings, for error messages. */
     public static String allowedValues() {
-        return Arrays.stream(values()).map(PlacementPolicy::optionValue).collect(Collectors.joining(", ", "[", "]"));
+        return Arrays.stream(values())
+                .map(PlacementPolicy::optionValue)
+                .collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** A fresh allocator of this policy for one file with {@code k} columns. */

@@ -6,32 +6,35 @@ import java.util.Arrays;
  * Keeps every key in as few columns as the data allows (Strata's own policy, not one of Paimon's;
  * readers need nothing new because key presence is still carried only by the mapping).
  *
- * <p>LRU re-admits an evicted key into whatever column is least recently used, so on data
- * where groups of keys take turns (device families, tenants) a key wanders over most of the K columns
- * and a one-key read has to decode most of them. Here each id has a <em>home</em>: the column of its
+ * <p>LRU re-admits an evicted key into whatever column is least recently used, so on data where
+ * groups of keys take turns (device families, tenants) a key wanders over most of the K columns and
+ * a one-key read has to decode most of them. Here each id has a <em>home</em>: the column of its
  * first placement in the file, kept for the whole file. Per row:
+ *
  * <ol>
  *   <li>ids are taken in priority order: ids that were in the previous non-null row first, then by
- *       how many rows of the file held them (descending), then by id;</li>
+ *       how many rows of the file held them (descending), then by id;
  *   <li>an id takes its home if no earlier id of the row took it, else the column it used last time
- *       if free, else it is a miss; a column that is the home of a hot id (one present in at least half
- *       of the rows so far) living there is not free for other ids in this step, nor, for an id that
- *       was not in the previous row, a column another id used in the previous row (so a stray does not
- *       cut a running key's run of rows into pieces);</li>
- *   <li>a miss of an id that has a home (taken by another id of the row) and was not in the previous
- *       row overflows, instead of wandering into a column other keys live in;</li>
+ *       if free, else it is a miss; a column that is the home of a hot id (one present in at least
+ *       half of the rows so far) living there is not free for other ids in this step, nor, for an
+ *       id that was not in the previous row, a column another id used in the previous row (so a
+ *       stray does not cut a running key's run of rows into pieces);
+ *   <li>a miss of an id that has a home (taken by another id of the row) and was not in the
+ *       previous row overflows, instead of wandering into a column other keys live in;
  *   <li>any other miss takes the lowest never-used column, else the least recently used free column
- *       that is not the home of a hot id (an id present in at least half of the rows so far), else the
- *       least recently used free column, else it overflows. That column becomes the id's home (for a
- *       continuing id that lost its home to a stronger one, too: it moves house rather than wander).</li>
+ *       that is not the home of a hot id (an id present in at least half of the rows so far), else
+ *       the least recently used free column, else it overflows. That column becomes the id's home
+ *       (for a continuing id that lost its home to a stronger one, too: it moves house rather than
+ *       wander).
  * </ol>
- * The priority makes a hot key win its home whenever two keys of a row share one, and the reservation
- * keeps other keys out of a hot key's home, so a key present in most rows ends up alone in its
- * column. Deterministic: same rows, same placement.
  *
- * <p>Unlike Paimon's policies (where only rows wider than K overflow) a row with at most K entries may overflow (a stray
- * key whose home is busy), so O ≠ ∅ no longer implies W &gt; K. Readers and the pruning rule
- * only rely on S and O being complete (I1, I2), which holds.
+ * The priority makes a hot key win its home whenever two keys of a row share one, and the
+ * reservation keeps other keys out of a hot key's home, so a key present in most rows ends up alone
+ * in its column. Deterministic: same rows, same placement.
+ *
+ * <p>Unlike Paimon's policies (where only rows wider than K overflow) a row with at most K entries
+ * may overflow (a stray key whose home is busy), so O ≠ ∅ no longer implies W &gt; K. Readers and
+ * the pruning rule only rely on S and O being complete (I1, I2), which holds.
  */
 final class StableAllocator extends ColumnAllocator {
 
@@ -39,8 +42,10 @@ final class StableAllocator extends ColumnAllocator {
 
     private final long[] lastUsed;
     private final boolean[] usedThisRow;
+
     /** Per column, the id placed there most recently (-1: none yet); unused columns keep theirs. */
     private final int[] resident;
+
     private int[] home = new int[64];
     private int[] lastColumn = new int[64];
     private int[] rowsWith = new int[64];
@@ -91,10 +96,16 @@ final class StableAllocator extends ColumnAllocator {
             int h = home[id];
             int last = lastColumn[id];
             boolean continuing = lastRow[id] == row - 1;
-            if (h >= 0 && !usedThisRow[h] && !reservedAgainst(h, id) && (continuing || !busy(h, id))) {
+            if (h >= 0
+                    && !usedThisRow[h]
+                    && !reservedAgainst(h, id)
+                    && (continuing || !busy(h, id))) {
                 take(mapping, h, id);
                 filled = true;
-            } else if (last >= 0 && !usedThisRow[last] && !reservedAgainst(last, id) && (continuing || !busy(last, id))) {
+            } else if (last >= 0
+                    && !usedThisRow[last]
+                    && !reservedAgainst(last, id)
+                    && (continuing || !busy(last, id))) {
                 take(mapping, last, id);
                 filled = true;
             } else {
@@ -115,8 +126,10 @@ final class StableAllocator extends ColumnAllocator {
                 continue;
             }
             if (home[id] < 0 || !duplicate) {
-                // First placement, or a continuing id that keeps losing its home: this column becomes its home, so
-                // keys that arrive together settle into distinct homes instead of displacing each other row by row.
+                // First placement, or a continuing id that keeps losing its home: this column
+                // becomes its home, so
+                // keys that arrive together settle into distinct homes instead of displacing each
+                // other row by row.
                 home[id] = c;
             }
             take(mapping, c, id);
@@ -146,7 +159,10 @@ final class StableAllocator extends ColumnAllocator {
         resident[c] = id;
     }
 
-    /** Whether another id used column c in the previous row that filled columns (a stray would cut its run short). */
+    /**
+     * Whether another id used column c in the previous row that filled columns (a stray would cut
+     * its run short).
+     */
     private boolean busy(int c, int id) {
         int r = resident[c];
         return r >= 0 && r != id && lastUsed[c] == clock - 1;

@@ -20,9 +20,9 @@ import org.apache.paimon.types.RowType;
 
 /**
  * Paimon {@link FileFormat} writing Parquet with the shared-shredding layout for the table's
- * shared-shredding MAP columns and plain Parquet for every other column. Reads honour the
- * {@link ShreddedReadHandover} dynamic options. Paimon's own value filters are not applied here
- * (Paimon filters by file statistics, and readers above re-check rows).
+ * shared-shredding MAP columns and plain Parquet for every other column. Reads honour the {@link
+ * ShreddedReadHandover} dynamic options. Paimon's own value filters are not applied here (Paimon
+ * filters by file statistics, and readers above re-check rows).
  */
 final class ShreddedFileFormat extends FileFormat {
 
@@ -38,27 +38,40 @@ final class ShreddedFileFormat extends FileFormat {
         this(context, ShreddingOptions.FORMAT_IDENTIFIER);
     }
 
-    /** As a part of the format registered under {@code identifier} ({@link StrataParquetFileFormat}). */
+    /**
+     * As a part of the format registered under {@code identifier} ({@link
+     * StrataParquetFileFormat}).
+     */
     ShreddedFileFormat(FileFormatFactory.FormatContext context, String identifier) {
         super(identifier);
         this.options = context.options().toMap();
-        this.rowGroupBytes = context.blockSize() != null ? context.blockSize().getBytes() : 128L * 1024 * 1024;
+        this.rowGroupBytes =
+                context.blockSize() != null ? context.blockSize().getBytes() : 128L * 1024 * 1024;
         this.readBatchSize = Math.max(1, context.readBatchSize());
         this.zstdLevel = context.zstdLevel();
     }
 
     @Override
-    public FormatReaderFactory createReaderFactory(RowType dataSchemaRowType, RowType projectedRowType,
-            List<Predicate> filters) {
-        return new ShreddedReaderFactory(dataSchemaRowType, projectedRowType, ShreddedReadHandover.decode(options),
-                readBatchSize, PageChecksums.verifyEnabled(options));
+    public FormatReaderFactory createReaderFactory(
+            RowType dataSchemaRowType, RowType projectedRowType, List<Predicate> filters) {
+        return new ShreddedReaderFactory(
+                dataSchemaRowType,
+                projectedRowType,
+                ShreddedReadHandover.decode(options),
+                readBatchSize,
+                PageChecksums.verifyEnabled(options));
     }
 
     @Override
     public FormatWriterFactory createWriterFactory(RowType type) {
         String table = options.getOrDefault(CoreOptions.PATH.key(), "table");
-        return new ShreddedWriterFactory(type, ShreddingOptions.shreddedColumns(type, options), rowGroupBytes,
-                options.get(CoreOptions.PATH.key()), zstdLevel, ShreddingOptions.byteStreamSplit(table, options),
+        return new ShreddedWriterFactory(
+                type,
+                ShreddingOptions.shreddedColumns(type, options),
+                rowGroupBytes,
+                options.get(CoreOptions.PATH.key()),
+                zstdLevel,
+                ShreddingOptions.byteStreamSplit(table, options),
                 ShreddingOptions.maxSegments(table, options));
     }
 
@@ -70,7 +83,8 @@ final class ShreddedFileFormat extends FileFormat {
     }
 
     @Override
-    public Optional<SimpleStatsExtractor> createStatsExtractor(RowType type, SimpleColStatsCollector.Factory[] statsCollectors) {
+    public Optional<SimpleStatsExtractor> createStatsExtractor(
+            RowType type, SimpleColStatsCollector.Factory[] statsCollectors) {
         return Optional.of(new ShreddedStatsExtractor(type, statsCollectors));
     }
 }

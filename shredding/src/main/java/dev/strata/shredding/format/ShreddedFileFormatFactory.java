@@ -5,9 +5,9 @@ import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.format.FileFormatFactory;
 
 /**
- * Registers the shredded Parquet format with Paimon (through
- * {@code META-INF/services/org.apache.paimon.format.FileFormatFactory}) under the identifier
- * {@value ShreddingOptions#FORMAT_IDENTIFIER}, which is also the data files' extension.
+ * Registers the shredded Parquet format with Paimon (through {@code
+ * META-INF/services/org.apache.paimon.format.FileFormatFactory}) under the identifier {@value
+ * ShreddingOptions#FORMAT_IDENTIFIER}, which is also the data files' extension.
  */
 public final class ShreddedFileFormatFactory implements FileFormatFactory {
 

@@ -2,25 +2,25 @@ package dev.strata.shredding.format;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.parquet.PaimonFiles;
-import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.shredding.pushdown.MapPredicate;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.paimon.types.DataField;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.format.FormatReaderFactory;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.reader.FileRecordIterator;
 import org.apache.paimon.reader.FileRecordReader;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 
 /**
  * Opens shredded files for Paimon's row path (primary-key merges, deletion-vector reads, compaction
- * rewrites) with {@link ShreddedParquetReader}, which reads every file through the shredding module's
- * columnar reader; batches carry absolute row positions (deletion vectors need them).
+ * rewrites) with {@link ShreddedParquetReader}, which reads every file through the shredding
+ * module's columnar reader; batches carry absolute row positions (deletion vectors need them).
  */
 final class ShreddedReaderFactory implements FormatReaderFactory {
 
@@ -31,46 +31,68 @@ final class ShreddedReaderFactory implements FormatReaderFactory {
     private final boolean verifyPages;
 
     /**
-     * @param dataType the schema the files being read were written with (Paimon passes the file's schema
-     *     version), used to map the caller's column names to the files' names through field ids
+     * @param dataType the schema the files being read were written with (Paimon passes the file's
+     *     schema version), used to map the caller's column names to the files' names through field
+     *     ids
      */
-    ShreddedReaderFactory(RowType dataType, RowType readType, ShreddedReadHandover.ReadRequest request, int batchSize,
+    ShreddedReaderFactory(
+            RowType dataType,
+            RowType readType,
+            ShreddedReadHandover.ReadRequest request,
+            int batchSize,
             boolean verifyPages) {
         this.readType = readType;
         this.batchSize = batchSize;
         this.verifyPages = verifyPages;
         Map<String, String> rename = new HashMap<>();
-        request.fieldIds().forEach((name, id) -> {
-            for (DataField f : dataType.getFields()) {
-                if (f.id() == id) {
-                    rename.put(name, f.name());
-                }
-            }
-        });
+        request.fieldIds()
+                .forEach(
+                        (name, id) -> {
+                            for (DataField f : dataType.getFields()) {
+                                if (f.id() == id) {
+                                    rename.put(name, f.name());
+                                }
+                            }
+                        });
         Map<String, List<String>> keys = new HashMap<>();
         request.selectedKeys().forEach((name, ks) -> keys.put(rename.getOrDefault(name, name), ks));
         this.selectedKeys = keys;
-        this.pruningPredicate = request.pruningPredicate() == null ? null : renamed(request.pruningPredicate(), rename);
+        this.pruningPredicate =
+                request.pruningPredicate() == null
+                        ? null
+                        : renamed(request.pruningPredicate(), rename);
     }
 
     private static MapPredicate renamed(MapPredicate p, Map<String, String> rename) {
         if (p instanceof MapPredicate.Leaf) {
             MapPredicate.Leaf l = (MapPredicate.Leaf) p;
-            return MapPredicate.leaf(rename.getOrDefault(l.column(), l.column()), l.key(), l.op(), l.literals().toArray());
+            return MapPredicate.leaf(
+                    rename.getOrDefault(l.column(), l.column()),
+                    l.key(),
+                    l.op(),
+                    l.literals().toArray());
         }
         List<MapPredicate> children = new ArrayList<>();
         for (MapPredicate c : ((MapPredicate.Compound) p).children()) {
             children.add(renamed(c, rename));
         }
-        return p instanceof MapPredicate.And ? MapPredicate.and(children) : MapPredicate.or(children);
+        return p instanceof MapPredicate.And
+                ? MapPredicate.and(children)
+                : MapPredicate.or(children);
     }
 
     @Override
     public FileRecordReader<InternalRow> createReader(Context context) throws IOException {
         Path path = context.filePath();
-        ShreddedParquetReader reader = new ShreddedParquetReader(
-                PaimonFiles.inputFile(context.fileIO(), path, context.fileSize()), path.toString(), readType,
-                selectedKeys, pruningPredicate, context.selection(), verifyPages);
+        ShreddedParquetReader reader =
+                new ShreddedParquetReader(
+                        PaimonFiles.inputFile(context.fileIO(), path, context.fileSize()),
+                        path.toString(),
+                        readType,
+                        selectedKeys,
+                        pruningPredicate,
+                        context.selection(),
+                        verifyPages);
         return new FileRecordReader<InternalRow>() {
             private boolean done;
 

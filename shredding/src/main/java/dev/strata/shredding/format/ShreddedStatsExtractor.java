@@ -26,9 +26,9 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 
 /**
- * Per logical column statistics for Paimon's file skipping, taken from the Parquet footer: min, max and
- * null count for top-level primitive columns; nothing for MAP (shredded or not), ARRAY and ROW columns
- * and for BINARY values. The table's stats mode is applied through Paimon's collectors.
+ * Per logical column statistics for Paimon's file skipping, taken from the Parquet footer: min, max
+ * and null count for top-level primitive columns; nothing for MAP (shredded or not), ARRAY and ROW
+ * columns and for BINARY values. The table's stats mode is applied through Paimon's collectors.
  */
 final class ShreddedStatsExtractor implements SimpleStatsExtractor {
 
@@ -46,10 +46,12 @@ final class ShreddedStatsExtractor implements SimpleStatsExtractor {
     }
 
     @Override
-    public Pair<SimpleColStats[], FileInfo> extractWithFileInfo(FileIO fileIO, Path path, long length) throws IOException {
+    public Pair<SimpleColStats[], FileInfo> extractWithFileInfo(
+            FileIO fileIO, Path path, long length) throws IOException {
         ParquetMetadata footer;
-        try (ParquetFileReader reader = ParquetFileReader.open(PaimonFiles.inputFile(fileIO, path, length),
-                PaimonFiles.readOptions())) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(
+                        PaimonFiles.inputFile(fileIO, path, length), PaimonFiles.readOptions())) {
             footer = reader.getFooter();
         }
         List<BlockMetaData> blocks = footer.getBlocks();
@@ -132,36 +134,44 @@ final class ShreddedStatsExtractor implements SimpleStatsExtractor {
             case BIGINT:
                 return v;
             case FLOAT:
-            case DOUBLE: {
-                double d = ((Number) v).doubleValue();
-                if (Double.isNaN(d)) {
-                    return null;
+            case DOUBLE:
+                {
+                    double d = ((Number) v).doubleValue();
+                    if (Double.isNaN(d)) {
+                        return null;
+                    }
+                    return v;
                 }
-                return v;
-            }
             case CHAR:
             case VARCHAR:
                 return BinaryString.fromBytes(((Binary) v).getBytes());
-            case DECIMAL: {
-                DecimalType d = (DecimalType) type;
-                if (v instanceof Binary) {
-                    return Decimal.fromUnscaledBytes(((Binary) v).getBytes(), d.getPrecision(), d.getScale());
+            case DECIMAL:
+                {
+                    DecimalType d = (DecimalType) type;
+                    if (v instanceof Binary) {
+                        return Decimal.fromUnscaledBytes(
+                                ((Binary) v).getBytes(), d.getPrecision(), d.getScale());
+                    }
+                    return Decimal.fromUnscaledLong(
+                            ((Number) v).longValue(), d.getPrecision(), d.getScale());
                 }
-                return Decimal.fromUnscaledLong(((Number) v).longValue(), d.getPrecision(), d.getScale());
-            }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
-                long x = (Long) v;
-                LogicalTypeAnnotation.TimeUnit unit = ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit();
-                switch (unit) {
-                    case MILLIS:
-                        return Timestamp.fromEpochMillis(x);
-                    case MICROS:
-                        return Timestamp.fromMicros(x);
-                    default:
-                        return Timestamp.fromEpochMillis(Math.floorDiv(x, 1_000_000L), (int) Math.floorMod(x, 1_000_000L));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                {
+                    long x = (Long) v;
+                    LogicalTypeAnnotation.TimeUnit unit =
+                            ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit();
+                    switch (unit) {
+                        case MILLIS:
+                            return Timestamp.fromEpochMillis(x);
+                        case MICROS:
+                            return Timestamp.fromMicros(x);
+                        default:
+                            return Timestamp.fromEpochMillis(
+                                    Math.floorDiv(x, 1_000_000L),
+                                    (int) Math.floorMod(x, 1_000_000L));
+                    }
                 }
-            }
             default:
                 return null;
         }

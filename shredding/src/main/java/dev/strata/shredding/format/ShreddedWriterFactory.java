@@ -18,16 +18,17 @@ import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.types.RowType;
 
 /**
- * One per rolling writer (Paimon creates a writer factory per rolling file writer): chooses K for each
- * file from the K adaptation window of each shredded column, so consecutive files adapt K to
+ * One per rolling writer (Paimon creates a writer factory per rolling file writer): chooses K for
+ * each file from the K adaptation window of each shredded column, so consecutive files adapt K to
  * the max row widths of the files completed before.
  *
- * <p>Difference from Paimon [INF]: Paimon keeps the window per writer factory, so every commit and every
- * compaction starts again at K_max. Here the window is shared by all writers of the same table location
- * and column in this JVM (a bounded cache), so a stream of small commits does not write K_max-wide
- * files forever. K stays per file and self-described, so this only changes file shape, never answers.
- * Tables without a {@code path} option keep a window per factory, as in Paimon. A column whose window is
- * still empty takes K from the first rows of the file instead of K_max ({@link SampledWriter}).
+ * <p>Difference from Paimon [INF]: Paimon keeps the window per writer factory, so every commit and
+ * every compaction starts again at K_max. Here the window is shared by all writers of the same
+ * table location and column in this JVM (a bounded cache), so a stream of small commits does not
+ * write K_max-wide files forever. K stays per file and self-described, so this only changes file
+ * shape, never answers. Tables without a {@code path} option keep a window per factory, as in
+ * Paimon. A column whose window is still empty takes K from the first rows of the file instead of
+ * K_max ({@link SampledWriter}).
  */
 final class ShreddedWriterFactory implements FormatWriterFactory {
 
@@ -39,31 +40,48 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     private final boolean byteStreamSplit;
     private final int maxSegments;
 
-    ShreddedWriterFactory(RowType rowType, Map<String, ShreddingOptions.ColumnLayout> layouts, long rowGroupBytes,
-            String tablePath, int zstdLevel, boolean byteStreamSplit, int maxSegments) {
+    ShreddedWriterFactory(
+            RowType rowType,
+            Map<String, ShreddingOptions.ColumnLayout> layouts,
+            long rowGroupBytes,
+            String tablePath,
+            int zstdLevel,
+            boolean byteStreamSplit,
+            int maxSegments) {
         this.maxSegments = maxSegments;
         this.zstdLevel = zstdLevel;
         this.byteStreamSplit = byteStreamSplit;
         this.rowType = rowType;
         this.layouts = layouts;
         this.rowGroupBytes = rowGroupBytes;
-        layouts.forEach((name, layout) -> adaptation.put(name,
-                tablePath == null ? new KAdaptation(layout.maxColumns()) : SHARED.window(tablePath, name, layout.maxColumns())));
+        layouts.forEach(
+                (name, layout) ->
+                        adaptation.put(
+                                name,
+                                tablePath == null
+                                        ? new KAdaptation(layout.maxColumns())
+                                        : SHARED.window(tablePath, name, layout.maxColumns())));
     }
 
     private static final SharedWindows SHARED = new SharedWindows();
 
-    /** Windows shared per (table path, column, K_max), least recently used evicted beyond 1 024 entries. */
+    /**
+     * Windows shared per (table path, column, K_max), least recently used evicted beyond 1 024
+     * entries.
+     */
     private static final class SharedWindows {
-        private final Map<String, KAdaptation> windows = new java.util.LinkedHashMap<String, KAdaptation>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, KAdaptation> eldest) {
-                return size() > 1024;
-            }
-        };
+        private final Map<String, KAdaptation> windows =
+                new java.util.LinkedHashMap<String, KAdaptation>(64, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, KAdaptation> eldest) {
+                        return size() > 1024;
+                    }
+                };
 
         synchronized KAdaptation window(String path, String column, int maxColumns) {
-            return windows.computeIfAbsent(path + "\u0000" + column + "\u0000" + maxColumns, k -> new KAdaptation(maxColumns));
+            return windows.computeIfAbsent(
+                    path + "\u0000" + column + "\u0000" + maxColumns,
+                    k -> new KAdaptation(maxColumns));
         }
     }
 
@@ -73,19 +91,26 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     }
 
     /**
-     * The K of every shredded column for a file: from the window when this table's column has completed files
-     * (Paimon's rule), otherwise from the widths of the file's first rows ({@code sample}, null when every column
-     * has history).
+     * The K of every shredded column for a file: from the window when this table's column has
+     * completed files (Paimon's rule), otherwise from the widths of the file's first rows ({@code
+     * sample}, null when every column has history).
      */
     private Map<String, ShreddedParquetWriter.ColumnSpec> specs(List<InternalRow> sample) {
         Map<String, ShreddedParquetWriter.ColumnSpec> specs = new LinkedHashMap<>();
-        layouts.forEach((name, layout) -> {
-            KAdaptation window = adaptation.get(name);
-            int k = sample == null || window.hasHistory() ? window.nextK()
-                    : KAdaptation.choose(widths(sample, rowType.getFieldIndex(name)), nonNullMaps(sample,
-                            rowType.getFieldIndex(name)), layout.maxColumns());
-            specs.put(name, new ShreddedParquetWriter.ColumnSpec(k, layout.policy(), maxSegments));
-        });
+        layouts.forEach(
+                (name, layout) -> {
+                    KAdaptation window = adaptation.get(name);
+                    int k =
+                            sample == null || window.hasHistory()
+                                    ? window.nextK()
+                                    : KAdaptation.choose(
+                                            widths(sample, rowType.getFieldIndex(name)),
+                                            nonNullMaps(sample, rowType.getFieldIndex(name)),
+                                            layout.maxColumns());
+                    specs.put(
+                            name,
+                            new ShreddedParquetWriter.ColumnSpec(k, layout.policy(), maxSegments));
+                });
         return specs;
     }
 
@@ -120,10 +145,11 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     }
 
     /**
-     * Beyond Paimon [INF], which starts every writer at K_max: while a column has no completed file in its window,
-     * the file's schema is fixed only after its first {@value #SAMPLE_ROWS} rows (or {@value #SAMPLE_BYTES} bytes
-     * of them, or the file's end), and K is chosen by the window rule over those rows' map widths, capped by
-     * max-columns. Rows are copied while buffered (Paimon and Spark reuse row objects). Wider rows overflow.
+     * Beyond Paimon [INF], which starts every writer at K_max: while a column has no completed file
+     * in its window, the file's schema is fixed only after its first {@value #SAMPLE_ROWS} rows (or
+     * {@value #SAMPLE_BYTES} bytes of them, or the file's end), and K is chosen by the window rule
+     * over those rows' map widths, capped by max-columns. Rows are copied while buffered (Paimon
+     * and Spark reuse row objects). Wider rows overflow.
      */
     private final class SampledWriter implements FormatWriter {
         private final PositionOutputStream out;
@@ -145,9 +171,16 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
         }
 
         private void open(List<InternalRow> rows) throws IOException {
-            writer = new ShreddedParquetWriter(new PaimonFiles.StreamOutputFile(out, "paimon-stream"), rowType, specs(rows),
-                    new ShreddedParquetWriter.Settings().compression(compression).rowGroupBytes(rowGroupBytes)
-                            .zstdLevel(zstdLevel).byteStreamSplit(byteStreamSplit));
+            writer =
+                    new ShreddedParquetWriter(
+                            new PaimonFiles.StreamOutputFile(out, "paimon-stream"),
+                            rowType,
+                            specs(rows),
+                            new ShreddedParquetWriter.Settings()
+                                    .compression(compression)
+                                    .rowGroupBytes(rowGroupBytes)
+                                    .zstdLevel(zstdLevel)
+                                    .byteStreamSplit(byteStreamSplit));
         }
 
         private void flushSample() throws IOException {
@@ -194,6 +227,10 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
 
     /** Rows buffered before a file without K history fixes its schema. */
     static final int SAMPLE_ROWS = 10_000;
-    /** Bytes (Paimon's binary row size) buffered at most before a file without K history fixes its schema. */
+
+    /**
+     * Bytes (Paimon's binary row size) buffered at most before a file without K history fixes its
+     * schema.
+     */
     static final long SAMPLE_BYTES = 16L * 1024 * 1024;
 }

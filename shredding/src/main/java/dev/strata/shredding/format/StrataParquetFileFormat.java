@@ -26,12 +26,13 @@ import org.apache.paimon.types.RowType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Paimon's {@code parquet} file format with Strata's shared-shredding layout ({@link StrataParquetFileFormatFactory}
- * registers it). Writes of a row type with shared-shredding MAP columns (by the table options, whoever created
- * the table) go to Strata's shredded writer, whose files are Paimon's own shared-shredding Parquet files;
- * every other write is Paimon's Parquet writer. Reads that include a {@code MAP<STRING, V>} column look at
- * each file's footer: a file with a shredded column (written by Strata or by Paimon 2 / another engine) is read
- * by Strata's reader, any other file by Paimon's. Reads without such a column are Paimon's.
+ * Paimon's {@code parquet} file format with Strata's shared-shredding layout ({@link
+ * StrataParquetFileFormatFactory} registers it). Writes of a row type with shared-shredding MAP
+ * columns (by the table options, whoever created the table) go to Strata's shredded writer, whose
+ * files are Paimon's own shared-shredding Parquet files; every other write is Paimon's Parquet
+ * writer. Reads that include a {@code MAP<STRING, V>} column look at each file's footer: a file
+ * with a shredded column (written by Strata or by Paimon 2 / another engine) is read by Strata's
+ * reader, any other file by Paimon's. Reads without such a column are Paimon's.
  */
 final class StrataParquetFileFormat extends FileFormat {
 
@@ -52,7 +53,8 @@ final class StrataParquetFileFormat extends FileFormat {
 
     private static boolean mayReadShredded(RowType type) {
         for (DataField f : type.getFields()) {
-            if (f.type() instanceof MapType && ((MapType) f.type()).getKeyType().getTypeRoot() == DataTypeRoot.VARCHAR) {
+            if (f.type() instanceof MapType
+                    && ((MapType) f.type()).getKeyType().getTypeRoot() == DataTypeRoot.VARCHAR) {
                 return true;
             }
         }
@@ -60,32 +62,46 @@ final class StrataParquetFileFormat extends FileFormat {
     }
 
     @Override
-    public FormatReaderFactory createReaderFactory(RowType dataSchemaRowType, RowType projectedRowType,
-            List<Predicate> filters) {
-        FormatReaderFactory plain = paimon.createReaderFactory(dataSchemaRowType, projectedRowType, filters);
+    public FormatReaderFactory createReaderFactory(
+            RowType dataSchemaRowType, RowType projectedRowType, List<Predicate> filters) {
+        FormatReaderFactory plain =
+                paimon.createReaderFactory(dataSchemaRowType, projectedRowType, filters);
         if (!mayReadShredded(projectedRowType)) {
             return plain;
         }
-        FormatReaderFactory strata = shredded.createReaderFactory(dataSchemaRowType, projectedRowType, filters);
+        FormatReaderFactory strata =
+                shredded.createReaderFactory(dataSchemaRowType, projectedRowType, filters);
         return new FormatReaderFactory() {
             @Override
             public FileRecordReader<InternalRow> createReader(Context context) throws IOException {
-                return hasShreddedColumn(context) ? strata.createReader(context) : plain.createReader(context);
+                return hasShreddedColumn(context)
+                        ? strata.createReader(context)
+                        : plain.createReader(context);
             }
 
             @Override
-            public FileRecordReader<InternalRow> createReader(Context context, long offset, long length) throws IOException {
-                return hasShreddedColumn(context) ? strata.createReader(context, offset, length)
+            public FileRecordReader<InternalRow> createReader(
+                    Context context, long offset, long length) throws IOException {
+                return hasShreddedColumn(context)
+                        ? strata.createReader(context, offset, length)
                         : plain.createReader(context, offset, length);
             }
         };
     }
 
-    /** Whether the file stores a column in the shredded layout (its footer is kept in Strata's footer cache). */
-    private static boolean hasShreddedColumn(FormatReaderFactory.Context context) throws IOException {
+    /**
+     * Whether the file stores a column in the shredded layout (its footer is kept in Strata's
+     * footer cache).
+     */
+    private static boolean hasShreddedColumn(FormatReaderFactory.Context context)
+            throws IOException {
         String path = context.filePath().toString();
-        ShreddedFooters.Opened opened = ShreddedFooters.open(
-                PaimonFiles.inputFile(context.fileIO(), context.filePath(), context.fileSize()), path, false);
+        ShreddedFooters.Opened opened =
+                ShreddedFooters.open(
+                        PaimonFiles.inputFile(
+                                context.fileIO(), context.filePath(), context.fileSize()),
+                        path,
+                        false);
         try {
             for (Type t : opened.reader.getFooter().getFileMetaData().getSchema().getFields()) {
                 if (ParquetSchemas.looksShredded(t)) {
@@ -100,7 +116,9 @@ final class StrataParquetFileFormat extends FileFormat {
 
     @Override
     public FormatWriterFactory createWriterFactory(RowType type) {
-        return writesShredded(type) ? shredded.createWriterFactory(type) : paimon.createWriterFactory(type);
+        return writesShredded(type)
+                ? shredded.createWriterFactory(type)
+                : paimon.createWriterFactory(type);
     }
 
     @Override
@@ -113,8 +131,10 @@ final class StrataParquetFileFormat extends FileFormat {
     }
 
     @Override
-    public Optional<SimpleStatsExtractor> createStatsExtractor(RowType type, SimpleColStatsCollector.Factory[] statsCollectors) {
-        return writesShredded(type) ? shredded.createStatsExtractor(type, statsCollectors)
+    public Optional<SimpleStatsExtractor> createStatsExtractor(
+            RowType type, SimpleColStatsCollector.Factory[] statsCollectors) {
+        return writesShredded(type)
+                ? shredded.createStatsExtractor(type, statsCollectors)
                 : paimon.createStatsExtractor(type, statsCollectors);
     }
 }

@@ -45,19 +45,20 @@ import org.apache.paimon.types.TimestampType;
  * </pre>
  *
  * Children: a list has one child {@code $data$} (the element); a map one non-null struct child
- * {@code entries} with children {@code key} (non-null) and {@code value}; a row its fields. Every field
- * carries {@code PARQUET:field_id}: a top-level or row field its Paimon field id, a list element
- * {@link SpecialFields#getArrayElementFieldId}, a map key / value {@link SpecialFields#getMapKeyFieldId} /
- * {@link SpecialFields#getMapValueFieldId} of the enclosing field's id and depth ({@code entries} repeats
- * the map's own id; depth counts from 0 at a column or row field and grows by one per list/map level).
- * The custom metadata of a top-level field is the caller's key-value pairs (for a shredded map the
- * {@link PaimonShreddingKeys}) followed by {@code PARQUET:field_id}; nested fields carry only their id.
+ * {@code entries} with children {@code key} (non-null) and {@code value}; a row its fields. Every
+ * field carries {@code PARQUET:field_id}: a top-level or row field its Paimon field id, a list
+ * element {@link SpecialFields#getArrayElementFieldId}, a map key / value {@link
+ * SpecialFields#getMapKeyFieldId} / {@link SpecialFields#getMapValueFieldId} of the enclosing
+ * field's id and depth ({@code entries} repeats the map's own id; depth counts from 0 at a column
+ * or row field and grows by one per list/map level). The custom metadata of a top-level field is
+ * the caller's key-value pairs (for a shredded map the {@link PaimonShreddingKeys}) followed by
+ * {@code PARQUET:field_id}; nested fields carry only their id.
  *
- * <p>The bytes are those Paimon 2.0.0 writes for the same row type and metadata: the FlatBuffer is built
- * with the same builder calls in the same order (strings, type table, children, metadata, then the field
- * table; table slots added in slot order; default values omitted), which tests check byte for byte
- * against files Paimon 2.0.0 wrote. Paimon 1.4 defines neither the key nor this conversion, hence the
- * literal constants.
+ * <p>The bytes are those Paimon 2.0.0 writes for the same row type and metadata: the FlatBuffer is
+ * built with the same builder calls in the same order (strings, type table, children, metadata,
+ * then the field table; table slots added in slot order; default values omitted), which tests check
+ * byte for byte against files Paimon 2.0.0 wrote. Paimon 1.4 defines neither the key nor this
+ * conversion, hence the literal constants.
  *
  * <p>Reading follows Paimon's reader: a value that is not Base64 is taken as its UTF-8 bytes, the
  * continuation prefix is optional, and anything that is not a Schema message gives no metadata (the
@@ -67,6 +68,7 @@ public final class ArrowSchemaFooter {
 
     /** The footer key. */
     public static final String KEY = "ARROW:schema";
+
     /** The custom-metadata key carrying a field's Parquet field id. */
     public static final String FIELD_ID_KEY = "PARQUET:field_id";
 
@@ -91,8 +93,8 @@ public final class ArrowSchemaFooter {
     private ArrowSchemaFooter() {}
 
     /**
-     * The footer value for a file whose physical (as stored) row type is {@code physical}; {@code metadata}
-     * holds the custom metadata of top-level fields by name, in the order to store them.
+     * The footer value for a file whose physical (as stored) row type is {@code physical}; {@code
+     * metadata} holds the custom metadata of top-level fields by name, in the order to store them.
      */
     public static String encode(RowType physical, Map<String, Map<String, String>> metadata) {
         FlatBufferBuilder b = new FlatBufferBuilder();
@@ -132,8 +134,8 @@ public final class ArrowSchemaFooter {
     }
 
     /**
-     * The custom metadata of the top-level fields that carry any, by field name; empty when the value is
-     * null or not an Arrow Schema message.
+     * The custom metadata of the top-level fields that carry any, by field name; empty when the
+     * value is null or not an Arrow Schema message.
      */
     public static Map<String, Map<String, String>> decode(String value) {
         if (value == null) {
@@ -188,7 +190,12 @@ public final class ArrowSchemaFooter {
         final List<ArrowField> children;
         final Map<String, String> metadata;
 
-        ArrowField(String name, boolean nullable, ArrowType type, List<ArrowField> children, Map<String, String> metadata) {
+        ArrowField(
+                String name,
+                boolean nullable,
+                ArrowType type,
+                List<ArrowField> children,
+                Map<String, String> metadata) {
             this.name = name;
             this.nullable = nullable;
             this.type = type;
@@ -224,16 +231,26 @@ public final class ArrowSchemaFooter {
     private static ArrowField field(String name, int id, DataType type, int depth) {
         List<ArrowField> children = Collections.emptyList();
         if (type instanceof ArrayType) {
-            children = Collections.singletonList(field(LIST_ELEMENT, id, ((ArrayType) type).getElementType(), depth + 1)
-                    .withId(SpecialFields.getArrayElementFieldId(id, depth + 1)));
+            children =
+                    Collections.singletonList(
+                            field(LIST_ELEMENT, id, ((ArrayType) type).getElementType(), depth + 1)
+                                    .withId(SpecialFields.getArrayElementFieldId(id, depth + 1)));
         } else if (type instanceof MapType) {
             MapType m = (MapType) type;
-            ArrowField key = field("key", id, m.getKeyType().notNull(), depth + 1)
-                    .withId(SpecialFields.getMapKeyFieldId(id, depth + 1));
-            ArrowField value = field("value", id, m.getValueType(), depth + 1)
-                    .withId(SpecialFields.getMapValueFieldId(id, depth + 1));
-            children = Collections.singletonList(new ArrowField(MAP_ENTRIES, false, new ArrowType(TYPE_STRUCT),
-                    List.of(key, value), idMetadata(id)));
+            ArrowField key =
+                    field("key", id, m.getKeyType().notNull(), depth + 1)
+                            .withId(SpecialFields.getMapKeyFieldId(id, depth + 1));
+            ArrowField value =
+                    field("value", id, m.getValueType(), depth + 1)
+                            .withId(SpecialFields.getMapValueFieldId(id, depth + 1));
+            children =
+                    Collections.singletonList(
+                            new ArrowField(
+                                    MAP_ENTRIES,
+                                    false,
+                                    new ArrowType(TYPE_STRUCT),
+                                    List.of(key, value),
+                                    idMetadata(id)));
         } else if (type instanceof RowType) {
             List<ArrowField> c = new ArrayList<>();
             for (DataField f : ((RowType) type).getFields()) {
@@ -241,7 +258,8 @@ public final class ArrowSchemaFooter {
             }
             children = c;
         }
-        return new ArrowField(name, type.isNullable(), arrowType(name, type), children, idMetadata(id));
+        return new ArrowField(
+                name, type.isNullable(), arrowType(name, type), children, idMetadata(id));
     }
 
     private static ArrowType arrowType(String name, DataType type) {
@@ -254,13 +272,14 @@ public final class ArrowSchemaFooter {
             case BINARY:
             case VARBINARY:
                 return new ArrowType(TYPE_BINARY);
-            case DECIMAL: {
-                ArrowType t = new ArrowType(TYPE_DECIMAL);
-                t.decimalPrecision = ((DecimalType) type).getPrecision();
-                t.scale = ((DecimalType) type).getScale();
-                t.bitWidth = 128;
-                return t;
-            }
+            case DECIMAL:
+                {
+                    ArrowType t = new ArrowType(TYPE_DECIMAL);
+                    t.decimalPrecision = ((DecimalType) type).getPrecision();
+                    t.scale = ((DecimalType) type).getScale();
+                    t.bitWidth = 128;
+                    return t;
+                }
             case TINYINT:
                 return integer(8);
             case SMALLINT:
@@ -269,35 +288,40 @@ public final class ArrowSchemaFooter {
                 return integer(32);
             case BIGINT:
                 return integer(64);
-            case FLOAT: {
-                ArrowType t = new ArrowType(TYPE_FLOATING_POINT);
-                t.precision = 1;
-                return t;
-            }
-            case DOUBLE: {
-                ArrowType t = new ArrowType(TYPE_FLOATING_POINT);
-                t.precision = 2;
-                return t;
-            }
+            case FLOAT:
+                {
+                    ArrowType t = new ArrowType(TYPE_FLOATING_POINT);
+                    t.precision = 1;
+                    return t;
+                }
+            case DOUBLE:
+                {
+                    ArrowType t = new ArrowType(TYPE_FLOATING_POINT);
+                    t.precision = 2;
+                    return t;
+                }
             case DATE:
                 return new ArrowType(TYPE_DATE);
-            case TIME_WITHOUT_TIME_ZONE: {
-                ArrowType t = new ArrowType(TYPE_TIME);
-                t.unit = 1;
-                t.bitWidth = 32;
-                return t;
-            }
-            case TIMESTAMP_WITHOUT_TIME_ZONE: {
-                ArrowType t = new ArrowType(TYPE_TIMESTAMP);
-                t.unit = timeUnit(((TimestampType) type).getPrecision());
-                return t;
-            }
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
-                ArrowType t = new ArrowType(TYPE_TIMESTAMP);
-                t.unit = timeUnit(((LocalZonedTimestampType) type).getPrecision());
-                t.timezone = "UTC";
-                return t;
-            }
+            case TIME_WITHOUT_TIME_ZONE:
+                {
+                    ArrowType t = new ArrowType(TYPE_TIME);
+                    t.unit = 1;
+                    t.bitWidth = 32;
+                    return t;
+                }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                {
+                    ArrowType t = new ArrowType(TYPE_TIMESTAMP);
+                    t.unit = timeUnit(((TimestampType) type).getPrecision());
+                    return t;
+                }
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                {
+                    ArrowType t = new ArrowType(TYPE_TIMESTAMP);
+                    t.unit = timeUnit(((LocalZonedTimestampType) type).getPrecision());
+                    t.timezone = "UTC";
+                    return t;
+                }
             case ARRAY:
                 return new ArrowType(TYPE_LIST);
             case MAP:
@@ -305,9 +329,15 @@ public final class ArrowSchemaFooter {
             case ROW:
                 return new ArrowType(TYPE_STRUCT);
             default:
-                throw new UnsupportedOperationException("Cannot describe column '" + name + "' in the " + KEY
-                        + " footer entry: type " + type + " has no Arrow counterpart here. Supported: numbers, decimal,"
-                        + " string, binary, boolean, date, time, timestamp, array, map and row.");
+                throw new UnsupportedOperationException(
+                        "Cannot describe column '"
+                                + name
+                                + "' in the "
+                                + KEY
+                                + " footer entry: type "
+                                + type
+                                + " has no Arrow counterpart here. Supported: numbers, decimal,"
+                                + " string, binary, boolean, date, time, timestamp, array, map and row.");
         }
     }
 
@@ -319,7 +349,9 @@ public final class ArrowSchemaFooter {
     }
 
     private static short timeUnit(int precision) {
-        return precision == 0 ? (short) 0 : precision <= 3 ? (short) 1 : precision <= 6 ? (short) 2 : (short) 3;
+        return precision == 0
+                ? (short) 0
+                : precision <= 3 ? (short) 1 : precision <= 6 ? (short) 2 : (short) 3;
     }
 
     private static int build(FlatBufferBuilder b, ArrowField f) {
@@ -377,15 +409,16 @@ public final class ArrowSchemaFooter {
                 b.addShort(0, t.unit, 1);
                 b.addInt(1, t.bitWidth, 32);
                 return b.endTable();
-            case TYPE_TIMESTAMP: {
-                int tz = t.timezone == null ? 0 : b.createString(t.timezone);
-                b.startTable(2);
-                b.addShort(0, t.unit, 0);
-                if (tz != 0) {
-                    b.addOffset(1, tz, 0);
+            case TYPE_TIMESTAMP:
+                {
+                    int tz = t.timezone == null ? 0 : b.createString(t.timezone);
+                    b.startTable(2);
+                    b.addShort(0, t.unit, 0);
+                    if (tz != 0) {
+                        b.addOffset(1, tz, 0);
+                    }
+                    return b.endTable();
                 }
-                return b.endTable();
-            }
             case TYPE_MAP:
                 b.startTable(1);
                 b.addBoolean(0, false, false);

@@ -9,18 +9,19 @@ public final class Domain {
     private Domain() {}
 
     /**
-     * Compares two values of the same kind; doubles compare numerically ({@code -0.0 == 0.0}) and callers
-     * must keep NaN out.
+     * Compares two values of the same kind; doubles compare numerically ({@code -0.0 == 0.0}) and
+     * callers must keep NaN out.
      */
     public static int compare(ValueKind kind, Object a, Object b) {
         switch (kind) {
             case LONG:
                 return Long.compare((Long) a, (Long) b);
-            case DOUBLE: {
-                double x = (Double) a;
-                double y = (Double) b;
-                return x < y ? -1 : (x > y ? 1 : 0);
-            }
+            case DOUBLE:
+                {
+                    double x = (Double) a;
+                    double y = (Double) b;
+                    return x < y ? -1 : (x > y ? 1 : 0);
+                }
             case BYTES:
                 return compareUnsigned((byte[]) a, (byte[]) b);
             case DECIMAL:
@@ -44,8 +45,8 @@ public final class Domain {
 
     /**
      * Converts a predicate literal to the kind's domain, or null when it does not belong to it (the
-     * caller then treats the leaf as "may match"). Accepted: integral boxes and Boolean for LONG; any
-     * number for DOUBLE; String or byte[] for BYTES; BigDecimal or integral boxes for DECIMAL.
+     * caller then treats the leaf as "may match"). Accepted: integral boxes and Boolean for LONG;
+     * any number for DOUBLE; String or byte[] for BYTES; BigDecimal or integral boxes for DECIMAL.
      */
     public static Object literal(ValueKind kind, Object literal) {
         if (literal == null) {
@@ -53,7 +54,9 @@ public final class Domain {
         }
         switch (kind) {
             case LONG:
-                if (literal instanceof Long || literal instanceof Integer || literal instanceof Short
+                if (literal instanceof Long
+                        || literal instanceof Integer
+                        || literal instanceof Short
                         || literal instanceof Byte) {
                     return ((Number) literal).longValue();
                 }
@@ -62,8 +65,12 @@ public final class Domain {
                 }
                 return null;
             case DOUBLE:
-                if (literal instanceof Double || literal instanceof Float || literal instanceof Long
-                        || literal instanceof Integer || literal instanceof Short || literal instanceof Byte) {
+                if (literal instanceof Double
+                        || literal instanceof Float
+                        || literal instanceof Long
+                        || literal instanceof Integer
+                        || literal instanceof Short
+                        || literal instanceof Byte) {
                     return ((Number) literal).doubleValue();
                 }
                 return null;
@@ -79,7 +86,9 @@ public final class Domain {
                 if (literal instanceof BigDecimal) {
                     return literal;
                 }
-                if (literal instanceof Long || literal instanceof Integer || literal instanceof Short
+                if (literal instanceof Long
+                        || literal instanceof Integer
+                        || literal instanceof Short
                         || literal instanceof Byte) {
                     return BigDecimal.valueOf(((Number) literal).longValue());
                 }

@@ -7,21 +7,25 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.memory.MemorySegment;
 
 /**
- * The field dictionary D of one shredded column in one file: key string → file-local id, ids assigned
- * densely from 0 in first-appearance order. Ids are not stable across files.
+ * The field dictionary D of one shredded column in one file: key string → file-local id, ids
+ * assigned densely from 0 in first-appearance order. Ids are not stable across files.
  *
- * <p>Looked up once per map entry on the write path, so it is an open-addressing table over the keys'
- * UTF-8 bytes: a heap-backed {@link BinaryString} is hashed and compared in place (no allocation, no
- * boxing); other strings are copied to bytes first.
+ * <p>Looked up once per map entry on the write path, so it is an open-addressing table over the
+ * keys' UTF-8 bytes: a heap-backed {@link BinaryString} is hashed and compared in place (no
+ * allocation, no boxing); other strings are copied to bytes first.
  */
 public final class FieldDictionary {
 
     private final List<String> keys = new ArrayList<>();
+
     /** Key bytes by id. */
     private byte[][] keyBytes = new byte[64][];
+
     private int[] hashOfId = new int[64];
+
     /** Open-addressing slots: id + 1, 0 for empty. */
     private int[] slots = new int[128];
+
     private int mask = 127;
 
     /** The id of {@code key}, assigning the next id when the key is new. */

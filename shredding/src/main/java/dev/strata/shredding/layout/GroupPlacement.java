@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * Where the keys of one shredded column sat in one row group (beyond Paimon, whose S and O are
- * file-level): S_g(id), the columns that held id in some row of the group, and O_g, the ids
- * that overflowed in some row of the group. S_g(id) ⊆ S(id) and O_g ⊆ O. From these follows each
+ * file-level): S_g(id), the columns that held id in some row of the group, and O_g, the ids that
+ * overflowed in some row of the group. S_g(id) ⊆ S(id) and O_g ⊆ O. From these follows each
  * column's owner in the group: the only id it held, none, or several ({@link #SHARED}).
  *
  * <p>Optionally, per column, its <em>ownership segments</em>: maximal row ranges of the group in
@@ -14,17 +14,19 @@ import java.util.Arrays;
  * (nothing recorded).
  *
  * <p>What a reader may conclude (the read shortcut): in a row of a segment of column c owned by k,
- * k sits in c exactly when c is non-null (empty slots are NULL, spec I4), apart from rows where k is
- * present with a NULL value, which read as NULL either way; outside k's segments c never holds k. So
- * when no column of S_g(k) is fragmented, {@code m['k']} needs S_g(k), the segments and, if k ∈ O_g,
- * the overflow (whose entries name their key) — not {@code __field_mapping}.
+ * k sits in c exactly when c is non-null (empty slots are NULL, spec I4), apart from rows where k
+ * is present with a NULL value, which read as NULL either way; outside k's segments c never holds
+ * k. So when no column of S_g(k) is fragmented, {@code m['k']} needs S_g(k), the segments and, if k
+ * ∈ O_g, the overflow (whose entries name their key) — not {@code __field_mapping}.
  */
 public final class GroupPlacement {
 
     /** {@link #ownerOf} of a column no row of the group used. */
     public static final int EMPTY = -1;
+
     /** {@link #ownerOf} of a column that held more than one id in the group. */
     public static final int SHARED = -2;
+
     /** Default bound on the ownership segments of one column in one row group. */
     public static final int DEFAULT_MAX_SEGMENTS = 4096;
 
@@ -32,13 +34,17 @@ public final class GroupPlacement {
     private final int[][] columns;
     private final int[] overflowIds;
     private final int[] owners;
-    /** Per column (start, length, owner) triples in row order, null when fragmented; null array: none recorded. */
+
+    /**
+     * Per column (start, length, owner) triples in row order, null when fragmented; null array:
+     * none recorded.
+     */
     private final int[][] segments;
 
     /**
-     * @param k          the file's K
-     * @param ids        ids with a non-empty S_g, ascending
-     * @param columns    S_g of each of {@code ids}, each ascending, every column &lt; k
+     * @param k the file's K
+     * @param ids ids with a non-empty S_g, ascending
+     * @param columns S_g of each of {@code ids}, each ascending, every column &lt; k
      * @param overflowIds O_g, ascending
      */
     public GroupPlacement(int k, int[] ids, int[][] columns, int[] overflowIds) {
@@ -47,12 +53,16 @@ public final class GroupPlacement {
 
     /**
      * @param segments null when no segments are recorded; else K entries, each null (fragmented) or
-     *                 (start, length, owner) triples with ascending, non-overlapping ranges and owners of ids
+     *     (start, length, owner) triples with ascending, non-overlapping ranges and owners of ids
      */
     public GroupPlacement(int k, int[] ids, int[][] columns, int[] overflowIds, int[][] segments) {
         if (ids.length != columns.length) {
-            throw new IllegalArgumentException("Cannot build a group placement: " + ids.length + " ids but "
-                    + columns.length + " column sets.");
+            throw new IllegalArgumentException(
+                    "Cannot build a group placement: "
+                            + ids.length
+                            + " ids but "
+                            + columns.length
+                            + " column sets.");
         }
         this.ids = ids;
         this.columns = columns;
@@ -61,21 +71,32 @@ public final class GroupPlacement {
         Arrays.fill(owners, EMPTY);
         for (int i = 0; i < ids.length; i++) {
             if (i > 0 && ids[i] <= ids[i - 1]) {
-                throw new IllegalArgumentException("Cannot build a group placement: ids not ascending at " + ids[i] + ".");
+                throw new IllegalArgumentException(
+                        "Cannot build a group placement: ids not ascending at " + ids[i] + ".");
             }
             for (int j = 0; j < columns[i].length; j++) {
                 int c = columns[i][j];
                 if (c < 0 || c >= k || (j > 0 && c <= columns[i][j - 1])) {
-                    throw new IllegalArgumentException("Cannot build a group placement: column " + c + " of id " + ids[i]
-                            + " is not ascending within K=" + k + ".");
+                    throw new IllegalArgumentException(
+                            "Cannot build a group placement: column "
+                                    + c
+                                    + " of id "
+                                    + ids[i]
+                                    + " is not ascending within K="
+                                    + k
+                                    + ".");
                 }
                 owners[c] = owners[c] == EMPTY ? ids[i] : SHARED;
             }
         }
         if (segments != null) {
             if (segments.length != k) {
-                throw new IllegalArgumentException("Cannot build a group placement: segments for " + segments.length
-                        + " columns, K=" + k + ".");
+                throw new IllegalArgumentException(
+                        "Cannot build a group placement: segments for "
+                                + segments.length
+                                + " columns, K="
+                                + k
+                                + ".");
             }
             for (int c = 0; c < k; c++) {
                 int[] seg = segments[c];
@@ -83,14 +104,20 @@ public final class GroupPlacement {
                     continue;
                 }
                 if (seg.length % 3 != 0) {
-                    throw new IllegalArgumentException("Cannot build a group placement: segments of column " + c
-                            + " are not (start, length, owner) triples.");
+                    throw new IllegalArgumentException(
+                            "Cannot build a group placement: segments of column "
+                                    + c
+                                    + " are not (start, length, owner) triples.");
                 }
                 long end = 0;
                 for (int i = 0; i < seg.length; i += 3) {
                     if (seg[i] < end || seg[i + 1] < 1 || seg[i + 2] < 0) {
-                        throw new IllegalArgumentException("Cannot build a group placement: segment " + (i / 3)
-                                + " of column " + c + " overlaps, is empty or has no owner.");
+                        throw new IllegalArgumentException(
+                                "Cannot build a group placement: segment "
+                                        + (i / 3)
+                                        + " of column "
+                                        + c
+                                        + " overlaps, is empty or has no owner.");
                     }
                     end = (long) seg[i] + seg[i + 1];
                 }
@@ -99,8 +126,10 @@ public final class GroupPlacement {
         this.segments = segments;
         for (int i = 1; i < overflowIds.length; i++) {
             if (overflowIds[i] <= overflowIds[i - 1]) {
-                throw new IllegalArgumentException("Cannot build a group placement: overflow ids not ascending at "
-                        + overflowIds[i] + ".");
+                throw new IllegalArgumentException(
+                        "Cannot build a group placement: overflow ids not ascending at "
+                                + overflowIds[i]
+                                + ".");
             }
         }
     }
@@ -142,16 +171,17 @@ public final class GroupPlacement {
     }
 
     /**
-     * Column c's ownership segments as (start, length, owner) triples in row order (a view; do not modify), or
-     * null when none were recorded or the column is fragmented.
+     * Column c's ownership segments as (start, length, owner) triples in row order (a view; do not
+     * modify), or null when none were recorded or the column is fragmented.
      */
     public int[] segmentsOf(int c) {
         return segments == null ? null : segments[c];
     }
 
     /**
-     * The row ranges of the group in which column c may hold {@code id}, as (start, end) pairs, end exclusive,
-     * ascending; null when this cannot be told without {@code __field_mapping} (no segments or a fragmented column).
+     * The row ranges of the group in which column c may hold {@code id}, as (start, end) pairs, end
+     * exclusive, ascending; null when this cannot be told without {@code __field_mapping} (no
+     * segments or a fragmented column).
      */
     public int[] rangesOf(int c, int id) {
         int[] seg = segmentsOf(c);
@@ -173,7 +203,10 @@ public final class GroupPlacement {
         return out;
     }
 
-    /** Whether k's values in this group are exactly the non-null values of its own columns (see the class comment). */
+    /**
+     * Whether k's values in this group are exactly the non-null values of its own columns (see the
+     * class comment).
+     */
     public boolean ownsItsColumns(int id) {
         if (id < 0 || overflows(id)) {
             return false;
@@ -192,8 +225,10 @@ public final class GroupPlacement {
             return false;
         }
         GroupPlacement g = (GroupPlacement) o;
-        return Arrays.equals(ids, g.ids) && Arrays.deepEquals(columns, g.columns)
-                && Arrays.equals(overflowIds, g.overflowIds) && owners.length == g.owners.length
+        return Arrays.equals(ids, g.ids)
+                && Arrays.deepEquals(columns, g.columns)
+                && Arrays.equals(overflowIds, g.overflowIds)
+                && owners.length == g.owners.length
                 && Arrays.deepEquals(segments, g.segments);
     }
 
@@ -204,9 +239,13 @@ public final class GroupPlacement {
 
     @Override
     public String toString() {
-        StringBuilder b = new StringBuilder("GroupPlacement{K=").append(owners.length).append(", S_g={");
+        StringBuilder b =
+                new StringBuilder("GroupPlacement{K=").append(owners.length).append(", S_g={");
         for (int i = 0; i < ids.length; i++) {
-            b.append(i == 0 ? "" : ", ").append(ids[i]).append('=').append(Arrays.toString(columns[i]));
+            b.append(i == 0 ? "" : ", ")
+                    .append(ids[i])
+                    .append('=')
+                    .append(Arrays.toString(columns[i]));
         }
         return b.append("}, O_g=").append(Arrays.toString(overflowIds)).append('}').toString();
     }

@@ -6,8 +6,8 @@ import java.util.Arrays;
  * Per-key zone statistics of one shredded column in one row group (beyond Paimon): for each key id
  * present in the row group, how many rows carry the key, how many of those values are NULL or NaN,
  * and min/max in the column's {@link ValueKind} domain (null when unknown or unbounded). When
- * {@link #truncated()} is set, ids not listed may still be present (the writer keeps at most
- * {@link ShreddingFooter#MAX_ZONE_KEYS} keys per row group and column).
+ * {@link #truncated()} is set, ids not listed may still be present (the writer keeps at most {@link
+ * ShreddingFooter#MAX_ZONE_KEYS} keys per row group and column).
  */
 public final class KeyZones {
 
@@ -20,7 +20,14 @@ public final class KeyZones {
     private final Object[] min;
     private final Object[] max;
 
-    KeyZones(long rowCount, boolean truncated, int[] ids, int[] present, int[] nulls, int[] nans, Object[] min,
+    KeyZones(
+            long rowCount,
+            boolean truncated,
+            int[] ids,
+            int[] present,
+            int[] nulls,
+            int[] nans,
+            Object[] min,
             Object[] max) {
         this.rowCount = rowCount;
         this.truncated = truncated;

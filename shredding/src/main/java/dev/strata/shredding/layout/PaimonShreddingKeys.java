@@ -27,9 +27,9 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.JsonSerdeUtil;
 
 /**
- * The per-column layout keys of Paimon's shared-shredding MAP layout, stored as the custom metadata of the
- * column's top-level field in the {@link ArrowSchemaFooter} entry. All values are strings, stored in this
- * order:
+ * The per-column layout keys of Paimon's shared-shredding MAP layout, stored as the custom metadata
+ * of the column's top-level field in the {@link ArrowSchemaFooter} entry. All values are strings,
+ * stored in this order:
  *
  * <pre>
  * paimon.map.storage-layout                          "shared-shredding" (the marker)
@@ -45,16 +45,18 @@ import org.apache.paimon.utils.JsonSerdeUtil;
  * paimon.map.shared-shredding.max-row-width          W, decimal
  * </pre>
  *
- * The dictionary JSON is a compact object key → id sorted by key in Java {@code String} order (UTF-16
- * code units), for example {@code {"cpu":0,"disk":2}}, written by Paimon's JSON mapper (quotes,
- * backslashes and control characters escaped, other characters raw UTF-8). Compress is: none = the bytes
- * themselves; zstd = one zstd frame at level 1; lz4 = int32 LE compressed length, int32 LE original length,
- * then one raw LZ4 block (Paimon's block compressors, which this class uses). Latin1 maps each compressed
- * byte to the char of the same value (0x00-0xFF), so bytes of 0x80 and more take two bytes once the Arrow
- * metadata stores the string as UTF-8; a reader takes the low byte of each char.
+ * The dictionary JSON is a compact object key → id sorted by key in Java {@code String} order
+ * (UTF-16 code units), for example {@code {"cpu":0,"disk":2}}, written by Paimon's JSON mapper
+ * (quotes, backslashes and control characters escaped, other characters raw UTF-8). Compress is:
+ * none = the bytes themselves; zstd = one zstd frame at level 1; lz4 = int32 LE compressed length,
+ * int32 LE original length, then one raw LZ4 block (Paimon's block compressors, which this class
+ * uses). Latin1 maps each compressed byte to the char of the same value (0x00-0xFF), so bytes of
+ * 0x80 and more take two bytes once the Arrow metadata stores the string as UTF-8; a reader takes
+ * the low byte of each char.
  *
  * <p>Paimon ignores keys it does not know, so Strata's own richer metadata stays in its own footer
- * entry ({@link ShreddingFooter}). Paimon 1.4 defines none of these keys, hence the literal constants.
+ * entry ({@link ShreddingFooter}). Paimon 1.4 defines none of these keys, hence the literal
+ * constants.
  */
 public final class PaimonShreddingKeys {
 
@@ -70,18 +72,21 @@ public final class PaimonShreddingKeys {
     public static final String NUM_COLUMNS = PREFIX + "num-columns";
     public static final String MAX_ROW_WIDTH = PREFIX + "max-row-width";
     static final int CURRENT_VERSION = 1;
+
     /**
-     * Field names are not canonicalized: a dictionary's keys are each seen once, and interning 200 000 of them
-     * costs more than the whole parse.
+     * Field names are not canonicalized: a dictionary's keys are each seen once, and interning 200
+     * 000 of them costs more than the whole parse.
      */
-    private static final JsonFactory JSON = new JsonFactory().disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
-            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES);
+    private static final JsonFactory JSON =
+            new JsonFactory()
+                    .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+                    .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES);
 
     private PaimonShreddingKeys() {}
 
     /**
-     * The dictionary codec for a file written with {@code compression} (null: none): none, lz4 or zstd.
-     * Throws for any other codec, naming {@code column} and {@code file}.
+     * The dictionary codec for a file written with {@code compression} (null: none): none, lz4 or
+     * zstd. Throws for any other codec, naming {@code column} and {@code file}.
      */
     public static String dictionaryCodec(String compression, String column, String file) {
         String c = compression == null ? "none" : compression.trim().toLowerCase(Locale.ROOT);
@@ -91,13 +96,22 @@ public final class PaimonShreddingKeys {
             case "zstd":
                 return c;
             default:
-                throw new IllegalArgumentException("Cannot write the shared-shredding key dictionary of column '" + column
-                        + "' in file " + file + ": file compression '" + compression + "' cannot compress it; Paimon's"
-                        + " layout allows none, lz4 or zstd. Set 'file.compression' to one of them.");
+                throw new IllegalArgumentException(
+                        "Cannot write the shared-shredding key dictionary of column '"
+                                + column
+                                + "' in file "
+                                + file
+                                + ": file compression '"
+                                + compression
+                                + "' cannot compress it; Paimon's"
+                                + " layout allows none, lz4 or zstd. Set 'file.compression' to one of them.");
         }
     }
 
-    /** The keys for one column, in storage order. {@code codec} is a value of {@link #dictionaryCodec}. */
+    /**
+     * The keys for one column, in storage order. {@code codec} is a value of {@link
+     * #dictionaryCodec}.
+     */
     public static Map<String, String> encode(ShreddedColumnMeta meta, String codec) {
         Map<String, String> out = new LinkedHashMap<>();
         out.put(STORAGE_LAYOUT, SHARED_SHREDDING);
@@ -141,53 +155,96 @@ public final class PaimonShreddingKeys {
     }
 
     /**
-     * The column's layout from Paimon's keys alone: D, S, O, K and W, with no per-row-group zones or
-     * placements (readers then resolve every row through {@code __field_mapping}). Problems are reported as
-     * {@link IllegalStateException} naming the column and the file.
+     * The column's layout from Paimon's keys alone: D, S, O, K and W, with no per-row-group zones
+     * or placements (readers then resolve every row through {@code __field_mapping}). Problems are
+     * reported as {@link IllegalStateException} naming the column and the file.
      */
-    public static ShreddedColumnMeta decode(Map<String, String> metadata, ValueKind kind, String column, String file) {
+    public static ShreddedColumnMeta decode(
+            Map<String, String> metadata, ValueKind kind, String column, String file) {
         String where = "column '" + column + "' of file " + file;
         if (!isShredded(metadata)) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": " + STORAGE_LAYOUT
-                    + " is not '" + SHARED_SHREDDING + "'. The file is corrupt.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": "
+                            + STORAGE_LAYOUT
+                            + " is not '"
+                            + SHARED_SHREDDING
+                            + "'. The file is corrupt.");
         }
         int version = integer(metadata, VERSION, where);
         if (version != CURRENT_VERSION) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": " + VERSION + " is "
-                    + version + ", expected " + CURRENT_VERSION + ". Upgrade Strata to read this file.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": "
+                            + VERSION
+                            + " is "
+                            + version
+                            + ", expected "
+                            + CURRENT_VERSION
+                            + ". Upgrade Strata to read this file.");
         }
         int originalSize = integer(metadata, FIELD_DICT_ORIGINAL_SIZE, where);
-        String codec = metadata.getOrDefault(FIELD_DICT_COMPRESSION, "zstd").trim().toLowerCase(Locale.ROOT);
+        String codec =
+                metadata.getOrDefault(FIELD_DICT_COMPRESSION, "zstd")
+                        .trim()
+                        .toLowerCase(Locale.ROOT);
         if (!codec.equals("none") && !codec.equals("lz4") && !codec.equals("zstd")) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": " + FIELD_DICT_COMPRESSION
-                    + " is '" + codec + "', expected none, lz4 or zstd. The file is corrupt.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": "
+                            + FIELD_DICT_COMPRESSION
+                            + " is '"
+                            + codec
+                            + "', expected none, lz4 or zstd. The file is corrupt.");
         }
         int k = integer(metadata, NUM_COLUMNS, where);
         int w = integer(metadata, MAX_ROW_WIDTH, where);
         if (k < 0 || w < 0 || originalSize < 0) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": negative "
-                    + NUM_COLUMNS + ", " + MAX_ROW_WIDTH + " or " + FIELD_DICT_ORIGINAL_SIZE + ". The file is corrupt.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": negative "
+                            + NUM_COLUMNS
+                            + ", "
+                            + MAX_ROW_WIDTH
+                            + " or "
+                            + FIELD_DICT_ORIGINAL_SIZE
+                            + ". The file is corrupt.");
         }
         try {
-            byte[] packed = required(metadata, FIELD_DICT, where).getBytes(StandardCharsets.ISO_8859_1);
+            byte[] packed =
+                    required(metadata, FIELD_DICT, where).getBytes(StandardCharsets.ISO_8859_1);
             byte[] json = decompress(packed, originalSize, codec);
             String[] keys = parseDictionary(json);
-            int[][] columns = parseFieldColumns(required(metadata, FIELD_COLUMNS, where), keys.length, k);
-            BitSet overflow = parseOverflowSet(required(metadata, OVERFLOW_SET, where), keys.length);
-            return ShreddedColumnMeta.withoutZones(k, w, kind, Arrays.asList(keys), columns, overflow);
+            int[][] columns =
+                    parseFieldColumns(required(metadata, FIELD_COLUMNS, where), keys.length, k);
+            BitSet overflow =
+                    parseOverflowSet(required(metadata, OVERFLOW_SET, where), keys.length);
+            return ShreddedColumnMeta.withoutZones(
+                    k, w, kind, Arrays.asList(keys), columns, overflow);
         } catch (RuntimeException e) {
-            if (e instanceof IllegalStateException && e.getMessage() != null && e.getMessage().startsWith("Cannot read")) {
+            if (e instanceof IllegalStateException
+                    && e.getMessage() != null
+                    && e.getMessage().startsWith("Cannot read")) {
                 throw e;
             }
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed value (" + e
-                    + "). The file is corrupt.", e);
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": malformed value ("
+                            + e
+                            + "). The file is corrupt.",
+                    e);
         }
     }
 
     /**
-     * The dictionary JSON (an object key → id whose ids are 0..n-1, each once) as the key of each id. Parsed as
-     * a token stream: a file with 200 000 keys decodes in tens of milliseconds, which a generic map binding
-     * (boxed ids, a hash map, then this array) takes ten times longer to do.
+     * The dictionary JSON (an object key → id whose ids are 0..n-1, each once) as the key of each
+     * id. Parsed as a token stream: a file with 200 000 keys decodes in tens of milliseconds, which
+     * a generic map binding (boxed ids, a hash map, then this array) takes ten times longer to do.
      */
     static String[] parseDictionary(byte[] json) {
         String[] fast = CompactJson.dictionary(json);
@@ -212,7 +269,8 @@ public final class PaimonShreddingKeys {
             for (int i = 0; i < keys.length; i++) {
                 int id = ids[i];
                 if (id < 0 || id >= keys.length || keys[id] != null) {
-                    throw new IllegalArgumentException("dictionary ids are not 0.." + (keys.length - 1) + " (id " + id + ")");
+                    throw new IllegalArgumentException(
+                            "dictionary ids are not 0.." + (keys.length - 1) + " (id " + id + ")");
                 }
                 keys[id] = names.get(i);
             }
@@ -222,7 +280,10 @@ public final class PaimonShreddingKeys {
         }
     }
 
-    /** {@code field-columns}: S by id for ids 0..dictSize-1 (ids it does not name get no column), sorted. */
+    /**
+     * {@code field-columns}: S by id for ids 0..dictSize-1 (ids it does not name get no column),
+     * sorted.
+     */
     static int[][] parseFieldColumns(String json, int dictSize, int k) {
         int[][] fast = CompactJson.fieldColumns(json, dictSize, k);
         if (fast != null) {
@@ -237,14 +298,16 @@ public final class PaimonShreddingKeys {
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 int id = Integer.parseInt(p.getCurrentName());
                 if (id < 0 || id >= dictSize) {
-                    throw new IllegalArgumentException("field-columns names id " + id + " outside the dictionary");
+                    throw new IllegalArgumentException(
+                            "field-columns names id " + id + " outside the dictionary");
                 }
                 expect(p.nextToken(), JsonToken.START_ARRAY, "the columns of id " + id);
                 int n = 0;
                 while ((t = p.nextToken()) == JsonToken.VALUE_NUMBER_INT) {
                     int c = p.getIntValue();
                     if (c < 0 || c >= k) {
-                        throw new IllegalArgumentException("column " + c + " of id " + id + " is outside 0.." + (k - 1));
+                        throw new IllegalArgumentException(
+                                "column " + c + " of id " + id + " is outside 0.." + (k - 1));
                     }
                     if (n == buf.length) {
                         buf = Arrays.copyOf(buf, n * 2);
@@ -272,7 +335,8 @@ public final class PaimonShreddingKeys {
             while ((t = p.nextToken()) == JsonToken.VALUE_NUMBER_INT) {
                 int id = p.getIntValue();
                 if (id < 0 || id >= dictSize) {
-                    throw new IllegalArgumentException("overflow-set names id " + id + " outside the dictionary");
+                    throw new IllegalArgumentException(
+                            "overflow-set names id " + id + " outside the dictionary");
                 }
                 overflow.set(id);
             }
@@ -285,14 +349,16 @@ public final class PaimonShreddingKeys {
 
     private static void expect(JsonToken found, JsonToken expected, String what) {
         if (found != expected) {
-            throw new IllegalArgumentException("expected " + expected + " for " + what + ", found " + found);
+            throw new IllegalArgumentException(
+                    "expected " + expected + " for " + what + ", found " + found);
         }
     }
 
     /**
-     * The row type a file stores for {@code logical} when the columns of {@code numColumns} (name → K) are
-     * shredded: each such {@code MAP<STRING, T>} becomes, with the same name, id and nullability,
-     * {@code ROW<__field_mapping ARRAY<INT> (id 0), __col_0..K-1 T (ids 1..K), __overflow MAP<INT, T> (id K+1)>}.
+     * The row type a file stores for {@code logical} when the columns of {@code numColumns} (name →
+     * K) are shredded: each such {@code MAP<STRING, T>} becomes, with the same name, id and
+     * nullability, {@code ROW<__field_mapping ARRAY<INT> (id 0), __col_0..K-1 T (ids 1..K),
+     * __overflow MAP<INT, T> (id K+1)>}.
      */
     public static RowType physicalRowType(RowType logical, Map<String, Integer> numColumns) {
         List<DataField> fields = new ArrayList<>();
@@ -318,7 +384,8 @@ public final class PaimonShreddingKeys {
         try {
             return JsonSerdeUtil.writeValueAsString(o);
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot serialize shared-shredding metadata " + o + ": " + e, e);
+            throw new IllegalStateException(
+                    "Cannot serialize shared-shredding metadata " + o + ": " + e, e);
         }
     }
 
@@ -326,7 +393,8 @@ public final class PaimonShreddingKeys {
         if (codec.equals("none")) {
             return input;
         }
-        BlockCompressor compressor = BlockCompressionFactory.create(new CompressOptions(codec, 1)).getCompressor();
+        BlockCompressor compressor =
+                BlockCompressionFactory.create(new CompressOptions(codec, 1)).getCompressor();
         byte[] out = new byte[compressor.getMaxCompressedSize(input.length)];
         int n = compressor.compress(input, 0, input.length, out, 0);
         return Arrays.copyOf(out, n);
@@ -336,12 +404,18 @@ public final class PaimonShreddingKeys {
         if (codec.equals("none")) {
             return input;
         }
-        BlockDecompressor d = BlockCompressionFactory.create(new CompressOptions(codec, 1)).getDecompressor();
+        BlockDecompressor d =
+                BlockCompressionFactory.create(new CompressOptions(codec, 1)).getDecompressor();
         byte[] out = new byte[originalSize];
         int n = d.decompress(input, 0, input.length, out, 0);
         if (n != originalSize) {
-            throw new IllegalArgumentException("the dictionary decompressed to " + n + " bytes, "
-                    + FIELD_DICT_ORIGINAL_SIZE + " says " + originalSize);
+            throw new IllegalArgumentException(
+                    "the dictionary decompressed to "
+                            + n
+                            + " bytes, "
+                            + FIELD_DICT_ORIGINAL_SIZE
+                            + " says "
+                            + originalSize);
         }
         return out;
     }
@@ -349,8 +423,12 @@ public final class PaimonShreddingKeys {
     private static String required(Map<String, String> metadata, String key, String where) {
         String v = metadata.get(key);
         if (v == null) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": key " + key
-                    + " is missing. The file is corrupt.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": key "
+                            + key
+                            + " is missing. The file is corrupt.");
         }
         return v;
     }
@@ -360,8 +438,15 @@ public final class PaimonShreddingKeys {
         try {
             return Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": key " + key + " is '" + v
-                    + "', expected an integer. The file is corrupt.", e);
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": key "
+                            + key
+                            + " is '"
+                            + v
+                            + "', expected an integer. The file is corrupt.",
+                    e);
         }
     }
 }

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one file says about one shredded column: D (keys by id), S (columns by id), O
- * (overflowed ids), K, W, the value kind, per-row-group {@link KeyZones} and per-row-group
- * {@link GroupPlacement} (S_g, O_g). Immutable.
+ * What one file says about one shredded column: D (keys by id), S (columns by id), O (overflowed
+ * ids), K, W, the value kind, per-row-group {@link KeyZones} and per-row-group {@link
+ * GroupPlacement} (S_g, O_g). Immutable.
  */
 public final class ShreddedColumnMeta {
 
@@ -25,26 +25,59 @@ public final class ShreddedColumnMeta {
     private final boolean zonesRecorded;
     private volatile Map<String, Integer> index;
 
-    public ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
-            int[][] columnsById, BitSet overflow, List<KeyZones> zones) {
+    public ShreddedColumnMeta(
+            int numColumns,
+            int maxRowWidth,
+            ValueKind valueKind,
+            List<String> keys,
+            int[][] columnsById,
+            BitSet overflow,
+            List<KeyZones> zones) {
         this(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow, zones, List.of());
     }
 
     /**
-     * @param placements one entry per row group (null for a group whose placement was not recorded), or
-     *                   empty when the file records none (footer version 1)
+     * @param placements one entry per row group (null for a group whose placement was not
+     *     recorded), or empty when the file records none (footer version 1)
      */
-    public ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
-            int[][] columnsById, BitSet overflow, List<KeyZones> zones, List<GroupPlacement> placements) {
-        this(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow, zones, placements, true);
+    public ShreddedColumnMeta(
+            int numColumns,
+            int maxRowWidth,
+            ValueKind valueKind,
+            List<String> keys,
+            int[][] columnsById,
+            BitSet overflow,
+            List<KeyZones> zones,
+            List<GroupPlacement> placements) {
+        this(
+                numColumns,
+                maxRowWidth,
+                valueKind,
+                keys,
+                columnsById,
+                overflow,
+                zones,
+                placements,
+                true);
     }
 
-    private ShreddedColumnMeta(int numColumns, int maxRowWidth, ValueKind valueKind, List<String> keys,
-            int[][] columnsById, BitSet overflow, List<KeyZones> zones, List<GroupPlacement> placements,
+    private ShreddedColumnMeta(
+            int numColumns,
+            int maxRowWidth,
+            ValueKind valueKind,
+            List<String> keys,
+            int[][] columnsById,
+            BitSet overflow,
+            List<KeyZones> zones,
+            List<GroupPlacement> placements,
             boolean zonesRecorded) {
         if (!placements.isEmpty() && placements.size() != zones.size()) {
-            throw new IllegalArgumentException("Cannot build shredding metadata: " + placements.size()
-                    + " group placements for " + zones.size() + " row groups.");
+            throw new IllegalArgumentException(
+                    "Cannot build shredding metadata: "
+                            + placements.size()
+                            + " group placements for "
+                            + zones.size()
+                            + " row groups.");
         }
         this.placements = Collections.unmodifiableList(new ArrayList<>(placements));
         this.numColumns = numColumns;
@@ -58,26 +91,49 @@ public final class ShreddedColumnMeta {
     }
 
     /**
-     * Metadata of a file that records only the file-level layout (D, S, O, K, W), as Paimon's own writer does:
-     * no zone statistics and no placements, whatever the number of row groups.
+     * Metadata of a file that records only the file-level layout (D, S, O, K, W), as Paimon's own
+     * writer does: no zone statistics and no placements, whatever the number of row groups.
      */
-    public static ShreddedColumnMeta withoutZones(int numColumns, int maxRowWidth, ValueKind valueKind,
-            List<String> keys, int[][] columnsById, BitSet overflow) {
-        return new ShreddedColumnMeta(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow, List.of(),
-                List.of(), false);
+    public static ShreddedColumnMeta withoutZones(
+            int numColumns,
+            int maxRowWidth,
+            ValueKind valueKind,
+            List<String> keys,
+            int[][] columnsById,
+            BitSet overflow) {
+        return new ShreddedColumnMeta(
+                numColumns,
+                maxRowWidth,
+                valueKind,
+                keys,
+                columnsById,
+                overflow,
+                List.of(),
+                List.of(),
+                false);
     }
 
     /**
-     * This file-level layout (D, S, O, K, W, as read from Paimon's keys) completed with the value kind, zones
-     * and placements of Strata's own footer entry; the arrays are shared, not copied.
+     * This file-level layout (D, S, O, K, W, as read from Paimon's keys) completed with the value
+     * kind, zones and placements of Strata's own footer entry; the arrays are shared, not copied.
      */
-    ShreddedColumnMeta withZones(ValueKind kind, List<KeyZones> zones, List<GroupPlacement> placements) {
-        return new ShreddedColumnMeta(numColumns, maxRowWidth, kind, keys, columnsById, overflow, zones, placements, true);
+    ShreddedColumnMeta withZones(
+            ValueKind kind, List<KeyZones> zones, List<GroupPlacement> placements) {
+        return new ShreddedColumnMeta(
+                numColumns,
+                maxRowWidth,
+                kind,
+                keys,
+                columnsById,
+                overflow,
+                zones,
+                placements,
+                true);
     }
 
     /**
-     * Whether {@link #zones()} has one entry per row group of the file (Strata's footer); false for a file
-     * whose metadata records none (Paimon's footer keys only).
+     * Whether {@link #zones()} has one entry per row group of the file (Strata's footer); false for
+     * a file whose metadata records none (Paimon's footer keys only).
      */
     public boolean zonesRecorded() {
         return zonesRecorded;
@@ -136,7 +192,10 @@ public final class ShreddedColumnMeta {
         return zones;
     }
 
-    /** Per-row-group placements in file order (entries may be null: not recorded); empty when the file has none. */
+    /**
+     * Per-row-group placements in file order (entries may be null: not recorded); empty when the
+     * file has none.
+     */
     public List<GroupPlacement> placements() {
         return placements;
     }

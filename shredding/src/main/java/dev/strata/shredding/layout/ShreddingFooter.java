@@ -21,14 +21,14 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * The per-column shredding metadata stored in the Parquet footer's key/value metadata, one entry per
- * shredded column: key {@code strata.shredding.<column name>}, value the standard Base64 text of a
- * {@code Blob}. It holds what Paimon's layout keys ({@link PaimonShreddingKeys}, in the
- * {@link ArrowSchemaFooter} entry every Paimon engine reads) do not: the value kind, per-row-group zone
- * statistics and per-row-group placements. From version 3 it does not repeat D, S and O: a reader takes
- * them from Paimon's keys of the same file ({@link #decode(Map, String, String)}), which must agree on K, W
- * and the number of keys. Version 3 grammar (integers big-endian; VInt/VLong are unsigned LEB128 varints;
- * ZLong is a zig-zag VLong):
+ * The per-column shredding metadata stored in the Parquet footer's key/value metadata, one entry
+ * per shredded column: key {@code strata.shredding.<column name>}, value the standard Base64 text
+ * of a {@code Blob}. It holds what Paimon's layout keys ({@link PaimonShreddingKeys}, in the {@link
+ * ArrowSchemaFooter} entry every Paimon engine reads) do not: the value kind, per-row-group zone
+ * statistics and per-row-group placements. From version 3 it does not repeat D, S and O: a reader
+ * takes them from Paimon's keys of the same file ({@link #decode(Map, String, String)}), which must
+ * agree on K, W and the number of keys. Version 3 grammar (integers big-endian; VInt/VLong are
+ * unsigned LEB128 varints; ZLong is a zig-zag VLong):
  *
  * <pre>
  * Blob        --&gt; Magic, Version, RawLength, Deflated, Checksum
@@ -61,42 +61,50 @@ import java.util.zip.Inflater;
  * </pre>
  *
  * Versions 2 and 1 (still read) carry D, S and O themselves, after DictSize: {@code Key^DictSize,
- * Columns^DictSize, Overflow} with {@code Key --> Length:VInt, UTF-8 bytes} (id order), {@code Columns -->
- * Count:VInt, Column:VInt^Count} (S(id) ascending) and {@code Overflow --> Count:VInt, Id:VInt^Count}
- * (ascending); their Entry stores the Id itself, not its delta; version 1 Groups have no Placement.
+ * Columns^DictSize, Overflow} with {@code Key --> Length:VInt, UTF-8 bytes} (id order), {@code
+ * Columns --> Count:VInt, Column:VInt^Count} (S(id) ascending) and {@code Overflow --> Count:VInt,
+ * Id:VInt^Count} (ascending); their Entry stores the Id itself, not its delta; version 1 Groups
+ * have no Placement.
  *
- * <p>ValueKind codes are those of {@link ValueKind}. Size bounds: at most {@value #MAX_ZONE_KEYS} entries
- * per row group and column (further keys set Truncated, meaning "keys not listed may be present"), BYTES
- * bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer minimum is cut to its prefix, a longer maximum
- * is dropped), so zones add at most about 1024 &times; (8 + 2 &times; 65) bytes per row group before
- * compression; a placement is recorded for at most {@value #MAX_PLACEMENT_IDS} ids and, from version 3,
- * only when it takes at most {@value #PLACEMENT_BYTES_PER_ROW} bytes per row of its group (at least
- * {@value #MIN_PLACEMENT_BUDGET} bytes), without its Segments if only that fits. Paimon ignores
- * this entry, and Strata reads files without it (written by Paimon or another engine) from Paimon's keys
- * alone.
+ * <p>ValueKind codes are those of {@link ValueKind}. Size bounds: at most {@value #MAX_ZONE_KEYS}
+ * entries per row group and column (further keys set Truncated, meaning "keys not listed may be
+ * present"), BYTES bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer minimum is cut to
+ * its prefix, a longer maximum is dropped), so zones add at most about 1024 &times; (8 + 2 &times;
+ * 65) bytes per row group before compression; a placement is recorded for at most {@value
+ * #MAX_PLACEMENT_IDS} ids and, from version 3, only when it takes at most {@value
+ * #PLACEMENT_BYTES_PER_ROW} bytes per row of its group (at least {@value #MIN_PLACEMENT_BUDGET}
+ * bytes), without its Segments if only that fits. Paimon ignores this entry, and Strata reads files
+ * without it (written by Paimon or another engine) from Paimon's keys alone.
  */
 public final class ShreddingFooter {
 
     public static final String KEY_PREFIX = "strata.shredding.";
     public static final int VERSION = 3;
+
     /** The first version, without per-row-group placements; still read. */
     static final int VERSION_1 = 1;
+
     /** The second version, which repeats D, S and O; still read. */
     static final int VERSION_2 = 2;
+
     /**
-     * Most ids a row group's placement lists; a group with more records none (Recorded = 0) and readers fall
-     * back to the file-level S and O for it. Bounds the placement part to about 65 536 × (3 + columns) bytes.
+     * Most ids a row group's placement lists; a group with more records none (Recorded = 0) and
+     * readers fall back to the file-level S and O for it. Bounds the placement part to about 65 536
+     * × (3 + columns) bytes.
      */
     public static final int MAX_PLACEMENT_IDS = 1 << 16;
+
     /**
-     * From version 3, a row group's placement is recorded only when it encodes in at most this many bytes per
-     * row of the group (before compression). A larger one is recorded without its segments when that fits
-     * (a key owning its columns for the whole group still reads no {@code __field_mapping}), else dropped
-     * (many keys in the group, each spread over many columns): readers then use the file-level S and O for
-     * the group, reading its {@code __field_mapping}. Bounds the placement part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET}
-     * bytes for a small row group.
+     * From version 3, a row group's placement is recorded only when it encodes in at most this many
+     * bytes per row of the group (before compression). A larger one is recorded without its
+     * segments when that fits (a key owning its columns for the whole group still reads no {@code
+     * __field_mapping}), else dropped (many keys in the group, each spread over many columns):
+     * readers then use the file-level S and O for the group, reading its {@code __field_mapping}.
+     * Bounds the placement part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET} bytes for a
+     * small row group.
      */
     public static final int PLACEMENT_BYTES_PER_ROW = 2;
+
     static final int MIN_PLACEMENT_BUDGET = 4096;
     public static final int MAX_ZONE_KEYS = 1024;
     public static final int MAX_BOUND_BYTES = 64;
@@ -121,10 +129,14 @@ public final class ShreddingFooter {
         return encode(meta, VERSION);
     }
 
-    /** Encodes in the given version (1 drops the placements, 2 repeats D, S and O); for compatibility tests. */
+    /**
+     * Encodes in the given version (1 drops the placements, 2 repeats D, S and O); for
+     * compatibility tests.
+     */
     static String encode(ShreddedColumnMeta meta, int version) {
         if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
-            throw new IllegalArgumentException("Cannot encode shredding metadata version " + version);
+            throw new IllegalArgumentException(
+                    "Cannot encode shredding metadata version " + version);
         }
         try {
             ByteArrayOutputStream raw = new ByteArrayOutputStream();
@@ -177,12 +189,24 @@ public final class ShreddingFooter {
                 if (version >= VERSION_2) {
                     GroupPlacement placement = meta.placement(g);
                     if (version >= VERSION && placement != null && sameAsFile(placement, meta)) {
-                        // S_g and O_g are the file's S and O (a file of one row group): only the segments.
+                        // S_g and O_g are the file's S and O (a file of one row group): only the
+                        // segments.
                         out.writeByte(2);
-                        writeSegments(out, placement, Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW));
+                        writeSegments(
+                                out,
+                                placement,
+                                Math.max(
+                                        MIN_PLACEMENT_BUDGET,
+                                        z.rowCount() * PLACEMENT_BYTES_PER_ROW));
                     } else {
-                        writePlacement(out, placement, version >= VERSION
-                                ? Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW) : Long.MAX_VALUE);
+                        writePlacement(
+                                out,
+                                placement,
+                                version >= VERSION
+                                        ? Math.max(
+                                                MIN_PLACEMENT_BUDGET,
+                                                z.rowCount() * PLACEMENT_BYTES_PER_ROW)
+                                        : Long.MAX_VALUE);
                     }
                 }
                 g++;
@@ -194,7 +218,8 @@ public final class ShreddingFooter {
             try {
                 deflater.setInput(payload);
                 deflater.finish();
-                ByteArrayOutputStream c = new ByteArrayOutputStream(Math.max(64, payload.length / 2));
+                ByteArrayOutputStream c =
+                        new ByteArrayOutputStream(Math.max(64, payload.length / 2));
                 byte[] buf = new byte[8192];
                 while (!deflater.finished()) {
                     int n = deflater.deflate(buf);
@@ -222,80 +247,132 @@ public final class ShreddingFooter {
     }
 
     /**
-     * Decodes a Blob's Base64 text. Every problem is reported as an {@link IllegalStateException} naming
-     * the column and the file.
+     * Decodes a Blob's Base64 text. Every problem is reported as an {@link IllegalStateException}
+     * naming the column and the file.
      */
     public static ShreddedColumnMeta decode(String text, String column, String file) {
-        return decode(text, () -> {
-            throw new IllegalStateException("Cannot read shredding metadata of column '" + column + "' of file " + file
-                    + ": footer version " + VERSION + " keeps the keys, S and O in Paimon's " + ArrowSchemaFooter.KEY
-                    + " entry, which was not given. Read the footer with decode(keyValueMetadata, column, file).");
-        }, column, file);
+        return decode(
+                text,
+                () -> {
+                    throw new IllegalStateException(
+                            "Cannot read shredding metadata of column '"
+                                    + column
+                                    + "' of file "
+                                    + file
+                                    + ": footer version "
+                                    + VERSION
+                                    + " keeps the keys, S and O in Paimon's "
+                                    + ArrowSchemaFooter.KEY
+                                    + " entry, which was not given. Read the footer with decode(keyValueMetadata, column, file).");
+                },
+                column,
+                file);
     }
 
     /**
-     * Decodes column {@code column}'s metadata from a file's whole footer key-value metadata: Strata's entry,
-     * completed (version 3) with the keys, S and O of Paimon's keys in the {@link ArrowSchemaFooter} entry.
-     * Returns null when the file has no Strata entry for the column.
+     * Decodes column {@code column}'s metadata from a file's whole footer key-value metadata:
+     * Strata's entry, completed (version 3) with the keys, S and O of Paimon's keys in the {@link
+     * ArrowSchemaFooter} entry. Returns null when the file has no Strata entry for the column.
      */
-    public static ShreddedColumnMeta decode(Map<String, String> keyValueMetadata, String column, String file) {
+    public static ShreddedColumnMeta decode(
+            Map<String, String> keyValueMetadata, String column, String file) {
         String text = keyValueMetadata.get(footerKey(column));
         if (text == null) {
             return null;
         }
-        return decode(text, () -> paimonLayout(ArrowSchemaFooter.decode(keyValueMetadata.get(ArrowSchemaFooter.KEY))
-                .get(column), column, file), column, file);
+        return decode(
+                text,
+                () ->
+                        paimonLayout(
+                                ArrowSchemaFooter.decode(
+                                                keyValueMetadata.get(ArrowSchemaFooter.KEY))
+                                        .get(column),
+                                column,
+                                file),
+                column,
+                file);
     }
 
     /**
-     * D, S, O, K and W of {@code column} from Paimon's layout keys of the column ({@code keys}, the column's
-     * custom metadata in the {@link ArrowSchemaFooter} entry; null when the entry or the column is missing),
-     * without zones: what a version 3 Blob is completed with.
+     * D, S, O, K and W of {@code column} from Paimon's layout keys of the column ({@code keys}, the
+     * column's custom metadata in the {@link ArrowSchemaFooter} entry; null when the entry or the
+     * column is missing), without zones: what a version 3 Blob is completed with.
      */
-    public static ShreddedColumnMeta paimonLayout(Map<String, String> keys, String column, String file) {
+    public static ShreddedColumnMeta paimonLayout(
+            Map<String, String> keys, String column, String file) {
         if (!PaimonShreddingKeys.isShredded(keys)) {
-            throw new IllegalStateException("Cannot read shredding metadata of column '" + column + "' of file " + file
-                    + ": Strata's footer entry (version " + VERSION + ") takes the keys from Paimon's "
-                    + ArrowSchemaFooter.KEY + " entry, which has no shared-shredding keys for the column. The file is"
-                    + " corrupt.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of column '"
+                            + column
+                            + "' of file "
+                            + file
+                            + ": Strata's footer entry (version "
+                            + VERSION
+                            + ") takes the keys from Paimon's "
+                            + ArrowSchemaFooter.KEY
+                            + " entry, which has no shared-shredding keys for the column. The file is"
+                            + " corrupt.");
         }
         return PaimonShreddingKeys.decode(keys, ValueKind.NONE, column, file);
     }
 
     /**
-     * Decodes a Blob's Base64 text; a version 3 Blob takes D, S and O from {@code paimonLayout} (called at most
-     * once, only for version 3), whose K, W and dictionary size must match the Blob's. Every problem is
-     * reported as an {@link IllegalStateException} naming the column and the file.
+     * Decodes a Blob's Base64 text; a version 3 Blob takes D, S and O from {@code paimonLayout}
+     * (called at most once, only for version 3), whose K, W and dictionary size must match the
+     * Blob's. Every problem is reported as an {@link IllegalStateException} naming the column and
+     * the file.
      */
-    public static ShreddedColumnMeta decode(String text, Supplier<ShreddedColumnMeta> paimonLayout, String column,
-            String file) {
+    public static ShreddedColumnMeta decode(
+            String text, Supplier<ShreddedColumnMeta> paimonLayout, String column, String file) {
         String where = "column '" + column + "' of file " + file;
         byte[] blob;
         try {
             blob = Base64.getDecoder().decode(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where
-                    + ": the footer value is not Base64 (" + e.getMessage() + "). The file is corrupt.", e);
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": the footer value is not Base64 ("
+                            + e.getMessage()
+                            + "). The file is corrupt.",
+                    e);
         }
         if (blob.length < MAGIC.length + 1 + 4 || !Arrays.equals(Arrays.copyOf(blob, 4), MAGIC)) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where
-                    + ": expected magic SSMF, found " + describeMagic(blob) + ". The file is corrupt.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": expected magic SSMF, found "
+                            + describeMagic(blob)
+                            + ". The file is corrupt.");
         }
         CRC32 crc = new CRC32();
         crc.update(blob, 0, blob.length - 4);
-        int expected = ((blob[blob.length - 4] & 0xFF) << 24) | ((blob[blob.length - 3] & 0xFF) << 16)
-                | ((blob[blob.length - 2] & 0xFF) << 8) | (blob[blob.length - 1] & 0xFF);
+        int expected =
+                ((blob[blob.length - 4] & 0xFF) << 24)
+                        | ((blob[blob.length - 3] & 0xFF) << 16)
+                        | ((blob[blob.length - 2] & 0xFF) << 8)
+                        | (blob[blob.length - 1] & 0xFF);
         int actual = (int) crc.getValue();
         if (expected != actual) {
-            throw new IllegalStateException(String.format(
-                    "Cannot read shredding metadata of %s: checksum failed: expected=%08x actual=%08x. The file is corrupt.",
-                    where, expected, actual));
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot read shredding metadata of %s: checksum failed: expected=%08x actual=%08x. The file is corrupt.",
+                            where, expected, actual));
         }
         int version = blob[4];
         if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where
-                    + ": unsupported version " + version + ", expected " + VERSION_1 + ", " + VERSION_2 + " or "
-                    + VERSION + ". Upgrade Strata to read this file.");
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": unsupported version "
+                            + version
+                            + ", expected "
+                            + VERSION_1
+                            + ", "
+                            + VERSION_2
+                            + " or "
+                            + VERSION
+                            + ". Upgrade Strata to read this file.");
         }
         ShreddedColumnMeta layout = null;
         try {
@@ -323,10 +400,23 @@ public final class ShreddingFooter {
             BitSet overflow;
             if (version == VERSION) {
                 layout = paimonLayout.get();
-                if (layout.numColumns() != k || layout.maxRowWidth() != w || layout.keys().size() != dictSize) {
-                    throw new IOException("Strata's entry records K=" + k + ", W=" + w + " and " + dictSize
-                            + " keys, Paimon's keys K=" + layout.numColumns() + ", W=" + layout.maxRowWidth() + " and "
-                            + layout.keys().size() + " keys");
+                if (layout.numColumns() != k
+                        || layout.maxRowWidth() != w
+                        || layout.keys().size() != dictSize) {
+                    throw new IOException(
+                            "Strata's entry records K="
+                                    + k
+                                    + ", W="
+                                    + w
+                                    + " and "
+                                    + dictSize
+                                    + " keys, Paimon's keys K="
+                                    + layout.numColumns()
+                                    + ", W="
+                                    + layout.maxRowWidth()
+                                    + " and "
+                                    + layout.keys().size()
+                                    + " keys");
                 }
                 keys = layout.keys();
                 cols = null;
@@ -343,7 +433,8 @@ public final class ShreddingFooter {
                     for (int j = 0; j < n; j++) {
                         cols[id][j] = readVInt(p);
                         if (cols[id][j] >= k) {
-                            throw new IOException("column " + cols[id][j] + " of id " + id + " exceeds K=" + k);
+                            throw new IOException(
+                                    "column " + cols[id][j] + " of id " + id + " exceeds K=" + k);
                         }
                     }
                 }
@@ -367,14 +458,26 @@ public final class ShreddingFooter {
                 Object[] mi = new Object[n];
                 Object[] ma = new Object[n];
                 if (n > dictSize) {
-                    throw new IOException("row group " + g + " lists " + n + " zone entries for " + dictSize + " keys");
+                    throw new IOException(
+                            "row group "
+                                    + g
+                                    + " lists "
+                                    + n
+                                    + " zone entries for "
+                                    + dictSize
+                                    + " keys");
                 }
                 int prevId = 0;
                 for (int i = 0; i < n; i++) {
                     ids[i] = version == VERSION ? prevId + readVInt(p) : readVInt(p);
                     if (version == VERSION && ((i > 0 && ids[i] <= prevId) || ids[i] >= dictSize)) {
-                        throw new IOException("zone id " + ids[i] + " of row group " + g + " is not ascending below "
-                                + dictSize);
+                        throw new IOException(
+                                "zone id "
+                                        + ids[i]
+                                        + " of row group "
+                                        + g
+                                        + " is not ascending below "
+                                        + dictSize);
                     }
                     prevId = ids[i];
                     pr[i] = readVInt(p);
@@ -404,20 +507,30 @@ public final class ShreddingFooter {
             if (e.getMessage() != null && e.getMessage().startsWith("Cannot read")) {
                 throw e;
             }
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed payload ("
-                    + e + "). The file is corrupt.", e);
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": malformed payload ("
+                            + e
+                            + "). The file is corrupt.",
+                    e);
         } catch (IOException | DataFormatException | RuntimeException e) {
-            throw new IllegalStateException("Cannot read shredding metadata of " + where + ": malformed payload ("
-                    + e + "). The file is corrupt.", e);
+            throw new IllegalStateException(
+                    "Cannot read shredding metadata of "
+                            + where
+                            + ": malformed payload ("
+                            + e
+                            + "). The file is corrupt.",
+                    e);
         }
     }
 
     /**
-     * Writes a row group's placement, or Recorded = 0 when there is none or its encoding would take more than
-     * {@code budget} bytes.
+     * Writes a row group's placement, or Recorded = 0 when there is none or its encoding would take
+     * more than {@code budget} bytes.
      */
-    private static void writePlacement(DataOutputStream target, GroupPlacement placement, long budget)
-            throws IOException {
+    private static void writePlacement(
+            DataOutputStream target, GroupPlacement placement, long budget) throws IOException {
         if (placement == null) {
             target.writeByte(0);
             return;
@@ -451,15 +564,19 @@ public final class ShreddingFooter {
         if (bytes.size() <= budget) {
             bytes.writeTo(target);
         } else if (placement.hasSegments()) {
-            // Without its segments the placement still says which columns a key owns for the whole group.
-            writePlacement(target, new GroupPlacement(placement.numColumns(), ids, columnsOf(placement, ids), ov),
+            // Without its segments the placement still says which columns a key owns for the whole
+            // group.
+            writePlacement(
+                    target,
+                    new GroupPlacement(placement.numColumns(), ids, columnsOf(placement, ids), ov),
                     budget);
         } else {
             target.writeByte(0);
         }
     }
 
-    private static void encodeSegments(DataOutputStream out, GroupPlacement placement) throws IOException {
+    private static void encodeSegments(DataOutputStream out, GroupPlacement placement)
+            throws IOException {
         out.writeByte(placement.hasSegments() ? 1 : 0);
         if (placement.hasSegments()) {
             for (int c = 0; c < placement.numColumns(); c++) {
@@ -481,8 +598,8 @@ public final class ShreddingFooter {
     }
 
     /** Segments within {@code budget} bytes, else HasSegments = 0. */
-    private static void writeSegments(DataOutputStream target, GroupPlacement placement, long budget)
-            throws IOException {
+    private static void writeSegments(
+            DataOutputStream target, GroupPlacement placement, long budget) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
         encodeSegments(out, placement);
@@ -494,10 +611,13 @@ public final class ShreddingFooter {
         }
     }
 
-    /** Whether a group's S_g and O_g are the file's S and O: its ids are exactly those with a non-empty S. */
+    /**
+     * Whether a group's S_g and O_g are the file's S and O: its ids are exactly those with a
+     * non-empty S.
+     */
     private static boolean sameAsFile(GroupPlacement placement, ShreddedColumnMeta meta) {
-        if (placement.numColumns() != meta.numColumns() || !Arrays.equals(placement.overflowIds(),
-                meta.overflowSet().stream().toArray())) {
+        if (placement.numColumns() != meta.numColumns()
+                || !Arrays.equals(placement.overflowIds(), meta.overflowSet().stream().toArray())) {
             return false;
         }
         int[] ids = placement.ids();
@@ -523,9 +643,12 @@ public final class ShreddingFooter {
         return cols;
     }
 
-    /** @param file the file-level layout a version 3 placement may refer to (Recorded = 2), else null */
-    private static GroupPlacement readPlacement(Cursor in, int k, int group, ShreddedColumnMeta file)
-            throws IOException {
+    /**
+     * @param file the file-level layout a version 3 placement may refer to (Recorded = 2), else
+     *     null
+     */
+    private static GroupPlacement readPlacement(
+            Cursor in, int k, int group, ShreddedColumnMeta file) throws IOException {
         int recorded = in.readByte();
         if (recorded == 0) {
             return null;
@@ -542,15 +665,32 @@ public final class ShreddingFooter {
                 }
             }
             int[] ov = file.overflowSet().stream().toArray();
-            return placement(k, Arrays.copyOf(ids, n), Arrays.copyOf(cols, n), ov, readSegments(in, k, group), group);
+            return placement(
+                    k,
+                    Arrays.copyOf(ids, n),
+                    Arrays.copyOf(cols, n),
+                    ov,
+                    readSegments(in, k, group),
+                    group);
         }
         if (recorded != 1) {
-            throw new IOException("placement flag " + recorded + " of row group " + group + " is not 0, 1"
-                    + (file != null ? " or 2" : ""));
+            throw new IOException(
+                    "placement flag "
+                            + recorded
+                            + " of row group "
+                            + group
+                            + " is not 0, 1"
+                            + (file != null ? " or 2" : ""));
         }
         int n = readVInt(in);
         if (n > MAX_PLACEMENT_IDS) {
-            throw new IOException("row group " + group + " lists " + n + " placement ids, more than " + MAX_PLACEMENT_IDS);
+            throw new IOException(
+                    "row group "
+                            + group
+                            + " lists "
+                            + n
+                            + " placement ids, more than "
+                            + MAX_PLACEMENT_IDS);
         }
         int[] ids = new int[n];
         int[][] cols = new int[n][];
@@ -560,7 +700,8 @@ public final class ShreddingFooter {
             ids[i] = id;
             int m = readVInt(in);
             if (m > k) {
-                throw new IOException("id " + id + " of row group " + group + " lists " + m + " columns, K=" + k);
+                throw new IOException(
+                        "id " + id + " of row group " + group + " lists " + m + " columns, K=" + k);
             }
             cols[i] = new int[m];
             int c = 0;
@@ -582,7 +723,8 @@ public final class ShreddingFooter {
         return placement(k, ids, cols, ov, readSegments(in, k, group), group);
     }
 
-    private static GroupPlacement placement(int k, int[] ids, int[][] cols, int[] ov, int[][] segments, int group)
+    private static GroupPlacement placement(
+            int k, int[] ids, int[][] cols, int[] ov, int[][] segments, int group)
             throws IOException {
         try {
             return new GroupPlacement(k, ids, cols, ov, segments);
@@ -595,7 +737,8 @@ public final class ShreddingFooter {
         int[][] segments = null;
         int has = in.readByte();
         if (has != 0 && has != 1) {
-            throw new IOException("segment flag " + has + " of row group " + group + " is neither 0 nor 1");
+            throw new IOException(
+                    "segment flag " + has + " of row group " + group + " is neither 0 nor 1");
         }
         if (has == 1) {
             segments = new int[k][];
@@ -605,12 +748,25 @@ public final class ShreddingFooter {
                     continue;
                 }
                 if (fragmented != 0) {
-                    throw new IOException("fragment flag " + fragmented + " of column " + c + " in row group " + group);
+                    throw new IOException(
+                            "fragment flag "
+                                    + fragmented
+                                    + " of column "
+                                    + c
+                                    + " in row group "
+                                    + group);
                 }
                 int count = readVInt(in);
                 if (count > in.available()) {
-                    throw new EOFException(count + " segments of column " + c + " in row group " + group
-                            + " exceed the remaining " + in.available() + " bytes");
+                    throw new EOFException(
+                            count
+                                    + " segments of column "
+                                    + c
+                                    + " in row group "
+                                    + group
+                                    + " exceed the remaining "
+                                    + in.available()
+                                    + " bytes");
                 }
                 int[] seg = new int[3 * count];
                 long end = 0;
@@ -618,7 +774,12 @@ public final class ShreddingFooter {
                     long start = end + readVInt(in);
                     int length = readVInt(in);
                     if (start + length > Integer.MAX_VALUE) {
-                        throw new IOException("segment of column " + c + " in row group " + group + " ends past 2^31");
+                        throw new IOException(
+                                "segment of column "
+                                        + c
+                                        + " in row group "
+                                        + group
+                                        + " ends past 2^31");
                     }
                     seg[i] = (int) start;
                     seg[i + 1] = length;
@@ -632,28 +793,33 @@ public final class ShreddingFooter {
     }
 
     private static String describeMagic(byte[] blob) {
-        return blob.length < 4 ? blob.length + " bytes" : new String(blob, 0, 4, StandardCharsets.ISO_8859_1);
+        return blob.length < 4
+                ? blob.length + " bytes"
+                : new String(blob, 0, 4, StandardCharsets.ISO_8859_1);
     }
 
-    private static void writeValue(DataOutputStream out, ValueKind kind, Object v) throws IOException {
+    private static void writeValue(DataOutputStream out, ValueKind kind, Object v)
+            throws IOException {
         switch (kind) {
-            case LONG: {
-                long x = (Long) v;
-                writeVLong(out, (x << 1) ^ (x >> 63));
-                break;
-            }
+            case LONG:
+                {
+                    long x = (Long) v;
+                    writeVLong(out, (x << 1) ^ (x >> 63));
+                    break;
+                }
             case DOUBLE:
                 out.writeLong(Double.doubleToRawLongBits((Double) v));
                 break;
             case BYTES:
                 writeBytes(out, (byte[]) v);
                 break;
-            case DECIMAL: {
-                BigDecimal d = (BigDecimal) v;
-                writeVInt(out, d.scale());
-                writeBytes(out, d.unscaledValue().toByteArray());
-                break;
-            }
+            case DECIMAL:
+                {
+                    BigDecimal d = (BigDecimal) v;
+                    writeVInt(out, d.scale());
+                    writeBytes(out, d.unscaledValue().toByteArray());
+                    break;
+                }
             default:
                 throw new IOException("no values for kind " + kind);
         }
@@ -661,18 +827,20 @@ public final class ShreddingFooter {
 
     private static Object readValue(Cursor in, ValueKind kind) throws IOException {
         switch (kind) {
-            case LONG: {
-                long z = readVLong(in);
-                return (z >>> 1) ^ -(z & 1);
-            }
+            case LONG:
+                {
+                    long z = readVLong(in);
+                    return (z >>> 1) ^ -(z & 1);
+                }
             case DOUBLE:
                 return Double.longBitsToDouble(in.readLong());
             case BYTES:
                 return readBytes(in);
-            case DECIMAL: {
-                int scale = readVInt(in);
-                return new BigDecimal(new BigInteger(readBytes(in)), scale);
-            }
+            case DECIMAL:
+                {
+                    int scale = readVInt(in);
+                    return new BigDecimal(new BigInteger(readBytes(in)), scale);
+                }
             default:
                 throw new IOException("no values for kind " + kind);
         }
@@ -721,7 +889,8 @@ public final class ShreddingFooter {
     private static byte[] readBytes(Cursor in) throws IOException {
         int n = readVInt(in);
         if (n > in.available()) {
-            throw new EOFException("length " + n + " exceeds the remaining " + in.available() + " bytes");
+            throw new EOFException(
+                    "length " + n + " exceeds the remaining " + in.available() + " bytes");
         }
         byte[] b = new byte[n];
         in.readFully(b);
@@ -729,8 +898,9 @@ public final class ShreddingFooter {
     }
 
     /**
-     * Reads a byte range without the per-call locking of {@code ByteArrayInputStream}: the footer of a file with
-     * thousands of keys and per-row-group placements is hundreds of thousands of varints, decoded on every scan.
+     * Reads a byte range without the per-call locking of {@code ByteArrayInputStream}: the footer
+     * of a file with thousands of keys and per-row-group placements is hundreds of thousands of
+     * varints, decoded on every scan.
      */
     static final class Cursor {
         private final byte[] buf;

@@ -6,12 +6,13 @@ import org.apache.paimon.types.LocalZonedTimestampType;
 import org.apache.paimon.types.TimestampType;
 
 /**
- * The comparison domain of a map value type, used by per-key zone statistics and by the pruning engine.
- * Values of a domain are: {@link #LONG} a {@code Long} (integers, boolean as 0/1, DATE as epoch days,
- * TIME as millis of day, TIMESTAMP up to precision 6 as epoch micros); {@link #DOUBLE} a {@code Double}
- * (FLOAT widened); {@link #BYTES} a {@code byte[]} compared as unsigned bytes (CHAR/VARCHAR as UTF-8,
- * BINARY/VARBINARY); {@link #DECIMAL} a {@code java.math.BigDecimal}; {@link #NONE} no ordering (nested
- * types, TIMESTAMP with nanosecond precision) — only presence and null counts.
+ * The comparison domain of a map value type, used by per-key zone statistics and by the pruning
+ * engine. Values of a domain are: {@link #LONG} a {@code Long} (integers, boolean as 0/1, DATE as
+ * epoch days, TIME as millis of day, TIMESTAMP up to precision 6 as epoch micros); {@link #DOUBLE}
+ * a {@code Double} (FLOAT widened); {@link #BYTES} a {@code byte[]} compared as unsigned bytes
+ * (CHAR/VARCHAR as UTF-8, BINARY/VARBINARY); {@link #DECIMAL} a {@code java.math.BigDecimal};
+ * {@link #NONE} no ordering (nested types, TIMESTAMP with nanosecond precision) — only presence and
+ * null counts.
  */
 public enum ValueKind {
     NONE(0),

@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Collects {@link KeyZones} for one shredded column while a file is written: values are added per key id
- * and the current row group is sealed when the Parquet writer flushes it.
+ * Collects {@link KeyZones} for one shredded column while a file is written: values are added per
+ * key id and the current row group is sealed when the Parquet writer flushes it.
  */
 public final class ZoneAccumulator {
 
@@ -46,8 +46,8 @@ public final class ZoneAccumulator {
     }
 
     /**
-     * Records that key {@code id} is present in a row, with a NULL value or with a value whose domain form
-     * is {@code domainValue} (null when the kind has no ordering).
+     * Records that key {@code id} is present in a row, with a NULL value or with a value whose
+     * domain form is {@code domainValue} (null when the kind has no ordering).
      */
     public void add(int id, boolean valueIsNull, Object domainValue) {
         ensure(id);

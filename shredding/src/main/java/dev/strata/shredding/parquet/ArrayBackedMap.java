@@ -6,8 +6,8 @@ import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 
 /**
- * A map read from a file, as parallel key and value arrays: unlike Paimon's {@code GenericMap} it keeps
- * entry order and duplicate keys exactly as the layout yields them.
+ * A map read from a file, as parallel key and value arrays: unlike Paimon's {@code GenericMap} it
+ * keeps entry order and duplicate keys exactly as the layout yields them.
  */
 public final class ArrayBackedMap implements InternalMap {
 
@@ -16,7 +16,11 @@ public final class ArrayBackedMap implements InternalMap {
 
     public ArrayBackedMap(Object[] keys, Object[] values) {
         if (keys.length != values.length) {
-            throw new IllegalArgumentException("key and value arrays differ in length: " + keys.length + " vs " + values.length);
+            throw new IllegalArgumentException(
+                    "key and value arrays differ in length: "
+                            + keys.length
+                            + " vs "
+                            + values.length);
         }
         this.keys = new GenericArray(keys);
         this.values = new GenericArray(values);

@@ -13,27 +13,38 @@ import org.apache.parquet.schema.Type;
 /**
  * Which physical columns of one shredded map one row group needs for a list of selected keys.
  *
- * <p>With the row group's {@link GroupPlacement} (footer version 2) a key needs only S_g(k), not the
- * file-level S(k), and the overflow only when k ∈ O_g. When, in addition, the group records for every
- * column of every selected key the row ranges in which the column may hold that key (ownership
- * segments, {@link GroupPlacement#rangesOf}), {@code __field_mapping} is not read at all: within k's
- * ranges of column c a row holds k where c is non-null, and overflow entries name their key. The
- * map's own NULL-ness then comes from the definition levels of any read column (level 0 means a NULL
- * map); when nothing else is read the smallest value column chunk is read for that. Without a
- * placement (version 1 files, or a group with too many ids) the file-level plan applies.
+ * <p>With the row group's {@link GroupPlacement} (footer version 2) a key needs only S_g(k), not
+ * the file-level S(k), and the overflow only when k ∈ O_g. When, in addition, the group records for
+ * every column of every selected key the row ranges in which the column may hold that key
+ * (ownership segments, {@link GroupPlacement#rangesOf}), {@code __field_mapping} is not read at
+ * all: within k's ranges of column c a row holds k where c is non-null, and overflow entries name
+ * their key. The map's own NULL-ness then comes from the definition levels of any read column
+ * (level 0 means a NULL map); when nothing else is read the smallest value column chunk is read for
+ * that. Without a placement (version 1 files, or a group with too many ids) the file-level plan
+ * applies.
  */
 public final class GroupKeyPlan {
 
     private final int[][] columnsPerKey;
-    /** Per key, per entry of its columns, the (start, end) row ranges where the column may hold it; null: by mapping. */
+
+    /**
+     * Per key, per entry of its columns, the (start, end) row ranges where the column may hold it;
+     * null: by mapping.
+     */
     private final int[][][] rangesPerKey;
+
     private final boolean[] overflowPerKey;
     private final boolean mappingNeeded;
     private final int presenceColumn;
     private final GroupType requested;
 
-    private GroupKeyPlan(int[][] columnsPerKey, int[][][] rangesPerKey, boolean[] overflowPerKey, boolean mappingNeeded,
-            int presenceColumn, GroupType requested) {
+    private GroupKeyPlan(
+            int[][] columnsPerKey,
+            int[][][] rangesPerKey,
+            boolean[] overflowPerKey,
+            boolean mappingNeeded,
+            int presenceColumn,
+            GroupType requested) {
         this.columnsPerKey = columnsPerKey;
         this.rangesPerKey = rangesPerKey;
         this.overflowPerKey = overflowPerKey;
@@ -44,10 +55,14 @@ public final class GroupKeyPlan {
 
     /**
      * @param physical the file's physical struct of the column
-     * @param group    the row group's index in the file
-     * @param block    the row group (chunk sizes choose the presence column)
+     * @param group the row group's index in the file
+     * @param block the row group (chunk sizes choose the presence column)
      */
-    public static GroupKeyPlan of(GroupType physical, ShreddedColumnMeta meta, List<String> keys, int group,
+    public static GroupKeyPlan of(
+            GroupType physical,
+            ShreddedColumnMeta meta,
+            List<String> keys,
+            int group,
             BlockMetaData block) {
         GroupPlacement placement = meta.placement(group);
         int[][] cols = new int[keys.size()][];
@@ -66,12 +81,17 @@ public final class GroupKeyPlan {
             cols[j] = placement != null ? placement.columnsOf(id) : meta.columnsOf(id);
             ovf[j] = placement != null ? placement.overflows(id) : meta.overflows(id);
             ranges[j] = new int[cols[j].length][];
-            boolean wholeGroup = placement != null && !placement.hasSegments() && placement.ownsItsColumns(id);
+            boolean wholeGroup =
+                    placement != null && !placement.hasSegments() && placement.ownsItsColumns(id);
             for (int i = 0; i < cols[j].length; i++) {
                 int c = cols[j][i];
                 union.add(c);
-                ranges[j][i] = placement == null ? null
-                        : placement.hasSegments() ? placement.rangesOf(c, id) : wholeGroup ? new int[] {0, rows} : null;
+                ranges[j][i] =
+                        placement == null
+                                ? null
+                                : placement.hasSegments()
+                                        ? placement.rangesOf(c, id)
+                                        : wholeGroup ? new int[] {0, rows} : null;
                 owned &= ranges[j][i] != null;
             }
             anyOverflow |= ovf[j];
@@ -91,7 +111,8 @@ public final class GroupKeyPlan {
         if (anyOverflow) {
             fields.add(physical.getType(ParquetSchemas.OVERFLOW));
         }
-        return new GroupKeyPlan(cols, owned ? ranges : null, ovf, !owned, presence, physical.withNewFields(fields));
+        return new GroupKeyPlan(
+                cols, owned ? ranges : null, ovf, !owned, presence, physical.withNewFields(fields));
     }
 
     private static int smallestValueColumn(String column, int k, BlockMetaData block) {
@@ -99,7 +120,9 @@ public final class GroupKeyPlan {
         long bestSize = Long.MAX_VALUE;
         for (ColumnChunkMetaData chunk : block.getColumns()) {
             String[] path = chunk.getPath().toArray();
-            if (path.length == 2 && path[0].equals(column) && path[1].startsWith(ParquetSchemas.COL_PREFIX)) {
+            if (path.length == 2
+                    && path[0].equals(column)
+                    && path[1].startsWith(ParquetSchemas.COL_PREFIX)) {
                 int c = Integer.parseInt(path[1].substring(ParquetSchemas.COL_PREFIX.length()));
                 if (c < k && chunk.getTotalSize() < bestSize) {
                     best = c;
@@ -116,8 +139,9 @@ public final class GroupKeyPlan {
     }
 
     /**
-     * Without the mapping: the row ranges, (start, end) pairs ascending, in which the i-th column of
-     * {@link #columnsOf}(j) may hold key j; a row in a range holds j there when the column is non-null.
+     * Without the mapping: the row ranges, (start, end) pairs ascending, in which the i-th column
+     * of {@link #columnsOf}(j) may hold key j; a row in a range holds j there when the column is
+     * non-null.
      */
     public int[] rangesOf(int j, int i) {
         return rangesPerKey[j][i];
@@ -128,7 +152,10 @@ public final class GroupKeyPlan {
         return overflowPerKey[j];
     }
 
-    /** Whether {@code __field_mapping} must be read; false: use {@link #rangesOf} and the overflow's own keys. */
+    /**
+     * Whether {@code __field_mapping} must be read; false: use {@link #rangesOf} and the overflow's
+     * own keys.
+     */
     public boolean mappingNeeded() {
         return mappingNeeded;
     }
@@ -138,7 +165,10 @@ public final class GroupKeyPlan {
         return presenceColumn;
     }
 
-    /** The physical struct to request for this group (mapping if needed, the value columns, overflow if needed). */
+    /**
+     * The physical struct to request for this group (mapping if needed, the value columns, overflow
+     * if needed).
+     */
     public GroupType requested() {
         return requested;
     }

@@ -5,7 +5,9 @@ import java.util.List;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.InternalArray;
 
-/** Restricts a plain (default-layout) map to requested keys: first occurrence wins, request order. */
+/**
+ * Restricts a plain (default-layout) map to requested keys: first occurrence wins, request order.
+ */
 final class MapSelection {
 
     private MapSelection() {}
@@ -23,7 +25,8 @@ final class MapSelection {
             for (int i = 0; i < keys.size(); i++) {
                 if (!keys.isNullAt(i) && keys.getString(i).equals(w)) {
                     outKeys.add(w);
-                    outValues.add(((org.apache.paimon.data.GenericArray) values).toObjectArray()[i]);
+                    outValues.add(
+                            ((org.apache.paimon.data.GenericArray) values).toObjectArray()[i]);
                     break;
                 }
             }

@@ -16,14 +16,15 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * Parquet page checksums of data files. Every page Strata and Paimon write carries the CRC32 of its bytes
- * as stored (compressed), in the page header's {@code crc} field; readers verify it before decoding, so a
- * damaged page is an error naming the file, column and row group instead of a wrong answer.
+ * Parquet page checksums of data files. Every page Strata and Paimon write carries the CRC32 of its
+ * bytes as stored (compressed), in the page header's {@code crc} field; readers verify it before
+ * decoding, so a damaged page is an error naming the file, column and row group instead of a wrong
+ * answer.
  *
- * <p>Verification is on unless the table sets {@link #VERIFY_OPTION} to {@code false} (Paimon's reader reads
- * the same option). Pages written without a CRC (older files) are read unverified. When a read fails,
- * {@link #diagnose} re-reads the row group's column chunks page by page and names the first page whose CRC
- * differs.
+ * <p>Verification is on unless the table sets {@link #VERIFY_OPTION} to {@code false} (Paimon's
+ * reader reads the same option). Pages written without a CRC (older files) are read unverified.
+ * When a read fails, {@link #diagnose} re-reads the row group's column chunks page by page and
+ * names the first page whose CRC differs.
  */
 public final class PageChecksums {
 
@@ -38,15 +39,26 @@ public final class PageChecksums {
         return v == null || !"false".equalsIgnoreCase(v.trim());
     }
 
-    /** Checks every page of every row group of the file; throws {@link DamagedFileException} at the first bad one. */
+    /**
+     * Checks every page of every row group of the file; throws {@link DamagedFileException} at the
+     * first bad one.
+     */
     public static void verifyFile(InputFile input, String file) throws IOException {
         ParquetMetadata footer;
-        try (ParquetFileReader reader = ParquetFileReader.open(input, PaimonFiles.readOptions(false))) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(input, PaimonFiles.readOptions(false))) {
             footer = reader.getFooter();
         } catch (IOException | RuntimeException e) {
-            throw new DamagedFileException(file, "Cannot read " + file + ": its Parquet footer is unreadable ("
-                    + e.getClass().getSimpleName() + ": " + e.getMessage()
-                    + "). The file is damaged; restore it or rewrite the table from a good copy.", e);
+            throw new DamagedFileException(
+                    file,
+                    "Cannot read "
+                            + file
+                            + ": its Parquet footer is unreadable ("
+                            + e.getClass().getSimpleName()
+                            + ": "
+                            + e.getMessage()
+                            + "). The file is damaged; restore it or rewrite the table from a good copy.",
+                    e);
         }
         try (SeekableInputStream in = input.newStream()) {
             List<BlockMetaData> blocks = footer.getBlocks();
@@ -57,11 +69,12 @@ public final class PageChecksums {
     }
 
     /**
-     * The error for a failed read of row group {@code g}: the first page of the group whose checksum differs
-     * (a {@link DamagedFileException}), else an error naming the file and row group; {@code failure} is the
-     * cause either way.
+     * The error for a failed read of row group {@code g}: the first page of the group whose
+     * checksum differs (a {@link DamagedFileException}), else an error naming the file and row
+     * group; {@code failure} is the cause either way.
      */
-    public static IOException diagnose(InputFile input, String file, ParquetMetadata footer, int g, Exception failure) {
+    public static IOException diagnose(
+            InputFile input, String file, ParquetMetadata footer, int g, Exception failure) {
         try (SeekableInputStream in = input.newStream()) {
             verifyRowGroup(in, file, footer.getBlocks().get(g), g, failure);
         } catch (DamagedFileException e) {
@@ -69,21 +82,41 @@ public final class PageChecksums {
         } catch (IOException | RuntimeException e) {
             failure.addSuppressed(e);
         }
-        return new DamagedFileException(file, "Cannot read " + file + ": row group " + g + " cannot be decoded ("
-                + failure.getClass().getSimpleName() + ": " + failure.getMessage()
-                + "). The file is damaged; restore it or rewrite the table from a good copy.", failure);
+        return new DamagedFileException(
+                file,
+                "Cannot read "
+                        + file
+                        + ": row group "
+                        + g
+                        + " cannot be decoded ("
+                        + failure.getClass().getSimpleName()
+                        + ": "
+                        + failure.getMessage()
+                        + "). The file is damaged; restore it or rewrite the table from a good copy.",
+                failure);
     }
 
-    private static void verifyRowGroup(SeekableInputStream in, String file, BlockMetaData block, int g, Exception cause)
+    private static void verifyRowGroup(
+            SeekableInputStream in, String file, BlockMetaData block, int g, Exception cause)
             throws IOException {
         CRC32 crc = new CRC32();
         for (ColumnChunkMetaData column : block.getColumns()) {
             long start = column.getStartingPos();
             long size = column.getTotalSize();
             if (size < 0 || size > Integer.MAX_VALUE - 8) {
-                throw new DamagedFileException(file, "Cannot read " + file + ": column " + column.getPath().toDotString()
-                        + ", row group " + g + " records a chunk of " + size + " bytes. The file is damaged; restore it"
-                        + " or rewrite the table from a good copy.", cause);
+                throw new DamagedFileException(
+                        file,
+                        "Cannot read "
+                                + file
+                                + ": column "
+                                + column.getPath().toDotString()
+                                + ", row group "
+                                + g
+                                + " records a chunk of "
+                                + size
+                                + " bytes. The file is damaged; restore it"
+                                + " or rewrite the table from a good copy.",
+                        cause);
             }
             byte[] chunk = new byte[(int) size];
             in.seek(start);
@@ -96,26 +129,56 @@ public final class PageChecksums {
                 try {
                     header = Util.readPageHeader(pages);
                 } catch (IOException | RuntimeException e) {
-                    throw new DamagedFileException(file, "Cannot read " + file + ": unreadable page header in column "
-                            + column.getPath().toDotString() + ", row group " + g + " at offset " + (start + headerAt)
-                            + " (" + e.getMessage() + "). The file is damaged; restore it or rewrite the table from a"
-                            + " good copy.", cause == null ? e : cause);
+                    throw new DamagedFileException(
+                            file,
+                            "Cannot read "
+                                    + file
+                                    + ": unreadable page header in column "
+                                    + column.getPath().toDotString()
+                                    + ", row group "
+                                    + g
+                                    + " at offset "
+                                    + (start + headerAt)
+                                    + " ("
+                                    + e.getMessage()
+                                    + "). The file is damaged; restore it or rewrite the table from a"
+                                    + " good copy.",
+                            cause == null ? e : cause);
                 }
                 int dataAt = chunk.length - pages.available();
                 int length = header.getCompressed_page_size();
                 if (length < 0 || length > pages.available()) {
-                    throw new DamagedFileException(file, "Cannot read " + file + ": a page of column "
-                            + column.getPath().toDotString() + ", row group " + g + " at offset " + (start + headerAt)
-                            + " records " + length + " bytes but its chunk holds " + pages.available()
-                            + ". The file is damaged; restore it or rewrite the table from a good copy.", cause);
+                    throw new DamagedFileException(
+                            file,
+                            "Cannot read "
+                                    + file
+                                    + ": a page of column "
+                                    + column.getPath().toDotString()
+                                    + ", row group "
+                                    + g
+                                    + " at offset "
+                                    + (start + headerAt)
+                                    + " records "
+                                    + length
+                                    + " bytes but its chunk holds "
+                                    + pages.available()
+                                    + ". The file is damaged; restore it or rewrite the table from a good copy.",
+                            cause);
                 }
                 if (header.isSetCrc()) {
                     crc.reset();
                     crc.update(chunk, dataAt, length);
                     int actual = (int) crc.getValue();
                     if (actual != header.getCrc()) {
-                        throw new DamagedFileException(file, mismatch(file, column.getPath().toDotString(), g,
-                                header.getCrc(), actual), cause);
+                        throw new DamagedFileException(
+                                file,
+                                mismatch(
+                                        file,
+                                        column.getPath().toDotString(),
+                                        g,
+                                        header.getCrc(),
+                                        actual),
+                                cause);
                     }
                 }
                 if (header.isSetData_page_header()) {
@@ -128,10 +191,14 @@ public final class PageChecksums {
         }
     }
 
-    /** The message of a page whose stored CRC is {@code expected} but whose bytes give {@code actual}. */
+    /**
+     * The message of a page whose stored CRC is {@code expected} but whose bytes give {@code
+     * actual}.
+     */
     static String mismatch(String file, String column, int rowGroup, int expected, int actual) {
-        return String.format("Cannot read %s: page checksum mismatch in column %s, row group %d (expected=0x%08x "
-                + "actual=0x%08x). The file is damaged; restore it or rewrite the table from a good copy.",
+        return String.format(
+                "Cannot read %s: page checksum mismatch in column %s, row group %d (expected=0x%08x "
+                        + "actual=0x%08x). The file is damaged; restore it or rewrite the table from a good copy.",
                 file, column, rowGroup, expected, actual);
     }
 }

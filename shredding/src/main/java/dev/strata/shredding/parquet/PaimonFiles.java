@@ -12,14 +12,17 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
-/** Adapters between Paimon's file streams and parquet-hadoop's {@link OutputFile}/{@link InputFile}. */
+/**
+ * Adapters between Paimon's file streams and parquet-hadoop's {@link OutputFile}/{@link InputFile}.
+ */
 public final class PaimonFiles {
 
     private PaimonFiles() {}
 
     /**
-     * An {@link OutputFile} writing to a stream owned by Paimon: closing it only flushes (Paimon reads the
-     * size from the stream and closes it itself). {@link #position()} lets the writer notice row-group flushes.
+     * An {@link OutputFile} writing to a stream owned by Paimon: closing it only flushes (Paimon
+     * reads the size from the stream and closes it itself). {@link #position()} lets the writer
+     * notice row-group flushes.
      */
     public static final class StreamOutputFile implements OutputFile {
         private final org.apache.paimon.fs.PositionOutputStream out;
@@ -31,7 +34,9 @@ public final class PaimonFiles {
             this.path = path;
         }
 
-        /** Bytes written through this file so far (no call into the stream, so it is cheap per row). */
+        /**
+         * Bytes written through this file so far (no call into the stream, so it is cheap per row).
+         */
         public long position() {
             return bytesWritten;
         }
@@ -89,27 +94,36 @@ public final class PaimonFiles {
         }
     }
 
-    /** Hadoop settings of Parquet readers: defaults only, no {@code *-default.xml} / {@code *-site.xml} parsing. */
+    /**
+     * Hadoop settings of Parquet readers: defaults only, no {@code *-default.xml} / {@code
+     * *-site.xml} parsing.
+     */
     private static final Configuration READ_CONF = new Configuration(false);
 
     /**
-     * Read options for files opened through {@link #inputFile}, with every parquet-mr filter off (Strata
-     * prunes with its own footer) and page checksums verified. Not {@code ParquetReadOptions.builder()}:
-     * that builds a fresh Hadoop {@code Configuration}, which parses Hadoop's XML resources for every opened
-     * file; a profile of the map-pushdown benchmark showed that as a tenth of a scan task's time.
+     * Read options for files opened through {@link #inputFile}, with every parquet-mr filter off
+     * (Strata prunes with its own footer) and page checksums verified. Not {@code
+     * ParquetReadOptions.builder()}: that builds a fresh Hadoop {@code Configuration}, which parses
+     * Hadoop's XML resources for every opened file; a profile of the map-pushdown benchmark showed
+     * that as a tenth of a scan task's time.
      */
     public static ParquetReadOptions readOptions() {
         return readOptions(true);
     }
 
     /**
-     * As {@link #readOptions()}; {@code verifyPages} says whether each page's CRC is checked against its
-     * header before it is decoded ({@link PageChecksums}).
+     * As {@link #readOptions()}; {@code verifyPages} says whether each page's CRC is checked
+     * against its header before it is decoded ({@link PageChecksums}).
      */
     public static ParquetReadOptions readOptions(boolean verifyPages) {
-        return ParquetReadOptions.builder(new HadoopParquetConfiguration(READ_CONF)).useColumnIndexFilter(false)
-                .useStatsFilter(false).useDictionaryFilter(false).useRecordFilter(false).useBloomFilter(false)
-                .usePageChecksumVerification(verifyPages).build();
+        return ParquetReadOptions.builder(new HadoopParquetConfiguration(READ_CONF))
+                .useColumnIndexFilter(false)
+                .useStatsFilter(false)
+                .useDictionaryFilter(false)
+                .useRecordFilter(false)
+                .useBloomFilter(false)
+                .usePageChecksumVerification(verifyPages)
+                .build();
     }
 
     /** An {@link InputFile} over a Paimon {@link FileIO} path. */

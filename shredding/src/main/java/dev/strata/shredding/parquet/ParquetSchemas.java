@@ -18,8 +18,8 @@ import org.apache.parquet.schema.Type.Repetition;
 import org.apache.parquet.schema.Types;
 
 /**
- * Paimon types → Parquet schema. Every field is OPTIONAL except map keys. A shredded column
- * {@code m MAP<STRING, T>} with K columns becomes:
+ * Paimon types → Parquet schema. Every field is OPTIONAL except map keys. A shredded column {@code
+ * m MAP<STRING, T>} with K columns becomes:
  *
  * <pre>
  * optional group m {
@@ -60,14 +60,16 @@ public final class ParquetSchemas {
 
     public static GroupType shreddedType(String name, DataType valueType, int k) {
         Types.GroupBuilder<GroupType> g = Types.optionalGroup();
-        g.addField(Types.optionalList().optionalElement(PrimitiveTypeName.INT32).named(FIELD_MAPPING));
+        g.addField(
+                Types.optionalList().optionalElement(PrimitiveTypeName.INT32).named(FIELD_MAPPING));
         for (int c = 0; c < k; c++) {
             g.addField(toParquet(colName(c), valueType, Repetition.OPTIONAL));
         }
-        g.addField(Types.optionalMap()
-                .key(Types.required(PrimitiveTypeName.INT32).named("key"))
-                .value(toParquet("value", valueType, Repetition.OPTIONAL))
-                .named(OVERFLOW));
+        g.addField(
+                Types.optionalMap()
+                        .key(Types.required(PrimitiveTypeName.INT32).named("key"))
+                        .value(toParquet("value", valueType, Repetition.OPTIONAL))
+                        .named(OVERFLOW));
         return g.named(name);
     }
 
@@ -76,9 +78,13 @@ public final class ParquetSchemas {
             case BOOLEAN:
                 return Types.primitive(PrimitiveTypeName.BOOLEAN, rep).named(name);
             case TINYINT:
-                return Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.intType(8, true)).named(name);
+                return Types.primitive(PrimitiveTypeName.INT32, rep)
+                        .as(LogicalTypeAnnotation.intType(8, true))
+                        .named(name);
             case SMALLINT:
-                return Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.intType(16, true)).named(name);
+                return Types.primitive(PrimitiveTypeName.INT32, rep)
+                        .as(LogicalTypeAnnotation.intType(16, true))
+                        .named(name);
             case INTEGER:
                 return Types.primitive(PrimitiveTypeName.INT32, rep).named(name);
             case BIGINT:
@@ -89,52 +95,84 @@ public final class ParquetSchemas {
                 return Types.primitive(PrimitiveTypeName.DOUBLE, rep).named(name);
             case CHAR:
             case VARCHAR:
-                return Types.primitive(PrimitiveTypeName.BINARY, rep).as(LogicalTypeAnnotation.stringType()).named(name);
+                return Types.primitive(PrimitiveTypeName.BINARY, rep)
+                        .as(LogicalTypeAnnotation.stringType())
+                        .named(name);
             case BINARY:
             case VARBINARY:
                 return Types.primitive(PrimitiveTypeName.BINARY, rep).named(name);
-            case DECIMAL: {
-                DecimalType d = (DecimalType) type;
-                LogicalTypeAnnotation a = LogicalTypeAnnotation.decimalType(d.getScale(), d.getPrecision());
-                PrimitiveTypeName p = d.getPrecision() <= 9 ? PrimitiveTypeName.INT32
-                        : d.getPrecision() <= 18 ? PrimitiveTypeName.INT64 : PrimitiveTypeName.BINARY;
-                return Types.primitive(p, rep).as(a).named(name);
-            }
+            case DECIMAL:
+                {
+                    DecimalType d = (DecimalType) type;
+                    LogicalTypeAnnotation a =
+                            LogicalTypeAnnotation.decimalType(d.getScale(), d.getPrecision());
+                    PrimitiveTypeName p =
+                            d.getPrecision() <= 9
+                                    ? PrimitiveTypeName.INT32
+                                    : d.getPrecision() <= 18
+                                            ? PrimitiveTypeName.INT64
+                                            : PrimitiveTypeName.BINARY;
+                    return Types.primitive(p, rep).as(a).named(name);
+                }
             case DATE:
-                return Types.primitive(PrimitiveTypeName.INT32, rep).as(LogicalTypeAnnotation.dateType()).named(name);
+                return Types.primitive(PrimitiveTypeName.INT32, rep)
+                        .as(LogicalTypeAnnotation.dateType())
+                        .named(name);
             case TIME_WITHOUT_TIME_ZONE:
                 return Types.primitive(PrimitiveTypeName.INT32, rep)
-                        .as(LogicalTypeAnnotation.timeType(false, LogicalTypeAnnotation.TimeUnit.MILLIS)).named(name);
+                        .as(
+                                LogicalTypeAnnotation.timeType(
+                                        false, LogicalTypeAnnotation.TimeUnit.MILLIS))
+                        .named(name);
             case TIMESTAMP_WITHOUT_TIME_ZONE:
                 return timestamp(name, rep, ((TimestampType) type).getPrecision(), false);
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return timestamp(name, rep, ((LocalZonedTimestampType) type).getPrecision(), true);
             case ARRAY:
-                return Types.list(rep).element(toParquet("element", ((ArrayType) type).getElementType(), Repetition.OPTIONAL))
+                return Types.list(rep)
+                        .element(
+                                toParquet(
+                                        "element",
+                                        ((ArrayType) type).getElementType(),
+                                        Repetition.OPTIONAL))
                         .named(name);
-            case MAP: {
-                MapType m = (MapType) type;
-                return Types.map(rep).key(toParquet("key", m.getKeyType(), Repetition.REQUIRED))
-                        .value(toParquet("value", m.getValueType(), Repetition.OPTIONAL)).named(name);
-            }
-            case ROW: {
-                Types.GroupBuilder<GroupType> g = Types.buildGroup(rep);
-                for (DataField f : ((RowType) type).getFields()) {
-                    g.addField(toParquet(f.name(), f.type(), Repetition.OPTIONAL));
+            case MAP:
+                {
+                    MapType m = (MapType) type;
+                    return Types.map(rep)
+                            .key(toParquet("key", m.getKeyType(), Repetition.REQUIRED))
+                            .value(toParquet("value", m.getValueType(), Repetition.OPTIONAL))
+                            .named(name);
                 }
-                return g.named(name);
-            }
+            case ROW:
+                {
+                    Types.GroupBuilder<GroupType> g = Types.buildGroup(rep);
+                    for (DataField f : ((RowType) type).getFields()) {
+                        g.addField(toParquet(f.name(), f.type(), Repetition.OPTIONAL));
+                    }
+                    return g.named(name);
+                }
             default:
-                throw new UnsupportedOperationException("Cannot store column '" + name + "' in the shredded Parquet format: type "
-                        + type + " is not supported. Supported: numbers, decimal, string, binary, boolean, date, time,"
-                        + " timestamp, array, map and row.");
+                throw new UnsupportedOperationException(
+                        "Cannot store column '"
+                                + name
+                                + "' in the shredded Parquet format: type "
+                                + type
+                                + " is not supported. Supported: numbers, decimal, string, binary, boolean, date, time,"
+                                + " timestamp, array, map and row.");
         }
     }
 
     private static Type timestamp(String name, Repetition rep, int precision, boolean utc) {
-        LogicalTypeAnnotation.TimeUnit unit = precision <= 3 ? LogicalTypeAnnotation.TimeUnit.MILLIS
-                : precision <= 6 ? LogicalTypeAnnotation.TimeUnit.MICROS : LogicalTypeAnnotation.TimeUnit.NANOS;
-        return Types.primitive(PrimitiveTypeName.INT64, rep).as(LogicalTypeAnnotation.timestampType(utc, unit)).named(name);
+        LogicalTypeAnnotation.TimeUnit unit =
+                precision <= 3
+                        ? LogicalTypeAnnotation.TimeUnit.MILLIS
+                        : precision <= 6
+                                ? LogicalTypeAnnotation.TimeUnit.MICROS
+                                : LogicalTypeAnnotation.TimeUnit.NANOS;
+        return Types.primitive(PrimitiveTypeName.INT64, rep)
+                .as(LogicalTypeAnnotation.timestampType(utc, unit))
+                .named(name);
     }
 
     /** Primitive columns (leaves) under {@code t}: the sub-columns a reader of that field reads. */
@@ -151,7 +189,8 @@ public final class ParquetSchemas {
 
     /** Whether a Parquet field has the shape of a shredded column. */
     public static boolean looksShredded(Type t) {
-        return !t.isPrimitive() && t.asGroupType().getFieldCount() > 0
+        return !t.isPrimitive()
+                && t.asGroupType().getFieldCount() > 0
                 && t.asGroupType().getType(0).getName().equals(FIELD_MAPPING);
     }
 

@@ -19,16 +19,17 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Opens data files for reading together with their decoded shredding footers ({@link ShreddingFooter}),
- * and keeps the footers of recently opened files per JVM, so a repeated scan of the same files neither
- * re-reads nor re-parses the Parquet footer nor decodes the shredding metadata again (the map-pushdown
- * benchmark measured footer decoding as the largest per-file cost of a scan task).
+ * Opens data files for reading together with their decoded shredding footers ({@link
+ * ShreddingFooter}), and keeps the footers of recently opened files per JVM, so a repeated scan of
+ * the same files neither re-reads nor re-parses the Parquet footer nor decodes the shredding
+ * metadata again (the map-pushdown benchmark measured footer decoding as the largest per-file cost
+ * of a scan task).
  *
  * <p>An entry is keyed by the file's path and length: Paimon data files are immutable and uniquely
- * named. A cached entry keeps the parsed Parquet footer without the shredding key-value entries (those
- * are kept decoded instead) and the decoded metadata, immutable and shared by readers. At most
- * {@code strata.shredding.footer-cache} files (system property, default 256, 0 turns caching off) are
- * kept, least recently used first out. Footers that fail to decode are not cached.
+ * named. A cached entry keeps the parsed Parquet footer without the shredding key-value entries
+ * (those are kept decoded instead) and the decoded metadata, immutable and shared by readers. At
+ * most {@code strata.shredding.footer-cache} files (system property, default 256, 0 turns caching
+ * off) are kept, least recently used first out. Footers that fail to decode are not cached.
  */
 public final class ShreddedFooters {
 
@@ -60,8 +61,8 @@ public final class ShreddedFooters {
 
     /**
      * The comparison domain of a shredded column's values from the file's own Parquet type of
-     * {@code __overflow}'s value (Paimon's keys do not name the value type): the domain
-     * {@link ValueKind#of} gives the Paimon type that Paimon and Strata store with that Parquet type.
+     * {@code __overflow}'s value (Paimon's keys do not name the value type): the domain {@link
+     * ValueKind#of} gives the Paimon type that Paimon and Strata store with that Parquet type.
      */
     static ValueKind valueKind(org.apache.parquet.schema.GroupType physical) {
         if (!physical.containsField(ParquetSchemas.OVERFLOW)) {
@@ -78,11 +79,20 @@ public final class ShreddedFooters {
                 return ValueKind.LONG;
             case INT32:
             case INT64:
-                if (a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) {
+                if (a
+                        instanceof
+                        org.apache.parquet.schema.LogicalTypeAnnotation
+                                .DecimalLogicalTypeAnnotation) {
                     return ValueKind.DECIMAL;
                 }
-                if (a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
-                        && ((org.apache.parquet.schema.LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit()
+                if (a
+                                instanceof
+                                org.apache.parquet.schema.LogicalTypeAnnotation
+                                        .TimestampLogicalTypeAnnotation
+                        && ((org.apache.parquet.schema.LogicalTypeAnnotation
+                                                        .TimestampLogicalTypeAnnotation)
+                                                a)
+                                        .getUnit()
                                 == org.apache.parquet.schema.LogicalTypeAnnotation.TimeUnit.NANOS) {
                     return ValueKind.NONE;
                 }
@@ -91,19 +101,29 @@ public final class ShreddedFooters {
             case DOUBLE:
                 return ValueKind.DOUBLE;
             case BINARY:
-                return a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation
-                        ? ValueKind.DECIMAL : ValueKind.BYTES;
+                return a
+                                instanceof
+                                org.apache.parquet.schema.LogicalTypeAnnotation
+                                        .DecimalLogicalTypeAnnotation
+                        ? ValueKind.DECIMAL
+                        : ValueKind.BYTES;
             case FIXED_LEN_BYTE_ARRAY:
-                return a instanceof org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation
-                        ? ValueKind.DECIMAL : ValueKind.BYTES;
+                return a
+                                instanceof
+                                org.apache.parquet.schema.LogicalTypeAnnotation
+                                        .DecimalLogicalTypeAnnotation
+                        ? ValueKind.DECIMAL
+                        : ValueKind.BYTES;
             default:
                 return ValueKind.NONE;
         }
     }
 
-    /** The Paimon layout keys of the file's columns, decoded on first use into {@code holder[0]}. */
-    private static Map<String, Map<String, String>> paimonKeys(Map<String, Map<String, String>>[] holder,
-            Map<String, String> kv) {
+    /**
+     * The Paimon layout keys of the file's columns, decoded on first use into {@code holder[0]}.
+     */
+    private static Map<String, Map<String, String>> paimonKeys(
+            Map<String, Map<String, String>>[] holder, Map<String, String> kv) {
         if (holder[0] == null) {
             holder[0] = ArrowSchemaFooter.decode(kv.get(ArrowSchemaFooter.KEY));
         }
@@ -111,15 +131,17 @@ public final class ShreddedFooters {
     }
 
     /**
-     * The shredding metadata of the columns of a file's Parquet footer that look shredded and carry a footer
-     * entry, by column name, decoded as {@link #open} decodes it ({@code file} names the file in errors).
+     * The shredding metadata of the columns of a file's Parquet footer that look shredded and carry
+     * a footer entry, by column name, decoded as {@link #open} decodes it ({@code file} names the
+     * file in errors).
      */
     public static Map<String, ShreddedColumnMeta> decode(ParquetMetadata footer, String file) {
         return decode(footer, file, new HashMap<>());
     }
 
     /** {@link #decode(ParquetMetadata, String)}, removing the decoded entries from {@code rest}. */
-    private static Map<String, ShreddedColumnMeta> decode(ParquetMetadata footer, String file, Map<String, String> rest) {
+    private static Map<String, ShreddedColumnMeta> decode(
+            ParquetMetadata footer, String file, Map<String, String> rest) {
         MessageType schema = footer.getFileMetaData().getSchema();
         Map<String, String> kv = footer.getFileMetaData().getKeyValueMetaData();
         Map<String, ShreddedColumnMeta> metas = new HashMap<>();
@@ -131,31 +153,44 @@ public final class ShreddedFooters {
             String name = t.getName();
             String text = kv.get(ShreddingFooter.footerKey(name));
             if (text != null) {
-                metas.put(name, ShreddingFooter.decode(text,
-                        () -> ShreddingFooter.paimonLayout(paimonKeys(paimonKeys, kv).get(name), name, file), name, file));
+                metas.put(
+                        name,
+                        ShreddingFooter.decode(
+                                text,
+                                () ->
+                                        ShreddingFooter.paimonLayout(
+                                                paimonKeys(paimonKeys, kv).get(name), name, file),
+                                name,
+                                file));
                 rest.remove(ShreddingFooter.footerKey(name));
             } else {
                 Map<String, String> keys = paimonKeys(paimonKeys, kv).get(name);
                 if (PaimonShreddingKeys.isShredded(keys)) {
-                    metas.put(name, PaimonShreddingKeys.decode(keys, valueKind(t.asGroupType()), name, file));
+                    metas.put(
+                            name,
+                            PaimonShreddingKeys.decode(
+                                    keys, valueKind(t.asGroupType()), name, file));
                 }
             }
         }
         if (paimonKeys[0] != null) {
-            // Decoded once and kept as metas: the cached footer need not hold the (large) Base64 text again.
+            // Decoded once and kept as metas: the cached footer need not hold the (large) Base64
+            // text again.
             rest.remove(ArrowSchemaFooter.KEY);
         }
         return Collections.unmodifiableMap(metas);
     }
 
     /**
-     * Opens {@code input} ({@code file} names it in errors) with {@link PaimonFiles#readOptions(boolean)},
-     * verifying page checksums when {@code verifyPages}. The metadata holds the columns that look shredded
-     * and carry a footer entry: Strata's own ({@link ShreddingFooter}) when present, else Paimon's layout keys in the {@link ArrowSchemaFooter}
+     * Opens {@code input} ({@code file} names it in errors) with {@link
+     * PaimonFiles#readOptions(boolean)}, verifying page checksums when {@code verifyPages}. The
+     * metadata holds the columns that look shredded and carry a footer entry: Strata's own ({@link
+     * ShreddingFooter}) when present, else Paimon's layout keys in the {@link ArrowSchemaFooter}
      * entry (a file written by Paimon or another engine: file-level layout only, no zones). A
      * shredded-looking column with neither is the caller's to report.
      */
-    public static Opened open(InputFile input, String file, boolean verifyPages) throws IOException {
+    public static Opened open(InputFile input, String file, boolean verifyPages)
+            throws IOException {
         String key = file + "|" + input.getLength();
         Footer cached;
         synchronized (CACHE) {
@@ -164,20 +199,26 @@ public final class ShreddedFooters {
         if (cached != null) {
             SeekableInputStream in = input.newStream();
             try {
-                return new Opened(new ParquetFileReader(input, cached.parquet, PaimonFiles.readOptions(verifyPages), in), cached.metas);
+                return new Opened(
+                        new ParquetFileReader(
+                                input, cached.parquet, PaimonFiles.readOptions(verifyPages), in),
+                        cached.metas);
             } catch (IOException | RuntimeException e) {
                 in.close();
                 throw e;
             }
         }
-        ParquetFileReader reader = ParquetFileReader.open(input, PaimonFiles.readOptions(verifyPages));
+        ParquetFileReader reader =
+                ParquetFileReader.open(input, PaimonFiles.readOptions(verifyPages));
         try {
             ParquetMetadata footer = reader.getFooter();
             MessageType schema = footer.getFileMetaData().getSchema();
-            Map<String, String> rest = new HashMap<>(footer.getFileMetaData().getKeyValueMetaData());
+            Map<String, String> rest =
+                    new HashMap<>(footer.getFileMetaData().getKeyValueMetaData());
             Map<String, ShreddedColumnMeta> shared = decode(footer, file, rest);
             if (CAPACITY > 0) {
-                FileMetaData fm = new FileMetaData(schema, rest, footer.getFileMetaData().getCreatedBy());
+                FileMetaData fm =
+                        new FileMetaData(schema, rest, footer.getFileMetaData().getCreatedBy());
                 Footer entry = new Footer(new ParquetMetadata(fm, footer.getBlocks()), shared);
                 synchronized (CACHE) {
                     CACHE.put(key, entry);

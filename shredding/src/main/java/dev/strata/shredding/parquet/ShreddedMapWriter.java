@@ -4,8 +4,8 @@ import dev.strata.shredding.allocate.ColumnAllocator;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.layout.FieldDictionary;
 import dev.strata.shredding.layout.GroupPlacement;
-import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.layout.ValueKind;
 import dev.strata.shredding.layout.ZoneAccumulator;
 import java.util.ArrayList;
@@ -23,8 +23,8 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Converts one non-null logical map per call into the physical shredded struct for one
- * column of one file, keeping the dictionary, the allocator and the per-key zone statistics.
+ * Converts one non-null logical map per call into the physical shredded struct for one column of
+ * one file, keeping the dictionary, the allocator and the per-key zone statistics.
  */
 final class ShreddedMapWriter {
 
@@ -35,33 +35,59 @@ final class ShreddedMapWriter {
     private final FieldDictionary dictionary = new FieldDictionary();
     private final ColumnAllocator allocator;
     private final ZoneAccumulator zones;
-    /** S_g and O_g of every sealed row group, in file order (null: more ids than the footer records). */
+
+    /**
+     * S_g and O_g of every sealed row group, in file order (null: more ids than the footer
+     * records).
+     */
     private final List<GroupPlacement> placements = new ArrayList<>();
+
     private final InternalArray.ElementGetter valueGetter;
-    /** Value types whose zone statistics are taken without boxing: {@link #PRIM_NONE} or one of the others. */
+
+    /**
+     * Value types whose zone statistics are taken without boxing: {@link #PRIM_NONE} or one of the
+     * others.
+     */
     private static final int PRIM_NONE = 0;
+
     private static final int PRIM_DOUBLE = 1;
     private static final int PRIM_FLOAT = 2;
     private static final int PRIM_LONG = 3;
     private static final int PRIM_INT = 4;
     private final int prim;
+
     /** The column writer of {@code __field_mapping.list.element} of the current row group. */
     private ColumnWriter mappingWriter;
+
     private int mappingRepetition;
     private int mappingDefinition;
+
     /** Writers of {@code __col_c}, of the overflow key and of the overflow value. */
     private final ValueWriters.Node[] valueColumns;
-    /** For a primitive value type, the column writer of each {@code __col_c} of the current row group. */
+
+    /**
+     * For a primitive value type, the column writer of each {@code __col_c} of the current row
+     * group.
+     */
     private final ColumnWriter[] primitiveWriters;
+
     private ColumnWriter overflowKeyWriter;
     private int overflowEntryDefinition;
     private final ValueWriters.Node overflowValue;
+
     /** Definition level of a present (non-null) shredded struct. */
     private static final int STRUCT_DEFINITION = 1;
+
     private int[] ids = new int[16];
     private int[] lastIndexOfId = new int[64];
 
-    ShreddedMapWriter(String column, DataType valueType, int k, PlacementPolicy policy, int maxSegments, GroupType parquet) {
+    ShreddedMapWriter(
+            String column,
+            DataType valueType,
+            int k,
+            PlacementPolicy policy,
+            int maxSegments,
+            GroupType parquet) {
         this.column = column;
         this.k = k;
         this.valueType = valueType;
@@ -90,13 +116,26 @@ final class ShreddedMapWriter {
         this.valueColumns = new ValueWriters.Node[k];
         this.primitiveWriters = new ColumnWriter[k];
         for (int c = 0; c < k; c++) {
-            valueColumns[c] = ValueWriters.of(valueType, parquet.getType(ParquetSchemas.colName(c)), path, STRUCT_DEFINITION, 0);
+            valueColumns[c] =
+                    ValueWriters.of(
+                            valueType,
+                            parquet.getType(ParquetSchemas.colName(c)),
+                            path,
+                            STRUCT_DEFINITION,
+                            0);
         }
-        GroupType keyValue = parquet.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
-        // __overflow (optional) and key_value (repeated) are present: the key is required, the value optional.
+        GroupType keyValue =
+                parquet.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
+        // __overflow (optional) and key_value (repeated) are present: the key is required, the
+        // value optional.
         this.overflowEntryDefinition = STRUCT_DEFINITION + 2;
-        this.overflowValue = ValueWriters.of(valueType, keyValue.getType(1),
-                List.of(column, ParquetSchemas.OVERFLOW, keyValue.getName()), overflowEntryDefinition, 1);
+        this.overflowValue =
+                ValueWriters.of(
+                        valueType,
+                        keyValue.getType(1),
+                        List.of(column, ParquetSchemas.OVERFLOW, keyValue.getName()),
+                        overflowEntryDefinition,
+                        1);
     }
 
     String column() {
@@ -113,7 +152,10 @@ final class ShreddedMapWriter {
         overflowValue.writeNull(0, 0);
     }
 
-    /** Writes one non-null map, the row at {@code rowInGroup} of the current row group (NULL maps counted). */
+    /**
+     * Writes one non-null map, the row at {@code rowInGroup} of the current row group (NULL maps
+     * counted).
+     */
     void write(InternalMap map, long rowInGroup) {
         int n = map.size();
         InternalArray keys = map.keyArray();
@@ -123,13 +165,15 @@ final class ShreddedMapWriter {
         }
         for (int i = 0; i < n; i++) {
             if (keys.isNullAt(i)) {
-                throw new IllegalArgumentException("Shared-shredding MAP keys cannot be null for field: " + column);
+                throw new IllegalArgumentException(
+                        "Shared-shredding MAP keys cannot be null for field: " + column);
             }
             BinaryString key = keys.getString(i);
             int id = dictionary.idOf(key);
             ids[i] = id;
             if (id >= lastIndexOfId.length) {
-                lastIndexOfId = Arrays.copyOf(lastIndexOfId, Math.max(id + 1, lastIndexOfId.length * 2));
+                lastIndexOfId =
+                        Arrays.copyOf(lastIndexOfId, Math.max(id + 1, lastIndexOfId.length * 2));
             }
             lastIndexOfId[id] = i;
         }
@@ -141,7 +185,8 @@ final class ShreddedMapWriter {
                 addZone(id, values, i);
             }
         }
-        // __field_mapping: K present elements, the first starting the record (r = 0), the others repeating the list.
+        // __field_mapping: K present elements, the first starting the record (r = 0), the others
+        // repeating the list.
         ColumnWriter m = mappingWriter;
         int d = mappingDefinition;
         m.write(mapping[0], 0, d);
@@ -149,7 +194,8 @@ final class ShreddedMapWriter {
         for (int c = 1; c < k; c++) {
             m.write(mapping[c], r, d);
         }
-        // __col_c: the value of the entry placed in column c; NULL (at the struct's level) for an empty slot or a NULL value.
+        // __col_c: the value of the entry placed in column c; NULL (at the struct's level) for an
+        // empty slot or a NULL value.
         if (prim != PRIM_NONE) {
             writePrimitiveColumns(mapping, values);
         } else {
@@ -203,11 +249,17 @@ final class ShreddedMapWriter {
                 zones.addLong(id, values.getInt(i));
                 break;
             default:
-                zones.add(id, false, ValueWriters.toDomain(valueType, valueGetter.getElementOrNull(values, i)));
+                zones.add(
+                        id,
+                        false,
+                        ValueWriters.toDomain(valueType, valueGetter.getElementOrNull(values, i)));
         }
     }
 
-    /** The value columns of a DOUBLE/FLOAT/BIGINT/INT map: one leaf each, written straight to its column writer. */
+    /**
+     * The value columns of a DOUBLE/FLOAT/BIGINT/INT map: one leaf each, written straight to its
+     * column writer.
+     */
     private void writePrimitiveColumns(int[] mapping, InternalArray values) {
         ColumnWriter[] writers = primitiveWriters;
         int dValue = STRUCT_DEFINITION + 1;
@@ -237,26 +289,48 @@ final class ShreddedMapWriter {
 
     /** Takes the column writers of a new row group's column store ({@code schema}: the file's). */
     void bind(ColumnWriteStore store, MessageType schema) {
-        ColumnDescriptor d = schema.getColumnDescription(new String[] {column, ParquetSchemas.FIELD_MAPPING, "list", "element"});
+        ColumnDescriptor d =
+                schema.getColumnDescription(
+                        new String[] {column, ParquetSchemas.FIELD_MAPPING, "list", "element"});
         mappingRepetition = d.getMaxRepetitionLevel();
         mappingDefinition = d.getMaxDefinitionLevel();
         mappingWriter = store.getColumnWriter(d);
         for (int c = 0; c < k; c++) {
             valueColumns[c].bind(store, schema);
             if (prim != PRIM_NONE) {
-                ColumnDescriptor v = schema.getColumnDescription(new String[] {column, ParquetSchemas.colName(c)});
-                if (v.getMaxDefinitionLevel() != STRUCT_DEFINITION + 1 || v.getMaxRepetitionLevel() != 0) {
-                    throw new IllegalStateException("Cannot write shredded column " + column + ": value column " + c
-                            + " has levels (r " + v.getMaxRepetitionLevel() + ", d " + v.getMaxDefinitionLevel()
-                            + "), expected (0, " + (STRUCT_DEFINITION + 1) + ").");
+                ColumnDescriptor v =
+                        schema.getColumnDescription(
+                                new String[] {column, ParquetSchemas.colName(c)});
+                if (v.getMaxDefinitionLevel() != STRUCT_DEFINITION + 1
+                        || v.getMaxRepetitionLevel() != 0) {
+                    throw new IllegalStateException(
+                            "Cannot write shredded column "
+                                    + column
+                                    + ": value column "
+                                    + c
+                                    + " has levels (r "
+                                    + v.getMaxRepetitionLevel()
+                                    + ", d "
+                                    + v.getMaxDefinitionLevel()
+                                    + "), expected (0, "
+                                    + (STRUCT_DEFINITION + 1)
+                                    + ").");
                 }
                 primitiveWriters[c] = store.getColumnWriter(v);
             }
         }
-        ColumnDescriptor key = schema.getColumnDescription(new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "key"});
+        ColumnDescriptor key =
+                schema.getColumnDescription(
+                        new String[] {column, ParquetSchemas.OVERFLOW, "key_value", "key"});
         if (key.getMaxDefinitionLevel() != overflowEntryDefinition) {
-            throw new IllegalStateException("Cannot write shredded column " + column + ": overflow key definition level "
-                    + key.getMaxDefinitionLevel() + ", expected " + overflowEntryDefinition + ".");
+            throw new IllegalStateException(
+                    "Cannot write shredded column "
+                            + column
+                            + ": overflow key definition level "
+                            + key.getMaxDefinitionLevel()
+                            + ", expected "
+                            + overflowEntryDefinition
+                            + ".");
         }
         overflowKeyWriter = store.getColumnWriter(key);
         overflowValue.bind(store, schema);
@@ -264,8 +338,10 @@ final class ShreddedMapWriter {
 
     void sealRowGroup(long rows) {
         zones.sealRowGroup(rows);
-        placements.add(allocator.sealGroup(ShreddingFooter.MAX_PLACEMENT_IDS,
-                rows <= Integer.MAX_VALUE ? (int) rows : -1));
+        placements.add(
+                allocator.sealGroup(
+                        ShreddingFooter.MAX_PLACEMENT_IDS,
+                        rows <= Integer.MAX_VALUE ? (int) rows : -1));
     }
 
     int maxRowWidth() {
@@ -279,7 +355,14 @@ final class ShreddedMapWriter {
             BitSet s = allocator.columnsOfId(id);
             cols[id] = s.stream().toArray();
         }
-        return new ShreddedColumnMeta(k, allocator.maxRowWidth(), kind, keys, cols, allocator.overflowSet(),
-                zones.sealedGroups(), placements);
+        return new ShreddedColumnMeta(
+                k,
+                allocator.maxRowWidth(),
+                kind,
+                keys,
+                cols,
+                allocator.overflowSet(),
+                zones.sealedGroups(),
+                placements);
     }
 }

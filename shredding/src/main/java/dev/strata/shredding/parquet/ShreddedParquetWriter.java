@@ -33,9 +33,9 @@ import org.apache.parquet.schema.MessageType;
  * Writes Paimon rows as standard Parquet with the shared-shredding layout for the configured MAP
  * columns; every other column is stored as plain Parquet.
  *
- * <p><b>Footer metadata.</b> For every shredded column the footer key/value metadata holds the entry
- * {@code strata.shredding.<column>} = Base64(Blob), version {@value ShreddingFooter#VERSION}, CRC32
- * checksummed:
+ * <p><b>Footer metadata.</b> For every shredded column the footer key/value metadata holds the
+ * entry {@code strata.shredding.<column>} = Base64(Blob), version {@value ShreddingFooter#VERSION},
+ * CRC32 checksummed:
  *
  * <pre>
  * Blob     --&gt; Magic "SSMF", Version:byte(2), RawLength:VInt, CompressedLength:VInt, Deflate(Payload), CRC32:int32
@@ -47,17 +47,18 @@ import org.apache.parquet.schema.MessageType;
  * The full byte grammar and the zone-statistics size bound are in {@link ShreddingFooter}.
  *
  * <p>The footer also holds the entry every Paimon engine reads ({@link ArrowSchemaFooter}: key
- * {@code ARROW:schema}, the file's physical row type with {@link PaimonShreddingKeys} on each shredded
- * column), so Paimon's own Parquet reader opens the file as a shared-shredding file; the key dictionary
- * there is compressed with the file's codec, which must be none, lz4 or zstd. The footer holds one zone Group per row
- * group.
+ * {@code ARROW:schema}, the file's physical row type with {@link PaimonShreddingKeys} on each
+ * shredded column), so Paimon's own Parquet reader opens the file as a shared-shredding file; the
+ * key dictionary there is compressed with the file's codec, which must be none, lz4 or zstd. The
+ * footer holds one zone Group per row group.
  *
- * <p><b>How it writes.</b> Through parquet's public write path without a record consumer: a {@link ParquetFileWriter},
- * one {@link ColumnChunkPageWriteStore} and {@link ColumnWriteStore} per row group ({@link ParquetProperties}), and
- * every leaf column written with explicit repetition and definition levels ({@link ValueWriters},
- * {@link ShreddedMapWriter}). Row groups are cut exactly as parquet-hadoop's record writer cuts them (a row-count
- * limit, and a buffered-size check at an adaptive row interval), pages carry CRC32 checksums, and statistics,
- * column and offset indexes are parquet-column's own.
+ * <p><b>How it writes.</b> Through parquet's public write path without a record consumer: a {@link
+ * ParquetFileWriter}, one {@link ColumnChunkPageWriteStore} and {@link ColumnWriteStore} per row
+ * group ({@link ParquetProperties}), and every leaf column written with explicit repetition and
+ * definition levels ({@link ValueWriters}, {@link ShreddedMapWriter}). Row groups are cut exactly
+ * as parquet-hadoop's record writer cuts them (a row-count limit, and a buffered-size check at an
+ * adaptive row interval), pages carry CRC32 checksums, and statistics, column and offset indexes
+ * are parquet-column's own.
  */
 public final class ShreddedParquetWriter implements Closeable {
 
@@ -71,7 +72,10 @@ public final class ShreddedParquetWriter implements Closeable {
             this(k, policy, GroupPlacement.DEFAULT_MAX_SEGMENTS);
         }
 
-        /** {@code maxSegments}: most ownership segments a column records per row group before it counts as fragmented. */
+        /**
+         * {@code maxSegments}: most ownership segments a column records per row group before it
+         * counts as fragmented.
+         */
         public ColumnSpec(int k, PlacementPolicy policy, int maxSegments) {
             this.k = k;
             this.policy = policy;
@@ -104,17 +108,20 @@ public final class ShreddedParquetWriter implements Closeable {
             return this;
         }
 
-        /** zstd level (Paimon's {@code file.compression.zstd-level}, default 1; parquet-hadoop's own default is 3). */
+        /**
+         * zstd level (Paimon's {@code file.compression.zstd-level}, default 1; parquet-hadoop's own
+         * default is 3).
+         */
         public Settings zstdLevel(int level) {
             this.zstdLevel = level;
             return this;
         }
 
         /**
-         * Whether FLOAT/DOUBLE pages that outgrow their dictionary fall back to BYTE_STREAM_SPLIT instead of
-         * PLAIN. A shared column mostly holds one key's values, whose sign/exponent bytes repeat, so the
-         * split streams compress much better (benchmark: about 16 % fewer bytes) for about the same CPU
-         * time. Default true.
+         * Whether FLOAT/DOUBLE pages that outgrow their dictionary fall back to BYTE_STREAM_SPLIT
+         * instead of PLAIN. A shared column mostly holds one key's values, whose sign/exponent
+         * bytes repeat, so the split streams compress much better (benchmark: about 16 % fewer
+         * bytes) for about the same CPU time. Default true.
          */
         public Settings byteStreamSplit(boolean enabled) {
             this.byteStreamSplit = enabled;
@@ -149,8 +156,12 @@ public final class ShreddedParquetWriter implements Closeable {
     private boolean failed;
     private Map<String, Integer> widths;
 
-    public ShreddedParquetWriter(PaimonFiles.StreamOutputFile out, RowType rowType, Map<String, ColumnSpec> shredded,
-            Settings settings) throws IOException {
+    public ShreddedParquetWriter(
+            PaimonFiles.StreamOutputFile out,
+            RowType rowType,
+            Map<String, ColumnSpec> shredded,
+            Settings settings)
+            throws IOException {
         this.path = out.getPath();
         Map<String, Integer> ks = new HashMap<>();
         shredded.forEach((name, spec) -> ks.put(name, spec.k));
@@ -158,7 +169,9 @@ public final class ShreddedParquetWriter implements Closeable {
         this.physicalRowType = PaimonShreddingKeys.physicalRowType(rowType, ks);
         String codec = null;
         for (String column : shredded.keySet()) {
-            codec = PaimonShreddingKeys.dictionaryCodec(settings.compression, column, out.getPath());
+            codec =
+                    PaimonShreddingKeys.dictionaryCodec(
+                            settings.compression, column, out.getPath());
         }
         this.dictionaryCodec = codec;
         int n = rowType.getFieldCount();
@@ -168,43 +181,66 @@ public final class ShreddedParquetWriter implements Closeable {
             DataField f = rowType.getFields().get(i);
             ColumnSpec spec = shredded.get(f.name());
             if (spec != null) {
-                ShreddedMapWriter w = new ShreddedMapWriter(f.name(), ((MapType) f.type()).getValueType(), spec.k,
-                        spec.policy, spec.maxSegments, schema.getType(i).asGroupType());
+                ShreddedMapWriter w =
+                        new ShreddedMapWriter(
+                                f.name(),
+                                ((MapType) f.type()).getValueType(),
+                                spec.k,
+                                spec.policy,
+                                spec.maxSegments,
+                                schema.getType(i).asGroupType());
                 shreddedWriters[i] = w;
                 mapWriters.add(w);
             } else {
                 plainWriters[i] = ValueWriters.of(f.type(), schema.getType(i), List.of(), 0, 0);
             }
         }
-        this.props = ParquetProperties.builder()
-                .withPageSize(settings.pageBytes)
-                .withDictionaryPageSize(ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE)
-                .withDictionaryEncoding(true)
-                .withByteStreamSplitEncoding(settings.byteStreamSplit)
-                .withPageRowCountLimit(settings.pageRowLimit)
-                .withRowGroupRowCountLimit(settings.rowGroupRowLimit)
-                // Every page carries the CRC32 of its stored bytes, so readers detect a damaged page (PageChecksums).
-                .withPageWriteChecksumEnabled(true)
-                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                .build();
+        this.props =
+                ParquetProperties.builder()
+                        .withPageSize(settings.pageBytes)
+                        .withDictionaryPageSize(ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE)
+                        .withDictionaryEncoding(true)
+                        .withByteStreamSplitEncoding(settings.byteStreamSplit)
+                        .withPageRowCountLimit(settings.pageRowLimit)
+                        .withRowGroupRowCountLimit(settings.rowGroupRowLimit)
+                        // Every page carries the CRC32 of its stored bytes, so readers detect a
+                        // damaged page (PageChecksums).
+                        .withPageWriteChecksumEnabled(true)
+                        .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                        .build();
         this.rowGroupBytes = settings.rowGroupBytes;
         this.nextRowGroupBytes = rowGroupBytes;
         Configuration conf = new Configuration(false);
         conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, settings.zstdLevel);
         this.codecs = new CodecFactory(conf, props.getPageSizeThreshold());
         CompressionCodecName codecName = codec(settings.compression);
-        this.compressor = codecName == CompressionCodecName.ZSTD
-                ? new ZstdPageCompressor(settings.zstdLevel)
-                : codecs.getCompressor(codecName);
-        this.file = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, rowGroupBytes,
-                ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
+        this.compressor =
+                codecName == CompressionCodecName.ZSTD
+                        ? new ZstdPageCompressor(settings.zstdLevel)
+                        : codecs.getCompressor(codecName);
+        this.file =
+                new ParquetFileWriter(
+                        out,
+                        schema,
+                        ParquetFileWriter.Mode.CREATE,
+                        rowGroupBytes,
+                        ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
+                        null,
+                        props);
         file.start();
         openRowGroup();
     }
 
     private void openRowGroup() {
-        pageStore = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(), props.getColumnIndexTruncateLength(),
-                props.getPageWriteChecksumEnabled(), null, rowGroupOrdinal);
+        pageStore =
+                new ColumnChunkPageWriteStore(
+                        compressor,
+                        schema,
+                        props.getAllocator(),
+                        props.getColumnIndexTruncateLength(),
+                        props.getPageWriteChecksumEnabled(),
+                        null,
+                        rowGroupOrdinal);
         columns = props.newColumnWriteStore(schema, pageStore, pageStore);
         for (int i = 0; i < plainWriters.length; i++) {
             if (plainWriters[i] != null) {
@@ -214,7 +250,8 @@ public final class ShreddedParquetWriter implements Closeable {
             }
         }
         rowsInGroup = 0;
-        // parquet-hadoop computes the first check of a new group from its (reset) row count: the minimum interval.
+        // parquet-hadoop computes the first check of a new group from its (reset) row count: the
+        // minimum interval.
         nextSizeCheck = props.getMinRowCountForPageSizeCheck();
     }
 
@@ -234,15 +271,20 @@ public final class ShreddedParquetWriter implements Closeable {
             case "gzip":
                 return CompressionCodecName.GZIP;
             default:
-                throw new IllegalArgumentException("Cannot write a shredded Parquet file: compression '" + compression
-                        + "' is not supported. Use one of none, zstd, lz4, snappy, gzip.");
+                throw new IllegalArgumentException(
+                        "Cannot write a shredded Parquet file: compression '"
+                                + compression
+                                + "' is not supported. Use one of none, zstd, lz4, snappy, gzip.");
         }
     }
 
     public void write(InternalRow row) throws IOException {
         if (failed) {
-            throw new IOException("Cannot write to shredded Parquet file " + path + ": an earlier write failed."
-                    + " Discard the file.");
+            throw new IOException(
+                    "Cannot write to shredded Parquet file "
+                            + path
+                            + ": an earlier write failed."
+                            + " Discard the file.");
         }
         try {
             for (int i = 0; i < plainWriters.length; i++) {
@@ -269,9 +311,10 @@ public final class ShreddedParquetWriter implements Closeable {
     }
 
     /**
-     * parquet-hadoop's rule for cutting row groups: at the row-count limit, or when the buffered size is within two
-     * rows of the target, checked at an interval that halves the distance to the predicted end of the group (at
-     * least {@code getMinRowCountForPageSizeCheck()} rows, at most {@code getMaxRowCountForPageSizeCheck()} ahead).
+     * parquet-hadoop's rule for cutting row groups: at the row-count limit, or when the buffered
+     * size is within two rows of the target, checked at an interval that halves the distance to the
+     * predicted end of the group (at least {@code getMinRowCountForPageSizeCheck()} rows, at most
+     * {@code getMaxRowCountForPageSizeCheck()} ahead).
      */
     private void checkRowGroupFull() throws IOException {
         if (rowsInGroup >= props.getRowGroupRowCountLimit()) {
@@ -288,9 +331,13 @@ public final class ShreddedParquetWriter implements Closeable {
             flushRowGroup();
             openRowGroup();
         } else {
-            nextSizeCheck = Math.min(Math.max(props.getMinRowCountForPageSizeCheck(),
-                    (rowsInGroup + (long) (nextRowGroupBytes / ((float) rowSize))) / 2),
-                    rowsInGroup + props.getMaxRowCountForPageSizeCheck());
+            nextSizeCheck =
+                    Math.min(
+                            Math.max(
+                                    props.getMinRowCountForPageSizeCheck(),
+                                    (rowsInGroup + (long) (nextRowGroupBytes / ((float) rowSize)))
+                                            / 2),
+                            rowsInGroup + props.getMaxRowCountForPageSizeCheck());
         }
     }
 
@@ -327,8 +374,11 @@ public final class ShreddedParquetWriter implements Closeable {
         }
         try {
             if (failed) {
-                throw new IOException("Cannot close shredded Parquet file " + path + ": an earlier write failed."
-                        + " Discard the file.");
+                throw new IOException(
+                        "Cannot close shredded Parquet file "
+                                + path
+                                + ": an earlier write failed."
+                                + " Discard the file.");
             }
             flushRowGroup();
             Map<String, String> extra = new HashMap<>();
@@ -338,7 +388,9 @@ public final class ShreddedParquetWriter implements Closeable {
                 paimonKeys.put(w.column(), PaimonShreddingKeys.encode(w.meta(), dictionaryCodec));
             }
             if (!paimonKeys.isEmpty()) {
-                extra.put(ArrowSchemaFooter.KEY, ArrowSchemaFooter.encode(physicalRowType, paimonKeys));
+                extra.put(
+                        ArrowSchemaFooter.KEY,
+                        ArrowSchemaFooter.encode(physicalRowType, paimonKeys));
             }
             file.end(extra);
         } finally {
@@ -354,7 +406,8 @@ public final class ShreddedParquetWriter implements Closeable {
     /** W per shredded column; valid after a successful {@link #close()}. */
     public Map<String, Integer> maxRowWidths() {
         if (widths == null) {
-            throw new IllegalStateException("Cannot report max row widths before the file is closed.");
+            throw new IllegalStateException(
+                    "Cannot report max row widths before the file is closed.");
         }
         return widths;
     }

@@ -3,8 +3,8 @@ package dev.strata.shredding.parquet;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.paimon.data.DataGetters;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.DataGetters;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
@@ -12,25 +12,26 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.LocalZonedTimestampType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimestampType;
-import org.apache.parquet.io.api.Binary;
-import org.apache.paimon.types.DataTypeRoot;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Writers of Paimon values straight into parquet-column's {@link ColumnWriter}s, one per leaf column, with the
- * repetition and definition levels of the field's Parquet type ({@link ParquetSchemas}: every field OPTIONAL except
- * map keys, lists as {@code LIST { repeated list { element } }}, maps as {@code MAP { repeated key_value { key,
- * value } }}). These are the (value, r, d) triples parquet-mr's record consumer would produce for the same value,
- * written without its per-field bookkeeping.
+ * Writers of Paimon values straight into parquet-column's {@link ColumnWriter}s, one per leaf
+ * column, with the repetition and definition levels of the field's Parquet type ({@link
+ * ParquetSchemas}: every field OPTIONAL except map keys, lists as {@code LIST { repeated list {
+ * element } }}, maps as {@code MAP { repeated key_value { key, value } }}). These are the (value,
+ * r, d) triples parquet-mr's record consumer would produce for the same value, written without its
+ * per-field bookkeeping.
  */
 final class ValueWriters {
 
@@ -40,7 +41,10 @@ final class ValueWriters {
     abstract static class Node {
         /** Definition level of this field when its value is present. */
         final int def;
-        /** Repetition level of the innermost repeated field holding this one (0 at the top level). */
+
+        /**
+         * Repetition level of the innermost repeated field holding this one (0 at the top level).
+         */
         final int rep;
 
         Node(int def, int rep) {
@@ -48,49 +52,77 @@ final class ValueWriters {
             this.rep = rep;
         }
 
-        /** Writes the non-null value at {@code pos} of {@code src}; {@code r} is the repetition level of its first leaf value. */
+        /**
+         * Writes the non-null value at {@code pos} of {@code src}; {@code r} is the repetition
+         * level of its first leaf value.
+         */
         abstract void write(DataGetters src, int pos, int r);
 
         /** Writes an absent value: (NULL, r, d) to every leaf column under this field. */
         abstract void writeNull(int r, int d);
 
-        /** Takes the column writers of the current row group's store ({@code schema} is the file's). */
+        /**
+         * Takes the column writers of the current row group's store ({@code schema} is the file's).
+         */
         abstract void bind(ColumnWriteStore store, MessageType schema);
     }
 
     /**
-     * The writer of field {@code type} (Paimon) stored as {@code parquet} at {@code path} (its full column path), whose
-     * parent group is present at definition level {@code parentDef} and repeated at level {@code parentRep}.
+     * The writer of field {@code type} (Paimon) stored as {@code parquet} at {@code path} (its full
+     * column path), whose parent group is present at definition level {@code parentDef} and
+     * repeated at level {@code parentRep}.
      */
     static Node of(DataType type, Type parquet, List<String> path, int parentDef, int parentRep) {
         int def = parquet.isRepetition(Type.Repetition.REQUIRED) ? parentDef : parentDef + 1;
         List<String> here = new ArrayList<>(path);
         here.add(parquet.getName());
         switch (type.getTypeRoot()) {
-            case ARRAY: {
-                GroupType repeated = parquet.asGroupType().getType(0).asGroupType();
-                List<String> inner = new ArrayList<>(here);
-                inner.add(repeated.getName());
-                Node element = of(((ArrayType) type).getElementType(), repeated.getType(0), inner, def + 1, parentRep + 1);
-                return new ListNode(def, parentRep, element);
-            }
-            case MAP: {
-                GroupType repeated = parquet.asGroupType().getType(0).asGroupType();
-                List<String> inner = new ArrayList<>(here);
-                inner.add(repeated.getName());
-                MapType m = (MapType) type;
-                Node key = of(m.getKeyType(), repeated.getType(0), inner, def + 1, parentRep + 1);
-                Node value = of(m.getValueType(), repeated.getType(1), inner, def + 1, parentRep + 1);
-                return new MapNode(def, parentRep, key, value, String.join(".", here));
-            }
-            case ROW: {
-                RowType row = (RowType) type;
-                Node[] children = new Node[row.getFieldCount()];
-                for (int i = 0; i < children.length; i++) {
-                    children[i] = of(row.getTypeAt(i), parquet.asGroupType().getType(i), here, def, parentRep);
+            case ARRAY:
+                {
+                    GroupType repeated = parquet.asGroupType().getType(0).asGroupType();
+                    List<String> inner = new ArrayList<>(here);
+                    inner.add(repeated.getName());
+                    Node element =
+                            of(
+                                    ((ArrayType) type).getElementType(),
+                                    repeated.getType(0),
+                                    inner,
+                                    def + 1,
+                                    parentRep + 1);
+                    return new ListNode(def, parentRep, element);
                 }
-                return new RowNode(def, parentRep, children);
-            }
+            case MAP:
+                {
+                    GroupType repeated = parquet.asGroupType().getType(0).asGroupType();
+                    List<String> inner = new ArrayList<>(here);
+                    inner.add(repeated.getName());
+                    MapType m = (MapType) type;
+                    Node key =
+                            of(m.getKeyType(), repeated.getType(0), inner, def + 1, parentRep + 1);
+                    Node value =
+                            of(
+                                    m.getValueType(),
+                                    repeated.getType(1),
+                                    inner,
+                                    def + 1,
+                                    parentRep + 1);
+                    return new MapNode(def, parentRep, key, value, String.join(".", here));
+                }
+            case ROW:
+                {
+                    RowType row = (RowType) type;
+                    Node[] children = new Node[row.getFieldCount()];
+                    for (int i = 0; i < children.length; i++) {
+                        children[i] =
+                                of(
+                                        row.getTypeAt(i),
+                                        parquet.asGroupType().getType(i),
+                                        here,
+                                        def,
+                                        parentRep);
+                    }
+                    return new RowNode(def, parentRep, children);
+                }
             default:
                 return new Leaf(def, parentRep, type, here.toArray(new String[0]));
         }
@@ -157,22 +189,29 @@ final class ValueWriters {
                 case VARBINARY:
                     kind = BYTES;
                     break;
-                case DECIMAL: {
-                    DecimalType d = (DecimalType) type;
-                    p = d.getPrecision();
-                    s = d.getScale();
-                    kind = p <= 9 ? DECIMAL_INT : p <= 18 ? DECIMAL_LONG : DECIMAL_BYTES;
-                    break;
-                }
+                case DECIMAL:
+                    {
+                        DecimalType d = (DecimalType) type;
+                        p = d.getPrecision();
+                        s = d.getScale();
+                        kind = p <= 9 ? DECIMAL_INT : p <= 18 ? DECIMAL_LONG : DECIMAL_BYTES;
+                        break;
+                    }
                 case TIMESTAMP_WITHOUT_TIME_ZONE:
                 case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                    p = type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE ? ((TimestampType) type).getPrecision()
-                            : ((LocalZonedTimestampType) type).getPrecision();
+                    p =
+                            type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                                    ? ((TimestampType) type).getPrecision()
+                                    : ((LocalZonedTimestampType) type).getPrecision();
                     kind = p <= 3 ? TIMESTAMP_MILLIS : p <= 6 ? TIMESTAMP_MICROS : TIMESTAMP_NANOS;
                     break;
                 default:
-                    throw new UnsupportedOperationException("Cannot write column '" + String.join(".", path)
-                            + "' to Parquet: type " + type + " is not supported.");
+                    throw new UnsupportedOperationException(
+                            "Cannot write column '"
+                                    + String.join(".", path)
+                                    + "' to Parquet: type "
+                                    + type
+                                    + " is not supported.");
             }
             this.precision = p;
             this.scale = s;
@@ -222,7 +261,11 @@ final class ValueWriters {
                     w.write(src.getDecimal(pos, precision, scale).toUnscaledLong(), r, d);
                     break;
                 case DECIMAL_BYTES:
-                    w.write(Binary.fromConstantByteArray(src.getDecimal(pos, precision, scale).toUnscaledBytes()), r, d);
+                    w.write(
+                            Binary.fromConstantByteArray(
+                                    src.getDecimal(pos, precision, scale).toUnscaledBytes()),
+                            r,
+                            d);
                     break;
                 case TIMESTAMP_MILLIS:
                     w.write(src.getTimestamp(pos, precision).getMillisecond(), r, d);
@@ -230,10 +273,16 @@ final class ValueWriters {
                 case TIMESTAMP_MICROS:
                     w.write(src.getTimestamp(pos, precision).toMicros(), r, d);
                     break;
-                default: {
-                    Timestamp t = src.getTimestamp(pos, precision);
-                    w.write(Math.addExact(Math.multiplyExact(t.getMillisecond(), 1_000_000L), t.getNanoOfMillisecond()), r, d);
-                }
+                default:
+                    {
+                        Timestamp t = src.getTimestamp(pos, precision);
+                        w.write(
+                                Math.addExact(
+                                        Math.multiplyExact(t.getMillisecond(), 1_000_000L),
+                                        t.getNanoOfMillisecond()),
+                                r,
+                                d);
+                    }
             }
         }
 
@@ -282,7 +331,9 @@ final class ValueWriters {
         }
     }
 
-    /** {@code optional group (MAP) { repeated group key_value { required key; optional value } }}. */
+    /**
+     * {@code optional group (MAP) { repeated group key_value { required key; optional value } }}.
+     */
     static final class MapNode extends Node {
         private final Node key;
         private final Node value;
@@ -310,8 +361,12 @@ final class ValueWriters {
             for (int i = 0; i < n; i++) {
                 int ri = i == 0 ? r : inner;
                 if (keys.isNullAt(i)) {
-                    throw new IllegalArgumentException("Cannot write MAP column '" + column
-                            + "' to Parquet: entry " + i + " has a NULL key. Map keys must not be NULL.");
+                    throw new IllegalArgumentException(
+                            "Cannot write MAP column '"
+                                    + column
+                                    + "' to Parquet: entry "
+                                    + i
+                                    + " has a NULL key. Map keys must not be NULL.");
                 }
                 key.write(keys, i, ri);
                 if (values.isNullAt(i)) {
@@ -371,7 +426,10 @@ final class ValueWriters {
         }
     }
 
-    /** The {@link dev.strata.shredding.layout.ValueKind} domain value of a Paimon value, for zone statistics. */
+    /**
+     * The {@link dev.strata.shredding.layout.ValueKind} domain value of a Paimon value, for zone
+     * statistics.
+     */
     static Object toDomain(DataType type, Object v) {
         if (v == null) {
             return null;
@@ -398,10 +456,11 @@ final class ValueWriters {
             case BINARY:
             case VARBINARY:
                 return v;
-            case DECIMAL: {
-                BigDecimal d = ((Decimal) v).toBigDecimal();
-                return d;
-            }
+            case DECIMAL:
+                {
+                    BigDecimal d = ((Decimal) v).toBigDecimal();
+                    return d;
+                }
             default:
                 return null;
         }

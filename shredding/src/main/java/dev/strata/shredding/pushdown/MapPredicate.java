@@ -9,16 +9,17 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * A predicate over values of shredded map columns, {@code v := column[key]}, handed from a scan to the
- * reader. Leaves are null-rejecting: {@code v op literal} for =, &lt;&gt;, &lt;, &lt;=, &gt;, &gt;=,
- * {@code v IN (...)}, {@code v IS NOT NULL} and {@code StartsWith(v, prefix)}; inner nodes are AND and
- * OR. NOT is not represented: callers normalise it away first (e.g. NOT(v &gt; c) becomes v &lt;= c) and
- * leave out what cannot be normalised. {@code and()} with no children means "no constraint".
+ * A predicate over values of shredded map columns, {@code v := column[key]}, handed from a scan to
+ * the reader. Leaves are null-rejecting: {@code v op literal} for =, &lt;&gt;, &lt;, &lt;=, &gt;,
+ * &gt;=, {@code v IN (...)}, {@code v IS NOT NULL} and {@code StartsWith(v, prefix)}; inner nodes
+ * are AND and OR. NOT is not represented: callers normalise it away first (e.g. NOT(v &gt; c)
+ * becomes v &lt;= c) and leave out what cannot be normalised. {@code and()} with no children means
+ * "no constraint".
  *
- * <p>Literals are {@code Long} (integral values, DATE as epoch days, TIME as millis of day, TIMESTAMP
- * as epoch micros), {@code Double}, {@code String}, {@code BigDecimal} or {@code Boolean}; Integer,
- * Short and Byte are widened to Long and Float to Double. A literal whose kind does not match the
- * column's value type makes the leaf "may match". Immutable and serializable.
+ * <p>Literals are {@code Long} (integral values, DATE as epoch days, TIME as millis of day,
+ * TIMESTAMP as epoch micros), {@code Double}, {@code String}, {@code BigDecimal} or {@code
+ * Boolean}; Integer, Short and Byte are widened to Long and Float to Double. A literal whose kind
+ * does not match the column's value type makes the leaf "may match". Immutable and serializable.
  */
 public abstract class MapPredicate implements Serializable {
 
@@ -26,7 +27,15 @@ public abstract class MapPredicate implements Serializable {
 
     /** Leaf operators. */
     public enum Op {
-        EQ, NOT_EQ, LT, LT_EQ, GT, GT_EQ, IN, IS_NOT_NULL, STARTS_WITH
+        EQ,
+        NOT_EQ,
+        LT,
+        LT_EQ,
+        GT,
+        GT_EQ,
+        IN,
+        IS_NOT_NULL,
+        STARTS_WITH
     }
 
     MapPredicate() {}
@@ -73,21 +82,41 @@ public abstract class MapPredicate implements Serializable {
             int n = lits.size();
             boolean ok = op == Op.IS_NOT_NULL ? n == 0 : op == Op.IN ? n >= 1 : n == 1;
             if (!ok) {
-                throw new IllegalArgumentException("Cannot build map predicate on " + column + "['" + key + "']: operator "
-                        + op + " takes " + (op == Op.IS_NOT_NULL ? "no literal" : op == Op.IN ? "at least one literal"
-                        : "exactly one literal") + " but got " + n + ".");
+                throw new IllegalArgumentException(
+                        "Cannot build map predicate on "
+                                + column
+                                + "['"
+                                + key
+                                + "']: operator "
+                                + op
+                                + " takes "
+                                + (op == Op.IS_NOT_NULL
+                                        ? "no literal"
+                                        : op == Op.IN
+                                                ? "at least one literal"
+                                                : "exactly one literal")
+                                + " but got "
+                                + n
+                                + ".");
             }
             if (op == Op.STARTS_WITH && !(lits.get(0) instanceof String)) {
-                throw new IllegalArgumentException("Cannot build map predicate on " + column + "['" + key
-                        + "']: STARTS_WITH needs a String literal but got " + lits.get(0).getClass().getSimpleName() + ".");
+                throw new IllegalArgumentException(
+                        "Cannot build map predicate on "
+                                + column
+                                + "['"
+                                + key
+                                + "']: STARTS_WITH needs a String literal but got "
+                                + lits.get(0).getClass().getSimpleName()
+                                + ".");
             }
             this.literals = List.copyOf(lits);
         }
 
         private static Object normalise(Object l) {
             if (l == null) {
-                throw new IllegalArgumentException("Cannot build map predicate: literals must not be null (a comparison"
-                        + " with NULL is never true; drop the leaf or the IN item instead).");
+                throw new IllegalArgumentException(
+                        "Cannot build map predicate: literals must not be null (a comparison"
+                                + " with NULL is never true; drop the leaf or the IN item instead).");
             }
             if (l instanceof Integer || l instanceof Short || l instanceof Byte) {
                 return ((Number) l).longValue();
@@ -95,12 +124,17 @@ public abstract class MapPredicate implements Serializable {
             if (l instanceof Float) {
                 return ((Float) l).doubleValue();
             }
-            if (l instanceof Long || l instanceof Double || l instanceof String || l instanceof BigDecimal
+            if (l instanceof Long
+                    || l instanceof Double
+                    || l instanceof String
+                    || l instanceof BigDecimal
                     || l instanceof Boolean) {
                 return l;
             }
-            throw new IllegalArgumentException("Cannot build map predicate: literal type " + l.getClass().getName()
-                    + " is not supported. Use Long, Double, String, BigDecimal or Boolean.");
+            throw new IllegalArgumentException(
+                    "Cannot build map predicate: literal type "
+                            + l.getClass().getName()
+                            + " is not supported. Use Long, Double, String, BigDecimal or Boolean.");
         }
 
         public String column() {
@@ -130,7 +164,10 @@ public abstract class MapPredicate implements Serializable {
                 return false;
             }
             Leaf l = (Leaf) o;
-            return column.equals(l.column) && key.equals(l.key) && op == l.op && literals.equals(l.literals);
+            return column.equals(l.column)
+                    && key.equals(l.key)
+                    && op == l.op
+                    && literals.equals(l.literals);
         }
 
         @Override
@@ -171,7 +208,9 @@ public abstract class MapPredicate implements Serializable {
 
         @Override
         public boolean equals(Object o) {
-            return o != null && o.getClass() == getClass() && children.equals(((Compound) o).children);
+            return o != null
+                    && o.getClass() == getClass()
+                    && children.equals(((Compound) o).children);
         }
 
         @Override
@@ -190,7 +229,9 @@ public abstract class MapPredicate implements Serializable {
 
         @Override
         public String toString() {
-            return children().stream().map(Object::toString).collect(Collectors.joining(" AND ", "(", ")"));
+            return children().stream()
+                    .map(Object::toString)
+                    .collect(Collectors.joining(" AND ", "(", ")"));
         }
     }
 
@@ -204,7 +245,9 @@ public abstract class MapPredicate implements Serializable {
 
         @Override
         public String toString() {
-            return children().stream().map(Object::toString).collect(Collectors.joining(" OR ", "(", ")"));
+            return children().stream()
+                    .map(Object::toString)
+                    .collect(Collectors.joining(" OR ", "(", ")"));
         }
     }
 }

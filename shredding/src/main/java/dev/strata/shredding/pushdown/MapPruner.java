@@ -26,15 +26,15 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
- * Decides "cannot match" vs "may match" for a {@link MapPredicate} per file, per row group and per page
- *. Rules: a leaf whose key is absent from the file's dictionary (or whose column holds only
- * empty/null maps) is FALSE for every row, so the file can be skipped when the whole predicate reduces
- * to FALSE. Per row group a leaf may match only if some column of S(id) admits it by its chunk
- * statistics or, when id ∈ O, the overflow key chunk's range holds id and the overflow value chunk
- * admits it; the per-key zone statistics of the footer refute a leaf when the key is absent from the
- * row group or its own min/max/null/NaN counts exclude the literal. AND refutes when a child does, OR
- * when all do. Leaves on columns not shredded in the file never refute. Page level uses only leaves
- * with id ∉ O (the overflow cannot be expressed in filter2).
+ * Decides "cannot match" vs "may match" for a {@link MapPredicate} per file, per row group and per
+ * page . Rules: a leaf whose key is absent from the file's dictionary (or whose column holds only
+ * empty/null maps) is FALSE for every row, so the file can be skipped when the whole predicate
+ * reduces to FALSE. Per row group a leaf may match only if some column of S(id) admits it by its
+ * chunk statistics or, when id ∈ O, the overflow key chunk's range holds id and the overflow value
+ * chunk admits it; the per-key zone statistics of the footer refute a leaf when the key is absent
+ * from the row group or its own min/max/null/NaN counts exclude the literal. AND refutes when a
+ * child does, OR when all do. Leaves on columns not shredded in the file never refute. Page level
+ * uses only leaves with id ∉ O (the overflow cannot be expressed in filter2).
  */
 public final class MapPruner {
 
@@ -43,7 +43,8 @@ public final class MapPruner {
     private final MessageType fileSchema;
     private final Map<MapPredicate.Leaf, ResolvedLeaf> resolved = new HashMap<>();
 
-    public MapPruner(MapPredicate predicate, Map<String, ShreddedColumnMeta> metas, MessageType fileSchema) {
+    public MapPruner(
+            MapPredicate predicate, Map<String, ShreddedColumnMeta> metas, MessageType fileSchema) {
         this.predicate = predicate;
         this.metas = metas;
         this.fileSchema = fileSchema;
@@ -60,7 +61,12 @@ public final class MapPruner {
         final ValueKind kind;
         final List<Object> lits;
 
-        ResolvedLeaf(MapPredicate.Leaf leaf, ShreddedColumnMeta meta, int id, ValueKind kind, List<Object> lits) {
+        ResolvedLeaf(
+                MapPredicate.Leaf leaf,
+                ShreddedColumnMeta meta,
+                int id,
+                ValueKind kind,
+                List<Object> lits) {
             this.leaf = leaf;
             this.meta = meta;
             this.id = id;
@@ -127,8 +133,8 @@ public final class MapPruner {
     }
 
     /**
-     * True when no row of row group {@code group} can satisfy the predicate. With {@code useZones} false
-     * only Parquet statistics are used (to measure what the zone statistics add).
+     * True when no row of row group {@code group} can satisfy the predicate. With {@code useZones}
+     * false only Parquet statistics are used (to measure what the zone statistics add).
      */
     public boolean rowGroupCannotMatch(BlockMetaData block, int group, boolean useZones) {
         Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
@@ -138,7 +144,11 @@ public final class MapPruner {
         return !groupMay(predicate, chunks, group, useZones);
     }
 
-    private boolean groupMay(MapPredicate p, Map<ColumnPath, ColumnChunkMetaData> chunks, int group, boolean useZones) {
+    private boolean groupMay(
+            MapPredicate p,
+            Map<ColumnPath, ColumnChunkMetaData> chunks,
+            int group,
+            boolean useZones) {
         if (p instanceof MapPredicate.Leaf) {
             return leafMay(resolved.get(p), chunks, group, useZones);
         }
@@ -159,7 +169,11 @@ public final class MapPruner {
         return false;
     }
 
-    private boolean leafMay(ResolvedLeaf r, Map<ColumnPath, ColumnChunkMetaData> chunks, int group, boolean useZones) {
+    private boolean leafMay(
+            ResolvedLeaf r,
+            Map<ColumnPath, ColumnChunkMetaData> chunks,
+            int group,
+            boolean useZones) {
         if (r.meta == null) {
             return true;
         }
@@ -187,7 +201,12 @@ public final class MapPruner {
         if (onlyNaN) {
             return true;
         }
-        return StatsAdmit.admits(r.kind, r.leaf.op(), r.lits == null ? List.of() : r.lits, z.min(e), z.max(e),
+        return StatsAdmit.admits(
+                r.kind,
+                r.leaf.op(),
+                r.lits == null ? List.of() : r.lits,
+                z.min(e),
+                z.max(e),
                 z.nanCount(e) > 0);
     }
 
@@ -198,9 +217,11 @@ public final class MapPruner {
         if (s.length == 0 && !inO) {
             return false;
         }
-        ColumnChunkMetaData ovfKey = chunks.get(ColumnPath.get(col, ParquetSchemas.OVERFLOW, "key_value", "key"));
+        ColumnChunkMetaData ovfKey =
+                chunks.get(ColumnPath.get(col, ParquetSchemas.OVERFLOW, "key_value", "key"));
         boolean ovfKeyMay = inO && rangeHolds(ovfKey, r.id);
-        ColumnChunkMetaData mappingChunk = chunks.get(ColumnPath.get(col, ParquetSchemas.FIELD_MAPPING, "list", "element"));
+        ColumnChunkMetaData mappingChunk =
+                chunks.get(ColumnPath.get(col, ParquetSchemas.FIELD_MAPPING, "list", "element"));
         if (s.length > 0 && !ovfKeyMay && !rangeHolds(mappingChunk, r.id)) {
             return false;
         }
@@ -212,7 +233,12 @@ public final class MapPruner {
                 return true;
             }
         }
-        return ovfKeyMay && valueChunkMay(r, chunks.get(ColumnPath.get(col, ParquetSchemas.OVERFLOW, "key_value", "value")));
+        return ovfKeyMay
+                && valueChunkMay(
+                        r,
+                        chunks.get(
+                                ColumnPath.get(
+                                        col, ParquetSchemas.OVERFLOW, "key_value", "value")));
     }
 
     /** Whether an int32 chunk (mapping elements or overflow keys) may contain {@code id}. */
@@ -233,7 +259,9 @@ public final class MapPruner {
     }
 
     private static boolean allNull(ColumnChunkMetaData chunk, Statistics<?> st) {
-        return st.isNumNullsSet() && st.getNumNulls() > 0 && st.getNumNulls() == chunk.getValueCount();
+        return st.isNumNullsSet()
+                && st.getNumNulls() > 0
+                && st.getNumNulls() == chunk.getValueCount();
     }
 
     private boolean valueChunkMay(ResolvedLeaf r, ColumnChunkMetaData chunk) {
@@ -267,7 +295,8 @@ public final class MapPruner {
                     return ((Boolean) stat) ? 1L : 0L;
                 }
                 if (a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) {
-                    LogicalTypeAnnotation.TimeUnit unit = ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit();
+                    LogicalTypeAnnotation.TimeUnit unit =
+                            ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit();
                     if (unit == LogicalTypeAnnotation.TimeUnit.MILLIS) {
                         return ((Long) stat) * 1000L;
                     }
@@ -281,19 +310,20 @@ public final class MapPruner {
                 return stat instanceof Number ? ((Number) stat).doubleValue() : null;
             case BYTES:
                 return stat instanceof Binary ? ((Binary) stat).getBytes() : null;
-            case DECIMAL: {
-                if (!(a instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation)) {
+            case DECIMAL:
+                {
+                    if (!(a instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation)) {
+                        return null;
+                    }
+                    int scale = ((LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) a).getScale();
+                    if (stat instanceof Integer || stat instanceof Long) {
+                        return BigDecimal.valueOf(((Number) stat).longValue(), scale);
+                    }
+                    if (stat instanceof Binary) {
+                        return new BigDecimal(new BigInteger(((Binary) stat).getBytes()), scale);
+                    }
                     return null;
                 }
-                int scale = ((LogicalTypeAnnotation.DecimalLogicalTypeAnnotation) a).getScale();
-                if (stat instanceof Integer || stat instanceof Long) {
-                    return BigDecimal.valueOf(((Number) stat).longValue(), scale);
-                }
-                if (stat instanceof Binary) {
-                    return new BigDecimal(new BigInteger(((Binary) stat).getBytes()), scale);
-                }
-                return null;
-            }
             default:
                 return null;
         }
@@ -309,8 +339,8 @@ public final class MapPruner {
     private static final Object FALSE = new False();
 
     /**
-     * A filter2 predicate for ColumnIndex page filtering, using only leaves with id ∉ O; null when nothing
-     * can be expressed (read every page).
+     * A filter2 predicate for ColumnIndex page filtering, using only leaves with id ∉ O; null when
+     * nothing can be expressed (read every page).
      */
     public FilterPredicate pageFilter() {
         Object p = page(predicate);
@@ -374,8 +404,11 @@ public final class MapPruner {
         }
         List<FilterPredicate> parts = new ArrayList<>();
         for (int c : s) {
-            FilterPredicate f = pageColumn(r, r.leaf.column() + "." + ParquetSchemas.colName(c),
-                    ColumnPath.get(r.leaf.column(), ParquetSchemas.colName(c)));
+            FilterPredicate f =
+                    pageColumn(
+                            r,
+                            r.leaf.column() + "." + ParquetSchemas.colName(c),
+                            ColumnPath.get(r.leaf.column(), ParquetSchemas.colName(c)));
             if (f == null) {
                 return null;
             }
@@ -419,10 +452,13 @@ public final class MapPruner {
                 break;
             case DOUBLE:
             case FLOAT:
-                if (op == MapPredicate.Op.GT || op == MapPredicate.Op.GT_EQ || op == MapPredicate.Op.NOT_EQ) {
+                if (op == MapPredicate.Op.GT
+                        || op == MapPredicate.Op.GT_EQ
+                        || op == MapPredicate.Op.NOT_EQ) {
                     return null;
                 }
-                boolean isFloat = type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.FLOAT;
+                boolean isFloat =
+                        type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.FLOAT;
                 column = isFloat ? FilterApi.floatColumn(dotted) : FilterApi.doubleColumn(dotted);
                 for (Object l : r.lits) {
                     double d = (Double) l;
@@ -448,17 +484,23 @@ public final class MapPruner {
             case IS_NOT_NULL:
                 return FilterApi.notEq((Operators.Column & Operators.SupportsEqNotEq) column, null);
             case EQ:
-                return FilterApi.eq((Operators.Column & Operators.SupportsEqNotEq) column, lits.get(0));
+                return FilterApi.eq(
+                        (Operators.Column & Operators.SupportsEqNotEq) column, lits.get(0));
             case NOT_EQ:
-                return FilterApi.notEq((Operators.Column & Operators.SupportsEqNotEq) column, lits.get(0));
+                return FilterApi.notEq(
+                        (Operators.Column & Operators.SupportsEqNotEq) column, lits.get(0));
             case LT:
-                return FilterApi.lt((Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
+                return FilterApi.lt(
+                        (Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
             case LT_EQ:
-                return FilterApi.ltEq((Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
+                return FilterApi.ltEq(
+                        (Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
             case GT:
-                return FilterApi.gt((Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
+                return FilterApi.gt(
+                        (Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
             case GT_EQ:
-                return FilterApi.gtEq((Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
+                return FilterApi.gtEq(
+                        (Operators.Column & Operators.SupportsLtGt) column, lits.get(0));
             case IN:
                 Set<Comparable> set = new HashSet<>(lits);
                 return FilterApi.in((Operators.Column & Operators.SupportsEqNotEq) column, set);

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * Whether a value range may hold a value satisfying a leaf: the shared test of chunk statistics and
- * per-key zone statistics. NaN: Spark orders NaN above every number and {@code NaN = NaN}; when NaN may
- * be present (Parquet statistics do not say) only operators NaN cannot satisfy are refuted.
+ * per-key zone statistics. NaN: Spark orders NaN above every number and {@code NaN = NaN}; when NaN
+ * may be present (Parquet statistics do not say) only operators NaN cannot satisfy are refuted.
  */
 final class StatsAdmit {
 
@@ -19,7 +19,13 @@ final class StatsAdmit {
      * @param max upper bound or null when unbounded
      * @param nanPossible whether NaN may be among the values (DOUBLE only)
      */
-    static boolean admits(ValueKind kind, MapPredicate.Op op, List<Object> lits, Object min, Object max, boolean nanPossible) {
+    static boolean admits(
+            ValueKind kind,
+            MapPredicate.Op op,
+            List<Object> lits,
+            Object min,
+            Object max,
+            boolean nanPossible) {
         if (op == MapPredicate.Op.IS_NOT_NULL) {
             return true;
         }
@@ -27,7 +33,8 @@ final class StatsAdmit {
             return true;
         }
         if (kind == ValueKind.DOUBLE) {
-            if ((min != null && Double.isNaN((Double) min)) || (max != null && Double.isNaN((Double) max))) {
+            if ((min != null && Double.isNaN((Double) min))
+                    || (max != null && Double.isNaN((Double) max))) {
                 return true;
             }
             for (Object l : lits) {
@@ -35,7 +42,10 @@ final class StatsAdmit {
                     return true;
                 }
             }
-            if (nanPossible && (op == MapPredicate.Op.GT || op == MapPredicate.Op.GT_EQ || op == MapPredicate.Op.NOT_EQ)) {
+            if (nanPossible
+                    && (op == MapPredicate.Op.GT
+                            || op == MapPredicate.Op.GT_EQ
+                            || op == MapPredicate.Op.NOT_EQ)) {
                 return true;
             }
         }
@@ -50,7 +60,9 @@ final class StatsAdmit {
                 }
                 return false;
             case NOT_EQ:
-                return min == null || max == null || Domain.compare(kind, min, max) != 0
+                return min == null
+                        || max == null
+                        || Domain.compare(kind, min, max) != 0
                         || Domain.compare(kind, min, lits.get(0)) != 0;
             case LT:
                 return min == null || Domain.compare(kind, min, lits.get(0)) < 0;
@@ -60,27 +72,32 @@ final class StatsAdmit {
                 return max == null || Domain.compare(kind, max, lits.get(0)) > 0;
             case GT_EQ:
                 return max == null || Domain.compare(kind, max, lits.get(0)) >= 0;
-            case STARTS_WITH: {
-                if (kind != ValueKind.BYTES) {
+            case STARTS_WITH:
+                {
+                    if (kind != ValueKind.BYTES) {
+                        return true;
+                    }
+                    byte[] prefix = (byte[]) lits.get(0);
+                    if (max != null && Domain.compareUnsigned((byte[]) max, prefix) < 0) {
+                        return false;
+                    }
+                    if (min != null) {
+                        byte[] m = (byte[]) min;
+                        byte[] head =
+                                m.length > prefix.length
+                                        ? java.util.Arrays.copyOf(m, prefix.length)
+                                        : m;
+                        return Domain.compareUnsigned(head, prefix) <= 0;
+                    }
                     return true;
                 }
-                byte[] prefix = (byte[]) lits.get(0);
-                if (max != null && Domain.compareUnsigned((byte[]) max, prefix) < 0) {
-                    return false;
-                }
-                if (min != null) {
-                    byte[] m = (byte[]) min;
-                    byte[] head = m.length > prefix.length ? java.util.Arrays.copyOf(m, prefix.length) : m;
-                    return Domain.compareUnsigned(head, prefix) <= 0;
-                }
-                return true;
-            }
             default:
                 return true;
         }
     }
 
     private static boolean inRange(ValueKind kind, Object v, Object min, Object max) {
-        return (min == null || Domain.compare(kind, min, v) <= 0) && (max == null || Domain.compare(kind, v, max) <= 0);
+        return (min == null || Domain.compare(kind, min, v) <= 0)
+                && (max == null || Domain.compare(kind, v, max) <= 0);
     }
 }

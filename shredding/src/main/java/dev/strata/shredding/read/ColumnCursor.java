@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
@@ -18,19 +17,18 @@ import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Streams one column chunk of one row group (any maximum repetition level: a nested column's leaf too)
- * window by window: each
- * {@link #next(int)} decodes the level entries and values of the next {@code rows} rows (a row starts at
- * repetition level 0) and nothing more, so the heap holds the current page (decompressed by parquet-mr's
- * page reader when it is taken), the chunk's dictionary and one window's arrays, whatever the size of the
- * row group.
+ * Streams one column chunk of one row group (any maximum repetition level: a nested column's leaf
+ * too) window by window: each {@link #next(int)} decodes the level entries and values of the next
+ * {@code rows} rows (a row starts at repetition level 0) and nothing more, so the heap holds the
+ * current page (decompressed by parquet-mr's page reader when it is taken), the chunk's dictionary
+ * and one window's arrays, whatever the size of the row group.
  *
  * <p>Levels (RLE / bit-packed hybrid) and dictionary ids are read straight from the page buffer
- * ({@link HybridInts}, with parquet-column's bit unpackers), PLAIN fixed-width values by offset, and every
- * other encoding (BYTE_STREAM_SPLIT, PLAIN binary and booleans, RLE booleans, the DELTA family, deprecated
- * BIT_PACKED levels) with
- * parquet-column's own {@link ValuesReader}. The dictionary is decoded once per chunk; dictionary-encoded
- * strings reuse one byte array per dictionary entry.
+ * ({@link HybridInts}, with parquet-column's bit unpackers), PLAIN fixed-width values by offset,
+ * and every other encoding (BYTE_STREAM_SPLIT, PLAIN binary and booleans, RLE booleans, the DELTA
+ * family, deprecated BIT_PACKED levels) with parquet-column's own {@link ValuesReader}. The
+ * dictionary is decoded once per chunk; dictionary-encoded strings reuse one byte array per
+ * dictionary entry.
  */
 final class ColumnCursor {
 
@@ -41,52 +39,76 @@ final class ColumnCursor {
     private final int maxRep;
     final int maxDef;
     private final Dictionary dictionary;
+
     /** The dictionary's entries decoded once per chunk, in the array of the column's type. */
     private final byte[][] dictionaryBytes;
+
     private final int[] dictInts;
     private final long[] dictLongs;
     private final double[] dictDoubles;
 
     /** The current page's readers and how many of its entries are left. */
     private LevelSource repSource;
+
     private LevelSource defSource;
-    /** The current page's definition levels when they are RLE / bit-packed (null otherwise), for skipping by runs. */
+
+    /**
+     * The current page's definition levels when they are RLE / bit-packed (null otherwise), for
+     * skipping by runs.
+     */
     private HybridInts defInts;
+
     private static final int READER = 0;
     private static final int DICTIONARY = 1;
     private static final int PLAIN = 2;
-    /** How the current page's values are read: parquet-column's values reader, dictionary ids, or PLAIN fixed width. */
+
+    /**
+     * How the current page's values are read: parquet-column's values reader, dictionary ids, or
+     * PLAIN fixed width.
+     */
     private int valueMode;
+
     private ValuesReader valueSource;
     private HybridInts ids;
     private ByteBuffer plain;
     private int plainPos;
     private int pageLeft;
+
     /** A level entry read ahead (it starts the next window's first row). */
     private boolean pending;
+
     private int pendingRep;
     private int pendingDef;
     private boolean exhausted;
+
     /** The row group row of the next row to decode. */
     private long row;
+
     /**
-     * Whether the current page carries its first row index and row count (pages read through the page
-     * index), and the row after its last. Such pages start at row boundaries, so a window ending at the
-     * page's end reads nothing ahead, and {@link #seek} may jump to a later page.
+     * Whether the current page carries its first row index and row count (pages read through the
+     * page index), and the row after its last. Such pages start at row boundaries, so a window
+     * ending at the page's end reads nothing ahead, and {@link #seek} may jump to a later page.
      */
     private boolean pageIndexed;
+
     private long pageEnd;
 
-    /** The window: its level entries, the first entry of each row (rows + 1 elements) and its values. */
+    /**
+     * The window: its level entries, the first entry of each row (rows + 1 elements) and its
+     * values.
+     */
     int entries;
+
     int rows;
     int[] rep = new int[0];
     int[] def = new int[0];
     int[] rowStart = new int[1];
     int values;
     private int valueCapacity;
+
     /** INT32 values, and BOOLEAN ones as 0 / 1. */
     int[] ints;
+
     long[] longs;
     double[] doubles;
     byte[][] bytes;
@@ -101,12 +123,19 @@ final class ColumnCursor {
         DictionaryPage dp = pages.readDictionaryPage();
         this.dictionary = dp == null ? null : dp.getEncoding().initDictionary(column, dp);
         int size = dictionary == null ? 0 : dictionary.getMaxId() + 1;
-        dictionaryBytes = size > 0 && (type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
-                || type == PrimitiveTypeName.INT96) ? new byte[size][] : null;
+        dictionaryBytes =
+                size > 0
+                                && (type == PrimitiveTypeName.BINARY
+                                        || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+                                        || type == PrimitiveTypeName.INT96)
+                        ? new byte[size][]
+                        : null;
         dictInts = size > 0 && type == PrimitiveTypeName.INT32 ? new int[size] : null;
         dictLongs = size > 0 && type == PrimitiveTypeName.INT64 ? new long[size] : null;
-        dictDoubles = size > 0 && (type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)
-                ? new double[size] : null;
+        dictDoubles =
+                size > 0 && (type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)
+                        ? new double[size]
+                        : null;
         for (int i = 0; i < size; i++) {
             if (dictionaryBytes != null) {
                 dictionaryBytes[i] = dictionary.decodeToBinary(i).getBytes();
@@ -115,7 +144,10 @@ final class ColumnCursor {
             } else if (dictLongs != null) {
                 dictLongs[i] = dictionary.decodeToLong(i);
             } else if (dictDoubles != null) {
-                dictDoubles[i] = type == PrimitiveTypeName.FLOAT ? dictionary.decodeToFloat(i) : dictionary.decodeToDouble(i);
+                dictDoubles[i] =
+                        type == PrimitiveTypeName.FLOAT
+                                ? dictionary.decodeToFloat(i)
+                                : dictionary.decodeToDouble(i);
             }
         }
         switch (type) {
@@ -158,8 +190,9 @@ final class ColumnCursor {
     }
 
     /**
-     * Decodes the next {@code n} rows. The window then has {@link #rows} = n rows, row r's entries being
-     * {@code [rowStart[r], rowStart[r + 1])}; an INT32 window keeps one spare zero after its values.
+     * Decodes the next {@code n} rows. The window then has {@link #rows} = n rows, row r's entries
+     * being {@code [rowStart[r], rowStart[r + 1])}; an INT32 window keeps one spare zero after its
+     * values.
      */
     void next(int n) throws IOException {
         entries = 0;
@@ -203,7 +236,8 @@ final class ColumnCursor {
                     }
                     rowStart[rows++] = entries;
                 } else if (rows == 0) {
-                    throw corrupt("a window starts inside a row (repetition level " + pendingRep + ")");
+                    throw corrupt(
+                            "a window starts inside a row (repetition level " + pendingRep + ")");
                 }
                 pending = false;
                 if (entries == rep.length) {
@@ -224,10 +258,10 @@ final class ColumnCursor {
     }
 
     /**
-     * Moves to row group row {@code target} (not before the next row to decode): pages of a chunk read
-     * through the page index ({@code ParquetFileReader.readFilteredRowGroup}) that end before it are
-     * passed without decoding, rows of the page holding it are decoded and dropped. The window's arrays
-     * are then undefined until the next {@link #next}.
+     * Moves to row group row {@code target} (not before the next row to decode): pages of a chunk
+     * read through the page index ({@code ParquetFileReader.readFilteredRowGroup}) that end before
+     * it are passed without decoding, rows of the page holding it are decoded and dropped. The
+     * window's arrays are then undefined until the next {@link #next}.
      */
     void seek(long target) throws IOException {
         if (target < row) {
@@ -241,7 +275,12 @@ final class ColumnCursor {
                     throw corrupt("the chunk ends before row " + target);
                 }
                 if (page.getFirstRowIndex().isEmpty() || page.getIndexRowCount().isEmpty()) {
-                    throw corrupt("rows " + row + " to " + target + " were to be skipped but a page has no row index");
+                    throw corrupt(
+                            "rows "
+                                    + row
+                                    + " to "
+                                    + target
+                                    + " were to be skipped but a page has no row index");
                 }
                 long first = page.getFirstRowIndex().get();
                 if (first + page.getIndexRowCount().get() <= target) {
@@ -256,17 +295,23 @@ final class ColumnCursor {
     }
 
     /**
-     * Decodes, of the {@code n} rows from row group row {@code from}, only the window rows
-     * {@code at[0 .. count)} (ascending); the other rows of the window are not read (no value, definition
-     * level -1) and their values are skipped without decoding: pages holding none of the rows are passed
-     * unopened, rows inside a page are skipped by their definition-level runs. For columns of maximum
-     * repetition level 0, where a row is one entry. The window then has {@code n} rows of one entry each.
-     * Returns how many pages were passed unopened.
+     * Decodes, of the {@code n} rows from row group row {@code from}, only the window rows {@code
+     * at[0 .. count)} (ascending); the other rows of the window are not read (no value, definition
+     * level -1) and their values are skipped without decoding: pages holding none of the rows are
+     * passed unopened, rows inside a page are skipped by their definition-level runs. For columns
+     * of maximum repetition level 0, where a row is one entry. The window then has {@code n} rows
+     * of one entry each. Returns how many pages were passed unopened.
      */
     int gather(long from, int n, int[] at, int count) throws IOException {
         if (maxRep != 0) {
-            throw new IllegalStateException("Cannot gather rows of column " + Arrays.toString(column.getPath()) + " of "
-                    + file + ": it is repeated (maximum repetition level " + maxRep + "). Read it with next().");
+            throw new IllegalStateException(
+                    "Cannot gather rows of column "
+                            + Arrays.toString(column.getPath())
+                            + " of "
+                            + file
+                            + ": it is repeated (maximum repetition level "
+                            + maxRep
+                            + "). Read it with next().");
         }
         if (rowStart.length < n + 1) {
             rowStart = new int[n + 1];
@@ -289,8 +334,12 @@ final class ColumnCursor {
                     throw corrupt("the chunk ends before row " + target);
                 }
                 if (page.getFirstRowIndex().isPresent() && page.getFirstRowIndex().get() != row) {
-                    throw corrupt("no page holds row " + target + " (the next starts at row "
-                            + page.getFirstRowIndex().get() + ")");
+                    throw corrupt(
+                            "no page holds row "
+                                    + target
+                                    + " (the next starts at row "
+                                    + page.getFirstRowIndex().get()
+                                    + ")");
                 }
                 open(page);
             }
@@ -309,10 +358,11 @@ final class ColumnCursor {
     }
 
     /**
-     * Moves to row group row {@code target} (not before the next row to read) without decoding the rows
-     * passed (maximum repetition level 0): a page ending before it is not opened, rows of the page holding
-     * it are skipped by their definition-level runs and their values by count. Returns the pages passed
-     * unopened. The window's arrays are then undefined until the next {@link #next} or {@link #gather}.
+     * Moves to row group row {@code target} (not before the next row to read) without decoding the
+     * rows passed (maximum repetition level 0): a page ending before it is not opened, rows of the
+     * page holding it are skipped by their definition-level runs and their values by count. Returns
+     * the pages passed unopened. The window's arrays are then undefined until the next {@link
+     * #next} or {@link #gather}.
      */
     int skipTo(long target) throws IOException {
         if (target < row) {
@@ -326,11 +376,16 @@ final class ColumnCursor {
                     exhausted = true;
                     throw corrupt("the chunk ends before row " + target);
                 }
-                long first = page.getFirstRowIndex().isPresent() ? page.getFirstRowIndex().get() : row;
+                long first =
+                        page.getFirstRowIndex().isPresent() ? page.getFirstRowIndex().get() : row;
                 // One entry a row: a page's value count is its row count.
-                long pageRows = page.getIndexRowCount().isPresent() ? page.getIndexRowCount().get() : page.getValueCount();
+                long pageRows =
+                        page.getIndexRowCount().isPresent()
+                                ? page.getIndexRowCount().get()
+                                : page.getValueCount();
                 if (first < row) {
-                    throw corrupt("a page starts at row " + first + " after row " + row + " was read");
+                    throw corrupt(
+                            "a page starts at row " + first + " after row " + row + " was read");
                 }
                 if (first + pageRows <= target) {
                     row = first + pageRows;
@@ -349,7 +404,10 @@ final class ColumnCursor {
         return passed;
     }
 
-    /** Skips the next {@code n} entries of the current page (one a row) and the values of the defined ones. */
+    /**
+     * Skips the next {@code n} entries of the current page (one a row) and the values of the
+     * defined ones.
+     */
     private void skipValues(int n) throws IOException {
         int defined;
         if (maxDef == 0) {
@@ -368,7 +426,11 @@ final class ColumnCursor {
         if (valueMode == DICTIONARY) {
             ids.skip(defined);
         } else if (valueMode == PLAIN) {
-            plainPos += defined * (type == PrimitiveTypeName.INT64 || type == PrimitiveTypeName.DOUBLE ? 8 : 4);
+            plainPos +=
+                    defined
+                            * (type == PrimitiveTypeName.INT64 || type == PrimitiveTypeName.DOUBLE
+                                    ? 8
+                                    : 4);
         } else {
             valueSource.skip(defined);
         }
@@ -447,7 +509,9 @@ final class ColumnCursor {
     }
 
     private int capacity() {
-        return ints != null ? ints.length : longs != null ? longs.length : doubles != null ? doubles.length : bytes.length;
+        return ints != null
+                ? ints.length
+                : longs != null ? longs.length : doubles != null ? doubles.length : bytes.length;
     }
 
     private void ensureEntries(int n) {
@@ -498,7 +562,10 @@ final class ColumnCursor {
     private void open(DataPage page) throws IOException {
         int n = page.getValueCount();
         pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
-        pageEnd = pageIndexed ? page.getFirstRowIndex().get() + page.getIndexRowCount().get() : Long.MAX_VALUE;
+        pageEnd =
+                pageIndexed
+                        ? page.getFirstRowIndex().get() + page.getIndexRowCount().get()
+                        : Long.MAX_VALUE;
         Encoding encoding;
         ByteBuffer data;
         HybridPage split = HybridPage.of(page, maxRep, maxDef);
@@ -527,8 +594,11 @@ final class ColumnCursor {
             }
             valueMode = DICTIONARY;
             ids = HybridPage.dictionaryIds(data);
-        } else if (encoding == Encoding.PLAIN && (type == PrimitiveTypeName.INT32 || type == PrimitiveTypeName.INT64
-                || type == PrimitiveTypeName.DOUBLE || type == PrimitiveTypeName.FLOAT)) {
+        } else if (encoding == Encoding.PLAIN
+                && (type == PrimitiveTypeName.INT32
+                        || type == PrimitiveTypeName.INT64
+                        || type == PrimitiveTypeName.DOUBLE
+                        || type == PrimitiveTypeName.FLOAT)) {
             valueMode = PLAIN;
             plain = data;
             plainPos = data.position();
@@ -540,10 +610,15 @@ final class ColumnCursor {
         pageLeft = n;
     }
 
-
     private IllegalStateException corrupt(String what) {
-        return new IllegalStateException("Cannot decode column " + Arrays.toString(column.getPath()) + " of " + file
-                + ": " + what + ". The file is corrupt.");
+        return new IllegalStateException(
+                "Cannot decode column "
+                        + Arrays.toString(column.getPath())
+                        + " of "
+                        + file
+                        + ": "
+                        + what
+                        + ". The file is corrupt.");
     }
 
     /** One page's levels, in order. */

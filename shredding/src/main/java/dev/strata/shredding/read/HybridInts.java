@@ -1,16 +1,15 @@
 package dev.strata.shredding.read;
 
 import java.nio.ByteBuffer;
-
 import org.apache.parquet.column.values.bitpacking.BytePacker;
 import org.apache.parquet.column.values.bitpacking.Packer;
 
 /**
- * Parquet's RLE / bit-packed hybrid encoding (levels and dictionary ids) read value by value straight
- * from a page's buffer, unpacking bit-packed groups with parquet-column's {@link BytePacker}. Used
- * instead of parquet-column's {@code RunLengthBitPackingHybridDecoder}, which reads every run through a
- * {@code DataInputStream}: in a profile of the 2M-row rare-key scan that stream copying was about a third
- * of the reader's time.
+ * Parquet's RLE / bit-packed hybrid encoding (levels and dictionary ids) read value by value
+ * straight from a page's buffer, unpacking bit-packed groups with parquet-column's {@link
+ * BytePacker}. Used instead of parquet-column's {@code RunLengthBitPackingHybridDecoder}, which
+ * reads every run through a {@code DataInputStream}: in a profile of the 2M-row rare-key scan that
+ * stream copying was about a third of the reader's time.
  */
 final class HybridInts {
 
@@ -21,13 +20,22 @@ final class HybridInts {
     private final int[] packed = new int[8];
     private int pos;
     private final int end;
-    /** Values left in the current run; an RLE run repeats {@link #value}, a packed run reads {@link #packed}. */
+
+    /**
+     * Values left in the current run; an RLE run repeats {@link #value}, a packed run reads {@link
+     * #packed}.
+     */
     private int left;
+
     private boolean rle;
     private int value;
     private int packedAt;
     private int groupsLeft;
-    /** Values of the next bit-packed group (not unpacked yet: {@link #packedAt} is 8) already skipped. */
+
+    /**
+     * Values of the next bit-packed group (not unpacked yet: {@link #packedAt} is 8) already
+     * skipped.
+     */
     private int skipInGroup;
 
     /** Reads the encoded values in {@code buf[pos, end)} (absolute positions). */
@@ -55,9 +63,9 @@ final class HybridInts {
     }
 
     /**
-     * Skips {@code n} values without unpacking them: an RLE run by count, bit-packed groups by their byte
-     * width; values skipped inside a group not unpacked yet are only counted, and the group is unpacked
-     * when a value of it is read.
+     * Skips {@code n} values without unpacking them: an RLE run by count, bit-packed groups by
+     * their byte width; values skipped inside a group not unpacked yet are only counted, and the
+     * group is unpacked when a value of it is read.
      */
     void skip(int n) {
         while (n > 0) {
@@ -90,8 +98,9 @@ final class HybridInts {
     }
 
     /**
-     * Skips {@code n} values, returning false as soon as one differs from {@code expected} (then the
-     * position is undefined). An RLE run is checked once; bit-packed groups are unpacked and checked.
+     * Skips {@code n} values, returning false as soon as one differs from {@code expected} (then
+     * the position is undefined). An RLE run is checked once; bit-packed groups are unpacked and
+     * checked.
      */
     boolean skipExpecting(int n, int expected) {
         while (n > 0) {
@@ -124,8 +133,8 @@ final class HybridInts {
     }
 
     /**
-     * Skips {@code n} values and returns how many of them equal {@code v}: an RLE run is counted by its
-     * length, a bit-packed group is unpacked and compared.
+     * Skips {@code n} values and returns how many of them equal {@code v}: an RLE run is counted by
+     * its length, a bit-packed group is unpacked and compared.
      */
     int skipCounting(int n, int v) {
         int equal = 0;
@@ -160,7 +169,8 @@ final class HybridInts {
             return;
         }
         if (pos >= end) {
-            throw new IllegalStateException("the RLE / bit-packed values end before the page's level count");
+            throw new IllegalStateException(
+                    "the RLE / bit-packed values end before the page's level count");
         }
         int header = 0;
         int shift = 0;

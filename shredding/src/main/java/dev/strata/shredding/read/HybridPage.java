@@ -3,7 +3,6 @@ package dev.strata.shredding.read;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.DataPageV1;
@@ -11,17 +10,20 @@ import org.apache.parquet.column.page.DataPageV2;
 
 /**
  * One data page split into its repetition and definition levels (RLE / bit-packed hybrid, read by
- * {@link HybridInts}) and its value bytes. A V1 page stores each level run with a 4-byte little-endian
- * length before it, then the values; a V2 page keeps levels and values in separate buffers. Shared by
- * {@link ColumnCursor} and {@link MappingProbe}.
+ * {@link HybridInts}) and its value bytes. A V1 page stores each level run with a 4-byte
+ * little-endian length before it, then the values; a V2 page keeps levels and values in separate
+ * buffers. Shared by {@link ColumnCursor} and {@link MappingProbe}.
  */
 final class HybridPage {
 
     /** The levels; null when the maximum level is 0. */
     final HybridInts rep;
+
     final HybridInts def;
+
     /** The value bytes, little-endian, positioned at the first value. */
     final ByteBuffer data;
+
     final Encoding encoding;
 
     private HybridPage(HybridInts rep, HybridInts def, ByteBuffer data, Encoding encoding) {
@@ -32,13 +34,14 @@ final class HybridPage {
     }
 
     /**
-     * Splits {@code page}; null for a V1 page whose levels are not RLE (the deprecated BIT_PACKED encoding),
-     * which callers decode with parquet-column's own readers.
+     * Splits {@code page}; null for a V1 page whose levels are not RLE (the deprecated BIT_PACKED
+     * encoding), which callers decode with parquet-column's own readers.
      */
     static HybridPage of(DataPage page, int maxRep, int maxDef) throws IOException {
         if (page instanceof DataPageV1) {
             DataPageV1 p = (DataPageV1) page;
-            if ((maxRep > 0 && p.getRlEncoding() != Encoding.RLE) || (maxDef > 0 && p.getDlEncoding() != Encoding.RLE)) {
+            if ((maxRep > 0 && p.getRlEncoding() != Encoding.RLE)
+                    || (maxDef > 0 && p.getDlEncoding() != Encoding.RLE)) {
                 return null;
             }
             ByteBuffer buf = p.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
@@ -60,18 +63,22 @@ final class HybridPage {
             return new HybridPage(rep, def, data, p.getValueEncoding());
         }
         DataPageV2 p = (DataPageV2) page;
-        return new HybridPage(levels(maxRep, p.getRepetitionLevels().toByteBuffer()),
+        return new HybridPage(
+                levels(maxRep, p.getRepetitionLevels().toByteBuffer()),
                 levels(maxDef, p.getDefinitionLevels().toByteBuffer()),
-                p.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN), p.getDataEncoding());
+                p.getData().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN),
+                p.getDataEncoding());
     }
 
     /**
-     * The dictionary ids in a dictionary-encoded page's value bytes (a bit-width byte, then hybrid runs); null
-     * without values.
+     * The dictionary ids in a dictionary-encoded page's value bytes (a bit-width byte, then hybrid
+     * runs); null without values.
      */
     static HybridInts dictionaryIds(ByteBuffer data) {
         int pos = data.position();
-        return data.hasRemaining() ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF) : null;
+        return data.hasRemaining()
+                ? new HybridInts(data, pos + 1, data.limit(), data.get(pos) & 0xFF)
+                : null;
     }
 
     static int bitWidth(int maxLevel) {
@@ -79,6 +86,8 @@ final class HybridPage {
     }
 
     private static HybridInts levels(int maxLevel, ByteBuffer buf) {
-        return maxLevel == 0 ? null : new HybridInts(buf, buf.position(), buf.limit(), bitWidth(maxLevel));
+        return maxLevel == 0
+                ? null
+                : new HybridInts(buf, buf.position(), buf.limit(), bitWidth(maxLevel));
     }
 }

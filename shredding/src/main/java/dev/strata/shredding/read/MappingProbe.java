@@ -3,7 +3,6 @@ package dev.strata.shredding.read;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.Encoding;
@@ -13,17 +12,18 @@ import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 /**
- * Reads a row group's {@code __field_mapping} at a few column positions only, for a lookup whose keys sit
- * in few columns of the group (S_g). The layout writes exactly K ids per row whose map is not NULL, in
- * column order (the ids are never NULL); a NULL map, or a NULL mapping, is one entry with a lower
- * definition level. So the id of column c of a row is its entry c: the probe reads those entries and skips
- * the others: RLE runs by count, whole bit-packed groups of dictionary ids by their byte width. The levels
- * of every skipped entry are still checked (RLE runs once, bit-packed groups value by value) to be those of
- * a K-id row (repetition 1, definition 4), so a row that does not hold exactly K ids fails naming the file,
- * as with the full decode. Rows may span pages.
+ * Reads a row group's {@code __field_mapping} at a few column positions only, for a lookup whose
+ * keys sit in few columns of the group (S_g). The layout writes exactly K ids per row whose map is
+ * not NULL, in column order (the ids are never NULL); a NULL map, or a NULL mapping, is one entry
+ * with a lower definition level. So the id of column c of a row is its entry c: the probe reads
+ * those entries and skips the others: RLE runs by count, whole bit-packed groups of dictionary ids
+ * by their byte width. The levels of every skipped entry are still checked (RLE runs once,
+ * bit-packed groups value by value) to be those of a K-id row (repetition 1, definition 4), so a
+ * row that does not hold exactly K ids fails naming the file, as with the full decode. Rows may
+ * span pages.
  *
- * <p>Only chunks whose pages use RLE levels and dictionary or PLAIN ids are probed ({@link #canProbe});
- * others are decoded in full by {@link ColumnCursor}.
+ * <p>Only chunks whose pages use RLE levels and dictionary or PLAIN ids are probed ({@link
+ * #canProbe}); others are decoded in full by {@link ColumnCursor}.
  */
 final class MappingProbe {
 
@@ -44,30 +44,47 @@ final class MappingProbe {
     private int plainPos;
     private int pageLeft;
     private boolean exhausted;
+
     /** The row group row of the next row to read. */
     private long row;
-    /** Whether the current page carries its first row index and row count (read through the page index), and its end. */
+
+    /**
+     * Whether the current page carries its first row index and row count (read through the page
+     * index), and its end.
+     */
     private boolean pageIndexed;
+
     private long pageEnd;
 
     /** Per window row, the definition level of its first entry (0: a NULL map). */
     int[] firstDef = new int[0];
-    /** Per window row r and probed position i, the id at entry {@code positions[i]} of the row, -1 when none. */
+
+    /**
+     * Per window row r and probed position i, the id at entry {@code positions[i]} of the row, -1
+     * when none.
+     */
     int[] probed = new int[0];
+
     int rows;
 
     /**
      * @param positions the column positions to read, ascending, each &lt; k
      */
-    MappingProbe(PageReader pages, ColumnDescriptor column, String file, int k, int[] positions) throws IOException {
+    MappingProbe(PageReader pages, ColumnDescriptor column, String file, int k, int[] positions)
+            throws IOException {
         this.pages = pages;
         this.column = column;
         this.file = file;
         this.k = k;
         this.positions = positions;
         if (column.getMaxRepetitionLevel() != 1 || column.getMaxDefinitionLevel() != ID_DEF) {
-            throw corrupt("expected repetition level 1 and definition level " + ID_DEF + " but the schema gives "
-                    + column.getMaxRepetitionLevel() + " and " + column.getMaxDefinitionLevel());
+            throw corrupt(
+                    "expected repetition level 1 and definition level "
+                            + ID_DEF
+                            + " but the schema gives "
+                            + column.getMaxRepetitionLevel()
+                            + " and "
+                            + column.getMaxDefinitionLevel());
         }
         DictionaryPage dp = pages.readDictionaryPage();
         Dictionary dictionary = dp == null ? null : dp.getEncoding().initDictionary(column, dp);
@@ -82,15 +99,17 @@ final class MappingProbe {
     }
 
     /**
-     * Whether a chunk can be probed: RLE levels, ids dictionary-encoded or PLAIN, K &gt; 0 and few positions
-     * (reading most of a row's entries anyway is as fast in full).
+     * Whether a chunk can be probed: RLE levels, ids dictionary-encoded or PLAIN, K &gt; 0 and few
+     * positions (reading most of a row's entries anyway is as fast in full).
      */
     static boolean canProbe(ColumnChunkMetaData chunk, int k, int positions) {
         if (k == 0 || positions * 4 > k) {
             return false;
         }
         for (Encoding e : chunk.getEncodings()) {
-            if (e != Encoding.RLE && e != Encoding.PLAIN && e != Encoding.PLAIN_DICTIONARY
+            if (e != Encoding.RLE
+                    && e != Encoding.PLAIN
+                    && e != Encoding.PLAIN_DICTIONARY
                     && e != Encoding.RLE_DICTIONARY) {
                 return false;
             }
@@ -127,7 +146,8 @@ final class MappingProbe {
                 continue;
             }
             if (pageLeft >= k - 1) {
-                // The row's other K-1 entries are on this page: their levels are checked in one pass each,
+                // The row's other K-1 entries are on this page: their levels are checked in one
+                // pass each,
                 // then the ids are read at the probed positions only.
                 if (!rep.skipExpecting(k - 1, 1) || !def.skipExpecting(k - 1, ID_DEF)) {
                     throw notK();
@@ -162,9 +182,9 @@ final class MappingProbe {
     }
 
     /**
-     * Moves to row group row {@code target} (not before the next row to read): pages of a chunk read through
-     * the page index that end before it are passed over unread, rows of the page holding it are read and
-     * dropped.
+     * Moves to row group row {@code target} (not before the next row to read): pages of a chunk
+     * read through the page index that end before it are passed over unread, rows of the page
+     * holding it are read and dropped.
      */
     void seek(long target) throws IOException {
         if (target < row) {
@@ -178,7 +198,12 @@ final class MappingProbe {
                     throw corrupt("the chunk ends before row " + target);
                 }
                 if (page.getFirstRowIndex().isEmpty() || page.getIndexRowCount().isEmpty()) {
-                    throw corrupt("rows " + row + " to " + target + " were to be skipped but a page has no row index");
+                    throw corrupt(
+                            "rows "
+                                    + row
+                                    + " to "
+                                    + target
+                                    + " were to be skipped but a page has no row index");
                 }
                 long first = page.getFirstRowIndex().get();
                 if (first + page.getIndexRowCount().get() <= target) {
@@ -285,7 +310,10 @@ final class MappingProbe {
     private void open(DataPage page) throws IOException {
         int n = page.getValueCount();
         pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
-        pageEnd = pageIndexed ? page.getFirstRowIndex().get() + page.getIndexRowCount().get() : Long.MAX_VALUE;
+        pageEnd =
+                pageIndexed
+                        ? page.getFirstRowIndex().get() + page.getIndexRowCount().get()
+                        : Long.MAX_VALUE;
         HybridPage split = HybridPage.of(page, 1, ID_DEF);
         if (split == null) {
             throw corrupt("levels encoded BIT_PACKED in a chunk whose metadata lists RLE only");
@@ -305,7 +333,10 @@ final class MappingProbe {
             plainPos = data.position();
             ids = null;
         } else {
-            throw corrupt("ids encoded " + encoding + " in a chunk whose metadata lists dictionary and PLAIN only");
+            throw corrupt(
+                    "ids encoded "
+                            + encoding
+                            + " in a chunk whose metadata lists dictionary and PLAIN only");
         }
         pageLeft = n;
     }
@@ -315,7 +346,13 @@ final class MappingProbe {
     }
 
     private IllegalStateException corrupt(String what) {
-        return new IllegalStateException("Cannot decode column " + Arrays.toString(column.getPath()) + " of " + file
-                + ": " + what + ". The file is corrupt.");
+        return new IllegalStateException(
+                "Cannot decode column "
+                        + Arrays.toString(column.getPath())
+                        + " of "
+                        + file
+                        + ": "
+                        + what
+                        + ". The file is corrupt.");
     }
 }

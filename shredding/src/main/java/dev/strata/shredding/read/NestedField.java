@@ -1,12 +1,11 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.parquet.ArrayBackedMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import dev.strata.shredding.parquet.ArrayBackedMap;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.GenericRow;
@@ -27,60 +26,87 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
- * A read column of nested type for the row path: ROW, ARRAY, MULTISET, or a MAP in Paimon's plain layout,
- * nested to any depth, with Paimon's Parquet schema for them (a LIST group holding a repeated group of one
- * element, a MAP group holding a repeated {@code key_value} group of key and value; MULTISET as a map of
- * element to INT count; a ROW as a group of its fields). Lists of the older two-level shape (a repeated
- * primitive, or a repeated group named {@code array} or {@code <list>_tuple}) are read too.
+ * A read column of nested type for the row path: ROW, ARRAY, MULTISET, or a MAP in Paimon's plain
+ * layout, nested to any depth, with Paimon's Parquet schema for them (a LIST group holding a
+ * repeated group of one element, a MAP group holding a repeated {@code key_value} group of key and
+ * value; MULTISET as a map of element to INT count; a ROW as a group of its fields). Lists of the
+ * older two-level shape (a repeated primitive, or a repeated group named {@code array} or {@code
+ * <list>_tuple}) are read too.
  *
- * <p>Each leaf column is a {@link ColumnCursor} decoding the window's repetition and definition levels
- * and values; a row's value is assembled from its leaves' level entries (Dremel's record assembly): a
- * node is NULL where the first leaf under it has a definition level below the node's, a list or map is
- * empty where the level reaches the list but not its repeated group, and a list or map has another element
- * while the next entry of its first leaf repeats at the repeated group's repetition level. Reading a node
- * consumes exactly its level entries in every leaf under it. ROW fields the file lacks read as NULL, as
- * after adding a nested field. With selected keys (a {@code MAP<STRING, V>} column), a row's map holds,
- * per requested key in request order, the row's first entry with that key.
+ * <p>Each leaf column is a {@link ColumnCursor} decoding the window's repetition and definition
+ * levels and values; a row's value is assembled from its leaves' level entries (Dremel's record
+ * assembly): a node is NULL where the first leaf under it has a definition level below the node's,
+ * a list or map is empty where the level reaches the list but not its repeated group, and a list or
+ * map has another element while the next entry of its first leaf repeats at the repeated group's
+ * repetition level. Reading a node consumes exactly its level entries in every leaf under it. ROW
+ * fields the file lacks read as NULL, as after adding a nested field. With selected keys (a {@code
+ * MAP<STRING, V>} column), a row's map holds, per requested key in request order, the row's first
+ * entry with that key.
  */
 final class NestedField extends ShreddedColumns.Field {
 
     private final String name;
     private final String file;
     private final Node root;
+
     /** The leaves' column paths, depth first: every node's leaves are {@code [lo, hi)}. */
     private final List<String[]> paths = new ArrayList<>();
+
     private ColumnCursor[] cursors;
+
     /** Per leaf and window entry, the ordinal of the entry's value, -1 where it holds none. */
     private int[][] ordinals;
+
     /** Per leaf, the next entry to assemble. */
     private int[] pos;
 
-    private NestedField(String[] path, String file, DataType type, Type fileType, MessageType schema,
+    private NestedField(
+            String[] path,
+            String file,
+            DataType type,
+            Type fileType,
+            MessageType schema,
             List<String> selectedKeys) {
         this.name = String.join(".", path);
         this.file = file;
         Node r = build(type, fileType, path, schema);
         if (r != null && selectedKeys != null) {
-            r = r instanceof MapNode && ((MapNode) r).key instanceof Leaf
-                    && isString(((MapNode) r).keyType) ? ((MapNode) r).select(selectedKeys) : null;
+            r =
+                    r instanceof MapNode
+                                    && ((MapNode) r).key instanceof Leaf
+                                    && isString(((MapNode) r).keyType)
+                            ? ((MapNode) r).select(selectedKeys)
+                            : null;
         }
         this.root = r;
     }
 
     /**
-     * The reader of column {@code name} of {@code schema} as {@code type}, or null when the file's shape
-     * does not match the type (the row path then cannot read the file here).
+     * The reader of column {@code name} of {@code schema} as {@code type}, or null when the file's
+     * shape does not match the type (the row path then cannot read the file here).
      */
-    static NestedField of(String name, String file, DataType type, MessageType schema, List<String> selectedKeys) {
+    static NestedField of(
+            String name,
+            String file,
+            DataType type,
+            MessageType schema,
+            List<String> selectedKeys) {
         return at(new String[] {name}, file, type, schema, selectedKeys);
     }
 
-    /** As {@link #of}, for the field at {@code path} (a value column of a shredded map, read by its reader). */
+    /**
+     * As {@link #of}, for the field at {@code path} (a value column of a shredded map, read by its
+     * reader).
+     */
     static NestedField at(String[] path, String file, DataType type, MessageType schema) {
         return at(path, file, type, schema, null);
     }
 
-    private static NestedField at(String[] path, String file, DataType type, MessageType schema,
+    private static NestedField at(
+            String[] path,
+            String file,
+            DataType type,
+            MessageType schema,
             List<String> selectedKeys) {
         Type t = schema;
         for (String p : path) {
@@ -97,95 +123,153 @@ final class NestedField extends ShreddedColumns.Field {
         return t.getTypeRoot() == DataTypeRoot.VARCHAR || t.getTypeRoot() == DataTypeRoot.CHAR;
     }
 
-    /** The node reading {@code t} (at {@code path}) as {@code type}, or null when they do not match. */
+    /**
+     * The node reading {@code t} (at {@code path}) as {@code type}, or null when they do not match.
+     */
     private Node build(DataType type, Type t, String[] path, MessageType schema) {
         int def = schema.getMaxDefinitionLevel(path);
         switch (type.getTypeRoot()) {
-            case ROW: {
-                if (t.isPrimitive()) {
-                    return null;
-                }
-                GroupType g = t.asGroupType();
-                int lo = paths.size();
-                List<DataField> fields = ((RowType) type).getFields();
-                Node[] children = new Node[fields.size()];
-                for (int i = 0; i < children.length; i++) {
-                    DataField f = fields.get(i);
-                    children[i] = g.containsField(f.name())
-                            ? build(f.type(), g.getType(f.name()), append(path, f.name()), schema) : MISSING;
-                    if (children[i] == null) {
+            case ROW:
+                {
+                    if (t.isPrimitive()) {
                         return null;
                     }
+                    GroupType g = t.asGroupType();
+                    int lo = paths.size();
+                    List<DataField> fields = ((RowType) type).getFields();
+                    Node[] children = new Node[fields.size()];
+                    for (int i = 0; i < children.length; i++) {
+                        DataField f = fields.get(i);
+                        children[i] =
+                                g.containsField(f.name())
+                                        ? build(
+                                                f.type(),
+                                                g.getType(f.name()),
+                                                append(path, f.name()),
+                                                schema)
+                                        : MISSING;
+                        if (children[i] == null) {
+                            return null;
+                        }
+                    }
+                    if (paths.size() == lo) {
+                        return null;
+                    }
+                    return new RowNode(lo, paths.size(), def, children);
                 }
-                if (paths.size() == lo) {
-                    return null;
+            case ARRAY:
+                {
+                    Type repeated = repeatedChild(t);
+                    if (repeated == null) {
+                        return null;
+                    }
+                    String[] rpath = append(path, repeated.getName());
+                    boolean threeLevel =
+                            !repeated.isPrimitive()
+                                    && repeated.asGroupType().getFieldCount() == 1
+                                    && !repeated.getName().equals("array")
+                                    && !repeated.getName().equals(t.getName() + "_tuple");
+                    DataType elementType = ((ArrayType) type).getElementType();
+                    int lo = paths.size();
+                    Node element =
+                            threeLevel
+                                    ? build(
+                                            elementType,
+                                            repeated.asGroupType().getType(0),
+                                            append(
+                                                    rpath,
+                                                    repeated.asGroupType().getType(0).getName()),
+                                            schema)
+                                    : build(elementType, repeated, rpath, schema);
+                    if (element == null) {
+                        return null;
+                    }
+                    return new ListNode(
+                            lo,
+                            paths.size(),
+                            def,
+                            schema.getMaxDefinitionLevel(rpath),
+                            schema.getMaxRepetitionLevel(rpath),
+                            element);
                 }
-                return new RowNode(lo, paths.size(), def, children);
-            }
-            case ARRAY: {
-                Type repeated = repeatedChild(t);
-                if (repeated == null) {
-                    return null;
-                }
-                String[] rpath = append(path, repeated.getName());
-                boolean threeLevel = !repeated.isPrimitive() && repeated.asGroupType().getFieldCount() == 1
-                        && !repeated.getName().equals("array") && !repeated.getName().equals(t.getName() + "_tuple");
-                DataType elementType = ((ArrayType) type).getElementType();
-                int lo = paths.size();
-                Node element = threeLevel
-                        ? build(elementType, repeated.asGroupType().getType(0),
-                                append(rpath, repeated.asGroupType().getType(0).getName()), schema)
-                        : build(elementType, repeated, rpath, schema);
-                if (element == null) {
-                    return null;
-                }
-                return new ListNode(lo, paths.size(), def, schema.getMaxDefinitionLevel(rpath),
-                        schema.getMaxRepetitionLevel(rpath), element);
-            }
             case MAP:
-            case MULTISET: {
-                Type repeated = repeatedChild(t);
-                if (repeated == null || repeated.isPrimitive() || repeated.asGroupType().getFieldCount() != 2) {
-                    return null;
+            case MULTISET:
+                {
+                    Type repeated = repeatedChild(t);
+                    if (repeated == null
+                            || repeated.isPrimitive()
+                            || repeated.asGroupType().getFieldCount() != 2) {
+                        return null;
+                    }
+                    GroupType kv = repeated.asGroupType();
+                    String[] rpath = append(path, kv.getName());
+                    DataType keyType =
+                            type instanceof MapType
+                                    ? ((MapType) type).getKeyType()
+                                    : ((MultisetType) type).getElementType();
+                    DataType valueType =
+                            type instanceof MapType
+                                    ? ((MapType) type).getValueType()
+                                    : org.apache.paimon.types.DataTypes.INT();
+                    int lo = paths.size();
+                    Node key =
+                            build(
+                                    keyType,
+                                    kv.getType(0),
+                                    append(rpath, kv.getType(0).getName()),
+                                    schema);
+                    Node value =
+                            key == null
+                                    ? null
+                                    : build(
+                                            valueType,
+                                            kv.getType(1),
+                                            append(rpath, kv.getType(1).getName()),
+                                            schema);
+                    if (value == null) {
+                        return null;
+                    }
+                    return new MapNode(
+                            lo,
+                            paths.size(),
+                            def,
+                            schema.getMaxDefinitionLevel(rpath),
+                            schema.getMaxRepetitionLevel(rpath),
+                            key,
+                            value,
+                            keyType);
                 }
-                GroupType kv = repeated.asGroupType();
-                String[] rpath = append(path, kv.getName());
-                DataType keyType = type instanceof MapType ? ((MapType) type).getKeyType()
-                        : ((MultisetType) type).getElementType();
-                DataType valueType = type instanceof MapType ? ((MapType) type).getValueType()
-                        : org.apache.paimon.types.DataTypes.INT();
-                int lo = paths.size();
-                Node key = build(keyType, kv.getType(0), append(rpath, kv.getType(0).getName()), schema);
-                Node value = key == null ? null
-                        : build(valueType, kv.getType(1), append(rpath, kv.getType(1).getName()), schema);
-                if (value == null) {
-                    return null;
+            default:
+                {
+                    if (!t.isPrimitive()) {
+                        return null;
+                    }
+                    PrimitiveType p = t.asPrimitiveType();
+                    // The element of a two-level list is the repeated primitive itself; its values
+                    // convert as any.
+                    PaimonValues.Value value =
+                            PaimonValues.of(
+                                    type,
+                                    p.getRepetition() == Type.Repetition.REPEATED
+                                            ? Types.optional(p.getPrimitiveTypeName())
+                                                    .length(p.getTypeLength())
+                                                    .as(p.getLogicalTypeAnnotation())
+                                                    .named(p.getName())
+                                            : p);
+                    if (value == null) {
+                        return null;
+                    }
+                    paths.add(path);
+                    return new Leaf(paths.size() - 1, value);
                 }
-                return new MapNode(lo, paths.size(), def, schema.getMaxDefinitionLevel(rpath),
-                        schema.getMaxRepetitionLevel(rpath), key, value, keyType);
-            }
-            default: {
-                if (!t.isPrimitive()) {
-                    return null;
-                }
-                PrimitiveType p = t.asPrimitiveType();
-                // The element of a two-level list is the repeated primitive itself; its values convert as any.
-                PaimonValues.Value value = PaimonValues.of(type, p.getRepetition() == Type.Repetition.REPEATED
-                        ? Types.optional(p.getPrimitiveTypeName()).length(p.getTypeLength())
-                                .as(p.getLogicalTypeAnnotation()).named(p.getName())
-                        : p);
-                if (value == null) {
-                    return null;
-                }
-                paths.add(path);
-                return new Leaf(paths.size() - 1, value);
-            }
         }
     }
 
     /** The one repeated field of a LIST or MAP group, or null for another shape. */
     private static Type repeatedChild(Type t) {
-        if (t.isPrimitive() || t.getRepetition() == Type.Repetition.REPEATED || t.asGroupType().getFieldCount() != 1) {
+        if (t.isPrimitive()
+                || t.getRepetition() == Type.Repetition.REPEATED
+                || t.asGroupType().getFieldCount() != 1) {
             return null;
         }
         Type r = t.asGroupType().getType(0);
@@ -223,8 +307,10 @@ final class NestedField extends ShreddedColumns.Field {
             ColumnCursor c = cursors[i];
             c.seek(from);
             c.next(n);
-            int[] ords = ordinals[i].length < c.entries ? (ordinals[i] = new int[Math.max(c.entries,
-                    ordinals[i].length * 2)]) : ordinals[i];
+            int[] ords =
+                    ordinals[i].length < c.entries
+                            ? (ordinals[i] = new int[Math.max(c.entries, ordinals[i].length * 2)])
+                            : ordinals[i];
             int next = 0;
             for (int e = 0; e < c.entries; e++) {
                 ords[e] = c.def[e] == c.maxDef ? next++ : -1;
@@ -249,17 +335,29 @@ final class NestedField extends ShreddedColumns.Field {
         Object value = root.read(this);
         for (int i = 0; i < cursors.length; i++) {
             if (pos[i] != cursors[i].rowStart[r + 1]) {
-                throw corrupt("window row " + r + " holds " + (cursors[i].rowStart[r + 1] - cursors[i].rowStart[r])
-                        + " level entries in leaf " + String.join(".", paths.get(i)) + " but its value used "
-                        + (pos[i] - cursors[i].rowStart[r]));
+                throw corrupt(
+                        "window row "
+                                + r
+                                + " holds "
+                                + (cursors[i].rowStart[r + 1] - cursors[i].rowStart[r])
+                                + " level entries in leaf "
+                                + String.join(".", paths.get(i))
+                                + " but its value used "
+                                + (pos[i] - cursors[i].rowStart[r]));
             }
         }
         return value;
     }
 
     private IllegalStateException corrupt(String what) {
-        return new IllegalStateException("Cannot read column " + name + " of " + file + ": " + what
-                + ". The file is corrupt.");
+        return new IllegalStateException(
+                "Cannot read column "
+                        + name
+                        + " of "
+                        + file
+                        + ": "
+                        + what
+                        + ". The file is corrupt.");
     }
 
     /** The definition level of leaf i's next entry. */
@@ -270,7 +368,10 @@ final class NestedField extends ShreddedColumns.Field {
         return cursors[i].def[pos[i]];
     }
 
-    /** Whether leaf i's next entry repeats at level {@code rep} (another element of the current list). */
+    /**
+     * Whether leaf i's next entry repeats at level {@code rep} (another element of the current
+     * list).
+     */
     private boolean repeats(int i, int rep) {
         return pos[i] < cursors[i].entries && cursors[i].rep[pos[i]] == rep;
     }
@@ -297,12 +398,13 @@ final class NestedField extends ShreddedColumns.Field {
     }
 
     /** A ROW field the file does not have: NULL, with no leaves. */
-    private static final Node MISSING = new Node(0, 0) {
-        @Override
-        Object read(NestedField f) {
-            return null;
-        }
-    };
+    private static final Node MISSING =
+            new Node(0, 0) {
+                @Override
+                Object read(NestedField f) {
+                    return null;
+                }
+            };
 
     private static final class Leaf extends Node {
         private final PaimonValues.Value value;
@@ -379,10 +481,22 @@ final class NestedField extends ShreddedColumns.Field {
         final Node key;
         private final Node value;
         final DataType keyType;
-        /** With selected keys: the requested keys as Paimon strings and their UTF-8 bytes; else null. */
+
+        /**
+         * With selected keys: the requested keys as Paimon strings and their UTF-8 bytes; else
+         * null.
+         */
         private BinaryString[] selected;
 
-        MapNode(int lo, int hi, int def, int entryDef, int rep, Node key, Node value, DataType keyType) {
+        MapNode(
+                int lo,
+                int hi,
+                int def,
+                int entryDef,
+                int rep,
+                Node key,
+                Node value,
+                DataType keyType) {
             super(lo, hi);
             this.def = def;
             this.entryDef = entryDef;

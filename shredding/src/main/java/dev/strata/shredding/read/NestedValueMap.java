@@ -1,13 +1,12 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.parquet.ArrayBackedMap;
+import dev.strata.shredding.parquet.ParquetSchemas;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.strata.shredding.layout.ShreddedColumnMeta;
-import dev.strata.shredding.parquet.ArrayBackedMap;
-import dev.strata.shredding.parquet.ParquetSchemas;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.InternalMap;
@@ -22,14 +21,14 @@ import org.apache.parquet.schema.Type;
 
 /**
  * A shredded map whose values are nested (ROW, ARRAY or MAP values), for the row path, whole or by
- * selected keys: each {@code __col_c} is assembled as a {@link NestedField} of the value type and the
- * overflow as one of {@code MAP<INT, V>}; the row's {@code __field_mapping} says which key each column
- * holds. A whole map lists the keys the mapping places in {@code __col_0 .. __col_{K-1}} in column order,
- * then the row's overflow entries in file order; ids outside the key dictionary (-1 marks an unused
- * column) hold no entry. With selected keys a row's map holds, per requested key in request order, the
- * value of the first read column whose mapping holds the key's id, else of the row's first overflow entry
- * naming it; only the columns of S(k) of the requested keys are read, and the overflow only when a key is
- * in O.
+ * selected keys: each {@code __col_c} is assembled as a {@link NestedField} of the value type and
+ * the overflow as one of {@code MAP<INT, V>}; the row's {@code __field_mapping} says which key each
+ * column holds. A whole map lists the keys the mapping places in {@code __col_0 .. __col_{K-1}} in
+ * column order, then the row's overflow entries in file order; ids outside the key dictionary (-1
+ * marks an unused column) hold no entry. With selected keys a row's map holds, per requested key in
+ * request order, the value of the first read column whose mapping holds the key's id, else of the
+ * row's first overflow entry naming it; only the columns of S(k) of the requested keys are read,
+ * and the overflow only when a key is in O.
  */
 final class NestedValueMap extends ShreddedColumns.Field {
 
@@ -39,18 +38,28 @@ final class NestedValueMap extends ShreddedColumns.Field {
     private final DataType valueType;
     private final List<String> selected;
     private final BinaryString[] keyStrings;
+
     /** The requested keys' ids (-1: not in the file) and strings; null for a whole map. */
     private final int[] selectedIds;
+
     private final BinaryString[] selectedStrings;
     private boolean mapOptional;
     private ColumnCursor mapping;
+
     /** Per window entry of the mapping, the id it holds (-1: NULL). */
     private int[] mappingIds = new int[0];
+
     /** The read value columns, by column index (null where not read), and the overflow. */
     private NestedField[] cols;
+
     private NestedField overflow;
 
-    NestedValueMap(String name, String file, ShreddedColumnMeta meta, DataType valueType, List<String> selected) {
+    NestedValueMap(
+            String name,
+            String file,
+            ShreddedColumnMeta meta,
+            DataType valueType,
+            List<String> selected) {
         this.name = name;
         this.file = file;
         this.meta = meta;
@@ -69,20 +78,28 @@ final class NestedValueMap extends ShreddedColumns.Field {
             selectedStrings = new BinaryString[selected.size()];
             for (int j = 0; j < selectedIds.length; j++) {
                 selectedIds[j] = meta.idOf(selected.get(j));
-                selectedStrings[j] = BinaryString.fromBytes(selected.get(j).getBytes(StandardCharsets.UTF_8));
+                selectedStrings[j] =
+                        BinaryString.fromBytes(selected.get(j).getBytes(StandardCharsets.UTF_8));
             }
         }
     }
 
     /** Whether every value column of {@code physical} can be assembled as {@code valueType}. */
-    static boolean assembles(String name, GroupType physical, DataType valueType, MessageType schema, String file) {
+    static boolean assembles(
+            String name, GroupType physical, DataType valueType, MessageType schema, String file) {
         for (Type t : physical.getFields()) {
             if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)
-                    && NestedField.at(new String[] {name, t.getName()}, file, valueType, schema) == null) {
+                    && NestedField.at(new String[] {name, t.getName()}, file, valueType, schema)
+                            == null) {
                 return false;
             }
-            if (t.getName().equals(ParquetSchemas.OVERFLOW) && NestedField.at(new String[] {name, t.getName()}, file,
-                    DataTypes.MAP(DataTypes.INT().notNull(), valueType), schema) == null) {
+            if (t.getName().equals(ParquetSchemas.OVERFLOW)
+                    && NestedField.at(
+                                    new String[] {name, t.getName()},
+                                    file,
+                                    DataTypes.MAP(DataTypes.INT().notNull(), valueType),
+                                    schema)
+                            == null) {
                 return false;
             }
         }
@@ -92,7 +109,9 @@ final class NestedValueMap extends ShreddedColumns.Field {
     @Override
     Type groupType(int group, BlockMetaData block, GroupType fileType) {
         GroupType physical = fileType.getType(name).asGroupType();
-        return selected == null ? physical : ShreddedParquetReader.selectedPhysical(physical, meta, selected);
+        return selected == null
+                ? physical
+                : ShreddedParquetReader.selectedPhysical(physical, meta, selected);
     }
 
     @Override
@@ -100,10 +119,19 @@ final class NestedValueMap extends ShreddedColumns.Field {
         GroupType physical = schema.getType(name).asGroupType();
         mapOptional = physical.getRepetition() == Type.Repetition.OPTIONAL;
         GroupType fm = physical.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
-        ColumnDescriptor d = schema.getColumnDescription(new String[] {name, ParquetSchemas.FIELD_MAPPING,
-                fm.getType(0).getName(), fm.getType(0).asGroupType().getType(0).getName()});
+        ColumnDescriptor d =
+                schema.getColumnDescription(
+                        new String[] {
+                            name,
+                            ParquetSchemas.FIELD_MAPPING,
+                            fm.getType(0).getName(),
+                            fm.getType(0).asGroupType().getType(0).getName()
+                        });
         if (d.getMaxRepetitionLevel() != 1) {
-            throw corrupt("its __field_mapping has repetition level " + d.getMaxRepetitionLevel() + ", not 1");
+            throw corrupt(
+                    "its __field_mapping has repetition level "
+                            + d.getMaxRepetitionLevel()
+                            + ", not 1");
         }
         mapping = new ColumnCursor(pages.getPageReader(d), d, file);
         cols = new NestedField[meta.numColumns()];
@@ -119,18 +147,31 @@ final class NestedValueMap extends ShreddedColumns.Field {
                     c = -1;
                 }
                 if (c < 0 || c >= cols.length) {
-                    throw corrupt("its physical field " + field + " is not one of the footer's " + cols.length
-                            + " columns");
+                    throw corrupt(
+                            "its physical field "
+                                    + field
+                                    + " is not one of the footer's "
+                                    + cols.length
+                                    + " columns");
                 }
                 f = cols[c] = NestedField.at(new String[] {name, field}, file, valueType, schema);
             } else if (field.equals(ParquetSchemas.OVERFLOW)) {
-                f = overflow = NestedField.at(new String[] {name, field}, file,
-                        DataTypes.MAP(DataTypes.INT().notNull(), valueType), schema);
+                f =
+                        overflow =
+                                NestedField.at(
+                                        new String[] {name, field},
+                                        file,
+                                        DataTypes.MAP(DataTypes.INT().notNull(), valueType),
+                                        schema);
             } else {
                 continue;
             }
             if (f == null) {
-                throw corrupt("its physical field " + field + " does not hold values of type " + valueType);
+                throw corrupt(
+                        "its physical field "
+                                + field
+                                + " does not hold values of type "
+                                + valueType);
             }
             f.load(pages, schema);
         }
@@ -179,7 +220,8 @@ final class NestedValueMap extends ShreddedColumns.Field {
         if (mapOptional && mapping.def[start] == 0) {
             return null;
         }
-        // The mapping's ids of this row, by column (its entries hold a value where def is the maximum).
+        // The mapping's ids of this row, by column (its entries hold a value where def is the
+        // maximum).
         int[] ids = new int[end - start];
         for (int e = start; e < end; e++) {
             ids[e - start] = mappingIds[e];
@@ -231,7 +273,13 @@ final class NestedValueMap extends ShreddedColumns.Field {
     }
 
     private IllegalStateException corrupt(String what) {
-        return new IllegalStateException("Cannot read map column " + name + " of " + file + ": " + what
-                + ". The file is corrupt.");
+        return new IllegalStateException(
+                "Cannot read map column "
+                        + name
+                        + " of "
+                        + file
+                        + ": "
+                        + what
+                        + ". The file is corrupt.");
     }
 }

@@ -12,11 +12,11 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 
 /**
- * Turns a decoded Parquet value into the Paimon object of its column's type (as Paimon's own Parquet
- * reader returns it), for the row path: INT32 as byte, short, int (DATE and TIME too) or long; INT64 as
- * long, an unscaled decimal or a timestamp in the file's unit (micros when the file names none); FLOAT
- * and DOUBLE; BOOLEAN; BINARY as {@link BinaryString} for strings, bytes for binaries, or an unscaled
- * decimal; INT96 as a timestamp.
+ * Turns a decoded Parquet value into the Paimon object of its column's type (as Paimon's own
+ * Parquet reader returns it), for the row path: INT32 as byte, short, int (DATE and TIME too) or
+ * long; INT64 as long, an unscaled decimal or a timestamp in the file's unit (micros when the file
+ * names none); FLOAT and DOUBLE; BOOLEAN; BINARY as {@link BinaryString} for strings, bytes for
+ * binaries, or an unscaled decimal; INT96 as a timestamp.
  */
 final class PaimonValues {
 
@@ -27,7 +27,10 @@ final class PaimonValues {
 
     private PaimonValues() {}
 
-    /** The conversion of values of Parquet type {@code file} to {@code type}, or null when the row path cannot decode them. */
+    /**
+     * The conversion of values of Parquet type {@code file} to {@code type}, or null when the row
+     * path cannot decode them.
+     */
     static Value of(DataType type, Type file) {
         if (!file.isPrimitive() || file.getRepetition() == Type.Repetition.REPEATED) {
             return null;
@@ -35,13 +38,16 @@ final class PaimonValues {
         PrimitiveType p = file.asPrimitiveType();
         PrimitiveTypeName physical = p.getPrimitiveTypeName();
         if (physical == PrimitiveTypeName.INT96) {
-            boolean timestamp = type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
-                    || type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+            boolean timestamp =
+                    type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                            || type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
             return timestamp ? (c, o) -> int96(c.bytes[o]) : null;
         }
         boolean int32 = physical == PrimitiveTypeName.INT32;
         boolean int64 = physical == PrimitiveTypeName.INT64;
-        boolean binary = physical == PrimitiveTypeName.BINARY || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+        boolean binary =
+                physical == PrimitiveTypeName.BINARY
+                        || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
         switch (type.getTypeRoot()) {
             case BOOLEAN:
                 return physical == PrimitiveTypeName.BOOLEAN ? (c, o) -> c.ints[o] != 0 : null;
@@ -59,43 +65,52 @@ final class PaimonValues {
                 return physical == PrimitiveTypeName.FLOAT ? (c, o) -> (float) c.doubles[o] : null;
             case DOUBLE:
                 return physical == PrimitiveTypeName.DOUBLE || physical == PrimitiveTypeName.FLOAT
-                        ? (c, o) -> c.doubles[o] : null;
+                        ? (c, o) -> c.doubles[o]
+                        : null;
             case CHAR:
             case VARCHAR:
                 return binary ? (c, o) -> BinaryString.fromBytes(c.bytes[o]) : null;
             case BINARY:
             case VARBINARY:
                 return binary ? (c, o) -> c.bytes[o] : null;
-            case DECIMAL: {
-                int precision = ((DecimalType) type).getPrecision();
-                int scale = ((DecimalType) type).getScale();
-                if (int32) {
-                    return (c, o) -> Decimal.fromUnscaledLong(c.ints[o], precision, scale);
+            case DECIMAL:
+                {
+                    int precision = ((DecimalType) type).getPrecision();
+                    int scale = ((DecimalType) type).getScale();
+                    if (int32) {
+                        return (c, o) -> Decimal.fromUnscaledLong(c.ints[o], precision, scale);
+                    }
+                    if (int64) {
+                        return (c, o) -> Decimal.fromUnscaledLong(c.longs[o], precision, scale);
+                    }
+                    return binary
+                            ? (c, o) -> Decimal.fromUnscaledBytes(c.bytes[o], precision, scale)
+                            : null;
                 }
-                if (int64) {
-                    return (c, o) -> Decimal.fromUnscaledLong(c.longs[o], precision, scale);
-                }
-                return binary ? (c, o) -> Decimal.fromUnscaledBytes(c.bytes[o], precision, scale) : null;
-            }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
-                if (!int64) {
-                    return null;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                {
+                    if (!int64) {
+                        return null;
+                    }
+                    LogicalTypeAnnotation a = p.getLogicalTypeAnnotation();
+                    LogicalTypeAnnotation.TimeUnit unit =
+                            a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
+                                    ? ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a)
+                                            .getUnit()
+                                    : LogicalTypeAnnotation.TimeUnit.MICROS;
+                    switch (unit) {
+                        case MILLIS:
+                            return (c, o) -> Timestamp.fromEpochMillis(c.longs[o]);
+                        case MICROS:
+                            return (c, o) -> Timestamp.fromMicros(c.longs[o]);
+                        default:
+                            return (c, o) ->
+                                    Timestamp.fromEpochMillis(
+                                            Math.floorDiv(c.longs[o], 1_000_000L),
+                                            (int) Math.floorMod(c.longs[o], 1_000_000L));
+                    }
                 }
-                LogicalTypeAnnotation a = p.getLogicalTypeAnnotation();
-                LogicalTypeAnnotation.TimeUnit unit = a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
-                        ? ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit()
-                        : LogicalTypeAnnotation.TimeUnit.MICROS;
-                switch (unit) {
-                    case MILLIS:
-                        return (c, o) -> Timestamp.fromEpochMillis(c.longs[o]);
-                    case MICROS:
-                        return (c, o) -> Timestamp.fromMicros(c.longs[o]);
-                    default:
-                        return (c, o) -> Timestamp.fromEpochMillis(Math.floorDiv(c.longs[o], 1_000_000L),
-                                (int) Math.floorMod(c.longs[o], 1_000_000L));
-                }
-            }
             default:
                 return null;
         }
@@ -105,12 +120,13 @@ final class PaimonValues {
     private static final int JULIAN_EPOCH_DAY = 2_440_588;
 
     /**
-     * An INT96 timestamp (8 bytes little-endian nanoseconds of the day, then 4 bytes little-endian Julian
-     * day) as Paimon's Parquet reader decodes it (UTC): milliseconds since the epoch and the nanoseconds
-     * within the millisecond.
+     * An INT96 timestamp (8 bytes little-endian nanoseconds of the day, then 4 bytes little-endian
+     * Julian day) as Paimon's Parquet reader decodes it (UTC): milliseconds since the epoch and the
+     * nanoseconds within the millisecond.
      */
     static Timestamp int96(byte[] b) {
-        java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer buf =
+                java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long nanosOfDay = buf.getLong();
         int julianDay = buf.getInt();
         long millis = (julianDay - JULIAN_EPOCH_DAY) * 86_400_000L + nanosOfDay / 1_000_000L;

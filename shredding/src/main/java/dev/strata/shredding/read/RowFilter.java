@@ -1,29 +1,29 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.pushdown.MapPredicate;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import dev.strata.shredding.pushdown.MapPredicate;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeRoot;
 
 /**
- * Drops, inside the columnar reader, the rows of a window in which the scan's pushed map predicate is
- * not true, so Spark neither receives nor evaluates them; Spark's own Filter stays above the scan and
- * decides every row that is returned.
+ * Drops, inside the columnar reader, the rows of a window in which the scan's pushed map predicate
+ * is not true, so Spark neither receives nor evaluates them; Spark's own Filter stays above the
+ * scan and decides every row that is returned.
  *
- * <p>Sound for the same reason as skipping a row group: the predicate comes from the Filter directly over
- * the scan, is implied by it, and is built from null-rejecting leaves under AND and OR only (no NOT), so
- * a row where it is not true (false, or unknown because a key is absent or its value NULL) is a row the
- * Filter drops. A predicate reaches the reader only where a file's rows are final (append tables,
- * deletion-vector tables, splits of non-overlapping files: see {@code ShreddedReadHandover}), so dropping
- * a row never lets an older version of its key show through a merge; rows keep their absolute positions,
- * which deletion vectors are applied by. Comparisons follow Spark's: doubles compare equal when {@code ==} says so (so -0.0 = 0.0) and
- * otherwise by {@link Double#compare} (NaN equals NaN and is above every number), strings by their
- * UTF-8 bytes, unsigned. A leaf whose literal kind does not match the value type, or whose key this
- * reader does not decode, keeps every row.
+ * <p>Sound for the same reason as skipping a row group: the predicate comes from the Filter
+ * directly over the scan, is implied by it, and is built from null-rejecting leaves under AND and
+ * OR only (no NOT), so a row where it is not true (false, or unknown because a key is absent or its
+ * value NULL) is a row the Filter drops. A predicate reaches the reader only where a file's rows
+ * are final (append tables, deletion-vector tables, splits of non-overlapping files: see {@code
+ * ShreddedReadHandover}), so dropping a row never lets an older version of its key show through a
+ * merge; rows keep their absolute positions, which deletion vectors are applied by. Comparisons
+ * follow Spark's: doubles compare equal when {@code ==} says so (so -0.0 = 0.0) and otherwise by
+ * {@link Double#compare} (NaN equals NaN and is above every number), strings by their UTF-8 bytes,
+ * unsigned. A leaf whose literal kind does not match the value type, or whose key this reader does
+ * not decode, keeps every row.
  */
 final class RowFilter {
 
@@ -45,7 +45,10 @@ final class RowFilter {
         return rows;
     }
 
-    /** Writes the window rows in which the predicate may be true, ascending, into {@code out}; returns how many. */
+    /**
+     * Writes the window rows in which the predicate may be true, ascending, into {@code out};
+     * returns how many.
+     */
     int select(int rows, int[] out) {
         boolean[] keep = new boolean[rows];
         root.eval(rows, keep);
@@ -139,7 +142,10 @@ final class RowFilter {
             this.op = op;
         }
 
-        /** Null when the literals' kind does not match the value type (the leaf then keeps every row). */
+        /**
+         * Null when the literals' kind does not match the value type (the leaf then keeps every
+         * row).
+         */
         static Test of(MapPredicate.Leaf leaf, DataType valueType) {
             if (leaf.op() == MapPredicate.Op.IS_NOT_NULL) {
                 return new Present();
@@ -164,7 +170,8 @@ final class RowFilter {
                     for (int i = 0; i < l.length; i++) {
                         l[i] = (Long) lits.get(i);
                     }
-                    return new LongTest(leaf.op(), l, valueType.getTypeRoot() == DataTypeRoot.INTEGER);
+                    return new LongTest(
+                            leaf.op(), l, valueType.getTypeRoot() == DataTypeRoot.INTEGER);
                 case VARCHAR:
                     if (!allOf(lits, String.class)) {
                         return null;
@@ -190,7 +197,10 @@ final class RowFilter {
 
         abstract boolean matches(ColumnCursor chunk, int ordinal);
 
-        /** Whether {@code cmp} (value compared with a literal) satisfies the operator; IN is "any literal equal". */
+        /**
+         * Whether {@code cmp} (value compared with a literal) satisfies the operator; IN is "any
+         * literal equal".
+         */
         final boolean holds(int cmp) {
             switch (op) {
                 case EQ:
@@ -224,7 +234,10 @@ final class RowFilter {
         }
     }
 
-    /** Comparisons and IN on DOUBLE values (STARTS_WITH has a String literal, so never reaches here). */
+    /**
+     * Comparisons and IN on DOUBLE values (STARTS_WITH has a String literal, so never reaches
+     * here).
+     */
     private static final class DoubleTest extends Test {
         private final double[] literals;
 
@@ -281,9 +294,11 @@ final class RowFilter {
         boolean matches(ColumnCursor chunk, int ordinal) {
             byte[] v = chunk.getBytes(ordinal);
             for (byte[] l : literals) {
-                boolean hit = op == MapPredicate.Op.STARTS_WITH
-                        ? v.length >= l.length && Arrays.equals(v, 0, l.length, l, 0, l.length)
-                        : holds(Arrays.compareUnsigned(v, l));
+                boolean hit =
+                        op == MapPredicate.Op.STARTS_WITH
+                                ? v.length >= l.length
+                                        && Arrays.equals(v, 0, l.length, l, 0, l.length)
+                                : holds(Arrays.compareUnsigned(v, l));
                 if (hit) {
                     return true;
                 }

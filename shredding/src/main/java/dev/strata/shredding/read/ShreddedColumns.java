@@ -1,15 +1,5 @@
 package dev.strata.shredding.read;
 
-import java.io.Closeable;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.layout.KeyZones;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
@@ -21,6 +11,15 @@ import dev.strata.shredding.parquet.ParquetSchemas;
 import dev.strata.shredding.parquet.ShreddedFooters;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPruner;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
@@ -44,39 +43,41 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Column-at-a-time reader of one shredded data file, window by window: the shredding module's one reader
- * of the layout, used by the Spark columnar path and by Paimon's row path ({@code ShreddedParquetReader}).
- * Top-level primitive columns are read as they are, nested ones (row path) assembled from their leaves'
- * levels ({@link NestedField}, {@link NestedValueMap}); a selected-key map column reads
- * {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code __overflow} when a key is in
- * O, and gives, per row, the requested keys present in the row in request order with their values: a
- * key's value is in the first column of S(k) whose mapping holds k's id in that row, else in the row's
- * first overflow entry naming k, so {@code m['k']} is the full map's. For the row path a map may also be
- * read whole ({@link FullMap}).
+ * Column-at-a-time reader of one shredded data file, window by window: the shredding module's one
+ * reader of the layout, used by the Spark columnar path and by Paimon's row path ({@code
+ * ShreddedParquetReader}). Top-level primitive columns are read as they are, nested ones (row path)
+ * assembled from their leaves' levels ({@link NestedField}, {@link NestedValueMap}); a selected-key
+ * map column reads {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code
+ * __overflow} when a key is in O, and gives, per row, the requested keys present in the row in
+ * request order with their values: a key's value is in the first column of S(k) whose mapping holds
+ * k's id in that row, else in the row's first overflow entry naming k, so {@code m['k']} is the
+ * full map's. For the row path a map may also be read whole ({@link FullMap}).
  *
- * <p>Memory: a row group is read in windows of at most {@value #MAX_WINDOW_ROWS} rows, fewer when a read
- * column holds many level entries per row (at most about {@value #WINDOW_ENTRIES} entries per column and
- * window), and every column decodes only the pages overlapping the current window. The heap therefore
- * holds one window's decoded values, the current pages and the compressed bytes of the requested column
- * chunks of one row group (as parquet-mr reads them), not the decoded row group.
+ * <p>Memory: a row group is read in windows of at most {@value #MAX_WINDOW_ROWS} rows, fewer when a
+ * read column holds many level entries per row (at most about {@value #WINDOW_ENTRIES} entries per
+ * column and window), and every column decodes only the pages overlapping the current window. The
+ * heap therefore holds one window's decoded values, the current pages and the compressed bytes of
+ * the requested column chunks of one row group (as parquet-mr reads them), not the decoded row
+ * group.
  *
  * <p>File and row-group skipping use {@link MapPruner}; then, when the file has a column index, the
  * pruner's page filter gives the row ranges of the group that may match: the group is read with
- * {@code readFilteredRowGroup} (only the pages overlapping them), windows lie inside the ranges and each
- * column jumps over the pages between them ({@link ColumnCursor#seek}); the rows left out count as
- * skipped by the page index. The pushed predicate then drops, per window, the rows in which it cannot be
- * true ({@link RowFilter}). Groups whose footer records ownership segments are read without
- * {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is named in the error
- * ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
+ * {@code readFilteredRowGroup} (only the pages overlapping them), windows lie inside the ranges and
+ * each column jumps over the pages between them ({@link ColumnCursor#seek}); the rows left out
+ * count as skipped by the page index. The pushed predicate then drops, per window, the rows in
+ * which it cannot be true ({@link RowFilter}). Groups whose footer records ownership segments are
+ * read without {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is
+ * named in the error ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
  *
- * <p>Use: {@link #nextWindow()} returns how many rows of the next window are selected, then
- * {@link #row(int)} gives the window row of the x-th selected one, {@link #position(int)} its absolute
+ * <p>Use: {@link #nextWindow()} returns how many rows of the next window are selected, then {@link
+ * #row(int)} gives the window row of the x-th selected one, {@link #position(int)} its absolute
  * position in the file and {@link #field(int)} its values.
  */
 public final class ShreddedColumns implements Closeable {
 
     static final int MAX_WINDOW_ROWS = 4096;
     static final int WINDOW_ENTRIES = 1 << 20;
+
     /** Paimon's prefix of a primary-key file's key columns. */
     private static final String KEY_PREFIX = "_KEY_";
 
@@ -90,16 +91,31 @@ public final class ShreddedColumns implements Closeable {
     private final Map<String, ShreddedColumnMeta> metas;
     private final RoaringBitmap32 selection;
     private long subColumns;
+
     /** Why the read cannot be decoded here, or null. */
     private String unreadable;
-    /** Absolute position of the current group's first row, and of the current window's first row. */
+
+    /**
+     * Absolute position of the current group's first row, and of the current window's first row.
+     */
     private long groupStart;
+
     private long windowStart;
-    /** The pruner's page filter (over the file's physical columns) and the file's column paths, or null. */
+
+    /**
+     * The pruner's page filter (over the file's physical columns) and the file's column paths, or
+     * null.
+     */
     private FilterPredicate pageFilter;
+
     private final Set<ColumnPath> filePaths = new HashSet<>();
-    /** The current group's row ranges the page index cannot rule out (null: every row), and the current one. */
+
+    /**
+     * The current group's row ranges the page index cannot rule out (null: every row), and the
+     * current one.
+     */
     private List<RowRanges.Range> ranges;
+
     private int range;
     private int nextBlock;
     private int group = -1;
@@ -112,25 +128,39 @@ public final class ShreddedColumns implements Closeable {
     private boolean started;
 
     /**
-     * Opens the file and plans the read of {@code readType}; {@link #readable()} says whether every read
-     * column can be decoded here (primitive columns and selected-key shredded maps, as the Spark columnar
-     * path reads them).
+     * Opens the file and plans the read of {@code readType}; {@link #readable()} says whether every
+     * read column can be decoded here (primitive columns and selected-key shredded maps, as the
+     * Spark columnar path reads them).
      */
-    public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate, boolean verifyPages) throws IOException {
+    public ShreddedColumns(
+            InputFile input,
+            String file,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate,
+            boolean verifyPages)
+            throws IOException {
         this(input, file, readType, selectedKeys, pruningPredicate, null, verifyPages, false);
     }
 
     /**
-     * As above, for Paimon's row path when {@code rows} is true: a read column may then also be a whole
-     * shredded map (no selected keys for it), a map of primitive keys and values in Paimon's plain layout
-     * ({@link PlainMap}), a column of nested type (ROW, ARRAY, MULTISET, a plain-layout map with nested keys
-     * or values: {@link NestedField}), a column the file does not have (NULL in every row, as after ADD
-     * COLUMN) or a primary-key file's {@code _KEY_<name>} column; {@link Field#get} gives Paimon values.
-     * Only rows whose absolute position is in {@code selection} (null: all) are selected.
+     * As above, for Paimon's row path when {@code rows} is true: a read column may then also be a
+     * whole shredded map (no selected keys for it), a map of primitive keys and values in Paimon's
+     * plain layout ({@link PlainMap}), a column of nested type (ROW, ARRAY, MULTISET, a
+     * plain-layout map with nested keys or values: {@link NestedField}), a column the file does not
+     * have (NULL in every row, as after ADD COLUMN) or a primary-key file's {@code _KEY_<name>}
+     * column; {@link Field#get} gives Paimon values. Only rows whose absolute position is in {@code
+     * selection} (null: all) are selected.
      */
-    public ShreddedColumns(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean verifyPages, boolean rows)
+    public ShreddedColumns(
+            InputFile input,
+            String file,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate,
+            RoaringBitmap32 selection,
+            boolean verifyPages,
+            boolean rows)
             throws IOException {
         this.file = file;
         this.input = input;
@@ -141,14 +171,22 @@ public final class ShreddedColumns implements Closeable {
         try {
             this.blocks = reader.getRowGroups();
             this.metas = checkedMetas(opened0.metas);
-            this.pruner = plan(readType, selectedKeys == null ? Map.of() : selectedKeys, pruningPredicate, rows);
+            this.pruner =
+                    plan(
+                            readType,
+                            selectedKeys == null ? Map.of() : selectedKeys,
+                            pruningPredicate,
+                            rows);
             List<MapKeys> maps = new ArrayList<>();
             for (Field f : fields) {
                 if (f instanceof MapKeys) {
                     maps.add((MapKeys) f);
                 }
             }
-            this.filter = pruningPredicate == null || requested == null ? null : RowFilter.of(pruningPredicate, maps);
+            this.filter =
+                    pruningPredicate == null || requested == null
+                            ? null
+                            : RowFilter.of(pruningPredicate, maps);
             opened = true;
         } finally {
             if (!opened) {
@@ -158,8 +196,8 @@ public final class ShreddedColumns implements Closeable {
     }
 
     /**
-     * The footer metadata of every column stored shredded, checked against the file: each such column has
-     * its metadata, and per-row-group zones describe the file's row groups.
+     * The footer metadata of every column stored shredded, checked against the file: each such
+     * column has its metadata, and per-row-group zones describe the file's row groups.
      */
     private Map<String, ShreddedColumnMeta> checkedMetas(Map<String, ShreddedColumnMeta> metas) {
         MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -169,9 +207,14 @@ public final class ShreddedColumns implements Closeable {
             }
             ShreddedColumnMeta meta = metas.get(t.getName());
             if (meta == null) {
-                throw new IllegalStateException("Cannot read shredded column '" + t.getName() + "' of file " + file
-                        + ": footer metadata " + ShreddingFooter.footerKey(t.getName())
-                        + " is missing. The file is corrupt or was not written by Strata.");
+                throw new IllegalStateException(
+                        "Cannot read shredded column '"
+                                + t.getName()
+                                + "' of file "
+                                + file
+                                + ": footer metadata "
+                                + ShreddingFooter.footerKey(t.getName())
+                                + " is missing. The file is corrupt or was not written by Strata.");
             }
             if (meta.zonesRecorded()) {
                 List<KeyZones> zones = meta.zones();
@@ -180,9 +223,16 @@ public final class ShreddedColumns implements Closeable {
                     match = zones.get(i).rowCount() == blocks.get(i).getRowCount();
                 }
                 if (!match) {
-                    throw new IllegalStateException("Cannot read shredded column '" + t.getName() + "' of file " + file
-                            + ": the footer metadata describes " + zones.size() + " row groups but the file has "
-                            + blocks.size() + " (or their row counts differ). The file is corrupt.");
+                    throw new IllegalStateException(
+                            "Cannot read shredded column '"
+                                    + t.getName()
+                                    + "' of file "
+                                    + file
+                                    + ": the footer metadata describes "
+                                    + zones.size()
+                                    + " row groups but the file has "
+                                    + blocks.size()
+                                    + " (or their row counts differ). The file is corrupt.");
                 }
             }
         }
@@ -194,15 +244,22 @@ public final class ShreddedColumns implements Closeable {
         return metas;
     }
 
-    private MapPruner plan(RowType readType, Map<String, List<String>> selectedKeys, MapPredicate pruningPredicate,
+    private MapPruner plan(
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate,
             boolean rows) {
         MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
         List<Type> requestedFields = new ArrayList<>();
         long leaves = 0;
         boolean ok = true;
         for (DataField f : readType.getFields()) {
-            String name = fileSchema.containsField(f.name()) ? f.name()
-                    : rows && fileSchema.containsField(KEY_PREFIX + f.name()) ? KEY_PREFIX + f.name() : null;
+            String name =
+                    fileSchema.containsField(f.name())
+                            ? f.name()
+                            : rows && fileSchema.containsField(KEY_PREFIX + f.name())
+                                    ? KEY_PREFIX + f.name()
+                                    : null;
             if (name == null) {
                 if (!rows) {
                     unreadable = "the file has no column '" + f.name() + "'";
@@ -215,13 +272,22 @@ public final class ShreddedColumns implements Closeable {
             Type t = fileSchema.getType(name);
             ShreddedColumnMeta meta = metas.get(name);
             if (meta != null && !(f.type() instanceof MapType)) {
-                throw new IllegalStateException("Cannot read column '" + f.name() + "' of file " + file + " as "
-                        + f.type() + ": the file stores it as a shredded MAP. The file does not belong to this table.");
+                throw new IllegalStateException(
+                        "Cannot read column '"
+                                + f.name()
+                                + "' of file "
+                                + file
+                                + " as "
+                                + f.type()
+                                + ": the file stores it as a shredded MAP. The file does not belong to this table.");
             }
             if (f.type() instanceof MapType && meta == null && rows) {
-                Field plain = PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
+                Field plain =
+                        PlainMap.of(this, name, (MapType) f.type(), t, selectedKeys.get(f.name()));
                 if (plain == null) {
-                    plain = NestedField.of(name, file, f.type(), fileSchema, selectedKeys.get(f.name()));
+                    plain =
+                            NestedField.of(
+                                    name, file, f.type(), fileSchema, selectedKeys.get(f.name()));
                 }
                 if (plain == null) {
                     unreadable = mismatch(f, t);
@@ -235,16 +301,25 @@ public final class ShreddedColumns implements Closeable {
             if (f.type() instanceof MapType) {
                 List<String> keys = selectedKeys.get(f.name());
                 DataType valueType = ((MapType) f.type()).getValueType();
-                if (rows && meta != null && !t.isPrimitive() && !valuesDecodable(t.asGroupType(), valueType)
-                        && NestedValueMap.assembles(name, t.asGroupType(), valueType, fileSchema, file)) {
-                    GroupType physical = keys == null ? t.asGroupType()
-                            : ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
+                if (rows
+                        && meta != null
+                        && !t.isPrimitive()
+                        && !valuesDecodable(t.asGroupType(), valueType)
+                        && NestedValueMap.assembles(
+                                name, t.asGroupType(), valueType, fileSchema, file)) {
+                    GroupType physical =
+                            keys == null
+                                    ? t.asGroupType()
+                                    : ShreddedParquetReader.selectedPhysical(
+                                            t.asGroupType(), meta, keys);
                     requestedFields.add(physical);
                     leaves += ParquetSchemas.leafCount(physical);
                     fields.add(new NestedValueMap(name, file, meta, valueType, keys));
                     continue;
                 }
-                if (meta == null || t.isPrimitive() || !valuesDecodable(t.asGroupType(), valueType)
+                if (meta == null
+                        || t.isPrimitive()
+                        || !valuesDecodable(t.asGroupType(), valueType)
                         || (keys == null && !rows)) {
                     unreadable = mismatch(f, t);
                     ok = false;
@@ -256,13 +331,17 @@ public final class ShreddedColumns implements Closeable {
                     fields.add(new FullMap(name, meta, valueType));
                     continue;
                 }
-                GroupType physical = ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
+                GroupType physical =
+                        ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
                 requestedFields.add(physical);
                 leaves += ParquetSchemas.leafCount(physical);
                 fields.add(new MapKeys(name, meta, keys, valueType));
             } else {
                 PaimonValues.Value value = PaimonValues.of(f.type(), t);
-                Field nested = value == null && rows ? NestedField.of(name, file, f.type(), fileSchema, null) : null;
+                Field nested =
+                        value == null && rows
+                                ? NestedField.of(name, file, f.type(), fileSchema, null)
+                                : null;
                 if (value == null && nested == null) {
                     unreadable = mismatch(f, t);
                     ok = false;
@@ -290,10 +369,14 @@ public final class ShreddedColumns implements Closeable {
         return p;
     }
 
-    /** Whether every value column of a shredded map ({@code __col_c} and the overflow's values) is decodable as {@code valueType}. */
+    /**
+     * Whether every value column of a shredded map ({@code __col_c} and the overflow's values) is
+     * decodable as {@code valueType}.
+     */
     private static boolean valuesDecodable(GroupType physical, DataType valueType) {
         for (Type t : physical.getFields()) {
-            if (t.getName().startsWith(ParquetSchemas.COL_PREFIX) && PaimonValues.of(valueType, t) == null) {
+            if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)
+                    && PaimonValues.of(valueType, t) == null) {
                 return false;
             }
             if (t.getName().equals(ParquetSchemas.OVERFLOW)) {
@@ -311,19 +394,25 @@ public final class ShreddedColumns implements Closeable {
         return requested != null;
     }
 
-    /** Why the file cannot be read here ({@link #readable()} false), naming the column; else null. */
+    /**
+     * Why the file cannot be read here ({@link #readable()} false), naming the column; else null.
+     */
     public String unreadable() {
         return unreadable;
     }
 
     private static String mismatch(DataField f, Type t) {
-        return "column '" + f.name() + "' is stored as " + t.toString().trim().replaceAll("\\s+", " ")
-                + ", which does not hold values of the read type " + f.type();
+        return "column '"
+                + f.name()
+                + "' is stored as "
+                + t.toString().trim().replaceAll("\\s+", " ")
+                + ", which does not hold values of the read type "
+                + f.type();
     }
 
     /**
-     * The reader of read field i (in read-type order): for the Spark columnar path a {@link Primitive} or a
-     * {@link MapKeys}; the row path may get any field.
+     * The reader of read field i (in read-type order): for the Spark columnar path a {@link
+     * Primitive} or a {@link MapKeys}; the row path may get any field.
      */
     public Field field(int i) {
         return fields.get(i);
@@ -340,8 +429,8 @@ public final class ShreddedColumns implements Closeable {
     }
 
     /**
-     * Decodes the next window that has rows the pushed predicate may keep; returns how many (0 at the end
-     * of the file).
+     * Decodes the next window that has rows the pushed predicate may keep; returns how many (0 at
+     * the end of the file).
      */
     public int nextWindow() throws IOException {
         if (!started) {
@@ -361,7 +450,10 @@ public final class ShreddedColumns implements Closeable {
                 while (range < ranges.size() && ranges.get(range).to < groupRow) {
                     range++;
                 }
-                groupRow = range < ranges.size() ? (int) Math.max(groupRow, ranges.get(range).from) : groupRows;
+                groupRow =
+                        range < ranges.size()
+                                ? (int) Math.max(groupRow, ranges.get(range).from)
+                                : groupRows;
             }
             if (groupRow == groupRows) {
                 if (group >= 0) {
@@ -423,8 +515,12 @@ public final class ShreddedColumns implements Closeable {
             }
             RowRanges rows = null;
             if (pageFilter != null && hasColumnIndexes(block)) {
-                rows = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(pageFilter), reader.getColumnIndexStore(g),
-                        filePaths, block.getRowCount());
+                rows =
+                        ColumnIndexFilter.calculateRowRanges(
+                                FilterCompat.get(pageFilter),
+                                reader.getColumnIndexStore(g),
+                                filePaths,
+                                block.getRowCount());
                 if (rows.rowCount() == 0) {
                     ShreddedReadMetrics.rowGroupSkipped(false);
                     ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount());
@@ -433,7 +529,8 @@ public final class ShreddedColumns implements Closeable {
                 if (rows.rowCount() == block.getRowCount()) {
                     rows = null;
                 } else {
-                    ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount() - rows.rowCount());
+                    ShreddedReadMetrics.rowsSkippedByPageIndex(
+                            block.getRowCount() - rows.rowCount());
                 }
             }
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -448,7 +545,10 @@ public final class ShreddedColumns implements Closeable {
             reader.setRequestedSchema(groupSchema);
             PageReadStore pages;
             try {
-                pages = rows == null ? reader.readRowGroup(g) : reader.readFilteredRowGroup(g, rows);
+                pages =
+                        rows == null
+                                ? reader.readRowGroup(g)
+                                : reader.readFilteredRowGroup(g, rows);
                 groupRows = Math.toIntExact(block.getRowCount());
                 for (Field f : fields) {
                     f.load(pages, groupSchema);
@@ -484,7 +584,10 @@ public final class ShreddedColumns implements Closeable {
         return off;
     }
 
-    /** Rows per window: at most {@value #MAX_WINDOW_ROWS}, and about {@value #WINDOW_ENTRIES} entries of any read column. */
+    /**
+     * Rows per window: at most {@value #MAX_WINDOW_ROWS}, and about {@value #WINDOW_ENTRIES}
+     * entries of any read column.
+     */
     static int windowRows(BlockMetaData block, MessageType groupSchema, int rows) {
         long perRow = 1;
         for (ColumnChunkMetaData c : block.getColumns()) {
@@ -500,14 +603,21 @@ public final class ShreddedColumns implements Closeable {
         reader.close();
     }
 
-    private ColumnCursor cursor(PageReadStore pages, MessageType schema, String... path) throws IOException {
+    private ColumnCursor cursor(PageReadStore pages, MessageType schema, String... path)
+            throws IOException {
         ColumnDescriptor d = schema.getColumnDescription(path);
         return new ColumnCursor(pages.getPageReader(d), d, file);
     }
 
     private IllegalStateException corrupt(String column, String what) {
-        return new IllegalStateException("Cannot read column " + column + " of " + file + ": " + what
-                + ". The file is corrupt.");
+        return new IllegalStateException(
+                "Cannot read column "
+                        + column
+                        + " of "
+                        + file
+                        + ": "
+                        + what
+                        + ". The file is corrupt.");
     }
 
     /** Reads one output column, a window at a time. */
@@ -527,8 +637,8 @@ public final class ShreddedColumns implements Closeable {
         abstract void finishGroup(int rows) throws IOException;
 
         /**
-         * The Paimon value of window row r (row-path reads): an object of the column's type, a map as an
-         * {@link ArrayBackedMap}, or null.
+         * The Paimon value of window row r (row-path reads): an object of the column's type, a map
+         * as an {@link ArrayBackedMap}, or null.
          */
         public abstract Object get(int r);
     }
@@ -561,6 +671,7 @@ public final class ShreddedColumns implements Closeable {
         private final DataType type;
         private final PaimonValues.Value value;
         private ColumnCursor cursor;
+
         /** Per window row, the ordinal of its value, -1 for NULL. */
         private int[] ordinals = new int[0];
 
@@ -633,11 +744,11 @@ public final class ShreddedColumns implements Closeable {
     }
 
     /**
-     * A selected-key map column. Each row group reads what its {@link GroupKeyPlan} says: S_g(k) and O_g
-     * when the footer records the group's placement, and no {@code __field_mapping} when the footer's
-     * ownership segments tell in which rows each column may hold each key. Each window resolves, per
-     * requested key and row, where the key's value is without decoding any other value column; the row
-     * filter then tests only the values its leaves name.
+     * A selected-key map column. Each row group reads what its {@link GroupKeyPlan} says: S_g(k)
+     * and O_g when the footer records the group's placement, and no {@code __field_mapping} when
+     * the footer's ownership segments tell in which rows each column may hold each key. Each window
+     * resolves, per requested key and row, where the key's value is without decoding any other
+     * value column; the row filter then tests only the values its leaves name.
      */
     public final class MapKeys extends Field {
         private final String name;
@@ -645,42 +756,70 @@ public final class ShreddedColumns implements Closeable {
         private final byte[][] keyBytes;
         private final BinaryString[] keyStrings;
         private final int[] ids;
+
         /** Key id → the first requested key with that id, -1 for ids not requested. */
         private final int[] keyOfId;
+
         private final ShreddedColumnMeta meta;
         private final DataType valueType;
         private GroupKeyPlan plan;
         private boolean mapOptional;
         private ColumnCursor mapping;
-        /** Instead of {@link #mapping} when the group's keys sit in few columns: the mapping at those columns only. */
+
+        /**
+         * Instead of {@link #mapping} when the group's keys sit in few columns: the mapping at
+         * those columns only.
+         */
         private MappingProbe probe;
+
         /** Column → its position among the probed columns, -1 when not probed. */
         private int[] probeIndex = new int[0];
+
         private BlockMetaData block;
+
         /** Column index → position in {@link #chunks}, -1 when not read in this group. */
         private final int[] readerOf;
-        /** The group's value cursors: the read {@code __col_c} in ascending c, then the overflow's values if read. */
+
+        /**
+         * The group's value cursors: the read {@code __col_c} in ascending c, then the overflow's
+         * values if read.
+         */
         private ColumnCursor[] chunks;
+
         /** Per read {@code __col_c} cursor, its column c. */
         private int[] chunkColumn = new int[0];
+
         /**
-         * Whether the group's {@code __col_c} cursors decode only the rows whose probed mapping entry names a
-         * requested key ({@link ColumnCursor#gather}): the other rows, and pages without such rows, are
-         * skipped undecoded.
+         * Whether the group's {@code __col_c} cursors decode only the rows whose probed mapping
+         * entry names a requested key ({@link ColumnCursor#gather}): the other rows, and pages
+         * without such rows, are skipped undecoded.
          */
         private boolean gathering;
+
         private int[] gatherRows = new int[0];
+
         /** The Paimon conversion of each chunk's values. */
         private PaimonValues.Value[] chunkValues;
+
         private int cols;
         private ColumnCursor ovfKeys;
         private ColumnCursor ovfValues;
-        /** Per read value column and window row, the ordinal of the row's value, -1 where it is NULL. */
+
+        /**
+         * Per read value column and window row, the ordinal of the row's value, -1 where it is
+         * NULL.
+         */
         private int[][] colOrdinals;
+
         private int[] mappingValues = new int[0];
         private boolean[] nullMap = new boolean[0];
-        /** Per key and window row: the chunk holding the key's value (-1: key absent) and the value's ordinal (-1: NULL). */
+
+        /**
+         * Per key and window row: the chunk holding the key's value (-1: key absent) and the
+         * value's ordinal (-1: NULL).
+         */
         private final int[][] source;
+
         private final int[][] ordinal;
 
         MapKeys(String name, ShreddedColumnMeta meta, List<String> keys, DataType valueType) {
@@ -700,7 +839,8 @@ public final class ShreddedColumns implements Closeable {
             for (int id : ids) {
                 maxId = Math.max(maxId, id);
             }
-            // Sized to every id of the file, so the overflow loop's bounds check is always true (predictable).
+            // Sized to every id of the file, so the overflow loop's bounds check is always true
+            // (predictable).
             this.keyOfId = new int[Math.max(maxId + 1, meta.keys().size())];
             Arrays.fill(keyOfId, -1);
             for (int j = keys.size() - 1; j >= 0; j--) {
@@ -768,7 +908,10 @@ public final class ShreddedColumns implements Closeable {
             return chunks[source[j][r]].getBytes(ordinal[j][r]);
         }
 
-        /** The cursor holding key j's value in window row r, or null when the key is absent or its value NULL. */
+        /**
+         * The cursor holding key j's value in window row r, or null when the key is absent or its
+         * value NULL.
+         */
         ColumnCursor valueChunk(int j, int r) {
             int s = source[j][r];
             return s < 0 || ordinal[j][r] < 0 ? null : chunks[s];
@@ -795,17 +938,28 @@ public final class ShreddedColumns implements Closeable {
                 GroupType fm = requested.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
                 String listName = fm.getType(0).getName();
                 String elementName = fm.getType(0).asGroupType().getType(0).getName();
-                ColumnDescriptor d = schema.getColumnDescription(
-                        new String[] {name, ParquetSchemas.FIELD_MAPPING, listName, elementName});
+                ColumnDescriptor d =
+                        schema.getColumnDescription(
+                                new String[] {
+                                    name, ParquetSchemas.FIELD_MAPPING, listName, elementName
+                                });
                 if (d.getMaxRepetitionLevel() != 1 || d.getMaxDefinitionLevel() != 4) {
-                    throw new IllegalStateException("Cannot decode __field_mapping of " + file + ": expected repetition"
-                            + " level 1 and definition level 4 but the schema gives " + d.getMaxRepetitionLevel()
-                            + " and " + d.getMaxDefinitionLevel() + ". The file is corrupt or was not written by Strata.");
+                    throw new IllegalStateException(
+                            "Cannot decode __field_mapping of "
+                                    + file
+                                    + ": expected repetition"
+                                    + " level 1 and definition level 4 but the schema gives "
+                                    + d.getMaxRepetitionLevel()
+                                    + " and "
+                                    + d.getMaxDefinitionLevel()
+                                    + ". The file is corrupt or was not written by Strata.");
                 }
                 int[] probed = probedColumns();
                 probe = null;
                 if (MappingProbe.canProbe(chunkOf(d), meta.numColumns(), probed.length)) {
-                    probe = new MappingProbe(pages.getPageReader(d), d, file, meta.numColumns(), probed);
+                    probe =
+                            new MappingProbe(
+                                    pages.getPageReader(d), d, file, meta.numColumns(), probed);
                     if (probeIndex.length < meta.numColumns()) {
                         probeIndex = new int[meta.numColumns()];
                     }
@@ -824,7 +978,9 @@ public final class ShreddedColumns implements Closeable {
             Arrays.fill(readerOf, -1);
             for (Type t : requested.getFields()) {
                 if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)) {
-                    int c = Integer.parseInt(t.getName().substring(ParquetSchemas.COL_PREFIX.length()));
+                    int c =
+                            Integer.parseInt(
+                                    t.getName().substring(ParquetSchemas.COL_PREFIX.length()));
                     readerOf[c] = read.size();
                     read.add(cursor(pages, schema, name, t.getName()));
                     values.add(PaimonValues.of(valueType, t));
@@ -846,11 +1002,28 @@ public final class ShreddedColumns implements Closeable {
             ovfKeys = null;
             ovfValues = null;
             if (requested.containsField(ParquetSchemas.OVERFLOW)) {
-                GroupType kvType = requested.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
-                ovfKeys = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
-                        kvType.getType(0).getName());
-                ovfValues = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
-                        kvType.getType(1).getName());
+                GroupType kvType =
+                        requested
+                                .getType(ParquetSchemas.OVERFLOW)
+                                .asGroupType()
+                                .getType(0)
+                                .asGroupType();
+                ovfKeys =
+                        cursor(
+                                pages,
+                                schema,
+                                name,
+                                ParquetSchemas.OVERFLOW,
+                                kvType.getName(),
+                                kvType.getType(0).getName());
+                ovfValues =
+                        cursor(
+                                pages,
+                                schema,
+                                name,
+                                ParquetSchemas.OVERFLOW,
+                                kvType.getName(),
+                                kvType.getType(1).getName());
                 read.add(ovfValues);
                 values.add(PaimonValues.of(valueType, kvType.getType(1)));
             }
@@ -861,7 +1034,10 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /** The requested keys present in row r, in request order, with their values; null for a NULL map. */
+        /**
+         * The requested keys present in row r, in request order, with their values; null for a NULL
+         * map.
+         */
         @Override
         public Object get(int r) {
             if (nullMap[r]) {
@@ -929,7 +1105,8 @@ public final class ShreddedColumns implements Closeable {
                     col.seek(from);
                     col.next(n);
                 }
-                int[] ords = colOrdinals[i].length < n ? (colOrdinals[i] = new int[n]) : colOrdinals[i];
+                int[] ords =
+                        colOrdinals[i].length < n ? (colOrdinals[i] = new int[n]) : colOrdinals[i];
                 int next = 0;
                 for (int r = 0; r < n; r++) {
                     ords[r] = col.hasValue(r) ? next++ : -1;
@@ -941,10 +1118,22 @@ public final class ShreddedColumns implements Closeable {
                 ovfValues.seek(from);
                 ovfValues.next(n);
                 if (ovfKeys.entries != ovfValues.entries) {
-                    throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": the overflow's"
-                            + " key and value columns hold " + ovfKeys.entries + " and " + ovfValues.entries
-                            + " level entries in rows " + from + " to " + (from + n) + "; they must match. The file is"
-                            + " corrupt.");
+                    throw new IllegalStateException(
+                            "Cannot read map column "
+                                    + name
+                                    + " of "
+                                    + file
+                                    + ": the overflow's"
+                                    + " key and value columns hold "
+                                    + ovfKeys.entries
+                                    + " and "
+                                    + ovfValues.entries
+                                    + " level entries in rows "
+                                    + from
+                                    + " to "
+                                    + (from + n)
+                                    + "; they must match. The file is"
+                                    + " corrupt.");
                 }
             }
             if (nullMap.length < n) {
@@ -998,7 +1187,10 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /** The window rows whose probed entry at probe position {@code i} is a requested key's id, into {@link #gatherRows}. */
+        /**
+         * The window rows whose probed entry at probe position {@code i} is a requested key's id,
+         * into {@link #gatherRows}.
+         */
         private int rowsNamingAKey(int i, int n) {
             if (gatherRows.length < n) {
                 gatherRows = new int[n];
@@ -1027,16 +1219,21 @@ public final class ShreddedColumns implements Closeable {
                     }
                 }
                 if (!c.atEnd()) {
-                    throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+                    throw corrupt(
+                            name, "a chunk holds more than the row group's " + rows + " rows");
                 }
             }
-            if ((mapping != null && !mapping.atEnd()) || (probe != null && !probe.atEnd())
+            if ((mapping != null && !mapping.atEnd())
+                    || (probe != null && !probe.atEnd())
                     || (ovfKeys != null && !ovfKeys.atEnd())) {
                 throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
             }
         }
 
-        /** Key j is in column c of row r where the row's mapping names it there; its value may be NULL. */
+        /**
+         * Key j is in column c of row r where the row's mapping names it there; its value may be
+         * NULL.
+         */
         private void fromMapping(int j, int c, int ci, int[] ords, int n) {
             int[] src = source[j];
             int[] ord = ordinal[j];
@@ -1052,7 +1249,10 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /** As {@link #fromMapping}, with the mapping read at the probed columns only (i: c's probe position). */
+        /**
+         * As {@link #fromMapping}, with the mapping read at the probed columns only (i: c's probe
+         * position).
+         */
         private void fromProbe(int j, int i, int ci, int[] ords, int n) {
             int[] src = source[j];
             int[] ord = ordinal[j];
@@ -1067,7 +1267,9 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /** Without the mapping: inside key j's row ranges of a column, a non-NULL value is key j's. */
+        /**
+         * Without the mapping: inside key j's row ranges of a column, a non-NULL value is key j's.
+         */
         private void fromRanges(int j, int ci, int[] ords, int[] ranges, int from, int n) {
             int[] src = source[j];
             int[] ord = ordinal[j];
@@ -1084,10 +1286,11 @@ public final class ShreddedColumns implements Closeable {
         }
 
         /**
-         * Rows where a requested key is in no read column take the row's first overflow entry naming it. The
-         * loop over all entries is kept free of data-dependent branches (rows without overflow entries come
-         * at random, and a branch on them mispredicted often enough to triple the loop's cost); only an
-         * entry of a requested key takes the branch into {@link #claim}.
+         * Rows where a requested key is in no read column take the row's first overflow entry
+         * naming it. The loop over all entries is kept free of data-dependent branches (rows
+         * without overflow entries come at random, and a branch on them mispredicted often enough
+         * to triple the loop's cost); only an entry of a requested key takes the branch into {@link
+         * #claim}.
          */
         private void fromOverflow(int chunkIndex, int n) {
             int entries = ovfKeys.entries;
@@ -1115,11 +1318,23 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /** Gives the overflow entry (id, value ordinal) of window row {@code row} to the requested keys with that id. */
+        /**
+         * Gives the overflow entry (id, value ordinal) of window row {@code row} to the requested
+         * keys with that id.
+         */
         private void claim(int first, int id, int row, int valueOrdinal, int chunkIndex, int n) {
             if (row < 0 || row >= n) {
-                throw new IllegalStateException("Cannot read map column " + name + " of " + file + ": an overflow entry"
-                        + " falls in row " + row + " of a window of " + n + " rows. The file is corrupt.");
+                throw new IllegalStateException(
+                        "Cannot read map column "
+                                + name
+                                + " of "
+                                + file
+                                + ": an overflow entry"
+                                + " falls in row "
+                                + row
+                                + " of a window of "
+                                + n
+                                + " rows. The file is corrupt.");
             }
             for (int j = first; j < ids.length; j++) {
                 if (ids[j] == id && plan.overflowOf(j) && source[j][row] < 0) {
@@ -1131,10 +1346,11 @@ public final class ShreddedColumns implements Closeable {
     }
 
     /**
-     * A whole shredded map (Paimon's row path without selected keys): per row, the keys that the row's
-     * {@code __field_mapping} places in {@code __col_0 .. __col_{K-1}}, in column order, then the row's
-     * overflow entries in file order, each with its value. Every non-NULL row's mapping must have K
-     * non-NULL elements; ids outside the key dictionary (-1 marks an unused column) hold no entry.
+     * A whole shredded map (Paimon's row path without selected keys): per row, the keys that the
+     * row's {@code __field_mapping} places in {@code __col_0 .. __col_{K-1}}, in column order, then
+     * the row's overflow entries in file order, each with its value. Every non-NULL row's mapping
+     * must have K non-NULL elements; ids outside the key dictionary (-1 marks an unused column)
+     * hold no entry.
      */
     final class FullMap extends Field {
         private final String name;
@@ -1144,15 +1360,25 @@ public final class ShreddedColumns implements Closeable {
         private final int k;
         private boolean mapOptional;
         private ColumnCursor mapping;
-        /** The value cursors: {@code __col_0 .. __col_{K-1}}, then the overflow's values when the file has it. */
+
+        /**
+         * The value cursors: {@code __col_0 .. __col_{K-1}}, then the overflow's values when the
+         * file has it.
+         */
         private ColumnCursor[] chunks;
+
         private PaimonValues.Value[] chunkValues;
         private ColumnCursor ovfKeys;
         private ColumnCursor ovfValues;
         private int[][] colOrdinals;
         private boolean[] nullMap = new boolean[0];
-        /** Per window row its entries {@code [entryStart[r], entryStart[r + 1])}: key id, chunk and value ordinal (-1: NULL). */
+
+        /**
+         * Per window row its entries {@code [entryStart[r], entryStart[r + 1])}: key id, chunk and
+         * value ordinal (-1: NULL).
+         */
         private int[] entryStart = new int[1];
+
         private int[] entryId = new int[0];
         private int[] entryChunk = new int[0];
         private int[] entryOrdinal = new int[0];
@@ -1181,13 +1407,23 @@ public final class ShreddedColumns implements Closeable {
             GroupType fm = physical.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
             String listName = fm.getType(0).getName();
             String elementName = fm.getType(0).asGroupType().getType(0).getName();
-            ColumnDescriptor d = schema.getColumnDescription(
-                    new String[] {name, ParquetSchemas.FIELD_MAPPING, listName, elementName});
-            if (d.getMaxRepetitionLevel() != 1 || d.getMaxDefinitionLevel() < (mapOptional ? 2 : 1)) {
-                throw new IllegalStateException("Cannot decode __field_mapping of column " + name + " of " + file
-                        + ": expected a list of INT32 (repetition level 1) but the schema gives repetition level "
-                        + d.getMaxRepetitionLevel() + " and definition level " + d.getMaxDefinitionLevel()
-                        + ". The file is corrupt or was not written by Strata.");
+            ColumnDescriptor d =
+                    schema.getColumnDescription(
+                            new String[] {
+                                name, ParquetSchemas.FIELD_MAPPING, listName, elementName
+                            });
+            if (d.getMaxRepetitionLevel() != 1
+                    || d.getMaxDefinitionLevel() < (mapOptional ? 2 : 1)) {
+                throw new IllegalStateException(
+                        "Cannot decode __field_mapping of column "
+                                + name
+                                + " of "
+                                + file
+                                + ": expected a list of INT32 (repetition level 1) but the schema gives repetition level "
+                                + d.getMaxRepetitionLevel()
+                                + " and definition level "
+                                + d.getMaxDefinitionLevel()
+                                + ". The file is corrupt or was not written by Strata.");
             }
             mapping = new ColumnCursor(pages.getPageReader(d), d, file);
             ColumnCursor[] read = new ColumnCursor[k + 1];
@@ -1202,8 +1438,15 @@ public final class ShreddedColumns implements Closeable {
                         c = -1;
                     }
                     if (c < 0 || c >= k || read[c] != null) {
-                        throw corrupt(name, "its physical field " + field + " is not one of __col_0 .. __col_" + (k - 1)
-                                + " of the footer's " + k + " columns");
+                        throw corrupt(
+                                name,
+                                "its physical field "
+                                        + field
+                                        + " is not one of __col_0 .. __col_"
+                                        + (k - 1)
+                                        + " of the footer's "
+                                        + k
+                                        + " columns");
                     }
                     read[c] = cursor(pages, schema, name, field);
                     values[c] = PaimonValues.of(valueType, t);
@@ -1211,16 +1454,35 @@ public final class ShreddedColumns implements Closeable {
             }
             for (int c = 0; c < k; c++) {
                 if (read[c] == null) {
-                    throw corrupt(name, "its physical column " + ParquetSchemas.colName(c) + " is missing");
+                    throw corrupt(
+                            name,
+                            "its physical column " + ParquetSchemas.colName(c) + " is missing");
                 }
             }
             ovfKeys = null;
             ovfValues = null;
             if (physical.containsField(ParquetSchemas.OVERFLOW)) {
-                GroupType kvType = physical.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
-                ovfKeys = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(), kvType.getType(0).getName());
-                ovfValues = cursor(pages, schema, name, ParquetSchemas.OVERFLOW, kvType.getName(),
-                        kvType.getType(1).getName());
+                GroupType kvType =
+                        physical.getType(ParquetSchemas.OVERFLOW)
+                                .asGroupType()
+                                .getType(0)
+                                .asGroupType();
+                ovfKeys =
+                        cursor(
+                                pages,
+                                schema,
+                                name,
+                                ParquetSchemas.OVERFLOW,
+                                kvType.getName(),
+                                kvType.getType(0).getName());
+                ovfValues =
+                        cursor(
+                                pages,
+                                schema,
+                                name,
+                                ParquetSchemas.OVERFLOW,
+                                kvType.getName(),
+                                kvType.getType(1).getName());
                 read[k] = ovfValues;
                 values[k] = PaimonValues.of(valueType, kvType.getType(1));
                 chunks = read;
@@ -1241,7 +1503,8 @@ public final class ShreddedColumns implements Closeable {
                 ColumnCursor col = chunks[c];
                 col.seek(from);
                 col.next(n);
-                int[] ords = colOrdinals[c].length < n ? (colOrdinals[c] = new int[n]) : colOrdinals[c];
+                int[] ords =
+                        colOrdinals[c].length < n ? (colOrdinals[c] = new int[n]) : colOrdinals[c];
                 int next = 0;
                 for (int r = 0; r < n; r++) {
                     ords[r] = col.hasValue(r) ? next++ : -1;
@@ -1253,9 +1516,17 @@ public final class ShreddedColumns implements Closeable {
                 ovfValues.seek(from);
                 ovfValues.next(n);
                 if (ovfKeys.entries != ovfValues.entries) {
-                    throw corrupt(name, "the overflow's key and value columns hold " + ovfKeys.entries + " and "
-                            + ovfValues.entries + " level entries in rows " + from + " to " + (from + n)
-                            + "; they must match");
+                    throw corrupt(
+                            name,
+                            "the overflow's key and value columns hold "
+                                    + ovfKeys.entries
+                                    + " and "
+                                    + ovfValues.entries
+                                    + " level entries in rows "
+                                    + from
+                                    + " to "
+                                    + (from + n)
+                                    + "; they must match");
                 }
             }
             if (nullMap.length < n) {
@@ -1285,13 +1556,24 @@ public final class ShreddedColumns implements Closeable {
                 nullMap[r] = mapOptional && def[base] == 0;
                 if (!nullMap[r]) {
                     if (size != k || def[base] < maxDef - 1) {
-                        throw corrupt(name, "row " + (from + r) + " of its row group has a field mapping of "
-                                + (def[base] < maxDef - 1 ? 0 : size) + " elements, not the footer's " + k);
+                        throw corrupt(
+                                name,
+                                "row "
+                                        + (from + r)
+                                        + " of its row group has a field mapping of "
+                                        + (def[base] < maxDef - 1 ? 0 : size)
+                                        + " elements, not the footer's "
+                                        + k);
                     }
                     for (int c = 0; c < k; c++) {
                         if (def[base + c] != maxDef) {
-                            throw corrupt(name, "the field mapping of row " + (from + r) + " of its row group holds"
-                                    + " NULL at column " + c);
+                            throw corrupt(
+                                    name,
+                                    "the field mapping of row "
+                                            + (from + r)
+                                            + " of its row group holds"
+                                            + " NULL at column "
+                                            + c);
                         }
                         int id = mapping.ints[value++];
                         if (id >= 0 && id < keyStrings.length) {
@@ -1325,7 +1607,8 @@ public final class ShreddedColumns implements Closeable {
         void finishGroup(int rows) throws IOException {
             for (ColumnCursor c : chunks) {
                 if (!c.atEnd()) {
-                    throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+                    throw corrupt(
+                            name, "a chunk holds more than the row group's " + rows + " rows");
                 }
             }
             if (!mapping.atEnd() || (ovfKeys != null && !ovfKeys.atEnd())) {
@@ -1354,9 +1637,10 @@ public final class ShreddedColumns implements Closeable {
     }
 
     /**
-     * A map column in Paimon's plain layout ({@code MAP<K, V>} of primitive K and V, read by the row path):
-     * per row its entries in file order; with selected keys (string keys only), per requested key in
-     * request order the row's first entry with that key, as for a default-layout file read by Paimon.
+     * A map column in Paimon's plain layout ({@code MAP<K, V>} of primitive K and V, read by the
+     * row path): per row its entries in file order; with selected keys (string keys only), per
+     * requested key in request order the row's first entry with that key, as for a default-layout
+     * file read by Paimon.
      */
     static final class PlainMap extends Field {
         private final ShreddedColumns reader;
@@ -1368,11 +1652,17 @@ public final class ShreddedColumns implements Closeable {
         private boolean mapOptional;
         private ColumnCursor keys;
         private ColumnCursor values;
+
         /** Per window entry the ordinal of its key (-1: no entry) and of its value (-1: NULL). */
         private int[] keyOrdinal = new int[0];
+
         private int[] valueOrdinal = new int[0];
 
-        private PlainMap(ShreddedColumns reader, String name, PaimonValues.Value keyValue, PaimonValues.Value valueValue,
+        private PlainMap(
+                ShreddedColumns reader,
+                String name,
+                PaimonValues.Value keyValue,
+                PaimonValues.Value valueValue,
                 List<String> selectedKeys) {
             this.reader = reader;
             this.name = name;
@@ -1391,22 +1681,38 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /** The reader of {@code file}, a plain map of primitive keys and values, or null for any other shape. */
-        static PlainMap of(ShreddedColumns reader, String name, MapType type, Type file, List<String> selectedKeys) {
-            if (file.isPrimitive() || file.getRepetition() == Type.Repetition.REPEATED
+        /**
+         * The reader of {@code file}, a plain map of primitive keys and values, or null for any
+         * other shape.
+         */
+        static PlainMap of(
+                ShreddedColumns reader,
+                String name,
+                MapType type,
+                Type file,
+                List<String> selectedKeys) {
+            if (file.isPrimitive()
+                    || file.getRepetition() == Type.Repetition.REPEATED
                     || file.asGroupType().getFieldCount() != 1) {
                 return null;
             }
             Type kv = file.asGroupType().getType(0);
-            if (kv.isPrimitive() || kv.getRepetition() != Type.Repetition.REPEATED || kv.asGroupType().getFieldCount() != 2) {
+            if (kv.isPrimitive()
+                    || kv.getRepetition() != Type.Repetition.REPEATED
+                    || kv.asGroupType().getFieldCount() != 2) {
                 return null;
             }
             Type key = kv.asGroupType().getType(0);
             PaimonValues.Value keyValue = PaimonValues.of(type.getKeyType(), key);
-            PaimonValues.Value valueValue = PaimonValues.of(type.getValueType(), kv.asGroupType().getType(1));
-            boolean stringKeys = type.getKeyType().getTypeRoot() == org.apache.paimon.types.DataTypeRoot.VARCHAR
-                    || type.getKeyType().getTypeRoot() == org.apache.paimon.types.DataTypeRoot.CHAR;
-            if (keyValue == null || valueValue == null || key.getRepetition() != Type.Repetition.REQUIRED
+            PaimonValues.Value valueValue =
+                    PaimonValues.of(type.getValueType(), kv.asGroupType().getType(1));
+            boolean stringKeys =
+                    type.getKeyType().getTypeRoot() == org.apache.paimon.types.DataTypeRoot.VARCHAR
+                            || type.getKeyType().getTypeRoot()
+                                    == org.apache.paimon.types.DataTypeRoot.CHAR;
+            if (keyValue == null
+                    || valueValue == null
+                    || key.getRepetition() != Type.Repetition.REQUIRED
                     || (selectedKeys != null && !stringKeys)) {
                 return null;
             }
@@ -1434,8 +1740,17 @@ public final class ShreddedColumns implements Closeable {
             values.seek(from);
             values.next(n);
             if (keys.entries != values.entries) {
-                throw reader.corrupt(name, "its key and value columns hold " + keys.entries + " and " + values.entries
-                        + " level entries in rows " + from + " to " + (from + n) + "; they must match");
+                throw reader.corrupt(
+                        name,
+                        "its key and value columns hold "
+                                + keys.entries
+                                + " and "
+                                + values.entries
+                                + " level entries in rows "
+                                + from
+                                + " to "
+                                + (from + n)
+                                + "; they must match");
             }
             if (keyOrdinal.length < keys.entries) {
                 keyOrdinal = new int[keys.entries];
@@ -1452,7 +1767,8 @@ public final class ShreddedColumns implements Closeable {
         @Override
         void finishGroup(int rows) throws IOException {
             if (!keys.atEnd() || !values.atEnd()) {
-                throw reader.corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
+                throw reader.corrupt(
+                        name, "a chunk holds more than the row group's " + rows + " rows");
             }
         }
 
@@ -1478,7 +1794,8 @@ public final class ShreddedColumns implements Closeable {
             List<Object> outValues = new ArrayList<>(selected.length);
             for (int j = 0; j < selected.length; j++) {
                 for (int e = start; e < end; e++) {
-                    if (keyOrdinal[e] >= 0 && Arrays.equals(keys.getBytes(keyOrdinal[e]), selectedBytes[j])) {
+                    if (keyOrdinal[e] >= 0
+                            && Arrays.equals(keys.getBytes(keyOrdinal[e]), selectedBytes[j])) {
                         outKeys.add(selected[j]);
                         int o = valueOrdinal[e];
                         outValues.add(o < 0 ? null : valueValue.get(values, o));

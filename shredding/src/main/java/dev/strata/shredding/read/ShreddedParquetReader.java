@@ -18,52 +18,90 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Paimon's row path over a shredded data file: rows of {@code readType}, resolving fields by name (falling
- * back to {@code _KEY_<name>} for primary-key files; a column the file lacks reads as NULL), with absolute
- * file positions (deletion vectors need them). Shredded maps are rebuilt whole, or, for selected keys,
- * as the requested keys present in the row; with a pruning predicate, files, row groups, pages and rows
- * that cannot match are skipped.
+ * Paimon's row path over a shredded data file: rows of {@code readType}, resolving fields by name
+ * (falling back to {@code _KEY_<name>} for primary-key files; a column the file lacks reads as
+ * NULL), with absolute file positions (deletion vectors need them). Shredded maps are rebuilt
+ * whole, or, for selected keys, as the requested keys present in the row; with a pruning predicate,
+ * files, row groups, pages and rows that cannot match are skipped.
  *
- * <p>Every file is read by the shredding module's one columnar reader of the layout ({@link ShreddedColumns}:
- * top-level columns of every Paimon type, INT96 timestamps included; ROW, ARRAY, MULTISET and plain-layout
- * maps nested to any depth; shredded maps of primitive or nested values, whole or by selected keys), window
- * by window with bounded memory. A file whose column does not hold the read type is refused, naming it.
+ * <p>Every file is read by the shredding module's one columnar reader of the layout ({@link
+ * ShreddedColumns}: top-level columns of every Paimon type, INT96 timestamps included; ROW, ARRAY,
+ * MULTISET and plain-layout maps nested to any depth; shredded maps of primitive or nested values,
+ * whole or by selected keys), window by window with bounded memory. A file whose column does not
+ * hold the read type is refused, naming it.
  */
 public final class ShreddedParquetReader implements Closeable {
 
     private final ShreddedColumns columns;
     private final int arity;
-    /** The selected rows of the columnar reader's current window, and how many of them were returned. */
+
+    /**
+     * The selected rows of the columnar reader's current window, and how many of them were
+     * returned.
+     */
     private int selectedCount;
+
     private int selectedAt;
     private long position = -1;
 
     /** A reader that verifies page checksums ({@link PageChecksums}). */
-    public ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate, RoaringBitmap32 selection) throws IOException {
+    public ShreddedParquetReader(
+            InputFile input,
+            String file,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate,
+            RoaringBitmap32 selection)
+            throws IOException {
         this(input, file, readType, selectedKeys, pruningPredicate, selection, true);
     }
 
-    /** As above; {@code verifyPages} says whether page checksums are verified before pages are decoded. */
-    public ShreddedParquetReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate, RoaringBitmap32 selection, boolean verifyPages) throws IOException {
+    /**
+     * As above; {@code verifyPages} says whether page checksums are verified before pages are
+     * decoded.
+     */
+    public ShreddedParquetReader(
+            InputFile input,
+            String file,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate,
+            RoaringBitmap32 selection,
+            boolean verifyPages)
+            throws IOException {
         this.arity = readType.getFieldCount();
-        ShreddedColumns c = new ShreddedColumns(input, file, readType, selectedKeys, pruningPredicate, selection,
-                verifyPages, true);
+        ShreddedColumns c =
+                new ShreddedColumns(
+                        input,
+                        file,
+                        readType,
+                        selectedKeys,
+                        pruningPredicate,
+                        selection,
+                        verifyPages,
+                        true);
         if (!c.readable()) {
             String why = c.unreadable();
             c.close();
-            throw new IllegalStateException("Cannot read file " + file + " as " + readType + ": " + why
-                    + ". The file does not belong to this table's schema; check the table's schema history.");
+            throw new IllegalStateException(
+                    "Cannot read file "
+                            + file
+                            + " as "
+                            + readType
+                            + ": "
+                            + why
+                            + ". The file does not belong to this table's schema; check the table's schema history.");
         }
         this.columns = c;
     }
 
     /**
      * The physical columns a selected-keys read of one shredded map needs: __field_mapping, the
-     * __col_c of ⋃ S(D(k)) ascending, and __overflow iff some D(k) ∈ O. Also used by the Spark columnar reader.
+     * __col_c of ⋃ S(D(k)) ascending, and __overflow iff some D(k) ∈ O. Also used by the Spark
+     * columnar reader.
      */
-    public static GroupType selectedPhysical(GroupType physical, ShreddedColumnMeta meta, List<String> keys) {
+    public static GroupType selectedPhysical(
+            GroupType physical, ShreddedColumnMeta meta, List<String> keys) {
         TreeSet<Integer> cols = new TreeSet<>();
         boolean overflow = false;
         for (String k : keys) {

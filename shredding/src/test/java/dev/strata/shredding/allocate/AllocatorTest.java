@@ -120,12 +120,15 @@ class AllocatorTest {
         check(PlacementPolicy.LRU, rows, lru, new int[] {4});
     }
 
-    private static void check(PlacementPolicy policy, int[][] rows, int[][] expected, int[] overflowSet) {
+    private static void check(
+            PlacementPolicy policy, int[][] rows, int[][] expected, int[] overflowSet) {
         ColumnAllocator a = policy.newAllocator(3);
         for (int i = 0; i < rows.length; i++) {
             assertThat(place(a, rows[i])).as(policy + " row " + i).containsExactly(expected[i]);
         }
-        assertThat(a.overflowSet().stream().toArray()).as(policy + " O").containsExactly(overflowSet);
+        assertThat(a.overflowSet().stream().toArray())
+                .as(policy + " O")
+                .containsExactly(overflowSet);
         assertThat(a.maxRowWidth()).isEqualTo(4);
     }
 

@@ -12,10 +12,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The LRU allocator places every row as the rule says, checked against a direct transcription of it
- * (rows of distinct ids, placed in ascending id order: an id keeps its resident column if the row has not
- * used it yet; a miss takes the lowest never-used column, else the unused column with the oldest use, ties
- * by lowest index, else overflows), over random rows narrower and wider than K, with rotating key
- * families and stray keys, so that files keep their bytes.
+ * (rows of distinct ids, placed in ascending id order: an id keeps its resident column if the row
+ * has not used it yet; a miss takes the lowest never-used column, else the unused column with the
+ * oldest use, ties by lowest index, else overflows), over random rows narrower and wider than K,
+ * with rotating key families and stray keys, so that files keep their bytes.
  */
 class LruOrderTest {
 
@@ -36,7 +36,10 @@ class LruOrderTest {
             Arrays.fill(columnOfId, -1);
         }
 
-        /** Returns the mapping (K ids, -1 for unused columns) and appends overflowed ids to {@code overflow}. */
+        /**
+         * Returns the mapping (K ids, -1 for unused columns) and appends overflowed ids to {@code
+         * overflow}.
+         */
         int[] place(int[] ids, java.util.List<Integer> overflow) {
             int[] sorted = ids.clone();
             Arrays.sort(sorted);
@@ -108,13 +111,23 @@ class LruOrderTest {
             java.util.List<Integer> expectedOverflow = new java.util.ArrayList<>();
             int[] expected = ref.place(row0, expectedOverflow);
             a.allocate(row0.clone(), row0.length);
-            String at = "row " + row + " " + Arrays.toString(row0) + " (" + TestSeeds.describe("lruOrder" + k, seed) + ")";
+            String at =
+                    "row "
+                            + row
+                            + " "
+                            + Arrays.toString(row0)
+                            + " ("
+                            + TestSeeds.describe("lruOrder" + k, seed)
+                            + ")";
             assertThat(a.mapping()).as(at).containsExactly(expected);
             int[] overflow = Arrays.copyOf(a.overflowIds(), a.overflowCount());
             java.util.Collections.sort(expectedOverflow);
             int[] sortedOverflow = overflow.clone();
             Arrays.sort(sortedOverflow);
-            assertThat(sortedOverflow).as(at).containsExactly(expectedOverflow.stream().mapToInt(Integer::intValue).toArray());
+            assertThat(sortedOverflow)
+                    .as(at)
+                    .containsExactly(
+                            expectedOverflow.stream().mapToInt(Integer::intValue).toArray());
         }
     }
 }

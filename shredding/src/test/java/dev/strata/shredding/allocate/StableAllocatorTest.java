@@ -23,8 +23,11 @@ class StableAllocatorTest {
         return a.mapping().clone();
     }
 
-    /** Families of keys taking turns in runs, plus one random key per row: the layout LRU spreads. */
-    private static List<int[]> familyRows(long seed, int rows, int families, int perFamily, int run) {
+    /**
+     * Families of keys taking turns in runs, plus one random key per row: the layout LRU spreads.
+     */
+    private static List<int[]> familyRows(
+            long seed, int rows, int families, int perFamily, int run) {
         Random r = new Random(seed);
         List<int[]> out = new ArrayList<>();
         int family = 0;
@@ -65,8 +68,10 @@ class StableAllocatorTest {
         ColumnAllocator a = PlacementPolicy.STABLE.newAllocator(3);
         assertThat(place(a, 0, 1, 2)).containsExactly(0, 1, 2);
         assertThat(place(a, 3, 4, 5)).containsExactly(3, 4, 5);
-        // Returning keys whose homes the previous row used overflow for one row (a stray must not cut a running
-        // key's run); from the next row on they are running keys and go home, where LRU would put them wherever
+        // Returning keys whose homes the previous row used overflow for one row (a stray must not
+        // cut a running
+        // key's run); from the next row on they are running keys and go home, where LRU would put
+        // them wherever
         // the least recently used columns are.
         assertThat(place(a, 2, 0)).containsExactly(-1, -1, -1);
         assertThat(Arrays.copyOf(a.overflowIds(), a.overflowCount())).containsExactly(0, 2);
@@ -74,12 +79,15 @@ class StableAllocatorTest {
         assertThat(place(a, 4)).containsExactly(-1, 4, -1);
         assertThat(a.columnsOfId(0).stream().toArray()).containsExactly(0);
         assertThat(a.columnsOfId(2).stream().toArray()).containsExactly(2);
-        // 3 and 5 share their homes with 0 and 2, which win as they were in the previous row: 3 and 5, strays
-        // whose homes are busy, overflow although column 1 is free, so they never spread into other columns.
+        // 3 and 5 share their homes with 0 and 2, which win as they were in the previous row: 3 and
+        // 5, strays
+        // whose homes are busy, overflow although column 1 is free, so they never spread into other
+        // columns.
         assertThat(place(a, 0, 2, 3, 5)).containsExactly(0, -1, 2);
         assertThat(Arrays.copyOf(a.overflowIds(), a.overflowCount())).containsExactly(3, 5);
         assertThat(a.maxRowWidth()).isEqualTo(4);
-        // In the next row 3 is continuing: it keeps colliding with 0, so it takes a free column for the run.
+        // In the next row 3 is continuing: it keeps colliding with 0, so it takes a free column for
+        // the run.
         assertThat(place(a, 0, 3)).containsExactly(0, 3, -1);
         assertThat(place(a, 0, 3)).containsExactly(0, 3, -1);
         assertThat(a.columnsOfId(3).stream().toArray()).containsExactly(0, 1);
@@ -97,7 +105,9 @@ class StableAllocatorTest {
         int home = a.columnsOfId(0).nextSetBit(0);
         assertThat(a.columnsOfId(0).cardinality()).isEqualTo(1);
         for (int id = 1; id <= 60; id++) {
-            assertThat(a.columnsOfId(id).get(home)).as("id %s must stay out of the hot key's column", id).isFalse();
+            assertThat(a.columnsOfId(id).get(home))
+                    .as("id %s must stay out of the hot key's column", id)
+                    .isFalse();
         }
     }
 
@@ -159,7 +169,9 @@ class StableAllocatorTest {
                 assertThat(g.hasSegments()).isTrue();
                 for (int c = 0; c < 5; c++) {
                     int[] seg = g.segmentsOf(c);
-                    assertThat(seg).as("column %s is not fragmented under the default bound", c).isNotNull();
+                    assertThat(seg)
+                            .as("column %s is not fragmented under the default bound", c)
+                            .isNotNull();
                     for (int r = 0; r < groupMappings.size(); r++) {
                         int[] m = groupMappings.get(r);
                         int held = m == null ? -1 : m[c];
@@ -170,7 +182,9 @@ class StableAllocatorTest {
                             }
                         }
                         if (held >= 0) {
-                            assertThat(owner).as("row %s of the group, column %s holds %s", r, c, held).isEqualTo(held);
+                            assertThat(owner)
+                                    .as("row %s of the group, column %s holds %s", r, c, held)
+                                    .isEqualTo(held);
                             assertThat(g.rangesOf(c, held)).isNotEmpty();
                         }
                     }
@@ -179,7 +193,8 @@ class StableAllocatorTest {
                 groupStart = i + 1;
                 for (int id = 0; id < 48; id++) {
                     BitSet e = expected.getOrDefault(id, new BitSet());
-                    assertThat(g.columnsOf(id)).as("S_g(%s) of the group ending at row %s", id, i)
+                    assertThat(g.columnsOf(id))
+                            .as("S_g(%s) of the group ending at row %s", id, i)
                             .containsExactly(e.stream().toArray());
                     assertThat(g.overflows(id)).isEqualTo(expectedOverflow.get(id));
                     for (int c : g.columnsOf(id)) {
@@ -195,7 +210,9 @@ class StableAllocatorTest {
             assertThat(a.columnsOfId(e.getKey())).isEqualTo(e.getValue());
         }
         assertThat(a.overflowSet()).isEqualTo(fileOverflow);
-        assertThat(a.sealGroup(0)).as("an empty group lists no ids, so it is recorded even with a bound of 0").isNotNull();
+        assertThat(a.sealGroup(0))
+                .as("an empty group lists no ids, so it is recorded even with a bound of 0")
+                .isNotNull();
         ColumnAllocator tight = policy.newAllocator(2);
         tight.maxSegmentsPerColumn(1);
         tight.allocate(new int[] {1}, 1, 0);

@@ -31,12 +31,12 @@ import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataTypes;
 
 /**
- * Paimon's row path over a shredded primary-key table: a full read that merges four sorted runs of one
- * bucket, and a full compaction of them (on a fresh copy of the table each time). A main class, not a
- * test: {@code prepare DIR} writes the table (rows with {@code -Dstrata.bench.rows}, default 400 000, in
- * four commits, the later ones updating earlier ids), {@code run DIR [repeats]} times both operations and
- * prints one line each. To compare two builds, run {@code run} with each build's classes first on the
- * class path, alternating (see shredding/README.md).
+ * Paimon's row path over a shredded primary-key table: a full read that merges four sorted runs of
+ * one bucket, and a full compaction of them (on a fresh copy of the table each time). A main class,
+ * not a test: {@code prepare DIR} writes the table (rows with {@code -Dstrata.bench.rows}, default
+ * 400 000, in four commits, the later ones updating earlier ids), {@code run DIR [repeats]} times
+ * both operations and prints one line each. To compare two builds, run {@code run} with each
+ * build's classes first on the class path, alternating (see shredding/README.md).
  */
 public final class RowPathBenchmark {
 
@@ -63,8 +63,14 @@ public final class RowPathBenchmark {
             long t3 = System.nanoTime();
             long c3 = cpu();
             delete(copy);
-            System.out.printf("%s: PK merge read %.2f s (CPU %.2f s, checksum %d); full compaction %.2f s (CPU %.2f s)%n",
-                    label, (t1 - t0) / 1e9, (c1 - c0) / 1e9, checksum, (t3 - t2) / 1e9, (c3 - c2) / 1e9);
+            System.out.printf(
+                    "%s: PK merge read %.2f s (CPU %.2f s, checksum %d); full compaction %.2f s (CPU %.2f s)%n",
+                    label,
+                    (t1 - t0) / 1e9,
+                    (c1 - c0) / 1e9,
+                    checksum,
+                    (t3 - t2) / 1e9,
+                    (c3 - c2) / 1e9);
         }
     }
 
@@ -80,20 +86,38 @@ public final class RowPathBenchmark {
             Map<String, String> options = new HashMap<>();
             options.put(ShreddingOptions.layoutKey("m"), "shared-shredding");
             options.put(ShreddingOptions.maxColumnsKey("m"), "64");
-            Schema.Builder b = Schema.newBuilder().column("id", DataTypes.BIGINT().notNull())
-                    .column("m", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE())).primaryKey("id")
-                    .option("bucket", "1").option("write-only", "true");
+            Schema.Builder b =
+                    Schema.newBuilder()
+                            .column("id", DataTypes.BIGINT().notNull())
+                            .column(
+                                    "m",
+                                    DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()))
+                            .primaryKey("id")
+                            .option("bucket", "1")
+                            .option("write-only", "true");
             org.apache.paimon.types.RowType rowType = b.build().rowType();
             ShreddingOptions.withFileFormat(rowType, options).forEach(b::option);
             catalog.createTable(Identifier.create("bench", "pk"), b.build(), false);
-            FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create("bench", "pk"));
-            MapDataGenerator gen = MapDataGenerator.builder(11L).keyUniverse(2000).keysPerRow(20, 40).duplicateKeyRate(0).nullMapRate(0.01)
-                    .nullValueRate(0.01).unicodeKeys(false).emptyStringKey(false).families(50, 500).coreKeys(0.9).build();
+            FileStoreTable table =
+                    (FileStoreTable) catalog.getTable(Identifier.create("bench", "pk"));
+            MapDataGenerator gen =
+                    MapDataGenerator.builder(11L)
+                            .keyUniverse(2000)
+                            .keysPerRow(20, 40)
+                            .duplicateKeyRate(0)
+                            .nullMapRate(0.01)
+                            .nullValueRate(0.01)
+                            .unicodeKeys(false)
+                            .emptyStringKey(false)
+                            .families(50, 500)
+                            .coreKeys(0.9)
+                            .build();
             java.util.Random random = new java.util.Random(11L);
             int perCommit = rows / 4;
             for (int c = 0; c < 4; c++) {
                 BatchWriteBuilder wb = table.newBatchWriteBuilder();
-                try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(dir.toString()));
+                try (BatchTableWrite w =
+                                wb.newWrite().withIOManager(IOManager.create(dir.toString()));
                         BatchTableCommit commit = wb.newCommit()) {
                     for (int i = 0; i < perCommit; i++) {
                         long id = c == 0 ? i : random.nextInt(perCommit * 2);
@@ -108,13 +132,18 @@ public final class RowPathBenchmark {
     /** Reads every row (merged) and returns a checksum of ids and map sizes. */
     private static long read(Path warehouse) throws Exception {
         try (Catalog catalog = catalog(warehouse)) {
-            FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create("bench", "pk"));
+            FileStoreTable table =
+                    (FileStoreTable) catalog.getTable(Identifier.create("bench", "pk"));
             ReadBuilder rb = table.newReadBuilder();
             long[] sum = new long[1];
-            try (RecordReader<InternalRow> r = rb.newRead().createReader(rb.newScan().plan().splits())) {
-                r.forEachRemaining(row -> {
-                    sum[0] += row.getLong(0) * 31 + (row.isNullAt(1) ? -1 : row.getMap(1).size());
-                });
+            try (RecordReader<InternalRow> r =
+                    rb.newRead().createReader(rb.newScan().plan().splits())) {
+                r.forEachRemaining(
+                        row -> {
+                            sum[0] +=
+                                    row.getLong(0) * 31
+                                            + (row.isNullAt(1) ? -1 : row.getMap(1).size());
+                        });
             }
             return sum[0];
         }
@@ -122,10 +151,14 @@ public final class RowPathBenchmark {
 
     private static void compact(Path warehouse) throws Exception {
         try (Catalog catalog = catalog(warehouse)) {
-            FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create("bench", "pk"));
+            FileStoreTable table =
+                    (FileStoreTable) catalog.getTable(Identifier.create("bench", "pk"));
             table = table.copy(Map.of("write-only", "false"));
             BatchWriteBuilder wb = table.newBatchWriteBuilder();
-            try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(warehouse.getParent().toString()));
+            try (BatchTableWrite w =
+                            wb.newWrite()
+                                    .withIOManager(
+                                            IOManager.create(warehouse.getParent().toString()));
                     BatchTableCommit c = wb.newCommit()) {
                 w.compact(BinaryRow.EMPTY_ROW, 0, true);
                 c.commit(w.prepareCommit());
@@ -160,6 +193,8 @@ public final class RowPathBenchmark {
     }
 
     private static long cpu() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((com.sun.management.OperatingSystemMXBean)
+                        ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 }

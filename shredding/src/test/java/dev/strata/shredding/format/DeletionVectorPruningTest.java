@@ -17,8 +17,9 @@ import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
 
 /**
- * Row-group skipping under deletion vectors: skipped groups must not shift positions, so every row a
- * pruned read returns is live (equal to the reference table) and every live matching row is returned.
+ * Row-group skipping under deletion vectors: skipped groups must not shift positions, so every row
+ * a pruned read returns is live (equal to the reference table) and every live matching row is
+ * returned.
  */
 class DeletionVectorPruningTest extends PaimonTablesTestBase {
 
@@ -27,10 +28,25 @@ class DeletionVectorPruningTest extends PaimonTablesTestBase {
         long seed = TestSeeds.seed("dvPruning");
         String why = TestSeeds.describe("dvPruning", seed);
         Random random = new Random(seed);
-        MapDataGenerator gen = MapDataGenerator.builder(seed).keyUniverse(120).keysPerRow(6, 12).families(6, 100).build();
+        MapDataGenerator gen =
+                MapDataGenerator.builder(seed)
+                        .keyUniverse(120)
+                        .keysPerRow(6, 12)
+                        .families(6, 100)
+                        .build();
         Map<String, String> small = Map.of("file.block-size", "8 kb");
-        FileStoreTable shredded = tables.create("dv", PaimonTables.Kind.PRIMARY_KEY_DV, PaimonTables.layoutOptions(true, 6, "lru"), small);
-        FileStoreTable plain = tables.create("dvref", PaimonTables.Kind.PRIMARY_KEY_DV, PaimonTables.layoutOptions(false, 0, null), small);
+        FileStoreTable shredded =
+                tables.create(
+                        "dv",
+                        PaimonTables.Kind.PRIMARY_KEY_DV,
+                        PaimonTables.layoutOptions(true, 6, "lru"),
+                        small);
+        FileStoreTable plain =
+                tables.create(
+                        "dvref",
+                        PaimonTables.Kind.PRIMARY_KEY_DV,
+                        PaimonTables.layoutOptions(false, 0, null),
+                        small);
         List<Long> ids = new ArrayList<>();
         for (long i = 0; i < 2500; i++) {
             ids.add(i);
@@ -49,7 +65,9 @@ class DeletionVectorPruningTest extends PaimonTablesTestBase {
         tables.write(plain, updated, second);
         tables.compact(shredded, false);
         tables.compact(plain, false);
-        assertThat(PaimonTables.deletionFiles(shredded)).as("the updates must be applied through deletion vectors").isPositive();
+        assertThat(PaimonTables.deletionFiles(shredded))
+                .as("the updates must be applied through deletion vectors")
+                .isPositive();
 
         Map<Long, List<String>> reference = PaimonTables.readAll(plain);
         List<String> universe = gen.keyUniverse();
@@ -58,18 +76,26 @@ class DeletionVectorPruningTest extends PaimonTablesTestBase {
             int k = random.nextInt(universe.size());
             String key = universe.get(k);
             double lit = MapDataGenerator.valueBase(k) + random.nextDouble() * 10;
-            MapPredicate pred = MapPredicate.leaf("m", key, p % 2 == 0 ? Op.LT : Op.EQ, p % 2 == 0 ? lit : 1.0e9);
+            MapPredicate pred =
+                    MapPredicate.leaf(
+                            "m", key, p % 2 == 0 ? Op.LT : Op.EQ, p % 2 == 0 ? lit : 1.0e9);
             Map<Long, List<String>> got;
             try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
-                got = PaimonTables.readAll(shredded.copy(ShreddedReadHandover.encode(null, pred, true)));
+                got =
+                        PaimonTables.readAll(
+                                shredded.copy(ShreddedReadHandover.encode(null, pred, true)));
                 skipped += scope.snapshot().rowGroupsSkipped;
             }
             for (Map.Entry<Long, List<String>> e : got.entrySet()) {
-                assertThat(e.getValue()).as(why + " id " + e.getKey() + " must be the live row").isEqualTo(reference.get(e.getKey()));
+                assertThat(e.getValue())
+                        .as(why + " id " + e.getKey() + " must be the live row")
+                        .isEqualTo(reference.get(e.getKey()));
             }
             for (Map.Entry<Long, List<String>> e : reference.entrySet()) {
                 if (matches(e.getValue(), key, pred)) {
-                    assertThat(got).as(why + " " + pred + " must return id " + e.getKey()).containsKey(e.getKey());
+                    assertThat(got)
+                            .as(why + " " + pred + " must return id " + e.getKey())
+                            .containsKey(e.getKey());
                 }
             }
         }

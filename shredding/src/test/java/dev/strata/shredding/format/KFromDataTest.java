@@ -21,13 +21,17 @@ import org.apache.parquet.schema.Type;
 import org.junit.jupiter.api.Test;
 
 /**
- * K of a file follows the rows written: the first file of a table's column takes K from its first rows' map widths
- * (not max-columns), later files from the window of completed files; tables whose files differ in K or in
- * placement policy read back exactly what a table in Paimon's default MAP layout returns.
+ * K of a file follows the rows written: the first file of a table's column takes K from its first
+ * rows' map widths (not max-columns), later files from the window of completed files; tables whose
+ * files differ in K or in placement policy read back exactly what a table in Paimon's default MAP
+ * layout returns.
  */
 class KFromDataTest extends PaimonTablesTestBase {
 
-    /** Rows of exactly {@code width} keys out of a {@code universe}-key universe, as the user scenario writes them. */
+    /**
+     * Rows of exactly {@code width} keys out of a {@code universe}-key universe, as the user
+     * scenario writes them.
+     */
     private static List<GeneratedMap> fixedWidth(Random random, int rows, int width, int universe) {
         List<GeneratedMap> out = new ArrayList<>();
         for (int r = 0; r < rows; r++) {
@@ -51,12 +55,17 @@ class KFromDataTest extends PaimonTablesTestBase {
         return out;
     }
 
-    /** K (the number of {@code __col_*} fields) of column m in every data file of the current snapshot. */
+    /**
+     * K (the number of {@code __col_*} fields) of column m in every data file of the current
+     * snapshot.
+     */
     private static List<Integer> fileKs(FileStoreTable t) throws Exception {
         List<Integer> ks = new ArrayList<>();
         for (Path p : PaimonTables.dataFiles(t, "parquet")) {
-            try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(t.fileIO(), p, t.fileIO().getFileSize(p)),
-                    PaimonFiles.readOptions())) {
+            try (ParquetFileReader r =
+                    ParquetFileReader.open(
+                            PaimonFiles.inputFile(t.fileIO(), p, t.fileIO().getFileSize(p)),
+                            PaimonFiles.readOptions())) {
                 Type m = r.getFooter().getFileMetaData().getSchema().getType("m");
                 assertThat(ParquetSchemas.looksShredded(m)).as("file %s is shredded", p).isTrue();
                 int k = 0;
@@ -72,7 +81,8 @@ class KFromDataTest extends PaimonTablesTestBase {
     }
 
     private static Map<String, String> onlyLayout() {
-        return ShreddingOptions.withFileFormat(PaimonTables.ROW_TYPE, Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"));
+        return ShreddingOptions.withFileFormat(
+                PaimonTables.ROW_TYPE, Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"));
     }
 
     @Test
@@ -80,15 +90,24 @@ class KFromDataTest extends PaimonTablesTestBase {
         long seed = TestSeeds.seed("kFromData40");
         String why = TestSeeds.describe("kFromData40", seed);
         Random random = new Random(seed);
-        FileStoreTable shredded = tables.create("forty", PaimonTables.Kind.APPEND, onlyLayout(), Map.of());
-        FileStoreTable plain = tables.create("forty_ref", PaimonTables.Kind.APPEND, PaimonTables.layoutOptions(false, 0, null),
-                Map.of());
+        FileStoreTable shredded =
+                tables.create("forty", PaimonTables.Kind.APPEND, onlyLayout(), Map.of());
+        FileStoreTable plain =
+                tables.create(
+                        "forty_ref",
+                        PaimonTables.Kind.APPEND,
+                        PaimonTables.layoutOptions(false, 0, null),
+                        Map.of());
         List<GeneratedMap> maps = fixedWidth(random, 4_000, 40, 2_000);
         tables.write(shredded, ids(0, maps.size()), maps);
         tables.write(plain, ids(0, maps.size()), maps);
         List<Integer> ks = fileKs(shredded);
-        assertThat(ks).as(why + ": every first file of a writer is as wide as its 40-key rows (max-columns is 256)")
-                .isNotEmpty().containsOnly(40);
+        assertThat(ks)
+                .as(
+                        why
+                                + ": every first file of a writer is as wide as its 40-key rows (max-columns is 256)")
+                .isNotEmpty()
+                .containsOnly(40);
         assertThat(PaimonTables.readAll(shredded)).as(why).isEqualTo(PaimonTables.readAll(plain));
     }
 
@@ -96,17 +115,40 @@ class KFromDataTest extends PaimonTablesTestBase {
     void firstFileOfVaryingRowsTakesTheWindowRuleOverRowWidths() throws Exception {
         long seed = TestSeeds.seed("kFromDataVarying");
         String why = TestSeeds.describe("kFromDataVarying", seed);
-        List<GeneratedMap> maps = MapDataGenerator.builder(seed).keyUniverse(800).keysPerRow(12, 30).nullMapRate(0.05)
-                .emptyMapRate(0.03).nullValueRate(0.05).families(10, 30).build().generate(5_000);
-        FileStoreTable shredded = tables.create("varying", PaimonTables.Kind.APPEND, onlyLayout(), Map.of());
-        FileStoreTable plain = tables.create("varying_ref", PaimonTables.Kind.APPEND, PaimonTables.layoutOptions(false, 0, null),
-                Map.of());
+        List<GeneratedMap> maps =
+                MapDataGenerator.builder(seed)
+                        .keyUniverse(800)
+                        .keysPerRow(12, 30)
+                        .nullMapRate(0.05)
+                        .emptyMapRate(0.03)
+                        .nullValueRate(0.05)
+                        .families(10, 30)
+                        .build()
+                        .generate(5_000);
+        FileStoreTable shredded =
+                tables.create("varying", PaimonTables.Kind.APPEND, onlyLayout(), Map.of());
+        FileStoreTable plain =
+                tables.create(
+                        "varying_ref",
+                        PaimonTables.Kind.APPEND,
+                        PaimonTables.layoutOptions(false, 0, null),
+                        Map.of());
         tables.write(shredded, ids(0, maps.size()), maps);
         tables.write(plain, ids(0, maps.size()), maps);
-        int widest = maps.stream().filter(g -> !g.isNull()).mapToInt(GeneratedMap::size).max().getAsInt();
-        // P90 of the widths of rows with mean 12 (sd 4) is about 17; the widest (up to 30) is more than 4 and 1.25x above.
-        assertThat(fileKs(shredded)).as(why).isNotEmpty().allSatisfy(k -> assertThat(k).isBetween(12, widest));
-        assertThat(PaimonTables.readAll(shredded)).as(why + ": rows wider than K overflow and read back")
+        int widest =
+                maps.stream()
+                        .filter(g -> !g.isNull())
+                        .mapToInt(GeneratedMap::size)
+                        .max()
+                        .getAsInt();
+        // P90 of the widths of rows with mean 12 (sd 4) is about 17; the widest (up to 30) is more
+        // than 4 and 1.25x above.
+        assertThat(fileKs(shredded))
+                .as(why)
+                .isNotEmpty()
+                .allSatisfy(k -> assertThat(k).isBetween(12, widest));
+        assertThat(PaimonTables.readAll(shredded))
+                .as(why + ": rows wider than K overflow and read back")
                 .isEqualTo(PaimonTables.readAll(plain));
     }
 
@@ -115,12 +157,20 @@ class KFromDataTest extends PaimonTablesTestBase {
         long seed = TestSeeds.seed("mixedK");
         String why = TestSeeds.describe("mixedK", seed);
         Random random = new Random(seed);
-        for (PaimonTables.Kind kind : new PaimonTables.Kind[] {PaimonTables.Kind.APPEND, PaimonTables.Kind.PRIMARY_KEY}) {
+        for (PaimonTables.Kind kind :
+                new PaimonTables.Kind[] {PaimonTables.Kind.APPEND, PaimonTables.Kind.PRIMARY_KEY}) {
             String name = "mixed_k_" + kind.name().toLowerCase();
             FileStoreTable shredded = tables.create(name, kind, onlyLayout(), Map.of());
-            FileStoreTable plain = tables.create(name + "_ref", kind, PaimonTables.layoutOptions(false, 0, null), Map.of());
-            // The data's shape changes between commits: 6-key rows, then 50-key rows (the window still says 6, so they
-            // overflow), then 6-key rows again in files as wide as the window now says; primary keys overlap.
+            FileStoreTable plain =
+                    tables.create(
+                            name + "_ref",
+                            kind,
+                            PaimonTables.layoutOptions(false, 0, null),
+                            Map.of());
+            // The data's shape changes between commits: 6-key rows, then 50-key rows (the window
+            // still says 6, so they
+            // overflow), then 6-key rows again in files as wide as the window now says; primary
+            // keys overlap.
             int[] widths = {6, 50, 50, 6};
             long next = 0;
             for (int b = 0; b < widths.length; b++) {
@@ -129,15 +179,20 @@ class KFromDataTest extends PaimonTablesTestBase {
                 tables.write(shredded, ids(from, maps.size()), maps);
                 tables.write(plain, ids(from, maps.size()), maps);
                 next += maps.size();
-                assertThat(PaimonTables.readAll(shredded)).as(why + " " + kind + " after batch " + b)
+                assertThat(PaimonTables.readAll(shredded))
+                        .as(why + " " + kind + " after batch " + b)
                         .isEqualTo(PaimonTables.readAll(plain));
             }
-            assertThat(new TreeSet<>(fileKs(shredded))).as(why + " " + kind + ": files of several K in one snapshot")
-                    .hasSizeGreaterThanOrEqualTo(2).contains(6);
+            assertThat(new TreeSet<>(fileKs(shredded)))
+                    .as(why + " " + kind + ": files of several K in one snapshot")
+                    .hasSizeGreaterThanOrEqualTo(2)
+                    .contains(6);
             if (kind == PaimonTables.Kind.PRIMARY_KEY) {
                 tables.compactAll(shredded);
                 tables.compactAll(plain);
-                assertThat(PaimonTables.readAll(shredded)).as(why + " after full compaction").isEqualTo(PaimonTables.readAll(plain));
+                assertThat(PaimonTables.readAll(shredded))
+                        .as(why + " after full compaction")
+                        .isEqualTo(PaimonTables.readAll(plain));
             }
         }
     }
@@ -146,27 +201,48 @@ class KFromDataTest extends PaimonTablesTestBase {
     void tableWrittenWithSeveralPlacementPoliciesReadsRight() throws Exception {
         long seed = TestSeeds.seed("mixedPolicy");
         String why = TestSeeds.describe("mixedPolicy", seed);
-        MapDataGenerator gen = MapDataGenerator.builder(seed).keyUniverse(500).keysPerRow(10, 25).nullMapRate(0.03)
-                .emptyMapRate(0.02).nullValueRate(0.05).families(8, 40).build();
-        for (PaimonTables.Kind kind : new PaimonTables.Kind[] {PaimonTables.Kind.APPEND, PaimonTables.Kind.PRIMARY_KEY_DV}) {
+        MapDataGenerator gen =
+                MapDataGenerator.builder(seed)
+                        .keyUniverse(500)
+                        .keysPerRow(10, 25)
+                        .nullMapRate(0.03)
+                        .emptyMapRate(0.02)
+                        .nullValueRate(0.05)
+                        .families(8, 40)
+                        .build();
+        for (PaimonTables.Kind kind :
+                new PaimonTables.Kind[] {
+                    PaimonTables.Kind.APPEND, PaimonTables.Kind.PRIMARY_KEY_DV
+                }) {
             String name = "mixed_policy_" + kind.name().toLowerCase();
             FileStoreTable shredded = tables.create(name, kind, onlyLayout(), Map.of());
-            FileStoreTable plain = tables.create(name + "_ref", kind, PaimonTables.layoutOptions(false, 0, null), Map.of());
+            FileStoreTable plain =
+                    tables.create(
+                            name + "_ref",
+                            kind,
+                            PaimonTables.layoutOptions(false, 0, null),
+                            Map.of());
             String[] policies = {"lru", "stable", "sequential", "plain", "lru"};
             long next = 0;
             for (int b = 0; b < policies.length; b++) {
                 if (b > 0) {
-                    shredded = tables.alter(name, Map.of(ShreddingOptions.policyKey("m"), policies[b]));
+                    shredded =
+                            tables.alter(
+                                    name, Map.of(ShreddingOptions.policyKey("m"), policies[b]));
                 }
                 List<GeneratedMap> maps = gen.generate(1_200);
                 long from = kind == PaimonTables.Kind.APPEND ? next : next / 2;
                 tables.write(shredded, ids(from, maps.size()), maps);
                 tables.write(plain, ids(from, maps.size()), maps);
                 next += maps.size();
-                assertThat(PaimonTables.readAll(shredded)).as(why + " " + kind + " after " + policies[b])
+                assertThat(PaimonTables.readAll(shredded))
+                        .as(why + " " + kind + " after " + policies[b])
                         .isEqualTo(PaimonTables.readAll(plain));
             }
-            assertThat(fileKs(shredded)).as(why).isNotEmpty().allSatisfy(k -> assertThat(k).isLessThanOrEqualTo(25));
+            assertThat(fileKs(shredded))
+                    .as(why)
+                    .isNotEmpty()
+                    .allSatisfy(k -> assertThat(k).isLessThanOrEqualTo(25));
         }
     }
 }

@@ -34,10 +34,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Paimon's row path (merges of several sorted runs, deletion vectors, compaction rewrites) over shredded files
- * with nested columns (ARRAY, ROW, their combinations, maps with nested values; NULL at every level, empty
- * arrays and maps) answers exactly like stock Paimon's Parquet reader on a default-layout copy of the same
- * writes, updates and deletes included.
+ * Paimon's row path (merges of several sorted runs, deletion vectors, compaction rewrites) over
+ * shredded files with nested columns (ARRAY, ROW, their combinations, maps with nested values; NULL
+ * at every level, empty arrays and maps) answers exactly like stock Paimon's Parquet reader on a
+ * default-layout copy of the same writes, updates and deletes included.
  */
 class NestedRowPathTest extends PaimonTablesTestBase {
 
@@ -45,7 +45,8 @@ class NestedRowPathTest extends PaimonTablesTestBase {
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
-    void mergesDeletionVectorsAndCompactionsMatchStockPaimon(boolean deletionVectors) throws Exception {
+    void mergesDeletionVectorsAndCompactionsMatchStockPaimon(boolean deletionVectors)
+            throws Exception {
         long seed = TestSeeds.seed("nestedRowPath-" + deletionVectors);
         String why = TestSeeds.describe("nestedRowPath-" + deletionVectors, seed);
         Random random = new Random(seed);
@@ -67,17 +68,24 @@ class NestedRowPathTest extends PaimonTablesTestBase {
                 compact(shredded);
                 compact(plain);
             }
-            assertThat(PaimonTables.fileLayouts(shredded)).as(why).containsOnlyKeys("parquet:shredded");
-            assertThat(readAll(shredded, null)).as(why + " after batch " + batch).isEqualTo(readAll(plain, null));
+            assertThat(PaimonTables.fileLayouts(shredded))
+                    .as(why)
+                    .containsOnlyKeys("parquet:shredded");
+            assertThat(readAll(shredded, null))
+                    .as(why + " after batch " + batch)
+                    .isEqualTo(readAll(plain, null));
         }
         if (deletionVectors) {
-            assertThat(PaimonTables.deletionFiles(shredded)).as("reads applied deletion vectors").isPositive();
+            assertThat(PaimonTables.deletionFiles(shredded))
+                    .as("reads applied deletion vectors")
+                    .isPositive();
         }
         int[] projection = {8, 0, 4, NestedValues.SHAPES.length + 1, 6};
         assertThat(readAll(shredded, projection)).as(why).isEqualTo(readAll(plain, projection));
     }
 
-    private FileStoreTable create(String name, boolean shredded, boolean deletionVectors) throws Exception {
+    private FileStoreTable create(String name, boolean shredded, boolean deletionVectors)
+            throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT().notNull());
         for (int c = 0; c < NestedValues.SHAPES.length; c++) {
             b.column("n" + c, NestedValues.SHAPES[c]);
@@ -111,7 +119,8 @@ class NestedRowPathTest extends PaimonTablesTestBase {
             keys[k] = BinaryString.fromString("k" + (k * 10 + random.nextInt(5)));
             values[k] = random.nextInt(6) == 0 ? null : random.nextInt();
         }
-        fields[NestedValues.SHAPES.length + 1] = random.nextInt(6) == 0 ? null : new ArrayBackedMap(keys, values);
+        fields[NestedValues.SHAPES.length + 1] =
+                random.nextInt(6) == 0 ? null : new ArrayBackedMap(keys, values);
         GenericRow r = GenericRow.of(fields);
         if (batch > 0 && random.nextInt(10) == 0) {
             r.setRowKind(RowKind.DELETE);
@@ -142,16 +151,23 @@ class NestedRowPathTest extends PaimonTablesTestBase {
     }
 
     /** id (the first read column) → the row rendered as text, through Paimon's own table read. */
-    private static Map<Integer, String> readAll(FileStoreTable table, int[] projection) throws Exception {
+    private static Map<Integer, String> readAll(FileStoreTable table, int[] projection)
+            throws Exception {
         Map<Integer, String> out = new TreeMap<>();
         RowType type = projection == null ? table.rowType() : table.rowType().project(projection);
         int idAt = type.getFieldNames().indexOf("id");
-        ReadBuilder rb = projection == null ? table.newReadBuilder() : table.newReadBuilder().withProjection(projection);
-        try (RecordReader<InternalRow> r = rb.newRead().createReader(rb.newScan().plan().splits())) {
-            r.forEachRemaining(row -> {
-                String prev = out.put(row.getInt(idAt), ValueTypesTest.render(null, row, type));
-                assertThat(prev).as("duplicate id %s", row.getInt(idAt)).isNull();
-            });
+        ReadBuilder rb =
+                projection == null
+                        ? table.newReadBuilder()
+                        : table.newReadBuilder().withProjection(projection);
+        try (RecordReader<InternalRow> r =
+                rb.newRead().createReader(rb.newScan().plan().splits())) {
+            r.forEachRemaining(
+                    row -> {
+                        String prev =
+                                out.put(row.getInt(idAt), ValueTypesTest.render(null, row, type));
+                        assertThat(prev).as("duplicate id %s", row.getInt(idAt)).isNull();
+                    });
         }
         return out;
     }

@@ -21,13 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An engine without shared-shredding support (stock Paimon 1.4's own Parquet reader, used directly, not through
- * Strata's format) still reads every other column of a file Strata wrote shredded.
+ * An engine without shared-shredding support (stock Paimon 1.4's own Parquet reader, used directly,
+ * not through Strata's format) still reads every other column of a file Strata wrote shredded.
  */
 class PaimonParquetReadsOtherColumnsTest {
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     @Test
     void paimonsOwnParquetReaderReadsTheIdsOfShreddedFiles() throws Exception {
@@ -37,10 +36,19 @@ class PaimonParquetReadsOtherColumnsTest {
     }
 
     private void readIds(PaimonTables tables) throws Exception {
-        MapDataGenerator gen = MapDataGenerator.builder(TestSeeds.seed("stock-reader")).keyUniverse(30).keysPerRow(2, 8)
-                .nullMapRate(0.1).emptyMapRate(0.1).build();
-        FileStoreTable t = tables.create("stock", PaimonTables.Kind.APPEND, PaimonTables.layoutOptions(true, 3, "lru"),
-                java.util.Map.of());
+        MapDataGenerator gen =
+                MapDataGenerator.builder(TestSeeds.seed("stock-reader"))
+                        .keyUniverse(30)
+                        .keysPerRow(2, 8)
+                        .nullMapRate(0.1)
+                        .emptyMapRate(0.1)
+                        .build();
+        FileStoreTable t =
+                tables.create(
+                        "stock",
+                        PaimonTables.Kind.APPEND,
+                        PaimonTables.layoutOptions(true, 3, "lru"),
+                        java.util.Map.of());
         List<Long> ids = new ArrayList<>();
         for (long i = 0; i < 2000; i++) {
             ids.add(i * 3);
@@ -51,11 +59,16 @@ class PaimonParquetReadsOtherColumnsTest {
 
         RowType full = t.rowType();
         RowType idOnly = full.project("id");
-        ParquetFileFormat stock = new ParquetFileFormat(new FileFormatFactory.FormatContext(new Options(), 1024, 1024));
+        ParquetFileFormat stock =
+                new ParquetFileFormat(
+                        new FileFormatFactory.FormatContext(new Options(), 1024, 1024));
         TreeMap<Long, Integer> seen = new TreeMap<>();
         for (Path p : PaimonTables.dataFiles(t, "parquet")) {
-            try (RecordReader<InternalRow> r = stock.createReaderFactory(full, idOnly, List.of())
-                    .createReader(new FormatReaderContext(t.fileIO(), p, t.fileIO().getFileSize(p)))) {
+            try (RecordReader<InternalRow> r =
+                    stock.createReaderFactory(full, idOnly, List.of())
+                            .createReader(
+                                    new FormatReaderContext(
+                                            t.fileIO(), p, t.fileIO().getFileSize(p)))) {
                 r.forEachRemaining(row -> seen.merge(row.getLong(0), 1, Integer::sum));
             }
         }

@@ -37,11 +37,17 @@ import org.apache.paimon.types.RowType;
 final class PaimonTables implements AutoCloseable {
 
     enum Kind {
-        APPEND, PRIMARY_KEY, PRIMARY_KEY_DV
+        APPEND,
+        PRIMARY_KEY,
+        PRIMARY_KEY_DV
     }
 
-    static final RowType ROW_TYPE = RowType.of(new org.apache.paimon.types.DataType[] {DataTypes.BIGINT().notNull(),
-            TestMaps.MAP_STRING_DOUBLE}, new String[] {"id", "m"});
+    static final RowType ROW_TYPE =
+            RowType.of(
+                    new org.apache.paimon.types.DataType[] {
+                        DataTypes.BIGINT().notNull(), TestMaps.MAP_STRING_DOUBLE
+                    },
+                    new String[] {"id", "m"});
 
     final Catalog catalog;
     private final String tmp;
@@ -65,8 +71,13 @@ final class PaimonTables implements AutoCloseable {
         return ShreddingOptions.withFileFormat(ROW_TYPE, o);
     }
 
-    FileStoreTable create(String name, Kind kind, Map<String, String> layout, Map<String, String> extra) throws Exception {
-        Schema.Builder b = Schema.newBuilder().column("id", DataTypes.BIGINT().notNull()).column("m", TestMaps.MAP_STRING_DOUBLE);
+    FileStoreTable create(
+            String name, Kind kind, Map<String, String> layout, Map<String, String> extra)
+            throws Exception {
+        Schema.Builder b =
+                Schema.newBuilder()
+                        .column("id", DataTypes.BIGINT().notNull())
+                        .column("m", TestMaps.MAP_STRING_DOUBLE);
         Map<String, String> options = new LinkedHashMap<>(layout);
         options.put("bucket", "2");
         if (kind == Kind.APPEND) {
@@ -88,7 +99,10 @@ final class PaimonTables implements AutoCloseable {
         return (FileStoreTable) catalog.getTable(Identifier.create("db", name));
     }
 
-    /** Sets options through the catalog (validated first, file format chosen as the Strata catalog would). */
+    /**
+     * Sets options through the catalog (validated first, file format chosen as the Strata catalog
+     * would).
+     */
     FileStoreTable alter(String name, Map<String, String> changes) throws Exception {
         FileStoreTable t = table(name);
         Map<String, String> merged = new HashMap<>(t.options());
@@ -107,7 +121,8 @@ final class PaimonTables implements AutoCloseable {
 
     void write(FileStoreTable table, List<Long> ids, List<GeneratedMap> maps) throws Exception {
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
-        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp)); BatchTableCommit c = wb.newCommit()) {
+        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp));
+                BatchTableCommit c = wb.newCommit()) {
             for (int i = 0; i < ids.size(); i++) {
                 w.write(GenericRow.of(ids.get(i), TestMaps.toPaimon(maps.get(i))));
             }
@@ -121,7 +136,8 @@ final class PaimonTables implements AutoCloseable {
 
     void compact(FileStoreTable table, boolean full) throws Exception {
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
-        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp)); BatchTableCommit c = wb.newCommit()) {
+        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp));
+                BatchTableCommit c = wb.newCommit()) {
             for (int bucket = 0; bucket < 2; bucket++) {
                 w.compact(BinaryRow.EMPTY_ROW, bucket, full);
             }
@@ -129,31 +145,35 @@ final class PaimonTables implements AutoCloseable {
         }
     }
 
-    /** id → sorted "key=value" entries (null for a NULL map); for append tables ids are unique per test. */
+    /**
+     * id → sorted "key=value" entries (null for a NULL map); for append tables ids are unique per
+     * test.
+     */
     static Map<Long, List<String>> readAll(FileStoreTable table) throws Exception {
         Map<Long, List<String>> out = new TreeMap<>();
         ReadBuilder rb = table.newReadBuilder();
         List<Split> splits = rb.newScan().plan().splits();
         try (RecordReader<InternalRow> r = rb.newRead().createReader(splits)) {
-            r.forEachRemaining(row -> {
-                InternalMap m = row.isNullAt(1) ? null : row.getMap(1);
-                List<String> e = TestMaps.entries(m);
-                if (e != null) {
-                    Collections.sort(e);
-                }
-                List<String> prev = out.put(row.getLong(0), e);
-                if (prev != null) {
-                    throw new IllegalStateException("duplicate id " + row.getLong(0));
-                }
-            });
+            r.forEachRemaining(
+                    row -> {
+                        InternalMap m = row.isNullAt(1) ? null : row.getMap(1);
+                        List<String> e = TestMaps.entries(m);
+                        if (e != null) {
+                            Collections.sort(e);
+                        }
+                        List<String> prev = out.put(row.getLong(0), e);
+                        if (prev != null) {
+                            throw new IllegalStateException("duplicate id " + row.getLong(0));
+                        }
+                    });
         }
         return out;
     }
 
     /** The data files of the current snapshot, as extension → count. */
     /**
-     * The current snapshot's data files counted by "extension:layout", layout {@code shredded} when the file's
-     * own schema stores a column in the shared-shredding layout, else {@code plain}.
+     * The current snapshot's data files counted by "extension:layout", layout {@code shredded} when
+     * the file's own schema stores a column in the shared-shredding layout, else {@code plain}.
      */
     static Map<String, Integer> fileLayouts(FileStoreTable table) throws java.io.IOException {
         Map<String, Integer> out = new TreeMap<>();
@@ -161,12 +181,17 @@ final class PaimonTables implements AutoCloseable {
             DataSplit d = (DataSplit) s;
             for (org.apache.paimon.io.DataFileMeta f : d.dataFiles()) {
                 String ext = f.fileName().substring(f.fileName().lastIndexOf('.') + 1);
-                org.apache.paimon.fs.Path p = new org.apache.paimon.fs.Path(table.location(), "bucket-" + d.bucket() + "/" + f.fileName());
+                org.apache.paimon.fs.Path p =
+                        new org.apache.paimon.fs.Path(
+                                table.location(), "bucket-" + d.bucket() + "/" + f.fileName());
                 boolean shredded = false;
-                try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
-                        dev.strata.shredding.parquet.PaimonFiles.inputFile(table.fileIO(), p, f.fileSize()),
-                        dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
-                    for (org.apache.parquet.schema.Type t : r.getFooter().getFileMetaData().getSchema().getFields()) {
+                try (org.apache.parquet.hadoop.ParquetFileReader r =
+                        org.apache.parquet.hadoop.ParquetFileReader.open(
+                                dev.strata.shredding.parquet.PaimonFiles.inputFile(
+                                        table.fileIO(), p, f.fileSize()),
+                                dev.strata.shredding.parquet.PaimonFiles.readOptions())) {
+                    for (org.apache.parquet.schema.Type t :
+                            r.getFooter().getFileMetaData().getSchema().getFields()) {
                         shredded |= dev.strata.shredding.parquet.ParquetSchemas.looksShredded(t);
                     }
                 }
@@ -180,7 +205,11 @@ final class PaimonTables implements AutoCloseable {
     static long deletionFiles(FileStoreTable table) {
         long n = 0;
         for (Split s : table.newReadBuilder().newScan().plan().splits()) {
-            n += ((DataSplit) s).deletionFiles().map(l -> l.stream().filter(java.util.Objects::nonNull).count()).orElse(0L);
+            n +=
+                    ((DataSplit) s)
+                            .deletionFiles()
+                            .map(l -> l.stream().filter(java.util.Objects::nonNull).count())
+                            .orElse(0L);
         }
         return n;
     }
@@ -192,7 +221,9 @@ final class PaimonTables implements AutoCloseable {
             DataSplit d = (DataSplit) s;
             for (org.apache.paimon.io.DataFileMeta f : d.dataFiles()) {
                 if (f.fileName().endsWith("." + extension)) {
-                    out.add(new org.apache.paimon.fs.Path(table.location(), "bucket-" + d.bucket() + "/" + f.fileName()));
+                    out.add(
+                            new org.apache.paimon.fs.Path(
+                                    table.location(), "bucket-" + d.bucket() + "/" + f.fileName()));
                 }
             }
         }

@@ -7,8 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A fresh Paimon warehouse ({@link PaimonTables}) in a temporary directory for each test. */
 abstract class PaimonTablesTestBase {
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     PaimonTables tables;
 

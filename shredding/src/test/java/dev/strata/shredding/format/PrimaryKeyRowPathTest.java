@@ -37,24 +37,38 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Paimon's row path (merge-on-read of several sorted runs, deletion vectors, compaction rewrites) over
- * shredded files of every primitive type, top-level and as shredded map values, answers exactly like
- * stock Paimon's Parquet reader on a default-layout copy of the same writes (updates and deletes
- * included). These shapes are read by the columnar reader ({@code ShreddedColumns}).
+ * Paimon's row path (merge-on-read of several sorted runs, deletion vectors, compaction rewrites)
+ * over shredded files of every primitive type, top-level and as shredded map values, answers
+ * exactly like stock Paimon's Parquet reader on a default-layout copy of the same writes (updates
+ * and deletes included). These shapes are read by the columnar reader ({@code ShreddedColumns}).
  */
 class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
 
     private static final DataType[] TYPES = {
-        DataTypes.BOOLEAN(), DataTypes.TINYINT(), DataTypes.SMALLINT(), DataTypes.INT(), DataTypes.BIGINT(), DataTypes.FLOAT(),
-        DataTypes.DOUBLE(), DataTypes.DECIMAL(9, 2), DataTypes.DECIMAL(18, 4), DataTypes.DECIMAL(30, 6), DataTypes.STRING(),
-        DataTypes.BYTES(), DataTypes.DATE(), DataTypes.TIME(), DataTypes.TIMESTAMP(3), DataTypes.TIMESTAMP(6),
+        DataTypes.BOOLEAN(),
+        DataTypes.TINYINT(),
+        DataTypes.SMALLINT(),
+        DataTypes.INT(),
+        DataTypes.BIGINT(),
+        DataTypes.FLOAT(),
+        DataTypes.DOUBLE(),
+        DataTypes.DECIMAL(9, 2),
+        DataTypes.DECIMAL(18, 4),
+        DataTypes.DECIMAL(30, 6),
+        DataTypes.STRING(),
+        DataTypes.BYTES(),
+        DataTypes.DATE(),
+        DataTypes.TIME(),
+        DataTypes.TIMESTAMP(3),
+        DataTypes.TIMESTAMP(6),
         DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)
     };
     private static final int IDS = 3000;
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
-    void mergesDeletionVectorsAndCompactionsMatchStockPaimon(boolean deletionVectors) throws Exception {
+    void mergesDeletionVectorsAndCompactionsMatchStockPaimon(boolean deletionVectors)
+            throws Exception {
         long seed = TestSeeds.seed("pkRowPath-" + deletionVectors);
         String why = TestSeeds.describe("pkRowPath-" + deletionVectors, seed);
         Random random = new Random(seed);
@@ -78,8 +92,12 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
                 compact(shredded);
                 compact(plain);
             }
-            assertThat(PaimonTables.fileLayouts(shredded)).as(why).containsOnlyKeys("parquet:shredded");
-            assertThat(readAll(shredded, type)).as(why + " after batch " + batch).isEqualTo(readAll(plain, type));
+            assertThat(PaimonTables.fileLayouts(shredded))
+                    .as(why)
+                    .containsOnlyKeys("parquet:shredded");
+            assertThat(readAll(shredded, type))
+                    .as(why + " after batch " + batch)
+                    .isEqualTo(readAll(plain, type));
             severalRuns |= filesInABucket(shredded) > 1;
             deletionFiles = Math.max(deletionFiles, PaimonTables.deletionFiles(shredded));
         }
@@ -92,7 +110,8 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
         assertThat(readAll(shredded, projection)).as(why).isEqualTo(readAll(plain, projection));
     }
 
-    private FileStoreTable create(String name, boolean shredded, boolean deletionVectors) throws Exception {
+    private FileStoreTable create(String name, boolean shredded, boolean deletionVectors)
+            throws Exception {
         Schema.Builder b = Schema.newBuilder().column("id", DataTypes.INT().notNull());
         Map<String, String> options = new HashMap<>();
         for (int c = 0; c < TYPES.length; c++) {
@@ -116,7 +135,10 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
         return tables.table(name);
     }
 
-    /** Row {@code id} as batch {@code batch} writes it: a delete for some ids, else values of every type. */
+    /**
+     * Row {@code id} as batch {@code batch} writes it: a delete for some ids, else values of every
+     * type.
+     */
     private static InternalRow row(int id, int batch, Random random) {
         Object[] fields = new Object[1 + 2 * TYPES.length];
         fields[0] = id;
@@ -133,9 +155,11 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
                 Object[] keys = new Object[n];
                 Object[] values = new Object[n];
                 for (int k = 0; k < n; k++) {
-                    // Distinct keys of a universe of 72, more than K = 3 columns hold: some go to the overflow.
+                    // Distinct keys of a universe of 72, more than K = 3 columns hold: some go to
+                    // the overflow.
                     keys[k] = BinaryString.fromString("k" + (k * 100 + random.nextInt(12)));
-                    values[k] = random.nextInt(8) == 0 ? null : ValueTypesTest.sample(TYPES[c], v + k);
+                    values[k] =
+                            random.nextInt(8) == 0 ? null : ValueTypesTest.sample(TYPES[c], v + k);
                 }
                 fields[1 + TYPES.length + c] = new ArrayBackedMap(keys, values);
             }
@@ -170,14 +194,18 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
     }
 
     /** id → the row rendered as text, through Paimon's own table read. */
-    private static Map<Integer, String> readAll(FileStoreTable table, RowType type) throws Exception {
+    private static Map<Integer, String> readAll(FileStoreTable table, RowType type)
+            throws Exception {
         Map<Integer, String> out = new TreeMap<>();
         ReadBuilder rb = table.newReadBuilder();
-        try (RecordReader<InternalRow> r = rb.newRead().createReader(rb.newScan().plan().splits())) {
-            r.forEachRemaining(row -> {
-                String prev = out.put(row.getInt(0), ValueTypesTest.render(null, row, type));
-                assertThat(prev).as("duplicate id %s", row.getInt(0)).isNull();
-            });
+        try (RecordReader<InternalRow> r =
+                rb.newRead().createReader(rb.newScan().plan().splits())) {
+            r.forEachRemaining(
+                    row -> {
+                        String prev =
+                                out.put(row.getInt(0), ValueTypesTest.render(null, row, type));
+                        assertThat(prev).as("duplicate id %s", row.getInt(0)).isNull();
+                    });
         }
         return out;
     }
@@ -187,7 +215,8 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
         List<String> out = new ArrayList<>();
         RowType projected = table.rowType().project(projection);
         ReadBuilder rb = table.newReadBuilder().withProjection(projection);
-        try (RecordReader<InternalRow> r = rb.newRead().createReader(rb.newScan().plan().splits())) {
+        try (RecordReader<InternalRow> r =
+                rb.newRead().createReader(rb.newScan().plan().splits())) {
             r.forEachRemaining(row -> out.add(ValueTypesTest.render(null, row, projected)));
         }
         java.util.Collections.sort(out);

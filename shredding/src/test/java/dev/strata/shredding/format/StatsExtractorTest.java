@@ -19,8 +19,12 @@ class StatsExtractorTest extends PaimonTablesTestBase {
 
     @Test
     void valueStatisticsOfShreddedFilesLetPaimonSkipFiles() throws Exception {
-        FileStoreTable table = tables.create("stats", PaimonTables.Kind.APPEND, PaimonTables.layoutOptions(true, 4, "lru"),
-                Map.of("bucket", "1", "metadata.stats-mode", "full"));
+        FileStoreTable table =
+                tables.create(
+                        "stats",
+                        PaimonTables.Kind.APPEND,
+                        PaimonTables.layoutOptions(true, 4, "lru"),
+                        Map.of("bucket", "1", "metadata.stats-mode", "full"));
         MapDataGenerator gen = MapDataGenerator.builder(5).keyUniverse(50).build();
         for (int b = 0; b < 3; b++) {
             List<Long> ids = new ArrayList<>();
@@ -44,7 +48,8 @@ class StatsExtractorTest extends PaimonTablesTestBase {
         assertThat(files(table, pb.lessThan(0, 0L))).isEmpty();
     }
 
-    private static List<DataFileMeta> files(FileStoreTable table, org.apache.paimon.predicate.Predicate filter) {
+    private static List<DataFileMeta> files(
+            FileStoreTable table, org.apache.paimon.predicate.Predicate filter) {
         List<DataFileMeta> out = new ArrayList<>();
         var rb = table.newReadBuilder();
         if (filter != null) {

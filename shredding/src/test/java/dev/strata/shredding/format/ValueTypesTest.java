@@ -28,16 +28,36 @@ import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.Test;
 
-/** Every value type Paimon stores, nested values, and two shredded maps per table, with overflow (K=2). */
+/**
+ * Every value type Paimon stores, nested values, and two shredded maps per table, with overflow
+ * (K=2).
+ */
 class ValueTypesTest extends PaimonTablesTestBase {
 
     private static final DataType[] VALUE_TYPES = {
-        DataTypes.BOOLEAN(), DataTypes.TINYINT(), DataTypes.SMALLINT(), DataTypes.INT(), DataTypes.BIGINT(), DataTypes.FLOAT(),
-        DataTypes.DOUBLE(), DataTypes.DECIMAL(9, 2), DataTypes.DECIMAL(18, 4), DataTypes.DECIMAL(30, 6), DataTypes.STRING(),
-        DataTypes.BYTES(), DataTypes.DATE(), DataTypes.TIME(), DataTypes.TIMESTAMP(3), DataTypes.TIMESTAMP(6), DataTypes.TIMESTAMP(9),
-        DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6), DataTypes.ARRAY(DataTypes.INT()),
+        DataTypes.BOOLEAN(),
+        DataTypes.TINYINT(),
+        DataTypes.SMALLINT(),
+        DataTypes.INT(),
+        DataTypes.BIGINT(),
+        DataTypes.FLOAT(),
+        DataTypes.DOUBLE(),
+        DataTypes.DECIMAL(9, 2),
+        DataTypes.DECIMAL(18, 4),
+        DataTypes.DECIMAL(30, 6),
+        DataTypes.STRING(),
+        DataTypes.BYTES(),
+        DataTypes.DATE(),
+        DataTypes.TIME(),
+        DataTypes.TIMESTAMP(3),
+        DataTypes.TIMESTAMP(6),
+        DataTypes.TIMESTAMP(9),
+        DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6),
+        DataTypes.ARRAY(DataTypes.INT()),
         DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.BIGINT()),
-        DataTypes.ROW(DataTypes.FIELD(0, "a", DataTypes.INT()), DataTypes.FIELD(1, "b", DataTypes.ARRAY(DataTypes.STRING())))
+        DataTypes.ROW(
+                DataTypes.FIELD(0, "a", DataTypes.INT()),
+                DataTypes.FIELD(1, "b", DataTypes.ARRAY(DataTypes.STRING())))
     };
 
     static Object sample(DataType t, int i) {
@@ -56,10 +76,14 @@ class ValueTypesTest extends PaimonTablesTestBase {
                 return i + 0.5f;
             case DOUBLE:
                 return i - 0.25;
-            case DECIMAL: {
-                var d = (org.apache.paimon.types.DecimalType) t;
-                return Decimal.fromBigDecimal(new BigDecimal(i + "." + "1".repeat(d.getScale())), d.getPrecision(), d.getScale());
-            }
+            case DECIMAL:
+                {
+                    var d = (org.apache.paimon.types.DecimalType) t;
+                    return Decimal.fromBigDecimal(
+                            new BigDecimal(i + "." + "1".repeat(d.getScale())),
+                            d.getPrecision(),
+                            d.getScale());
+                }
             case VARCHAR:
                 return BinaryString.fromString("välue-" + i);
             case VARBINARY:
@@ -69,20 +93,26 @@ class ValueTypesTest extends PaimonTablesTestBase {
             case TIME_WITHOUT_TIME_ZONE:
                 return 3_600_000 + i;
             case TIMESTAMP_WITHOUT_TIME_ZONE:
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
-                int p = t instanceof org.apache.paimon.types.TimestampType ? ((org.apache.paimon.types.TimestampType) t).getPrecision()
-                        : ((org.apache.paimon.types.LocalZonedTimestampType) t).getPrecision();
-                long millis = 1_700_000_000_000L + i;
-                int nanos = p <= 3 ? 0 : p <= 6 ? (i % 1000) * 1000 : i % 1_000_000;
-                return Timestamp.fromEpochMillis(millis, nanos);
-            }
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                {
+                    int p =
+                            t instanceof org.apache.paimon.types.TimestampType
+                                    ? ((org.apache.paimon.types.TimestampType) t).getPrecision()
+                                    : ((org.apache.paimon.types.LocalZonedTimestampType) t)
+                                            .getPrecision();
+                    long millis = 1_700_000_000_000L + i;
+                    int nanos = p <= 3 ? 0 : p <= 6 ? (i % 1000) * 1000 : i % 1_000_000;
+                    return Timestamp.fromEpochMillis(millis, nanos);
+                }
             case ARRAY:
                 return new GenericArray(new Object[] {i, null, i + 1});
             case MAP:
-                return new ArrayBackedMap(new Object[] {BinaryString.fromString("x"), BinaryString.fromString("y")},
+                return new ArrayBackedMap(
+                        new Object[] {BinaryString.fromString("x"), BinaryString.fromString("y")},
                         new Object[] {(long) i, null});
             case ROW:
-                return GenericRow.of(i, new GenericArray(new Object[] {BinaryString.fromString("s" + i), null}));
+                return GenericRow.of(
+                        i, new GenericArray(new Object[] {BinaryString.fromString("s" + i), null}));
             default:
                 throw new IllegalArgumentException(t.toString());
         }
@@ -119,17 +149,27 @@ class ValueTypesTest extends PaimonTablesTestBase {
                 } else if (mode == 1) {
                     fields[c + 1] = new ArrayBackedMap(new Object[0], new Object[0]);
                 } else {
-                    fields[c + 1] = new ArrayBackedMap(
-                            new Object[] {BinaryString.fromString("a"), BinaryString.fromString("b"), BinaryString.fromString("c"),
-                                    BinaryString.fromString("")},
-                            new Object[] {sample(t, i), null, sample(t, i + 1), sample(t, i + 2)});
+                    fields[c + 1] =
+                            new ArrayBackedMap(
+                                    new Object[] {
+                                        BinaryString.fromString("a"),
+                                        BinaryString.fromString("b"),
+                                        BinaryString.fromString("c"),
+                                        BinaryString.fromString("")
+                                    },
+                                    new Object[] {
+                                        sample(t, i), null, sample(t, i + 1), sample(t, i + 2)
+                                    });
                 }
             }
-            fields[VALUE_TYPES.length + 1] = new ArrayBackedMap(new Object[] {BinaryString.fromString("p")}, new Object[] {i});
+            fields[VALUE_TYPES.length + 1] =
+                    new ArrayBackedMap(
+                            new Object[] {BinaryString.fromString("p")}, new Object[] {i});
             written.add(GenericRow.of(fields));
         }
         BatchWriteBuilder wb = table.newBatchWriteBuilder();
-        try (BatchTableWrite w = wb.newWrite(); BatchTableCommit commit = wb.newCommit()) {
+        try (BatchTableWrite w = wb.newWrite();
+                BatchTableCommit commit = wb.newCommit()) {
             for (InternalRow r : written) {
                 w.write(r);
             }
@@ -144,8 +184,10 @@ class ValueTypesTest extends PaimonTablesTestBase {
             expected.put(r.getInt(0), render(serializer, r, type));
         }
         Map<Integer, String> actual = new HashMap<>();
-        try (RecordReader<InternalRow> reader = table.newReadBuilder().newRead()
-                .createReader(table.newReadBuilder().newScan().plan().splits())) {
+        try (RecordReader<InternalRow> reader =
+                table.newReadBuilder()
+                        .newRead()
+                        .createReader(table.newReadBuilder().newScan().plan().splits())) {
             reader.forEachRemaining(r -> actual.put(r.getInt(0), render(serializer, r, type)));
         }
         assertThat(actual).isEqualTo(expected);
@@ -166,36 +208,54 @@ class ValueTypesTest extends PaimonTablesTestBase {
             return "null";
         }
         switch (t.getTypeRoot()) {
-            case MAP: {
-                var m = (org.apache.paimon.data.InternalMap) v;
-                var mt = (org.apache.paimon.types.MapType) t;
-                List<String> entries = new ArrayList<>();
-                for (int i = 0; i < m.size(); i++) {
-                    Object k = org.apache.paimon.data.InternalArray.createElementGetter(mt.getKeyType()).getElementOrNull(m.keyArray(), i);
-                    Object x = org.apache.paimon.data.InternalArray.createElementGetter(mt.getValueType()).getElementOrNull(m.valueArray(), i);
-                    entries.add(text(mt.getKeyType(), k) + "=" + text(mt.getValueType(), x));
+            case MAP:
+                {
+                    var m = (org.apache.paimon.data.InternalMap) v;
+                    var mt = (org.apache.paimon.types.MapType) t;
+                    List<String> entries = new ArrayList<>();
+                    for (int i = 0; i < m.size(); i++) {
+                        Object k =
+                                org.apache.paimon.data.InternalArray.createElementGetter(
+                                                mt.getKeyType())
+                                        .getElementOrNull(m.keyArray(), i);
+                        Object x =
+                                org.apache.paimon.data.InternalArray.createElementGetter(
+                                                mt.getValueType())
+                                        .getElementOrNull(m.valueArray(), i);
+                        entries.add(text(mt.getKeyType(), k) + "=" + text(mt.getValueType(), x));
+                    }
+                    java.util.Collections.sort(entries);
+                    return entries.toString();
                 }
-                java.util.Collections.sort(entries);
-                return entries.toString();
-            }
-            case ARRAY: {
-                var a = (org.apache.paimon.data.InternalArray) v;
-                var et = ((org.apache.paimon.types.ArrayType) t).getElementType();
-                List<String> items = new ArrayList<>();
-                for (int i = 0; i < a.size(); i++) {
-                    items.add(text(et, org.apache.paimon.data.InternalArray.createElementGetter(et).getElementOrNull(a, i)));
+            case ARRAY:
+                {
+                    var a = (org.apache.paimon.data.InternalArray) v;
+                    var et = ((org.apache.paimon.types.ArrayType) t).getElementType();
+                    List<String> items = new ArrayList<>();
+                    for (int i = 0; i < a.size(); i++) {
+                        items.add(
+                                text(
+                                        et,
+                                        org.apache.paimon.data.InternalArray.createElementGetter(et)
+                                                .getElementOrNull(a, i)));
+                    }
+                    return items.toString();
                 }
-                return items.toString();
-            }
-            case ROW: {
-                var r = (InternalRow) v;
-                var rt = (RowType) t;
-                StringBuilder s = new StringBuilder("(");
-                for (int i = 0; i < rt.getFieldCount(); i++) {
-                    s.append(text(rt.getTypeAt(i), InternalRow.createFieldGetter(rt.getTypeAt(i), i).getFieldOrNull(r))).append(',');
+            case ROW:
+                {
+                    var r = (InternalRow) v;
+                    var rt = (RowType) t;
+                    StringBuilder s = new StringBuilder("(");
+                    for (int i = 0; i < rt.getFieldCount(); i++) {
+                        s.append(
+                                        text(
+                                                rt.getTypeAt(i),
+                                                InternalRow.createFieldGetter(rt.getTypeAt(i), i)
+                                                        .getFieldOrNull(r)))
+                                .append(',');
+                    }
+                    return s.append(')').toString();
                 }
-                return s.append(')').toString();
-            }
             case VARBINARY:
             case BINARY:
                 return java.util.Arrays.toString((byte[]) v);

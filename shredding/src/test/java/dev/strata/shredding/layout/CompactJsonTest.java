@@ -12,8 +12,9 @@ import org.apache.paimon.utils.JsonSerdeUtil;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fast paths for Paimon's dictionary and field-columns JSON read what Paimon's own JSON mapper wrote the
- * same way the general parser does, and give up (null) on anything outside the compact form.
+ * The fast paths for Paimon's dictionary and field-columns JSON read what Paimon's own JSON mapper
+ * wrote the same way the general parser does, and give up (null) on anything outside the compact
+ * form.
  */
 class CompactJsonTest {
 
@@ -55,8 +56,13 @@ class CompactJsonTest {
         byte[] spaced = "{ \"a\" : 0 }".getBytes(StandardCharsets.UTF_8);
         assertThat(CompactJson.dictionary(spaced)).isNull();
         assertThat(PaimonShreddingKeys.parseDictionary(spaced)).containsExactly("a");
-        for (String bad : new String[] {"{\"a\":1}", "{\"a\":0,\"b\":0}", "{\"a\":00}", "{\"a\":0,}", "{\"a\":-1}"}) {
-            assertThat(CompactJson.dictionary(bad.getBytes(StandardCharsets.UTF_8))).as(bad).isNull();
+        for (String bad :
+                new String[] {
+                    "{\"a\":1}", "{\"a\":0,\"b\":0}", "{\"a\":00}", "{\"a\":0,}", "{\"a\":-1}"
+                }) {
+            assertThat(CompactJson.dictionary(bad.getBytes(StandardCharsets.UTF_8)))
+                    .as(bad)
+                    .isNull();
         }
     }
 
@@ -77,11 +83,16 @@ class CompactJsonTest {
         assertThat(fast).isNotNull();
         for (int id = 0; id < 2000; id++) {
             List<Integer> expected = cols.getOrDefault(id, List.of());
-            assertThat(fast[id]).as("id " + id).containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+            assertThat(fast[id])
+                    .as("id " + id)
+                    .containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
         }
         assertThat(PaimonShreddingKeys.parseFieldColumns(text, 2000, 300)).isDeepEqualTo(fast);
         assertThat(CompactJson.fieldColumns("{}", 3, 2)).hasDimensions(3, 0);
-        for (String bad : new String[] {"{\"0\": [1]}", "{\"5\":[1]}", "{\"0\":[2]}", "{\"0\":[01]}", "{\"0\":[1],}"}) {
+        for (String bad :
+                new String[] {
+                    "{\"0\": [1]}", "{\"5\":[1]}", "{\"0\":[2]}", "{\"0\":[01]}", "{\"0\":[1],}"
+                }) {
             assertThat(CompactJson.fieldColumns(bad, 3, 2)).as(bad).isNull();
         }
     }

@@ -2,7 +2,10 @@ package dev.strata.shredding.layout;
 
 import java.util.zip.CRC32;
 
-/** Test helper: edits of an encoded footer blob that keep its checksum valid, to reach the decoder's later checks. */
+/**
+ * Test helper: edits of an encoded footer blob that keep its checksum valid, to reach the decoder's
+ * later checks.
+ */
 public final class FooterBlobs {
 
     private FooterBlobs() {}

@@ -1,11 +1,11 @@
 package dev.strata.shredding.parquet;
 
-import dev.strata.shredding.read.ShreddedParquetReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.pushdown.MapPredicate;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -26,13 +26,24 @@ public final class FileRoundTrip {
 
     private FileRoundTrip() {}
 
-    public static <T> void write(Path path, RowType rowType, Map<String, Integer> kByColumn, PlacementPolicy policy,
-            ShreddedParquetWriter.Settings settings, List<T> items, Function<T, InternalRow> toRow) throws IOException {
+    public static <T> void write(
+            Path path,
+            RowType rowType,
+            Map<String, Integer> kByColumn,
+            PlacementPolicy policy,
+            ShreddedParquetWriter.Settings settings,
+            List<T> items,
+            Function<T, InternalRow> toRow)
+            throws IOException {
         Map<String, ShreddedParquetWriter.ColumnSpec> specs = new java.util.LinkedHashMap<>();
         kByColumn.forEach((c, k) -> specs.put(c, new ShreddedParquetWriter.ColumnSpec(k, policy)));
         try (PositionOutputStream out = IO.newOutputStream(path, true)) {
-            ShreddedParquetWriter w = new ShreddedParquetWriter(new PaimonFiles.StreamOutputFile(out, path.toString()),
-                    rowType, specs, settings);
+            ShreddedParquetWriter w =
+                    new ShreddedParquetWriter(
+                            new PaimonFiles.StreamOutputFile(out, path.toString()),
+                            rowType,
+                            specs,
+                            settings);
             for (T item : items) {
                 w.write(toRow.apply(item));
             }
@@ -46,7 +57,11 @@ public final class FileRoundTrip {
         public final List<Long> positions = new ArrayList<>();
     }
 
-    public static Read read(Path path, RowType readType, Map<String, List<String>> selectedKeys, MapPredicate predicate)
+    public static Read read(
+            Path path,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate predicate)
             throws IOException {
         Read r = new Read();
         try (ShreddedParquetReader reader = open(path, readType, selectedKeys, predicate)) {
@@ -59,32 +74,52 @@ public final class FileRoundTrip {
         return r;
     }
 
-    public static ShreddedParquetReader open(Path path, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate predicate) throws IOException {
-        return new ShreddedParquetReader(PaimonFiles.inputFile(IO, path, IO.getFileSize(path)), path.toString(), readType,
-                selectedKeys, predicate, null);
+    public static ShreddedParquetReader open(
+            Path path,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate predicate)
+            throws IOException {
+        return new ShreddedParquetReader(
+                PaimonFiles.inputFile(IO, path, IO.getFileSize(path)),
+                path.toString(),
+                readType,
+                selectedKeys,
+                predicate,
+                null);
     }
 
     /** The raw shredding footer entry of column m. */
     public static String footerValue(java.nio.file.Path file) throws Exception {
         Path p = new Path(file.toUri().toString());
-        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
-                PaimonFiles.readOptions())) {
-            return r.getFooter().getFileMetaData().getKeyValueMetaData().get(ShreddingFooter.footerKey("m"));
+        try (ParquetFileReader r =
+                ParquetFileReader.open(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
+                        PaimonFiles.readOptions())) {
+            return r.getFooter()
+                    .getFileMetaData()
+                    .getKeyValueMetaData()
+                    .get(ShreddingFooter.footerKey("m"));
         }
     }
 
     /** The whole footer key-value metadata of a file. */
     public static Map<String, String> footer(java.nio.file.Path file) throws Exception {
         Path p = new Path(file.toUri().toString());
-        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
-                PaimonFiles.readOptions())) {
+        try (ParquetFileReader r =
+                ParquetFileReader.open(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
+                        PaimonFiles.readOptions())) {
             return r.getFooter().getFileMetaData().getKeyValueMetaData();
         }
     }
 
-    /** Overwrites the first occurrence of {@code from} in the file with {@code to} (same length keeps the file size). */
-    public static void replaceOnce(java.nio.file.Path file, byte[] from, byte[] to) throws Exception {
+    /**
+     * Overwrites the first occurrence of {@code from} in the file with {@code to} (same length
+     * keeps the file size).
+     */
+    public static void replaceOnce(java.nio.file.Path file, byte[] from, byte[] to)
+            throws Exception {
         byte[] bytes = Files.readAllBytes(file);
         int at = indexOf(bytes, from);
         assertThat(at).as("pattern present in file").isGreaterThanOrEqualTo(0);

@@ -19,21 +19,28 @@ import org.apache.paimon.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The footer metadata format: grammar round trip, checksum, version, and errors that name the file. */
+/**
+ * The footer metadata format: grammar round trip, checksum, version, and errors that name the file.
+ */
 class FooterCorruptionTest {
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     private java.nio.file.Path writeSmallFile() throws Exception {
         java.nio.file.Path file = tmp.resolve("small.strata-shredded");
-        var maps = MapDataGenerator.builder(42).keyUniverse(50).keysPerRow(4, 8).build().generate(500);
+        var maps =
+                MapDataGenerator.builder(42).keyUniverse(50).keysPerRow(4, 8).build().generate(500);
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < maps.size(); i++) {
             ids.add(i);
         }
-        FileRoundTrip.write(new Path(file.toUri().toString()), TestMaps.idAndMap(), Map.of("m", 3), PlacementPolicy.LRU,
-                new ShreddedParquetWriter.Settings().rowGroupRowLimit(200), ids,
+        FileRoundTrip.write(
+                new Path(file.toUri().toString()),
+                TestMaps.idAndMap(),
+                Map.of("m", 3),
+                PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(200),
+                ids,
                 i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
         return file;
     }
@@ -41,11 +48,13 @@ class FooterCorruptionTest {
     @Test
     void metadataRoundTripsAndRecordsOneZoneGroupPerRowGroup() throws Exception {
         java.nio.file.Path file = writeSmallFile();
-        ShreddedColumnMeta meta = ShreddingFooter.decode(FileRoundTrip.footer(file), "m", file.toString());
+        ShreddedColumnMeta meta =
+                ShreddingFooter.decode(FileRoundTrip.footer(file), "m", file.toString());
         assertThat(meta.numColumns()).isEqualTo(3);
         assertThat(meta.zones()).hasSize(3);
         assertThat(meta.zones().stream().mapToLong(z -> z.rowCount()).sum()).isEqualTo(500);
-        ShreddedColumnMeta again = ShreddingFooter.decode(ShreddingFooter.encode(meta), () -> meta, "m", "copy");
+        ShreddedColumnMeta again =
+                ShreddingFooter.decode(ShreddingFooter.encode(meta), () -> meta, "m", "copy");
         assertThat(again.keys()).isEqualTo(meta.keys());
         assertThat(again.overflowSet()).isEqualTo(meta.overflowSet());
         assertThat(again.maxRowWidth()).isEqualTo(meta.maxRowWidth());
@@ -59,8 +68,17 @@ class FooterCorruptionTest {
         blob[blob.length / 2] ^= 0x01;
         String corrupted = Base64.getEncoder().encodeToString(blob);
         assertThat(corrupted).hasSameSizeAs(value);
-        FileRoundTrip.replaceOnce(file, value.getBytes(StandardCharsets.US_ASCII), corrupted.getBytes(StandardCharsets.US_ASCII));
-        assertThatThrownBy(() -> FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null))
+        FileRoundTrip.replaceOnce(
+                file,
+                value.getBytes(StandardCharsets.US_ASCII),
+                corrupted.getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(
+                        () ->
+                                FileRoundTrip.read(
+                                        new Path(file.toUri().toString()),
+                                        TestMaps.idAndMap(),
+                                        null,
+                                        null))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("checksum failed: expected=")
                 .hasMessageContaining(file.toUri().toString().replace("file:///", "file:/"))
@@ -70,12 +88,22 @@ class FooterCorruptionTest {
     @Test
     void missingFooterMetadataIsAClearErrorNamingTheFile() throws Exception {
         java.nio.file.Path file = writeSmallFile();
-        FileRoundTrip.replaceOnce(file, ShreddingFooter.footerKey("m").getBytes(StandardCharsets.US_ASCII),
+        FileRoundTrip.replaceOnce(
+                file,
+                ShreddingFooter.footerKey("m").getBytes(StandardCharsets.US_ASCII),
                 ShreddingFooter.footerKey("x").getBytes(StandardCharsets.US_ASCII));
         // Without Strata's entry the reader falls back to Paimon's layout keys; hide those too.
-        FileRoundTrip.replaceOnce(file, "ARROW:schema".getBytes(StandardCharsets.US_ASCII),
+        FileRoundTrip.replaceOnce(
+                file,
+                "ARROW:schema".getBytes(StandardCharsets.US_ASCII),
                 "ARROW:schemX".getBytes(StandardCharsets.US_ASCII));
-        assertThatThrownBy(() -> FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null))
+        assertThatThrownBy(
+                        () ->
+                                FileRoundTrip.read(
+                                        new Path(file.toUri().toString()),
+                                        TestMaps.idAndMap(),
+                                        null,
+                                        null))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("footer metadata strata.shredding.m is missing")
                 .hasMessageContaining("small.strata-shredded");
@@ -83,23 +111,42 @@ class FooterCorruptionTest {
 
     @Test
     void versionMagicAndTruncationAreCheckedBeforeTheContent() {
-        ShreddedColumnMeta meta = new ShreddedColumnMeta(2, 1, dev.strata.shredding.layout.ValueKind.LONG, List.of("a"),
-                new int[][] {{0}}, new java.util.BitSet(), List.of());
+        ShreddedColumnMeta meta =
+                new ShreddedColumnMeta(
+                        2,
+                        1,
+                        dev.strata.shredding.layout.ValueKind.LONG,
+                        List.of("a"),
+                        new int[][] {{0}},
+                        new java.util.BitSet(),
+                        List.of());
         byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta));
         byte[] v4 = blob.clone();
         v4[4] = 4;
         FooterBlobs.rechecksum(v4);
-        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(v4), "m", "f1"))
-                .hasMessageContaining("unsupported version 4, expected 1, 2 or 3").hasMessageContaining("f1");
+        assertThatThrownBy(
+                        () ->
+                                ShreddingFooter.decode(
+                                        Base64.getEncoder().encodeToString(v4), "m", "f1"))
+                .hasMessageContaining("unsupported version 4, expected 1, 2 or 3")
+                .hasMessageContaining("f1");
         byte[] magic = blob.clone();
         magic[0] = 'X';
-        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(magic), "m", "f2"))
-                .hasMessageContaining("expected magic SSMF, found XSMF").hasMessageContaining("f2");
+        assertThatThrownBy(
+                        () ->
+                                ShreddingFooter.decode(
+                                        Base64.getEncoder().encodeToString(magic), "m", "f2"))
+                .hasMessageContaining("expected magic SSMF, found XSMF")
+                .hasMessageContaining("f2");
         assertThatThrownBy(() -> ShreddingFooter.decode("not base64 !!", "m", "f3"))
-                .hasMessageContaining("not Base64").hasMessageContaining("f3");
+                .hasMessageContaining("not Base64")
+                .hasMessageContaining("f3");
         byte[] cut = java.util.Arrays.copyOf(blob, blob.length - 6);
         FooterBlobs.rechecksum(cut);
-        assertThatThrownBy(() -> ShreddingFooter.decode(Base64.getEncoder().encodeToString(cut), "m", "f4"))
+        assertThatThrownBy(
+                        () ->
+                                ShreddingFooter.decode(
+                                        Base64.getEncoder().encodeToString(cut), "m", "f4"))
                 .hasMessageContaining("f4");
     }
 }

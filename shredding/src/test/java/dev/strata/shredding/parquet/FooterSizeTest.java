@@ -21,22 +21,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The footer as the key universe grows: 200 000 rows of 40 keys each (key {@code hot} in every row, the other 39
- * a row's family's consecutive keys {@code key_<f*40+i>}, families cycling by row id, as in the issue's
- * scenario), with 2 000, 20 000 and 200 000 distinct keys, K = 44 and Paimon's default placement (lru).
+ * The footer as the key universe grows: 200 000 rows of 40 keys each (key {@code hot} in every row,
+ * the other 39 a row's family's consecutive keys {@code key_<f*40+i>}, families cycling by row id,
+ * as in the issue's scenario), with 2 000, 20 000 and 200 000 distinct keys, K = 44 and Paimon's
+ * default placement (lru).
  *
- * <p>Paimon's {@code ARROW:schema} entry must hold the whole dictionary and S(id) of every id as JSON (that is
- * what a Paimon reader needs), so its size follows the data; Strata's own entry holds only what Paimon lacks
- * and must stay a small fraction of the file whatever the universe. A query over the hot key answers the same
- * over every universe, and the same as the rows written.
+ * <p>Paimon's {@code ARROW:schema} entry must hold the whole dictionary and S(id) of every id as
+ * JSON (that is what a Paimon reader needs), so its size follows the data; Strata's own entry holds
+ * only what Paimon lacks and must stay a small fraction of the file whatever the universe. A query
+ * over the hot key answers the same over every universe, and the same as the rows written.
  */
 class FooterSizeTest {
 
     private static final int ROWS = 200_000;
     private static final int WIDTH = 40;
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     /** The value of key slot {@code i} of row {@code id}: four decimals in [0, 100). */
     private static double value(long id, int i) {
@@ -74,13 +74,21 @@ class FooterSizeTest {
         for (long i = 0; i < ROWS; i++) {
             ids.add(i);
         }
-        FileRoundTrip.write(path, TestMaps.idAndMap(), Map.of("m", 44), PlacementPolicy.LRU,
-                new ShreddedParquetWriter.Settings(), ids, id -> GenericRow.of(id, row(id, universe)));
+        FileRoundTrip.write(
+                path,
+                TestMaps.idAndMap(),
+                Map.of("m", 44),
+                PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings(),
+                ids,
+                id -> GenericRow.of(id, row(id, universe)));
         Measured m = new Measured();
         m.fileBytes = Files.size(file);
         Map<String, String> kv = FileRoundTrip.footer(file);
         for (Map.Entry<String, String> e : kv.entrySet()) {
-            long bytes = e.getKey().length() + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            long bytes =
+                    e.getKey().length()
+                            + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
             if (e.getKey().equals(ShreddingFooter.footerKey("m"))) {
                 m.strataBytes = bytes;
             } else if (e.getKey().equals(ArrowSchemaFooter.KEY)) {
@@ -90,8 +98,11 @@ class FooterSizeTest {
             }
         }
         long start = System.nanoTime();
-        ShreddedFooters.Opened opened = ShreddedFooters.open(PaimonFiles.inputFile(FileRoundTrip.IO, path, m.fileBytes),
-                path.toString(), false);
+        ShreddedFooters.Opened opened =
+                ShreddedFooters.open(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, path, m.fileBytes),
+                        path.toString(),
+                        false);
         m.openMillis = (System.nanoTime() - start) / 1e6;
         ShreddedColumnMeta meta = opened.metas.get("m");
         opened.reader.close();
@@ -102,10 +113,13 @@ class FooterSizeTest {
         MapPredicate p = MapPredicate.leaf("m", "hot", MapPredicate.Op.GT, 99.0);
         long count = 0;
         double sum = 0;
-        for (InternalRow r : FileRoundTrip.read(path, TestMaps.idAndMap(), Map.of("m", List.of("hot")), p).rows) {
+        for (InternalRow r :
+                FileRoundTrip.read(path, TestMaps.idAndMap(), Map.of("m", List.of("hot")), p)
+                        .rows) {
             InternalMap map = r.getMap(1);
             for (int i = 0; i < map.size(); i++) {
-                if (map.keyArray().getString(i).toString().equals("hot") && map.valueArray().getDouble(i) > 99.0) {
+                if (map.keyArray().getString(i).toString().equals("hot")
+                        && map.valueArray().getDouble(i) > 99.0) {
                     count++;
                     sum += map.valueArray().getDouble(i);
                 }
@@ -133,13 +147,26 @@ class FooterSizeTest {
             Measured m = writeAndMeasure(universe);
             double strata = 100.0 * m.strataBytes / m.fileBytes;
             double paimon = 100.0 * m.paimonBytes / m.fileBytes;
-            double total = 100.0 * (m.strataBytes + m.paimonBytes + m.otherFooterBytes) / m.fileBytes;
-            System.out.printf("[footer] universe=%d keys=%d file=%d B strata=%d B (%.2f%%) ARROW:schema=%d B (%.2f%%)"
-                            + " other=%d B footer total %.2f%% open %.0f ms%n", universe, m.keys, m.fileBytes,
-                    m.strataBytes, strata, m.paimonBytes, paimon, m.otherFooterBytes, total, m.openMillis);
+            double total =
+                    100.0 * (m.strataBytes + m.paimonBytes + m.otherFooterBytes) / m.fileBytes;
+            System.out.printf(
+                    "[footer] universe=%d keys=%d file=%d B strata=%d B (%.2f%%) ARROW:schema=%d B (%.2f%%)"
+                            + " other=%d B footer total %.2f%% open %.0f ms%n",
+                    universe,
+                    m.keys,
+                    m.fileBytes,
+                    m.strataBytes,
+                    strata,
+                    m.paimonBytes,
+                    paimon,
+                    m.otherFooterBytes,
+                    total,
+                    m.openMillis);
             assertThat(m.keys).isEqualTo(universe - universe / WIDTH + 1);
             assertThat(m.answer).as("hot > 99 over universe " + universe).isEqualTo(expected);
-            assertThat(strata).as("Strata's own entry, %% of the file, universe %d", universe).isLessThanOrEqualTo(0.5);
+            assertThat(strata)
+                    .as("Strata's own entry, %% of the file, universe %d", universe)
+                    .isLessThanOrEqualTo(0.5);
         }
     }
 }

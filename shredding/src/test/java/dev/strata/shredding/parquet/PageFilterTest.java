@@ -16,27 +16,36 @@ import org.apache.paimon.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Page-level (ColumnIndex) filtering for keys outside the overflow keeps absolute row positions. */
+/**
+ * Page-level (ColumnIndex) filtering for keys outside the overflow keeps absolute row positions.
+ */
 class PageFilterTest {
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     @Test
     void pagesThatCannotMatchAreDroppedAndPositionsStayAbsolute() throws Exception {
         int rows = 4000;
         List<GeneratedMap> maps = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
-            maps.add(i % 10 == 9 ? GeneratedMap.nullMap()
-                    : GeneratedMap.of(List.of("a", "b"), List.of((double) i, 100_000.0 + i)));
+            maps.add(
+                    i % 10 == 9
+                            ? GeneratedMap.nullMap()
+                            : GeneratedMap.of(
+                                    List.of("a", "b"), List.of((double) i, 100_000.0 + i)));
         }
         Path path = new Path(tmp.toUri().toString(), "pages.parquet");
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
             ids.add(i);
         }
-        FileRoundTrip.write(path, TestMaps.idAndMap(), Map.of("m", 4), PlacementPolicy.PLAIN,
-                new ShreddedParquetWriter.Settings().pageRowLimit(100), ids,
+        FileRoundTrip.write(
+                path,
+                TestMaps.idAndMap(),
+                Map.of("m", 4),
+                PlacementPolicy.PLAIN,
+                new ShreddedParquetWriter.Settings().pageRowLimit(100),
+                ids,
                 i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
 
         MapPredicate pred = MapPredicate.leaf("m", "a", Op.LT, 250.0);

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.testing.Fixtures;
 import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,37 +31,58 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Data files written by Apache Paimon 2.0.0 (fixture tables, whose footers hold only Paimon's layout keys) read
- * by Strata's shredded reader: full maps, selected keys and pruning predicates, against the rows Paimon 2.0.0
- * itself read back. Pruning may keep extra rows (it skips files and row groups, it does not filter rows), so a
- * pruned read must return every matching row and only rows of the table.
+ * Data files written by Apache Paimon 2.0.0 (fixture tables, whose footers hold only Paimon's
+ * layout keys) read by Strata's shredded reader: full maps, selected keys and pruning predicates,
+ * against the rows Paimon 2.0.0 itself read back. Pruning may keep extra rows (it skips files and
+ * row groups, it does not filter rows), so a pruned read must return every matching row and only
+ * rows of the table.
  */
 class Paimon2FilesReadTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
-    private static final RowType EXAMPLE = new RowType(List.of(new DataField(0, "id", DataTypes.INT()),
-            new DataField(1, "m", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.DOUBLE()))));
+    private static final RowType EXAMPLE =
+            new RowType(
+                    List.of(
+                            new DataField(0, "id", DataTypes.INT()),
+                            new DataField(
+                                    1,
+                                    "m",
+                                    DataTypes.MAP(
+                                            DataTypes.STRING().notNull(), DataTypes.DOUBLE()))));
 
-    private static final RowType MULTI = new RowType(List.of(new DataField(0, "id", DataTypes.BIGINT()),
-            new DataField(1, "tags", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.STRING())),
-            new DataField(2, "counts", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.BIGINT())),
-            new DataField(3, "note", DataTypes.STRING())));
+    private static final RowType MULTI =
+            new RowType(
+                    List.of(
+                            new DataField(0, "id", DataTypes.BIGINT()),
+                            new DataField(
+                                    1,
+                                    "tags",
+                                    DataTypes.MAP(
+                                            DataTypes.STRING().notNull(), DataTypes.STRING())),
+                            new DataField(
+                                    2,
+                                    "counts",
+                                    DataTypes.MAP(
+                                            DataTypes.STRING().notNull(), DataTypes.BIGINT())),
+                            new DataField(3, "note", DataTypes.STRING())));
 
     private List<Path> dataFiles(String table) throws Exception {
         java.nio.file.Path dir = Fixtures.copyPaimon2Table(table, tmp.resolve("wh"));
         try (Stream<java.nio.file.Path> files = Files.list(dir.resolve("bucket-0"))) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).sorted()
-                    .map(f -> new Path(f.toUri().toString())).collect(Collectors.toList());
+            return files.filter(f -> f.getFileName().toString().endsWith(".parquet"))
+                    .sorted()
+                    .map(f -> new Path(f.toUri().toString()))
+                    .collect(Collectors.toList());
         }
     }
 
     /** Rows as id → (column → value), maps as TreeMaps of key → value (Double, Long or String). */
-    private static Map<Long, Map<String, Object>> read(List<Path> files, RowType type, Map<String, List<String>> keys,
-            MapPredicate predicate) throws Exception {
+    private static Map<Long, Map<String, Object>> read(
+            List<Path> files, RowType type, Map<String, List<String>> keys, MapPredicate predicate)
+            throws Exception {
         Map<Long, Map<String, Object>> out = new TreeMap<>();
         for (Path f : files) {
             for (InternalRow r : FileRoundTrip.read(f, type, keys, predicate).rows) {
@@ -70,7 +90,10 @@ class Paimon2FilesReadTest {
                 for (int i = 1; i < type.getFieldCount(); i++) {
                     row.put(type.getFields().get(i).name(), value(r, i, type.getTypeAt(i)));
                 }
-                long id = type.getTypeAt(0).getTypeRoot() == DataTypeRoot.INTEGER ? r.getInt(0) : r.getLong(0);
+                long id =
+                        type.getTypeAt(0).getTypeRoot() == DataTypeRoot.INTEGER
+                                ? r.getInt(0)
+                                : r.getLong(0);
                 assertThat(out.put(id, row)).as("row %s read once", id).isNull();
             }
         }
@@ -90,16 +113,25 @@ class Paimon2FilesReadTest {
         DataTypeRoot vt = ((MapType) type).getValueType().getTypeRoot();
         Map<String, Object> out = new TreeMap<>();
         for (int j = 0; j < m.size(); j++) {
-            Object x = v.isNullAt(j) ? null : vt == DataTypeRoot.DOUBLE ? (Object) v.getDouble(j)
-                    : vt == DataTypeRoot.BIGINT ? (Object) v.getLong(j) : v.getString(j).toString();
+            Object x =
+                    v.isNullAt(j)
+                            ? null
+                            : vt == DataTypeRoot.DOUBLE
+                                    ? (Object) v.getDouble(j)
+                                    : vt == DataTypeRoot.BIGINT
+                                            ? (Object) v.getLong(j)
+                                            : v.getString(j).toString();
             out.put(k.getString(j).toString(), x);
         }
         return out;
     }
 
-    /** The fixture's expected rows in the same shape, optionally with maps restricted to {@code keys}. */
-    private static Map<Long, Map<String, Object>> expected(String table, RowType type, Map<String, List<String>> keys)
-            throws Exception {
+    /**
+     * The fixture's expected rows in the same shape, optionally with maps restricted to {@code
+     * keys}.
+     */
+    private static Map<Long, Map<String, Object>> expected(
+            String table, RowType type, Map<String, List<String>> keys) throws Exception {
         Map<Long, Map<String, Object>> out = new TreeMap<>();
         for (String line : Fixtures.paimon2ExpectedRows(table)) {
             JsonNode n = JSON.readTree(line);
@@ -119,8 +151,15 @@ class Paimon2FilesReadTest {
                             continue;
                         }
                         JsonNode x = e.getValue();
-                        m.put(e.getKey(), x.isNull() ? null : vt == DataTypeRoot.DOUBLE ? (Object) x.asDouble()
-                                : vt == DataTypeRoot.BIGINT ? (Object) x.asLong() : x.asText());
+                        m.put(
+                                e.getKey(),
+                                x.isNull()
+                                        ? null
+                                        : vt == DataTypeRoot.DOUBLE
+                                                ? (Object) x.asDouble()
+                                                : vt == DataTypeRoot.BIGINT
+                                                        ? (Object) x.asLong()
+                                                        : x.asText());
                     }
                     row.put(f.name(), m);
                 } else {
@@ -139,7 +178,9 @@ class Paimon2FilesReadTest {
     }
 
     /** Every row matching {@code test} is returned, and every returned row is the table's row. */
-    private static void assertSound(Map<Long, Map<String, Object>> read, Map<Long, Map<String, Object>> all,
+    private static void assertSound(
+            Map<Long, Map<String, Object>> read,
+            Map<Long, Map<String, Object>> all,
             Predicate<Map<String, Object>> test) {
         for (Map.Entry<Long, Map<String, Object>> e : all.entrySet()) {
             if (test.test(e.getValue())) {
@@ -157,29 +198,63 @@ class Paimon2FilesReadTest {
         assertThat(all).hasSize(6);
         assertThat(read(files, EXAMPLE, null, null)).isEqualTo(all);
 
-        for (List<String> keys : List.of(List.of("cpu"), List.of("gpu"), List.of("net", "disk", "swap"), List.of("swap"))) {
+        for (List<String> keys :
+                List.of(
+                        List.of("cpu"),
+                        List.of("gpu"),
+                        List.of("net", "disk", "swap"),
+                        List.of("swap"))) {
             Map<String, List<String>> sel = Map.of("m", keys);
-            assertThat(read(files, EXAMPLE, sel, null)).as("keys %s", keys).isEqualTo(expected(table, EXAMPLE, sel));
+            assertThat(read(files, EXAMPLE, sel, null))
+                    .as("keys %s", keys)
+                    .isEqualTo(expected(table, EXAMPLE, sel));
         }
 
         MapPredicate cpuAbove3 = MapPredicate.leaf("m", "cpu", MapPredicate.Op.GT, 3.0);
-        assertSound(read(files, EXAMPLE, null, cpuAbove3), all, r -> doubleAt(r, "m", "cpu") != null
-                && doubleAt(r, "m", "cpu") > 3.0);
+        assertSound(
+                read(files, EXAMPLE, null, cpuAbove3),
+                all,
+                r -> doubleAt(r, "m", "cpu") != null && doubleAt(r, "m", "cpu") > 3.0);
         MapPredicate gpuAbove8 = MapPredicate.leaf("m", "gpu", MapPredicate.Op.GT, 8.0);
         Map<Long, Map<String, Object>> gpu = read(files, EXAMPLE, null, gpuAbove8);
-        assertSound(gpu, all, r -> doubleAt(r, "m", "gpu") != null && doubleAt(r, "m", "gpu") > 8.0);
+        assertSound(
+                gpu, all, r -> doubleAt(r, "m", "gpu") != null && doubleAt(r, "m", "gpu") > 8.0);
         assertThat(gpu).containsKey(3L);
-        // gpu sits only in the overflow (value 9) and swap is in no file: both files are skipped. (gpu > 10 is
+        // gpu sits only in the overflow (value 9) and swap is in no file: both files are skipped.
+        // (gpu > 10 is
         // not refuted: Parquet statistics leave NaN out, and NaN > 10 holds in Spark.)
-        assertThat(read(files, EXAMPLE, null, MapPredicate.leaf("m", "gpu", MapPredicate.Op.LT, 5.0))).isEmpty();
-        assertThat(read(files, EXAMPLE, null, MapPredicate.leaf("m", "gpu", MapPredicate.Op.GT, 10.0))).hasSize(6);
-        assertThat(read(files, EXAMPLE, null, MapPredicate.leaf("m", "swap", MapPredicate.Op.EQ, 1.0))).isEmpty();
-        MapPredicate netOrDisk = MapPredicate.or(MapPredicate.leaf("m", "net", MapPredicate.Op.GT_EQ, 8.0),
-                MapPredicate.leaf("m", "disk", MapPredicate.Op.LT, 4.0));
-        assertSound(read(files, EXAMPLE, Map.of("m", List.of("net", "disk")), netOrDisk),
+        assertThat(
+                        read(
+                                files,
+                                EXAMPLE,
+                                null,
+                                MapPredicate.leaf("m", "gpu", MapPredicate.Op.LT, 5.0)))
+                .isEmpty();
+        assertThat(
+                        read(
+                                files,
+                                EXAMPLE,
+                                null,
+                                MapPredicate.leaf("m", "gpu", MapPredicate.Op.GT, 10.0)))
+                .hasSize(6);
+        assertThat(
+                        read(
+                                files,
+                                EXAMPLE,
+                                null,
+                                MapPredicate.leaf("m", "swap", MapPredicate.Op.EQ, 1.0)))
+                .isEmpty();
+        MapPredicate netOrDisk =
+                MapPredicate.or(
+                        MapPredicate.leaf("m", "net", MapPredicate.Op.GT_EQ, 8.0),
+                        MapPredicate.leaf("m", "disk", MapPredicate.Op.LT, 4.0));
+        assertSound(
+                read(files, EXAMPLE, Map.of("m", List.of("net", "disk")), netOrDisk),
                 expected(table, EXAMPLE, Map.of("m", List.of("net", "disk"))),
-                r -> (doubleAt(r, "m", "net") != null && doubleAt(r, "m", "net") >= 8.0)
-                        || (doubleAt(r, "m", "disk") != null && doubleAt(r, "m", "disk") < 4.0));
+                r ->
+                        (doubleAt(r, "m", "net") != null && doubleAt(r, "m", "net") >= 8.0)
+                                || (doubleAt(r, "m", "disk") != null
+                                        && doubleAt(r, "m", "disk") < 4.0));
     }
 
     @Test
@@ -189,17 +264,30 @@ class Paimon2FilesReadTest {
         Map<Long, Map<String, Object>> all = expected("append_multi", MULTI, null);
         assertThat(all).hasSize(24);
         assertThat(read(files, MULTI, null, null)).isEqualTo(all);
-        Map<String, List<String>> sel = Map.of("tags", List.of("température", "zone", "absent"),
-                "counts", List.of("miss", "errs"));
+        Map<String, List<String>> sel =
+                Map.of(
+                        "tags",
+                        List.of("température", "zone", "absent"),
+                        "counts",
+                        List.of("miss", "errs"));
         assertThat(read(files, MULTI, sel, null)).isEqualTo(expected("append_multi", MULTI, sel));
-        MapPredicate p = MapPredicate.and(MapPredicate.leaf("counts", "errs", MapPredicate.Op.GT, 1000L),
-                MapPredicate.leaf("tags", "team", MapPredicate.Op.IS_NOT_NULL));
-        assertSound(read(files, MULTI, null, p), all, r -> {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> c = (Map<String, Object>) r.get("counts");
-            @SuppressWarnings("unchecked")
-            Map<String, Object> t = (Map<String, Object>) r.get("tags");
-            return c != null && c.get("errs") != null && (Long) c.get("errs") > 1000L && t != null && t.get("team") != null;
-        });
+        MapPredicate p =
+                MapPredicate.and(
+                        MapPredicate.leaf("counts", "errs", MapPredicate.Op.GT, 1000L),
+                        MapPredicate.leaf("tags", "team", MapPredicate.Op.IS_NOT_NULL));
+        assertSound(
+                read(files, MULTI, null, p),
+                all,
+                r -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> c = (Map<String, Object>) r.get("counts");
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> t = (Map<String, Object>) r.get("tags");
+                    return c != null
+                            && c.get("errs") != null
+                            && (Long) c.get("errs") > 1000L
+                            && t != null
+                            && t.get("team") != null;
+                });
     }
 }

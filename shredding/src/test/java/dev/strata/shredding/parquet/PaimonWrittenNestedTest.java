@@ -1,9 +1,9 @@
 package dev.strata.shredding.parquet;
 
-import dev.strata.shredding.read.ShreddedParquetReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.NestedValues;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.testing.TestSeeds;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,14 +31,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A file written by stock Paimon's Parquet writer (Paimon's own Parquet schema for ARRAY, ROW, MAP and
- * MULTISET, and INT96 for TIMESTAMP(7..9)), with several row groups, is read by the columnar reader exactly as Paimon's
- * Parquet reader reads it.
+ * A file written by stock Paimon's Parquet writer (Paimon's own Parquet schema for ARRAY, ROW, MAP
+ * and MULTISET, and INT96 for TIMESTAMP(7..9)), with several row groups, is read by the columnar
+ * reader exactly as Paimon's Parquet reader reads it.
  */
 class PaimonWrittenNestedTest {
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     @Test
     void nestedColumnsAndInt96OfPaimonsWriterReadColumnarAsPaimonReadsThem() throws Exception {
@@ -53,7 +52,8 @@ class PaimonWrittenNestedTest {
         for (int c = 0; c < NestedValues.SHAPES.length; c++) {
             fields.add(new DataField(4 + c, "n" + c, NestedValues.SHAPES[c]));
         }
-        // MULTISET: Paimon writes it as a map of element to INT count (Strata's writer does not store it).
+        // MULTISET: Paimon writes it as a map of element to INT count (Strata's writer does not
+        // store it).
         fields.add(new DataField(90, "ms", DataTypes.MULTISET(DataTypes.STRING())));
         RowType type = new RowType(fields);
         List<InternalRow> written = new ArrayList<>();
@@ -70,15 +70,18 @@ class PaimonWrittenNestedTest {
             for (int c = 0; c < NestedValues.SHAPES.length; c++) {
                 v[4 + c] = NestedValues.random(NestedValues.SHAPES[c], random);
             }
-            v[4 + NestedValues.SHAPES.length] = NestedValues.random(DataTypes.MULTISET(DataTypes.STRING()), random);
+            v[4 + NestedValues.SHAPES.length] =
+                    NestedValues.random(DataTypes.MULTISET(DataTypes.STRING()), random);
             written.add(GenericRow.of(v));
         }
         Options options = new Options();
         // Paimon passes its format options to parquet-hadoop: small pages and row groups.
         options.set("parquet.page.size", "2048");
         options.set("parquet.block.size", "65536");
-        ParquetFileFormat format = new ParquetFileFormat(
-                new FileFormatFactory.FormatContext(options, 1024, 1024, MemorySize.parse("64 kb")));
+        ParquetFileFormat format =
+                new ParquetFileFormat(
+                        new FileFormatFactory.FormatContext(
+                                options, 1024, 1024, MemorySize.parse("64 kb")));
         Path path = new Path(tmp.toUri().toString(), "paimon.parquet");
         try (PositionOutputStream out = FileRoundTrip.IO.newOutputStream(path, false)) {
             FormatWriter w = format.createWriterFactory(type).create(out, "zstd");
@@ -88,21 +91,37 @@ class PaimonWrittenNestedTest {
             w.close();
         }
         long size = FileRoundTrip.IO.getFileSize(path);
-        try (ParquetFileReader r = ParquetFileReader.open(PaimonFiles.inputFile(FileRoundTrip.IO, path, size),
-                PaimonFiles.readOptions())) {
-            assertThat(r.getFooter().getFileMetaData().getSchema().getType("t9").asPrimitiveType().getPrimitiveTypeName())
-                    .as("Paimon writes TIMESTAMP(9) as INT96").isEqualTo(PrimitiveTypeName.INT96);
+        try (ParquetFileReader r =
+                ParquetFileReader.open(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, path, size),
+                        PaimonFiles.readOptions())) {
+            assertThat(
+                            r.getFooter()
+                                    .getFileMetaData()
+                                    .getSchema()
+                                    .getType("t9")
+                                    .asPrimitiveType()
+                                    .getPrimitiveTypeName())
+                    .as("Paimon writes TIMESTAMP(9) as INT96")
+                    .isEqualTo(PrimitiveTypeName.INT96);
             assertThat(r.getRowGroups()).as("row groups").hasSizeGreaterThan(1);
         }
         List<String> expected = new ArrayList<>();
-        try (RecordReader<InternalRow> r = format.createReaderFactory(type, type, List.of())
-                .createReader(new FormatReaderContext(FileRoundTrip.IO, path, size))) {
+        try (RecordReader<InternalRow> r =
+                format.createReaderFactory(type, type, List.of())
+                        .createReader(new FormatReaderContext(FileRoundTrip.IO, path, size))) {
             r.forEachRemaining(row -> expected.add(NestedValues.render(row, type)));
         }
         assertThat(expected).hasSize(written.size());
         List<String> actual = new ArrayList<>();
-        try (ShreddedParquetReader r = new ShreddedParquetReader(PaimonFiles.inputFile(FileRoundTrip.IO, path, size),
-                path.toString(), type, Map.of(), null, null)) {
+        try (ShreddedParquetReader r =
+                new ShreddedParquetReader(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, path, size),
+                        path.toString(),
+                        type,
+                        Map.of(),
+                        null,
+                        null)) {
             InternalRow row;
             while ((row = r.next()) != null) {
                 actual.add(NestedValues.render(row, type));
@@ -112,7 +131,10 @@ class PaimonWrittenNestedTest {
     }
 
     private static Timestamp timestamp(Random random) {
-        return Timestamp.fromEpochMillis(random.nextInt(2) == 0 ? -86_400_000L * random.nextInt(40_000)
-                : 1_700_000_000_000L + random.nextInt(1_000_000_000), random.nextInt(1_000_000));
+        return Timestamp.fromEpochMillis(
+                random.nextInt(2) == 0
+                        ? -86_400_000L * random.nextInt(40_000)
+                        : 1_700_000_000_000L + random.nextInt(1_000_000_000),
+                random.nextInt(1_000_000));
     }
 }

@@ -20,7 +20,6 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
@@ -31,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Soundness of file, row-group and page pruning against a brute-force scan with Spark semantics: a
- * row group (or file, or row) holding a matching row is never skipped, and selective predicates skip.
+ * row group (or file, or row) holding a matching row is never skipped, and selective predicates
+ * skip.
  */
 class PruningSoundnessTest {
 
@@ -39,8 +39,7 @@ class PruningSoundnessTest {
     private static final int ROW_GROUP_ROWS = 1_000;
     private static final int UNIVERSE = 300;
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     private static final class Fixture {
         final Path path;
@@ -63,7 +62,8 @@ class PruningSoundnessTest {
         fixtures.add(write("lru-double", seed, PlacementPolicy.LRU, 6, false));
         fixtures.add(write("plain-double", seed + 1, PlacementPolicy.PLAIN, 4, false));
         fixtures.add(write("seq-string", seed + 2, PlacementPolicy.SEQUENTIAL, 5, true));
-        List<String> universe = MapDataGenerator.builder(seed).keyUniverse(UNIVERSE).build().keyUniverse();
+        List<String> universe =
+                MapDataGenerator.builder(seed).keyUniverse(UNIVERSE).build().keyUniverse();
 
         long groupsChecked = 0;
         long groupsSkippedWithZones = 0;
@@ -79,18 +79,27 @@ class PruningSoundnessTest {
             for (int i = 0; i < ROWS; i++) {
                 matches[i] = eval(pred, f.maps.get(i));
             }
-            ShreddedFooters.Opened opened = ShreddedFooters.open(
-                    PaimonFiles.inputFile(FileRoundTrip.IO, f.path, FileRoundTrip.IO.getFileSize(f.path)),
-                    f.path.toString(), false);
+            ShreddedFooters.Opened opened =
+                    ShreddedFooters.open(
+                            PaimonFiles.inputFile(
+                                    FileRoundTrip.IO, f.path, FileRoundTrip.IO.getFileSize(f.path)),
+                            f.path.toString(),
+                            false);
             try (ParquetFileReader reader = opened.reader) {
-                MapPruner pruner = new MapPruner(pred, opened.metas, reader.getFooter().getFileMetaData().getSchema());
+                MapPruner pruner =
+                        new MapPruner(
+                                pred,
+                                opened.metas,
+                                reader.getFooter().getFileMetaData().getSchema());
                 List<BlockMetaData> blocks = reader.getRowGroups();
                 boolean anyMatch = false;
                 for (boolean b : matches) {
                     anyMatch |= b;
                 }
                 if (pruner.fileCannotMatch()) {
-                    assertThat(anyMatch).as(why + ": file skipped but a row matches " + pred).isFalse();
+                    assertThat(anyMatch)
+                            .as(why + ": file skipped but a row matches " + pred)
+                            .isFalse();
                     filesSkipped++;
                 }
                 long start = 0;
@@ -102,9 +111,18 @@ class PruningSoundnessTest {
                     }
                     boolean withZones = pruner.rowGroupCannotMatch(blocks.get(g), g, true);
                     boolean parquetOnly = pruner.rowGroupCannotMatch(blocks.get(g), g, false);
-                    assertThat(groupMatch && withZones).as(why + ": " + f.path + " group " + g + " skipped with zones for " + pred)
+                    assertThat(groupMatch && withZones)
+                            .as(
+                                    why
+                                            + ": "
+                                            + f.path
+                                            + " group "
+                                            + g
+                                            + " skipped with zones for "
+                                            + pred)
                             .isFalse();
-                    assertThat(groupMatch && parquetOnly).as(why + ": group " + g + " skipped by Parquet stats for " + pred)
+                    assertThat(groupMatch && parquetOnly)
+                            .as(why + ": group " + g + " skipped by Parquet stats for " + pred)
                             .isFalse();
                     groupsChecked++;
                     groupsSkippedWithZones += withZones ? 1 : 0;
@@ -113,7 +131,8 @@ class PruningSoundnessTest {
                 }
             }
             if (p % 12 == 0) {
-                // End to end through the reader, page-level filtering included: every matching row comes back
+                // End to end through the reader, page-level filtering included: every matching row
+                // comes back
                 // at its own position.
                 FileRoundTrip.Read read;
                 try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
@@ -128,16 +147,26 @@ class PruningSoundnessTest {
                 }
                 for (int i = 0; i < ROWS; i++) {
                     if (matches[i]) {
-                        assertThat(returned).as(why + ": row " + i + " matches " + pred + " but was not read").contains((long) i);
+                        assertThat(returned)
+                                .as(why + ": row " + i + " matches " + pred + " but was not read")
+                                .contains((long) i);
                     }
                 }
             }
         }
-        System.out.printf("[strata] %d predicates: %d row groups checked, skipped %d with zone stats, %d by Parquet stats alone,"
-                + " %d files skipped, %d rows dropped by page index in end-to-end reads%n",
-                predicates, groupsChecked, groupsSkippedWithZones, groupsSkippedParquetOnly, filesSkipped, pageRowsSkipped);
+        System.out.printf(
+                "[strata] %d predicates: %d row groups checked, skipped %d with zone stats, %d by Parquet stats alone,"
+                        + " %d files skipped, %d rows dropped by page index in end-to-end reads%n",
+                predicates,
+                groupsChecked,
+                groupsSkippedWithZones,
+                groupsSkippedParquetOnly,
+                filesSkipped,
+                pageRowsSkipped);
         assertThat(predicates).isGreaterThanOrEqualTo(500);
-        assertThat(groupsSkippedWithZones).as("selective predicates must skip row groups").isGreaterThan(groupsChecked / 10);
+        assertThat(groupsSkippedWithZones)
+                .as("selective predicates must skip row groups")
+                .isGreaterThan(groupsChecked / 10);
         assertThat(groupsSkippedWithZones).isGreaterThanOrEqualTo(groupsSkippedParquetOnly);
     }
 
@@ -163,31 +192,58 @@ class PruningSoundnessTest {
             assertThat(FileRoundTrip.read(f.path, readType(false), null, absent).rows).isEmpty();
             assertThat(scope.snapshot().filesSkipped).isEqualTo(1);
         }
-        MapPredicate orAbsent = MapPredicate.or(absent, MapPredicate.leaf("m", "metric_7", Op.IS_NOT_NULL));
+        MapPredicate orAbsent =
+                MapPredicate.or(absent, MapPredicate.leaf("m", "metric_7", Op.IS_NOT_NULL));
         assertThat(FileRoundTrip.read(f.path, readType(false), null, orAbsent).rows).isNotEmpty();
     }
 
-    private Fixture write(String name, long seed, PlacementPolicy policy, int k, boolean strings) throws Exception {
-        List<GeneratedMap> maps = MapDataGenerator.builder(seed).keyUniverse(UNIVERSE).keysPerRow(5, 16)
-                .nullMapRate(0.02).emptyMapRate(0.02).nullValueRate(0.05).nanRate(strings ? 0 : 0.01)
-                .valueKind(strings ? MapDataGenerator.ValueKind.STRING : MapDataGenerator.ValueKind.DOUBLE)
-                .families(12, 200).build().generate(ROWS);
+    private Fixture write(String name, long seed, PlacementPolicy policy, int k, boolean strings)
+            throws Exception {
+        List<GeneratedMap> maps =
+                MapDataGenerator.builder(seed)
+                        .keyUniverse(UNIVERSE)
+                        .keysPerRow(5, 16)
+                        .nullMapRate(0.02)
+                        .emptyMapRate(0.02)
+                        .nullValueRate(0.05)
+                        .nanRate(strings ? 0 : 0.01)
+                        .valueKind(
+                                strings
+                                        ? MapDataGenerator.ValueKind.STRING
+                                        : MapDataGenerator.ValueKind.DOUBLE)
+                        .families(12, 200)
+                        .build()
+                        .generate(ROWS);
         Path path = new Path(tmp.toUri().toString(), name + ".parquet");
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
             ids.add(i);
         }
         RowType type = readType(strings);
-        FileRoundTrip.write(path, type, Map.of("m", k), policy,
-                new ShreddedParquetWriter.Settings().rowGroupRowLimit(ROW_GROUP_ROWS).pageRowLimit(200), ids,
-                i -> GenericRow.of((long) i, strings ? stringMap(maps.get(i)) : TestMaps.toPaimon(maps.get(i))));
+        FileRoundTrip.write(
+                path,
+                type,
+                Map.of("m", k),
+                policy,
+                new ShreddedParquetWriter.Settings()
+                        .rowGroupRowLimit(ROW_GROUP_ROWS)
+                        .pageRowLimit(200),
+                ids,
+                i ->
+                        GenericRow.of(
+                                (long) i,
+                                strings ? stringMap(maps.get(i)) : TestMaps.toPaimon(maps.get(i))));
         return new Fixture(path, maps, strings);
     }
 
     private static RowType readType(boolean strings) {
         return strings
-                ? RowType.of(new org.apache.paimon.types.DataType[] {DataTypes.BIGINT(),
-                        DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.STRING())}, new String[] {"id", "m"})
+                ? RowType.of(
+                        new org.apache.paimon.types.DataType[] {
+                            DataTypes.BIGINT(),
+                            DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.STRING())
+                        },
+                        new String[] {"id", "m"})
                 : TestMaps.idAndMap();
     }
 
@@ -199,14 +255,19 @@ class PruningSoundnessTest {
         Object[] v = new Object[g.size()];
         for (int i = 0; i < g.size(); i++) {
             k[i] = BinaryString.fromString(g.keys().get(i));
-            v[i] = g.values().get(i) == null ? null : BinaryString.fromString((String) g.values().get(i));
+            v[i] =
+                    g.values().get(i) == null
+                            ? null
+                            : BinaryString.fromString((String) g.values().get(i));
         }
         return new ArrayBackedMap(k, v);
     }
 
-    // ------------------------------------------------------------ random predicates and brute force
+    // ------------------------------------------------------------ random predicates and brute
+    // force
 
-    private static MapPredicate randomPredicate(Random r, List<String> universe, boolean strings, int depth) {
+    private static MapPredicate randomPredicate(
+            Random r, List<String> universe, boolean strings, int depth) {
         if (depth > 0 && r.nextInt(3) == 0) {
             int n = 2 + r.nextInt(2);
             List<MapPredicate> children = new ArrayList<>();
@@ -218,9 +279,29 @@ class PruningSoundnessTest {
         int keyIndex = r.nextInt(universe.size() + 3);
         String key = keyIndex < universe.size() ? universe.get(keyIndex) : "absent_" + keyIndex;
         int ki = Math.min(keyIndex, universe.size() - 1);
-        Op[] ops = strings
-                ? new Op[] {Op.EQ, Op.NOT_EQ, Op.LT, Op.LT_EQ, Op.GT, Op.GT_EQ, Op.IN, Op.IS_NOT_NULL, Op.STARTS_WITH}
-                : new Op[] {Op.EQ, Op.NOT_EQ, Op.LT, Op.LT_EQ, Op.GT, Op.GT_EQ, Op.IN, Op.IS_NOT_NULL};
+        Op[] ops =
+                strings
+                        ? new Op[] {
+                            Op.EQ,
+                            Op.NOT_EQ,
+                            Op.LT,
+                            Op.LT_EQ,
+                            Op.GT,
+                            Op.GT_EQ,
+                            Op.IN,
+                            Op.IS_NOT_NULL,
+                            Op.STARTS_WITH
+                        }
+                        : new Op[] {
+                            Op.EQ,
+                            Op.NOT_EQ,
+                            Op.LT,
+                            Op.LT_EQ,
+                            Op.GT,
+                            Op.GT_EQ,
+                            Op.IN,
+                            Op.IS_NOT_NULL
+                        };
         Op op = ops[r.nextInt(ops.length)];
         if (op == Op.IS_NOT_NULL) {
             return MapPredicate.leaf("m", key, op);
@@ -308,7 +389,10 @@ class PruningSoundnessTest {
         }
     }
 
-    /** Spark ordering: NaN equals NaN and sorts above every number; -0.0 equals 0.0; strings by UTF-8 bytes. */
+    /**
+     * Spark ordering: NaN equals NaN and sorts above every number; -0.0 equals 0.0; strings by
+     * UTF-8 bytes.
+     */
     private static int compare(Object a, Object b) {
         if (a instanceof Double) {
             double x = (Double) a;

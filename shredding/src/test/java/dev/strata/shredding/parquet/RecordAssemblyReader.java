@@ -1,12 +1,12 @@
 package dev.strata.shredding.parquet;
 
-import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.layout.KeyZones;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPruner;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.PrimitiveIterator;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.MapType;
@@ -26,7 +25,6 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -35,6 +33,7 @@ import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
@@ -42,9 +41,9 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
- * Test oracle: the rows of a shredded data file as parquet-mr's record assembly reads them
- * ({@link RowConverters}, {@link ShreddedConverter}), a decoder independent of the columnar reader
- * ({@code ShreddedColumns}). Fields resolve by name, falling back to {@code _KEY_<name>}; a pruning
+ * Test oracle: the rows of a shredded data file as parquet-mr's record assembly reads them ({@link
+ * RowConverters}, {@link ShreddedConverter}), a decoder independent of the columnar reader ({@code
+ * ShreddedColumns}). Fields resolve by name, falling back to {@code _KEY_<name>}; a pruning
  * predicate skips files, row groups and pages the page index rules out (no per-row filter).
  */
 final class RecordAssemblyReader implements Closeable {
@@ -70,8 +69,14 @@ final class RecordAssemblyReader implements Closeable {
     private long groupRow;
     private boolean skipFile;
 
-    RecordAssemblyReader(InputFile input, String file, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate, RoaringBitmap32 selection) throws IOException {
+    RecordAssemblyReader(
+            InputFile input,
+            String file,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate,
+            RoaringBitmap32 selection)
+            throws IOException {
         this.file = file;
         this.input = input;
         this.selection = selection;
@@ -86,9 +91,14 @@ final class RecordAssemblyReader implements Closeable {
                 if (ParquetSchemas.looksShredded(t)) {
                     ShreddedColumnMeta meta = opened.metas.get(t.getName());
                     if (meta == null) {
-                        throw new IllegalStateException("Cannot read shredded column '" + t.getName() + "' of file " + file
-                                + ": footer metadata " + ShreddingFooter.footerKey(t.getName())
-                                + " is missing. The file is corrupt or was not written by Strata.");
+                        throw new IllegalStateException(
+                                "Cannot read shredded column '"
+                                        + t.getName()
+                                        + "' of file "
+                                        + file
+                                        + ": footer metadata "
+                                        + ShreddingFooter.footerKey(t.getName())
+                                        + " is missing. The file is corrupt or was not written by Strata.");
                     }
                     checkZones(meta, t.getName());
                     metas.put(t.getName(), meta);
@@ -99,8 +109,12 @@ final class RecordAssemblyReader implements Closeable {
             long subColumns = 0;
             for (int i = 0; i < readType.getFieldCount(); i++) {
                 DataField f = readType.getFields().get(i);
-                String name = fileSchema.containsField(f.name()) ? f.name()
-                        : fileSchema.containsField("_KEY_" + f.name()) ? "_KEY_" + f.name() : null;
+                String name =
+                        fileSchema.containsField(f.name())
+                                ? f.name()
+                                : fileSchema.containsField("_KEY_" + f.name())
+                                        ? "_KEY_" + f.name()
+                                        : null;
                 if (name == null) {
                     continue;
                 }
@@ -109,10 +123,20 @@ final class RecordAssemblyReader implements Closeable {
                 List<String> keys = selectedKeys == null ? null : selectedKeys.get(f.name());
                 if (meta != null) {
                     if (!(f.type() instanceof MapType)) {
-                        throw new IllegalStateException("Cannot read column '" + f.name() + "' of file " + file
-                                + " as " + f.type() + ": the file stores it as a shredded MAP.");
+                        throw new IllegalStateException(
+                                "Cannot read column '"
+                                        + f.name()
+                                        + "' of file "
+                                        + file
+                                        + " as "
+                                        + f.type()
+                                        + ": the file stores it as a shredded MAP.");
                     }
-                    GroupType physical = keys == null ? t.asGroupType() : ShreddedParquetReader.selectedPhysical(t.asGroupType(), meta, keys);
+                    GroupType physical =
+                            keys == null
+                                    ? t.asGroupType()
+                                    : ShreddedParquetReader.selectedPhysical(
+                                            t.asGroupType(), meta, keys);
                     req.addField(physical);
                     subColumns += ParquetSchemas.leafCount(physical);
                 } else {
@@ -122,7 +146,9 @@ final class RecordAssemblyReader implements Closeable {
             }
             this.requested = req.named(fileSchema.getName());
             this.columnIO = new ColumnIOFactory().getColumnIO(requested, fileSchema);
-            this.materializer = new RowConverters.Materializer(requested, plans, readType.getFieldCount(), file);
+            this.materializer =
+                    new RowConverters.Materializer(
+                            requested, plans, readType.getFieldCount(), file);
             reader.setRequestedSchema(requested);
             if (pruningPredicate != null) {
                 this.pruner = new MapPruner(pruningPredicate, metas, fileSchema);
@@ -159,9 +185,16 @@ final class RecordAssemblyReader implements Closeable {
             match = zones.get(i).rowCount() == bs.get(i).getRowCount();
         }
         if (!match) {
-            throw new IllegalStateException("Cannot read shredded column '" + column + "' of file " + file
-                    + ": the footer metadata describes " + zones.size() + " row groups but the file has " + bs.size()
-                    + " (or their row counts differ). The file is corrupt.");
+            throw new IllegalStateException(
+                    "Cannot read shredded column '"
+                            + column
+                            + "' of file "
+                            + file
+                            + ": the footer metadata describes "
+                            + zones.size()
+                            + " row groups but the file has "
+                            + bs.size()
+                            + " (or their row counts differ). The file is corrupt.");
         }
     }
 
@@ -183,7 +216,8 @@ final class RecordAssemblyReader implements Closeable {
             }
             InternalRow row = records.read();
             rowsLeftInGroup--;
-            position = positions != null ? positions.nextLong() + groupStart : groupStart + groupRow;
+            position =
+                    positions != null ? positions.nextLong() + groupStart : groupStart + groupRow;
             groupRow++;
             if (selection != null && !selection.contains((int) position)) {
                 continue;
@@ -213,15 +247,20 @@ final class RecordAssemblyReader implements Closeable {
             PageReadStore pages;
             positions = null;
             if (pageFilter != null && hasColumnIndexes(block)) {
-                RowRanges ranges = ColumnIndexFilter.calculateRowRanges(FilterCompat.get(pageFilter),
-                        reader.getColumnIndexStore(g), paths, block.getRowCount());
+                RowRanges ranges =
+                        ColumnIndexFilter.calculateRowRanges(
+                                FilterCompat.get(pageFilter),
+                                reader.getColumnIndexStore(g),
+                                paths,
+                                block.getRowCount());
                 if (ranges.rowCount() == 0) {
                     ShreddedReadMetrics.rowGroupSkipped(false);
                     ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount());
                     continue;
                 }
                 if (ranges.rowCount() < block.getRowCount()) {
-                    ShreddedReadMetrics.rowsSkippedByPageIndex(block.getRowCount() - ranges.rowCount());
+                    ShreddedReadMetrics.rowsSkippedByPageIndex(
+                            block.getRowCount() - ranges.rowCount());
                     pages = readRowGroup(g, ranges);
                     positions = ranges.iterator();
                 } else {
@@ -239,7 +278,10 @@ final class RecordAssemblyReader implements Closeable {
         return false;
     }
 
-    /** Reads row group g (only {@code ranges} when set); a page that fails its checksum is named in the error. */
+    /**
+     * Reads row group g (only {@code ranges} when set); a page that fails its checksum is named in
+     * the error.
+     */
     private PageReadStore readRowGroup(int g, RowRanges ranges) throws IOException {
         try {
             return ranges == null ? reader.readRowGroup(g) : reader.readFilteredRowGroup(g, ranges);

@@ -27,7 +27,10 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
-/** parquet-hadoop converters that assemble Paimon rows, rebuilding shredded maps (test oracle, {@link RecordAssemblyReader}). */
+/**
+ * parquet-hadoop converters that assemble Paimon rows, rebuilding shredded maps (test oracle,
+ * {@link RecordAssemblyReader}).
+ */
 final class RowConverters {
 
     private RowConverters() {}
@@ -42,10 +45,16 @@ final class RowConverters {
         final String fileName;
         final DataType type;
         final ShreddedColumnMeta meta;
+
         /** Requested keys (null: whole map). */
         final List<String> selectedKeys;
 
-        FieldPlan(int outputIndex, String fileName, DataType type, ShreddedColumnMeta meta, List<String> selectedKeys) {
+        FieldPlan(
+                int outputIndex,
+                String fileName,
+                DataType type,
+                ShreddedColumnMeta meta,
+                List<String> selectedKeys) {
             this.outputIndex = outputIndex;
             this.fileName = fileName;
             this.type = type;
@@ -90,12 +99,23 @@ final class RowConverters {
                 int out = plan.outputIndex;
                 Sink sink = v -> values[out] = v;
                 if (plan.meta != null) {
-                    children[idx] = new ShreddedConverter(t.asGroupType(), ((MapType) plan.type).getValueType(), plan.meta,
-                            plan.selectedKeys, sink, plan.fileName, file);
+                    children[idx] =
+                            new ShreddedConverter(
+                                    t.asGroupType(),
+                                    ((MapType) plan.type).getValueType(),
+                                    plan.meta,
+                                    plan.selectedKeys,
+                                    sink,
+                                    plan.fileName,
+                                    file);
                 } else if (plan.selectedKeys != null && plan.type instanceof MapType) {
                     List<String> keys = plan.selectedKeys;
                     children[idx] = converter(t, plan.type, sink);
-                    postProcess.add(() -> values[out] = MapSelection.select((ArrayBackedMap) values[out], keys));
+                    postProcess.add(
+                            () ->
+                                    values[out] =
+                                            MapSelection.select(
+                                                    (ArrayBackedMap) values[out], keys));
                 } else {
                     children[idx] = converter(t, plan.type, sink);
                 }
@@ -124,7 +144,8 @@ final class RowConverters {
     static Converter converter(Type fileType, DataType type, Sink sink) {
         switch (type.getTypeRoot()) {
             case ARRAY:
-                return new ListConverter(fileType.asGroupType(), ((ArrayType) type).getElementType(), sink);
+                return new ListConverter(
+                        fileType.asGroupType(), ((ArrayType) type).getElementType(), sink);
             case MAP:
                 return new MapConverter(fileType.asGroupType(), (MapType) type, sink);
             case ROW:
@@ -213,52 +234,59 @@ final class RowConverters {
                         sink.accept(value.getBytes());
                     }
                 };
-            case DECIMAL: {
-                DecimalType d = (DecimalType) type;
-                int p = d.getPrecision();
-                int s = d.getScale();
-                return new PrimitiveConverter() {
-                    @Override
-                    public void addInt(int value) {
-                        sink.accept(Decimal.fromUnscaledLong(value, p, s));
-                    }
-
-                    @Override
-                    public void addLong(long value) {
-                        sink.accept(Decimal.fromUnscaledLong(value, p, s));
-                    }
-
-                    @Override
-                    public void addBinary(Binary value) {
-                        sink.accept(Decimal.fromUnscaledBytes(value.getBytes(), p, s));
-                    }
-                };
-            }
-            case TIMESTAMP_WITHOUT_TIME_ZONE:
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
-                LogicalTypeAnnotation a = file.getLogicalTypeAnnotation();
-                LogicalTypeAnnotation.TimeUnit unit = a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
-                        ? ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a).getUnit()
-                        : LogicalTypeAnnotation.TimeUnit.MICROS;
-                return new PrimitiveConverter() {
-                    @Override
-                    public void addLong(long value) {
-                        switch (unit) {
-                            case MILLIS:
-                                sink.accept(Timestamp.fromEpochMillis(value));
-                                break;
-                            case MICROS:
-                                sink.accept(Timestamp.fromMicros(value));
-                                break;
-                            default:
-                                sink.accept(Timestamp.fromEpochMillis(Math.floorDiv(value, 1_000_000L),
-                                        (int) Math.floorMod(value, 1_000_000L)));
+            case DECIMAL:
+                {
+                    DecimalType d = (DecimalType) type;
+                    int p = d.getPrecision();
+                    int s = d.getScale();
+                    return new PrimitiveConverter() {
+                        @Override
+                        public void addInt(int value) {
+                            sink.accept(Decimal.fromUnscaledLong(value, p, s));
                         }
-                    }
-                };
-            }
+
+                        @Override
+                        public void addLong(long value) {
+                            sink.accept(Decimal.fromUnscaledLong(value, p, s));
+                        }
+
+                        @Override
+                        public void addBinary(Binary value) {
+                            sink.accept(Decimal.fromUnscaledBytes(value.getBytes(), p, s));
+                        }
+                    };
+                }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                {
+                    LogicalTypeAnnotation a = file.getLogicalTypeAnnotation();
+                    LogicalTypeAnnotation.TimeUnit unit =
+                            a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation
+                                    ? ((LogicalTypeAnnotation.TimestampLogicalTypeAnnotation) a)
+                                            .getUnit()
+                                    : LogicalTypeAnnotation.TimeUnit.MICROS;
+                    return new PrimitiveConverter() {
+                        @Override
+                        public void addLong(long value) {
+                            switch (unit) {
+                                case MILLIS:
+                                    sink.accept(Timestamp.fromEpochMillis(value));
+                                    break;
+                                case MICROS:
+                                    sink.accept(Timestamp.fromMicros(value));
+                                    break;
+                                default:
+                                    sink.accept(
+                                            Timestamp.fromEpochMillis(
+                                                    Math.floorDiv(value, 1_000_000L),
+                                                    (int) Math.floorMod(value, 1_000_000L)));
+                            }
+                        }
+                    };
+                }
             default:
-                throw new UnsupportedOperationException("Cannot read type " + type + " from Parquet.");
+                throw new UnsupportedOperationException(
+                        "Cannot read type " + type + " from Parquet.");
         }
     }
 
@@ -356,22 +384,23 @@ final class RowConverters {
             this.sink = sink;
             GroupType rep = file.getType(0).asGroupType();
             Converter elementConverter = converter(rep.getType(0), elementType, v -> element = v);
-            repeated = new GroupConverter() {
-                @Override
-                public Converter getConverter(int fieldIndex) {
-                    return elementConverter;
-                }
+            repeated =
+                    new GroupConverter() {
+                        @Override
+                        public Converter getConverter(int fieldIndex) {
+                            return elementConverter;
+                        }
 
-                @Override
-                public void start() {
-                    element = null;
-                }
+                        @Override
+                        public void start() {
+                            element = null;
+                        }
 
-                @Override
-                public void end() {
-                    items.add(element);
-                }
-            };
+                        @Override
+                        public void end() {
+                            items.add(element);
+                        }
+                    };
         }
 
         @Override
@@ -390,7 +419,9 @@ final class RowConverters {
         }
     }
 
-    /** MAP: {@code group (MAP) { repeated group key_value { required K key; optional V value; } }}. */
+    /**
+     * MAP: {@code group (MAP) { repeated group key_value { required K key; optional V value; } }}.
+     */
     private static final class MapConverter extends GroupConverter {
         private final Sink sink;
         private final GroupConverter repeated;
@@ -403,25 +434,29 @@ final class RowConverters {
             this.sink = sink;
             GroupType kv = file.getType(0).asGroupType();
             Converter kc = converter(kv.getType(0), type.getKeyType(), v -> key = v);
-            Converter vc = kv.getFieldCount() > 1 ? converter(kv.getType(1), type.getValueType(), v -> value = v) : null;
-            repeated = new GroupConverter() {
-                @Override
-                public Converter getConverter(int fieldIndex) {
-                    return fieldIndex == 0 ? kc : vc;
-                }
+            Converter vc =
+                    kv.getFieldCount() > 1
+                            ? converter(kv.getType(1), type.getValueType(), v -> value = v)
+                            : null;
+            repeated =
+                    new GroupConverter() {
+                        @Override
+                        public Converter getConverter(int fieldIndex) {
+                            return fieldIndex == 0 ? kc : vc;
+                        }
 
-                @Override
-                public void start() {
-                    key = null;
-                    value = null;
-                }
+                        @Override
+                        public void start() {
+                            key = null;
+                            value = null;
+                        }
 
-                @Override
-                public void end() {
-                    keys.add(key);
-                    values.add(value);
-                }
-            };
+                        @Override
+                        public void end() {
+                            keys.add(key);
+                            values.add(value);
+                        }
+                    };
         }
 
         @Override

@@ -13,10 +13,10 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Assembles a logical map from the physical shredded struct of one row. Whole-map reads emit
- * the K column slots in column order, then the overflow entries. Selected-key reads emit, in request
- * order, the requested keys present in the row (the first slot of S(id) holding the id, else the first
- * overflow entry), so {@code map[key]} is unchanged for every requested key. Test oracle only
+ * Assembles a logical map from the physical shredded struct of one row. Whole-map reads emit the K
+ * column slots in column order, then the overflow entries. Selected-key reads emit, in request
+ * order, the requested keys present in the row (the first slot of S(id) holding the id, else the
+ * first overflow entry), so {@code map[key]} is unchanged for every requested key. Test oracle only
  * ({@link RecordAssemblyReader}): the shredding module reads every file with its columnar reader.
  */
 final class ShreddedConverter extends GroupConverter {
@@ -40,8 +40,14 @@ final class ShreddedConverter extends GroupConverter {
     private final int[] selectedIds;
     private final BinaryString[] selectedKeys;
 
-    ShreddedConverter(GroupType physical, DataType valueType, ShreddedColumnMeta meta, List<String> selected,
-            RowConverters.Sink sink, String column, String file) {
+    ShreddedConverter(
+            GroupType physical,
+            DataType valueType,
+            ShreddedColumnMeta meta,
+            List<String> selected,
+            RowConverters.Sink sink,
+            String column,
+            String file) {
         this.sink = sink;
         this.meta = meta;
         this.column = column;
@@ -67,7 +73,8 @@ final class ShreddedConverter extends GroupConverter {
             selectedKeys = null;
         }
         children = new Converter[physical.getFieldCount()];
-        if (physical.getFieldCount() == 0 || !physical.getType(0).getName().equals(ParquetSchemas.FIELD_MAPPING)) {
+        if (physical.getFieldCount() == 0
+                || !physical.getType(0).getName().equals(ParquetSchemas.FIELD_MAPPING)) {
             throw error("Shared-shredding physical struct must start with __field_mapping.");
         }
         for (int i = 0; i < physical.getFieldCount(); i++) {
@@ -77,7 +84,10 @@ final class ShreddedConverter extends GroupConverter {
                 children[i] = mappingConverter(t.asGroupType());
             } else if (name.equals(ParquetSchemas.OVERFLOW)) {
                 if (i != physical.getFieldCount() - 1) {
-                    throw error("Unexpected shared-shredding physical field " + name + " before the last position.");
+                    throw error(
+                            "Unexpected shared-shredding physical field "
+                                    + name
+                                    + " before the last position.");
                 }
                 children[i] = overflowConverter(t.asGroupType(), valueType);
             } else if (name.startsWith(ParquetSchemas.COL_PREFIX)) {
@@ -88,7 +98,12 @@ final class ShreddedConverter extends GroupConverter {
                     throw error("Unexpected shared-shredding physical field " + name + ".");
                 }
                 if (c < 0 || c >= k) {
-                    throw error("Shared-shredding physical field " + name + " exceeds metadata num columns " + k + ".");
+                    throw error(
+                            "Shared-shredding physical field "
+                                    + name
+                                    + " exceeds metadata num columns "
+                                    + k
+                                    + ".");
                 }
                 colRead[c] = true;
                 children[i] = RowConverters.converter(t, valueType, v -> colValues[c] = v);
@@ -103,35 +118,44 @@ final class ShreddedConverter extends GroupConverter {
     }
 
     private Converter mappingConverter(GroupType listType) {
-        PrimitiveConverter element = new PrimitiveConverter() {
-            @Override
-            public void addInt(int value) {
-                mapping[mappingSize] = value;
-            }
-        };
-        GroupConverter repeated = new GroupConverter() {
-            @Override
-            public Converter getConverter(int fieldIndex) {
-                return element;
-            }
+        PrimitiveConverter element =
+                new PrimitiveConverter() {
+                    @Override
+                    public void addInt(int value) {
+                        mapping[mappingSize] = value;
+                    }
+                };
+        GroupConverter repeated =
+                new GroupConverter() {
+                    @Override
+                    public Converter getConverter(int fieldIndex) {
+                        return element;
+                    }
 
-            @Override
-            public void start() {
-                if (mappingSize >= k) {
-                    throw error("Shared-shredding field mapping size " + (mappingSize + 1)
-                            + " does not match metadata num columns " + k + ".");
-                }
-                mapping[mappingSize] = UNSET;
-            }
+                    @Override
+                    public void start() {
+                        if (mappingSize >= k) {
+                            throw error(
+                                    "Shared-shredding field mapping size "
+                                            + (mappingSize + 1)
+                                            + " does not match metadata num columns "
+                                            + k
+                                            + ".");
+                        }
+                        mapping[mappingSize] = UNSET;
+                    }
 
-            @Override
-            public void end() {
-                if (mapping[mappingSize] == UNSET) {
-                    throw error("Shared-shredding field mapping must not contain null at column " + mappingSize + ".");
-                }
-                mappingSize++;
-            }
-        };
+                    @Override
+                    public void end() {
+                        if (mapping[mappingSize] == UNSET) {
+                            throw error(
+                                    "Shared-shredding field mapping must not contain null at column "
+                                            + mappingSize
+                                            + ".");
+                        }
+                        mappingSize++;
+                    }
+                };
         return new GroupConverter() {
             @Override
             public Converter getConverter(int fieldIndex) {
@@ -151,31 +175,33 @@ final class ShreddedConverter extends GroupConverter {
 
     private Converter overflowConverter(GroupType mapType, DataType valueType) {
         GroupType kv = mapType.getType(0).asGroupType();
-        PrimitiveConverter key = new PrimitiveConverter() {
-            @Override
-            public void addInt(int value) {
-                pendingKey = value;
-            }
-        };
+        PrimitiveConverter key =
+                new PrimitiveConverter() {
+                    @Override
+                    public void addInt(int value) {
+                        pendingKey = value;
+                    }
+                };
         Converter value = RowConverters.converter(kv.getType(1), valueType, v -> pendingValue = v);
-        GroupConverter repeated = new GroupConverter() {
-            @Override
-            public Converter getConverter(int fieldIndex) {
-                return fieldIndex == 0 ? key : value;
-            }
+        GroupConverter repeated =
+                new GroupConverter() {
+                    @Override
+                    public Converter getConverter(int fieldIndex) {
+                        return fieldIndex == 0 ? key : value;
+                    }
 
-            @Override
-            public void start() {
-                pendingKey = null;
-                pendingValue = null;
-            }
+                    @Override
+                    public void start() {
+                        pendingKey = null;
+                        pendingValue = null;
+                    }
 
-            @Override
-            public void end() {
-                overflowKeys.add((Integer) pendingKey);
-                overflowValues.add(pendingValue);
-            }
-        };
+                    @Override
+                    public void end() {
+                        overflowKeys.add((Integer) pendingKey);
+                        overflowValues.add(pendingValue);
+                    }
+                };
         return new GroupConverter() {
             @Override
             public Converter getConverter(int fieldIndex) {
@@ -209,7 +235,12 @@ final class ShreddedConverter extends GroupConverter {
     @Override
     public void end() {
         if (mappingSize != k) {
-            throw error("Shared-shredding field mapping size " + mappingSize + " does not match metadata num columns " + k + ".");
+            throw error(
+                    "Shared-shredding field mapping size "
+                            + mappingSize
+                            + " does not match metadata num columns "
+                            + k
+                            + ".");
         }
         sink.accept(selectedIds == null ? fullMap() : selectedMap());
     }
@@ -233,8 +264,10 @@ final class ShreddedConverter extends GroupConverter {
             int id = mapping[c];
             if (id >= 0 && id < keyStrings.length) {
                 if (!colRead[c]) {
-                    throw error("Shared-shredding physical column " + ParquetSchemas.colName(c)
-                            + " was not included in the read schema.");
+                    throw error(
+                            "Shared-shredding physical column "
+                                    + ParquetSchemas.colName(c)
+                                    + " was not included in the read schema.");
                 }
                 keys[j] = keyStrings[id];
                 values[j++] = colValues[c];
@@ -262,8 +295,10 @@ final class ShreddedConverter extends GroupConverter {
             for (int c : meta.columnsOf(id)) {
                 if (mapping[c] == id) {
                     if (!colRead[c]) {
-                        throw error("Shared-shredding physical column " + ParquetSchemas.colName(c)
-                                + " was not included in the read schema.");
+                        throw error(
+                                "Shared-shredding physical column "
+                                        + ParquetSchemas.colName(c)
+                                        + " was not included in the read schema.");
                     }
                     keys.add(selectedKeys[s]);
                     values.add(colValues[c]);

@@ -20,31 +20,44 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The JVM's footer cache: a second open of a file reuses the decoded metadata and reads the same rows; a
- * file of another length under the same path is decoded afresh; a footer that fails to decode is not
- * remembered, so the repaired file opens.
+ * The JVM's footer cache: a second open of a file reuses the decoded metadata and reads the same
+ * rows; a file of another length under the same path is decoded afresh; a footer that fails to
+ * decode is not remembered, so the repaired file opens.
  */
 class ShreddedFootersTest {
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
-    private List<GeneratedMap> write(java.nio.file.Path file, long seed, int rows) throws Exception {
-        List<GeneratedMap> maps = MapDataGenerator.builder(seed).keyUniverse(40).keysPerRow(3, 7).build().generate(rows);
+    private List<GeneratedMap> write(java.nio.file.Path file, long seed, int rows)
+            throws Exception {
+        List<GeneratedMap> maps =
+                MapDataGenerator.builder(seed)
+                        .keyUniverse(40)
+                        .keysPerRow(3, 7)
+                        .build()
+                        .generate(rows);
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < rows; i++) {
             ids.add(i);
         }
-        FileRoundTrip.write(new Path(file.toUri().toString()), TestMaps.idAndMap(), Map.of("m", 3), PlacementPolicy.LRU,
-                new ShreddedParquetWriter.Settings().rowGroupRowLimit(150), ids,
+        FileRoundTrip.write(
+                new Path(file.toUri().toString()),
+                TestMaps.idAndMap(),
+                Map.of("m", 3),
+                PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(150),
+                ids,
                 i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
         return maps;
     }
 
     private static ShreddedColumnMeta open(java.nio.file.Path file) throws Exception {
         Path p = new Path(file.toUri().toString());
-        ShreddedFooters.Opened opened = ShreddedFooters.open(PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
-                p.toString(), true);
+        ShreddedFooters.Opened opened =
+                ShreddedFooters.open(
+                        PaimonFiles.inputFile(FileRoundTrip.IO, p, Files.size(file)),
+                        p.toString(),
+                        true);
         try {
             assertThat(opened.reader.getRowGroups()).isNotEmpty();
             return opened.metas.get("m");
@@ -55,8 +68,14 @@ class ShreddedFootersTest {
 
     private static List<String> rows(java.nio.file.Path file) throws Exception {
         List<String> out = new ArrayList<>();
-        for (var row : FileRoundTrip.read(new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null).rows) {
-            out.add(row.getLong(0) + "|" + (row.isNullAt(1) ? "null" : sorted(TestMaps.entries(row.getMap(1)))));
+        for (var row :
+                FileRoundTrip.read(
+                                new Path(file.toUri().toString()), TestMaps.idAndMap(), null, null)
+                        .rows) {
+            out.add(
+                    row.getLong(0)
+                            + "|"
+                            + (row.isNullAt(1) ? "null" : sorted(TestMaps.entries(row.getMap(1)))));
         }
         return out;
     }
@@ -76,7 +95,12 @@ class ShreddedFootersTest {
         assertThat(open(file)).isSameAs(open(file));
         assertThat(rows(file)).as("rows through the cached footer").isEqualTo(first);
         for (int i = 0; i < maps.size(); i++) {
-            String expected = i + "|" + (maps.get(i).isNull() ? "null" : sorted(TestMaps.expectedEntries(maps.get(i))));
+            String expected =
+                    i
+                            + "|"
+                            + (maps.get(i).isNull()
+                                    ? "null"
+                                    : sorted(TestMaps.expectedEntries(maps.get(i))));
             assertThat(first.get(i)).isEqualTo(expected);
         }
     }
@@ -102,11 +126,15 @@ class ShreddedFootersTest {
         String value = FileRoundTrip.footerValue(file);
         byte[] blob = Base64.getDecoder().decode(value);
         blob[blob.length / 2] ^= 0x01;
-        FileRoundTrip.replaceOnce(file, value.getBytes(StandardCharsets.US_ASCII),
+        FileRoundTrip.replaceOnce(
+                file,
+                value.getBytes(StandardCharsets.US_ASCII),
                 Base64.getEncoder().encodeToString(blob).getBytes(StandardCharsets.US_ASCII));
         assertThat(Files.size(file)).isEqualTo(good.length);
-        assertThatThrownBy(() -> open(file)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("checksum failed").hasMessageContaining("c.strata-shredded");
+        assertThatThrownBy(() -> open(file))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("checksum failed")
+                .hasMessageContaining("c.strata-shredded");
         Files.write(file, good);
         assertThat(open(file).zones()).hasSize(2);
     }

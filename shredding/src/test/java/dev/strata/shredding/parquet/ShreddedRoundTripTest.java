@@ -1,11 +1,11 @@
 package dev.strata.shredding.parquet;
 
-import dev.strata.shredding.read.ShreddedParquetReader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.read.ShreddedParquetReader;
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.maps.GeneratedMap;
 import dev.strata.testing.maps.MapDataGenerator;
@@ -26,8 +26,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class ShreddedRoundTripTest {
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     @ParameterizedTest
     @EnumSource(PlacementPolicy.class)
@@ -35,17 +34,30 @@ class ShreddedRoundTripTest {
         String name = "roundTrip-" + policy;
         long seed = TestSeeds.seed(name);
         String why = TestSeeds.describe(name, seed);
-        List<GeneratedMap> maps = MapDataGenerator.builder(seed).keyUniverse(1200).keysPerRow(6, 24)
-                .nullMapRate(0.03).emptyMapRate(0.03).nullValueRate(0.05).duplicateKeyRate(0.02)
-                .families(30, 40).build().generate(100_000);
+        List<GeneratedMap> maps =
+                MapDataGenerator.builder(seed)
+                        .keyUniverse(1200)
+                        .keysPerRow(6, 24)
+                        .nullMapRate(0.03)
+                        .emptyMapRate(0.03)
+                        .nullValueRate(0.05)
+                        .duplicateKeyRate(0.02)
+                        .families(30, 40)
+                        .build()
+                        .generate(100_000);
         RowType type = TestMaps.idAndMap();
         Path path = new Path(tmp.toUri().toString(), "rt-" + policy + ".parquet");
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < maps.size(); i++) {
             ids.add(i);
         }
-        FileRoundTrip.write(path, type, Map.of("m", 4), policy,
-                new ShreddedParquetWriter.Settings().rowGroupRowLimit(30_000), ids,
+        FileRoundTrip.write(
+                path,
+                type,
+                Map.of("m", 4),
+                policy,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(30_000),
+                ids,
                 i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
 
         FileRoundTrip.Read read = FileRoundTrip.read(path, type, null, null);
@@ -63,9 +75,13 @@ class ShreddedRoundTripTest {
                 continue;
             }
             assertThat(m).as(why + " row " + i).isNotNull();
-            assertThat(TestMaps.entries(m)).as(why + " row " + i + " " + g).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(TestMaps.entries(m))
+                    .as(why + " row " + i + " " + g)
+                    .containsExactlyInAnyOrderElementsOf(expected);
             if (policy == PlacementPolicy.PLAIN && !g.hasDuplicateKeys()) {
-                assertThat(TestMaps.entries(m)).as("plain keeps entry order, " + why).containsExactlyElementsOf(expected);
+                assertThat(TestMaps.entries(m))
+                        .as("plain keeps entry order, " + why)
+                        .containsExactlyElementsOf(expected);
             }
             if (g.size() > 4) {
                 overflowRows++;
@@ -75,7 +91,8 @@ class ShreddedRoundTripTest {
 
         // Selected-key reads return exactly map[key] for every requested key, absent keys included.
         Random random = new Random(seed);
-        List<String> universe = MapDataGenerator.builder(seed).keyUniverse(1200).build().keyUniverse();
+        List<String> universe =
+                MapDataGenerator.builder(seed).keyUniverse(1200).build().keyUniverse();
         try (ShreddedParquetReader probe = FileRoundTrip.open(path, type, null, null)) {
             ShreddedColumnMeta meta = probe.shreddedColumns().get("m");
             assertThat(meta.numColumns()).isEqualTo(4);
@@ -86,7 +103,10 @@ class ShreddedRoundTripTest {
             Set<String> seen = new HashSet<>();
             int n = 1 + random.nextInt(4);
             while (keys.size() < n) {
-                String k = random.nextInt(8) == 0 ? "absent-" + random.nextInt(5) : universe.get(random.nextInt(universe.size()));
+                String k =
+                        random.nextInt(8) == 0
+                                ? "absent-" + random.nextInt(5)
+                                : universe.get(random.nextInt(universe.size()));
                 if (seen.add(k)) {
                     keys.add(k);
                 }
@@ -103,7 +123,9 @@ class ShreddedRoundTripTest {
                 InternalMap m = row.getMap(1);
                 for (String k : keys) {
                     Object expected = g.containsKey(k) ? g.lastValueByKey().get(k) : null;
-                    assertThat(lookup(m, k)).as(why + " row " + i + " key " + k + " keys " + keys).isEqualTo(expected);
+                    assertThat(lookup(m, k))
+                            .as(why + " row " + i + " key " + k + " keys " + keys)
+                            .isEqualTo(expected);
                 }
                 assertThat(m.size()).as(why).isLessThanOrEqualTo(keys.size());
             }

@@ -27,27 +27,42 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link ColumnCursor} against the rows that were written, read in windows of random sizes: files written by parquet-mr itself with V1 and
- * V2 pages, dictionary on and off (so PLAIN, dictionary, BYTE_STREAM_SPLIT and the DELTA encodings of V2
- * pages all occur), small pages (many per chunk, some without values, so windows span pages) and several row groups; every
- * column's repetition and definition levels and every value must be what the rows say.
+ * {@link ColumnCursor} against the rows that were written, read in windows of random sizes: files
+ * written by parquet-mr itself with V1 and V2 pages, dictionary on and off (so PLAIN, dictionary,
+ * BYTE_STREAM_SPLIT and the DELTA encodings of V2 pages all occur), small pages (many per chunk,
+ * some without values, so windows span pages) and several row groups; every column's repetition and
+ * definition levels and every value must be what the rows say.
  */
 class ColumnCursorTest {
 
-    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType("message t {"
-            + " optional int64 id; optional int32 n; optional double d; optional binary s (UTF8);"
-            + " optional group m (MAP) { repeated group key_value { required int32 key; optional double value; } } }");
+    private static final MessageType SCHEMA =
+            MessageTypeParser.parseMessageType(
+                    "message t {"
+                            + " optional int64 id; optional int32 n; optional double d; optional binary s (UTF8);"
+                            + " optional group m (MAP) { repeated group key_value { required int32 key; optional double value; } } }");
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
-    private record Row(Long id, Integer n, Double d, String s, List<int[]> keys, List<Double> values, boolean nullMap) {}
+    private record Row(
+            Long id,
+            Integer n,
+            Double d,
+            String s,
+            List<int[]> keys,
+            List<Double> values,
+            boolean nullMap) {}
 
     @ParameterizedTest(name = "{0} dictionary={1} byteStreamSplit={2}")
-    @CsvSource({"PARQUET_1_0, true, false", "PARQUET_1_0, false, false", "PARQUET_1_0, false, true",
-            "PARQUET_2_0, true, false", "PARQUET_2_0, false, false", "PARQUET_2_0, false, true"})
-    void levelsAndValuesAreTheWrittenOnes(WriterVersion version, boolean dictionary, boolean byteStreamSplit)
-            throws IOException {
+    @CsvSource({
+        "PARQUET_1_0, true, false",
+        "PARQUET_1_0, false, false",
+        "PARQUET_1_0, false, true",
+        "PARQUET_2_0, true, false",
+        "PARQUET_2_0, false, false",
+        "PARQUET_2_0, false, true"
+    })
+    void levelsAndValuesAreTheWrittenOnes(
+            WriterVersion version, boolean dictionary, boolean byteStreamSplit) throws IOException {
         long seed = TestSeeds.seed("columnCursor");
         Random random = new Random(seed);
         List<Row> rows = new ArrayList<>();
@@ -59,18 +74,37 @@ class ColumnCursorTest {
                 keys.add(new int[] {random.nextInt(dictionary ? 20 : 100000)});
                 values.add(random.nextInt(8) == 0 ? null : random.nextDouble());
             }
-            rows.add(new Row(random.nextInt(9) == 0 ? null : random.nextLong(),
-                    random.nextInt(9) == 0 ? null : random.nextInt(dictionary ? 10 : Integer.MAX_VALUE),
-                    random.nextInt(9) == 0 ? null : (dictionary ? random.nextInt(5) : random.nextGaussian()),
-                    random.nextInt(9) == 0 ? null : "v" + random.nextInt(dictionary ? 7 : 1000000) + "é",
-                    keys, values, nullMap));
+            rows.add(
+                    new Row(
+                            random.nextInt(9) == 0 ? null : random.nextLong(),
+                            random.nextInt(9) == 0
+                                    ? null
+                                    : random.nextInt(dictionary ? 10 : Integer.MAX_VALUE),
+                            random.nextInt(9) == 0
+                                    ? null
+                                    : (dictionary ? random.nextInt(5) : random.nextGaussian()),
+                            random.nextInt(9) == 0
+                                    ? null
+                                    : "v" + random.nextInt(dictionary ? 7 : 1000000) + "é",
+                            keys,
+                            values,
+                            nullMap));
         }
-        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("t.parquet").toUri());
+        org.apache.hadoop.fs.Path file =
+                new org.apache.hadoop.fs.Path(dir.resolve("t.parquet").toUri());
         SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(SCHEMA).withConf(new Configuration())
-                .withWriterVersion(version).withDictionaryEncoding(dictionary).withByteStreamSplitEncoding(byteStreamSplit)
-                .withPageSize(512).withPageRowCountLimit(100).withRowGroupSize(16 * 1024L)
-                .withCompressionCodec(CompressionCodecName.GZIP).build()) {
+        try (ParquetWriter<Group> writer =
+                ExampleParquetWriter.builder(file)
+                        .withType(SCHEMA)
+                        .withConf(new Configuration())
+                        .withWriterVersion(version)
+                        .withDictionaryEncoding(dictionary)
+                        .withByteStreamSplitEncoding(byteStreamSplit)
+                        .withPageSize(512)
+                        .withPageRowCountLimit(100)
+                        .withRowGroupSize(16 * 1024L)
+                        .withCompressionCodec(CompressionCodecName.GZIP)
+                        .build()) {
             for (Row r : rows) {
                 Group g = groups.newGroup();
                 if (r.id() != null) {
@@ -104,16 +138,20 @@ class ColumnCursorTest {
             actual.add(new Levels());
         }
         int rowGroups = 0;
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
                 rowGroups++;
                 int groupRows = Math.toIntExact(pages.getRowCount());
                 for (int c = 0; c < SCHEMA.getColumns().size(); c++) {
                     ColumnDescriptor d = SCHEMA.getColumns().get(c);
-                    ColumnCursor cursor = new ColumnCursor(pages.getPageReader(d), d, file.toString());
+                    ColumnCursor cursor =
+                            new ColumnCursor(pages.getPageReader(d), d, file.toString());
                     for (int row = 0; row < groupRows; ) {
-                        int n = Math.min(groupRows - row, 1 + random.nextInt(c % 2 == 0 ? 37 : 400));
+                        int n =
+                                Math.min(
+                                        groupRows - row, 1 + random.nextInt(c % 2 == 0 ? 37 : 400));
                         cursor.next(n);
                         assertThat(cursor.rows).isEqualTo(n);
                         actual.get(c).add(cursor, d);
@@ -127,7 +165,8 @@ class ColumnCursorTest {
         List<Levels> expected = expected(rows);
         String[] names = {"id", "n", "d", "s", "m.key", "m.value"};
         for (int c = 0; c < names.length; c++) {
-            assertThat(actual.get(c).text).as("%s (%s)", names[c], TestSeeds.describe("columnCursor", seed))
+            assertThat(actual.get(c).text)
+                    .as("%s (%s)", names[c], TestSeeds.describe("columnCursor", seed))
                     .isEqualTo(expected.get(c).text);
         }
     }
@@ -139,7 +178,9 @@ class ColumnCursorTest {
         void add(ColumnCursor chunk, ColumnDescriptor d) throws IOException {
             int ordinal = 0;
             for (int r = 0; r < chunk.rows; r++) {
-                assertThat(chunk.rep[chunk.rowStart[r]]).as("a row starts at repetition level 0").isZero();
+                assertThat(chunk.rep[chunk.rowStart[r]])
+                        .as("a row starts at repetition level 0")
+                        .isZero();
             }
             for (int e = 0; e < chunk.entries; e++) {
                 int rep = chunk.rep[e];

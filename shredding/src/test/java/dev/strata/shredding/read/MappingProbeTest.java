@@ -29,31 +29,41 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link MappingProbe} against the ids that were written: files of the {@code __field_mapping} shape written
- * by parquet-mr itself (V1 and V2 pages, dictionary ids and PLAIN ids, small pages, several row groups; V2
- * pages without a dictionary use DELTA_BINARY_PACKED, which the probe leaves to the full decode), with
- * NULL maps and NULL mappings, probed at random column sets in windows of random sizes; and a row with the
- * wrong number of ids fails naming the file.
+ * {@link MappingProbe} against the ids that were written: files of the {@code __field_mapping}
+ * shape written by parquet-mr itself (V1 and V2 pages, dictionary ids and PLAIN ids, small pages,
+ * several row groups; V2 pages without a dictionary use DELTA_BINARY_PACKED, which the probe leaves
+ * to the full decode), with NULL maps and NULL mappings, probed at random column sets in windows of
+ * random sizes; and a row with the wrong number of ids fails naming the file.
  */
 class MappingProbeTest {
 
-    private static final MessageType SCHEMA = MessageTypeParser.parseMessageType("message t {"
-            + " optional group m { optional group __field_mapping (LIST) {"
-            + " repeated group list { optional int32 element; } } } }");
+    private static final MessageType SCHEMA =
+            MessageTypeParser.parseMessageType(
+                    "message t {"
+                            + " optional group m { optional group __field_mapping (LIST) {"
+                            + " repeated group list { optional int32 element; } } } }");
     private static final int K = 24;
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     /** Writes rows of K ids (null: a NULL map; an empty array: a NULL mapping). */
-    private org.apache.hadoop.fs.Path write(List<int[]> rows, WriterVersion version, boolean dictionary)
-            throws IOException {
-        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("m-" + version + dictionary + ".parquet").toUri());
+    private org.apache.hadoop.fs.Path write(
+            List<int[]> rows, WriterVersion version, boolean dictionary) throws IOException {
+        org.apache.hadoop.fs.Path file =
+                new org.apache.hadoop.fs.Path(
+                        dir.resolve("m-" + version + dictionary + ".parquet").toUri());
         SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
-        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(SCHEMA).withConf(new Configuration())
-                .withWriterVersion(version).withDictionaryEncoding(dictionary)
-                .withPageSize(1024).withPageRowCountLimit(70).withRowGroupSize(32 * 1024L)
-                .withCompressionCodec(CompressionCodecName.SNAPPY).build()) {
+        try (ParquetWriter<Group> writer =
+                ExampleParquetWriter.builder(file)
+                        .withType(SCHEMA)
+                        .withConf(new Configuration())
+                        .withWriterVersion(version)
+                        .withDictionaryEncoding(dictionary)
+                        .withPageSize(1024)
+                        .withPageRowCountLimit(70)
+                        .withRowGroupSize(32 * 1024L)
+                        .withCompressionCodec(CompressionCodecName.SNAPPY)
+                        .build()) {
             for (int[] ids : rows) {
                 Group g = groups.newGroup();
                 if (ids != null) {
@@ -72,7 +82,12 @@ class MappingProbeTest {
     }
 
     @ParameterizedTest(name = "{0} dictionary={1}")
-    @CsvSource({"PARQUET_1_0, true", "PARQUET_1_0, false", "PARQUET_2_0, true", "PARQUET_2_0, false"})
+    @CsvSource({
+        "PARQUET_1_0, true",
+        "PARQUET_1_0, false",
+        "PARQUET_2_0, true",
+        "PARQUET_2_0, false"
+    })
     void probedIdsAreTheWrittenOnes(WriterVersion version, boolean dictionary) throws IOException {
         long seed = TestSeeds.seed("mappingProbe");
         Random random = new Random(seed);
@@ -87,7 +102,10 @@ class MappingProbeTest {
                 int[] ids = new int[K];
                 for (int c = 0; c < K; c++) {
                     // Runs of equal ids (RLE) and varied ones (bit-packed), -1 for empty slots.
-                    ids[c] = random.nextInt(3) == 0 ? c : random.nextInt(dictionary ? 300 : 1 << 20) - 1;
+                    ids[c] =
+                            random.nextInt(3) == 0
+                                    ? c
+                                    : random.nextInt(dictionary ? 300 : 1 << 20) - 1;
                 }
                 rows.add(ids);
             }
@@ -96,7 +114,8 @@ class MappingProbeTest {
         ColumnDescriptor d = SCHEMA.getColumns().get(0);
         int row = 0;
         int rowGroups = 0;
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
                 TreeSet<Integer> set = new TreeSet<>();
@@ -104,28 +123,40 @@ class MappingProbeTest {
                     set.add(random.nextInt(K));
                 }
                 int[] positions = set.stream().mapToInt(Integer::intValue).toArray();
-                boolean probeable = MappingProbe.canProbe(reader.getRowGroups().get(rowGroups).getColumns().get(0), K,
-                        positions.length);
+                boolean probeable =
+                        MappingProbe.canProbe(
+                                reader.getRowGroups().get(rowGroups).getColumns().get(0),
+                                K,
+                                positions.length);
                 if (version == WriterVersion.PARQUET_2_0 && !dictionary) {
-                    // V2 pages without a dictionary write DELTA_BINARY_PACKED ids: decoded in full instead.
+                    // V2 pages without a dictionary write DELTA_BINARY_PACKED ids: decoded in full
+                    // instead.
                     assertThat(probeable).as("chunk encodings").isFalse();
                     return;
                 }
                 assertThat(probeable).as("chunk encodings").isTrue();
                 rowGroups++;
-                MappingProbe probe = new MappingProbe(pages.getPageReader(d), d, file.toString(), K, positions);
+                MappingProbe probe =
+                        new MappingProbe(pages.getPageReader(d), d, file.toString(), K, positions);
                 int groupRows = Math.toIntExact(pages.getRowCount());
                 for (int done = 0; done < groupRows; ) {
                     int n = Math.min(groupRows - done, 1 + random.nextInt(300));
                     probe.next(n);
                     for (int r = 0; r < n; r++) {
                         int[] ids = rows.get(row + r);
-                        assertThat(probe.firstDef[r]).as("row %d (%s)", row + r, TestSeeds.describe("mappingProbe", seed))
+                        assertThat(probe.firstDef[r])
+                                .as(
+                                        "row %d (%s)",
+                                        row + r, TestSeeds.describe("mappingProbe", seed))
                                 .isEqualTo(ids == null ? 0 : ids.length == 0 ? 1 : 4);
                         for (int i = 0; i < positions.length; i++) {
                             int expected = ids == null || ids.length == 0 ? -1 : ids[positions[i]];
                             assertThat(probe.probed[r * positions.length + i])
-                                    .as("row %d column %d (%s)", row + r, positions[i], TestSeeds.describe("mappingProbe", seed))
+                                    .as(
+                                            "row %d column %d (%s)",
+                                            row + r,
+                                            positions[i],
+                                            TestSeeds.describe("mappingProbe", seed))
                                     .isEqualTo(expected);
                         }
                     }
@@ -150,9 +181,12 @@ class MappingProbeTest {
         }
         org.apache.hadoop.fs.Path file = write(rows, WriterVersion.PARQUET_1_0, true);
         ColumnDescriptor d = SCHEMA.getColumns().get(0);
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
             PageReadStore pages = reader.readNextRowGroup();
-            MappingProbe probe = new MappingProbe(pages.getPageReader(d), d, file.toString(), K, new int[] {0, 5});
+            MappingProbe probe =
+                    new MappingProbe(
+                            pages.getPageReader(d), d, file.toString(), K, new int[] {0, 5});
             assertThatThrownBy(() -> probe.next(50))
                     .hasMessageContaining(file.toString())
                     .hasMessageContaining("does not hold exactly K=" + K + " ids");

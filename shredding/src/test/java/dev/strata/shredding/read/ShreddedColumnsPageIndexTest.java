@@ -20,34 +20,46 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The columnar reader skips the pages the column index rules out for the pushed predicate, in every row
- * group, over several row ranges of one group, and still returns each matching row with its own values
- * and absolute position.
+ * The columnar reader skips the pages the column index rules out for the pushed predicate, in every
+ * row group, over several row ranges of one group, and still returns each matching row with its own
+ * values and absolute position.
  */
 class ShreddedColumnsPageIndexTest {
 
     private static final int ROWS = 4000;
 
-    @TempDir
-    java.nio.file.Path tmp;
+    @TempDir java.nio.file.Path tmp;
 
     @Test
     void pagesOutsideThePredicatesRowRangesAreSkipped() throws Exception {
         List<GeneratedMap> maps = new ArrayList<>();
         List<Integer> ids = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
-            maps.add(i % 10 == 9 ? GeneratedMap.nullMap()
-                    : GeneratedMap.of(List.of("a", "b"), List.of((double) i, 100_000.0 + i)));
+            maps.add(
+                    i % 10 == 9
+                            ? GeneratedMap.nullMap()
+                            : GeneratedMap.of(
+                                    List.of("a", "b"), List.of((double) i, 100_000.0 + i)));
             ids.add(i);
         }
         Path path = new Path(tmp.toUri().toString(), "pages.parquet");
-        FileRoundTrip.write(path, TestMaps.idAndMap(), Map.of("m", 4), PlacementPolicy.PLAIN,
-                new ShreddedParquetWriter.Settings().rowGroupRowLimit(2500).pageRowLimit(100), ids,
+        FileRoundTrip.write(
+                path,
+                TestMaps.idAndMap(),
+                Map.of("m", 4),
+                PlacementPolicy.PLAIN,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(2500).pageRowLimit(100),
+                ids,
                 i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
-        // Rows 0 .. 249 and 2000 .. 2001: two row ranges of the first group (rows 0 .. 2499); 2750: one of the
-        // second. (Only leaves the page index can decide for doubles: GT and GT_EQ are not, for NaN.)
-        MapPredicate pred = MapPredicate.or(MapPredicate.leaf("m", "a", Op.LT, 250.0),
-                MapPredicate.leaf("m", "a", Op.IN, 2000.0, 2001.0), MapPredicate.leaf("m", "a", Op.EQ, 2750.0));
+        // Rows 0 .. 249 and 2000 .. 2001: two row ranges of the first group (rows 0 .. 2499); 2750:
+        // one of the
+        // second. (Only leaves the page index can decide for doubles: GT and GT_EQ are not, for
+        // NaN.)
+        MapPredicate pred =
+                MapPredicate.or(
+                        MapPredicate.leaf("m", "a", Op.LT, 250.0),
+                        MapPredicate.leaf("m", "a", Op.IN, 2000.0, 2001.0),
+                        MapPredicate.leaf("m", "a", Op.EQ, 2750.0));
         List<Long> expected = new ArrayList<>();
         for (long i = 0; i < ROWS; i++) {
             if (i % 10 != 9 && (i < 250 || i == 2000 || i == 2001 || i == 2750)) {
@@ -58,9 +70,15 @@ class ShreddedColumnsPageIndexTest {
         List<Long> returned = new ArrayList<>();
         ShreddedReadMetrics.Snapshot s;
         try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect();
-                ShreddedColumns columns = new ShreddedColumns(
-                        PaimonFiles.inputFile(FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)), path.toString(),
-                        TestMaps.idAndMap(), Map.of("m", List.of("a")), pred, true)) {
+                ShreddedColumns columns =
+                        new ShreddedColumns(
+                                PaimonFiles.inputFile(
+                                        FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
+                                path.toString(),
+                                TestMaps.idAndMap(),
+                                Map.of("m", List.of("a")),
+                                pred,
+                                true)) {
             assertThat(columns.readable()).isTrue();
             ShreddedColumns.Primitive id = (ShreddedColumns.Primitive) columns.field(0);
             ShreddedColumns.MapKeys m = (ShreddedColumns.MapKeys) columns.field(1);

@@ -7,17 +7,16 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
-/**
- * Translates Catalyst conditions into [[MapPredicate]]s over map lookups. Only
- * null-rejecting leaves are translated: a lookup compared with a non-null literal of exactly the map's
- * value type (=, <>, <, <=, >, >=, <=>), IN / InSet (NULL items dropped), IS NOT NULL and StartsWith
- * (LIKE 'x%' arrives as StartsWith). Implicit casts of the literal arrive folded (`m['k'] > 30` on
- * DOUBLE values is `m['k'] > 30.0`); a cast on the map side (`CAST(m['k'] AS ...)`) is not translated,
- * since a cast can change the order. AND keeps what translates (dropping a conjunct only weakens the
- * predicate); OR needs both sides; other NOTs, IS NULL, coalesce, CASE, UDFs and comparisons of two
- * lookups are not translated. The result is only used to skip data that cannot match: Spark's Filter
- * stays above the scan.
- */
+/** Translates Catalyst conditions into [[MapPredicate]]s over map lookups. Only null-rejecting
+  * leaves are translated: a lookup compared with a non-null literal of exactly the map's value type
+  * (=, <>, <, <=, >, >=, <=>), IN / InSet (NULL items dropped), IS NOT NULL and StartsWith (LIKE
+  * 'x%' arrives as StartsWith). Implicit casts of the literal arrive folded (`m['k'] > 30` on
+  * DOUBLE values is `m['k'] > 30.0`); a cast on the map side (`CAST(m['k'] AS ...)`) is not
+  * translated, since a cast can change the order. AND keeps what translates (dropping a conjunct
+  * only weakens the predicate); OR needs both sides; other NOTs, IS NULL, coalesce, CASE, UDFs and
+  * comparisons of two lookups are not translated. The result is only used to skip data that cannot
+  * match: Spark's Filter stays above the scan.
+  */
 private[pushdown] object MapPredicateTranslation {
 
   /** @param column the map columns the lookups may use, by attribute id */
@@ -25,7 +24,7 @@ private[pushdown] object MapPredicateTranslation {
     case And(l, r) =>
       (translate(l, columns), translate(r, columns)) match {
         case (Some(a), Some(b)) => Some(MapPredicate.and(a, b))
-        case (a, b) => a.orElse(b)
+        case (a, b)             => a.orElse(b)
       }
     case Or(l, r) =>
       for (a <- translate(l, columns); b <- translate(r, columns)) yield MapPredicate.or(a, b)
@@ -33,18 +32,18 @@ private[pushdown] object MapPredicateTranslation {
   }
 
   private def leaf(e: Expression): Option[(MapAccess, MapPredicate)] = e match {
-    case EqualTo(MapAccess(a), ValueLiteral(v)) => cmp(a, Op.EQ, v, e)
-    case EqualTo(ValueLiteral(v), MapAccess(a)) => cmp(a, Op.EQ, v, e)
-    case EqualNullSafe(MapAccess(a), ValueLiteral(v)) => cmp(a, Op.EQ, v, e)
-    case EqualNullSafe(ValueLiteral(v), MapAccess(a)) => cmp(a, Op.EQ, v, e)
-    case Not(EqualTo(MapAccess(a), ValueLiteral(v))) => cmp(a, Op.NOT_EQ, v, e)
-    case Not(EqualTo(ValueLiteral(v), MapAccess(a))) => cmp(a, Op.NOT_EQ, v, e)
-    case LessThan(MapAccess(a), ValueLiteral(v)) => cmp(a, Op.LT, v, e)
-    case LessThan(ValueLiteral(v), MapAccess(a)) => cmp(a, Op.GT, v, e)
-    case LessThanOrEqual(MapAccess(a), ValueLiteral(v)) => cmp(a, Op.LT_EQ, v, e)
-    case LessThanOrEqual(ValueLiteral(v), MapAccess(a)) => cmp(a, Op.GT_EQ, v, e)
-    case GreaterThan(MapAccess(a), ValueLiteral(v)) => cmp(a, Op.GT, v, e)
-    case GreaterThan(ValueLiteral(v), MapAccess(a)) => cmp(a, Op.LT, v, e)
+    case EqualTo(MapAccess(a), ValueLiteral(v))            => cmp(a, Op.EQ, v, e)
+    case EqualTo(ValueLiteral(v), MapAccess(a))            => cmp(a, Op.EQ, v, e)
+    case EqualNullSafe(MapAccess(a), ValueLiteral(v))      => cmp(a, Op.EQ, v, e)
+    case EqualNullSafe(ValueLiteral(v), MapAccess(a))      => cmp(a, Op.EQ, v, e)
+    case Not(EqualTo(MapAccess(a), ValueLiteral(v)))       => cmp(a, Op.NOT_EQ, v, e)
+    case Not(EqualTo(ValueLiteral(v), MapAccess(a)))       => cmp(a, Op.NOT_EQ, v, e)
+    case LessThan(MapAccess(a), ValueLiteral(v))           => cmp(a, Op.LT, v, e)
+    case LessThan(ValueLiteral(v), MapAccess(a))           => cmp(a, Op.GT, v, e)
+    case LessThanOrEqual(MapAccess(a), ValueLiteral(v))    => cmp(a, Op.LT_EQ, v, e)
+    case LessThanOrEqual(ValueLiteral(v), MapAccess(a))    => cmp(a, Op.GT_EQ, v, e)
+    case GreaterThan(MapAccess(a), ValueLiteral(v))        => cmp(a, Op.GT, v, e)
+    case GreaterThan(ValueLiteral(v), MapAccess(a))        => cmp(a, Op.LT, v, e)
     case GreaterThanOrEqual(MapAccess(a), ValueLiteral(v)) => cmp(a, Op.GT_EQ, v, e)
     case GreaterThanOrEqual(ValueLiteral(v), MapAccess(a)) => cmp(a, Op.LT_EQ, v, e)
     case In(MapAccess(a), items) if items.forall(_.isInstanceOf[Literal]) =>
@@ -53,7 +52,8 @@ private[pushdown] object MapPredicateTranslation {
       in(a, values.toSeq.map(v => (v, a.valueType)))
     case IsNotNull(MapAccess(a)) if pushable(a.valueType) =>
       Some((a, MapPredicate.leaf(a.column.name, a.key, Op.IS_NOT_NULL)))
-    case StartsWith(MapAccess(a), Literal(s: UTF8String, StringType)) if a.valueType == StringType =>
+    case StartsWith(MapAccess(a), Literal(s: UTF8String, StringType))
+        if a.valueType == StringType =>
       Some((a, MapPredicate.leaf(a.column.name, a.key, Op.STARTS_WITH, s.toString)))
     case _ => None
   }
@@ -62,11 +62,16 @@ private[pushdown] object MapPredicateTranslation {
   private object ValueLiteral {
     def unapply(e: Expression): Option[Literal] = e match {
       case l @ Literal(v, _) if v != null => Some(l)
-      case _ => None
+      case _                              => None
     }
   }
 
-  private def cmp(a: MapAccess, op: Op, lit: Literal, e: Expression): Option[(MapAccess, MapPredicate)] =
+  private def cmp(
+      a: MapAccess,
+      op: Op,
+      lit: Literal,
+      e: Expression
+  ): Option[(MapAccess, MapPredicate)] =
     if (lit.dataType != a.valueType) None
     else value(lit.value, a.valueType).map(v => (a, MapPredicate.leaf(a.column.name, a.key, op, v)))
 
@@ -77,21 +82,21 @@ private[pushdown] object MapPredicateTranslation {
     else Some((a, MapPredicate.leaf(a.column.name, a.key, Op.IN, values.map(_.get): _*)))
   }
 
-  /**
-   * Value types whose literals the shredded reader compares exactly like Spark does, as covered by the
-   * oracle tests (INT, BIGINT, DOUBLE with NaN, binary STRING). Other value types are not pushed.
-   */
+  /** Value types whose literals the shredded reader compares exactly like Spark does, as covered by
+    * the oracle tests (INT, BIGINT, DOUBLE with NaN, binary STRING). Other value types are not
+    * pushed.
+    */
   def pushable(dt: DataType): Boolean = dt match {
     case IntegerType | LongType | DoubleType | StringType => true
-    case _ => false
+    case _                                                => false
   }
 
   /** The reader's literal for a Catalyst value of the map's value type. */
   private def value(v: Any, dt: DataType): Option[AnyRef] = (v, dt) match {
-    case (i: Int, IntegerType) => Some(java.lang.Long.valueOf(i.toLong))
-    case (l: Long, LongType) => Some(java.lang.Long.valueOf(l))
-    case (d: Double, DoubleType) => Some(java.lang.Double.valueOf(d))
+    case (i: Int, IntegerType)       => Some(java.lang.Long.valueOf(i.toLong))
+    case (l: Long, LongType)         => Some(java.lang.Long.valueOf(l))
+    case (d: Double, DoubleType)     => Some(java.lang.Double.valueOf(d))
     case (s: UTF8String, StringType) => Some(s.toString)
-    case _ => None
+    case _                           => None
   }
 }

@@ -8,7 +8,14 @@ import dev.strata.spark.catalog.StrataTableNames
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException
-import org.apache.spark.sql.catalyst.expressions.{Ascending, Descending, Expression, ExpressionInfo, Literal, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{
+  Ascending,
+  Descending,
+  Expression,
+  ExpressionInfo,
+  Literal,
+  SortOrder
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Limit, LogicalPlan, Sort}
 import org.apache.spark.sql.connector.catalog.{Identifier, TableCatalog}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
@@ -16,17 +23,19 @@ import org.apache.spark.sql.types.{IntegerType, LongType, ShortType, ByteType, S
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.unsafe.types.UTF8String
 
-/**
- * `full_text_search(table, column, query, k [, where])`: the top-k live rows of a primary-key table's
- * full-text archives for a Lucene classic query, as the table's columns plus `_score DOUBLE`, best first.
- *
- * The plan is `Limit(k, Sort(_score DESC, primary key ASC, scan))` over a scan with one task per selected
- * (partition, bucket), each returning its bucket's top-k: Spark merges the global top-k on the driver, and
- * the primary key makes the order of equal scores deterministic. When few buckets are selected the scan
- * searches them on the driver and [[DriverSearchStrategy]] answers the whole plan without a Spark job. `where` is a partition predicate
- * (partition columns, literals, comparisons and built-in functions of literals, checked by
- * [[dev.strata.spark.catalog.PartitionSelector]] before any of it runs) that prunes buckets before any task runs.
- */
+/** `full_text_search(table, column, query, k [, where])`: the top-k live rows of a primary-key
+  * table's full-text archives for a Lucene classic query, as the table's columns plus `_score
+  * DOUBLE`, best first.
+  *
+  * The plan is `Limit(k, Sort(_score DESC, primary key ASC, scan))` over a scan with one task per
+  * selected (partition, bucket), each returning its bucket's top-k: Spark merges the global top-k
+  * on the driver, and the primary key makes the order of equal scores deterministic. When few
+  * buckets are selected the scan searches them on the driver and [[DriverSearchStrategy]] answers
+  * the whole plan without a Spark job. `where` is a partition predicate (partition columns,
+  * literals, comparisons and built-in functions of literals, checked by
+  * [[dev.strata.spark.catalog.PartitionSelector]] before any of it runs) that prunes buckets before
+  * any task runs.
+  */
 object FullTextSearchFunction {
 
   val Name = "full_text_search"
@@ -37,7 +46,12 @@ object FullTextSearchFunction {
 
   def register(extensions: SparkSessionExtensions): Unit = {
     extensions.injectTableFunction(
-      (FunctionIdentifier(Name), new ExpressionInfo(getClass.getName, null, Name, Usage, ""), build _))
+      (
+        FunctionIdentifier(Name),
+        new ExpressionInfo(getClass.getName, null, Name, Usage, ""),
+        build _
+      )
+    )
     extensions.injectPlannerStrategy(_ => DriverSearchStrategy)
   }
 
@@ -45,7 +59,8 @@ object FullTextSearchFunction {
     if (args.size < 4 || args.size > 5) {
       throw StrataErrors.analysis(
         s"Cannot call $Name with ${args.size} arguments: expected (table, column, query, k [, where]), e.g. " +
-          s"$Name('lake.kb.docs', 'body', 'disk AND \"write failure\"', 10).")
+          s"$Name('lake.kb.docs', 'body', 'disk AND \"write failure\"', 10)."
+      )
     }
     val tableName = string(args(0), "table")
     val column = string(args(1), "column")
@@ -58,28 +73,36 @@ object FullTextSearchFunction {
     val manager = spark.sessionState.catalogManager
     val (catalog, ident) = parts match {
       case Seq(c, db, t) => (manager.catalog(c), Identifier.of(Array(db), t))
-      case Seq(db, t) => (manager.currentCatalog, Identifier.of(Array(db), t))
+      case Seq(db, t)    => (manager.currentCatalog, Identifier.of(Array(db), t))
       case _ =>
         throw StrataErrors.analysis(
-          s"Cannot search '$tableName': expected a table name of the form catalog.db.table or db.table.")
+          s"Cannot search '$tableName': expected a table name of the form catalog.db.table or db.table."
+        )
     }
     val strata = catalog match {
       case s: StrataCatalog => s
       case other =>
         throw StrataErrors.analysis(
           s"Cannot search '$tableName': catalog ${other.name()} is not a Strata catalog; $Name searches tables of " +
-            s"catalogs configured with ${classOf[StrataCatalog].getName}.")
+            s"catalogs configured with ${classOf[StrataCatalog].getName}."
+        )
     }
     val qualified = StrataTableNames.qualified(strata.name(), ident)
     // the name becomes a path inside the warehouse: refuse '..', '/' and the like before any file is read
     StrataTableNames.toPaimon(strata.name(), ident, "search")
-    val paimon = try strata.loadPaimonTable(ident) catch {
-      case _: NoSuchTableException =>
-        throw StrataErrors.analysis(s"Cannot search $qualified: the table does not exist.")
-    }
+    val paimon =
+      try strata.loadPaimonTable(ident)
+      catch {
+        case _: NoSuchTableException =>
+          throw StrataErrors.analysis(s"Cannot search $qualified: the table does not exist.")
+      }
     val table = FullTextSearchTable.create(qualified, paimon, column, query, k, where.orNull)
     val relation = DataSourceV2Relation.create(
-      table, Some(strata.asInstanceOf[TableCatalog]), Some(ident), CaseInsensitiveStringMap.empty())
+      table,
+      Some(strata.asInstanceOf[TableCatalog]),
+      Some(ident),
+      CaseInsensitiveStringMap.empty()
+    )
     def attribute(name: String) = relation.output.find(_.name == name).get
     val order = SortOrder(attribute(FullTextSearchTable.SCORE), Descending) +:
       paimon.primaryKeys().asScala.toSeq.map(pk => SortOrder(attribute(pk), Ascending))
@@ -88,7 +111,9 @@ object FullTextSearchFunction {
 
   private def constant(e: Expression, name: String): Any = {
     if (!e.foldable) {
-      throw StrataErrors.analysis(s"Cannot call $Name: argument $name must be a constant, found ${e.sql}.")
+      throw StrataErrors.analysis(
+        s"Cannot call $Name: argument $name must be a constant, found ${e.sql}."
+      )
     }
     e.eval()
   }
@@ -96,12 +121,13 @@ object FullTextSearchFunction {
   private def stringOrNull(e: Expression, name: String): String = {
     if (e.dataType != StringType && e.dataType.typeName != "void") {
       throw StrataErrors.analysis(
-        s"Cannot call $Name: argument $name must be a STRING, found ${e.dataType.simpleString}.")
+        s"Cannot call $Name: argument $name must be a STRING, found ${e.dataType.simpleString}."
+      )
     }
     constant(e, name) match {
-      case null => null
+      case null          => null
       case s: UTF8String => s.toString
-      case other => other.toString
+      case other         => other.toString
     }
   }
 
@@ -117,11 +143,17 @@ object FullTextSearchFunction {
     e.dataType match {
       case IntegerType | LongType | ShortType | ByteType =>
         constant(e, name) match {
-          case n: java.lang.Number if n.longValue() > 0 && n.longValue() <= Int.MaxValue => n.intValue()
-          case other => throw StrataErrors.analysis(s"Cannot call $Name: $name must be a positive integer, found $other.")
+          case n: java.lang.Number if n.longValue() > 0 && n.longValue() <= Int.MaxValue =>
+            n.intValue()
+          case other =>
+            throw StrataErrors.analysis(
+              s"Cannot call $Name: $name must be a positive integer, found $other."
+            )
         }
       case other =>
-        throw StrataErrors.analysis(s"Cannot call $Name: argument $name must be an integer, found ${other.simpleString}.")
+        throw StrataErrors.analysis(
+          s"Cannot call $Name: argument $name must be an integer, found ${other.simpleString}."
+        )
     }
   }
 }

@@ -12,27 +12,28 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.unsafe.types.UTF8String
 
-/**
- * Binds each `text_match(column, query)` to the Strata table its column comes from, once the operator's
- * inputs are resolved: the column's attribute is traced down the operator's inputs, through plain renames
- * (`SELECT body AS b`), to a column of a [[StrataTable]] read relation. Refused with an error naming the
- * column and table: a first argument that is not a column, a query that is not a constant non-NULL string or
- * does not parse, and a column that is not the table's full-text indexed column. A column that cannot be
- * traced to a Strata table is left unbound and refused by [[TextMatchChecks]] after analysis.
- */
+/** Binds each `text_match(column, query)` to the Strata table its column comes from, once the
+  * operator's inputs are resolved: the column's attribute is traced down the operator's inputs,
+  * through plain renames (`SELECT body AS b`), to a column of a [[StrataTable]] read relation.
+  * Refused with an error naming the column and table: a first argument that is not a column, a
+  * query that is not a constant non-NULL string or does not parse, and a column that is not the
+  * table's full-text indexed column. A column that cannot be traced to a Strata table is left
+  * unbound and refused by [[TextMatchChecks]] after analysis.
+  */
 object ResolveTextMatch extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
     case p if p.childrenResolved && p.expressions.exists(unbound) =>
       lazy val sources = columnSources(p.children)
       p.transformExpressions {
-        case t @ TextMatch(column, query, None) if column.resolved && query.resolved => bind(t, sources)
+        case t @ TextMatch(column, query, None) if column.resolved && query.resolved =>
+          bind(t, sources)
       }
   }
 
   private def unbound(e: Expression): Boolean = e.exists {
     case TextMatch(_, _, None) => true
-    case _ => false
+    case _                     => false
   }
 
   /** The Strata table and column behind each attribute the plans' nodes produce. */
@@ -41,16 +42,16 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
     plans.foreach(_.foreachUp {
       case r @ DataSourceV2Relation(t: StrataTable, _, _, _, _, _) =>
         r.output.foreach(a => out += a.exprId -> (t, a.name))
-      case Project(list, _) => list.foreach(renamed(_, out).foreach(out += _))
+      case Project(list, _)         => list.foreach(renamed(_, out).foreach(out += _))
       case Aggregate(_, list, _, _) => list.foreach(renamed(_, out).foreach(out += _))
-      case _ =>
+      case _                        =>
     })
     out
   }
 
   private def renamed(e: Expression, known: Map[ExprId, (StrataTable, String)]) = e match {
     case a @ Alias(child: Attribute, _) => known.get(child.exprId).map(a.exprId -> _)
-    case _ => None
+    case _                              => None
   }
 
   private def bind(t: TextMatch, sources: Map[ExprId, (StrataTable, String)]): TextMatch = {
@@ -58,47 +59,67 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
     val attribute = t.left match {
       case a: Attribute => a
       case other =>
-        throw StrataErrors.analysis(s"Cannot use $call: the first argument must be a column of a full-text indexed " +
-          s"Strata table, found the expression ${other.sql}. Pass the indexed column itself, e.g. " +
-          s"${TextMatch.Name}(body, 'disk AND failure').")
+        throw StrataErrors.analysis(
+          s"Cannot use $call: the first argument must be a column of a full-text indexed " +
+            s"Strata table, found the expression ${other.sql}. Pass the indexed column itself, e.g. " +
+            s"${TextMatch.Name}(body, 'disk AND failure')."
+        )
     }
     if (!t.right.foldable) {
-      throw StrataErrors.analysis(s"Cannot use $call: the query must be a constant string, found ${TextMatch.columnText(t.right)}, " +
-        "which differs per row. Pass a string literal such as 'disk AND failure'.")
+      throw StrataErrors.analysis(
+        s"Cannot use $call: the query must be a constant string, found ${TextMatch.columnText(t.right)}, " +
+          "which differs per row. Pass a string literal such as 'disk AND failure'."
+      )
     }
     val query = t.right.eval() match {
       case s: UTF8String => s.toString
-      case null => throw StrataErrors.analysis(s"Cannot use $call: the query is NULL. Pass a non-empty query string.")
+      case null =>
+        throw StrataErrors.analysis(
+          s"Cannot use $call: the query is NULL. Pass a non-empty query string."
+        )
       case other => other.toString
     }
     sources.get(attribute.exprId) match {
       case None => t // not traceable here: refused by TextMatchChecks unless bound further up
       case Some((table, column)) =>
         val paimon = table.paimonTable()
-        val indexed = if (PkFullTextIndex.isEnabled(paimon)) Some(PkFullTextIndex.indexedColumn(paimon)) else None
+        val indexed =
+          if (PkFullTextIndex.isEnabled(paimon)) Some(PkFullTextIndex.indexedColumn(paimon))
+          else None
         if (!indexed.contains(column)) {
           val instead = indexed.map(c => s", or match the indexed column '$c'").getOrElse("")
-          throw StrataErrors.analysis(s"Cannot use $call: column $column of ${table.name()} is not full-text indexed; " +
-            s"set '${PkFullTextIndex.COLUMNS_OPTION}' = '$column' with ALTER TABLE ${table.name()} SET TBLPROPERTIES " +
-            s"and run CALL ${table.catalogName()}.sys.compact$instead.")
+          throw StrataErrors.analysis(
+            s"Cannot use $call: column $column of ${table.name()} is not full-text indexed; " +
+              s"set '${PkFullTextIndex.COLUMNS_OPTION}' = '$column' with ALTER TABLE ${table.name()} SET TBLPROPERTIES " +
+              s"and run CALL ${table.catalogName()}.sys.compact$instead."
+          )
         }
-        val matcher = try PkFullTextIndex.matcher(paimon, query) catch {
-          case NonFatal(e) => throw StrataErrors.analysis(s"Cannot use $call on ${table.name()}: ${e.getMessage}", e)
-        }
+        val matcher =
+          try PkFullTextIndex.matcher(paimon, query)
+          catch {
+            case NonFatal(e) =>
+              throw StrataErrors.analysis(
+                s"Cannot use $call on ${table.name()}: ${e.getMessage}",
+                e
+              )
+          }
         t.copy(binding = Some(TextMatchBinding(table.name(), column, query)(matcher)))
     }
   }
 }
 
-/** Refuses, after analysis, every `text_match` whose column could not be traced to a Strata table. */
+/** Refuses, after analysis, every `text_match` whose column could not be traced to a Strata table.
+  */
 object TextMatchChecks extends (LogicalPlan => Unit) {
 
   override def apply(plan: LogicalPlan): Unit = plan.foreachWithSubqueries { p =>
     p.expressions.foreach(_.foreach {
       case t @ TextMatch(_, _, None) =>
-        throw StrataErrors.analysis(s"Cannot use ${TextMatch.describe(t)}: ${TextMatch.columnText(t.left)} is " +
-          "not a column read from a table of a Strata catalog (only full-text indexed columns of Strata tables, " +
-          "directly or renamed, can be matched). Apply it to the column where the Strata table is read.")
+        throw StrataErrors.analysis(
+          s"Cannot use ${TextMatch.describe(t)}: ${TextMatch.columnText(t.left)} is " +
+            "not a column read from a table of a Strata catalog (only full-text indexed columns of Strata tables, " +
+            "directly or renamed, can be matched). Apply it to the column where the Strata table is read."
+        )
       case _ =>
     })
   }

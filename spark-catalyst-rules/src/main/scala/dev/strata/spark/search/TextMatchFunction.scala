@@ -6,11 +6,11 @@ import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo}
 
-/**
- * Registers `text_match(column, query)` ([[TextMatch]]): the function, the rule binding it to its table
- * ([[ResolveTextMatch]]), the check refusing unbound calls ([[TextMatchChecks]]) and the scan pushdown
- * ([[PushTextMatchIntoStrataScans]], registered after the map-key pushdown so it wraps that rule's table).
- */
+/** Registers `text_match(column, query)` ([[TextMatch]]): the function, the rule binding it to its
+  * table ([[ResolveTextMatch]]), the check refusing unbound calls ([[TextMatchChecks]]) and the
+  * scan pushdown ([[PushTextMatchIntoStrataScans]], registered after the map-key pushdown so it
+  * wraps that rule's table).
+  */
 object TextMatchFunction extends (SparkSessionExtensions => Unit) {
 
   private val Usage =
@@ -18,8 +18,13 @@ object TextMatchFunction extends (SparkSessionExtensions => Unit) {
       "the query (Lucene classic syntax or Paimon's JSON query DSL) as the table's full-text index answers it."
 
   override def apply(extensions: SparkSessionExtensions): Unit = {
-    extensions.injectFunction((FunctionIdentifier(TextMatch.Name),
-      new ExpressionInfo(classOf[TextMatch].getName, null, TextMatch.Name, Usage, ""), build _))
+    extensions.injectFunction(
+      (
+        FunctionIdentifier(TextMatch.Name),
+        new ExpressionInfo(classOf[TextMatch].getName, null, TextMatch.Name, Usage, ""),
+        build _
+      )
+    )
     extensions.injectResolutionRule(_ => ResolveTextMatch)
     extensions.injectCheckRule(_ => TextMatchChecks)
     extensions.injectPreCBORule(_ => PushTextMatchIntoStrataScans)
@@ -27,8 +32,10 @@ object TextMatchFunction extends (SparkSessionExtensions => Unit) {
 
   private def build(args: Seq[Expression]): Expression = {
     if (args.size != 2) {
-      throw StrataErrors.analysis(s"Cannot call ${TextMatch.Name} with ${args.size} arguments: expected (column, " +
-        s"query), e.g. ${TextMatch.Name}(body, 'disk AND failure').")
+      throw StrataErrors.analysis(
+        s"Cannot call ${TextMatch.Name} with ${args.size} arguments: expected (column, " +
+          s"query), e.g. ${TextMatch.Name}(body, 'disk AND failure')."
+      )
     }
     TextMatch(args.head, args(1), None)
   }

@@ -1,5 +1,6 @@
 package dev.strata.spark.bench;
 
+import dev.strata.testing.text.TextCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,8 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import dev.strata.testing.text.TextCorpus;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -16,23 +15,25 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Issue 6's benchmark, printed as ratios measured in one run on the same table (not a test):
+ *
  * <ol>
- *   <li>(a) with every row archived: {@code full_text_search} top-10 vs {@code lower(body) RLIKE '\bterm\b' ...
- *       ORDER BY id LIMIT 10}, for a rare and a common term (best of 3 warm runs each), and whether the rare
- *       term's ids are identical;</li>
- *   <li>{@code SELECT count(*) ... WHERE text_match(body, 'term')} vs {@code ... WHERE lower(body) RLIKE '\bterm\b'}
- *       for the same two terms (best of 3 warm runs each), with both counts;</li>
- *   <li>(b) after 100k more documents written with {@code 'write-only'} (they stay in level 0 and are indexed at
- *       query time; two replace archived documents with the rare term, three new ones carry it): the same
- *       top-10s against an RLIKE scan of a Parquet copy of the live rows (a read of the deletion-vector table
- *       does not return level-0 rows), with the rare term's ids compared
- *       ({@code -Dstrata.bench.freshDocs=100000});</li>
- *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]} (best of two each; skipped
- *       with {@code -Dstrata.bench.rebuild=false}).</li>
+ *   <li>(a) with every row archived: {@code full_text_search} top-10 vs {@code lower(body) RLIKE
+ *       '\bterm\b' ... ORDER BY id LIMIT 10}, for a rare and a common term (best of 3 warm runs
+ *       each), and whether the rare term's ids are identical;
+ *   <li>{@code SELECT count(*) ... WHERE text_match(body, 'term')} vs {@code ... WHERE lower(body)
+ *       RLIKE '\bterm\b'} for the same two terms (best of 3 warm runs each), with both counts;
+ *   <li>(b) after 100k more documents written with {@code 'write-only'} (they stay in level 0 and
+ *       are indexed at query time; two replace archived documents with the rare term, three new
+ *       ones carry it): the same top-10s against an RLIKE scan of a Parquet copy of the live rows
+ *       (a read of the deletion-vector table does not return level-0 rows), with the rare term's
+ *       ids compared ({@code -Dstrata.bench.freshDocs=100000});
+ *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]} (best of
+ *       two each; skipped with {@code -Dstrata.bench.rebuild=false}).
  * </ol>
+ *
  * Run: {@code mvn -B -pl spark-catalyst-rules test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000] [-Dstrata.bench.docBytes=200]
- * [-Dstrata.bench.rebuild=false]}
+ * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000]
+ * [-Dstrata.bench.docBytes=200] [-Dstrata.bench.rebuild=false]}
  */
 public final class FullTextSearchBenchmark {
 
@@ -48,13 +49,16 @@ public final class FullTextSearchBenchmark {
         TextCorpus corpus = new TextCorpus(5000);
         Random random = new Random(42);
         spark.sql("CREATE NAMESPACE lake.bench");
-        spark.sql("CREATE TABLE lake.bench.docs (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', 'deletion-vectors.enabled'='true', "
-                + "'pk-full-text.index.columns'='body')");
+        spark.sql(
+                "CREATE TABLE lake.bench.docs (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', 'deletion-vectors.enabled'='true', "
+                        + "'pk-full-text.index.columns'='body')");
         StructType schema = StructType.fromDDL("id BIGINT, dt STRING, body STRING");
-        // The same live rows as a plain Parquet table: the RLIKE oracle of case (b), whose level-0 rows a read of
+        // The same live rows as a plain Parquet table: the RLIKE oracle of case (b), whose level-0
+        // rows a read of
         // the deletion-vector table does not return until they are compacted.
-        spark.sql("CREATE TABLE spark_catalog.default.docs_parquet (id BIGINT, dt STRING, body STRING) USING parquet");
+        spark.sql(
+                "CREATE TABLE spark_catalog.default.docs_parquet (id BIGINT, dt STRING, body STRING) USING parquet");
         // Case (b) replaces the first two documents with the rare term by versions without it.
         Set<Long> replaced = Set.of(3L, (long) (docs / 7 + 3));
         int batch = 100_000;
@@ -75,11 +79,14 @@ public final class FullTextSearchBenchmark {
                 }
             }
             spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
-            spark.createDataFrame(kept, schema).write().insertInto("spark_catalog.default.docs_parquet");
+            spark.createDataFrame(kept, schema)
+                    .write()
+                    .insertInto("spark_catalog.default.docs_parquet");
         }
         spark.sql("CALL lake.sys.compact(table => 'bench.docs')").collect();
-        System.out.printf("(a) wrote and compacted %,d docs of ~%d bytes in %.1f s%n", docs, docBytes,
-                (System.nanoTime() - writeStart) / 1e9);
+        System.out.printf(
+                "(a) wrote and compacted %,d docs of ~%d bytes in %.1f s%n",
+                docs, docBytes, (System.nanoTime() - writeStart) / 1e9);
 
         String rare = RARE_TERM;
         String common = corpus.vocabulary().get(0);
@@ -88,24 +95,33 @@ public final class FullTextSearchBenchmark {
             report.add(topK(spark, "(a) all archived", term, "lake.bench.docs", term.equals(rare)));
         }
         for (String term : new String[] {rare, common}) {
-            String match = "SELECT count(*) FROM lake.bench.docs WHERE text_match(body, '" + term + "')";
-            String scan = "SELECT count(*) FROM lake.bench.docs WHERE lower(body) RLIKE '\\\\b" + term + "\\\\b'";
+            String match =
+                    "SELECT count(*) FROM lake.bench.docs WHERE text_match(body, '" + term + "')";
+            String scan =
+                    "SELECT count(*) FROM lake.bench.docs WHERE lower(body) RLIKE '\\\\b"
+                            + term
+                            + "\\\\b'";
             double matchSeconds = best(spark, match);
             double scanSeconds = best(spark, scan);
             long a = spark.sql(match).collectAsList().get(0).getLong(0);
             long b = spark.sql(scan).collectAsList().get(0).getLong(0);
-            String line = String.format("(a) term %-12s text_match count %.3f s | RLIKE count %.3f s | speed-up %.1fx "
-                    + "(goal >= 20x) | counts %d / %d", term, matchSeconds, scanSeconds, scanSeconds / matchSeconds, a, b);
+            String line =
+                    String.format(
+                            "(a) term %-12s text_match count %.3f s | RLIKE count %.3f s | speed-up %.1fx "
+                                    + "(goal >= 20x) | counts %d / %d",
+                            term, matchSeconds, scanSeconds, scanSeconds / matchSeconds, a, b);
             System.out.println(line);
             report.add(line);
         }
 
-        // (b): 100k more documents that stay in level 0 (written with 'write-only', so no compaction runs): two
+        // (b): 100k more documents that stay in level 0 (written with 'write-only', so no
+        // compaction runs): two
         // replace archived documents with the rare term, three new ones carry it.
         int fresh = Integer.getInteger("strata.bench.freshDocs", 100_000);
         List<Row> rows = new ArrayList<>();
         for (long id : replaced) {
-            rows.add(RowFactory.create(id, "d" + (id % 2), corpus.documentOfSize(random, docBytes)));
+            rows.add(
+                    RowFactory.create(id, "d" + (id % 2), corpus.documentOfSize(random, docBytes)));
         }
         for (long id = docs; rows.size() < fresh; id++) {
             String body = corpus.documentOfSize(random, docBytes);
@@ -118,17 +134,29 @@ public final class FullTextSearchBenchmark {
         spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'true')");
         spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
         spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'false')");
-        spark.createDataFrame(rows, schema).write().insertInto("spark_catalog.default.docs_parquet");
-        long level0 = spark.sql("SELECT sum(record_count) FROM lake.bench.`docs$files` WHERE level = 0")
-                .collectAsList().get(0).getLong(0);
-        System.out.printf("(b) wrote %,d docs into level 0 in %.1f s (level-0 rows: %,d)%n", fresh,
-                (System.nanoTime() - freshStart) / 1e9, level0);
+        spark.createDataFrame(rows, schema)
+                .write()
+                .insertInto("spark_catalog.default.docs_parquet");
+        long level0 =
+                spark.sql("SELECT sum(record_count) FROM lake.bench.`docs$files` WHERE level = 0")
+                        .collectAsList()
+                        .get(0)
+                        .getLong(0);
+        System.out.printf(
+                "(b) wrote %,d docs into level 0 in %.1f s (level-0 rows: %,d)%n",
+                fresh, (System.nanoTime() - freshStart) / 1e9, level0);
         for (String term : new String[] {rare, common}) {
-            report.add(topK(spark, "(b) " + fresh / 1000 + "k in level 0", term, "spark_catalog.default.docs_parquet",
-                    term.equals(rare)));
+            report.add(
+                    topK(
+                            spark,
+                            "(b) " + fresh / 1000 + "k in level 0",
+                            term,
+                            "spark_catalog.default.docs_parquet",
+                            term.equals(rare)));
         }
         System.out.println();
-        System.out.printf("side by side: %,d documents of ~%d bytes, 2 partitions x 4 buckets, best of 3 warm runs%n",
+        System.out.printf(
+                "side by side: %,d documents of ~%d bytes, 2 partitions x 4 buckets, best of 3 warm runs%n",
                 docs, docBytes);
         report.forEach(System.out::println);
         if (!Boolean.parseBoolean(System.getProperty("strata.bench.rebuild", "true"))) {
@@ -140,18 +168,26 @@ public final class FullTextSearchBenchmark {
         SparkSession one = session("local[1]", warehouse);
         double single = rebuild(one);
         stop(one);
-        System.out.printf("rebuild_pk_fulltext(force) local[2] %.1f s | local[1] %.1f s | speed-up %.2fx (goal >= 1.7x)%n",
+        System.out.printf(
+                "rebuild_pk_fulltext(force) local[2] %.1f s | local[1] %.1f s | speed-up %.2fx (goal >= 1.7x)%n",
                 two, single, single / two);
     }
 
     /**
-     * One line: {@code full_text_search} top-10 of {@code term} vs an RLIKE scan of {@code scanTable} with
-     * {@code ORDER BY id LIMIT 10}, and for the rare term whether the ids are identical.
+     * One line: {@code full_text_search} top-10 of {@code term} vs an RLIKE scan of {@code
+     * scanTable} with {@code ORDER BY id LIMIT 10}, and for the rare term whether the ids are
+     * identical.
      */
-    private static String topK(SparkSession spark, String state, String term, String scanTable, boolean rare) {
-        String search = "SELECT id FROM full_text_search('lake.bench.docs', 'body', '" + term + "', 10)";
-        String scan = "SELECT id FROM " + scanTable + " WHERE lower(body) RLIKE '\\\\b" + term
-                + "\\\\b' ORDER BY id LIMIT 10";
+    private static String topK(
+            SparkSession spark, String state, String term, String scanTable, boolean rare) {
+        String search =
+                "SELECT id FROM full_text_search('lake.bench.docs', 'body', '" + term + "', 10)";
+        String scan =
+                "SELECT id FROM "
+                        + scanTable
+                        + " WHERE lower(body) RLIKE '\\\\b"
+                        + term
+                        + "\\\\b' ORDER BY id LIMIT 10";
         double searchSeconds = best(spark, search);
         double scanSeconds = best(spark, scan);
         Set<Long> a = ids(spark, search);
@@ -159,9 +195,19 @@ public final class FullTextSearchBenchmark {
         if (rare && !a.equals(b)) {
             System.out.println("  full_text_search ids " + a + " vs RLIKE ids " + b);
         }
-        String line = String.format("%s term %-12s full_text_search %.3f s | RLIKE scan of %s %.3f s | speed-up %.1fx"
-                + " | ids identical: %s", state, term, searchSeconds, scanTable, scanSeconds, scanSeconds / searchSeconds,
-                rare ? a.equals(b) + " (" + a.size() + " ids)" : "n/a (common term: different rankings)");
+        String line =
+                String.format(
+                        "%s term %-12s full_text_search %.3f s | RLIKE scan of %s %.3f s | speed-up %.1fx"
+                                + " | ids identical: %s",
+                        state,
+                        term,
+                        searchSeconds,
+                        scanTable,
+                        scanSeconds,
+                        scanSeconds / searchSeconds,
+                        rare
+                                ? a.equals(b) + " (" + a.size() + " ids)"
+                                : "n/a (common term: different rankings)");
         System.out.println(line);
         return line;
     }
@@ -173,7 +219,8 @@ public final class FullTextSearchBenchmark {
     }
 
     private static SparkSession session(String master, Path warehouse) {
-        return SparkSession.builder().master(master)
+        return SparkSession.builder()
+                .master(master)
                 .config("spark.ui.enabled", "false")
                 .config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1")
@@ -204,15 +251,20 @@ public final class FullTextSearchBenchmark {
     /** Best of two forced rebuilds, so that both sessions are measured with a warm JVM. */
     private static double rebuild(SparkSession spark) {
         com.sun.management.OperatingSystemMXBean os =
-                (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+                (com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         double best = Double.MAX_VALUE;
         for (int i = 0; i < 2; i++) {
             long cpu = os.getProcessCpuTime();
             long start = System.nanoTime();
-            spark.sql("CALL lake.sys.rebuild_pk_fulltext(table => 'bench.docs', force => true)").collectAsList();
+            spark.sql("CALL lake.sys.rebuild_pk_fulltext(table => 'bench.docs', force => true)")
+                    .collectAsList();
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf("  rebuild on %s: %.1f s, %.2f cores busy on average%n", spark.sparkContext().master(),
-                    seconds, (os.getProcessCpuTime() - cpu) / 1e9 / seconds);
+            System.out.printf(
+                    "  rebuild on %s: %.1f s, %.2f cores busy on average%n",
+                    spark.sparkContext().master(),
+                    seconds,
+                    (os.getProcessCpuTime() - cpu) / 1e9 / seconds);
             best = Math.min(best, seconds);
         }
         return best;

@@ -12,13 +12,12 @@ import org.apache.paimon.fs.local.LocalFileIO
 import org.apache.parquet.format.Util
 import org.apache.parquet.hadoop.ParquetFileReader
 
-/**
- * One flipped byte inside a data page of a table's data file: every query that reads the page fails
- * with an error naming the file, the column and the row group, and none returns an answer. Covers
- * shredded append tables (Strata's row reader and its columnar reader, with and without a pushed map
- * predicate), plain Parquet append tables and primary-key tables (Paimon's readers). Every page of the
- * files Strata writes carries its CRC.
- */
+/** One flipped byte inside a data page of a table's data file: every query that reads the page
+  * fails with an error naming the file, the column and the row group, and none returns an answer.
+  * Covers shredded append tables (Strata's row reader and its columnar reader, with and without a
+  * pushed map predicate), plain Parquet append tables and primary-key tables (Paimon's readers).
+  * Every page of the files Strata writes carries its CRC.
+  */
 class DamagedPagesSuite extends PushdownSuiteBase {
 
   private val Rows = 20000L
@@ -29,26 +28,35 @@ class DamagedPagesSuite extends PushdownSuiteBase {
     sql("CREATE NAMESPACE IF NOT EXISTS lake.dmg")
   }
 
-  private def tableDir(table: String): Path = root.resolve("warehouse").resolve("dmg.db").resolve(table)
+  private def tableDir(table: String): Path =
+    root.resolve("warehouse").resolve("dmg.db").resolve(table)
 
   /** The data files of a table (each written by one task, so one file per insert). */
   private def dataFiles(table: String): Seq[Path] = {
     val walk = Files.walk(tableDir(table))
-    try walk.iterator().asScala.filter(p => Files.isRegularFile(p) && p.getFileName.toString.startsWith("data-")).toList
+    try
+      walk
+        .iterator()
+        .asScala
+        .filter(p => Files.isRegularFile(p) && p.getFileName.toString.startsWith("data-"))
+        .toList
     finally walk.close()
   }
 
   private def pageHeaders(file: Path): Seq[(String, org.apache.parquet.format.PageHeader)] = {
     val bytes = Files.readAllBytes(file)
     val reader = ParquetFileReader.open(
-      PaimonFiles.inputFile(LocalFileIO.create(), new org.apache.paimon.fs.Path(file.toUri), bytes.length),
-      PaimonFiles.readOptions())
+      PaimonFiles
+        .inputFile(LocalFileIO.create(), new org.apache.paimon.fs.Path(file.toUri), bytes.length),
+      PaimonFiles.readOptions()
+    )
     try {
       for {
         block <- reader.getFooter.getBlocks.asScala.toSeq
         chunk <- block.getColumns.asScala.toSeq
         header <- {
-          val in = new ByteArrayInputStream(bytes, chunk.getStartingPos.toInt, chunk.getTotalSize.toInt)
+          val in =
+            new ByteArrayInputStream(bytes, chunk.getStartingPos.toInt, chunk.getTotalSize.toInt)
           var values = 0L
           val out = Seq.newBuilder[org.apache.parquet.format.PageHeader]
           while (values < chunk.getValueCount) {
@@ -64,55 +72,88 @@ class DamagedPagesSuite extends PushdownSuiteBase {
     } finally reader.close()
   }
 
-  /** Flips one byte in the middle of the first data page of `column` (row group 0), inside the page data. */
+  /** Flips one byte in the middle of the first data page of `column` (row group 0), inside the page
+    * data.
+    */
   private def flipInDataPage(file: Path, column: String): Unit = {
     val bytes = Files.readAllBytes(file)
     val reader = ParquetFileReader.open(
-      PaimonFiles.inputFile(LocalFileIO.create(), new org.apache.paimon.fs.Path(file.toUri), bytes.length),
-      PaimonFiles.readOptions())
+      PaimonFiles
+        .inputFile(LocalFileIO.create(), new org.apache.paimon.fs.Path(file.toUri), bytes.length),
+      PaimonFiles.readOptions()
+    )
     val chunk =
-      try reader.getFooter.getBlocks.get(0).getColumns.asScala.find(_.getPath.toDotString == column).get
+      try
+        reader.getFooter.getBlocks
+          .get(0)
+          .getColumns
+          .asScala
+          .find(_.getPath.toDotString == column)
+          .get
       finally reader.close()
     val offset = chunk.getFirstDataPageOffset.toInt
     val in = new ByteArrayInputStream(bytes, offset, bytes.length - offset)
     val header = Util.readPageHeader(in)
-    assert(header.isSetData_page_header || header.isSetData_page_header_v2, s"a data page at $offset of $file")
+    assert(
+      header.isSetData_page_header || header.isSetData_page_header_v2,
+      s"a data page at $offset of $file"
+    )
     val dataStart = bytes.length - in.available()
-    bytes(dataStart + header.getCompressed_page_size / 2) = (bytes(dataStart + header.getCompressed_page_size / 2) ^ 0x04).toByte
+    bytes(dataStart + header.getCompressed_page_size / 2) =
+      (bytes(dataStart + header.getCompressed_page_size / 2) ^ 0x04).toByte
     Files.write(file, bytes)
   }
 
   private def messages(t: Throwable): Seq[String] =
-    Iterator.iterate(t)(_.getCause).takeWhile(_ != null).take(20).map(e => String.valueOf(e.getMessage)).toSeq
+    Iterator
+      .iterate(t)(_.getCause)
+      .takeWhile(_ != null)
+      .take(20)
+      .map(e => String.valueOf(e.getMessage))
+      .toSeq
 
-  /** Runs the query and expects it to fail naming the file, column and row group of the damaged page. */
+  /** Runs the query and expects it to fail naming the file, column and row group of the damaged
+    * page.
+    */
   private def assertDamageReported(query: String, file: Path, column: String): Unit = {
     val thrown = intercept[Throwable](sql(query).collect())
     val all = messages(thrown)
     val expected = s"page checksum mismatch in column $column, row group 0"
-    assert(all.exists(m => m.contains(file.getFileName.toString) && m.contains(expected) &&
-      m.contains("The file is damaged")), s"$query: expected an error naming $file and '$expected', got:\n" +
-      all.mkString("\n---\n"))
+    assert(
+      all.exists(m =>
+        m.contains(file.getFileName.toString) && m.contains(expected) &&
+          m.contains("The file is damaged")
+      ),
+      s"$query: expected an error naming $file and '$expected', got:\n" +
+        all.mkString("\n---\n")
+    )
   }
 
   private def withColumnar[T](on: Boolean)(body: => T): T = {
     spark.conf.set("spark.sql.strata.columnar-reads.enabled", on.toString)
-    try body finally spark.conf.unset("spark.sql.strata.columnar-reads.enabled")
+    try body
+    finally spark.conf.unset("spark.sql.strata.columnar-reads.enabled")
   }
 
   test("a damaged page of a shredded file fails every query that reads it, columnar or not") {
-    sql("CREATE TABLE lake.dmg.shr (id BIGINT, m MAP<STRING, BIGINT>) TBLPROPERTIES (" +
-      "'fields.m.map.storage-layout' = 'shared-shredding', " +
-      "'fields.m.map.shared-shredding.column-placement-policy' = 'stable')")
+    sql(
+      "CREATE TABLE lake.dmg.shr (id BIGINT, m MAP<STRING, BIGINT>) TBLPROPERTIES (" +
+        "'fields.m.map.storage-layout' = 'shared-shredding', " +
+        "'fields.m.map.shared-shredding.column-placement-policy' = 'stable')"
+    )
     sql(s"INSERT INTO lake.dmg.shr SELECT id, map('a', id, 'b', id * 2) FROM range(0, $Rows, 1, 1)")
     val Seq(file) = dataFiles("shr")
     val headers = pageHeaders(file)
-    assert(headers.exists(_._2.isSetData_page_header) && headers.forall(_._2.isSetCrc), s"every page of $file has a CRC")
+    assert(
+      headers.exists(_._2.isSetData_page_header) && headers.forall(_._2.isSetCrc),
+      s"every page of $file has a CRC"
+    )
     val queries = Seq(
       "SELECT sum(id) FROM lake.dmg.shr",
       "SELECT sum(id), sum(m['a']) FROM lake.dmg.shr",
       "SELECT sum(id) FROM lake.dmg.shr WHERE m['a'] >= 0",
-      "SELECT sum(id), sum(m['b']) FROM lake.dmg.shr WHERE m['b'] >= 2")
+      "SELECT sum(id), sum(m['b']) FROM lake.dmg.shr WHERE m['b'] >= 2"
+    )
     for (columnar <- Seq(true, false)) withColumnar(columnar) {
       assert(sql(queries.head).head().getLong(0) == IdSum)
       assert(sql(queries(2)).head().getLong(0) == IdSum)
@@ -135,7 +176,9 @@ class DamagedPagesSuite extends PushdownSuiteBase {
   }
 
   test("a damaged page of a primary-key table's file fails the merged read") {
-    sql("CREATE TABLE lake.dmg.pk (id BIGINT, v BIGINT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    sql(
+      "CREATE TABLE lake.dmg.pk (id BIGINT, v BIGINT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')"
+    )
     sql(s"INSERT INTO lake.dmg.pk SELECT id, id * 3 FROM range(0, $Rows, 1, 1)")
     val Seq(file) = dataFiles("pk")
     assert(pageHeaders(file).forall(_._2.isSetCrc), s"every page of $file has a CRC")

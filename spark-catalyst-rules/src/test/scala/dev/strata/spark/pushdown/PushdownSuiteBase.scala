@@ -13,10 +13,9 @@ import org.apache.spark.sql.execution.datasources.v2.{BatchScanExec, DataSourceV
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-/**
- * One local Spark session per suite with the Strata extensions, a Strata catalog `lake` over a fresh
- * warehouse, and Spark's session catalog for parquet oracle tables.
- */
+/** One local Spark session per suite with the Strata extensions, a Strata catalog `lake` over a
+  * fresh warehouse, and Spark's session catalog for parquet oracle tables.
+  */
 abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
 
   protected var spark: SparkSession = _
@@ -25,7 +24,8 @@ abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
   override def beforeAll(): Unit = {
     super.beforeAll()
     root = Files.createTempDirectory("strata-pushdown-")
-    spark = SparkSession.builder()
+    spark = SparkSession
+      .builder()
       .master("local[2]")
       .appName(getClass.getSimpleName)
       .config("spark.ui.enabled", "false")
@@ -59,20 +59,26 @@ abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
   /** Rows as sorted strings, for order-insensitive exact comparisons (doubles print exactly). */
   protected def rowsOf(df: DataFrame): Seq[String] = df.collect().toSeq.map(rowText).sorted
 
-  protected def rowText(r: Row): String = r.toSeq.map {
-    case m: scala.collection.Map[_, _] => m.toSeq.map { case (k, v) => s"$k->$v" }.sorted.mkString("{", ",", "}")
-    case v => String.valueOf(v)
-  }.mkString("|")
+  protected def rowText(r: Row): String = r.toSeq
+    .map {
+      case m: scala.collection.Map[_, _] =>
+        m.toSeq.map { case (k, v) => s"$k->$v" }.sorted.mkString("{", ",", "}")
+      case v => String.valueOf(v)
+    }
+    .mkString("|")
 
   /** Descriptions of every Strata scan of a query, subqueries included. */
   protected def scans(df: DataFrame): Seq[String] =
-    df.queryExecution.optimizedPlan.collectWithSubqueries { case s: DataSourceV2ScanRelation => s.scan.description() }
+    df.queryExecution.optimizedPlan.collectWithSubqueries { case s: DataSourceV2ScanRelation =>
+      s.scan.description()
+    }
 
   /** The executed scan nodes (run the query first, with adaptive execution off). */
   protected def scanNodes(df: DataFrame): Seq[BatchScanExec] =
     df.queryExecution.executedPlan.collect { case b: BatchScanExec => b }
 
-  protected def toMap(m: GeneratedMap): java.util.Map[String, Object] = if (m.isNull) null else m.lastValueByKey()
+  protected def toMap(m: GeneratedMap): java.util.Map[String, Object] =
+    if (m.isNull) null else m.lastValueByKey()
 
   protected def mapColumn(m: GeneratedMap): Map[String, Any] =
     if (m.isNull) null else m.lastValueByKey().asScala.toMap

@@ -18,10 +18,9 @@ import org.apache.spark.sql.{Row, SparkSession}
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-/**
- * `full_text_search` end to end: a partitioned primary-key table written and compacted through Strata,
- * searched with SQL, compared with a brute-force Lucene index over the same live rows.
- */
+/** `full_text_search` end to end: a partitioned primary-key table written and compacted through
+  * Strata, searched with SQL, compared with a brute-force Lucene index over the same live rows.
+  */
 class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   private lazy val root = Files.createTempDirectory("strata-fts-")
@@ -29,7 +28,8 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
   private val seed = TestSeeds.seed("FullTextSearchSuite")
 
   override def beforeAll(): Unit = {
-    spark = SparkSession.builder()
+    spark = SparkSession
+      .builder()
       .master("local[2]")
       .config("spark.ui.enabled", "false")
       .config("spark.driver.host", "127.0.0.1")
@@ -42,15 +42,18 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     val random = new Random(seed)
     val corpus = new TextCorpus(300)
     spark.sql("CREATE NAMESPACE lake.kb")
-    spark.sql("CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) " +
-      "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
-      "'pk-full-text.index.columns'='body')")
+    spark.sql(
+      "CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) " +
+        "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
+        "'pk-full-text.index.columns'='body')"
+    )
     val rows = (0 until 1500).map { i =>
       val body = if (random.nextInt(25) == 0) null else corpus.document(random, 4, 25)
       Row(i.toLong, s"d${i % 2}", s"title $i", body)
     }
     val schema = "id BIGINT, dt STRING, title STRING, body STRING"
-    val df = spark.createDataFrame(rows.asJava, org.apache.spark.sql.types.StructType.fromDDL(schema))
+    val df =
+      spark.createDataFrame(rows.asJava, org.apache.spark.sql.types.StructType.fromDDL(schema))
     df.where("id < 1000").writeTo("lake.kb.docs").append()
     df.where("id >= 800").writeTo("lake.kb.docs").append()
     spark.sql("CALL lake.sys.compact(table => 'kb.docs')")
@@ -66,8 +69,11 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   private def searchIds(query: String, k: Int, where: Option[String] = None): Seq[Long] = {
     val extra = where.map(w => ", " + quote(w)).getOrElse("")
-    spark.sql(s"SELECT id FROM full_text_search('lake.kb.docs', 'body', ${quote(query)}, $k$extra)")
-      .collect().map(_.getLong(0)).toSeq
+    spark
+      .sql(s"SELECT id FROM full_text_search('lake.kb.docs', 'body', ${quote(query)}, $k$extra)")
+      .collect()
+      .map(_.getLong(0))
+      .toSeq
   }
 
   /** The ids matching a query in a single in-memory index over the table's live rows. */
@@ -87,7 +93,11 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
       queries.map { q =>
         val parsed = new QueryParser("body", new StandardAnalyzer()).parse(q)
         val top = searcher.search(parsed, 100000)
-        q -> top.scoreDocs.map(sd => searcher.storedFields().document(sd.doc).getField("id").numericValue().longValue()).toSet
+        q -> top.scoreDocs
+          .map(sd =>
+            searcher.storedFields().document(sd.doc).getField("id").numericValue().longValue()
+          )
+          .toSet
       }.toMap
     } finally reader.close()
   }
@@ -96,42 +106,67 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   private def withDriverMaxBuckets[T](value: String)(body: => T): T = {
     spark.conf.set(DriverMaxBuckets, value)
-    try body finally spark.conf.unset(DriverMaxBuckets)
+    try body
+    finally spark.conf.unset(DriverMaxBuckets)
   }
 
   // Six (partition, bucket)s: the default answers on the driver, 0 forces one executor task per bucket.
-  Seq(("driver", "16", "LocalTableScan"), ("executor tasks", "0", "BatchScan")).foreach { case (where, max, node) =>
-    test(s"random queries searched on the $where return exactly the oracle's matches when k covers them") {
-      withDriverMaxBuckets(max) {
-        val plan = spark.sql("SELECT id FROM full_text_search('lake.kb.docs', 'body', 'lake', 5)")
-          .queryExecution.executedPlan.toString
-        assert(plan.contains(node), plan)
-        val generator = new QueryGenerator(new TextCorpus(300))
-        val random = new Random(seed + 1)
-        val queries = (0 until 60).map(_ => generator.next(random)).distinct
-        val expected = oracle(queries)
-        queries.foreach { q =>
-          val ids = searchIds(q, 100000)
-          assert(ids.size == ids.toSet.size, s"duplicate ids for $q")
-          assert(ids.toSet == expected(q), s"query '$q' on the $where (${TestSeeds.describe("FullTextSearchSuite", seed)})")
+  Seq(("driver", "16", "LocalTableScan"), ("executor tasks", "0", "BatchScan")).foreach {
+    case (where, max, node) =>
+      test(
+        s"random queries searched on the $where return exactly the oracle's matches when k covers them"
+      ) {
+        withDriverMaxBuckets(max) {
+          val plan = spark
+            .sql("SELECT id FROM full_text_search('lake.kb.docs', 'body', 'lake', 5)")
+            .queryExecution
+            .executedPlan
+            .toString
+          assert(plan.contains(node), plan)
+          val generator = new QueryGenerator(new TextCorpus(300))
+          val random = new Random(seed + 1)
+          val queries = (0 until 60).map(_ => generator.next(random)).distinct
+          val expected = oracle(queries)
+          queries.foreach { q =>
+            val ids = searchIds(q, 100000)
+            assert(ids.size == ids.toSet.size, s"duplicate ids for $q")
+            assert(
+              ids.toSet == expected(q),
+              s"query '$q' on the $where (${TestSeeds.describe("FullTextSearchSuite", seed)})"
+            )
+          }
+          assert(
+            queries.count(q => expected(q).nonEmpty) > queries.size / 2,
+            "most queries should match something"
+          )
         }
-        assert(queries.count(q => expected(q).nonEmpty) > queries.size / 2, "most queries should match something")
       }
-    }
   }
 
   test("a driver-side search is planned as one local relation, also inside a join") {
-    val top = spark.sql("SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5)")
+    val top = spark.sql(
+      "SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5)"
+    )
     val plan = top.queryExecution.executedPlan
-    assert(plan.isInstanceOf[org.apache.spark.sql.execution.LocalTableScanExec], top.queryExecution.optimizedPlan.treeString(verbose = true))
+    assert(
+      plan.isInstanceOf[org.apache.spark.sql.execution.LocalTableScanExec],
+      top.queryExecution.optimizedPlan.treeString(verbose = true)
+    )
     val ranked = top.collect()
     withDriverMaxBuckets("0") {
-      val distributed = spark.sql("SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5)")
+      val distributed = spark
+        .sql("SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5)")
         .collect()
       assert(ranked.toSeq == distributed.toSeq)
     }
-    val joined = spark.sql("SELECT d.title FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5) s " +
-      "JOIN lake.kb.docs d ON s.id = d.id AND s.dt = d.dt").collect().map(_.getString(0)).toSet
+    val joined = spark
+      .sql(
+        "SELECT d.title FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 5) s " +
+          "JOIN lake.kb.docs d ON s.id = d.id AND s.dt = d.dt"
+      )
+      .collect()
+      .map(_.getString(0))
+      .toSet
     assert(joined == ranked.map(r => s"title ${r.getLong(0)}").toSet)
   }
 
@@ -143,13 +178,18 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("results are ordered by score and cut at k, with the table's columns and _score") {
-    val result = spark.sql("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 7)")
+    val result =
+      spark.sql("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'lake OR paimon', 7)")
     assert(result.schema.fieldNames.toSeq == Seq("id", "dt", "title", "body", "_score"))
     val rows = result.collect()
     assert(rows.length == 7)
     val scores = rows.map(_.getDouble(4))
     assert(scores.sameElements(scores.sortBy(-_)), scores.mkString(","))
-    assert(rows.forall(r => r.getString(3).toLowerCase.contains("lake") || r.getString(3).toLowerCase.contains("paimon")))
+    assert(
+      rows.forall(r =>
+        r.getString(3).toLowerCase.contains("lake") || r.getString(3).toLowerCase.contains("paimon")
+      )
+    )
   }
 
   test("the where argument prunes partitions") {
@@ -158,11 +198,18 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(ids.forall(_ % 2 == 1))
   }
 
-  test("every allowed where construct searches exactly the partitions a query with that filter reads") {
+  test(
+    "every allowed where construct searches exactly the partitions a query with that filter reads"
+  ) {
     val query = "lake OR storage OR format"
-    Seq("dt IN ('d1') AND dt BETWEEN 'd0' AND 'd9'", "dt LIKE 'd%' AND NOT dt = concat('d', '1')",
-      "dt > lower('D0') AND dt IS NOT NULL", "CAST(dt AS STRING) = concat('d', CAST(1 + 0 AS STRING))").foreach { where =>
-      val inPartitions = spark.sql(s"SELECT id FROM lake.kb.docs WHERE $where").collect().map(_.getLong(0)).toSet
+    Seq(
+      "dt IN ('d1') AND dt BETWEEN 'd0' AND 'd9'",
+      "dt LIKE 'd%' AND NOT dt = concat('d', '1')",
+      "dt > lower('D0') AND dt IS NOT NULL",
+      "CAST(dt AS STRING) = concat('d', CAST(1 + 0 AS STRING))"
+    ).foreach { where =>
+      val inPartitions =
+        spark.sql(s"SELECT id FROM lake.kb.docs WHERE $where").collect().map(_.getLong(0)).toSet
       val expected = searchIds(query, 100000).filter(inPartitions).toSet
       assert(expected.nonEmpty, where)
       assert(searchIds(query, 100000, Some(where)).toSet == expected, where)
@@ -175,20 +222,28 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     Files.writeString(file, secret + "\n")
     val probe = "strata.search.where.probe"
     System.clearProperty(probe)
-    def error(where: String): String = intercept[Exception](searchIds("lake", 10, Some(where))).getMessage
+    def error(where: String): String =
+      intercept[Exception](searchIds("lake", 10, Some(where))).getMessage
     def refused(where: String, why: String): Unit = {
       val message = error(where)
       assert(message.startsWith(s"Cannot use where => '$where' for lake.kb.docs: "), message)
       assert(message.contains(why), message)
       assert(!message.contains(secret), message)
     }
-    refused(s"CAST((SELECT first(value) FROM text.`$file`) AS INT) = 1",
-      "subqueries are not allowed in a partition filter")
-    refused(s"dt = 'd1' OR reflect('java.lang.System', 'setProperty', '$probe', 'ran') = 'x'",
-      "function reflect is not allowed in a partition filter: it calls Java methods")
+    refused(
+      s"CAST((SELECT first(value) FROM text.`$file`) AS INT) = 1",
+      "subqueries are not allowed in a partition filter"
+    )
+    refused(
+      s"dt = 'd1' OR reflect('java.lang.System', 'setProperty', '$probe', 'ran') = 'x'",
+      "function reflect is not allowed in a partition filter: it calls Java methods"
+    )
     refused("java_method('java.lang.System', 'exit', 3) = 0", "function java_method is not allowed")
     assert(System.getProperty(probe) == null, "a reflective call ran")
-    refused("1=1; DROP TABLE lake.kb.docs", "it is not a single SQL expression ([PARSE_SYNTAX_ERROR]")
+    refused(
+      "1=1; DROP TABLE lake.kb.docs",
+      "it is not a single SQL expression ([PARSE_SYNTAX_ERROR]"
+    )
     refused("id = 1", "column id is not one of the partition columns [dt]")
     assert(spark.sql("SHOW TABLES IN lake.kb").collect().exists(_.getString(1) == "docs"))
   }
@@ -200,73 +255,130 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(now == "zyxwvu unique replacement")
     def oldVersionFound(): Boolean = old != null &&
       searchIds("\"" + old.replaceAll("[^A-Za-z0-9 ]", " ").trim + "\"", 100000).contains(3L)
-    assert(searchIds("zyxwvu", 10) == Seq(3L), "the INSERT's own compaction indexed the new version")
+    assert(
+      searchIds("zyxwvu", 10) == Seq(3L),
+      "the INSERT's own compaction indexed the new version"
+    )
     assert(!oldVersionFound(), "the replaced version is not returned")
     spark.sql("CALL lake.sys.compact(table => 'kb.docs')")
     assert(searchIds("zyxwvu", 10) == Seq(3L))
     assert(!oldVersionFound(), "the replaced version is not returned after compaction")
   }
 
-  test("rows of a plain INSERT are searchable right away: the writer's own compaction carries their archives") {
-    spark.sql("CREATE TABLE lake.kb.fresh (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-      "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
-    spark.sql("INSERT INTO lake.kb.fresh VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')")
+  test(
+    "rows of a plain INSERT are searchable right away: the writer's own compaction carries their archives"
+  ) {
+    spark.sql(
+      "CREATE TABLE lake.kb.fresh (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.fresh VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')"
+    )
     val found = Seq("16", "0").map { max =>
       withDriverMaxBuckets(max) {
-        spark.sql("SELECT id FROM full_text_search('lake.kb.fresh', 'body', 'disk', 10)").collect().map(_.getLong(0)).toSet
+        spark
+          .sql("SELECT id FROM full_text_search('lake.kb.fresh', 'body', 'disk', 10)")
+          .collect()
+          .map(_.getLong(0))
+          .toSet
       }
     }
     assert(found == Seq(Set(1L, 3L), Set(1L, 3L)))
     val options = new org.apache.paimon.options.Options()
     options.set("warehouse", root.resolve("wh").toUri.toString)
-    val catalog = org.apache.paimon.catalog.CatalogFactory.createCatalog(
-      org.apache.paimon.catalog.CatalogContext.create(options))
-    val table = try catalog.getTable(org.apache.paimon.catalog.Identifier.create("kb", "fresh"))
-      .asInstanceOf[org.apache.paimon.table.FileStoreTable] finally catalog.close()
+    val catalog = org.apache.paimon.catalog.CatalogFactory
+      .createCatalog(org.apache.paimon.catalog.CatalogContext.create(options))
+    val table =
+      try
+        catalog
+          .getTable(org.apache.paimon.catalog.Identifier.create("kb", "fresh"))
+          .asInstanceOf[org.apache.paimon.table.FileStoreTable]
+      finally catalog.close()
     val latest = table.snapshotManager().latestSnapshot()
     assert(latest.id() == 2 && latest.commitKind() == org.apache.paimon.Snapshot.CommitKind.COMPACT)
-    val archives = table.store().newIndexFileHandler().scan(latest, dev.strata.index.PkFullTextIndex.INDEX_TYPE)
+    val archives =
+      table.store().newIndexFileHandler().scan(latest, dev.strata.index.PkFullTextIndex.INDEX_TYPE)
     assert(!archives.isEmpty, "the COMPACT snapshot of the INSERT carries archives")
   }
 
   private def scored(table: String, query: String, k: Int): Seq[(Long, Double)] =
-    spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.$table', 'body', ${quote(query)}, $k)")
-      .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
+    spark
+      .sql(
+        s"SELECT id, _score FROM full_text_search('lake.kb.$table', 'body', ${quote(query)}, $k)"
+      )
+      .collect()
+      .map(r => r.getLong(0) -> r.getDouble(1))
+      .toSeq
 
-  test("rows still in level 0 are searched (indexed at query time); newer level-0 versions hide archived ones") {
-    spark.sql("CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-      "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
-    spark.sql("INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')")
+  test(
+    "rows still in level 0 are searched (indexed at query time); newer level-0 versions hide archived ones"
+  ) {
+    spark.sql(
+      "CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')"
+    )
     // From now on the writer does not compact: new rows stay in level 0, where no archive covers them.
     spark.sql("ALTER TABLE lake.kb.level0 SET TBLPROPERTIES ('write-only' = 'true')")
-    spark.sql("INSERT INTO lake.kb.level0 VALUES (4, 'disk slow'), (3, 'network full'), (5, 'tape')")
+    spark.sql(
+      "INSERT INTO lake.kb.level0 VALUES (4, 'disk slow'), (3, 'network full'), (5, 'tape')"
+    )
     Seq("16", "0").foreach { max =>
       withDriverMaxBuckets(max) {
-        assert(scored("level0", "disk", 10).map(_._1).toSet == Set(1L, 4L), s"driverMaxBuckets=$max")
-        assert(scored("level0", "network", 10).map(_._1).toSet == Set(2L, 3L), s"driverMaxBuckets=$max")
-        assert(scored("level0", "full", 10).map(_._1) == Seq(3L), "one version of key 3, the newest")
+        assert(
+          scored("level0", "disk", 10).map(_._1).toSet == Set(1L, 4L),
+          s"driverMaxBuckets=$max"
+        )
+        assert(
+          scored("level0", "network", 10).map(_._1).toSet == Set(2L, 3L),
+          s"driverMaxBuckets=$max"
+        )
+        assert(
+          scored("level0", "full", 10).map(_._1) == Seq(3L),
+          "one version of key 3, the newest"
+        )
       }
     }
     spark.conf.set("spark.sql.strata.search.fresh", "false")
     try {
       // Archive-only mode answers as of the archives: row 4 is not found, row 3 still in its archived version.
-      assert(scored("level0", "disk", 10).map(_._1).toSet == Set(1L, 3L), "archive-only mode leaves level 0 out")
+      assert(
+        scored("level0", "disk", 10).map(_._1).toSet == Set(1L, 3L),
+        "archive-only mode leaves level 0 out"
+      )
       assert(scored("level0", "network", 10).map(_._1).toSet == Set(2L))
     } finally spark.conf.unset("spark.sql.strata.search.fresh")
     val plan = withDriverMaxBuckets("0") {
-      spark.sql("SELECT id FROM full_text_search('lake.kb.level0', 'body', 'disk', 10)").queryExecution.executedPlan.toString
+      spark
+        .sql("SELECT id FROM full_text_search('lake.kb.level0', 'body', 'disk', 10)")
+        .queryExecution
+        .executedPlan
+        .toString
     }
     assert(plan.contains("fresh rows: indexed at query time"), plan)
   }
 
   test("one BM25 across buckets: scores equal one Lucene index over the same rows") {
-    spark.sql("CREATE TABLE lake.kb.scores (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-      "'bucket'='4', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
+    spark.sql(
+      "CREATE TABLE lake.kb.scores (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+        "'bucket'='4', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+    )
     val random = new Random(seed + 7)
     val corpus = new TextCorpus(200)
     // Buckets of very different sizes and vocabularies: per-bucket statistics would score alike rows differently.
-    val rows = (0 until 600).map(i => Row(i.toLong, if (i % 50 == 0) "twin document about lakes" else corpus.document(random, 3, 20)))
-    val df = spark.createDataFrame(rows.asJava, org.apache.spark.sql.types.StructType.fromDDL("id BIGINT, body STRING"))
+    val rows = (0 until 600).map(i =>
+      Row(
+        i.toLong,
+        if (i % 50 == 0) "twin document about lakes" else corpus.document(random, 3, 20)
+      )
+    )
+    val df = spark.createDataFrame(
+      rows.asJava,
+      org.apache.spark.sql.types.StructType.fromDDL("id BIGINT, body STRING")
+    )
     df.where("id < 400").writeTo("lake.kb.scores").append()
     spark.sql("ALTER TABLE lake.kb.scores SET TBLPROPERTIES ('write-only' = 'true')")
     df.where("id >= 400").writeTo("lake.kb.scores").append()
@@ -283,19 +395,37 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     try {
       val searcher = new IndexSearcher(reader)
       val twins = scored("scores", "twin lakes", 100)
-      assert(twins.size == 12 && twins.map(_._2).distinct.size == 1, s"identical documents in different buckets: $twins")
+      assert(
+        twins.size == 12 && twins.map(_._2).distinct.size == 1,
+        s"identical documents in different buckets: $twins"
+      )
       val generator = new QueryGenerator(corpus)
       val queries = ("twin lakes" +: (0 until 60).map(_ => generator.next(random))).distinct
       var compared = 0
       queries.foreach { q =>
-        val top = searcher.search(new QueryParser("body", new StandardAnalyzer()).parse(q), 11).scoreDocs
-        val expected = top.take(10).map(sd => searcher.storedFields().document(sd.doc).getField("id").numericValue().longValue() -> sd.score.toDouble)
+        val top =
+          searcher.search(new QueryParser("body", new StandardAnalyzer()).parse(q), 11).scoreDocs
+        val expected = top
+          .take(10)
+          .map(sd =>
+            searcher
+              .storedFields()
+              .document(sd.doc)
+              .getField("id")
+              .numericValue()
+              .longValue() -> sd.score.toDouble
+          )
         val actual = scored("scores", q, 10)
         val what = s"query '$q' (${TestSeeds.describe("FullTextSearchSuite", seed)})"
         assert(actual.size == expected.length, s"$what: $actual vs ${expected.toSeq}")
         actual.zip(expected).zipWithIndex.foreach { case (((id, score), (eid, escore)), i) =>
-          assert(math.abs(score - escore) <= 1e-5 * math.max(1.0, escore), s"$what rank $i: $actual vs ${expected.toSeq}")
-          val tied = top.zipWithIndex.exists { case (sd, j) => j != i && math.abs(sd.score - escore) <= 1e-4 }
+          assert(
+            math.abs(score - escore) <= 1e-5 * math.max(1.0, escore),
+            s"$what rank $i: $actual vs ${expected.toSeq}"
+          )
+          val tied = top.zipWithIndex.exists { case (sd, j) =>
+            j != i && math.abs(sd.score - escore) <= 1e-4
+          }
           if (!tied) assert(id == eid, s"$what rank $i: $actual vs ${expected.toSeq}")
         }
         compared += (if (expected.nonEmpty) 1 else 0)
@@ -316,31 +446,62 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
         s"""{"match_phrase":{"query":"$a $b","slop":1}}""" -> s""""$a $b"~1""",
         s"""{"boolean":{"must":[{"match":{"query":"$a"}}],"must_not":[{"match":{"query":"$b"}}]}}""" -> s"+$a -$b"
       ).foreach { case (json, classic) =>
-        val fromJson = spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(json)}, 20)")
-          .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
-        val fromClassic = spark.sql(s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(classic)}, 20)")
-          .collect().map(r => r.getLong(0) -> r.getDouble(1)).toSeq
+        val fromJson = spark
+          .sql(
+            s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(json)}, 20)"
+          )
+          .collect()
+          .map(r => r.getLong(0) -> r.getDouble(1))
+          .toSeq
+        val fromClassic = spark
+          .sql(
+            s"SELECT id, _score FROM full_text_search('lake.kb.docs', 'body', ${quote(classic)}, 20)"
+          )
+          .collect()
+          .map(r => r.getLong(0) -> r.getDouble(1))
+          .toSeq
         assert(fromJson.map(_._2) == fromClassic.map(_._2), s"$json vs $classic")
-        assert(fromJson.map(_._1).toSet == fromClassic.map(_._1).toSet || fromJson.size == 20, s"$json vs $classic")
+        assert(
+          fromJson.map(_._1).toSet == fromClassic.map(_._1).toSet || fromJson.size == 20,
+          s"$json vs $classic"
+        )
       }
     }
-    val e = intercept[Exception](spark.sql(
-      "SELECT id FROM full_text_search('lake.kb.docs', 'body', '{\"match\":{\"query\":\"x\",\"operator\":\"Xor\"}}', 5)").collect())
+    val e = intercept[Exception](
+      spark
+        .sql(
+          "SELECT id FROM full_text_search('lake.kb.docs', 'body', '{\"match\":{\"query\":\"x\",\"operator\":\"Xor\"}}', 5)"
+        )
+        .collect()
+    )
     assert(e.getMessage.contains("'match.operator' must be"), e.getMessage)
   }
 
-  test("a postpone-bucket table is searchable before and after compaction moved its parked rows into buckets") {
-    spark.sql("CREATE TABLE lake.kb.inbox (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
-      "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='-2', 'postpone.default-bucket-num'='3', " +
-      "'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
-    spark.sql("INSERT INTO lake.kb.inbox VALUES (1, 'a', 'disk write failure'), (2, 'a', 'disk ok'), " +
-      "(3, 'b', 'fan noise'), (4, 'b', 'disk full')")
-    def inbox(query: String): Seq[Long] = Seq("16", "0").map { max =>
-      withDriverMaxBuckets(max) {
-        spark.sql(s"SELECT id FROM full_text_search('lake.kb.inbox', 'body', ${quote(query)}, 10)")
-          .collect().map(_.getLong(0)).toSeq
+  test(
+    "a postpone-bucket table is searchable before and after compaction moved its parked rows into buckets"
+  ) {
+    spark.sql(
+      "CREATE TABLE lake.kb.inbox (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
+        "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='-2', 'postpone.default-bucket-num'='3', " +
+        "'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.inbox VALUES (1, 'a', 'disk write failure'), (2, 'a', 'disk ok'), " +
+        "(3, 'b', 'fan noise'), (4, 'b', 'disk full')"
+    )
+    def inbox(query: String): Seq[Long] = Seq("16", "0")
+      .map { max =>
+        withDriverMaxBuckets(max) {
+          spark
+            .sql(s"SELECT id FROM full_text_search('lake.kb.inbox', 'body', ${quote(query)}, 10)")
+            .collect()
+            .map(_.getLong(0))
+            .toSeq
+        }
       }
-    }.distinct.ensuring(_.size == 1, "driver and executor searches agree").head
+      .distinct
+      .ensuring(_.size == 1, "driver and executor searches agree")
+      .head
     assert(inbox("disk").toSet == Set(1L, 2L, 4L), "parked rows are indexed at query time")
     spark.conf.set("spark.sql.strata.search.fresh", "false")
     try assert(inbox("disk").isEmpty, "archive-only search does not see parked rows")
@@ -357,21 +518,47 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("bad arguments get one clear error each") {
     def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
-    assert(error("SELECT * FROM full_text_search('lake.kb.nope', 'body', 'x', 1)").contains("lake.kb.nope"))
-    assert(error("SELECT * FROM full_text_search('lake.kb.docs', 'title', 'x', 1)").contains("covers column 'body'"))
-    assert(error("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'x', 0)").contains("positive"))
-    assert(error("SELECT * FROM full_text_search('lake.kb.docs', 'body')").contains("expected (table, column, query, k"))
-    spark.sql("CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')")
-    assert(error("SELECT * FROM full_text_search('lake.kb.plain', 'body', 'x', 1)").contains("no full-text index"))
+    assert(
+      error("SELECT * FROM full_text_search('lake.kb.nope', 'body', 'x', 1)").contains(
+        "lake.kb.nope"
+      )
+    )
+    assert(
+      error("SELECT * FROM full_text_search('lake.kb.docs', 'title', 'x', 1)").contains(
+        "covers column 'body'"
+      )
+    )
+    assert(
+      error("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'x', 0)").contains("positive")
+    )
+    assert(
+      error("SELECT * FROM full_text_search('lake.kb.docs', 'body')").contains(
+        "expected (table, column, query, k"
+      )
+    )
+    spark.sql(
+      "CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')"
+    )
+    assert(
+      error("SELECT * FROM full_text_search('lake.kb.plain', 'body', 'x', 1)").contains(
+        "no full-text index"
+      )
+    )
   }
 
   test("table names that are not one path segment are refused before any file is read") {
     def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
     val dotDot = error("SELECT * FROM full_text_search('lake.kb.`..`', 'body', 'x', 1)")
-    assert(dotDot.contains("Cannot search lake.kb.`..`: the name '..' is a relative path step."), dotDot)
+    assert(
+      dotDot.contains("Cannot search lake.kb.`..`: the name '..' is a relative path step."),
+      dotDot
+    )
     assert(dotDot.contains("Table names must not be empty, '.' or '..'"), dotDot)
     val slash = error("SELECT * FROM full_text_search('lake.`../kb`.docs', 'body', 'x', 1)")
-    assert(slash.contains("Cannot search lake.`../kb`.docs: the name '../kb' contains '/' (U+002F)."), slash)
+    assert(
+      slash.contains("Cannot search lake.`../kb`.docs: the name '../kb' contains '/' (U+002F)."),
+      slash
+    )
     val branch = error("SELECT * FROM full_text_search('lake.kb.`docs$branch_..`', 'body', 'x', 1)")
     assert(branch.contains("Branch names must not be empty"), branch)
   }

@@ -20,20 +20,21 @@ import org.apache.spark.sql.types.StructType
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-/**
- * `text_match(column, query)` in WHERE, end to end: a partitioned primary-key table with a full-text indexed
- * column and a shared-shredding MAP column, written and compacted through Strata, queried with random
- * full-text queries combined with partition and map-key predicates. The oracle is independent of Strata: the
- * live rows are what the test wrote (newest version per key), matched by a brute-force Lucene index over them,
- * and the other predicates are evaluated in Scala.
- */
+/** `text_match(column, query)` in WHERE, end to end: a partitioned primary-key table with a
+  * full-text indexed column and a shared-shredding MAP column, written and compacted through
+  * Strata, queried with random full-text queries combined with partition and map-key predicates.
+  * The oracle is independent of Strata: the live rows are what the test wrote (newest version per
+  * key), matched by a brute-force Lucene index over them, and the other predicates are evaluated in
+  * Scala.
+  */
 class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   private lazy val root = Files.createTempDirectory("strata-text-match-")
   private var spark: SparkSession = _
   private val seed = TestSeeds.seed("TextMatchSuite")
   private val corpus = new TextCorpus(300)
-  private val schema = StructType.fromDDL("id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>")
+  private val schema =
+    StructType.fromDDL("id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>")
 
   /** A written row: (id, dt) is the primary key. */
   private case class Doc(id: Long, dt: String, body: String, attrs: Map[String, Int])
@@ -42,7 +43,8 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   private var live: Map[(Long, String), Doc] = Map.empty
 
   override def beforeAll(): Unit = {
-    spark = SparkSession.builder()
+    spark = SparkSession
+      .builder()
       .master("local[2]")
       .config("spark.ui.enabled", "false")
       .config("spark.driver.host", "127.0.0.1")
@@ -54,9 +56,11 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
       .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
       .getOrCreate()
     spark.sql("CREATE NAMESPACE lake.kb")
-    spark.sql("CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
-      "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
-      "'pk-full-text.index.columns'='body', 'fields.attrs.map.storage-layout'='shared-shredding')")
+    spark.sql(
+      "CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
+        "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
+        "'pk-full-text.index.columns'='body', 'fields.attrs.map.storage-layout'='shared-shredding')"
+    )
     val random = new Random(seed)
     val first = docs(random, 0 until 900)
     val second = docs(random, 600 until 1400) // replaces 600..899 with new versions
@@ -73,7 +77,9 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   private def docs(random: Random, ids: Range): Seq[Doc] = ids.map { i =>
     val body = if (random.nextInt(25) == 0) null else corpus.document(random, 4, 25)
-    val attrs = (0 until 5).flatMap(k => if (random.nextInt(3) == 0) None else Some(s"k$k" -> random.nextInt(10))).toMap
+    val attrs = (0 until 5)
+      .flatMap(k => if (random.nextInt(3) == 0) None else Some(s"k$k" -> random.nextInt(10)))
+      .toMap
     Doc(i.toLong, s"d${i % 3}", body, attrs)
   }
 
@@ -84,8 +90,13 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   private def quote(s: String): String = "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
-  /** The keys of `rows` whose body matches each query, by a brute-force Lucene index over exactly these rows. */
-  private def oracle(rows: Iterable[Doc], queries: Seq[String]): Map[String, Set[(Long, String)]] = {
+  /** The keys of `rows` whose body matches each query, by a brute-force Lucene index over exactly
+    * these rows.
+    */
+  private def oracle(
+      rows: Iterable[Doc],
+      queries: Seq[String]
+  ): Map[String, Set[(Long, String)]] = {
     val dir = new ByteBuffersDirectory()
     val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
     rows.filter(_.body != null).foreach { d =>
@@ -114,22 +125,32 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     ("", _ => true),
     (" AND dt = 'd1'", _.dt == "d1"),
     (" AND dt >= 'd1'", _.dt >= "d1"),
-    (" AND dt IN ('d0', 'd2')", d => d.dt == "d0" || d.dt == "d2"))
+    (" AND dt IN ('d0', 'd2')", d => d.dt == "d0" || d.dt == "d2")
+  )
 
   /** Map-key predicates on the shared-shredding column. */
   private val mapPredicates: Seq[(String, Doc => Boolean)] = Seq(
     ("", _ => true),
     (" AND attrs['k1'] > 4", _.attrs.get("k1").exists(_ > 4)),
     (" AND attrs['k3'] = 2", _.attrs.get("k3").contains(2)),
-    (" AND attrs['k0'] IS NOT NULL", _.attrs.contains("k0")))
+    (" AND attrs['k0'] IS NOT NULL", _.attrs.contains("k0"))
+  )
 
-  private def keys(df: DataFrame): Set[(Long, String)] = df.collect().map(r => (r.getLong(0), r.getString(1))).toSet
+  private def keys(df: DataFrame): Set[(Long, String)] =
+    df.collect().map(r => (r.getLong(0), r.getString(1))).toSet
 
   private def scanDescriptions(df: DataFrame): Seq[String] =
     df.queryExecution.executedPlan.collect { case b: BatchScanExec => b.scan.description() }
 
-  /** Random queries with random partition and map predicates on `table` equal the oracle over `rows`. */
-  private def checkRandomQueries(table: String, rows: Iterable[Doc], salt: Int, queries: Int = 40): Unit = {
+  /** Random queries with random partition and map predicates on `table` equal the oracle over
+    * `rows`.
+    */
+  private def checkRandomQueries(
+      table: String,
+      rows: Iterable[Doc],
+      salt: Int,
+      queries: Int = 40
+  ): Unit = {
     val random = new Random(seed + salt)
     val generator = new QueryGenerator(corpus)
     val qs = Iterator.continually(generator.next(random)).distinct.take(queries).toSeq
@@ -138,31 +159,48 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     qs.foreach { q =>
       val (partSql, partOk) = partitionPredicates(random.nextInt(partitionPredicates.size))
       val (mapSql, mapOk) = mapPredicates(random.nextInt(mapPredicates.size))
-      val df = spark.sql(s"SELECT id, dt FROM $table WHERE text_match(body, ${quote(q)})$partSql$mapSql")
-      val want = rows.filter(d => expected(q).contains((d.id, d.dt)) && partOk(d) && mapOk(d)).map(d => (d.id, d.dt)).toSet
-      val what = s"query '$q'$partSql$mapSql on $table (${TestSeeds.describe("TextMatchSuite", seed)})"
+      val df =
+        spark.sql(s"SELECT id, dt FROM $table WHERE text_match(body, ${quote(q)})$partSql$mapSql")
+      val want = rows
+        .filter(d => expected(q).contains((d.id, d.dt)) && partOk(d) && mapOk(d))
+        .map(d => (d.id, d.dt))
+        .toSet
+      val what =
+        s"query '$q'$partSql$mapSql on $table (${TestSeeds.describe("TextMatchSuite", seed)})"
       assert(keys(df) == want, what)
       nonEmpty += (if (want.nonEmpty) 1 else 0)
     }
-    assert(qs.size >= 30 && nonEmpty > qs.size / 3, s"most of ${qs.size} queries should match something: $nonEmpty")
+    assert(
+      qs.size >= 30 && nonEmpty > qs.size / 3,
+      s"most of ${qs.size} queries should match something: $nonEmpty"
+    )
   }
 
   test("the written rows are what the table reads (the oracle's live rows)") {
     assert(keys(spark.sql("SELECT id, dt FROM lake.kb.docs")) == live.keySet)
   }
 
-  test("after INSERTs: random text_match queries with partition and map-key predicates equal a brute-force Lucene match") {
+  test(
+    "after INSERTs: random text_match queries with partition and map-key predicates equal a brute-force Lucene match"
+  ) {
     checkRandomQueries("lake.kb.docs", live.values, 1)
   }
 
   test("EXPLAIN shows PushedTextMatch next to the partition and map-key pushdowns") {
-    val df = spark.sql("SELECT dt, count(*) FROM lake.kb.docs WHERE text_match(body, 'disk AND failure') " +
-      "AND dt >= 'd1' AND attrs['k1'] > 4 GROUP BY dt")
+    val df = spark.sql(
+      "SELECT dt, count(*) FROM lake.kb.docs WHERE text_match(body, 'disk AND failure') " +
+        "AND dt >= 'd1' AND attrs['k1'] > 4 GROUP BY dt"
+    )
     val explain = df.queryExecution.explainString(org.apache.spark.sql.execution.ExtendedMode)
     assert(explain.contains("PushedTextMatch: [body: disk AND failure]"), explain)
     assert(explain.contains("PushedMapPredicates: [attrs['k1'] > 4]"), explain)
-    assert(explain.contains("[PushedPredicates: [dt >= 'd1'], PushedMapPredicates: [attrs['k1'] > 4], " +
-      "SelectedKeys: [attrs=[k1]], PushedTextMatch: [body: disk AND failure]]"), explain)
+    assert(
+      explain.contains(
+        "[PushedPredicates: [dt >= 'd1'], PushedMapPredicates: [attrs['k1'] > 4], " +
+          "SelectedKeys: [attrs=[k1]], PushedTextMatch: [body: disk AND failure]]"
+      ),
+      explain
+    )
     // The scan answers an exact query alone: no text_match is left above it.
     assert(!df.queryExecution.executedPlan.toString.contains("text_match(body"), explain)
     df.collect()
@@ -170,29 +208,50 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   /** The text_match calls Spark still evaluates in a Filter of the optimized plan. */
   private def filtered(df: DataFrame): Seq[String] = df.queryExecution.optimizedPlan.collect {
-    case f: org.apache.spark.sql.catalyst.plans.logical.Filter => f.condition.collect { case t: TextMatch => t.binding.get.query }
+    case f: org.apache.spark.sql.catalyst.plans.logical.Filter =>
+      f.condition.collect { case t: TextMatch => t.binding.get.query }
   }.flatten
 
-  test("exact queries leave no text_match in the Filter; fuzzy, prefix and wildcard ones keep it, and both equal the oracle") {
+  test(
+    "exact queries leave no text_match in the Filter; fuzzy, prefix and wildcard ones keep it, and both equal the oracle"
+  ) {
     val random = new Random(seed + 10)
     val w = corpus.word(random)
     val v = corpus.word(random)
-    val exact = Seq(w, s"$w AND $v", s"$w OR NOT $v", "\"" + w + " " + v + "\"~3",
-      s"""{"match":{"query":"$w $v","operator":"And"}}""", s"""{"match_phrase":{"query":"$w $v","slop":2}}""",
-      s"""{"boolean":{"must":[{"match":{"query":"$w"}}],"must_not":[{"match":{"query":"$v"}}]}}""")
-    val fuzzy = Seq(s"$w~1", w.take(3) + "*", s"$w OR ${v.take(2)}*", s"""{"match":{"query":"$w","fuzziness":1}}""")
+    val exact = Seq(
+      w,
+      s"$w AND $v",
+      s"$w OR NOT $v",
+      "\"" + w + " " + v + "\"~3",
+      s"""{"match":{"query":"$w $v","operator":"And"}}""",
+      s"""{"match_phrase":{"query":"$w $v","slop":2}}""",
+      s"""{"boolean":{"must":[{"match":{"query":"$w"}}],"must_not":[{"match":{"query":"$v"}}]}}"""
+    )
+    val fuzzy = Seq(
+      s"$w~1",
+      w.take(3) + "*",
+      s"$w OR ${v.take(2)}*",
+      s"""{"match":{"query":"$w","fuzziness":1}}"""
+    )
     val classic = (exact ++ fuzzy).filterNot(_.startsWith("{"))
     val expected = oracle(live.values, classic)
     (exact ++ fuzzy).foreach { q =>
-      val df = spark.sql(s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(q)}) AND dt <> 'd2'")
+      val df = spark.sql(
+        s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(q)}) AND dt <> 'd2'"
+      )
       assert(scanDescriptions(df).exists(_.contains("PushedTextMatch")), q)
-      assert(filtered(df) == (if (exact.contains(q)) Seq() else Seq(q)), s"$q: ${df.queryExecution.optimizedPlan}")
+      assert(
+        filtered(df) == (if (exact.contains(q)) Seq() else Seq(q)),
+        s"$q: ${df.queryExecution.optimizedPlan}"
+      )
       val want = expected.get(q).map(_.filter(_._2 != "d2"))
       want.foreach(keys => assert(this.keys(df) == keys, q))
     }
     // Mixed: the exact conjunct goes, the fuzzy one stays, and the answer is their intersection.
-    val mixed = spark.sql(s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(w)}) AND " +
-      s"text_match(body, ${quote(v + "~1")})")
+    val mixed = spark.sql(
+      s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(w)}) AND " +
+        s"text_match(body, ${quote(v + "~1")})"
+    )
     assert(filtered(mixed) == Seq(v + "~1"))
     assert(keys(mixed) == expected(w).intersect(oracle(live.values, Seq(v + "~1"))(v + "~1")))
   }
@@ -201,20 +260,35 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     val counts = oracle(live.values, corpus.vocabulary().asScala.toSeq)
     val common = counts.maxBy(_._2.size)._1
     val random = new Random(seed + 11)
-    Seq(common, corpus.word(random), corpus.rareWord(random), s"$common AND NOT ${corpus.word(random)}").foreach { q =>
+    Seq(
+      common,
+      corpus.word(random),
+      corpus.rareWord(random),
+      s"$common AND NOT ${corpus.word(random)}"
+    ).foreach { q =>
       val expected = oracle(live.values, Seq(q))(q)
-      val count = spark.sql(s"SELECT count(*) FROM lake.kb.docs WHERE text_match(body, ${quote(q)})")
+      val count =
+        spark.sql(s"SELECT count(*) FROM lake.kb.docs WHERE text_match(body, ${quote(q)})")
       assert(filtered(count).isEmpty, q)
       assert(count.collect().head.getLong(0) == expected.size, q)
       // Every row is answered by the archives: the driver has the count, no scan runs.
-      assert(count.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.isEmpty,
-        count.queryExecution.executedPlan.toString)
-      assert(count.queryExecution.executedPlan.collect {
-        case l: org.apache.spark.sql.execution.LocalTableScanExec => l }.size == 1, q)
-      val titles = spark.sql(s"SELECT id, dt, title FROM lake.kb.docs WHERE text_match(body, ${quote(q)})").collect()
+      assert(
+        count.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.isEmpty,
+        count.queryExecution.executedPlan.toString
+      )
+      assert(
+        count.queryExecution.executedPlan.collect {
+          case l: org.apache.spark.sql.execution.LocalTableScanExec => l
+        }.size == 1,
+        q
+      )
+      val titles = spark
+        .sql(s"SELECT id, dt, title FROM lake.kb.docs WHERE text_match(body, ${quote(q)})")
+        .collect()
       assert(titles.map(r => (r.getLong(0), r.getString(1))).toSet == expected, q)
       assert(titles.forall(r => r.getString(2) == s"title ${r.getLong(0)}"), q)
-      val limited = spark.sql(s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(q)}) LIMIT 5")
+      val limited =
+        spark.sql(s"SELECT id, dt FROM lake.kb.docs WHERE text_match(body, ${quote(q)}) LIMIT 5")
       val got = keys(limited)
       assert(got.size == math.min(5, expected.size) && got.subsetOf(expected), q)
     }
@@ -223,17 +297,23 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("the scan reads only the matching rows and skips files without matches (metrics)") {
     val word = corpus.rareWord(new Random(seed + 2))
     val expected = oracle(live.values, Seq(word))(word)
-    val df = spark.sql(s"SELECT id, dt, title FROM lake.kb.docs WHERE text_match(body, ${quote(word)})")
+    val df =
+      spark.sql(s"SELECT id, dt, title FROM lake.kb.docs WHERE text_match(body, ${quote(word)})")
     assert(keys(df) == expected)
     val scan = df.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.head
     val total = live.size
-    assert(scan.metrics("numOutputRows").value == expected.size, s"the scan returned only the matching rows of $total")
+    assert(
+      scan.metrics("numOutputRows").value == expected.size,
+      s"the scan returned only the matching rows of $total"
+    )
     assert(scan.metrics("textMatchRows").value == expected.size)
     assert(scan.metrics("textMatchFilesSkipped").value > 0, "files without a match are not read")
     assert(scan.metrics("textMatchFilesReadWhole").value == 0)
   }
 
-  test("with the pushdown rule excluded Spark's own evaluation gives the same answers, and nothing is pushed") {
+  test(
+    "with the pushdown rule excluded Spark's own evaluation gives the same answers, and nothing is pushed"
+  ) {
     spark.conf.set("spark.sql.optimizer.excludedRules", PushTextMatchIntoStrataScans.ruleName)
     try {
       val df = spark.sql("SELECT id, dt FROM lake.kb.docs WHERE text_match(body, 'lake')")
@@ -249,19 +329,29 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
       val q1 = generator.next(random)
       val q2 = generator.next(random)
       val expected = oracle(live.values, Seq(q1, q2))
-      val df = spark.sql(s"SELECT a.id, a.dt FROM lake.kb.docs a JOIN lake.kb.docs b ON a.id = b.id AND a.dt = b.dt " +
-        s"WHERE text_match(a.body, ${quote(q1)}) AND text_match(b.body, ${quote(q2)}) AND a.dt <> 'd2'")
+      val df = spark.sql(
+        s"SELECT a.id, a.dt FROM lake.kb.docs a JOIN lake.kb.docs b ON a.id = b.id AND a.dt = b.dt " +
+          s"WHERE text_match(a.body, ${quote(q1)}) AND text_match(b.body, ${quote(q2)}) AND a.dt <> 'd2'"
+      )
       val scans = scanDescriptions(df)
-      assert(scans.count(_.contains(s"PushedTextMatch: [body: $q1]")) == 1 &&
-        scans.count(_.contains(s"PushedTextMatch: [body: $q2]")) == (if (q1 == q2) 2 else 1), scans)
+      assert(
+        scans.count(_.contains(s"PushedTextMatch: [body: $q1]")) == 1 &&
+          scans.count(_.contains(s"PushedTextMatch: [body: $q2]")) == (if (q1 == q2) 2 else 1),
+        scans
+      )
       assert(keys(df) == expected(q1).intersect(expected(q2)).filter(_._2 != "d2"), s"$q1 / $q2")
     }
     // A join with rows that do not come from the table, and two matches on the same scan.
     val q = "lake OR storage"
     val expected = oracle(live.values, Seq("lake", "storage"))
-    val both = spark.sql("SELECT d.id, d.dt FROM lake.kb.docs d JOIN (SELECT id FROM range(0, 2000, 2)) r ON d.id = r.id " +
-      "WHERE text_match(d.body, 'lake') AND text_match(d.body, 'storage')")
-    assert(scanDescriptions(both).exists(_.contains("PushedTextMatch: [body: lake, body: storage]")), scanDescriptions(both))
+    val both = spark.sql(
+      "SELECT d.id, d.dt FROM lake.kb.docs d JOIN (SELECT id FROM range(0, 2000, 2)) r ON d.id = r.id " +
+        "WHERE text_match(d.body, 'lake') AND text_match(d.body, 'storage')"
+    )
+    assert(
+      scanDescriptions(both).exists(_.contains("PushedTextMatch: [body: lake, body: storage]")),
+      scanDescriptions(both)
+    )
     assert(keys(both) == expected("lake").intersect(expected("storage")).filter(_._1 % 2 == 0), q)
   }
 
@@ -270,10 +360,14 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     checkRandomQueries("lake.kb.docs", live.values, 5)
   }
 
-  test("files no archive covers are indexed at query time; with fresh indexing off they are read whole") {
-    spark.sql("CREATE TABLE lake.kb.late (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
-      "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
-      "'fields.attrs.map.storage-layout'='shared-shredding')")
+  test(
+    "files no archive covers are indexed at query time; with fresh indexing off they are read whole"
+  ) {
+    spark.sql(
+      "CREATE TABLE lake.kb.late (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
+        "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'fields.attrs.map.storage-layout'='shared-shredding')"
+    )
     val random = new Random(seed + 6)
     val first = docs(random, 0 until 500)
     val second = docs(random, 300 until 700)
@@ -299,7 +393,8 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
       assert(whole.metrics("textMatchFilesReadWhole").value > 0)
       assert(whole.metrics("textMatchRows").value == 0)
       // Files no index searched are matched by the scan row by row; a count(*) of them is Spark's, exact too.
-      val count = spark.sql(s"SELECT count(*) FROM lake.kb.late WHERE text_match(body, ${quote(word)})")
+      val count =
+        spark.sql(s"SELECT count(*) FROM lake.kb.late WHERE text_match(body, ${quote(word)})")
       assert(count.collect().head.getLong(0) == expected.size)
       assert(count.queryExecution.executedPlan.collect { case b: BatchScanExec => b }.nonEmpty)
       checkRandomQueries("lake.kb.late", rows, 9, queries = 30)
@@ -307,9 +402,13 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("rows still in level 0 are matched once a read returns them, as a plain SELECT sees them") {
-    spark.sql("CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-      "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')")
-    spark.sql("INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')")
+    spark.sql(
+      "CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')"
+    )
     spark.sql("ALTER TABLE lake.kb.level0 SET TBLPROPERTIES ('write-only' = 'true')")
     spark.sql("INSERT INTO lake.kb.level0 VALUES (4, 'disk slow'), (3, 'network full')")
     def ids(where: String): Set[Long] =
@@ -326,26 +425,41 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("bad calls get one clear error each") {
     def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
     val notIndexed = error("SELECT id FROM lake.kb.docs WHERE text_match(title, 'x')")
-    assert(notIndexed.contains("Cannot use text_match(title, 'x'): column title of lake.kb.docs is not full-text " +
-      "indexed; set 'pk-full-text.index.columns'"), notIndexed)
+    assert(
+      notIndexed.contains(
+        "Cannot use text_match(title, 'x'): column title of lake.kb.docs is not full-text " +
+          "indexed; set 'pk-full-text.index.columns'"
+      ),
+      notIndexed
+    )
     assert(notIndexed.contains("or match the indexed column 'body'"), notIndexed)
     val perRow = error("SELECT id FROM lake.kb.docs WHERE text_match(body, title)")
     assert(perRow.contains("the query must be a constant string, found title"), perRow)
     val expression = error("SELECT id FROM lake.kb.docs WHERE text_match(lower(body), 'x')")
     assert(expression.contains("the first argument must be a column"), expression)
     val badQuery = error("SELECT id FROM lake.kb.docs WHERE text_match(body, 'AND (')")
-    assert(badQuery.contains("Cannot use text_match(body, 'AND (') on lake.kb.docs: Cannot parse full-text query"), badQuery)
-    val nullQuery = error("SELECT id FROM lake.kb.docs WHERE text_match(body, CAST(NULL AS STRING))")
+    assert(
+      badQuery.contains(
+        "Cannot use text_match(body, 'AND (') on lake.kb.docs: Cannot parse full-text query"
+      ),
+      badQuery
+    )
+    val nullQuery =
+      error("SELECT id FROM lake.kb.docs WHERE text_match(body, CAST(NULL AS STRING))")
     assert(nullQuery.contains("the query is NULL"), nullQuery)
     val arity = error("SELECT id FROM lake.kb.docs WHERE text_match(body)")
     assert(arity.contains("expected (column, query)"), arity)
-    spark.sql("CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')")
+    spark.sql(
+      "CREATE TABLE lake.kb.plain (id BIGINT, body STRING) TBLPROPERTIES ('primary-key'='id', 'bucket'='1')"
+    )
     val plain = error("SELECT id FROM lake.kb.plain WHERE text_match(body, 'x')")
     assert(plain.contains("column body of lake.kb.plain is not full-text indexed"), plain)
     val foreign = error("SELECT * FROM VALUES ('disk') AS v(body) WHERE text_match(body, 'disk')")
     assert(foreign.contains("is not a column read from a table of a Strata catalog"), foreign)
     // A renamed column is still the table's column.
-    val renamed = spark.sql("SELECT i FROM (SELECT id AS i, body AS b FROM lake.kb.docs) WHERE text_match(b, 'lake')")
+    val renamed = spark.sql(
+      "SELECT i FROM (SELECT id AS i, body AS b FROM lake.kb.docs) WHERE text_match(b, 'lake')"
+    )
     assert(renamed.collect().length == oracle(live.values, Seq("lake"))("lake").size)
   }
 }

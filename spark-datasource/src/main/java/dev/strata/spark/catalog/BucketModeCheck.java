@@ -1,16 +1,16 @@
 package dev.strata.spark.catalog;
 
 import java.util.Map;
-
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.schema.TableSchema;
 
 /**
- * Strata writes a fixed-bucket primary-key table with one Spark task per (partition, bucket), which needs
- * the bucket of a row to be a pure function of its bucket key: a fixed bucket count. Paimon's dynamic
- * buckets (-1 on a primary-key table) assign buckets through a per-partition hash index, which Strata does
- * not maintain, so they are refused up front. Postpone buckets (-2) are accepted on primary-key tables:
- * writes park rows in bucket -2 and {@code CALL sys.compact} assigns real buckets.
+ * Strata writes a fixed-bucket primary-key table with one Spark task per (partition, bucket), which
+ * needs the bucket of a row to be a pure function of its bucket key: a fixed bucket count. Paimon's
+ * dynamic buckets (-1 on a primary-key table) assign buckets through a per-partition hash index,
+ * which Strata does not maintain, so they are refused up front. Postpone buckets (-2) are accepted
+ * on primary-key tables: writes park rows in bucket -2 and {@code CALL sys.compact} assigns real
+ * buckets.
  */
 final class BucketModeCheck implements TableDefinitionCheck {
 
@@ -24,36 +24,40 @@ final class BucketModeCheck implements TableDefinitionCheck {
         try {
             bucket = raw == null ? CoreOptions.BUCKET.defaultValue() : Integer.parseInt(raw.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot define table %s: option 'bucket' must be an integer, found '%s'. "
-                            + "Use a positive bucket count, -1 for an append table without buckets, "
-                            + "or -2 for a primary-key table with postpone buckets.",
-                    table, raw));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot define table %s: option 'bucket' must be an integer, found '%s'. "
+                                    + "Use a positive bucket count, -1 for an append table without buckets, "
+                                    + "or -2 for a primary-key table with postpone buckets.",
+                            table, raw));
         }
         boolean primaryKey = !proposed.primaryKeys().isEmpty();
         if (bucket == 0 || bucket < POSTPONE_BUCKET) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot define table %s: option 'bucket' = %d is not supported. "
-                            + "Use a positive bucket count, -1 for an append table without buckets, "
-                            + "or -2 for a primary-key table with postpone buckets.",
-                    table, bucket));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot define table %s: option 'bucket' = %d is not supported. "
+                                    + "Use a positive bucket count, -1 for an append table without buckets, "
+                                    + "or -2 for a primary-key table with postpone buckets.",
+                            table, bucket));
         }
         if (bucket == POSTPONE_BUCKET) {
             if (!primaryKey) {
-                throw new IllegalArgumentException(String.format(
-                        "Cannot define table %s: option 'bucket' = -2 (postpone buckets) needs a primary-key table. "
-                                + "Add 'primary-key' to TBLPROPERTIES, or use 'bucket' = '-1' for an append table.",
-                        table));
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot define table %s: option 'bucket' = -2 (postpone buckets) needs a primary-key table. "
+                                        + "Add 'primary-key' to TBLPROPERTIES, or use 'bucket' = '-1' for an append table.",
+                                table));
             }
             checkPostponeOptions(table, options);
             return;
         }
         if (primaryKey && bucket < 0) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot define primary-key table %s: option 'bucket' is %s, which means dynamic buckets; "
-                            + "Strata writes primary-key tables with a fixed bucket count or postpone buckets only. "
-                            + "Add 'bucket' = 'N' (N > 0), or 'bucket' = '-2' for postpone buckets, to TBLPROPERTIES.",
-                    table, raw == null ? "not set" : "'" + raw + "'"));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot define primary-key table %s: option 'bucket' is %s, which means dynamic buckets; "
+                                    + "Strata writes primary-key tables with a fixed bucket count or postpone buckets only. "
+                                    + "Add 'bucket' = 'N' (N > 0), or 'bucket' = '-2' for postpone buckets, to TBLPROPERTIES.",
+                            table, raw == null ? "not set" : "'" + raw + "'"));
         }
     }
 
@@ -67,19 +71,21 @@ final class BucketModeCheck implements TableDefinitionCheck {
                 n = 0;
             }
             if (n <= 0) {
-                throw new IllegalArgumentException(String.format(
-                        "Cannot define table %s: option '%s' must be a positive integer, found '%s'. "
-                                + "Set the bucket count compaction gives a partition seen for the first time, e.g. '4'.",
-                        table, CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM.key(), defaultNum));
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot define table %s: option '%s' must be a positive integer, found '%s'. "
+                                        + "Set the bucket count compaction gives a partition seen for the first time, e.g. '4'.",
+                                table, CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM.key(), defaultNum));
             }
         }
         String fixed = options.get(CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key());
         if (fixed != null && Boolean.parseBoolean(fixed.trim())) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot define table %s: option '%s' = '%s' asks batch writes to go straight into real buckets, "
-                            + "which Strata does not do; Strata parks written rows in bucket -2 until CALL sys.compact. "
-                            + "Remove the option or set it to 'false'.",
-                    table, CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key(), fixed));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot define table %s: option '%s' = '%s' asks batch writes to go straight into real buckets, "
+                                    + "which Strata does not do; Strata parks written rows in bucket -2 until CALL sys.compact. "
+                                    + "Remove the option or set it to 'false'.",
+                            table, CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key(), fixed));
         }
     }
 }

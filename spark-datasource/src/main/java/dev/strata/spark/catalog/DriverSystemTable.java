@@ -2,7 +2,6 @@ package dev.strata.spark.catalog;
 
 import java.util.List;
 import java.util.Set;
-
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
@@ -11,9 +10,10 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A read-only system table of Strata whose rows are computed on the driver from table metadata (no Spark job):
- * {@code t$fulltext} ({@link FullTextSystemTable}) and {@code t$shredding} ({@link ShreddingSystemTable}). The
- * rows are computed when the query is planned, with only the columns the query uses.
+ * A read-only system table of Strata whose rows are computed on the driver from table metadata (no
+ * Spark job): {@code t$fulltext} ({@link FullTextSystemTable}) and {@code t$shredding} ({@link
+ * ShreddingSystemTable}). The rows are computed when the query is planned, with only the columns
+ * the query uses.
  */
 final class DriverSystemTable extends ReadOnlySystemTable {
 

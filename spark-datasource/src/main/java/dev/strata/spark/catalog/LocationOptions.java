@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.options.ConfigOption;
@@ -13,26 +12,32 @@ import org.apache.paimon.options.FallbackKey;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 
 /**
- * The Paimon table options that decide where files go, checked at CREATE TABLE, CTAS and ALTER TABLE SET
- * TBLPROPERTIES so that no option puts a file outside the warehouse unless the catalog allows it:
+ * The Paimon table options that decide where files go, checked at CREATE TABLE, CTAS and ALTER
+ * TABLE SET TBLPROPERTIES so that no option puts a file outside the warehouse unless the catalog
+ * allows it:
  *
  * <ul>
- *   <li>options that move data, index or blob files to other locations ({@code data-file.external-paths},
- *       {@code global-index.external-path}, {@code blob-external-storage-path}) are refused unless the
- *       catalog option {@value #ALLOW_EXTERNAL_PATHS} is true, and then only hold absolute locations
- *       without {@code .} or {@code ..} segments;
- *   <li>{@code path} and Spark's {@code location} are always refused: a table of the filesystem catalog lives
- *       at {@code <warehouse>/<db>.db/<table>};
+ *   <li>options that move data, index or blob files to other locations ({@code
+ *       data-file.external-paths}, {@code global-index.external-path}, {@code
+ *       blob-external-storage-path}) are refused unless the catalog option {@value
+ *       #ALLOW_EXTERNAL_PATHS} is true, and then only hold absolute locations without {@code .} or
+ *       {@code ..} segments;
+ *   <li>{@code path} and Spark's {@code location} are always refused: a table of the filesystem
+ *       catalog lives at {@code <warehouse>/<db>.db/<table>};
  *   <li>{@code data-file.path-directory} must name a sub-directory inside the table;
- *   <li>file name prefixes must not contain separators; branch and tag names follow {@link WarehouseNames}.
+ *   <li>file name prefixes must not contain separators; branch and tag names follow {@link
+ *       WarehouseNames}.
  * </ul>
  *
- * Options that only choose among external paths ({@code data-file.external-paths.strategy},
- * {@code .weights}, {@code .specific-fs}) move nothing by themselves and are not checked.
+ * Options that only choose among external paths ({@code data-file.external-paths.strategy}, {@code
+ * .weights}, {@code .specific-fs}) move nothing by themselves and are not checked.
  */
 public final class LocationOptions {
 
-    /** The catalog option ({@code spark.sql.catalog.<name>.allow-external-paths}) allowing external paths. */
+    /**
+     * The catalog option ({@code spark.sql.catalog.<name>.allow-external-paths}) allowing external
+     * paths.
+     */
     public static final String ALLOW_EXTERNAL_PATHS = "allow-external-paths";
 
     private enum Rule {
@@ -51,17 +56,35 @@ public final class LocationOptions {
 
     private static Map<String, Rule> rules() {
         Map<String, Rule> rules = new LinkedHashMap<>();
-        add(rules, Rule.EXTERNAL_LOCATIONS, CoreOptions.DATA_FILE_EXTERNAL_PATHS, CoreOptions.GLOBAL_INDEX_EXTERNAL_PATH,
+        add(
+                rules,
+                Rule.EXTERNAL_LOCATIONS,
+                CoreOptions.DATA_FILE_EXTERNAL_PATHS,
+                CoreOptions.GLOBAL_INDEX_EXTERNAL_PATH,
                 CoreOptions.BLOB_EXTERNAL_STORAGE_PATH);
         add(rules, Rule.TABLE_LOCATION, CoreOptions.PATH);
         rules.put(TableCatalog.PROP_LOCATION, Rule.TABLE_LOCATION);
         add(rules, Rule.SUB_DIRECTORY, CoreOptions.DATA_FILE_PATH_DIRECTORY);
-        add(rules, Rule.FILE_NAME_PREFIX, CoreOptions.DATA_FILE_PREFIX, CoreOptions.CHANGELOG_FILE_PREFIX);
-        add(rules, Rule.BRANCH_NAME, CoreOptions.BRANCH, CoreOptions.SCAN_FALLBACK_BRANCH,
-                CoreOptions.SCAN_PRIMARY_BRANCH, CoreOptions.SCAN_FALLBACK_SNAPSHOT_BRANCH,
+        add(
+                rules,
+                Rule.FILE_NAME_PREFIX,
+                CoreOptions.DATA_FILE_PREFIX,
+                CoreOptions.CHANGELOG_FILE_PREFIX);
+        add(
+                rules,
+                Rule.BRANCH_NAME,
+                CoreOptions.BRANCH,
+                CoreOptions.SCAN_FALLBACK_BRANCH,
+                CoreOptions.SCAN_PRIMARY_BRANCH,
+                CoreOptions.SCAN_FALLBACK_SNAPSHOT_BRANCH,
                 CoreOptions.SCAN_FALLBACK_DELTA_BRANCH);
-        add(rules, Rule.TAG_NAME, CoreOptions.SCAN_TAG_NAME, CoreOptions.SCAN_VERSION,
-                CoreOptions.TAG_BATCH_CUSTOMIZED_NAME, CoreOptions.INCREMENTAL_TO_AUTO_TAG);
+        add(
+                rules,
+                Rule.TAG_NAME,
+                CoreOptions.SCAN_TAG_NAME,
+                CoreOptions.SCAN_VERSION,
+                CoreOptions.TAG_BATCH_CUSTOMIZED_NAME,
+                CoreOptions.INCREMENTAL_TO_AUTO_TAG);
         add(rules, Rule.TAG_NAMES, CoreOptions.INCREMENTAL_BETWEEN);
         return rules;
     }
@@ -76,8 +99,9 @@ public final class LocationOptions {
     }
 
     /**
-     * Checks the options a CREATE or ALTER TABLE would store. On ALTER only options that are new or change
-     * value are checked, so a table keeps working with options a catalog allowed when it was created.
+     * Checks the options a CREATE or ALTER TABLE would store. On ALTER only options that are new or
+     * change value are checked, so a table keeps working with options a catalog allowed when it was
+     * created.
      *
      * @param action what was attempted, naming the table, e.g. {@code create table lake.db.t}
      * @param catalog the catalog name, for the option to set in messages
@@ -86,70 +110,91 @@ public final class LocationOptions {
      * @param allowExternal the value of the catalog option {@value #ALLOW_EXTERNAL_PATHS}
      */
     public static void check(
-            String action, String catalog, Map<String, String> proposed, Map<String, String> current,
+            String action,
+            String catalog,
+            Map<String, String> proposed,
+            Map<String, String> current,
             boolean allowExternal) {
         for (Map.Entry<String, String> e : proposed.entrySet()) {
             Rule rule = RULES.get(e.getKey().toLowerCase(Locale.ROOT));
             if (rule == null || Objects.equals(current.get(e.getKey()), e.getValue())) {
                 continue;
             }
-            check(action, catalog, e.getKey(), e.getValue() == null ? "" : e.getValue(), rule, allowExternal);
+            check(
+                    action,
+                    catalog,
+                    e.getKey(),
+                    e.getValue() == null ? "" : e.getValue(),
+                    rule,
+                    allowExternal);
         }
     }
 
-    private static void check(String action, String catalog, String key, String value, Rule rule, boolean allow) {
+    private static void check(
+            String action, String catalog, String key, String value, Rule rule, boolean allow) {
         switch (rule) {
             case EXTERNAL_LOCATIONS:
                 if (!allow) {
-                    throw new IllegalArgumentException(String.format(
-                            "Cannot %s: option '%s' moves files outside the warehouse. Set "
-                                    + "spark.sql.catalog.%s.%s=true to allow absolute external locations.",
-                            action, key, catalog, ALLOW_EXTERNAL_PATHS));
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot %s: option '%s' moves files outside the warehouse. Set "
+                                            + "spark.sql.catalog.%s.%s=true to allow absolute external locations.",
+                                    action, key, catalog, ALLOW_EXTERNAL_PATHS));
                 }
                 for (String location : value.split(",")) {
                     String problem = notAbsolute(location.trim());
                     if (problem != null) {
-                        throw new IllegalArgumentException(String.format(
-                                "Cannot %s: option '%s' holds '%s', which %s. Use absolute locations, e.g. "
-                                        + "file:/data/ext or s3://bucket/ext, without '.' or '..' segments.",
-                                action, key, WarehouseNames.printable(location.trim()), problem));
+                        throw new IllegalArgumentException(
+                                String.format(
+                                        "Cannot %s: option '%s' holds '%s', which %s. Use absolute locations, e.g. "
+                                                + "file:/data/ext or s3://bucket/ext, without '.' or '..' segments.",
+                                        action,
+                                        key,
+                                        WarehouseNames.printable(location.trim()),
+                                        problem));
                     }
                 }
                 return;
             case TABLE_LOCATION:
-                throw new IllegalArgumentException(String.format(
-                        "Cannot %s: option '%s' would place the table outside the catalog's layout; tables of "
-                                + "catalog %s live in the warehouse at <namespace>.db/<table>. Remove the option "
-                                + "(or the LOCATION clause).",
-                        action, key, catalog));
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot %s: option '%s' would place the table outside the catalog's layout; tables of "
+                                        + "catalog %s live in the warehouse at <namespace>.db/<table>. Remove the option "
+                                        + "(or the LOCATION clause).",
+                                action, key, catalog));
             case SUB_DIRECTORY:
                 String problem = notSubDirectory(value);
                 if (problem != null) {
-                    throw new IllegalArgumentException(String.format(
-                            "Cannot %s: option '%s' = '%s' %s. It names a sub-directory inside the table: "
-                                    + "segments separated by '/', none empty, '.' or '..', without a leading '/', "
-                                    + "'\\', ':' or control characters.",
-                            action, key, WarehouseNames.printable(value), problem));
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot %s: option '%s' = '%s' %s. It names a sub-directory inside the table: "
+                                            + "segments separated by '/', none empty, '.' or '..', without a leading '/', "
+                                            + "'\\', ':' or control characters.",
+                                    action, key, WarehouseNames.printable(value), problem));
                 }
                 return;
             case FILE_NAME_PREFIX:
                 String bad = WarehouseNames.characterProblem(value);
                 if (bad != null) {
-                    throw new IllegalArgumentException(String.format(
-                            "Cannot %s: option '%s': %s. File name prefixes must not contain '/', '\\' or "
-                                    + "control characters.",
-                            action, key, bad.replace("the name", "the value")));
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot %s: option '%s': %s. File name prefixes must not contain '/', '\\' or "
+                                            + "control characters.",
+                                    action, key, bad.replace("the name", "the value")));
                 }
                 return;
             case BRANCH_NAME:
-                WarehouseNames.check(action + ": option '" + key + "'", WarehouseNames.Kind.BRANCH, value);
+                WarehouseNames.check(
+                        action + ": option '" + key + "'", WarehouseNames.Kind.BRANCH, value);
                 return;
             case TAG_NAME:
-                WarehouseNames.check(action + ": option '" + key + "'", WarehouseNames.Kind.TAG, value);
+                WarehouseNames.check(
+                        action + ": option '" + key + "'", WarehouseNames.Kind.TAG, value);
                 return;
             case TAG_NAMES:
                 for (String tag : value.split(",")) {
-                    WarehouseNames.check(action + ": option '" + key + "'", WarehouseNames.Kind.TAG, tag.trim());
+                    WarehouseNames.check(
+                            action + ": option '" + key + "'", WarehouseNames.Kind.TAG, tag.trim());
                 }
                 return;
             default:
@@ -157,7 +202,9 @@ public final class LocationOptions {
         }
     }
 
-    /** Why {@code location} is not an absolute location without relative steps, or null when it is. */
+    /**
+     * Why {@code location} is not an absolute location without relative steps, or null when it is.
+     */
     static String notAbsolute(String location) {
         if (location.isEmpty()) {
             return "is empty";

@@ -1,11 +1,10 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.data.SparkTypes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-
-import dev.strata.spark.data.PaimonToSpark;
-import dev.strata.spark.data.SparkTypes;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
@@ -21,10 +20,11 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A Paimon system table ({@code t$snapshots}, {@code t$schemas}, {@code t$options}, {@code t$files},
- * {@code t$manifests}, {@code t$partitions}, {@code t$buckets}, {@code t$tags}, {@code t$audit_log}, ...) as a
- * read-only Spark table: the columns and rows are exactly Paimon's (its own {@link ReadBuilder} plans and reads
- * them), projected to the columns a query uses, one Spark task per Paimon split.
+ * A Paimon system table ({@code t$snapshots}, {@code t$schemas}, {@code t$options}, {@code
+ * t$files}, {@code t$manifests}, {@code t$partitions}, {@code t$buckets}, {@code t$tags}, {@code
+ * t$audit_log}, ...) as a read-only Spark table: the columns and rows are exactly Paimon's (its own
+ * {@link ReadBuilder} plans and reads them), projected to the columns a query uses, one Spark task
+ * per Paimon split.
  */
 public final class PaimonSystemTable extends ReadOnlySystemTable {
 
@@ -43,8 +43,11 @@ public final class PaimonSystemTable extends ReadOnlySystemTable {
         for (StructField f : required.fields()) {
             projection[i++] = names.indexOf(f.name());
         }
-        return new SystemScan(name(), table.newReadBuilder().withProjection(projection),
-                table.rowType().project(projection), required);
+        return new SystemScan(
+                name(),
+                table.newReadBuilder().withProjection(projection),
+                table.rowType().project(projection),
+                required);
     }
 
     private static final class SystemScan implements Scan, Batch {
@@ -113,15 +116,18 @@ public final class PaimonSystemTable extends ReadOnlySystemTable {
         }
 
         @Override
-        public PartitionReader<org.apache.spark.sql.catalyst.InternalRow> createReader(InputPartition partition) {
+        public PartitionReader<org.apache.spark.sql.catalyst.InternalRow> createReader(
+                InputPartition partition) {
             PaimonToSpark converter = PaimonToSpark.forRowType(readType);
             RecordReader<InternalRow> reader;
             try {
                 reader = readBuilder.newRead().createReader(((SplitPartition) partition).split);
             } catch (IOException e) {
-                throw new UncheckedIOException("Cannot read system table " + name + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(
+                        "Cannot read system table " + name + ": " + e.getMessage(), e);
             }
-            // System tables are metadata-sized except audit_log and friends, which read batch by batch.
+            // System tables are metadata-sized except audit_log and friends, which read batch by
+            // batch.
             return new PartitionReader<>() {
                 private RecordReader.RecordIterator<InternalRow> batch;
                 private org.apache.spark.sql.catalyst.InternalRow current;

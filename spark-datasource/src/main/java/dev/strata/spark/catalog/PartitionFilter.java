@@ -1,11 +1,10 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.spark.errors.StrataErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-
-import dev.strata.spark.errors.StrataErrors;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry$;
@@ -48,45 +47,63 @@ import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The check that a {@code where => '...'} argument is a partition predicate and nothing else, done on the
- * unresolved expression Spark's parser makes of it, before anything of it is analysed or evaluated.
+ * The check that a {@code where => '...'} argument is a partition predicate and nothing else, done
+ * on the unresolved expression Spark's parser makes of it, before anything of it is analysed or
+ * evaluated.
  *
  * <p>A filter may contain only:
- * <ul>
- *   <li>partition columns, named by one unquoted or back-quoted identifier (matched case-insensitively
- *       unless {@code spark.sql.caseSensitive} is set), and literals;</li>
- *   <li>comparisons ({@code = <=> < <= > >= != <>}), {@code IN} with items that are constants, {@code BETWEEN},
- *       {@code IS [NOT] NULL}, {@code IS [NOT] TRUE/FALSE}, {@code IS [NOT] DISTINCT FROM}, {@code LIKE},
- *       {@code ILIKE}, {@code AND}, {@code OR}, {@code NOT}, and {@code CAST} (also {@code ::}) of anything
- *       allowed;</li>
- *   <li>constants: literals and, applied to constants only, arithmetic operators, {@code ||} and calls of
- *       Spark's built-in scalar functions.</li>
- * </ul>
- * A function call is allowed when its name is a single identifier naming a function of Spark's built-in
- * registry (not a temporary, catalog or user-defined function, and not shadowed by a temporary function
- * of the session), it is not an aggregate, window, generator or lambda function, its arguments are
- * constants, and the expression Spark's built-in registry builds for it is deterministic and evaluable (not a
- * placeholder for session context such as {@code current_user()} or {@code current_database()}).
- * Functions that do more than compute a value from their arguments are refused by name: {@code reflect},
- * {@code java_method} and {@code try_reflect} call arbitrary Java methods; {@code raise_error} and
- * {@code assert_true} fail the statement with a message of the caller's choosing; the {@code xpath} family,
- * {@code from_xml} and {@code schema_of_xml} parse XML documents, which may refer to external entities.
- * Functions that call fixed methods of Spark's own code (Spark builds many built-ins that way) are not
- * refused: only the reflection functions take the method from their arguments.
- * {@code current_date()}, {@code current_timestamp()} and {@code now()} are allowed: they are constant within
- * a statement and make filters such as {@code dt >= date_sub(current_date(), 7)} possible.
  *
- * <p>Everything else is refused naming the construct: subqueries, {@code *}, lambda functions, parameter
- * markers, field, element or key access, qualified or unknown column names, aggregates, window functions,
- * {@code CASE} and other expressions.
+ * <ul>
+ *   <li>partition columns, named by one unquoted or back-quoted identifier (matched
+ *       case-insensitively unless {@code spark.sql.caseSensitive} is set), and literals;
+ *   <li>comparisons ({@code = <=> < <= > >= != <>}), {@code IN} with items that are constants,
+ *       {@code BETWEEN}, {@code IS [NOT] NULL}, {@code IS [NOT] TRUE/FALSE}, {@code IS [NOT]
+ *       DISTINCT FROM}, {@code LIKE}, {@code ILIKE}, {@code AND}, {@code OR}, {@code NOT}, and
+ *       {@code CAST} (also {@code ::}) of anything allowed;
+ *   <li>constants: literals and, applied to constants only, arithmetic operators, {@code ||} and
+ *       calls of Spark's built-in scalar functions.
+ * </ul>
+ *
+ * A function call is allowed when its name is a single identifier naming a function of Spark's
+ * built-in registry (not a temporary, catalog or user-defined function, and not shadowed by a
+ * temporary function of the session), it is not an aggregate, window, generator or lambda function,
+ * its arguments are constants, and the expression Spark's built-in registry builds for it is
+ * deterministic and evaluable (not a placeholder for session context such as {@code current_user()}
+ * or {@code current_database()}). Functions that do more than compute a value from their arguments
+ * are refused by name: {@code reflect}, {@code java_method} and {@code try_reflect} call arbitrary
+ * Java methods; {@code raise_error} and {@code assert_true} fail the statement with a message of
+ * the caller's choosing; the {@code xpath} family, {@code from_xml} and {@code schema_of_xml} parse
+ * XML documents, which may refer to external entities. Functions that call fixed methods of Spark's
+ * own code (Spark builds many built-ins that way) are not refused: only the reflection functions
+ * take the method from their arguments. {@code current_date()}, {@code current_timestamp()} and
+ * {@code now()} are allowed: they are constant within a statement and make filters such as {@code
+ * dt >= date_sub(current_date(), 7)} possible.
+ *
+ * <p>Everything else is refused naming the construct: subqueries, {@code *}, lambda functions,
+ * parameter markers, field, element or key access, qualified or unknown column names, aggregates,
+ * window functions, {@code CASE} and other expressions.
  */
 final class PartitionFilter {
 
     /** Built-in functions refused whatever their arguments (see the class comment). */
-    private static final Set<String> REFUSED_FUNCTIONS = Set.of(
-            "reflect", "java_method", "try_reflect", "raise_error", "assert_true",
-            "xpath", "xpath_boolean", "xpath_double", "xpath_float", "xpath_int", "xpath_long", "xpath_number",
-            "xpath_short", "xpath_string", "from_xml", "schema_of_xml");
+    private static final Set<String> REFUSED_FUNCTIONS =
+            Set.of(
+                    "reflect",
+                    "java_method",
+                    "try_reflect",
+                    "raise_error",
+                    "assert_true",
+                    "xpath",
+                    "xpath_boolean",
+                    "xpath_double",
+                    "xpath_float",
+                    "xpath_int",
+                    "xpath_long",
+                    "xpath_number",
+                    "xpath_short",
+                    "xpath_string",
+                    "from_xml",
+                    "schema_of_xml");
 
     /** Groups of Spark's function documentation that are not scalar functions. */
     private static final Set<String> NON_SCALAR_GROUPS =
@@ -98,7 +115,8 @@ final class PartitionFilter {
     private final List<String> partitionColumns;
     private final boolean caseSensitive;
 
-    private PartitionFilter(SparkSession spark, String tableName, String where, List<String> partitionColumns) {
+    private PartitionFilter(
+            SparkSession spark, String tableName, String where, List<String> partitionColumns) {
         this.spark = spark;
         this.tableName = tableName;
         this.where = where;
@@ -107,10 +125,12 @@ final class PartitionFilter {
     }
 
     /**
-     * Parses {@code where} with the session's SQL parser and checks it is a partition predicate over
-     * {@code partitionColumns}; throws an analysis error naming the first construct that is not allowed.
+     * Parses {@code where} with the session's SQL parser and checks it is a partition predicate
+     * over {@code partitionColumns}; throws an analysis error naming the first construct that is
+     * not allowed.
      */
-    static void check(SparkSession spark, String tableName, String where, List<String> partitionColumns) {
+    static void check(
+            SparkSession spark, String tableName, String where, List<String> partitionColumns) {
         new PartitionFilter(spark, tableName, where, partitionColumns).check();
     }
 
@@ -119,16 +139,23 @@ final class PartitionFilter {
         try {
             parsed = spark.sessionState().sqlParser().parseExpression(where);
         } catch (ParseException e) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot use where => '%s' for %s: it is not a single SQL expression (%s). Write a filter over "
-                            + "partition columns %s, e.g. %s = '...'.",
-                    where, tableName, firstLine(e.getMessage()), String.join(", ", partitionColumns),
-                    partitionColumns.get(0)), e);
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot use where => '%s' for %s: it is not a single SQL expression (%s). Write a filter over "
+                                    + "partition columns %s, e.g. %s = '...'.",
+                            where,
+                            tableName,
+                            firstLine(e.getMessage()),
+                            String.join(", ", partitionColumns),
+                            partitionColumns.get(0)),
+                    e);
         }
         checkNode(parsed);
     }
 
-    /** Checks {@code e} and its children; returns whether {@code e} references a partition column. */
+    /**
+     * Checks {@code e} and its children; returns whether {@code e} references a partition column.
+     */
     private boolean checkNode(Expression e) {
         if (e instanceof Literal) {
             return false;
@@ -137,24 +164,36 @@ final class PartitionFilter {
             checkColumn((UnresolvedAttribute) e);
             return true;
         }
-        if (e instanceof And || e instanceof Or || e instanceof Not || e instanceof BinaryComparison
-                || e instanceof In || e instanceof IsNull || e instanceof IsNotNull || e instanceof Like
-                || e instanceof ILike || e instanceof Cast) {
+        if (e instanceof And
+                || e instanceof Or
+                || e instanceof Not
+                || e instanceof BinaryComparison
+                || e instanceof In
+                || e instanceof IsNull
+                || e instanceof IsNotNull
+                || e instanceof Like
+                || e instanceof ILike
+                || e instanceof Cast) {
             if (e instanceof In) {
                 for (Expression item : CollectionConverters.asJava(((In) e).list())) {
                     if (checkNode(item)) {
-                        throw refuse("the items of IN must be literals or built-in functions of literals, not columns");
+                        throw refuse(
+                                "the items of IN must be literals or built-in functions of literals, not columns");
                     }
                 }
                 return checkNode(((In) e).value());
             }
             return checkChildren(e);
         }
-        if (e instanceof BinaryArithmetic || e instanceof UnaryMinus || e instanceof UnaryPositive
+        if (e instanceof BinaryArithmetic
+                || e instanceof UnaryMinus
+                || e instanceof UnaryPositive
                 || e instanceof Concat) {
             if (checkChildren(e)) {
-                throw refuse(String.format("the operator %s may be applied to literals only, not to columns",
-                        operator(e)));
+                throw refuse(
+                        String.format(
+                                "the operator %s may be applied to literals only, not to columns",
+                                operator(e)));
             }
             return false;
         }
@@ -177,61 +216,92 @@ final class PartitionFilter {
         String name = String.join(".", parts);
         if (parts.size() == 1) {
             for (String column : partitionColumns) {
-                if (caseSensitive ? column.equals(parts.get(0)) : column.equalsIgnoreCase(parts.get(0))) {
+                if (caseSensitive
+                        ? column.equals(parts.get(0))
+                        : column.equalsIgnoreCase(parts.get(0))) {
                     return;
                 }
             }
         }
-        throw StrataErrors.analysis(String.format(
-                "Cannot use where => '%s' for %s: column %s is not one of the partition columns %s. A partition "
-                        + "filter may use only partition columns, named without qualifier.",
-                where, tableName, name, partitionColumns));
+        throw StrataErrors.analysis(
+                String.format(
+                        "Cannot use where => '%s' for %s: column %s is not one of the partition columns %s. A partition "
+                                + "filter may use only partition columns, named without qualifier.",
+                        where, tableName, name, partitionColumns));
     }
 
     private boolean checkFunction(UnresolvedFunction f) {
         List<String> parts = CollectionConverters.asJava(f.nameParts());
         String shown = String.join(".", parts);
         if (parts.size() != 1) {
-            throw refuse(String.format("function %s is a qualified name; only built-in functions, named without "
-                    + "qualifier, are allowed in a partition filter", shown));
+            throw refuse(
+                    String.format(
+                            "function %s is a qualified name; only built-in functions, named without "
+                                    + "qualifier, are allowed in a partition filter",
+                            shown));
         }
         String name = parts.get(0).toLowerCase(Locale.ROOT);
-        if (f.isDistinct() || f.filter().isDefined() || f.ignoreNulls() || !f.orderingWithinGroup().isEmpty()) {
-            throw refuse(String.format("function %s uses DISTINCT, FILTER, IGNORE NULLS or WITHIN GROUP, which are "
-                    + "for aggregates; aggregates are not allowed in a partition filter", shown));
+        if (f.isDistinct()
+                || f.filter().isDefined()
+                || f.ignoreNulls()
+                || !f.orderingWithinGroup().isEmpty()) {
+            throw refuse(
+                    String.format(
+                            "function %s uses DISTINCT, FILTER, IGNORE NULLS or WITHIN GROUP, which are "
+                                    + "for aggregates; aggregates are not allowed in a partition filter",
+                            shown));
         }
         if (name.equals("between") && f.arguments().size() == 3) {
             // What the parser makes of x BETWEEN a AND b: a predicate, not a function of literals.
             return checkChildren(f);
         }
         if (REFUSED_FUNCTIONS.contains(name)) {
-            throw refuse(String.format("function %s is not allowed in a partition filter: %s", shown,
-                    name.contains("reflect") || name.equals("java_method") ? "it calls Java methods"
-                            : name.contains("xml") || name.startsWith("xpath") ? "it parses XML documents"
-                            : "it fails the statement"));
+            throw refuse(
+                    String.format(
+                            "function %s is not allowed in a partition filter: %s",
+                            shown,
+                            name.contains("reflect") || name.equals("java_method")
+                                    ? "it calls Java methods"
+                                    : name.contains("xml") || name.startsWith("xpath")
+                                            ? "it parses XML documents"
+                                            : "it fails the statement"));
         }
         FunctionIdentifier id = FunctionIdentifier.apply(name);
         SimpleFunctionRegistry builtin = FunctionRegistry$.MODULE$.builtin();
         Option<ExpressionInfo> info = builtin.lookupFunction(id);
         if (info.isEmpty()) {
-            throw refuse(String.format("function %s is not a built-in Spark function; temporary, catalog and "
-                    + "user-defined functions are not allowed in a partition filter", shown));
+            throw refuse(
+                    String.format(
+                            "function %s is not a built-in Spark function; temporary, catalog and "
+                                    + "user-defined functions are not allowed in a partition filter",
+                            shown));
         }
-        Option<ExpressionInfo> inSession = spark.sessionState().functionRegistry().lookupFunction(id);
-        if (inSession.isEmpty() || !info.get().getClassName().equals(inSession.get().getClassName())) {
-            throw refuse(String.format("function %s is shadowed by a temporary function of this session; only "
-                    + "built-in functions are allowed in a partition filter", shown));
+        Option<ExpressionInfo> inSession =
+                spark.sessionState().functionRegistry().lookupFunction(id);
+        if (inSession.isEmpty()
+                || !info.get().getClassName().equals(inSession.get().getClassName())) {
+            throw refuse(
+                    String.format(
+                            "function %s is shadowed by a temporary function of this session; only "
+                                    + "built-in functions are allowed in a partition filter",
+                            shown));
         }
         String group = info.get().getGroup();
         if (group != null && NON_SCALAR_GROUPS.contains(group)) {
-            throw refuse(String.format("function %s is %s function; only scalar functions are allowed in a partition "
-                    + "filter", shown, kind(group)));
+            throw refuse(
+                    String.format(
+                            "function %s is %s function; only scalar functions are allowed in a partition "
+                                    + "filter",
+                            shown, kind(group)));
         }
         List<Expression> arguments = CollectionConverters.asJava(f.arguments());
         for (Expression argument : arguments) {
             if (checkNode(argument)) {
-                throw refuse(String.format("function %s may take only literals and built-in functions of literals, "
-                        + "not columns", shown));
+                throw refuse(
+                        String.format(
+                                "function %s may take only literals and built-in functions of literals, "
+                                        + "not columns",
+                                shown));
             }
         }
         Expression built;
@@ -240,26 +310,42 @@ final class PartitionFilter {
                     builtin.lookupFunctionBuilder(id).get();
             built = builder.apply(CollectionConverters.asScala(builtArguments(arguments)).toList());
         } catch (Exception | AssertionError e) {
-            // Spark's builders throw AnalysisException (checked for javac) for a wrong number of arguments.
-            throw refuse(String.format("function %s cannot be applied to these arguments (%s)", shown,
-                    firstLine(e.getMessage())));
+            // Spark's builders throw AnalysisException (checked for javac) for a wrong number of
+            // arguments.
+            throw refuse(
+                    String.format(
+                            "function %s cannot be applied to these arguments (%s)",
+                            shown, firstLine(e.getMessage())));
         }
-        if (built instanceof AggregateFunction || built instanceof AggregateExpression
-                || built instanceof WindowFunction || built instanceof Generator) {
-            throw refuse(String.format("function %s is an aggregate, window or generator function; only scalar "
-                    + "functions are allowed in a partition filter", shown));
+        if (built instanceof AggregateFunction
+                || built instanceof AggregateExpression
+                || built instanceof WindowFunction
+                || built instanceof Generator) {
+            throw refuse(
+                    String.format(
+                            "function %s is an aggregate, window or generator function; only scalar "
+                                    + "functions are allowed in a partition filter",
+                            shown));
         }
         if (!built.deterministic()) {
-            throw refuse(String.format("function %s is not deterministic; a partition filter must select the same "
-                    + "partitions whenever it is evaluated", shown));
+            throw refuse(
+                    String.format(
+                            "function %s is not deterministic; a partition filter must select the same "
+                                    + "partitions whenever it is evaluated",
+                            shown));
         }
         if (built instanceof Unevaluable) {
-            throw refuse(String.format("function %s depends on the session, not on its arguments", shown));
+            throw refuse(
+                    String.format(
+                            "function %s depends on the session, not on its arguments", shown));
         }
         return false;
     }
 
-    /** The arguments with every (already checked) built-in call replaced by what the registry builds for it. */
+    /**
+     * The arguments with every (already checked) built-in call replaced by what the registry builds
+     * for it.
+     */
     private static List<Expression> builtArguments(List<Expression> arguments) {
         List<Expression> out = new ArrayList<>();
         for (Expression a : arguments) {
@@ -271,13 +357,19 @@ final class PartitionFilter {
     private static Expression build(Expression e) {
         if (e instanceof UnresolvedFunction) {
             UnresolvedFunction f = (UnresolvedFunction) e;
-            FunctionIdentifier id = FunctionIdentifier.apply(f.nameParts().head().toLowerCase(Locale.ROOT));
+            FunctionIdentifier id =
+                    FunctionIdentifier.apply(f.nameParts().head().toLowerCase(Locale.ROOT));
             List<Expression> args = builtArguments(CollectionConverters.asJava(f.arguments()));
-            return FunctionRegistry$.MODULE$.builtin().lookupFunctionBuilder(id).get()
+            return FunctionRegistry$.MODULE$
+                    .builtin()
+                    .lookupFunctionBuilder(id)
+                    .get()
                     .apply(CollectionConverters.asScala(args).toList());
         }
         List<Expression> children = builtArguments(CollectionConverters.asJava(e.children()));
-        return children.isEmpty() ? e : e.withNewChildren(CollectionConverters.asScala(children).toList());
+        return children.isEmpty()
+                ? e
+                : e.withNewChildren(CollectionConverters.asScala(children).toList());
     }
 
     private static String kind(String group) {
@@ -341,10 +433,11 @@ final class PartitionFilter {
     }
 
     private RuntimeException refuse(String why) {
-        return StrataErrors.analysis(String.format(
-                "Cannot use where => '%s' for %s: %s. Use partition columns %s, literals, comparisons, IN, BETWEEN, "
-                        + "IS [NOT] NULL, LIKE, AND/OR/NOT and built-in functions of literals.",
-                where, tableName, why, String.join(", ", partitionColumns)));
+        return StrataErrors.analysis(
+                String.format(
+                        "Cannot use where => '%s' for %s: %s. Use partition columns %s, literals, comparisons, IN, BETWEEN, "
+                                + "IS [NOT] NULL, LIKE, AND/OR/NOT and built-in functions of literals.",
+                        where, tableName, why, String.join(", ", partitionColumns)));
     }
 
     /** The first non-blank line of a message (Spark's parse errors start with a line break). */

@@ -1,13 +1,12 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.data.SparkTypes;
+import dev.strata.spark.errors.StrataErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import dev.strata.spark.errors.StrataErrors;
-import dev.strata.spark.data.PaimonToSpark;
-import dev.strata.spark.data.SparkTypes;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
@@ -23,11 +22,12 @@ import org.apache.spark.sql.types.StructType;
 import scala.Function1;
 
 /**
- * Selects partitions of a table with a SQL filter over its partition columns (the {@code where} argument of
- * procedures and functions). The filter is first checked to be a partition predicate (partition columns,
- * literals, comparisons, IN, BETWEEN, IS [NOT] NULL, LIKE, AND/OR/NOT and built-in functions of literals;
- * see {@link PartitionFilter}) without analysing or running any of it; only then Spark evaluates it on the
- * partition values, so the filter means what it means in a query.
+ * Selects partitions of a table with a SQL filter over its partition columns (the {@code where}
+ * argument of procedures and functions). The filter is first checked to be a partition predicate
+ * (partition columns, literals, comparisons, IN, BETWEEN, IS [NOT] NULL, LIKE, AND/OR/NOT and
+ * built-in functions of literals; see {@link PartitionFilter}) without analysing or running any of
+ * it; only then Spark evaluates it on the partition values, so the filter means what it means in a
+ * query.
  */
 public final class PartitionSelector {
 
@@ -36,8 +36,8 @@ public final class PartitionSelector {
     private PartitionSelector() {}
 
     /**
-     * Checks that {@code where} is a partition predicate of {@code table}, without evaluating it; nothing
-     * when it is null or blank.
+     * Checks that {@code where} is a partition predicate of {@code table}, without evaluating it;
+     * nothing when it is null or blank.
      *
      * @param tableName the table's name for errors, e.g. {@code lake.db.t}
      */
@@ -46,15 +46,17 @@ public final class PartitionSelector {
             return;
         }
         if (table.partitionKeys().isEmpty()) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot use where => '%s' for %s: the table has no partition columns. Omit where.",
-                    where, tableName));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot use where => '%s' for %s: the table has no partition columns. Omit where.",
+                            where, tableName));
         }
         PartitionFilter.check(SparkSession.active(), tableName, where, table.partitionKeys());
     }
 
     /**
-     * The partitions among {@code partitions} matching {@code where}; all of them when it is null or blank.
+     * The partitions among {@code partitions} matching {@code where}; all of them when it is null
+     * or blank.
      *
      * @param tableName the table's name for errors, e.g. {@code lake.db.t}
      */
@@ -65,8 +67,14 @@ public final class PartitionSelector {
         }
         check(table, tableName, where);
         RowType partitionType = table.rowType().project(table.partitionKeys());
-        StructType schema = SparkTypes.toSpark(partitionType)
-                .add(new StructField(INDEX_COLUMN, DataTypes.IntegerType, false, Metadata.empty()));
+        StructType schema =
+                SparkTypes.toSpark(partitionType)
+                        .add(
+                                new StructField(
+                                        INDEX_COLUMN,
+                                        DataTypes.IntegerType,
+                                        false,
+                                        Metadata.empty()));
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < partitions.size(); i++) {
             Row values = toExternal(partitionType, partitions.get(i));
@@ -80,13 +88,18 @@ public final class PartitionSelector {
         List<Row> matching;
         try {
             // The same string the check parsed, parsed by the same parser into the same expression.
-            Dataset<Row> filtered = SparkSession.active().createDataFrame(rows, schema).where(where);
+            Dataset<Row> filtered =
+                    SparkSession.active().createDataFrame(rows, schema).where(where);
             matching = filtered.select(INDEX_COLUMN).collectAsList();
         } catch (Exception e) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot use where => '%s' for %s: %s. Write a filter over partition columns %s.",
-                    where, tableName, PartitionFilter.firstLine(e.getMessage()),
-                    String.join(", ", table.partitionKeys())), e);
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot use where => '%s' for %s: %s. Write a filter over partition columns %s.",
+                            where,
+                            tableName,
+                            PartitionFilter.firstLine(e.getMessage()),
+                            String.join(", ", table.partitionKeys())),
+                    e);
         }
         Map<Integer, BinaryRow> selected = new TreeMap<>();
         for (Row r : matching) {
@@ -97,10 +110,13 @@ public final class PartitionSelector {
 
     /** The partition's values as an external Spark row. */
     public static Row toExternal(RowType partitionType, BinaryRow partition) {
-        org.apache.spark.sql.catalyst.InternalRow internal = PaimonToSpark.forRowType(partitionType).convert(partition);
+        org.apache.spark.sql.catalyst.InternalRow internal =
+                PaimonToSpark.forRowType(partitionType).convert(partition);
         @SuppressWarnings("unchecked")
-        Function1<Object, Object> converter = (Function1<Object, Object>)
-                CatalystTypeConverters.createToScalaConverter(SparkTypes.toSpark(partitionType));
+        Function1<Object, Object> converter =
+                (Function1<Object, Object>)
+                        CatalystTypeConverters.createToScalaConverter(
+                                SparkTypes.toSpark(partitionType));
         return (Row) converter.apply(internal);
     }
 
@@ -112,7 +128,10 @@ public final class PartitionSelector {
         Row row = toExternal(partitionType, partition);
         List<String> parts = new ArrayList<>();
         for (int i = 0; i < partitionType.getFieldCount(); i++) {
-            parts.add(partitionType.getFieldNames().get(i) + "=" + (row.isNullAt(i) ? "null" : row.get(i).toString()));
+            parts.add(
+                    partitionType.getFieldNames().get(i)
+                            + "="
+                            + (row.isNullAt(i) ? "null" : row.get(i).toString()));
         }
         return String.join("/", parts);
     }

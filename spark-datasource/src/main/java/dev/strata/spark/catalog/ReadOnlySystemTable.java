@@ -2,7 +2,6 @@ package dev.strata.spark.catalog;
 
 import java.util.EnumSet;
 import java.util.Set;
-
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.Scan;
@@ -12,9 +11,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * What every read-only system table shares: a name, a schema, batch reads only, and a scan of just the columns
- * the query uses ({@link #scan}). Paimon's system tables ({@link PaimonSystemTable}) and Strata's own
- * ({@link DriverSystemTable}) differ only in how that scan produces rows.
+ * What every read-only system table shares: a name, a schema, batch reads only, and a scan of just
+ * the columns the query uses ({@link #scan}). Paimon's system tables ({@link PaimonSystemTable})
+ * and Strata's own ({@link DriverSystemTable}) differ only in how that scan produces rows.
  */
 abstract class ReadOnlySystemTable implements SupportsRead {
 
@@ -26,7 +25,10 @@ abstract class ReadOnlySystemTable implements SupportsRead {
         this.schema = schema;
     }
 
-    /** A scan producing the columns of {@code required} (a subset of {@link #schema()}, in its order). */
+    /**
+     * A scan producing the columns of {@code required} (a subset of {@link #schema()}, in its
+     * order).
+     */
     abstract Scan scan(StructType required);
 
     @Override

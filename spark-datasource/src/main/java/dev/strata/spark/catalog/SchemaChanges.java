@@ -1,10 +1,9 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.spark.data.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
-import dev.strata.spark.data.SparkTypes;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
@@ -14,7 +13,9 @@ public final class SchemaChanges {
 
     private SchemaChanges() {}
 
-    /** The Paimon changes for the given Spark changes; unsupported changes fail naming the table. */
+    /**
+     * The Paimon changes for the given Spark changes; unsupported changes fail naming the table.
+     */
     public static List<SchemaChange> toPaimon(String table, List<TableChange> changes) {
         List<SchemaChange> out = new ArrayList<>();
         for (TableChange change : changes) {
@@ -37,8 +38,14 @@ public final class SchemaChanges {
                 TableChange.AddColumn add = (TableChange.AddColumn) change;
                 String path = String.join(".", add.fieldNames());
                 org.apache.paimon.types.DataType type =
-                        SparkTypes.toPaimon(table, path, add.dataType(), null).copy(add.isNullable());
-                out.add(SchemaChange.addColumn(add.fieldNames(), type, add.comment(), move(add.fieldNames(), add.position())));
+                        SparkTypes.toPaimon(table, path, add.dataType(), null)
+                                .copy(add.isNullable());
+                out.add(
+                        SchemaChange.addColumn(
+                                add.fieldNames(),
+                                type,
+                                add.comment(),
+                                move(add.fieldNames(), add.position())));
             } else if (change instanceof TableChange.RenameColumn) {
                 TableChange.RenameColumn rename = (TableChange.RenameColumn) change;
                 out.add(SchemaChange.renameColumn(rename.fieldNames(), rename.newName()));
@@ -47,11 +54,17 @@ public final class SchemaChanges {
             } else if (change instanceof TableChange.UpdateColumnType) {
                 TableChange.UpdateColumnType update = (TableChange.UpdateColumnType) change;
                 String path = String.join(".", update.fieldNames());
-                out.add(SchemaChange.updateColumnType(
-                        update.fieldNames(), SparkTypes.toPaimon(table, path, update.newDataType(), null), true));
+                out.add(
+                        SchemaChange.updateColumnType(
+                                update.fieldNames(),
+                                SparkTypes.toPaimon(table, path, update.newDataType(), null),
+                                true));
             } else if (change instanceof TableChange.UpdateColumnNullability) {
-                TableChange.UpdateColumnNullability update = (TableChange.UpdateColumnNullability) change;
-                out.add(SchemaChange.updateColumnNullability(update.fieldNames(), update.nullable()));
+                TableChange.UpdateColumnNullability update =
+                        (TableChange.UpdateColumnNullability) change;
+                out.add(
+                        SchemaChange.updateColumnNullability(
+                                update.fieldNames(), update.nullable()));
             } else if (change instanceof TableChange.UpdateColumnComment) {
                 TableChange.UpdateColumnComment update = (TableChange.UpdateColumnComment) change;
                 out.add(SchemaChange.updateColumnComment(update.fieldNames(), update.newComment()));
@@ -62,19 +75,21 @@ public final class SchemaChanges {
                     out.add(SchemaChange.updateColumnPosition(move));
                 }
             } else {
-                throw new UnsupportedOperationException(String.format(
-                        "Cannot alter table %s: Strata does not support the change %s. Supported: SET/UNSET "
-                                + "TBLPROPERTIES, ADD/RENAME/DROP COLUMN, ALTER COLUMN TYPE/COMMENT/NULLABILITY/"
-                                + "POSITION.",
-                        table, change.getClass().getSimpleName()));
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Cannot alter table %s: Strata does not support the change %s. Supported: SET/UNSET "
+                                        + "TBLPROPERTIES, ADD/RENAME/DROP COLUMN, ALTER COLUMN TYPE/COMMENT/NULLABILITY/"
+                                        + "POSITION.",
+                                table, change.getClass().getSimpleName()));
             }
         }
         return out;
     }
 
     /**
-     * The option changes that keep per-column options ({@code fields.<column>.*}, such as a map's storage
-     * layout) attached to a column that the given changes rename, and remove them with a dropped column.
+     * The option changes that keep per-column options ({@code fields.<column>.*}, such as a map's
+     * storage layout) attached to a column that the given changes rename, and remove them with a
+     * dropped column.
      */
     public static List<SchemaChange> fieldOptionsFollowingRenames(
             List<TableChange> changes, java.util.Map<String, String> options) {
@@ -82,8 +97,10 @@ public final class SchemaChanges {
         for (TableChange change : changes) {
             if (change instanceof TableChange.DeleteColumn
                     && ((TableChange.DeleteColumn) change).fieldNames().length == 1) {
-                String prefix = "fields." + ((TableChange.DeleteColumn) change).fieldNames()[0] + ".";
-                options.keySet().stream().filter(k -> k.startsWith(prefix))
+                String prefix =
+                        "fields." + ((TableChange.DeleteColumn) change).fieldNames()[0] + ".";
+                options.keySet().stream()
+                        .filter(k -> k.startsWith(prefix))
                         .forEach(k -> out.add(SchemaChange.removeOption(k)));
                 continue;
             }
@@ -96,7 +113,10 @@ public final class SchemaChanges {
             String newPrefix = "fields." + rename.newName() + ".";
             for (java.util.Map.Entry<String, String> e : options.entrySet()) {
                 if (e.getKey().startsWith(oldPrefix)) {
-                    out.add(SchemaChange.setOption(newPrefix + e.getKey().substring(oldPrefix.length()), e.getValue()));
+                    out.add(
+                            SchemaChange.setOption(
+                                    newPrefix + e.getKey().substring(oldPrefix.length()),
+                                    e.getValue()));
                     out.add(SchemaChange.removeOption(e.getKey()));
                 }
             }
@@ -109,7 +129,8 @@ public final class SchemaChanges {
         return lower.equals(TableCatalog.PROP_OWNER) || lower.equals(TableCatalog.PROP_PROVIDER);
     }
 
-    private static SchemaChange.Move move(String[] fieldNames, TableChange.ColumnPosition position) {
+    private static SchemaChange.Move move(
+            String[] fieldNames, TableChange.ColumnPosition position) {
         if (position == null) {
             return null;
         }

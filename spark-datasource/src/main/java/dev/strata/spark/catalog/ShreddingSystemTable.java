@@ -1,5 +1,12 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.layout.ArrowSchemaFooter;
+import dev.strata.shredding.layout.ShreddedColumnMeta;
+import dev.strata.shredding.layout.ShreddingFooter;
+import dev.strata.shredding.parquet.PaimonFiles;
+import dev.strata.shredding.parquet.ShreddedFooters;
+import dev.strata.spark.errors.StrataErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,14 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import dev.strata.shredding.ShreddingOptions;
-import dev.strata.shredding.layout.ArrowSchemaFooter;
-import dev.strata.shredding.layout.ShreddedColumnMeta;
-import dev.strata.shredding.layout.ShreddingFooter;
-import dev.strata.shredding.parquet.PaimonFiles;
-import dev.strata.shredding.parquet.ShreddedFooters;
-import dev.strata.spark.errors.StrataErrors;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.fs.FileIO;
@@ -34,11 +33,12 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * {@code t$shredding}: one row per data file of the table's latest snapshot and shredded MAP column (a column
- * whose {@code fields.<col>.map.storage-layout} is {@code shared-shredding}), with the layout the file stores
- * the column in and what its footer says: K sub-columns, dictionary keys, keys kept in the overflow, and the
- * sizes of the Parquet footer and of the footer entries holding the layout. Reads only footers (the last bytes
- * of each file), never data pages, and no footer at all when the query uses only manifest columns.
+ * {@code t$shredding}: one row per data file of the table's latest snapshot and shredded MAP column
+ * (a column whose {@code fields.<col>.map.storage-layout} is {@code shared-shredding}), with the
+ * layout the file stores the column in and what its footer says: K sub-columns, dictionary keys,
+ * keys kept in the overflow, and the sizes of the Parquet footer and of the footer entries holding
+ * the layout. Reads only footers (the last bytes of each file), never data pages, and no footer at
+ * all when the query uses only manifest columns.
  */
 public final class ShreddingSystemTable {
 
@@ -46,52 +46,78 @@ public final class ShreddingSystemTable {
 
     /** A file's column stored as PIP-43 shared shredding. */
     static final String SHARED = ShreddingOptions.LAYOUT_SHARED;
+
     /** A file's column stored as Paimon's plain MAP (written before the option was set). */
     static final String DEFAULT = ShreddingOptions.LAYOUT_DEFAULT;
 
-    static final StructType SCHEMA = new StructType()
-            .add("partition", DataTypes.StringType, false)
-            .add("bucket", DataTypes.IntegerType, false)
-            .add("level", DataTypes.IntegerType, false)
-            .add("file", DataTypes.StringType, false)
-            .add("column", DataTypes.StringType, false)
-            .add("layout", DataTypes.StringType, true)
-            .add("k", DataTypes.IntegerType, true)
-            .add("keys", DataTypes.IntegerType, true)
-            .add("overflow_keys", DataTypes.IntegerType, true)
-            .add("rows", DataTypes.LongType, false)
-            .add("file_bytes", DataTypes.LongType, false)
-            .add("footer_bytes", DataTypes.LongType, true)
-            .add("arrow_schema_bytes", DataTypes.LongType, true)
-            .add("strata_footer_bytes", DataTypes.LongType, true);
+    static final StructType SCHEMA =
+            new StructType()
+                    .add("partition", DataTypes.StringType, false)
+                    .add("bucket", DataTypes.IntegerType, false)
+                    .add("level", DataTypes.IntegerType, false)
+                    .add("file", DataTypes.StringType, false)
+                    .add("column", DataTypes.StringType, false)
+                    .add("layout", DataTypes.StringType, true)
+                    .add("k", DataTypes.IntegerType, true)
+                    .add("keys", DataTypes.IntegerType, true)
+                    .add("overflow_keys", DataTypes.IntegerType, true)
+                    .add("rows", DataTypes.LongType, false)
+                    .add("file_bytes", DataTypes.LongType, false)
+                    .add("footer_bytes", DataTypes.LongType, true)
+                    .add("arrow_schema_bytes", DataTypes.LongType, true)
+                    .add("strata_footer_bytes", DataTypes.LongType, true);
 
     /** The columns only a file's footer can answer. */
     private static final Set<String> FOOTER_COLUMNS =
-            Set.of("layout", "k", "keys", "overflow_keys", "footer_bytes", "arrow_schema_bytes", "strata_footer_bytes");
+            Set.of(
+                    "layout",
+                    "k",
+                    "keys",
+                    "overflow_keys",
+                    "footer_bytes",
+                    "arrow_schema_bytes",
+                    "strata_footer_bytes");
 
     private ShreddingSystemTable() {}
 
     /** The system table of {@code table}; refused when no column of the table is shredded. */
     public static Table of(String systemTableName, String tableName, FileStoreTable table) {
-        List<String> columns = new ArrayList<>(ShreddingOptions.shreddedColumns(table.rowType(), table.options()).keySet());
+        List<String> columns =
+                new ArrayList<>(
+                        ShreddingOptions.shreddedColumns(table.rowType(), table.options())
+                                .keySet());
         if (columns.isEmpty()) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot read %s: no column of table %s is a shredded MAP (no option 'fields.<column>.%s' = '%s'). "
-                            + "Set it with ALTER TABLE %s SET TBLPROPERTIES ('fields.<column>.%s' = '%s'), or query "
-                            + "another table.",
-                    systemTableName, tableName, ShreddingOptions.LAYOUT_SUFFIX, SHARED, tableName,
-                    ShreddingOptions.LAYOUT_SUFFIX, SHARED));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot read %s: no column of table %s is a shredded MAP (no option 'fields.<column>.%s' = '%s'). "
+                                    + "Set it with ALTER TABLE %s SET TBLPROPERTIES ('fields.<column>.%s' = '%s'), or query "
+                                    + "another table.",
+                            systemTableName,
+                            tableName,
+                            ShreddingOptions.LAYOUT_SUFFIX,
+                            SHARED,
+                            tableName,
+                            ShreddingOptions.LAYOUT_SUFFIX,
+                            SHARED));
         }
-        return new DriverSystemTable(systemTableName, SCHEMA, required -> {
-            try {
-                return rows(table, columns, required.stream().anyMatch(FOOTER_COLUMNS::contains));
-            } catch (RuntimeException e) {
-                throw TableDiagnosis.explain(tableName, table, "read " + systemTableName + " of", e);
-            }
-        });
+        return new DriverSystemTable(
+                systemTableName,
+                SCHEMA,
+                required -> {
+                    try {
+                        return rows(
+                                table,
+                                columns,
+                                required.stream().anyMatch(FOOTER_COLUMNS::contains));
+                    } catch (RuntimeException e) {
+                        throw TableDiagnosis.explain(
+                                tableName, table, "read " + systemTableName + " of", e);
+                    }
+                });
     }
 
-    private static List<Object[]> rows(FileStoreTable table, List<String> columns, boolean readFooters) {
+    private static List<Object[]> rows(
+            FileStoreTable table, List<String> columns, boolean readFooters) {
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         if (snapshot == null) {
             return List.of();
@@ -99,24 +125,53 @@ public final class ShreddingSystemTable {
         RowType partitionType = table.rowType().project(table.partitionKeys());
         FileIO fileIO = table.fileIO();
         List<Object[]> rows = new ArrayList<>();
-        List<DataSplit> splits = new ArrayList<>(table.newSnapshotReader().withSnapshot(snapshot.id()).read().dataSplits());
-        splits.sort(Comparator.comparing((DataSplit s) -> PartitionSelector.describe(partitionType, s.partition()))
-                .thenComparingInt(DataSplit::bucket));
+        List<DataSplit> splits =
+                new ArrayList<>(
+                        table.newSnapshotReader().withSnapshot(snapshot.id()).read().dataSplits());
+        splits.sort(
+                Comparator.comparing(
+                                (DataSplit s) ->
+                                        PartitionSelector.describe(partitionType, s.partition()))
+                        .thenComparingInt(DataSplit::bucket));
         for (DataSplit split : splits) {
             BinaryRow partitionRow = split.partition();
-            UTF8String partition = UTF8String.fromString(PartitionSelector.describe(partitionType, partitionRow));
+            UTF8String partition =
+                    UTF8String.fromString(PartitionSelector.describe(partitionType, partitionRow));
             List<DataFileMeta> files = new ArrayList<>(split.dataFiles());
-            files.sort(Comparator.comparingInt(DataFileMeta::level).reversed().thenComparing(DataFileMeta::fileName));
+            files.sort(
+                    Comparator.comparingInt(DataFileMeta::level)
+                            .reversed()
+                            .thenComparing(DataFileMeta::fileName));
             for (DataFileMeta file : files) {
-                Path path = table.store().pathFactory().createDataFilePathFactory(partitionRow, split.bucket()).toPath(file);
-                Footer footer = readFooters && isParquet(file.fileFormat())
-                        ? Footer.read(PaimonFiles.inputFile(fileIO, path, file.fileSize()), path.toString()) : null;
+                Path path =
+                        table.store()
+                                .pathFactory()
+                                .createDataFilePathFactory(partitionRow, split.bucket())
+                                .toPath(file);
+                Footer footer =
+                        readFooters && isParquet(file.fileFormat())
+                                ? Footer.read(
+                                        PaimonFiles.inputFile(fileIO, path, file.fileSize()),
+                                        path.toString())
+                                : null;
                 for (String column : columns) {
-                    Object[] row = new Object[] {
-                        partition, split.bucket(), file.level(), UTF8String.fromString(file.fileName()),
-                        UTF8String.fromString(column), null, null, null, null, file.rowCount(), file.fileSize(),
-                        null, null, null
-                    };
+                    Object[] row =
+                            new Object[] {
+                                partition,
+                                split.bucket(),
+                                file.level(),
+                                UTF8String.fromString(file.fileName()),
+                                UTF8String.fromString(column),
+                                null,
+                                null,
+                                null,
+                                null,
+                                file.rowCount(),
+                                file.fileSize(),
+                                null,
+                                null,
+                                null
+                            };
                     if (footer != null) {
                         ShreddedColumnMeta meta = footer.metas.get(column);
                         row[5] = UTF8String.fromString(meta == null ? DEFAULT : SHARED);
@@ -128,9 +183,13 @@ public final class ShreddingSystemTable {
                         row[11] = footer.footerBytes;
                         row[12] = footer.arrowSchemaBytes;
                         String strata = footer.keyValues.get(ShreddingFooter.footerKey(column));
-                        row[13] = strata == null ? null : (long) strata.getBytes(StandardCharsets.UTF_8).length;
+                        row[13] =
+                                strata == null
+                                        ? null
+                                        : (long) strata.getBytes(StandardCharsets.UTF_8).length;
                     } else if (readFooters) {
-                        // Not a Parquet file (a table of another format): its maps are Paimon's plain MAPs.
+                        // Not a Parquet file (a table of another format): its maps are Paimon's
+                        // plain MAPs.
                         row[5] = UTF8String.fromString(DEFAULT);
                     }
                     rows.add(row);
@@ -141,7 +200,8 @@ public final class ShreddingSystemTable {
     }
 
     private static boolean isParquet(String format) {
-        return "parquet".equalsIgnoreCase(format) || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
+        return "parquet".equalsIgnoreCase(format)
+                || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
     }
 
     /** What a system-table row needs of one file's footer. */
@@ -151,17 +211,22 @@ public final class ShreddingSystemTable {
         final long footerBytes;
         final Long arrowSchemaBytes;
 
-        private Footer(Map<String, ShreddedColumnMeta> metas, Map<String, String> keyValues, long footerBytes) {
+        private Footer(
+                Map<String, ShreddedColumnMeta> metas,
+                Map<String, String> keyValues,
+                long footerBytes) {
             this.metas = metas;
             this.keyValues = keyValues;
             this.footerBytes = footerBytes;
             String arrow = keyValues.get(ArrowSchemaFooter.KEY);
-            this.arrowSchemaBytes = arrow == null ? null : (long) arrow.getBytes(StandardCharsets.UTF_8).length;
+            this.arrowSchemaBytes =
+                    arrow == null ? null : (long) arrow.getBytes(StandardCharsets.UTF_8).length;
         }
 
         /**
-         * The footer of a Parquet file: its length from the file's last 8 bytes (a 4-byte little-endian length,
-         * then the magic {@code PAR1}), its key-value metadata and the decoded shredding metadata.
+         * The footer of a Parquet file: its length from the file's last 8 bytes (a 4-byte
+         * little-endian length, then the magic {@code PAR1}), its key-value metadata and the
+         * decoded shredding metadata.
          */
         static Footer read(InputFile input, String file) {
             try {
@@ -170,18 +235,29 @@ public final class ShreddingSystemTable {
                     byte[] tail = new byte[8];
                     in.seek(input.getLength() - 8);
                     in.readFully(tail);
-                    footerBytes = (tail[0] & 0xffL) | (tail[1] & 0xffL) << 8 | (tail[2] & 0xffL) << 16
-                            | (tail[3] & 0xffL) << 24;
+                    footerBytes =
+                            (tail[0] & 0xffL)
+                                    | (tail[1] & 0xffL) << 8
+                                    | (tail[2] & 0xffL) << 16
+                                    | (tail[3] & 0xffL) << 24;
                 }
                 ParquetMetadata footer;
-                try (ParquetFileReader reader = ParquetFileReader.open(input, PaimonFiles.readOptions(false))) {
+                try (ParquetFileReader reader =
+                        ParquetFileReader.open(input, PaimonFiles.readOptions(false))) {
                     footer = reader.getFooter();
                 }
-                return new Footer(ShreddedFooters.decode(footer, file),
-                        footer.getFileMetaData().getKeyValueMetaData(), footerBytes);
+                return new Footer(
+                        ShreddedFooters.decode(footer, file),
+                        footer.getFileMetaData().getKeyValueMetaData(),
+                        footerBytes);
             } catch (IOException e) {
-                throw new UncheckedIOException("Cannot read the Parquet footer of " + file + ": " + e.getMessage()
-                        + ". The file is damaged or missing; restore it or rewrite the table from a good copy.", e);
+                throw new UncheckedIOException(
+                        "Cannot read the Parquet footer of "
+                                + file
+                                + ": "
+                                + e.getMessage()
+                                + ". The file is damaged or missing; restore it or rewrite the table from a good copy.",
+                        e);
             }
         }
     }

@@ -1,7 +1,6 @@
 package dev.strata.spark.catalog;
 
 import java.util.Arrays;
-
 import org.apache.paimon.catalog.Identifier;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.util.QuotingUtils;
@@ -12,8 +11,8 @@ public final class StrataTableNames {
     private StrataTableNames() {}
 
     /**
-     * The Paimon identifier of a Spark table identifier; refuses nested namespaces, and names that are not
-     * a single path segment ({@link WarehouseNames}) before anything touches the warehouse.
+     * The Paimon identifier of a Spark table identifier; refuses nested namespaces, and names that
+     * are not a single path segment ({@link WarehouseNames}) before anything touches the warehouse.
      *
      * @param verb what is being done, for messages: {@code create table}, {@code drop table}, ...
      */
@@ -29,20 +28,26 @@ public final class StrataTableNames {
     }
 
     /** Like {@link #toPaimon} for identifiers already known to have a one-level namespace. */
-    public static Identifier toPaimonUnchecked(org.apache.spark.sql.connector.catalog.Identifier ident) {
+    public static Identifier toPaimonUnchecked(
+            org.apache.spark.sql.connector.catalog.Identifier ident) {
         return Identifier.create(ident.namespace()[0], ident.name());
     }
 
     /** {@code catalog.ns.name} for messages, parts quoted with backticks where SQL needs it. */
-    public static String qualified(String catalog, org.apache.spark.sql.connector.catalog.Identifier ident) {
+    public static String qualified(
+            String catalog, org.apache.spark.sql.connector.catalog.Identifier ident) {
         StringBuilder sb = new StringBuilder(QuotingUtils.quoteIfNeeded(catalog));
-        Arrays.stream(ident.namespace()).forEach(n -> sb.append('.').append(QuotingUtils.quoteIfNeeded(n)));
+        Arrays.stream(ident.namespace())
+                .forEach(n -> sb.append('.').append(QuotingUtils.quoteIfNeeded(n)));
         return sb.append('.').append(QuotingUtils.quoteIfNeeded(ident.name())).toString();
     }
 
     /** {@code catalog.db.table} for messages, parts quoted with backticks where SQL needs it. */
     public static String qualified(String catalog, Identifier ident) {
-        return QuotingUtils.quoteIfNeeded(catalog) + "." + QuotingUtils.quoteIfNeeded(ident.getDatabaseName()) + "."
+        return QuotingUtils.quoteIfNeeded(catalog)
+                + "."
+                + QuotingUtils.quoteIfNeeded(ident.getDatabaseName())
+                + "."
                 + QuotingUtils.quoteIfNeeded(ident.getObjectName());
     }
 

@@ -1,13 +1,12 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.shredding.ShreddingOptions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-
-import dev.strata.index.PkFullTextIndex;
-import dev.strata.shredding.ShreddingOptions;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.SchemaManager;
@@ -15,30 +14,36 @@ import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
- * The table definition rules Strata enforces on CREATE and ALTER TABLE, and the options it derives from a
- * definition (for example the file format a storage layout needs). Paimon keeps unknown options without
- * validating them, so every Strata feature that reads options registers its rules here.
+ * The table definition rules Strata enforces on CREATE and ALTER TABLE, and the options it derives
+ * from a definition (for example the file format a storage layout needs). Paimon keeps unknown
+ * options without validating them, so every Strata feature that reads options registers its rules
+ * here.
  */
 public final class TableDefinitionChecks {
 
-    private static final List<TableDefinitionCheck> CHECKS = List.of(
-            new BucketModeCheck(),
-            (table, proposed, previous) ->
-                    ShreddingOptions.validate(table, proposed.logicalRowType(), proposed.options()),
-            (table, proposed, previous) -> {
-                PkFullTextIndex.validate(table, proposed);
-                if (previous != null) {
-                    PkFullTextIndex.validateSchemaChange(table, previous, proposed);
-                }
-            });
+    private static final List<TableDefinitionCheck> CHECKS =
+            List.of(
+                    new BucketModeCheck(),
+                    (table, proposed, previous) ->
+                            ShreddingOptions.validate(
+                                    table, proposed.logicalRowType(), proposed.options()),
+                    (table, proposed, previous) -> {
+                        PkFullTextIndex.validate(table, proposed);
+                        if (previous != null) {
+                            PkFullTextIndex.validateSchemaChange(table, previous, proposed);
+                        }
+                    });
 
     /**
-     * Derivations receive the proposed schema and return the options to store: a table still naming the
-     * private file format of earlier Strata versions goes back to Parquet (files keep the format they were
-     * written in).
+     * Derivations receive the proposed schema and return the options to store: a table still naming
+     * the private file format of earlier Strata versions goes back to Parquet (files keep the
+     * format they were written in).
      */
-    private static final List<OptionDerivation> DERIVATIONS = List.of(
-            schema -> ShreddingOptions.withFileFormat(schema.logicalRowType(), schema.options()));
+    private static final List<OptionDerivation> DERIVATIONS =
+            List.of(
+                    schema ->
+                            ShreddingOptions.withFileFormat(
+                                    schema.logicalRowType(), schema.options()));
 
     /** Computes options from a proposed schema (the result replaces the schema's options). */
     @FunctionalInterface
@@ -64,15 +69,21 @@ public final class TableDefinitionChecks {
         if (options.equals(schema.options())) {
             return schema;
         }
-        return new Schema(schema.fields(), schema.partitionKeys(), schema.primaryKeys(), options, schema.comment());
+        return new Schema(
+                schema.fields(),
+                schema.partitionKeys(),
+                schema.primaryKeys(),
+                options,
+                schema.comment());
     }
 
     /**
-     * The table to write or compact, after storing the options its definition derives when they differ: a table
-     * an earlier Strata version switched to the private {@code strata-shredded} file format moves back to
-     * {@code parquet} on its next write or compaction, so other Paimon engines can load it again (its old
-     * files stay readable; compaction rewrites them as {@code .parquet}). The change goes through Paimon's
-     * schema manager, as the catalog's ALTER TABLE does. {@code name} names the table in errors.
+     * The table to write or compact, after storing the options its definition derives when they
+     * differ: a table an earlier Strata version switched to the private {@code strata-shredded}
+     * file format moves back to {@code parquet} on its next write or compaction, so other Paimon
+     * engines can load it again (its old files stay readable; compaction rewrites them as {@code
+     * .parquet}). The change goes through Paimon's schema manager, as the catalog's ALTER TABLE
+     * does. {@code name} names the table in errors.
      */
     public static FileStoreTable storeDerivedOptions(String name, FileStoreTable table) {
         List<SchemaChange> changes = derivedOptionChanges(table.schema());
@@ -82,21 +93,34 @@ public final class TableDefinitionChecks {
         try {
             new SchemaManager(table.fileIO(), table.location()).commitChanges(changes);
         } catch (Exception e) {
-            throw new IllegalStateException("Cannot write " + name + ": storing the derived table options " + changes
-                    + " failed: " + e.getMessage() + ". Run ALTER TABLE " + name
-                    + " SET TBLPROPERTIES ('file.format' = 'parquet') and retry.", e);
+            throw new IllegalStateException(
+                    "Cannot write "
+                            + name
+                            + ": storing the derived table options "
+                            + changes
+                            + " failed: "
+                            + e.getMessage()
+                            + ". Run ALTER TABLE "
+                            + name
+                            + " SET TBLPROPERTIES ('file.format' = 'parquet') and retry.",
+                    e);
         }
-        // copyWithLatestSchema keeps the loaded table's options, so the derived ones are applied on top.
+        // copyWithLatestSchema keeps the loaded table's options, so the derived ones are applied on
+        // top.
         Map<String, String> derived = new HashMap<>();
         for (SchemaChange c : changes) {
             if (c instanceof SchemaChange.SetOption) {
-                derived.put(((SchemaChange.SetOption) c).key(), ((SchemaChange.SetOption) c).value());
+                derived.put(
+                        ((SchemaChange.SetOption) c).key(), ((SchemaChange.SetOption) c).value());
             }
         }
         return table.copyWithLatestSchema().copy(derived);
     }
 
-    /** The option changes an ALTER TABLE must also make so derived options follow the new definition. */
+    /**
+     * The option changes an ALTER TABLE must also make so derived options follow the new
+     * definition.
+     */
     public static List<SchemaChange> derivedOptionChanges(TableSchema proposed) {
         Map<String, String> derived = derive(proposed);
         List<SchemaChange> changes = new ArrayList<>();

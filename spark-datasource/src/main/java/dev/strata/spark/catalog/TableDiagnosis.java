@@ -1,13 +1,5 @@
 package dev.strata.spark.catalog;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.shredding.ShreddingOptions;
@@ -15,6 +7,13 @@ import dev.strata.shredding.parquet.DamagedFileException;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedFooters;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
@@ -35,39 +34,56 @@ import org.apache.paimon.utils.FileStorePathFactory;
 import org.apache.paimon.utils.SnapshotManager;
 
 /**
- * Finds the damaged file of a table after Paimon failed with an exception that does not name it ("Retry
- * fail after 10 times", a NullPointerException, an EOFException, ...). It re-reads the table's metadata
- * chain with Paimon's own readers one file at a time, in the order a read depends on them: schema files,
- * the snapshot, its manifest lists, their manifests, the index manifest, then the live data files
- * (recorded length, Parquet footer, shredding metadata) and full-text archives (whole-file checksum).
- * The first file that fails is reported with what was expected of it; the failure that started the
- * diagnosis stays the cause.
+ * Finds the damaged file of a table after Paimon failed with an exception that does not name it
+ * ("Retry fail after 10 times", a NullPointerException, an EOFException, ...). It re-reads the
+ * table's metadata chain with Paimon's own readers one file at a time, in the order a read depends
+ * on them: schema files, the snapshot, its manifest lists, their manifests, the index manifest,
+ * then the live data files (recorded length, Parquet footer, shredding metadata) and full-text
+ * archives (whole-file checksum). The first file that fails is reported with what was expected of
+ * it; the failure that started the diagnosis stays the cause.
  */
 public final class TableDiagnosis {
 
-    private static final String WHAT_TO_DO = "Restore the file from a backup or rewrite the table from a good copy.";
+    private static final String WHAT_TO_DO =
+            "Restore the file from a backup or rewrite the table from a good copy.";
 
     private TableDiagnosis() {}
 
     /**
      * The error to throw for {@code failure} while doing {@code action} ("read", "compact", ...) on
-     * {@code qualified}: one naming the damaged file when there is one, else {@code failure} itself.
+     * {@code qualified}: one naming the damaged file when there is one, else {@code failure}
+     * itself.
      */
-    public static RuntimeException explain(String qualified, FileStoreTable table, String action, Throwable failure) {
+    public static RuntimeException explain(
+            String qualified, FileStoreTable table, String action, Throwable failure) {
         Optional<DamagedFileException> damaged = find(table, failure);
         if (damaged.isPresent()) {
             String own = failure.getMessage();
-            // Strata's own errors say what happened to the operation (e.g. nothing committed): keep that.
-            String message = own != null && own.startsWith("Cannot ") ? own + " The cause: " + damaged.get().getMessage()
-                    : "Cannot " + action + " table " + qualified + ": " + damaged.get().getMessage();
+            // Strata's own errors say what happened to the operation (e.g. nothing committed): keep
+            // that.
+            String message =
+                    own != null && own.startsWith("Cannot ")
+                            ? own + " The cause: " + damaged.get().getMessage()
+                            : "Cannot "
+                                    + action
+                                    + " table "
+                                    + qualified
+                                    + ": "
+                                    + damaged.get().getMessage();
             return new UncheckedIOException(message, damaged.get());
         }
-        return failure instanceof RuntimeException ? (RuntimeException) failure
-                : new UncheckedIOException("Cannot " + action + " table " + qualified + ": " + failure, asIo(failure));
+        return failure instanceof RuntimeException
+                ? (RuntimeException) failure
+                : new UncheckedIOException(
+                        "Cannot " + action + " table " + qualified + ": " + failure, asIo(failure));
     }
 
-    /** The schema files of the table at {@code location}, checked one by one; used when the table cannot be loaded. */
-    public static Optional<DamagedFileException> findInSchemas(FileIO fileIO, Path location, Throwable cause) {
+    /**
+     * The schema files of the table at {@code location}, checked one by one; used when the table
+     * cannot be loaded.
+     */
+    public static Optional<DamagedFileException> findInSchemas(
+            FileIO fileIO, Path location, Throwable cause) {
         try {
             checkSchemas(new SchemaManager(fileIO, location), fileIO, cause);
             return Optional.empty();
@@ -78,7 +94,9 @@ public final class TableDiagnosis {
         }
     }
 
-    /** The first damaged file of the table's current snapshot (or the one it is pinned to), if any. */
+    /**
+     * The first damaged file of the table's current snapshot (or the one it is pinned to), if any.
+     */
     public static Optional<DamagedFileException> find(FileStoreTable table, Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof DamagedFileException) {
@@ -91,7 +109,8 @@ public final class TableDiagnosis {
         } catch (DamagedFileException e) {
             return Optional.of(e);
         } catch (IOException | RuntimeException e) {
-            // The diagnosis itself failed (e.g. the file system is unreachable): report the original failure.
+            // The diagnosis itself failed (e.g. the file system is unreachable): report the
+            // original failure.
             if (cause != null) {
                 cause.addSuppressed(e);
             }
@@ -115,15 +134,28 @@ public final class TableDiagnosis {
         try {
             snapshot = Snapshot.fromJson(fileIO.readFileUtf8(snapshotPath));
         } catch (IOException | RuntimeException e) {
-            throw damaged(snapshotPath, "not a valid snapshot JSON (" + describe(e) + ")", cause, e);
+            throw damaged(
+                    snapshotPath, "not a valid snapshot JSON (" + describe(e) + ")", cause, e);
         }
         FileStorePathFactory paths = table.store().pathFactory();
         ManifestList manifestList = table.store().manifestListFactory().create();
         List<ManifestFileMeta> manifests = new ArrayList<>();
-        manifests.addAll(readManifestList(fileIO, manifestList, paths, snapshot.baseManifestList(),
-                snapshot.baseManifestListSize(), cause));
-        manifests.addAll(readManifestList(fileIO, manifestList, paths, snapshot.deltaManifestList(),
-                snapshot.deltaManifestListSize(), cause));
+        manifests.addAll(
+                readManifestList(
+                        fileIO,
+                        manifestList,
+                        paths,
+                        snapshot.baseManifestList(),
+                        snapshot.baseManifestListSize(),
+                        cause));
+        manifests.addAll(
+                readManifestList(
+                        fileIO,
+                        manifestList,
+                        paths,
+                        snapshot.deltaManifestList(),
+                        snapshot.deltaManifestListSize(),
+                        cause));
         ManifestFile manifestFile = table.store().manifestFileFactory().create();
         Map<FileEntry.Identifier, ManifestEntry> live = new LinkedHashMap<>();
         for (ManifestFileMeta m : manifests) {
@@ -150,7 +182,8 @@ public final class TableDiagnosis {
             try {
                 indexEntries = indexManifest.readWithIOException(snapshot.indexManifest());
             } catch (IOException | RuntimeException e) {
-                throw damaged(path, "not a readable index manifest (" + describe(e) + ")", cause, e);
+                throw damaged(
+                        path, "not a readable index manifest (" + describe(e) + ")", cause, e);
             }
         }
         boolean pages = mentionsChecksum(cause);
@@ -159,9 +192,12 @@ public final class TableDiagnosis {
             checkDataFile(fileIO, path, e.file(), cause);
             if (pages && isParquet(e.file().fileFormat())) {
                 try {
-                    PageChecksums.verifyFile(PaimonFiles.inputFile(fileIO, path, e.file().fileSize()), path.toString());
+                    PageChecksums.verifyFile(
+                            PaimonFiles.inputFile(fileIO, path, e.file().fileSize()),
+                            path.toString());
                 } catch (DamagedFileException d) {
-                    throw new DamagedFileException(d.file(), d.getMessage(), cause == null ? d : cause);
+                    throw new DamagedFileException(
+                            d.file(), d.getMessage(), cause == null ? d : cause);
                 }
             }
         }
@@ -169,15 +205,22 @@ public final class TableDiagnosis {
             IndexFileMeta meta = e.indexFile();
             if (e.kind() == FileKind.ADD && ArchiveFiles.INDEX_TYPE.equals(meta.indexType())) {
                 try {
-                    new ArchiveHeaders(true).verify(ArchiveFiles.of(table, e.partition(), e.bucket()), meta);
+                    new ArchiveHeaders(true)
+                            .verify(ArchiveFiles.of(table, e.partition(), e.bucket()), meta);
                 } catch (dev.strata.index.archive.CorruptArchiveException c) {
-                    throw new DamagedFileException(c.file(), c.getMessage() + ". " + WHAT_TO_DO, cause == null ? c : cause);
+                    throw new DamagedFileException(
+                            c.file(),
+                            c.getMessage() + ". " + WHAT_TO_DO,
+                            cause == null ? c : cause);
                 }
             }
         }
     }
 
-    /** Whether a failure reports a checksum mismatch (then data pages are verified too, else only footers). */
+    /**
+     * Whether a failure reports a checksum mismatch (then data pages are verified too, else only
+     * footers).
+     */
     private static boolean mentionsChecksum(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             String m = t.getMessage();
@@ -189,7 +232,8 @@ public final class TableDiagnosis {
     }
 
     private static boolean isParquet(String format) {
-        return "parquet".equalsIgnoreCase(format) || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
+        return "parquet".equalsIgnoreCase(format)
+                || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
     }
 
     private static Long pinnedSnapshot(FileStoreTable table) {
@@ -201,19 +245,27 @@ public final class TableDiagnosis {
         }
     }
 
-    private static void checkSchemas(SchemaManager schemas, FileIO fileIO, Throwable cause) throws IOException {
+    private static void checkSchemas(SchemaManager schemas, FileIO fileIO, Throwable cause)
+            throws IOException {
         for (long id : schemas.listAllIds()) {
             Path path = schemas.toSchemaPath(id);
             try {
                 TableSchema.fromJson(fileIO.readFileUtf8(path));
             } catch (IOException | RuntimeException e) {
-                throw damaged(path, "not a valid table schema JSON (" + describe(e) + ")", cause, e);
+                throw damaged(
+                        path, "not a valid table schema JSON (" + describe(e) + ")", cause, e);
             }
         }
     }
 
-    private static List<ManifestFileMeta> readManifestList(FileIO fileIO, ManifestList manifestList,
-            FileStorePathFactory paths, String name, Long size, Throwable cause) throws IOException {
+    private static List<ManifestFileMeta> readManifestList(
+            FileIO fileIO,
+            ManifestList manifestList,
+            FileStorePathFactory paths,
+            String name,
+            Long size,
+            Throwable cause)
+            throws IOException {
         if (name == null) {
             return List.of();
         }
@@ -228,19 +280,34 @@ public final class TableDiagnosis {
         }
     }
 
-    private static void checkDataFile(FileIO fileIO, Path path, DataFileMeta file, Throwable cause) throws IOException {
+    private static void checkDataFile(FileIO fileIO, Path path, DataFileMeta file, Throwable cause)
+            throws IOException {
         checkLength(fileIO, path, file.fileSize(), "data file", cause);
         if (isParquet(file.fileFormat())) {
-            // Parquet files may hold shredded maps whatever their format name: decode their shredding metadata too.
+            // Parquet files may hold shredded maps whatever their format name: decode their
+            // shredding metadata too.
             try {
-                ShreddedFooters.open(PaimonFiles.inputFile(fileIO, path, file.fileSize()), path.toString(), false).reader.close();
+                ShreddedFooters.open(
+                                PaimonFiles.inputFile(fileIO, path, file.fileSize()),
+                                path.toString(),
+                                false)
+                        .reader
+                        .close();
             } catch (IOException | RuntimeException e) {
-                throw damaged(path, "its Parquet footer or shredding metadata is unreadable (" + describe(e) + ")", cause, e);
+                throw damaged(
+                        path,
+                        "its Parquet footer or shredding metadata is unreadable ("
+                                + describe(e)
+                                + ")",
+                        cause,
+                        e);
             }
         }
     }
 
-    private static void checkLength(FileIO fileIO, Path path, long expected, String kind, Throwable cause) throws IOException {
+    private static void checkLength(
+            FileIO fileIO, Path path, long expected, String kind, Throwable cause)
+            throws IOException {
         long actual;
         try {
             actual = fileIO.getFileSize(path);
@@ -248,13 +315,25 @@ public final class TableDiagnosis {
             throw damaged(path, kind + " is missing (expected " + expected + " bytes)", cause, e);
         }
         if (actual != expected) {
-            throw damaged(path, kind + " has the wrong length: expected " + expected + " bytes, found " + actual, cause, null);
+            throw damaged(
+                    path,
+                    kind
+                            + " has the wrong length: expected "
+                            + expected
+                            + " bytes, found "
+                            + actual,
+                    cause,
+                    null);
         }
     }
 
-    private static DamagedFileException damaged(Path path, String what, Throwable cause, Throwable found) {
-        DamagedFileException e = new DamagedFileException(path.toString(), path + " is damaged: " + what + ". " + WHAT_TO_DO,
-                cause != null ? cause : found);
+    private static DamagedFileException damaged(
+            Path path, String what, Throwable cause, Throwable found) {
+        DamagedFileException e =
+                new DamagedFileException(
+                        path.toString(),
+                        path + " is damaged: " + what + ". " + WHAT_TO_DO,
+                        cause != null ? cause : found);
         if (cause != null && found != null && found != cause) {
             e.addSuppressed(found);
         }

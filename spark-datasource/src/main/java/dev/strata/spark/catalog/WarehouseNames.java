@@ -2,16 +2,16 @@ package dev.strata.spark.catalog;
 
 import java.net.URI;
 import java.util.List;
-
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.fs.Path;
 
 /**
- * The rules that keep user-given names inside the warehouse. Namespace, table, branch and tag names become
- * path segments ({@code <warehouse>/<db>.db/<table>/branch/branch-<name>}, {@code .../tag/tag-<name>}), so
- * each must be exactly one segment: not empty, not {@code .} or {@code ..}, without {@code /}, {@code \}
- * or control characters (below U+0020, and U+007F). Every catalog entry point checks its names here before
- * any file operation, and every delete checks that it removes a directory of the catalog's own layout.
+ * The rules that keep user-given names inside the warehouse. Namespace, table, branch and tag names
+ * become path segments ({@code <warehouse>/<db>.db/<table>/branch/branch-<name>}, {@code
+ * .../tag/tag-<name>}), so each must be exactly one segment: not empty, not {@code .} or {@code
+ * ..}, without {@code /}, {@code \} or control characters (below U+0020, and U+007F). Every catalog
+ * entry point checks its names here before any file operation, and every delete checks that it
+ * removes a directory of the catalog's own layout.
  */
 public final class WarehouseNames {
 
@@ -29,7 +29,8 @@ public final class WarehouseNames {
         }
 
         String rule() {
-            return title + " names must not be empty, '.' or '..' and must not contain '/', '\\' or control "
+            return title
+                    + " names must not be empty, '.' or '..' and must not contain '/', '\\' or control "
                     + "characters.";
         }
     }
@@ -37,21 +38,23 @@ public final class WarehouseNames {
     private WarehouseNames() {}
 
     /**
-     * Throws {@link IllegalArgumentException} {@code Cannot <action>: <problem>. <rule>} when {@code name} is
-     * not a single safe path segment.
+     * Throws {@link IllegalArgumentException} {@code Cannot <action>: <problem>. <rule>} when
+     * {@code name} is not a single safe path segment.
      *
      * @param action what was attempted, naming the object, e.g. {@code create table lake.db.t}
      */
     public static void check(String action, Kind kind, String name) {
         String problem = problem(name);
         if (problem != null) {
-            throw new IllegalArgumentException(String.format("Cannot %s: %s. %s", action, problem, kind.rule()));
+            throw new IllegalArgumentException(
+                    String.format("Cannot %s: %s. %s", action, problem, kind.rule()));
         }
     }
 
     /**
      * Checks the database and table of a Paimon identifier, and its branch when it names one
-     * ({@code t$branch_b}); system-table suffixes ({@code t$snapshots}) are part of the checked object name.
+     * ({@code t$branch_b}); system-table suffixes ({@code t$snapshots}) are part of the checked
+     * object name.
      */
     public static void checkTable(String action, Identifier id) {
         check(action, Kind.NAMESPACE, id.getDatabaseName());
@@ -63,8 +66,8 @@ public final class WarehouseNames {
     }
 
     /**
-     * What is wrong with {@code name} as one path segment, or null when nothing is: empty, a relative path
-     * step, or the first separator or control character it contains.
+     * What is wrong with {@code name} as one path segment, or null when nothing is: empty, a
+     * relative path step, or the first separator or control character it contains.
      */
     static String problem(String name) {
         if (name == null || name.isEmpty()) {
@@ -76,12 +79,16 @@ public final class WarehouseNames {
         return characterProblem(name);
     }
 
-    /** The first '/', '\' or control character of {@code name} as a problem, or null when it has none. */
+    /**
+     * The first '/', '\' or control character of {@code name} as a problem, or null when it has
+     * none.
+     */
     static String characterProblem(String name) {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c == '/' || c == '\\') {
-                return String.format("the name '%s' contains '%c' (%s)", printable(name), c, codePoint(c));
+                return String.format(
+                        "the name '%s' contains '%c' (%s)", printable(name), c, codePoint(c));
             }
         }
         return controlProblem(name);
@@ -92,7 +99,8 @@ public final class WarehouseNames {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c < 0x20 || c == 0x7f) {
-                return String.format("the name '%s' contains the control character %s at position %d",
+                return String.format(
+                        "the name '%s' contains the control character %s at position %d",
                         printable(name), codePoint(c), i);
             }
         }
@@ -100,29 +108,33 @@ public final class WarehouseNames {
     }
 
     /**
-     * Refuses to delete {@code dir} unless it is exactly {@code <warehouse>/<segments...>}: same file system,
-     * no {@code .} or {@code ..} steps, each segment one path element. This holds for a table's and a
-     * database's own directory, whatever names other engines stored.
+     * Refuses to delete {@code dir} unless it is exactly {@code <warehouse>/<segments...>}: same
+     * file system, no {@code .} or {@code ..} steps, each segment one path element. This holds for
+     * a table's and a database's own directory, whatever names other engines stored.
      *
      * @param action what was attempted, e.g. {@code drop table lake.db.t}
      * @param segments the expected path below the warehouse, e.g. {@code db.db}, {@code t}
      */
-    public static void checkOwnDirectory(String action, Path warehouse, Path dir, List<String> segments) {
+    public static void checkOwnDirectory(
+            String action, Path warehouse, Path dir, List<String> segments) {
         URI root = warehouse.toUri();
         URI target = dir.toUri();
         String rootPath = stripTrailingSlash(root.normalize().getPath());
         String expected = rootPath + "/" + String.join("/", segments);
-        boolean sameFileSystem = sameOrUnset(root.getScheme(), target.getScheme())
-                && sameOrUnset(root.getAuthority(), target.getAuthority());
-        boolean ownLayout = segments.stream().allMatch(s -> problem(s) == null)
-                && target.getPath() != null
-                && target.normalize().getPath().equals(target.getPath())
-                && stripTrailingSlash(target.getPath()).equals(expected);
+        boolean sameFileSystem =
+                sameOrUnset(root.getScheme(), target.getScheme())
+                        && sameOrUnset(root.getAuthority(), target.getAuthority());
+        boolean ownLayout =
+                segments.stream().allMatch(s -> problem(s) == null)
+                        && target.getPath() != null
+                        && target.normalize().getPath().equals(target.getPath())
+                        && stripTrailingSlash(target.getPath()).equals(expected);
         if (!sameFileSystem || !ownLayout) {
-            throw new IllegalArgumentException(String.format(
-                    "Cannot %s: its directory %s is not %s inside the warehouse %s, so Strata deletes nothing. "
-                            + "Remove the directory with the file system's own tools if it must go.",
-                    action, dir, expected, warehouse));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s: its directory %s is not %s inside the warehouse %s, so Strata deletes nothing. "
+                                    + "Remove the directory with the file system's own tools if it must go.",
+                            action, dir, expected, warehouse));
         }
     }
 

@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.GenericMap;
@@ -24,8 +23,8 @@ import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.sql.types.Decimal;
 
 /**
- * Turns Spark's internal rows into Paimon rows of a given row type, field by field. Like
- * {@link PaimonToSpark}, the accessors are chosen once per type.
+ * Turns Spark's internal rows into Paimon rows of a given row type, field by field. Like {@link
+ * PaimonToSpark}, the accessors are chosen once per type.
  */
 public final class SparkToPaimon implements Serializable {
 
@@ -91,47 +90,53 @@ public final class SparkToPaimon implements Serializable {
             case BINARY:
             case VARBINARY:
                 return SpecializedGetters::getBinary;
-            case DECIMAL: {
-                DecimalType d = (DecimalType) type;
-                int precision = d.getPrecision();
-                int scale = d.getScale();
-                return (c, p) -> {
-                    Decimal v = c.getDecimal(p, precision, scale);
-                    return org.apache.paimon.data.Decimal.fromBigDecimal(
-                            v.toJavaBigDecimal(), precision, scale);
-                };
-            }
+            case DECIMAL:
+                {
+                    DecimalType d = (DecimalType) type;
+                    int precision = d.getPrecision();
+                    int scale = d.getScale();
+                    return (c, p) -> {
+                        Decimal v = c.getDecimal(p, precision, scale);
+                        return org.apache.paimon.data.Decimal.fromBigDecimal(
+                                v.toJavaBigDecimal(), precision, scale);
+                    };
+                }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return (c, p) -> Timestamp.fromMicros(c.getLong(p));
-            case ARRAY: {
-                Accessor element = accessor(((ArrayType) type).getElementType());
-                return (c, p) -> new GenericArray(array(c.getArray(p), element));
-            }
-            case MAP: {
-                MapType mapType = (MapType) type;
-                Accessor key = accessor(mapType.getKeyType());
-                Accessor value = accessor(mapType.getValueType());
-                return (c, p) -> {
-                    MapData map = c.getMap(p);
-                    Object[] keys = array(map.keyArray(), key);
-                    Object[] values = array(map.valueArray(), value);
-                    Map<Object, Object> out = new LinkedHashMap<>(keys.length * 2);
-                    for (int i = 0; i < keys.length; i++) {
-                        out.put(keys[i], values[i]);
-                    }
-                    return new GenericMap(out);
-                };
-            }
-            case ROW: {
-                RowType rowType = (RowType) type;
-                SparkToPaimon nested = new SparkToPaimon(rowType);
-                int arity = rowType.getFieldCount();
-                return (c, p) -> nested.convert(c.getStruct(p, arity));
-            }
+            case ARRAY:
+                {
+                    Accessor element = accessor(((ArrayType) type).getElementType());
+                    return (c, p) -> new GenericArray(array(c.getArray(p), element));
+                }
+            case MAP:
+                {
+                    MapType mapType = (MapType) type;
+                    Accessor key = accessor(mapType.getKeyType());
+                    Accessor value = accessor(mapType.getValueType());
+                    return (c, p) -> {
+                        MapData map = c.getMap(p);
+                        Object[] keys = array(map.keyArray(), key);
+                        Object[] values = array(map.valueArray(), value);
+                        Map<Object, Object> out = new LinkedHashMap<>(keys.length * 2);
+                        for (int i = 0; i < keys.length; i++) {
+                            out.put(keys[i], values[i]);
+                        }
+                        return new GenericMap(out);
+                    };
+                }
+            case ROW:
+                {
+                    RowType rowType = (RowType) type;
+                    SparkToPaimon nested = new SparkToPaimon(rowType);
+                    int arity = rowType.getFieldCount();
+                    return (c, p) -> nested.convert(c.getStruct(p, arity));
+                }
             default:
                 throw new UnsupportedOperationException(
-                        "Cannot write Paimon type " + type + " from Spark: the type has no Spark counterpart.");
+                        "Cannot write Paimon type "
+                                + type
+                                + " from Spark: the type has no Spark counterpart.");
         }
     }
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.CharType;
 import org.apache.paimon.types.DataField;
@@ -21,9 +20,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Converts between Spark SQL types and Paimon types. Every Spark type Paimon can store has exactly one
- * Paimon counterpart; anything else is refused with an error naming the column, so a table never exists
- * with a column Spark could not read back.
+ * Converts between Spark SQL types and Paimon types. Every Spark type Paimon can store has exactly
+ * one Paimon counterpart; anything else is refused with an error naming the column, so a table
+ * never exists with a column Spark could not read back.
  */
 public final class SparkTypes {
 
@@ -31,7 +30,8 @@ public final class SparkTypes {
     private static final String CHAR_VARCHAR_METADATA = "__CHAR_VARCHAR_TYPE_STRING";
 
     private static final Pattern CHAR_PATTERN =
-            Pattern.compile("\\s*(char|varchar)\\s*\\(\\s*(\\d+)\\s*\\)\\s*", Pattern.CASE_INSENSITIVE);
+            Pattern.compile(
+                    "\\s*(char|varchar)\\s*\\(\\s*(\\d+)\\s*\\)\\s*", Pattern.CASE_INSENSITIVE);
 
     private static final String SUPPORTED =
             "boolean, tinyint, smallint, int, bigint, float, double, decimal, string, char, varchar, binary, "
@@ -45,7 +45,8 @@ public final class SparkTypes {
         int id = 0;
         for (StructField field : schema.fields()) {
             org.apache.paimon.types.DataType type =
-                    toPaimon(table, field.name(), field.dataType(), field.metadata()).copy(field.nullable());
+                    toPaimon(table, field.name(), field.dataType(), field.metadata())
+                            .copy(field.nullable());
             String comment = field.getComment().isDefined() ? field.getComment().get() : null;
             fields.add(new DataField(id++, field.name(), type, comment));
         }
@@ -79,7 +80,8 @@ public final class SparkTypes {
         } else if (type instanceof org.apache.spark.sql.types.DoubleType) {
             return DataTypes.DOUBLE();
         } else if (type instanceof org.apache.spark.sql.types.DecimalType) {
-            org.apache.spark.sql.types.DecimalType d = (org.apache.spark.sql.types.DecimalType) type;
+            org.apache.spark.sql.types.DecimalType d =
+                    (org.apache.spark.sql.types.DecimalType) type;
             return DataTypes.DECIMAL(d.precision(), d.scale());
         } else if (type instanceof org.apache.spark.sql.types.CharType) {
             return DataTypes.CHAR(((org.apache.spark.sql.types.CharType) type).length());
@@ -98,26 +100,30 @@ public final class SparkTypes {
         } else if (type instanceof org.apache.spark.sql.types.ArrayType) {
             org.apache.spark.sql.types.ArrayType a = (org.apache.spark.sql.types.ArrayType) type;
             return DataTypes.ARRAY(
-                    toPaimon(table, column + ".element", a.elementType(), null).copy(a.containsNull()));
+                    toPaimon(table, column + ".element", a.elementType(), null)
+                            .copy(a.containsNull()));
         } else if (type instanceof org.apache.spark.sql.types.MapType) {
             org.apache.spark.sql.types.MapType m = (org.apache.spark.sql.types.MapType) type;
             return DataTypes.MAP(
                     toPaimon(table, column + ".key", m.keyType(), null).copy(false),
-                    toPaimon(table, column + ".value", m.valueType(), null).copy(m.valueContainsNull()));
+                    toPaimon(table, column + ".value", m.valueType(), null)
+                            .copy(m.valueContainsNull()));
         } else if (type instanceof StructType) {
             RowType.Builder builder = RowType.builder();
             for (StructField f : ((StructType) type).fields()) {
                 String comment = f.getComment().isDefined() ? f.getComment().get() : null;
                 builder.field(
                         f.name(),
-                        toPaimon(table, column + "." + f.name(), f.dataType(), f.metadata()).copy(f.nullable()),
+                        toPaimon(table, column + "." + f.name(), f.dataType(), f.metadata())
+                                .copy(f.nullable()),
                         comment);
             }
             return builder.build();
         }
-        throw new IllegalArgumentException(String.format(
-                "Cannot store column %s of table %s: Paimon has no type for Spark's %s. Use one of: %s.",
-                column, table, type.sql(), SUPPORTED));
+        throw new IllegalArgumentException(
+                String.format(
+                        "Cannot store column %s of table %s: Paimon has no type for Spark's %s. Use one of: %s.",
+                        column, table, type.sql(), SUPPORTED));
     }
 
     /** Converts a Paimon row type into the Spark schema Strata tables report. */
@@ -128,8 +134,12 @@ public final class SparkTypes {
             if (field.description() != null) {
                 metadata = new MetadataBuilder().putString("comment", field.description()).build();
             }
-            fields.add(new StructField(
-                    field.name(), toSpark(field.name(), field.type()), field.type().isNullable(), metadata));
+            fields.add(
+                    new StructField(
+                            field.name(),
+                            toSpark(field.name(), field.type()),
+                            field.type().isNullable(),
+                            metadata));
         }
         return new StructType(fields.toArray(new StructField[0]));
     }
@@ -153,7 +163,8 @@ public final class SparkTypes {
                 return org.apache.spark.sql.types.DataTypes.DoubleType;
             case DECIMAL:
                 DecimalType d = (DecimalType) type;
-                return org.apache.spark.sql.types.DataTypes.createDecimalType(d.getPrecision(), d.getScale());
+                return org.apache.spark.sql.types.DataTypes.createDecimalType(
+                        d.getPrecision(), d.getScale());
             case CHAR:
                 return new org.apache.spark.sql.types.CharType(((CharType) type).getLength());
             case VARCHAR:
@@ -183,16 +194,20 @@ public final class SparkTypes {
             case ROW:
                 List<StructField> fields = new ArrayList<>();
                 for (DataField f : ((RowType) type).getFields()) {
-                    fields.add(new StructField(
-                            f.name(), toSpark(column + "." + f.name(), f.type()), f.type().isNullable(),
-                            Metadata.empty()));
+                    fields.add(
+                            new StructField(
+                                    f.name(),
+                                    toSpark(column + "." + f.name(), f.type()),
+                                    f.type().isNullable(),
+                                    Metadata.empty()));
                 }
                 return new StructType(fields.toArray(new StructField[0]));
             default:
-                throw new UnsupportedOperationException(String.format(
-                        "Cannot read column %s: Paimon type %s has no Spark counterpart in Strata. "
-                                + "Read the table with an engine that supports %s.",
-                        column, type, type.getTypeRoot()));
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Cannot read column %s: Paimon type %s has no Spark counterpart in Strata. "
+                                        + "Read the table with an engine that supports %s.",
+                                column, type, type.getTypeRoot()));
         }
     }
 }

@@ -11,20 +11,21 @@ public final class StrataErrors {
     private StrataErrors() {}
 
     /**
-     * Throws an {@link AnalysisException} with exactly {@code message}, optionally caused by {@code cause}.
-     * Spark reports it like its own analysis errors. The exception is checked for javac but not for Spark's
-     * Scala callers, so it is thrown here; the declared return type lets call sites write
-     * {@code throw StrataErrors.analysis(...)}.
+     * Throws an {@link AnalysisException} with exactly {@code message}, optionally caused by {@code
+     * cause}. Spark reports it like its own analysis errors. The exception is checked for javac but
+     * not for Spark's Scala callers, so it is thrown here; the declared return type lets call sites
+     * write {@code throw StrataErrors.analysis(...)}.
      */
     public static RuntimeException analysis(String message, Throwable cause) {
-        throw StrataErrors.<RuntimeException>sneaky(new AnalysisException(
-                message,
-                Option.empty(),
-                Option.empty(),
-                Option.apply(cause),
-                Option.empty(),
-                Map$.MODULE$.empty(),
-                new QueryContext[0]));
+        throw StrataErrors.<RuntimeException>sneaky(
+                new AnalysisException(
+                        message,
+                        Option.empty(),
+                        Option.empty(),
+                        Option.apply(cause),
+                        Option.empty(),
+                        Map$.MODULE$.empty(),
+                        new QueryContext[0]));
     }
 
     /** Like {@link #analysis(String, Throwable)} without a cause. */
@@ -40,11 +41,15 @@ public final class StrataErrors {
     /** The most specific message of a Paimon failure, without Paimon's wrapper prefixes. */
     public static String rootMessage(Throwable t) {
         Throwable current = t;
-        while (current.getCause() != null && current.getCause() != current
-                && (current.getMessage() == null || current instanceof java.lang.reflect.InvocationTargetException
+        while (current.getCause() != null
+                && current.getCause() != current
+                && (current.getMessage() == null
+                        || current instanceof java.lang.reflect.InvocationTargetException
                         || current instanceof java.io.UncheckedIOException)) {
             current = current.getCause();
         }
-        return current.getMessage() == null ? current.getClass().getSimpleName() : current.getMessage();
+        return current.getMessage() == null
+                ? current.getClass().getSimpleName()
+                : current.getMessage();
     }
 }

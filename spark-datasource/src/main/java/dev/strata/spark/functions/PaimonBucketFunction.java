@@ -1,8 +1,7 @@
 package dev.strata.spark.functions;
 
-import java.io.Serializable;
-
 import dev.strata.spark.data.SparkToPaimon;
+import java.io.Serializable;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.bucket.BucketFunction;
 import org.apache.paimon.data.GenericRow;
@@ -23,22 +22,23 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * {@code paimon_bucket(numBuckets, bucketFunctionType, bucketKeyTypeJson, key1, key2, ...)}: the bucket
- * Paimon's fixed-bucket writer assigns to a row. Strata's writes require their input clustered by
- * (partition, this function), so each (partition, bucket) is written by exactly one Spark task, the
- * invariant Paimon's primary-key merge relies on.
+ * {@code paimon_bucket(numBuckets, bucketFunctionType, bucketKeyTypeJson, key1, key2, ...)}: the
+ * bucket Paimon's fixed-bucket writer assigns to a row. Strata's writes require their input
+ * clustered by (partition, this function), so each (partition, bucket) is written by exactly one
+ * Spark task, the invariant Paimon's primary-key merge relies on.
  *
- * <p>The bucket is computed exactly as Paimon does: the key columns are laid out as a Paimon
- * {@code BinaryRow} of the table's own bucket-key types (passed as JSON, because the Spark type of a
- * column does not carry, for example, the timestamp precision that changes the binary layout) and hashed
- * by the table's bucket function.
+ * <p>The bucket is computed exactly as Paimon does: the key columns are laid out as a Paimon {@code
+ * BinaryRow} of the table's own bucket-key types (passed as JSON, because the Spark type of a
+ * column does not carry, for example, the timestamp precision that changes the binary layout) and
+ * hashed by the table's bucket function.
  */
 final class PaimonBucketFunction implements UnboundFunction {
 
     static final String NAME = "paimon_bucket";
 
     /** The distribution expression for a table's writes. */
-    static Transform transform(int numBuckets, CoreOptions.BucketFunctionType type, RowType bucketKeyType) {
+    static Transform transform(
+            int numBuckets, CoreOptions.BucketFunctionType type, RowType bucketKeyType) {
         Expression[] args = new Expression[3 + bucketKeyType.getFieldCount()];
         args[0] = Expressions.literal(numBuckets);
         args[1] = Expressions.literal(type.name());
@@ -58,7 +58,11 @@ final class PaimonBucketFunction implements UnboundFunction {
                 || !fields[1].dataType().equals(DataTypes.StringType)
                 || !fields[2].dataType().equals(DataTypes.StringType)) {
             throw new UnsupportedOperationException(
-                    "Cannot bind " + NAME + " to " + inputType.simpleString() + ": expected (int numBuckets, "
+                    "Cannot bind "
+                            + NAME
+                            + " to "
+                            + inputType.simpleString()
+                            + ": expected (int numBuckets, "
                             + "string bucketFunctionType, string bucketKeyTypeJson, key columns...).");
         }
         return new Bound(inputType);
@@ -66,7 +70,8 @@ final class PaimonBucketFunction implements UnboundFunction {
 
     @Override
     public String description() {
-        return NAME + "(numBuckets, bucketFunctionType, bucketKeyTypeJson, keys...): Paimon's fixed bucket of a row";
+        return NAME
+                + "(numBuckets, bucketFunctionType, bucketKeyTypeJson, keys...): Paimon's fixed bucket of a row";
     }
 
     @Override
@@ -145,7 +150,9 @@ final class PaimonBucketFunction implements UnboundFunction {
             this.typeJson = typeJson;
             this.keyType = JsonSerdeUtil.fromJson(typeJson, RowType.class);
             this.serializer = new InternalRowSerializer(keyType);
-            this.function = BucketFunction.create(CoreOptions.BucketFunctionType.valueOf(functionType), keyType);
+            this.function =
+                    BucketFunction.create(
+                            CoreOptions.BucketFunctionType.valueOf(functionType), keyType);
         }
     }
 }

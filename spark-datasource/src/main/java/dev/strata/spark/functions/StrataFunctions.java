@@ -2,7 +2,6 @@ package dev.strata.spark.functions;
 
 import java.util.List;
 import java.util.Locale;
-
 import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 
 /** The functions a Strata catalog serves through Spark's {@code FunctionCatalog}. */

@@ -2,7 +2,6 @@ package dev.strata.spark.functions;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
@@ -17,8 +16,8 @@ public final class WriteDistributions {
     private WriteDistributions() {}
 
     /**
-     * Fixed-bucket tables: clustered by partition columns and {@code paimon_bucket}, so each (partition,
-     * bucket) lands in one task. Tables without buckets accept rows anywhere.
+     * Fixed-bucket tables: clustered by partition columns and {@code paimon_bucket}, so each
+     * (partition, bucket) lands in one task. Tables without buckets accept rows anywhere.
      */
     public static Distribution forTable(FileStoreTable table) {
         CoreOptions options = table.coreOptions();
@@ -31,7 +30,9 @@ public final class WriteDistributions {
             clustering.add(Expressions.identity(partitionKey));
         }
         RowType bucketKeyType = table.rowType().project(table.schema().bucketKeys());
-        clustering.add(PaimonBucketFunction.transform(buckets, options.bucketFunctionType(), bucketKeyType));
+        clustering.add(
+                PaimonBucketFunction.transform(
+                        buckets, options.bucketFunctionType(), bucketKeyType));
         return Distributions.clustered(clustering.toArray(new Expression[0]));
     }
 }

@@ -2,7 +2,10 @@ package dev.strata.spark.metrics;
 
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 
-/** Shredded data files skipped because the map predicate cannot match any row (e.g. the key never occurs in the file). */
+/**
+ * Shredded data files skipped because the map predicate cannot match any row (e.g. the key never
+ * occurs in the file).
+ */
 public final class FilesSkippedMetric extends CustomSumMetric {
 
     public static final String NAME = "shreddedFilesSkipped";

@@ -3,7 +3,10 @@ package dev.strata.spark.metrics;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 
-/** Rows a full-text search indexed in memory at query time: level 0 and levels without a current archive. */
+/**
+ * Rows a full-text search indexed in memory at query time: level 0 and levels without a current
+ * archive.
+ */
 public final class RowsIndexedAtQueryTimeMetric extends CustomSumMetric {
 
     public static final String NAME = "rowsIndexedAtQueryTime";

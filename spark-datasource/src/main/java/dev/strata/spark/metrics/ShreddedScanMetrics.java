@@ -5,8 +5,8 @@ import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 
 /**
- * The custom metrics a Strata scan declares (shown on the scan node of the SQL UI) and how the shredded
- * reader's counters and the planner's counts become their values.
+ * The custom metrics a Strata scan declares (shown on the scan node of the SQL UI) and how the
+ * shredded reader's counters and the planner's counts become their values.
  */
 public final class ShreddedScanMetrics {
 
@@ -15,8 +15,10 @@ public final class ShreddedScanMetrics {
     /** Every metric of a Strata scan, task-side then driver-side. */
     public static CustomMetric[] supported() {
         return new CustomMetric[] {
-            new FilesReadMetric(), new FilesSkippedMetric(), new RowGroupsTotalMetric(), new RowGroupsSkippedMetric(),
-            new SubColumnsReadMetric(), new PageRowsSkippedMetric(), new ValuePagesSkippedMetric(), new SplitsPlannedMetric(),
+            new FilesReadMetric(), new FilesSkippedMetric(), new RowGroupsTotalMetric(),
+                    new RowGroupsSkippedMetric(),
+            new SubColumnsReadMetric(), new PageRowsSkippedMetric(), new ValuePagesSkippedMetric(),
+                    new SplitsPlannedMetric(),
             new SplitsPruningMetric()
         };
     }

@@ -2,7 +2,9 @@ package dev.strata.spark.metrics;
 
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 
-/** Parquet leaf columns of shredded map columns read, summed over files (fewer with selected keys). */
+/**
+ * Parquet leaf columns of shredded map columns read, summed over files (fewer with selected keys).
+ */
 public final class SubColumnsReadMetric extends CustomSumMetric {
 
     public static final String NAME = "shreddedSubColumnsRead";

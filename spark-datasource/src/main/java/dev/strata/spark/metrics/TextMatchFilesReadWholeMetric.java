@@ -3,8 +3,8 @@ package dev.strata.spark.metrics;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 
 /**
- * Data files a scan with a pushed text_match reads whole: no archive or fresh index answered for them, or
- * more than half of their rows match (driver metric).
+ * Data files a scan with a pushed text_match reads whole: no archive or fresh index answered for
+ * them, or more than half of their rows match (driver metric).
  */
 public final class TextMatchFilesReadWholeMetric extends CustomSumMetric {
 

@@ -2,7 +2,6 @@ package dev.strata.spark.procedures;
 
 import java.io.Serializable;
 import java.util.Objects;
-
 import org.apache.paimon.data.BinaryRow;
 
 /** A (partition, bucket) of a table, as planned on the driver and shipped to a procedure's task. */
@@ -20,7 +19,9 @@ final class BucketRef implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof BucketRef && ((BucketRef) o).bucket == bucket && ((BucketRef) o).partition.equals(partition);
+        return o instanceof BucketRef
+                && ((BucketRef) o).bucket == bucket
+                && ((BucketRef) o).partition.equals(partition);
     }
 
     @Override

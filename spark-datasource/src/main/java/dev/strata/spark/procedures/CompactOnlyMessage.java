@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.CompactIncrement;
@@ -15,13 +14,14 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 
 /**
- * Turns the message of a task that wrote rows and then compacted its bucket into a compact-only message,
- * so that moving rows out of the postpone bucket is one COMPACT snapshot rather than an APPEND snapshot of
- * level-0 files immediately followed by a COMPACT snapshot that removes them.
+ * Turns the message of a task that wrote rows and then compacted its bucket into a compact-only
+ * message, so that moving rows out of the postpone bucket is one COMPACT snapshot rather than an
+ * APPEND snapshot of level-0 files immediately followed by a COMPACT snapshot that removes them.
  *
  * <p>New files that the task's own compaction already replaced were never committed: they leave the
- * message and are deleted here (a file the compaction only moved to another level keeps its name and is
- * kept). Remaining new files, changelog files and every index change join the compact increment.
+ * message and are deleted here (a file the compaction only moved to another level keeps its name
+ * and is kept). Remaining new files, changelog files and every index change join the compact
+ * increment.
  */
 final class CompactOnlyMessage {
 
@@ -31,9 +31,10 @@ final class CompactOnlyMessage {
         DataIncrement append = m.newFilesIncrement();
         CompactIncrement compact = m.compactIncrement();
         if (!append.deletedFiles().isEmpty()) {
-            throw new IllegalStateException(String.format(
-                    "Cannot fold the compaction of bucket %d of %s: the task deleted files outside a compaction.",
-                    m.bucket(), table.name()));
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot fold the compaction of bucket %d of %s: the task deleted files outside a compaction.",
+                            m.bucket(), table.name()));
         }
         Set<String> written = names(append.newFiles());
         Set<String> replaced = names(compact.compactBefore());
@@ -46,7 +47,8 @@ final class CompactOnlyMessage {
             }
         }
         List<DataFileMeta> after = new ArrayList<>(compact.compactAfter());
-        DataFilePathFactory paths = table.store().pathFactory().createDataFilePathFactory(m.partition(), m.bucket());
+        DataFilePathFactory paths =
+                table.store().pathFactory().createDataFilePathFactory(m.partition(), m.bucket());
         FileIO fileIO = table.fileIO();
         for (DataFileMeta file : append.newFiles()) {
             if (!replaced.contains(file.fileName())) {

@@ -1,17 +1,15 @@
 package dev.strata.spark.procedures;
 
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.spark.catalog.TableDiagnosis;
+import dev.strata.spark.write.PaimonTaskWriter;
+import dev.strata.spark.write.StrataCommitMessage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
-import dev.strata.index.PkFullTextIndex;
-import dev.strata.spark.catalog.TableDiagnosis;
-import dev.strata.spark.errors.StrataErrors;
-import dev.strata.spark.write.PaimonTaskWriter;
-import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.append.AppendCompactCoordinator;
 import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.data.BinaryRow;
@@ -33,32 +31,38 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * {@code CALL <catalog>.sys.compact(table => 'db.t', where => 'dt = ''2026-11-01''', full => true)}.
+ * {@code CALL <catalog>.sys.compact(table => 'db.t', where => 'dt = ''2026-11-01''', full =>
+ * true)}.
  *
- * <p>Compacts every (partition, bucket) of the latest snapshot that the optional partition filter selects,
- * one Spark task per bucket on the executors, and commits all results in one snapshot. {@code full}
- * (default true, as Paimon's own compact procedure does for batch jobs) rewrites each bucket into its top
- * level; {@code full => false} runs Paimon's regular compaction picking. Tables without buckets
- * (append tables with {@code bucket = -1}) are compacted with Paimon's append compaction planner, which
- * groups small files of a partition into tasks. Postpone-bucket tables ({@code bucket = -2}) move the rows
- * parked in bucket -2 of the selected partitions into real buckets and fully compact every bucket they write
- * ({@link PostponeCompaction}); their report lists the written buckets and bucket -2 of each partition.
- * Returns one row per (partition, bucket) that was visited.
+ * <p>Compacts every (partition, bucket) of the latest snapshot that the optional partition filter
+ * selects, one Spark task per bucket on the executors, and commits all results in one snapshot.
+ * {@code full} (default true, as Paimon's own compact procedure does for batch jobs) rewrites each
+ * bucket into its top level; {@code full => false} runs Paimon's regular compaction picking. Tables
+ * without buckets (append tables with {@code bucket = -1}) are compacted with Paimon's append
+ * compaction planner, which groups small files of a partition into tasks. Postpone-bucket tables
+ * ({@code bucket = -2}) move the rows parked in bucket -2 of the selected partitions into real
+ * buckets and fully compact every bucket they write ({@link PostponeCompaction}); their report
+ * lists the written buckets and bucket -2 of each partition. Returns one row per (partition,
+ * bucket) that was visited.
  */
 final class CompactProcedure extends StrataProcedure {
 
     static final String NAME = "compact";
 
-    private static final StructType OUTPUT = new StructType()
-            .add("partition", DataTypes.StringType, false)
-            .add("bucket", DataTypes.IntegerType, false)
-            .add("files_before", DataTypes.IntegerType, false)
-            .add("files_after", DataTypes.IntegerType, false)
-            .add("rows", DataTypes.LongType, false);
+    private static final StructType OUTPUT =
+            new StructType()
+                    .add("partition", DataTypes.StringType, false)
+                    .add("bucket", DataTypes.IntegerType, false)
+                    .add("files_before", DataTypes.IntegerType, false)
+                    .add("files_after", DataTypes.IntegerType, false)
+                    .add("rows", DataTypes.LongType, false);
 
     CompactProcedure(TableResolver catalog) {
-        super(catalog, NAME, "Compacts the buckets of a table (optionally only the partitions matching where) "
-                + "in Spark tasks and commits the result in one snapshot.");
+        super(
+                catalog,
+                NAME,
+                "Compacts the buckets of a table (optionally only the partitions matching where) "
+                        + "in Spark tasks and commits the result in one snapshot.");
     }
 
     @Override
@@ -76,7 +80,8 @@ final class CompactProcedure extends StrataProcedure {
         try {
             return compact(target, args);
         } catch (RuntimeException e) {
-            // Paimon's errors for a damaged snapshot, manifest, index or data file rarely name the file.
+            // Paimon's errors for a damaged snapshot, manifest, index or data file rarely name the
+            // file.
             throw TableDiagnosis.explain(target.name(), target.table(), "compact", e);
         }
     }
@@ -90,16 +95,24 @@ final class CompactProcedure extends StrataProcedure {
             return compactPostpone(target, where);
         }
         if (full && PkFullTextIndex.isEnabled(table)) {
-            // A full compaction moves a lone level-0 file up without rewriting it; the file would keep its
-            // APPEND source and never be indexed. Rewriting every file makes all top-level files archive sources.
+            // A full compaction moves a lone level-0 file up without rewriting it; the file would
+            // keep its
+            // APPEND source and never be indexed. Rewriting every file makes all top-level files
+            // archive sources.
             table = table.copy(Map.of("compaction.force-rewrite-all-files", "true"));
         }
 
         Map<BucketRef, BucketFiles> before = bucketFiles(table);
-        List<BinaryRow> partitions = before.keySet().stream().map(k -> k.partition).distinct().toList();
+        List<BinaryRow> partitions =
+                before.keySet().stream().map(k -> k.partition).distinct().toList();
         List<BinaryRow> selected = target.select(partitions, where);
-        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table,
-                "the compaction of " + target.name());
+        ProcedureRun run =
+                new ProcedureRun(
+                        NAME,
+                        "compact",
+                        target.name(),
+                        table,
+                        "the compaction of " + target.name());
 
         List<TaskAttempts.Outcome> outcomes;
         if (table.coreOptions().bucket() > 0) {
@@ -112,8 +125,12 @@ final class CompactProcedure extends StrataProcedure {
                 }
             }
             BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            outcomes = run.runTasks(ProcedureRun.count(tasks.size(), "bucket"), tasks,
-                    new CompactBucket(table, builder, full), labels);
+            outcomes =
+                    run.runTasks(
+                            ProcedureRun.count(tasks.size(), "bucket"),
+                            tasks,
+                            new CompactBucket(table, builder, full),
+                            labels);
         } else {
             AppendCompactCoordinator coordinator = new AppendCompactCoordinator(table, false);
             List<byte[]> tasks = new ArrayList<>();
@@ -123,12 +140,17 @@ final class CompactProcedure extends StrataProcedure {
                 if (selected.contains(task.partition())) {
                     tasks.add(serialize(serializer, task));
                     String partition = target.describe(task.partition());
-                    labels.add((partition.isEmpty() ? "" : partition + ": ")
-                            + ProcedureRun.count(task.compactBefore().size(), "file"));
+                    labels.add(
+                            (partition.isEmpty() ? "" : partition + ": ")
+                                    + ProcedureRun.count(task.compactBefore().size(), "file"));
                 }
             }
-            outcomes = run.runTasks(ProcedureRun.count(tasks.size(), "append compaction task"), tasks,
-                    new CompactAppendFiles(table, serializer.getVersion()), labels);
+            outcomes =
+                    run.runTasks(
+                            ProcedureRun.count(tasks.size(), "append compaction task"),
+                            tasks,
+                            new CompactAppendFiles(table, serializer.getVersion()),
+                            labels);
         }
 
         List<CommitMessage> messages = ProcedureRun.messages(outcomes);
@@ -137,9 +159,10 @@ final class CompactProcedure extends StrataProcedure {
     }
 
     /**
-     * A postpone-bucket table: the selected partitions' rows in bucket -2 move into real buckets (see
-     * {@link PostponeCompaction}); the consumed postpone files are removed in the same snapshot. Reports the
-     * written buckets and, per partition, bucket -2 with its files before and none after.
+     * A postpone-bucket table: the selected partitions' rows in bucket -2 move into real buckets
+     * (see {@link PostponeCompaction}); the consumed postpone files are removed in the same
+     * snapshot. Reports the written buckets and, per partition, bucket -2 with its files before and
+     * none after.
      */
     private Scan compactPostpone(ProcedureTable target, String where) {
         FileStoreTable table = target.table();
@@ -148,9 +171,17 @@ final class CompactProcedure extends StrataProcedure {
             return result(OUTPUT, List.of());
         }
         List<DataSplit> realSplits =
-                table.newSnapshotReader().withSnapshot(snapshotId).onlyReadRealBuckets().read().dataSplits();
-        List<DataSplit> postponeSplits = table.newSnapshotReader().withSnapshot(snapshotId)
-                .withBucket(PostponeCompaction.POSTPONE_BUCKET).read().dataSplits();
+                table.newSnapshotReader()
+                        .withSnapshot(snapshotId)
+                        .onlyReadRealBuckets()
+                        .read()
+                        .dataSplits();
+        List<DataSplit> postponeSplits =
+                table.newSnapshotReader()
+                        .withSnapshot(snapshotId)
+                        .withBucket(PostponeCompaction.POSTPONE_BUCKET)
+                        .read()
+                        .dataSplits();
         Map<BinaryRow, Integer> knownBuckets = new LinkedHashMap<>();
         Map<BucketRef, BucketFiles> realFiles = new LinkedHashMap<>();
         for (DataSplit split : realSplits) {
@@ -158,31 +189,52 @@ final class CompactProcedure extends StrataProcedure {
             if (split.totalBuckets() != null && split.totalBuckets() > 0) {
                 Integer previous = knownBuckets.put(partition, split.totalBuckets());
                 if (previous != null && !previous.equals(split.totalBuckets())) {
-                    throw new IllegalStateException(String.format(
-                            "Cannot compact %s: partition %s has files written for %d and for %d buckets. "
-                                    + "Rewrite the partition (INSERT OVERWRITE) so it has one bucket count.",
-                            target.name(), target.describe(partition), previous, split.totalBuckets()));
+                    throw new IllegalStateException(
+                            String.format(
+                                    "Cannot compact %s: partition %s has files written for %d and for %d buckets. "
+                                            + "Rewrite the partition (INSERT OVERWRITE) so it has one bucket count.",
+                                    target.name(),
+                                    target.describe(partition),
+                                    previous,
+                                    split.totalBuckets()));
                 }
             }
-            BucketFiles files = realFiles.computeIfAbsent(new BucketRef(partition, split.bucket()), k -> new BucketFiles());
+            BucketFiles files =
+                    realFiles.computeIfAbsent(
+                            new BucketRef(partition, split.bucket()), k -> new BucketFiles());
             split.dataFiles().forEach(files::add);
         }
         Map<BucketRef, BucketFiles> postponeFiles = new LinkedHashMap<>();
         for (DataSplit split : postponeSplits) {
-            BucketFiles files = postponeFiles.computeIfAbsent(
-                    new BucketRef(split.partition().copy(), split.bucket()), k -> new BucketFiles());
+            BucketFiles files =
+                    postponeFiles.computeIfAbsent(
+                            new BucketRef(split.partition().copy(), split.bucket()),
+                            k -> new BucketFiles());
             split.dataFiles().forEach(files::add);
         }
-        List<BinaryRow> partitions = postponeFiles.keySet().stream().map(k -> k.partition).distinct().toList();
+        List<BinaryRow> partitions =
+                postponeFiles.keySet().stream().map(k -> k.partition).distinct().toList();
         List<BinaryRow> selected = target.select(partitions, where);
-        PostponeCompaction.Plan plan = PostponeCompaction.plan(table, postponeSplits, knownBuckets, selected);
+        PostponeCompaction.Plan plan =
+                PostponeCompaction.plan(table, postponeSplits, knownBuckets, selected);
 
-        ProcedureRun run = new ProcedureRun(NAME, "compact", target.name(), table,
-                "the compaction of " + target.name());
-        List<CommitMessage> written = PostponeCompaction.execute(run, table, plan,
-                ProcedureRun.count(plan.sources.size(), "postpone file") + " of "
-                        + ProcedureRun.count(plan.bucketCounts.size(), "partition") + " into "
-                        + ProcedureRun.count(plan.targets.size(), "bucket"));
+        ProcedureRun run =
+                new ProcedureRun(
+                        NAME,
+                        "compact",
+                        target.name(),
+                        table,
+                        "the compaction of " + target.name());
+        List<CommitMessage> written =
+                PostponeCompaction.execute(
+                        run,
+                        table,
+                        plan,
+                        ProcedureRun.count(plan.sources.size(), "postpone file")
+                                + " of "
+                                + ProcedureRun.count(plan.bucketCounts.size(), "partition")
+                                + " into "
+                                + ProcedureRun.count(plan.targets.size(), "bucket"));
         List<CommitMessage> messages = new ArrayList<>(plan.removals);
         messages.addAll(written);
         run.commit(messages);
@@ -191,14 +243,18 @@ final class CompactProcedure extends StrataProcedure {
         for (CommitMessage message : messages) {
             BucketRef key = new BucketRef(message.partition(), message.bucket());
             Map<BucketRef, BucketFiles> source =
-                    message.bucket() == PostponeCompaction.POSTPONE_BUCKET ? postponeFiles : realFiles;
+                    message.bucket() == PostponeCompaction.POSTPONE_BUCKET
+                            ? postponeFiles
+                            : realFiles;
             before.put(key, source.getOrDefault(key, new BucketFiles()));
         }
         return result(OUTPUT, rows(target, before, selected, messages));
     }
 
     private static List<InternalRow> rows(
-            ProcedureTable target, Map<BucketRef, BucketFiles> before, List<BinaryRow> selected,
+            ProcedureTable target,
+            Map<BucketRef, BucketFiles> before,
+            List<BinaryRow> selected,
             List<CommitMessage> messages) {
         Map<BucketRef, BucketFiles> after = new LinkedHashMap<>();
         for (Map.Entry<BucketRef, BucketFiles> e : before.entrySet()) {
@@ -217,15 +273,25 @@ final class CompactProcedure extends StrataProcedure {
         }
         List<InternalRow> rows = new ArrayList<>();
         after.entrySet().stream()
-                .sorted(Comparator.comparing((Map.Entry<BucketRef, BucketFiles> e) -> target.describe(e.getKey().partition))
-                        .thenComparingInt(e -> e.getKey().bucket))
-                .forEach(e -> rows.add(new GenericInternalRow(new Object[] {
-                    UTF8String.fromString(target.describe(e.getKey().partition)),
-                    e.getKey().bucket,
-                    before.getOrDefault(e.getKey(), new BucketFiles()).count(),
-                    e.getValue().count(),
-                    e.getValue().rows()
-                })));
+                .sorted(
+                        Comparator.comparing(
+                                        (Map.Entry<BucketRef, BucketFiles> e) ->
+                                                target.describe(e.getKey().partition))
+                                .thenComparingInt(e -> e.getKey().bucket))
+                .forEach(
+                        e ->
+                                rows.add(
+                                        new GenericInternalRow(
+                                                new Object[] {
+                                                    UTF8String.fromString(
+                                                            target.describe(e.getKey().partition)),
+                                                    e.getKey().bucket,
+                                                    before.getOrDefault(
+                                                                    e.getKey(), new BucketFiles())
+                                                            .count(),
+                                                    e.getValue().count(),
+                                                    e.getValue().rows()
+                                                })));
         return rows;
     }
 
@@ -233,14 +299,17 @@ final class CompactProcedure extends StrataProcedure {
     private static Map<BucketRef, BucketFiles> bucketFiles(FileStoreTable table) {
         Map<BucketRef, BucketFiles> files = new LinkedHashMap<>();
         for (DataSplit split : table.newSnapshotReader().read().dataSplits()) {
-            BucketFiles bucket = files.computeIfAbsent(
-                    new BucketRef(split.partition().copy(), split.bucket()), k -> new BucketFiles());
+            BucketFiles bucket =
+                    files.computeIfAbsent(
+                            new BucketRef(split.partition().copy(), split.bucket()),
+                            k -> new BucketFiles());
             split.dataFiles().forEach(bucket::add);
         }
         return files;
     }
 
-    private static byte[] serialize(AppendCompactTaskSerializer serializer, AppendCompactTask task) {
+    private static byte[] serialize(
+            AppendCompactTaskSerializer serializer, AppendCompactTask task) {
         try {
             return serializer.serialize(task);
         } catch (java.io.IOException e) {
@@ -277,7 +346,8 @@ final class CompactProcedure extends StrataProcedure {
 
     /** Executor side of a fixed-bucket compaction. */
     static final class CompactBucket
-            implements org.apache.spark.api.java.function.Function<BucketRef, TaskAttempts.Outcome> {
+            implements org.apache.spark.api.java.function.Function<
+                    BucketRef, TaskAttempts.Outcome> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final BatchWriteBuilder builder;
@@ -293,7 +363,8 @@ final class CompactProcedure extends StrataProcedure {
         public TaskAttempts.Outcome call(BucketRef task) throws Exception {
             try (PaimonTaskWriter writer = PaimonTaskWriter.open(table, builder)) {
                 writer.compact(task.partition, task.bucket, full);
-                return new TaskAttempts.Outcome(StrataCommitMessage.of(writer.prepareCommit()), null);
+                return new TaskAttempts.Outcome(
+                        StrataCommitMessage.of(writer.prepareCommit()), null);
             }
         }
     }
@@ -316,7 +387,8 @@ final class CompactProcedure extends StrataProcedure {
             BaseAppendFileStoreWrite write =
                     (BaseAppendFileStoreWrite) table.store().newWrite(UUID.randomUUID().toString());
             try {
-                return new TaskAttempts.Outcome(StrataCommitMessage.of(List.of(task.doCompact(table, write))), null);
+                return new TaskAttempts.Outcome(
+                        StrataCommitMessage.of(List.of(task.doCompact(table, write))), null);
             } finally {
                 write.close();
             }

@@ -1,5 +1,10 @@
 package dev.strata.spark.procedures;
 
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.source.ParkedFiles;
+import dev.strata.spark.write.PaimonTaskWriter;
+import dev.strata.spark.write.PendingMessages;
+import dev.strata.spark.write.StrataCommitMessage;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -9,12 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-
-import dev.strata.index.PkFullTextIndex;
-import dev.strata.index.source.ParkedFiles;
-import dev.strata.spark.write.PaimonTaskWriter;
-import dev.strata.spark.write.PendingMessages;
-import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.KeyValueFileStore;
@@ -37,21 +36,23 @@ import org.apache.spark.Partitioner;
 import scala.Tuple2;
 
 /**
- * Compaction of a postpone-bucket table ({@code bucket = -2}): the rows parked in bucket -2 of each selected
- * partition move into real buckets.
+ * Compaction of a postpone-bucket table ({@code bucket = -2}): the rows parked in bucket -2 of each
+ * selected partition move into real buckets.
  *
- * <p>Planning (driver), on one snapshot: a partition keeps the bucket count its real-bucket files already
- * have; a partition without any gets {@code postpone.default-bucket-num}. Postpone files are put in write
- * order (creation time, then sequence number and name), since a later write of a key must win.
+ * <p>Planning (driver), on one snapshot: a partition keeps the bucket count its real-bucket files
+ * already have; a partition without any gets {@code postpone.default-bucket-num}. Postpone files
+ * are put in write order (creation time, then sequence number and name), since a later write of a
+ * key must win.
  *
- * <p>Execution (Spark): one task per postpone file reads its key-values in file order and routes each row
- * to its (partition, bucket) with Paimon's bucket function; Spark's shuffle brings each target bucket's rows
- * to one task sorted by (file order, row position). That task writes them with a fixed-bucket writer of the
- * partition's bucket count, which restores the bucket's existing files and numbers the new rows after them,
- * then fully compacts the bucket, so the merge engine sees every version in write order and the data ends
- * above level 0. Full-text archives of the written buckets are built in the same task (blocking), exactly
- * as in a fixed-bucket compaction. Each task folds its messages into one compact increment, so the commit
- * of the driver, which also removes the consumed postpone files, creates a single COMPACT snapshot.
+ * <p>Execution (Spark): one task per postpone file reads its key-values in file order and routes
+ * each row to its (partition, bucket) with Paimon's bucket function; Spark's shuffle brings each
+ * target bucket's rows to one task sorted by (file order, row position). That task writes them with
+ * a fixed-bucket writer of the partition's bucket count, which restores the bucket's existing files
+ * and numbers the new rows after them, then fully compacts the bucket, so the merge engine sees
+ * every version in write order and the data ends above level 0. Full-text archives of the written
+ * buckets are built in the same task (blocking), exactly as in a fixed-bucket compaction. Each task
+ * folds its messages into one compact increment, so the commit of the driver, which also removes
+ * the consumed postpone files, creates a single COMPACT snapshot.
  */
 final class PostponeCompaction {
 
@@ -59,7 +60,10 @@ final class PostponeCompaction {
 
     private PostponeCompaction() {}
 
-    /** What the driver planned: the target buckets, the postpone files feeding them, and their removal. */
+    /**
+     * What the driver planned: the target buckets, the postpone files feeding them, and their
+     * removal.
+     */
     static final class Plan {
         final List<Target> targets = new ArrayList<>();
         final List<SourceFile> sources = new ArrayList<>();
@@ -81,7 +85,9 @@ final class PostponeCompaction {
         }
     }
 
-    /** One postpone file, its rank in write order, and the index of its partition's first target. */
+    /**
+     * One postpone file, its rank in write order, and the index of its partition's first target.
+     */
     static final class SourceFile implements Serializable {
         private static final long serialVersionUID = 1L;
         final DataSplit split;
@@ -105,7 +111,9 @@ final class PostponeCompaction {
      * @param knownBuckets the bucket count of each partition that has real-bucket files
      */
     static Plan plan(
-            FileStoreTable table, List<DataSplit> postponeSplits, Map<BinaryRow, Integer> knownBuckets,
+            FileStoreTable table,
+            List<DataSplit> postponeSplits,
+            Map<BinaryRow, Integer> knownBuckets,
             List<BinaryRow> selected) {
         int defaultBuckets = table.coreOptions().postponeDefaultBucketNum();
         Plan plan = new Plan();
@@ -114,26 +122,36 @@ final class PostponeCompaction {
             if (!selected.contains(split.partition())) {
                 continue;
             }
-            List<Object[]> files = filesByPartition.computeIfAbsent(split.partition().copy(), p -> new ArrayList<>());
+            List<Object[]> files =
+                    filesByPartition.computeIfAbsent(
+                            split.partition().copy(), p -> new ArrayList<>());
             for (DataFileMeta file : split.dataFiles()) {
                 files.add(new Object[] {split, file});
             }
-            plan.removals.add(new CommitMessageImpl(
-                    split.partition().copy(),
-                    POSTPONE_BUCKET,
-                    split.totalBuckets(),
-                    DataIncrement.emptyIncrement(),
-                    new CompactIncrement(new ArrayList<>(split.dataFiles()), new ArrayList<>(), new ArrayList<>())));
+            plan.removals.add(
+                    new CommitMessageImpl(
+                            split.partition().copy(),
+                            POSTPONE_BUCKET,
+                            split.totalBuckets(),
+                            DataIncrement.emptyIncrement(),
+                            new CompactIncrement(
+                                    new ArrayList<>(split.dataFiles()),
+                                    new ArrayList<>(),
+                                    new ArrayList<>())));
         }
-        Comparator<Object[]> writeOrder = Comparator.comparing((Object[] f) -> (DataFileMeta) f[1], ParkedFiles.WRITE_ORDER);
+        Comparator<Object[]> writeOrder =
+                Comparator.comparing((Object[] f) -> (DataFileMeta) f[1], ParkedFiles.WRITE_ORDER);
         int order = 0;
         for (Map.Entry<BinaryRow, List<Object[]>> e : filesByPartition.entrySet()) {
             BinaryRow partition = e.getKey();
             int numBuckets = knownBuckets.getOrDefault(partition, defaultBuckets);
             if (numBuckets <= 0) {
-                throw new IllegalArgumentException(String.format(
-                        "Cannot compact postpone-bucket table %s: option '%s' is %d. Set it to a positive bucket count.",
-                        table.name(), CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM.key(), numBuckets));
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot compact postpone-bucket table %s: option '%s' is %d. Set it to a positive bucket count.",
+                                table.name(),
+                                CoreOptions.POSTPONE_DEFAULT_BUCKET_NUM.key(),
+                                numBuckets));
             }
             plan.bucketCounts.put(partition, numBuckets);
             int firstTarget = plan.targets.size();
@@ -143,46 +161,64 @@ final class PostponeCompaction {
             List<Object[]> files = e.getValue();
             files.sort(writeOrder);
             for (Object[] f : files) {
-                plan.sources.add(new SourceFile(
-                        (DataSplit) f[0], ((DataFileMeta) f[1]).fileName(), order++, firstTarget, numBuckets));
+                plan.sources.add(
+                        new SourceFile(
+                                (DataSplit) f[0],
+                                ((DataFileMeta) f[1]).fileName(),
+                                order++,
+                                firstTarget,
+                                numBuckets));
             }
         }
         return plan;
     }
 
-    /** The table as the fixed-bucket writer of a partition with {@code numBuckets} buckets sees it. */
+    /**
+     * The table as the fixed-bucket writer of a partition with {@code numBuckets} buckets sees it.
+     */
     static FileStoreTable fixedBucketTable(FileStoreTable table, int numBuckets) {
         Map<String, String> options = new HashMap<>();
         options.put(CoreOptions.BUCKET.key(), Integer.toString(numBuckets));
         options.put(CoreOptions.WRITE_ONLY.key(), "false");
         if (PkFullTextIndex.isEnabled(table)) {
-            // Every top-level file must be rewritten to become an archive source (see CompactProcedure).
+            // Every top-level file must be rewritten to become an archive source (see
+            // CompactProcedure).
             options.put("compaction.force-rewrite-all-files", "true");
         }
         return table.copy(options);
     }
 
     /**
-     * Runs the plan on Spark as part of {@code run} (its jobs described by {@code detail}) and returns the
-     * messages of the written buckets (not yet committed). If a bucket's last attempt fails, deletes what the
-     * other buckets wrote and throws.
+     * Runs the plan on Spark as part of {@code run} (its jobs described by {@code detail}) and
+     * returns the messages of the written buckets (not yet committed). If a bucket's last attempt
+     * fails, deletes what the other buckets wrote and throws.
      */
-    static List<CommitMessage> execute(ProcedureRun run, FileStoreTable table, Plan plan, String detail) {
+    static List<CommitMessage> execute(
+            ProcedureRun run, FileStoreTable table, Plan plan, String detail) {
         if (plan.sources.isEmpty()) {
             return List.of();
         }
         List<Target> targets = plan.targets;
         PendingMessages pending = run.pending();
-        List<TaskAttempts.Outcome> results = run.collect(detail, () -> ProcedureRun.spark()
-                .parallelize(plan.sources, plan.sources.size())
-                .flatMapToPair(new ReadPostponeFile(table))
-                .repartitionAndSortWithinPartitions(new TargetPartitioner(targets.size()), new PositionOrder())
-                .mapPartitionsWithIndex(new WriteTarget(table, targets, pending), true)
-                .collect());
+        List<TaskAttempts.Outcome> results =
+                run.collect(
+                        detail,
+                        () ->
+                                ProcedureRun.spark()
+                                        .parallelize(plan.sources, plan.sources.size())
+                                        .flatMapToPair(new ReadPostponeFile(table))
+                                        .repartitionAndSortWithinPartitions(
+                                                new TargetPartitioner(targets.size()),
+                                                new PositionOrder())
+                                        .mapPartitionsWithIndex(
+                                                new WriteTarget(table, targets, pending), true)
+                                        .collect());
         return run.messagesOrAbort(results, null);
     }
 
-    /** Where a row goes (target index) and where it came from (file rank, row position in the file). */
+    /**
+     * Where a row goes (target index) and where it came from (file rank, row position in the file).
+     */
     static final class RowPosition implements Serializable {
         private static final long serialVersionUID = 1L;
         final int target;
@@ -238,11 +274,13 @@ final class PostponeCompaction {
     }
 
     /**
-     * Executor side, read stage: the key-values of one postpone file in file order, each routed to its bucket.
-     * A record is the row kind byte followed by the value row in Paimon's binary row serialization.
+     * Executor side, read stage: the key-values of one postpone file in file order, each routed to
+     * its bucket. A record is the row kind byte followed by the value row in Paimon's binary row
+     * serialization.
      */
     static final class ReadPostponeFile
-            implements org.apache.spark.api.java.function.PairFlatMapFunction<SourceFile, RowPosition, byte[]> {
+            implements org.apache.spark.api.java.function.PairFlatMapFunction<
+                    SourceFile, RowPosition, byte[]> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
 
@@ -252,15 +290,26 @@ final class PostponeCompaction {
 
         @Override
         public Iterator<Tuple2<RowPosition, byte[]>> call(SourceFile source) throws Exception {
-            DataFileMeta file = source.split.dataFiles().stream()
-                    .filter(f -> f.fileName().equals(source.fileName))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("Postpone file " + source.fileName + " left its split."));
-            RecordReader<KeyValue> reader = ((KeyValueFileStore) table.store())
-                    .newReaderFactoryBuilder()
-                    .build(source.split.partition(), POSTPONE_BUCKET, DeletionVector.emptyFactory())
-                    .createRecordReader(file);
-            RowKeyExtractor extractor = fixedBucketTable(table, source.numBuckets).createRowKeyExtractor();
+            DataFileMeta file =
+                    source.split.dataFiles().stream()
+                            .filter(f -> f.fileName().equals(source.fileName))
+                            .findFirst()
+                            .orElseThrow(
+                                    () ->
+                                            new IllegalStateException(
+                                                    "Postpone file "
+                                                            + source.fileName
+                                                            + " left its split."));
+            RecordReader<KeyValue> reader =
+                    ((KeyValueFileStore) table.store())
+                            .newReaderFactoryBuilder()
+                            .build(
+                                    source.split.partition(),
+                                    POSTPONE_BUCKET,
+                                    DeletionVector.emptyFactory())
+                            .createRecordReader(file);
+            RowKeyExtractor extractor =
+                    fixedBucketTable(table, source.numBuckets).createRowKeyExtractor();
             InternalRowSerializer serializer = new InternalRowSerializer(table.rowType());
             RecordReaderIterator<KeyValue> records = new RecordReaderIterator<>(reader);
             return new Iterator<>() {
@@ -287,11 +336,15 @@ final class PostponeCompaction {
                     KeyValue kv = records.next();
                     extractor.setRecord(kv.value());
                     int bucket = extractor.bucket();
-                    byte[] row = SerializationUtils.serializeBinaryRow(serializer.toBinaryRow(kv.value()));
+                    byte[] row =
+                            SerializationUtils.serializeBinaryRow(
+                                    serializer.toBinaryRow(kv.value()));
                     byte[] record = new byte[row.length + 1];
                     record[0] = kv.valueKind().toByteValue();
                     System.arraycopy(row, 0, record, 1, row.length);
-                    return new Tuple2<>(new RowPosition(source.firstTarget + bucket, source.order, position++), record);
+                    return new Tuple2<>(
+                            new RowPosition(source.firstTarget + bucket, source.order, position++),
+                            record);
                 }
 
                 private void close() {
@@ -299,7 +352,8 @@ final class PostponeCompaction {
                     try {
                         records.close();
                     } catch (Exception e) {
-                        throw new IllegalStateException("Cannot close postpone file " + source.fileName, e);
+                        throw new IllegalStateException(
+                                "Cannot close postpone file " + source.fileName, e);
                     }
                 }
             };
@@ -307,11 +361,15 @@ final class PostponeCompaction {
     }
 
     /**
-     * Executor side, write stage: the rows of one target bucket in write order through a fixed-bucket writer,
-     * then a full compaction of the bucket, full-text archives, and one compact-only message.
+     * Executor side, write stage: the rows of one target bucket in write order through a
+     * fixed-bucket writer, then a full compaction of the bucket, full-text archives, and one
+     * compact-only message.
      */
-    static final class WriteTarget implements org.apache.spark.api.java.function.Function2<
-            Integer, Iterator<Tuple2<RowPosition, byte[]>>, Iterator<TaskAttempts.Outcome>> {
+    static final class WriteTarget
+            implements org.apache.spark.api.java.function.Function2<
+                    Integer,
+                    Iterator<Tuple2<RowPosition, byte[]>>,
+                    Iterator<TaskAttempts.Outcome>> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final List<Target> targets;
@@ -324,14 +382,18 @@ final class PostponeCompaction {
         }
 
         @Override
-        public Iterator<TaskAttempts.Outcome> call(Integer index, Iterator<Tuple2<RowPosition, byte[]>> rows)
-                throws Exception {
+        public Iterator<TaskAttempts.Outcome> call(
+                Integer index, Iterator<Tuple2<RowPosition, byte[]>> rows) throws Exception {
             if (!rows.hasNext()) {
                 return List.<TaskAttempts.Outcome>of().iterator();
             }
             try {
-                return List.of(TaskAttempts.recorded(new TaskAttempts.Outcome(write(targets.get(index), rows), null),
-                        pending)).iterator();
+                return List.of(
+                                TaskAttempts.recorded(
+                                        new TaskAttempts.Outcome(
+                                                write(targets.get(index), rows), null),
+                                        pending))
+                        .iterator();
             } catch (Exception | LinkageError e) {
                 if (!TaskAttempts.isLastAttempt()) {
                     throw e;
@@ -340,10 +402,12 @@ final class PostponeCompaction {
             }
         }
 
-        private StrataCommitMessage write(Target target, Iterator<Tuple2<RowPosition, byte[]>> rows) throws Exception {
+        private StrataCommitMessage write(Target target, Iterator<Tuple2<RowPosition, byte[]>> rows)
+                throws Exception {
             FileStoreTable fixed = fixedBucketTable(table, target.numBuckets);
             List<CommitMessage> messages;
-            try (PaimonTaskWriter writer = PaimonTaskWriter.open(fixed, fixed.newBatchWriteBuilder())) {
+            try (PaimonTaskWriter writer =
+                    PaimonTaskWriter.open(fixed, fixed.newBatchWriteBuilder())) {
                 try {
                     while (rows.hasNext()) {
                         byte[] record = rows.next()._2;

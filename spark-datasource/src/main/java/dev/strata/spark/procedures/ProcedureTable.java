@@ -1,10 +1,9 @@
 package dev.strata.spark.procedures;
 
-import java.util.List;
-
-import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.catalog.StrataTableNames;
+import dev.strata.spark.errors.StrataErrors;
+import java.util.List;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
@@ -15,8 +14,9 @@ import org.apache.spark.sql.connector.catalog.Identifier;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The table a procedure works on, resolved from its {@code table => 'db.t'} argument, with helpers to
- * name partitions and to select partitions with a {@code where => '...'} filter over partition columns.
+ * The table a procedure works on, resolved from its {@code table => 'db.t'} argument, with helpers
+ * to name partitions and to select partitions with a {@code where => '...'} filter over partition
+ * columns.
  */
 final class ProcedureTable {
 
@@ -28,49 +28,65 @@ final class ProcedureTable {
     private ProcedureTable(String procedure, String qualifiedName, FileStoreTable table) {
         this.procedure = procedure;
         this.qualifiedName = qualifiedName;
-        // A table of the old private shredding format moves back to parquet before a procedure rewrites it.
-        this.table = dev.strata.spark.catalog.TableDefinitionChecks.storeDerivedOptions(qualifiedName, table);
+        // A table of the old private shredding format moves back to parquet before a procedure
+        // rewrites it.
+        this.table =
+                dev.strata.spark.catalog.TableDefinitionChecks.storeDerivedOptions(
+                        qualifiedName, table);
         this.partitionType = table.rowType().project(table.partitionKeys());
     }
 
     /**
-     * Resolves {@code db.t} (or {@code catalog.db.t} naming this catalog) in {@code catalog}, parsed as a SQL
-     * multi-part identifier (backticks quote parts) and checked like any table name before files are read.
+     * Resolves {@code db.t} (or {@code catalog.db.t} naming this catalog) in {@code catalog},
+     * parsed as a SQL multi-part identifier (backticks quote parts) and checked like any table name
+     * before files are read.
      */
     static ProcedureTable resolve(TableResolver catalog, String procedure, String argument) {
         if (argument == null || argument.isBlank()) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot run %s.sys.%s: argument table is empty. Pass table => 'db.table'.",
-                    catalog.name(), procedure));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run %s.sys.%s: argument table is empty. Pass table => 'db.table'.",
+                            catalog.name(), procedure));
         }
         List<String> parts;
         try {
-            parts = CollectionConverters.asJava(
-                    SparkSession.active().sessionState().sqlParser().parseMultipartIdentifier(argument.trim()));
+            parts =
+                    CollectionConverters.asJava(
+                            SparkSession.active()
+                                    .sessionState()
+                                    .sqlParser()
+                                    .parseMultipartIdentifier(argument.trim()));
         } catch (ParseException e) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot run %s.sys.%s: table => '%s' is not a table name (%s). Pass table => 'db.table', "
-                            + "quoting parts with backticks where SQL needs it.",
-                    catalog.name(), procedure, argument, e.getMessage()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run %s.sys.%s: table => '%s' is not a table name (%s). Pass table => 'db.table', "
+                                    + "quoting parts with backticks where SQL needs it.",
+                            catalog.name(), procedure, argument, e.getMessage()));
         }
         if (parts.size() == 3 && parts.get(0).equals(catalog.name())) {
             parts = parts.subList(1, 3);
         }
         if (parts.size() != 2) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot run %s.sys.%s: table => '%s' is not of the form 'db.table'. Pass table => 'db.table'.",
-                    catalog.name(), procedure, argument));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run %s.sys.%s: table => '%s' is not of the form 'db.table'. Pass table => 'db.table'.",
+                            catalog.name(), procedure, argument));
         }
         Identifier ident = Identifier.of(new String[] {parts.get(0)}, parts.get(1));
         String qualified = StrataTableNames.qualified(catalog.name(), ident);
         try {
-            StrataTableNames.toPaimon(catalog.name(), ident, "run " + catalog.name() + ".sys." + procedure + " on");
+            StrataTableNames.toPaimon(
+                    catalog.name(), ident, "run " + catalog.name() + ".sys." + procedure + " on");
             return new ProcedureTable(procedure, qualified, catalog.loadPaimonTable(ident));
         } catch (NoSuchTableException e) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot run %s.sys.%s on %s: the table does not exist. Check the name with SHOW TABLES IN %s.",
-                    catalog.name(), procedure, qualified,
-                    StrataTableNames.qualifiedNamespace(catalog.name(), ident.namespace())));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run %s.sys.%s on %s: the table does not exist. Check the name with SHOW TABLES IN %s.",
+                            catalog.name(),
+                            procedure,
+                            qualified,
+                            StrataTableNames.qualifiedNamespace(
+                                    catalog.name(), ident.namespace())));
         }
     }
 
@@ -88,14 +104,16 @@ final class ProcedureTable {
     }
 
     /**
-     * Checks that {@code where} is a partition predicate of the table, before the procedure reads or plans
-     * anything; nothing when it is blank.
+     * Checks that {@code where} is a partition predicate of the table, before the procedure reads
+     * or plans anything; nothing when it is blank.
      */
     void checkWhere(String where) {
         PartitionSelector.check(table, qualifiedName, where);
     }
 
-    /** The partitions among {@code partitions} matching {@code where}; all of them when it is blank. */
+    /**
+     * The partitions among {@code partitions} matching {@code where}; all of them when it is blank.
+     */
     List<BinaryRow> select(List<BinaryRow> partitions, String where) {
         return PartitionSelector.select(table, qualifiedName, partitions, where);
     }

@@ -1,5 +1,11 @@
 package dev.strata.spark.procedures;
 
+import dev.strata.index.LevelReport;
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.PkFullTextRebuild;
+import dev.strata.spark.catalog.TableDiagnosis;
+import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.write.StrataCommitMessage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -8,13 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-
-import dev.strata.index.LevelReport;
-import dev.strata.index.PkFullTextIndex;
-import dev.strata.index.PkFullTextRebuild;
-import dev.strata.spark.errors.StrataErrors;
-import dev.strata.spark.catalog.TableDiagnosis;
-import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
@@ -34,29 +33,34 @@ import org.apache.spark.unsafe.types.UTF8String;
 /**
  * {@code CALL <catalog>.sys.rebuild_pk_fulltext(table => 'db.t', where => '...', force => false)}.
  *
- * <p>Plans the (partition, bucket) pairs of the latest snapshot that {@code where} selects and runs one
- * Spark task per pair: restore the bucket's archive state, plan levels, build missing or stale archives
- * (every level with {@code force}) and retire stale ones. Tasks report failures instead of throwing, so the
- * driver sees every outcome: if any bucket failed, or the buckets' data changed since planning, the driver
- * deletes every generated archive and fails without a snapshot; otherwise it commits all index changes in
- * one snapshot. Returns one row per (partition, bucket, level) touched.
+ * <p>Plans the (partition, bucket) pairs of the latest snapshot that {@code where} selects and runs
+ * one Spark task per pair: restore the bucket's archive state, plan levels, build missing or stale
+ * archives (every level with {@code force}) and retire stale ones. Tasks report failures instead of
+ * throwing, so the driver sees every outcome: if any bucket failed, or the buckets' data changed
+ * since planning, the driver deletes every generated archive and fails without a snapshot;
+ * otherwise it commits all index changes in one snapshot. Returns one row per (partition, bucket,
+ * level) touched.
  */
 final class RebuildPkFullTextProcedure extends StrataProcedure {
 
     static final String NAME = "rebuild_pk_fulltext";
 
-    private static final StructType OUTPUT = new StructType()
-            .add("partition", DataTypes.StringType, false)
-            .add("bucket", DataTypes.IntegerType, false)
-            .add("level", DataTypes.IntegerType, false)
-            .add("action", DataTypes.StringType, false)
-            .add("source_files", DataTypes.IntegerType, false)
-            .add("rows_indexed", DataTypes.LongType, false)
-            .add("archive_bytes", DataTypes.LongType, false);
+    private static final StructType OUTPUT =
+            new StructType()
+                    .add("partition", DataTypes.StringType, false)
+                    .add("bucket", DataTypes.IntegerType, false)
+                    .add("level", DataTypes.IntegerType, false)
+                    .add("action", DataTypes.StringType, false)
+                    .add("source_files", DataTypes.IntegerType, false)
+                    .add("rows_indexed", DataTypes.LongType, false)
+                    .add("archive_bytes", DataTypes.LongType, false);
 
     RebuildPkFullTextProcedure(TableResolver catalog) {
-        super(catalog, NAME, "Builds missing or stale primary-key full-text archives (all with force) of the "
-                + "buckets matching where, in Spark tasks, and commits them in one snapshot.");
+        super(
+                catalog,
+                NAME,
+                "Builds missing or stale primary-key full-text archives (all with force) of the "
+                        + "buckets matching where, in Spark tasks, and commits them in one snapshot.");
     }
 
     @Override
@@ -75,7 +79,8 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             return rebuild(target, args);
         } catch (RuntimeException e) {
             // Paimon's errors for a damaged snapshot, manifest or index file rarely name the file.
-            throw TableDiagnosis.explain(target.name(), target.table(), "rebuild full-text archives of", e);
+            throw TableDiagnosis.explain(
+                    target.name(), target.table(), "rebuild full-text archives of", e);
         }
     }
 
@@ -85,29 +90,46 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         boolean force = !args.isNullAt(2) && args.getBoolean(2);
         FileStoreTable table = target.table();
         if (!PkFullTextIndex.isEnabled(table)) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot rebuild full-text archives of %s: option '%s' is not set on the table. Set it with "
-                            + "ALTER TABLE %s SET TBLPROPERTIES ('%s' = '<text column>').",
-                    target.name(), PkFullTextIndex.COLUMNS_OPTION, target.name(), PkFullTextIndex.COLUMNS_OPTION));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot rebuild full-text archives of %s: option '%s' is not set on the table. Set it with "
+                                    + "ALTER TABLE %s SET TBLPROPERTIES ('%s' = '<text column>').",
+                            target.name(),
+                            PkFullTextIndex.COLUMNS_OPTION,
+                            target.name(),
+                            PkFullTextIndex.COLUMNS_OPTION));
         }
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         if (snapshot == null) {
             return result(OUTPUT, List.of());
         }
         Map<BucketRef, Set<String>> planned = dataFiles(table, snapshot.id());
-        List<BinaryRow> partitions = planned.keySet().stream().map(b -> b.partition).distinct().toList();
+        List<BinaryRow> partitions =
+                planned.keySet().stream().map(b -> b.partition).distinct().toList();
         List<BinaryRow> selected = target.select(partitions, where);
-        List<BucketRef> tasks = planned.keySet().stream().filter(b -> selected.contains(b.partition)).toList();
+        List<BucketRef> tasks =
+                planned.keySet().stream().filter(b -> selected.contains(b.partition)).toList();
         if (tasks.isEmpty()) {
             return result(OUTPUT, List.of());
         }
 
-        ProcedureRun run = new ProcedureRun(NAME, "rebuild full-text archives of", target.name(), table,
-                "the rebuilt full-text archives of " + target.name());
-        List<String> labels = tasks.stream().map(b -> target.describe(b.partition) + " bucket " + b.bucket).toList();
-        List<TaskAttempts.Outcome> outcomes = run.runTasks(
-                ProcedureRun.count(tasks.size(), "bucket") + (force ? " (force)" : ""), tasks,
-                new RebuildBucket(table, snapshot.id(), force), labels);
+        ProcedureRun run =
+                new ProcedureRun(
+                        NAME,
+                        "rebuild full-text archives of",
+                        target.name(),
+                        table,
+                        "the rebuilt full-text archives of " + target.name());
+        List<String> labels =
+                tasks.stream()
+                        .map(b -> target.describe(b.partition) + " bucket " + b.bucket)
+                        .toList();
+        List<TaskAttempts.Outcome> outcomes =
+                run.runTasks(
+                        ProcedureRun.count(tasks.size(), "bucket") + (force ? " (force)" : ""),
+                        tasks,
+                        new RebuildBucket(table, snapshot.id(), force),
+                        labels);
 
         List<CommitMessage> messages = ProcedureRun.messages(outcomes);
         if (messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty())) {
@@ -122,11 +144,12 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                 }
                 if (!changed.isEmpty()) {
                     run.discard(messages);
-                    throw new IllegalStateException(String.format(
-                            "Cannot commit rebuilt full-text archives of %s: the data of %s changed since snapshot %d "
-                                    + "(now %d), so the new archives would not match their sources. Nothing was "
-                                    + "committed; run the procedure again.",
-                            target.name(), changed, snapshot.id(), latest.id()));
+                    throw new IllegalStateException(
+                            String.format(
+                                    "Cannot commit rebuilt full-text archives of %s: the data of %s changed since snapshot %d "
+                                            + "(now %d), so the new archives would not match their sources. Nothing was "
+                                            + "committed; run the procedure again.",
+                                    target.name(), changed, snapshot.id(), latest.id()));
                 }
             }
             run.commit(messages);
@@ -138,15 +161,24 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
             List<LevelReport> report = (List<LevelReport>) outcome.result;
             reports.addAll(report);
         }
-        reports.sort(Comparator.comparing((LevelReport r) -> target.describe(r.partition()))
-                .thenComparingInt(LevelReport::bucket).thenComparingInt(LevelReport::level)
-                .thenComparing(LevelReport::action));
+        reports.sort(
+                Comparator.comparing((LevelReport r) -> target.describe(r.partition()))
+                        .thenComparingInt(LevelReport::bucket)
+                        .thenComparingInt(LevelReport::level)
+                        .thenComparing(LevelReport::action));
         List<InternalRow> rows = new ArrayList<>();
         for (LevelReport r : reports) {
-            rows.add(new GenericInternalRow(new Object[] {
-                UTF8String.fromString(target.describe(r.partition())), r.bucket(), r.level(),
-                UTF8String.fromString(r.action()), r.sourceFiles(), r.rowsIndexed(), r.archiveBytes()
-            }));
+            rows.add(
+                    new GenericInternalRow(
+                            new Object[] {
+                                UTF8String.fromString(target.describe(r.partition())),
+                                r.bucket(),
+                                r.level(),
+                                UTF8String.fromString(r.action()),
+                                r.sourceFiles(),
+                                r.rowsIndexed(),
+                                r.archiveBytes()
+                            }));
         }
         return result(OUTPUT, rows);
     }
@@ -154,18 +186,22 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     /** Data file names per (partition, bucket) of a snapshot. */
     private static Map<BucketRef, Set<String>> dataFiles(FileStoreTable table, long snapshotId) {
         Map<BucketRef, Set<String>> files = new LinkedHashMap<>();
-        for (DataSplit split : table.newSnapshotReader().withSnapshot(snapshotId).read().dataSplits()) {
-            Set<String> names = files.computeIfAbsent(
-                    new BucketRef(split.partition().copy(), split.bucket()), k -> new TreeSet<>());
+        for (DataSplit split :
+                table.newSnapshotReader().withSnapshot(snapshotId).read().dataSplits()) {
+            Set<String> names =
+                    files.computeIfAbsent(
+                            new BucketRef(split.partition().copy(), split.bucket()),
+                            k -> new TreeSet<>());
             split.dataFiles().forEach(f -> names.add(f.fileName()));
         }
         return files;
     }
 
     /**
-     * The table as a task with {@code spark.task.cpus = 1} should read it: without Paimon's asynchronous file
-     * reader, whose prefetch thread would keep a second core busy while the task thread indexes, so that an
-     * executor's task slots, not hidden threads, decide how many cores a rebuild uses.
+     * The table as a task with {@code spark.task.cpus = 1} should read it: without Paimon's
+     * asynchronous file reader, whose prefetch thread would keep a second core busy while the task
+     * thread indexes, so that an executor's task slots, not hidden threads, decide how many cores a
+     * rebuild uses.
      */
     static FileStoreTable withinTaskCores(FileStoreTable table) {
         TaskContext task = TaskContext.get();
@@ -176,12 +212,13 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     }
 
     /**
-     * Executor side: rebuild one bucket. A failed attempt deletes its archives; Spark retries it, and the last
-     * attempt reports the failure instead of throwing ({@link TaskAttempts}) so that the driver can clean up
-     * every bucket.
+     * Executor side: rebuild one bucket. A failed attempt deletes its archives; Spark retries it,
+     * and the last attempt reports the failure instead of throwing ({@link TaskAttempts}) so that
+     * the driver can clean up every bucket.
      */
     private static final class RebuildBucket
-            implements org.apache.spark.api.java.function.Function<BucketRef, TaskAttempts.Outcome> {
+            implements org.apache.spark.api.java.function.Function<
+                    BucketRef, TaskAttempts.Outcome> {
         private static final long serialVersionUID = 1L;
         private final FileStoreTable table;
         private final long snapshotId;
@@ -197,10 +234,18 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         public TaskAttempts.Outcome call(BucketRef bucket) throws Exception {
             PkFullTextRebuild.Result result = null;
             try {
-                result = PkFullTextRebuild.run(withinTaskCores(table), snapshotId, bucket.partition, bucket.bucket,
-                        force, null);
-                return new TaskAttempts.Outcome(StrataCommitMessage.of(result.messages()),
-                        new ArrayList<>(result.report()), null);
+                result =
+                        PkFullTextRebuild.run(
+                                withinTaskCores(table),
+                                snapshotId,
+                                bucket.partition,
+                                bucket.bucket,
+                                force,
+                                null);
+                return new TaskAttempts.Outcome(
+                        StrataCommitMessage.of(result.messages()),
+                        new ArrayList<>(result.report()),
+                        null);
             } catch (Exception | LinkageError e) {
                 if (result != null) {
                     try {

@@ -2,7 +2,6 @@ package dev.strata.spark.procedures;
 
 import java.util.Iterator;
 import java.util.List;
-
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -12,9 +11,9 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Base of Strata's procedures: a fixed parameter list (so binding is trivial), a run that returns one
- * result set, and helpers to read arguments. Spark delivers named and positional arguments in parameter
- * order, with defaults filled in.
+ * Base of Strata's procedures: a fixed parameter list (so binding is trivial), a run that returns
+ * one result set, and helpers to read arguments. Spark delivers named and positional arguments in
+ * parameter order, with defaults filled in.
  */
 abstract class StrataProcedure implements UnboundProcedure, BoundProcedure {
 

@@ -2,7 +2,6 @@ package dev.strata.spark.procedures;
 
 import java.util.List;
 import java.util.Locale;
-
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 
 /** The procedures of a Strata catalog's {@code sys} namespace. */
@@ -11,9 +10,13 @@ public final class StrataProcedures {
     private StrataProcedures() {}
 
     public static List<String> names() {
-        return List.of(CompactProcedure.NAME, RebuildPkFullTextProcedure.NAME,
-                TableMaintenanceProcedures.ExpireSnapshots.NAME, TableMaintenanceProcedures.CreateTag.NAME,
-                TableMaintenanceProcedures.DeleteTag.NAME, TableMaintenanceProcedures.Rollback.NAME,
+        return List.of(
+                CompactProcedure.NAME,
+                RebuildPkFullTextProcedure.NAME,
+                TableMaintenanceProcedures.ExpireSnapshots.NAME,
+                TableMaintenanceProcedures.CreateTag.NAME,
+                TableMaintenanceProcedures.DeleteTag.NAME,
+                TableMaintenanceProcedures.Rollback.NAME,
                 TableMaintenanceProcedures.RemoveOrphanFiles.NAME);
     }
 

@@ -1,14 +1,13 @@
 package dev.strata.spark.procedures;
 
+import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.write.PendingMessages;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-
-import dev.strata.spark.errors.StrataErrors;
-import dev.strata.spark.write.PendingMessages;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
@@ -26,11 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so data files,
- * manifests and index files — full-text archives included — are kept or deleted by the same rules as in any
- * other Paimon engine): {@code expire_snapshots}, {@code create_tag}, {@code delete_tag}, {@code rollback},
- * {@code remove_orphan_files}. Each runs its operation through {@link ProcedureRun#perform}, like every other
- * procedure: job description, and a failure reported as {@code "Cannot <action> <table>: ..."}.
+ * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so
+ * data files, manifests and index files — full-text archives included — are kept or deleted by the
+ * same rules as in any other Paimon engine): {@code expire_snapshots}, {@code create_tag}, {@code
+ * delete_tag}, {@code rollback}, {@code remove_orphan_files}. Each runs its operation through
+ * {@link ProcedureRun#perform}, like every other procedure: job description, and a failure reported
+ * as {@code "Cannot <action> <table>: ..."}.
  */
 final class TableMaintenanceProcedures {
 
@@ -38,26 +38,39 @@ final class TableMaintenanceProcedures {
 
     private TableMaintenanceProcedures() {}
 
-    /** Orphan-file removal never touches files younger than this: they may belong to a commit in flight. */
+    /**
+     * Orphan-file removal never touches files younger than this: they may belong to a commit in
+     * flight.
+     */
     static final Duration MIN_ORPHAN_AGE = Duration.ofHours(1);
 
     private static InternalRow row(Object... values) {
         Object[] out = new Object[values.length];
         for (int i = 0; i < values.length; i++) {
-            out[i] = values[i] instanceof String ? UTF8String.fromString((String) values[i]) : values[i];
+            out[i] =
+                    values[i] instanceof String
+                            ? UTF8String.fromString((String) values[i])
+                            : values[i];
         }
         return new GenericInternalRow(out);
     }
 
-    /** A {@code yyyy-MM-dd HH:mm:ss[.SSS]} (or ISO) timestamp in the session time zone, as epoch millis. */
+    /**
+     * A {@code yyyy-MM-dd HH:mm:ss[.SSS]} (or ISO) timestamp in the session time zone, as epoch
+     * millis.
+     */
     static long timestampArg(String procedure, String argument, String value) {
         String t = value.trim().replace(' ', 'T');
         try {
-            return LocalDateTime.parse(t).atZone(ZoneId.of(SQLConf.get().sessionLocalTimeZone())).toInstant().toEpochMilli();
+            return LocalDateTime.parse(t)
+                    .atZone(ZoneId.of(SQLConf.get().sessionLocalTimeZone()))
+                    .toInstant()
+                    .toEpochMilli();
         } catch (DateTimeParseException e) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot run sys.%s: %s => '%s' is not a timestamp. Pass it as 'yyyy-MM-dd HH:mm:ss' (session time zone).",
-                    procedure, argument, value));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run sys.%s: %s => '%s' is not a timestamp. Pass it as 'yyyy-MM-dd HH:mm:ss' (session time zone).",
+                            procedure, argument, value));
         }
     }
 
@@ -67,8 +80,10 @@ final class TableMaintenanceProcedures {
         }
         int v = args.getInt(pos);
         if (v < 1) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot run sys.%s: %s must be at least 1, found %d.", procedure, name, v));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run sys.%s: %s must be at least 1, found %d.",
+                            procedure, name, v));
         }
         return v;
     }
@@ -76,21 +91,33 @@ final class TableMaintenanceProcedures {
     /** {@code expire_snapshots(table, retain_max, retain_min, older_than, max_deletes)}. */
     static final class ExpireSnapshots extends StrataProcedure {
         static final String NAME = "expire_snapshots";
-        private static final StructType OUTPUT = new StructType().add("deleted_snapshots_num", DataTypes.IntegerType, false);
+        private static final StructType OUTPUT =
+                new StructType().add("deleted_snapshots_num", DataTypes.IntegerType, false);
 
         ExpireSnapshots(TableResolver catalog) {
-            super(catalog, NAME, "Expires snapshots beyond the retention (table options unless given) and deletes the "
-                    + "files and full-text archives no remaining snapshot or tag uses.");
+            super(
+                    catalog,
+                    NAME,
+                    "Expires snapshots beyond the retention (table options unless given) and deletes the "
+                            + "files and full-text archives no remaining snapshot or tag uses.");
         }
 
         @Override
         public ProcedureParameter[] parameters() {
             return new ProcedureParameter[] {
                 ProcedureParameter.in("table", DataTypes.StringType).build(),
-                ProcedureParameter.in("retain_max", DataTypes.IntegerType).defaultValue("NULL").build(),
-                ProcedureParameter.in("retain_min", DataTypes.IntegerType).defaultValue("NULL").build(),
-                ProcedureParameter.in("older_than", DataTypes.StringType).defaultValue("NULL").build(),
-                ProcedureParameter.in("max_deletes", DataTypes.IntegerType).defaultValue("NULL").build()
+                ProcedureParameter.in("retain_max", DataTypes.IntegerType)
+                        .defaultValue("NULL")
+                        .build(),
+                ProcedureParameter.in("retain_min", DataTypes.IntegerType)
+                        .defaultValue("NULL")
+                        .build(),
+                ProcedureParameter.in("older_than", DataTypes.StringType)
+                        .defaultValue("NULL")
+                        .build(),
+                ProcedureParameter.in("max_deletes", DataTypes.IntegerType)
+                        .defaultValue("NULL")
+                        .build()
             };
         }
 
@@ -103,41 +130,56 @@ final class TableMaintenanceProcedures {
             int retainMin = positiveInt(args, 2, NAME, "retain_min");
             int maxDeletes = positiveInt(args, 4, NAME, "max_deletes");
             int max = retainMax > 0 ? retainMax : options.snapshotNumRetainMax();
-            // Without retain_min, the table's minimum is lowered to retain_max (Paimon refuses max < min).
+            // Without retain_min, the table's minimum is lowered to retain_max (Paimon refuses max
+            // < min).
             int min = retainMin > 0 ? retainMin : Math.min(options.snapshotNumRetainMin(), max);
             if (min > max) {
-                throw StrataErrors.analysis(String.format(
-                        "Cannot expire snapshots of %s: retain_min (%d) is larger than retain_max (%d).",
-                        target.name(), min, max));
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot expire snapshots of %s: retain_min (%d) is larger than retain_max (%d).",
+                                target.name(), min, max));
             }
-            ExpireConfig.Builder config = ExpireConfig.builder()
-                    .snapshotRetainMax(max)
-                    .snapshotRetainMin(min)
-                    .snapshotMaxDeletes(maxDeletes > 0 ? maxDeletes : options.snapshotExpireLimit());
+            ExpireConfig.Builder config =
+                    ExpireConfig.builder()
+                            .snapshotRetainMax(max)
+                            .snapshotRetainMin(min)
+                            .snapshotMaxDeletes(
+                                    maxDeletes > 0 ? maxDeletes : options.snapshotExpireLimit());
             String olderThan = stringArg(args, 3);
             if (olderThan != null) {
                 long millis = timestampArg(NAME, "older_than", olderThan);
-                config.snapshotTimeRetain(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - millis)));
+                config.snapshotTimeRetain(
+                        Duration.ofMillis(Math.max(0, System.currentTimeMillis() - millis)));
             } else {
                 config.snapshotTimeRetain(options.snapshotTimeRetain());
             }
             ExpireConfig expire = config.build();
-            int deleted = new ProcedureRun(NAME, "expire snapshots of", target.name(), table).perform(
-                    "retain " + min + " to " + max + " snapshots",
-                    () -> table.newExpireSnapshots().config(expire).expire(),
-                    "Snapshots expired before the failure stay expired; run it again.");
+            int deleted =
+                    new ProcedureRun(NAME, "expire snapshots of", target.name(), table)
+                            .perform(
+                                    "retain " + min + " to " + max + " snapshots",
+                                    () -> table.newExpireSnapshots().config(expire).expire(),
+                                    "Snapshots expired before the failure stay expired; run it again.");
             return result(OUTPUT, List.of(row(deleted)));
         }
     }
 
-    /** {@code create_tag(table, tag, snapshot)}: the latest snapshot when {@code snapshot} is not given. */
+    /**
+     * {@code create_tag(table, tag, snapshot)}: the latest snapshot when {@code snapshot} is not
+     * given.
+     */
     static final class CreateTag extends StrataProcedure {
         static final String NAME = "create_tag";
-        private static final StructType OUTPUT = new StructType()
-                .add("tag", DataTypes.StringType, false).add("snapshot_id", DataTypes.LongType, false);
+        private static final StructType OUTPUT =
+                new StructType()
+                        .add("tag", DataTypes.StringType, false)
+                        .add("snapshot_id", DataTypes.LongType, false);
 
         CreateTag(TableResolver catalog) {
-            super(catalog, NAME, "Tags a snapshot (the latest by default); a tag keeps its snapshot's files readable.");
+            super(
+                    catalog,
+                    NAME,
+                    "Tags a snapshot (the latest by default); a tag keeps its snapshot's files readable.");
         }
 
         @Override
@@ -155,16 +197,19 @@ final class TableMaintenanceProcedures {
             FileStoreTable table = target.table();
             String tag = tagArg(target, args, 1, NAME);
             if (table.tagManager().tagExists(tag)) {
-                throw StrataErrors.analysis(String.format(
-                        "Cannot create tag '%s' of %s: the tag exists. Delete it first with CALL sys.delete_tag.", tag,
-                        target.name()));
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot create tag '%s' of %s: the tag exists. Delete it first with CALL sys.delete_tag.",
+                                tag, target.name()));
             }
             long snapshot;
             if (args.isNullAt(2)) {
                 Snapshot latest = table.snapshotManager().latestSnapshot();
                 if (latest == null) {
-                    throw StrataErrors.analysis(String.format(
-                            "Cannot create tag '%s' of %s: the table has no snapshot yet.", tag, target.name()));
+                    throw StrataErrors.analysis(
+                            String.format(
+                                    "Cannot create tag '%s' of %s: the table has no snapshot yet.",
+                                    tag, target.name()));
                 }
                 snapshot = latest.id();
             } else {
@@ -172,11 +217,14 @@ final class TableMaintenanceProcedures {
                 requireSnapshot(target, snapshot, "create tag '" + tag + "' of");
             }
             long tagged = snapshot;
-            new ProcedureRun(NAME, "create tag '" + tag + "' of", target.name(), table).perform(
-                    "snapshot " + snapshot, () -> {
-                        table.createTag(tag, tagged);
-                        return null;
-                    }, "See the tags in " + target.name() + "$tags before running it again.");
+            new ProcedureRun(NAME, "create tag '" + tag + "' of", target.name(), table)
+                    .perform(
+                            "snapshot " + snapshot,
+                            () -> {
+                                table.createTag(tag, tagged);
+                                return null;
+                            },
+                            "See the tags in " + target.name() + "$tags before running it again.");
             return result(OUTPUT, List.of(row(tag, snapshot)));
         }
     }
@@ -184,7 +232,8 @@ final class TableMaintenanceProcedures {
     /** {@code delete_tag(table, tag)}; several tags separated by commas. */
     static final class DeleteTag extends StrataProcedure {
         static final String NAME = "delete_tag";
-        private static final StructType OUTPUT = new StructType().add("tag", DataTypes.StringType, false);
+        private static final StructType OUTPUT =
+                new StructType().add("tag", DataTypes.StringType, false);
 
         DeleteTag(TableResolver catalog) {
             super(catalog, NAME, "Deletes tags (comma separated), and the files only they kept.");
@@ -206,24 +255,36 @@ final class TableMaintenanceProcedures {
             List<String> names = new ArrayList<>();
             for (String t : tags == null ? new String[0] : tags.split(",")) {
                 String tag = t.trim();
-                dev.strata.spark.catalog.WarehouseNames.check("delete a tag of " + target.name(),
-                        dev.strata.spark.catalog.WarehouseNames.Kind.TAG, tag);
+                dev.strata.spark.catalog.WarehouseNames.check(
+                        "delete a tag of " + target.name(),
+                        dev.strata.spark.catalog.WarehouseNames.Kind.TAG,
+                        tag);
                 if (!target.table().tagManager().tagExists(tag)) {
-                    throw StrataErrors.analysis(String.format(
-                            "Cannot delete tag '%s' of %s: no such tag. See the tags in %s$tags.", tag, target.name(),
-                            target.name()));
+                    throw StrataErrors.analysis(
+                            String.format(
+                                    "Cannot delete tag '%s' of %s: no such tag. See the tags in %s$tags.",
+                                    tag, target.name(), target.name()));
                 }
                 names.add(tag);
             }
             if (names.isEmpty()) {
-                throw StrataErrors.analysis("Cannot run sys.delete_tag: argument tag is empty. Pass tag => 'name'.");
+                throw StrataErrors.analysis(
+                        "Cannot run sys.delete_tag: argument tag is empty. Pass tag => 'name'.");
             }
-            ProcedureRun run = new ProcedureRun(NAME, "delete tags of", target.name(), target.table());
+            ProcedureRun run =
+                    new ProcedureRun(NAME, "delete tags of", target.name(), target.table());
             for (String tag : names) {
-                run.perform("tag " + tag, () -> {
-                    target.table().deleteTag(tag);
-                    return null;
-                }, "The tags before '" + tag + "' were deleted; see " + target.name() + "$tags before running it again.");
+                run.perform(
+                        "tag " + tag,
+                        () -> {
+                            target.table().deleteTag(tag);
+                            return null;
+                        },
+                        "The tags before '"
+                                + tag
+                                + "' were deleted; see "
+                                + target.name()
+                                + "$tags before running it again.");
                 rows.add(row(tag));
             }
             return result(OUTPUT, rows);
@@ -233,11 +294,16 @@ final class TableMaintenanceProcedures {
     /** {@code rollback(table, snapshot | tag)}: later snapshots and their files go away. */
     static final class Rollback extends StrataProcedure {
         static final String NAME = "rollback";
-        private static final StructType OUTPUT = new StructType()
-                .add("previous_snapshot_id", DataTypes.LongType, false).add("current_snapshot_id", DataTypes.LongType, false);
+        private static final StructType OUTPUT =
+                new StructType()
+                        .add("previous_snapshot_id", DataTypes.LongType, false)
+                        .add("current_snapshot_id", DataTypes.LongType, false);
 
         Rollback(TableResolver catalog) {
-            super(catalog, NAME, "Rolls the table back to a snapshot or tag; later snapshots are deleted.");
+            super(
+                    catalog,
+                    NAME,
+                    "Rolls the table back to a snapshot or tag; later snapshots are deleted.");
         }
 
         @Override
@@ -254,67 +320,89 @@ final class TableMaintenanceProcedures {
             ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
             FileStoreTable table = target.table();
             if (args.isNullAt(1) == args.isNullAt(2)) {
-                throw StrataErrors.analysis(String.format(
-                        "Cannot roll back %s: give exactly one of snapshot => <id> or tag => '<name>'.", target.name()));
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot roll back %s: give exactly one of snapshot => <id> or tag => '<name>'.",
+                                target.name()));
             }
             Snapshot before = table.snapshotManager().latestSnapshot();
             long previous = before == null ? -1 : before.id();
             ProcedureRun run = new ProcedureRun(NAME, "roll back", target.name(), table);
-            String then = "See " + target.name() + "$snapshots for the state of the table before running it again.";
+            String then =
+                    "See "
+                            + target.name()
+                            + "$snapshots for the state of the table before running it again.";
             long current;
             if (!args.isNullAt(1)) {
                 current = args.getLong(1);
                 requireSnapshot(target, current, "roll back");
                 long to = current;
-                run.perform("to snapshot " + current, () -> {
-                    table.rollbackTo(to);
-                    return null;
-                }, then);
+                run.perform(
+                        "to snapshot " + current,
+                        () -> {
+                            table.rollbackTo(to);
+                            return null;
+                        },
+                        then);
             } else {
                 String tag = tagArg(target, args, 2, NAME);
                 if (!table.tagManager().tagExists(tag)) {
-                    throw StrataErrors.analysis(String.format(
-                            "Cannot roll back %s to tag '%s': no such tag. See the tags in %s$tags.", target.name(), tag,
-                            target.name()));
+                    throw StrataErrors.analysis(
+                            String.format(
+                                    "Cannot roll back %s to tag '%s': no such tag. See the tags in %s$tags.",
+                                    target.name(), tag, target.name()));
                 }
                 current = table.tagManager().getOrThrow(tag).trimToSnapshot().id();
-                run.perform("to tag " + tag, () -> {
-                    table.rollbackTo(tag);
-                    return null;
-                }, then);
+                run.perform(
+                        "to tag " + tag,
+                        () -> {
+                            table.rollbackTo(tag);
+                            return null;
+                        },
+                        then);
             }
             return result(OUTPUT, List.of(row(previous, current)));
         }
     }
 
     /**
-     * {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch references.
+     * {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch
+     * references.
      *
-     * <p>Also the pending directories ({@link PendingMessages}) of commits whose driver stopped before committing
-     * or aborting, when nothing in them is newer than {@code older_than}. The files their markers name are data,
-     * changelog and index files of the table's own directories, so Paimon's orphan clean decides about them by
-     * the same rule as about any other file: deleted exactly when nothing references them (a commit that landed
-     * before its driver stopped keeps its files). The directory and its markers are then deleted too, and counted
-     * in the result; the dry run counts and logs them.
+     * <p>Also the pending directories ({@link PendingMessages}) of commits whose driver stopped
+     * before committing or aborting, when nothing in them is newer than {@code older_than}. The
+     * files their markers name are data, changelog and index files of the table's own directories,
+     * so Paimon's orphan clean decides about them by the same rule as about any other file: deleted
+     * exactly when nothing references them (a commit that landed before its driver stopped keeps
+     * its files). The directory and its markers are then deleted too, and counted in the result;
+     * the dry run counts and logs them.
      */
     static final class RemoveOrphanFiles extends StrataProcedure {
         static final String NAME = "remove_orphan_files";
-        private static final StructType OUTPUT = new StructType()
-                .add("deleted_file_count", DataTypes.LongType, false)
-                .add("deleted_file_bytes", DataTypes.LongType, false)
-                .add("dry_run", DataTypes.BooleanType, false);
+        private static final StructType OUTPUT =
+                new StructType()
+                        .add("deleted_file_count", DataTypes.LongType, false)
+                        .add("deleted_file_bytes", DataTypes.LongType, false)
+                        .add("dry_run", DataTypes.BooleanType, false);
 
         RemoveOrphanFiles(TableResolver catalog) {
-            super(catalog, NAME, "Deletes (or with dry_run lists the count of) files older than older_than (default "
-                    + "1 day) that no snapshot, tag or branch references, full-text archives included.");
+            super(
+                    catalog,
+                    NAME,
+                    "Deletes (or with dry_run lists the count of) files older than older_than (default "
+                            + "1 day) that no snapshot, tag or branch references, full-text archives included.");
         }
 
         @Override
         public ProcedureParameter[] parameters() {
             return new ProcedureParameter[] {
                 ProcedureParameter.in("table", DataTypes.StringType).build(),
-                ProcedureParameter.in("older_than", DataTypes.StringType).defaultValue("NULL").build(),
-                ProcedureParameter.in("dry_run", DataTypes.BooleanType).defaultValue("false").build()
+                ProcedureParameter.in("older_than", DataTypes.StringType)
+                        .defaultValue("NULL")
+                        .build(),
+                ProcedureParameter.in("dry_run", DataTypes.BooleanType)
+                        .defaultValue("false")
+                        .build()
             };
         }
 
@@ -323,23 +411,32 @@ final class TableMaintenanceProcedures {
             ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
             long now = System.currentTimeMillis();
             String olderThan = stringArg(args, 1);
-            long millis = olderThan == null ? now - Duration.ofDays(1).toMillis() : timestampArg(NAME, "older_than", olderThan);
+            long millis =
+                    olderThan == null
+                            ? now - Duration.ofDays(1).toMillis()
+                            : timestampArg(NAME, "older_than", olderThan);
             if (millis > now - MIN_ORPHAN_AGE.toMillis()) {
-                throw StrataErrors.analysis(String.format(
-                        "Cannot remove orphan files of %s: older_than => '%s' is less than %d hour(s) ago, and younger "
-                                + "files may belong to a write that has not committed yet. Pass an older time.",
-                        target.name(), olderThan, MIN_ORPHAN_AGE.toHours()));
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot remove orphan files of %s: older_than => '%s' is less than %d hour(s) ago, and younger "
+                                        + "files may belong to a write that has not committed yet. Pass an older time.",
+                                target.name(), olderThan, MIN_ORPHAN_AGE.toHours()));
             }
             boolean dryRun = !args.isNullAt(2) && args.getBoolean(2);
-            long[] cleaned = new ProcedureRun(NAME, "remove orphan files of", target.name(), target.table()).perform(
-                    dryRun ? "dry run" : null, () -> removeOrphans(target, millis, dryRun),
-                    "Nothing referenced was deleted; run it again.");
+            long[] cleaned =
+                    new ProcedureRun(NAME, "remove orphan files of", target.name(), target.table())
+                            .perform(
+                                    dryRun ? "dry run" : null,
+                                    () -> removeOrphans(target, millis, dryRun),
+                                    "Nothing referenced was deleted; run it again.");
             return result(OUTPUT, List.of(row(cleaned[0], cleaned[1], dryRun)));
         }
 
         /** The count and bytes of the files deleted (or, in a dry run, to delete). */
-        private static long[] removeOrphans(ProcedureTable target, long millis, boolean dryRun) throws Exception {
-            // Pending directories of commits whose driver stopped before committing or aborting: taken before the
+        private static long[] removeOrphans(ProcedureTable target, long millis, boolean dryRun)
+                throws Exception {
+            // Pending directories of commits whose driver stopped before committing or aborting:
+            // taken before the
             // clean, so a directory that a commit creates meanwhile is not among them.
             List<PendingMessages> stale = new ArrayList<>();
             for (PendingMessages pending : PendingMessages.all(target.table())) {
@@ -347,15 +444,20 @@ final class TableMaintenanceProcedures {
                     stale.add(pending);
                 }
             }
-            CleanOrphanFilesResult cleaned = new LocalOrphanFilesClean(target.table(), millis, dryRun).clean();
+            CleanOrphanFilesResult cleaned =
+                    new LocalOrphanFilesClean(target.table(), millis, dryRun).clean();
             long count = cleaned.getDeletedFileCount();
             long bytes = cleaned.getDeletedFileTotalLenInBytes();
             for (PendingMessages pending : stale) {
                 long[] files = pending.filesAndBytes();
                 count += files[0];
                 bytes += files[1];
-                LOG.info("{} the pending directory {} of {} ({} files): its commit never finished.",
-                        dryRun ? "Would delete" : "Deleting", pending.dir(), target.name(), files[0]);
+                LOG.info(
+                        "{} the pending directory {} of {} ({} files): its commit never finished.",
+                        dryRun ? "Would delete" : "Deleting",
+                        pending.dir(),
+                        target.name(),
+                        files[0]);
                 if (!dryRun) {
                     pending.delete();
                 }
@@ -364,22 +466,28 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    private static String tagArg(ProcedureTable target, InternalRow args, int pos, String procedure) {
+    private static String tagArg(
+            ProcedureTable target, InternalRow args, int pos, String procedure) {
         String tag = StrataProcedure.stringArg(args, pos);
         if (tag == null || tag.isBlank()) {
-            throw StrataErrors.analysis(String.format("Cannot run sys.%s on %s: argument tag is empty. Pass tag => 'name'.",
-                    procedure, target.name()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run sys.%s on %s: argument tag is empty. Pass tag => 'name'.",
+                            procedure, target.name()));
         }
-        dev.strata.spark.catalog.WarehouseNames.check("use a tag of " + target.name(),
-                dev.strata.spark.catalog.WarehouseNames.Kind.TAG, tag.trim());
+        dev.strata.spark.catalog.WarehouseNames.check(
+                "use a tag of " + target.name(),
+                dev.strata.spark.catalog.WarehouseNames.Kind.TAG,
+                tag.trim());
         return tag.trim();
     }
 
     private static void requireSnapshot(ProcedureTable target, long snapshot, String what) {
         if (!target.table().snapshotManager().snapshotExists(snapshot)) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot %s %s to snapshot %d: no such snapshot. See the snapshots in %s$snapshots.", what,
-                    target.name(), snapshot, target.name()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot %s %s to snapshot %d: no such snapshot. See the snapshots in %s$snapshots.",
+                            what, target.name(), snapshot, target.name()));
         }
     }
 }

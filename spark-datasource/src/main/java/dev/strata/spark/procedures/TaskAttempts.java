@@ -1,31 +1,31 @@
 package dev.strata.spark.procedures;
 
+import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.write.PendingMessages;
+import dev.strata.spark.write.StrataCommitMessage;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.List;
 import java.util.UUID;
-
-import dev.strata.spark.errors.StrataErrors;
-import dev.strata.spark.write.PendingMessages;
-import dev.strata.spark.write.StrataCommitMessage;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function;
 
 /**
- * Runs a procedure's task so that Spark still retries a failed attempt, but the last attempt reports its
- * failure as a result instead of failing the job. A failed job would drop the commit messages of the tasks
- * that succeeded, and with them the only record of the files and archives they wrote; with every task
- * reporting, the driver can delete all of them and commit nothing ({@link ProcedureRun#messagesOrAbort}).
+ * Runs a procedure's task so that Spark still retries a failed attempt, but the last attempt
+ * reports its failure as a result instead of failing the job. A failed job would drop the commit
+ * messages of the tasks that succeeded, and with them the only record of the files and archives
+ * they wrote; with every task reporting, the driver can delete all of them and commit nothing
+ * ({@link ProcedureRun#messagesOrAbort}).
  */
 final class TaskAttempts {
 
     private TaskAttempts() {}
 
     /**
-     * What one task produced (its commit messages and, for procedures that report more, a result), or why its
-     * last attempt failed.
+     * What one task produced (its commit messages and, for procedures that report more, a result),
+     * or why its last attempt failed.
      */
     static final class Outcome implements Serializable {
         private static final long serialVersionUID = 1L;
@@ -46,10 +46,11 @@ final class TaskAttempts {
     }
 
     /**
-     * {@code task} with its last attempt's failure turned into an {@link Outcome}, and a successful outcome
-     * recorded in {@code pending} before it is returned.
+     * {@code task} with its last attempt's failure turned into an {@link Outcome}, and a successful
+     * outcome recorded in {@code pending} before it is returned.
      */
-    static <T> Function<T, Outcome> reportingLastFailure(Function<T, Outcome> task, PendingMessages pending) {
+    static <T> Function<T, Outcome> reportingLastFailure(
+            Function<T, Outcome> task, PendingMessages pending) {
         return input -> {
             Outcome outcome;
             try {
@@ -65,9 +66,10 @@ final class TaskAttempts {
     }
 
     /**
-     * Records the messages of a successful outcome in {@code pending} under this task attempt's name, so the driver
-     * finds its files even if the outcome never reaches it. If recording fails, the outcome is returned as failed
-     * with its messages: the driver then deletes its files with everything else and commits nothing.
+     * Records the messages of a successful outcome in {@code pending} under this task attempt's
+     * name, so the driver finds its files even if the outcome never reaches it. If recording fails,
+     * the outcome is returned as failed with its messages: the driver then deletes its files with
+     * everything else and commits nothing.
      */
     static Outcome recorded(Outcome outcome, PendingMessages pending) {
         if (outcome.error != null) {
@@ -77,20 +79,31 @@ final class TaskAttempts {
             pending.record(attemptName(), outcome.messages.messages());
             return outcome;
         } catch (IOException | RuntimeException e) {
-            return new Outcome(outcome.messages, outcome.result,
+            return new Outcome(
+                    outcome.messages,
+                    outcome.result,
                     e.getClass().getSimpleName() + ": " + StrataErrors.rootMessage(e));
         }
     }
 
-    /** {@code <partition>-<task attempt id>} of the running Spark task (unique within the application). */
+    /**
+     * {@code <partition>-<task attempt id>} of the running Spark task (unique within the
+     * application).
+     */
     private static String attemptName() {
         TaskContext task = TaskContext.get();
-        return task == null ? "driver-" + UUID.randomUUID() : task.partitionId() + "-" + task.taskAttemptId();
+        return task == null
+                ? "driver-" + UUID.randomUUID()
+                : task.partitionId() + "-" + task.taskAttemptId();
     }
 
-    /** The outcome of a last attempt that failed with {@code e} (having cleaned up after itself). */
+    /**
+     * The outcome of a last attempt that failed with {@code e} (having cleaned up after itself).
+     */
     static Outcome failed(Throwable e) {
-        return new Outcome(StrataCommitMessage.of(List.of()), e.getClass().getSimpleName() + ": " + StrataErrors.rootMessage(e));
+        return new Outcome(
+                StrataCommitMessage.of(List.of()),
+                e.getClass().getSimpleName() + ": " + StrataErrors.rootMessage(e));
     }
 
     /** Whether Spark will not retry the running task attempt if it fails. */
@@ -99,17 +112,23 @@ final class TaskAttempts {
         if (task == null) {
             return true;
         }
-        return task.attemptNumber() + 1 >= maxFailures(SparkEnv.get() == null ? new SparkConf(false) : SparkEnv.get().conf());
+        return task.attemptNumber() + 1
+                >= maxFailures(
+                        SparkEnv.get() == null ? new SparkConf(false) : SparkEnv.get().conf());
     }
 
-    /** Spark's attempts per task: {@code local[N]} 1, {@code local[N,F]} F, otherwise spark.task.maxFailures. */
+    /**
+     * Spark's attempts per task: {@code local[N]} 1, {@code local[N,F]} F, otherwise
+     * spark.task.maxFailures.
+     */
     static int maxFailures(SparkConf conf) {
         String master = conf.get("spark.master", "");
         if (master.startsWith("local")) {
             int comma = master.indexOf(',');
             if (comma > 0 && master.endsWith("]")) {
                 try {
-                    return Integer.parseInt(master.substring(comma + 1, master.length() - 1).trim());
+                    return Integer.parseInt(
+                            master.substring(comma + 1, master.length() - 1).trim());
                 } catch (NumberFormatException e) {
                     return 1;
                 }

@@ -1,10 +1,9 @@
 package dev.strata.spark.read;
 
-import java.io.IOException;
-
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
+import java.io.IOException;
 import org.apache.paimon.reader.RecordReaderIterator;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -14,9 +13,9 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Base of the readers that hand Spark column batches: one set of vectors reused for every batch, the
- * task's shredded-reader counters reported as DSv2 metrics, and the metrics scope and the batch closed
- * after the source, whatever the source's close throws.
+ * Base of the readers that hand Spark column batches: one set of vectors reused for every batch,
+ * the task's shredded-reader counters reported as DSv2 metrics, and the metrics scope and the batch
+ * closed after the source, whatever the source's close throws.
  */
 abstract class ColumnBatchReader implements PartitionReader<ColumnarBatch> {
 
@@ -32,7 +31,10 @@ abstract class ColumnBatchReader implements PartitionReader<ColumnarBatch> {
         this.metrics = metrics;
     }
 
-    /** Writes at most {@code max} rows into the vectors from row {@code offset}; returns how many, 0 at the end. */
+    /**
+     * Writes at most {@code max} rows into the vectors from row {@code offset}; returns how many, 0
+     * at the end.
+     */
     abstract int fill(WritableColumnVector[] vectors, int offset, int max) throws IOException;
 
     /** Closes what {@link #fill} reads from. */

@@ -31,29 +31,34 @@ final class ColumnWriter {
             case VARCHAR:
                 v.putByteArray(rowId, row.getString(pos).toBytes());
                 return;
-            case MAP: {
-                InternalMap map = row.getMap(pos);
-                DataType valueType = ((MapType) type).getValueType();
-                InternalArray keys = map.keyArray();
-                InternalArray values = map.valueArray();
-                WritableColumnVector kv = v.getChild(0);
-                WritableColumnVector vv = v.getChild(1);
-                int offset = kv.getElementsAppended();
-                for (int i = 0; i < map.size(); i++) {
-                    byte[] key = keys.getString(i).toBytes();
-                    kv.appendByteArray(key, 0, key.length);
-                    appendValue(values, i, valueType, vv);
+            case MAP:
+                {
+                    InternalMap map = row.getMap(pos);
+                    DataType valueType = ((MapType) type).getValueType();
+                    InternalArray keys = map.keyArray();
+                    InternalArray values = map.valueArray();
+                    WritableColumnVector kv = v.getChild(0);
+                    WritableColumnVector vv = v.getChild(1);
+                    int offset = kv.getElementsAppended();
+                    for (int i = 0; i < map.size(); i++) {
+                        byte[] key = keys.getString(i).toBytes();
+                        kv.appendByteArray(key, 0, key.length);
+                        appendValue(values, i, valueType, vv);
+                    }
+                    v.putArray(rowId, offset, map.size());
+                    return;
                 }
-                v.putArray(rowId, offset, map.size());
-                return;
-            }
             default:
-                throw new IllegalStateException("Cannot write a value of type " + type + " into a column batch: the"
-                        + " columnar path accepts BIGINT, INT, DOUBLE, STRING and maps of them. This is a bug in the Strata scan.");
+                throw new IllegalStateException(
+                        "Cannot write a value of type "
+                                + type
+                                + " into a column batch: the"
+                                + " columnar path accepts BIGINT, INT, DOUBLE, STRING and maps of them. This is a bug in the Strata scan.");
         }
     }
 
-    private static void appendValue(InternalArray values, int i, DataType type, WritableColumnVector vv) {
+    private static void appendValue(
+            InternalArray values, int i, DataType type, WritableColumnVector vv) {
         if (values.isNullAt(i)) {
             vv.appendNull();
             return;

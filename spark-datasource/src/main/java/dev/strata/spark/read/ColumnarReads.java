@@ -2,7 +2,6 @@ package dev.strata.spark.read;
 
 import java.util.List;
 import java.util.Map;
-
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
@@ -12,16 +11,16 @@ import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.internal.SQLConf;
 
 /**
- * When a Strata scan reads column batches instead of rows. The benchmark of issue 4 showed the row path
- * spending almost all its time assembling records (parquet-mr's record API) for every row, although
- * only a few sub-columns of the shredded map are read; the columnar path decodes the selected keys'
- * sub-columns column by column into Spark vectors ({@link ShreddedColumnarReader}).
+ * When a Strata scan reads column batches instead of rows. The benchmark of issue 4 showed the row
+ * path spending almost all its time assembling records (parquet-mr's record API) for every row,
+ * although only a few sub-columns of the shredded map are read; the columnar path decodes the
+ * selected keys' sub-columns column by column into Spark vectors ({@link ShreddedColumnarReader}).
  *
- * <p>Used for append tables whose read columns are all BIGINT, INT, DOUBLE or STRING, or shared-shredding
- * maps of such values read with selected keys (every use is a {@code m['k']} lookup), without a pushed
- * limit. Everything else, and every split that is not a plain list of current-schema shredded files
- * without deletion vectors, keeps Paimon's row reader (split-wise through {@link RowsToColumns}).
- * {@value #ENABLED} = false turns the columnar path off.
+ * <p>Used for append tables whose read columns are all BIGINT, INT, DOUBLE or STRING, or
+ * shared-shredding maps of such values read with selected keys (every use is a {@code m['k']}
+ * lookup), without a pushed limit. Everything else, and every split that is not a plain list of
+ * current-schema shredded files without deletion vectors, keeps Paimon's row reader (split-wise
+ * through {@link RowsToColumns}). {@value #ENABLED} = false turns the columnar path off.
  */
 final class ColumnarReads {
 
@@ -29,11 +28,14 @@ final class ColumnarReads {
 
     private ColumnarReads() {}
 
-    static boolean eligible(FileStoreTable table, RowType readType, MapPushdown pushdown, Integer limit) {
+    static boolean eligible(
+            FileStoreTable table, RowType readType, MapPushdown pushdown, Integer limit) {
         if (!Boolean.parseBoolean(SQLConf.get().getConfString(ENABLED, "true"))) {
             return false;
         }
-        if (!table.primaryKeys().isEmpty() || limit != null || readType.getFieldCount() == 0
+        if (!table.primaryKeys().isEmpty()
+                || limit != null
+                || readType.getFieldCount() == 0
                 || pushdown.selectedKeys().isEmpty()) {
             return false;
         }
@@ -41,7 +43,8 @@ final class ColumnarReads {
         for (DataField f : readType.getFields()) {
             if (f.type() instanceof MapType) {
                 MapType m = (MapType) f.type();
-                if (!keys.containsKey(f.name()) || m.getKeyType().getTypeRoot() != DataTypeRoot.VARCHAR
+                if (!keys.containsKey(f.name())
+                        || m.getKeyType().getTypeRoot() != DataTypeRoot.VARCHAR
                         || !supportedValue(m.getValueType())) {
                     return false;
                 }

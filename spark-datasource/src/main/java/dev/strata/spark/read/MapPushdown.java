@@ -1,5 +1,6 @@
 package dev.strata.spark.read;
 
+import dev.strata.shredding.pushdown.MapPredicate;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -10,14 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import dev.strata.shredding.pushdown.MapPredicate;
-
 /**
  * What the map pushdown rule (module spark-catalyst-rules) decided for one scan of a table with
- * shared-shredding MAP columns: the keys each map column is read with (only when every use of the column
- * in the query is a {@code m['key']} lookup) and the map-key predicates the reader may prune with. Both
- * are advisory: Spark keeps its Filter and its lookups above the scan, so answers never depend on them.
- * Immutable and serializable.
+ * shared-shredding MAP columns: the keys each map column is read with (only when every use of the
+ * column in the query is a {@code m['key']} lookup) and the map-key predicates the reader may prune
+ * with. Both are advisory: Spark keeps its Filter and its lookups above the scan, so answers never
+ * depend on them. Immutable and serializable.
  */
 public final class MapPushdown implements Serializable {
 
@@ -32,15 +31,19 @@ public final class MapPushdown implements Serializable {
      * @param selectedKeys map column → keys read (in first-use order, duplicates dropped)
      * @param conjuncts map-key predicates that all hold for every row the query keeps (AND-ed)
      */
-    public MapPushdown(Map<String, ? extends Collection<String>> selectedKeys, List<MapPredicate> conjuncts) {
+    public MapPushdown(
+            Map<String, ? extends Collection<String>> selectedKeys, List<MapPredicate> conjuncts) {
         Map<String, List<String>> keys = new LinkedHashMap<>();
-        selectedKeys.forEach((column, ks) -> {
-            if (ks.isEmpty()) {
-                throw new IllegalArgumentException("Cannot select keys of map column " + column
-                        + ": the key list is empty. Leave the column out to read whole maps.");
-            }
-            keys.put(column, List.copyOf(new LinkedHashSet<>(ks)));
-        });
+        selectedKeys.forEach(
+                (column, ks) -> {
+                    if (ks.isEmpty()) {
+                        throw new IllegalArgumentException(
+                                "Cannot select keys of map column "
+                                        + column
+                                        + ": the key list is empty. Leave the column out to read whole maps.");
+                    }
+                    keys.put(column, List.copyOf(new LinkedHashSet<>(ks)));
+                });
         this.selectedKeys = java.util.Collections.unmodifiableMap(keys);
         this.conjuncts = List.copyOf(conjuncts);
     }
@@ -72,22 +75,26 @@ public final class MapPushdown implements Serializable {
     /** The same pushdown with selected keys only for the columns a scan actually reads. */
     MapPushdown restrictedTo(Collection<String> readColumns) {
         Map<String, List<String>> keys = new LinkedHashMap<>();
-        selectedKeys.forEach((column, ks) -> {
-            if (readColumns.contains(column)) {
-                keys.put(column, ks);
-            }
-        });
+        selectedKeys.forEach(
+                (column, ks) -> {
+                    if (readColumns.contains(column)) {
+                        keys.put(column, ks);
+                    }
+                });
         return keys.equals(selectedKeys) ? this : new MapPushdown(keys, conjuncts);
     }
 
     /** EXPLAIN text of the predicates, e.g. {@code [ext_map['usage'] > 30.0]}. */
     String predicatesText() {
-        return conjuncts.stream().map(p -> text(p, true)).collect(Collectors.joining(", ", "[", "]"));
+        return conjuncts.stream()
+                .map(p -> text(p, true))
+                .collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** EXPLAIN text of the selected keys, e.g. {@code [ext_map=[usage, cpu]]}. */
     String selectedKeysText() {
-        return selectedKeys.entrySet().stream().map(e -> e.getKey() + "=[" + String.join(", ", e.getValue()) + "]")
+        return selectedKeys.entrySet().stream()
+                .map(e -> e.getKey() + "=[" + String.join(", ", e.getValue()) + "]")
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 
@@ -110,17 +117,19 @@ public final class MapPushdown implements Serializable {
                     return v + " > " + literal(lits.get(0));
                 case GT_EQ:
                     return v + " >= " + literal(lits.get(0));
-                case IN: {
-                    List<String> items = new ArrayList<>();
-                    lits.forEach(x -> items.add(literal(x)));
-                    return v + " IN (" + String.join(", ", items) + ")";
-                }
+                case IN:
+                    {
+                        List<String> items = new ArrayList<>();
+                        lits.forEach(x -> items.add(literal(x)));
+                        return v + " IN (" + String.join(", ", items) + ")";
+                    }
                 case IS_NOT_NULL:
                     return v + " IS NOT NULL";
                 case STARTS_WITH:
                     return "startswith(" + v + ", " + literal(lits.get(0)) + ")";
                 default:
-                    throw new IllegalStateException("Cannot describe map predicate operator " + l.op());
+                    throw new IllegalStateException(
+                            "Cannot describe map predicate operator " + l.op());
             }
         }
         List<MapPredicate> children = ((MapPredicate.Compound) p).children();
@@ -141,7 +150,8 @@ public final class MapPushdown implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof MapPushdown && ((MapPushdown) o).selectedKeys.equals(selectedKeys)
+        return o instanceof MapPushdown
+                && ((MapPushdown) o).selectedKeys.equals(selectedKeys)
                 && ((MapPushdown) o).conjuncts.equals(conjuncts);
     }
 
@@ -152,6 +162,10 @@ public final class MapPushdown implements Serializable {
 
     @Override
     public String toString() {
-        return "MapPushdown(SelectedKeys: " + selectedKeysText() + ", PushedMapPredicates: " + predicatesText() + ")";
+        return "MapPushdown(SelectedKeys: "
+                + selectedKeysText()
+                + ", PushedMapPredicates: "
+                + predicatesText()
+                + ")";
     }
 }

@@ -1,23 +1,25 @@
 package dev.strata.spark.read;
 
-import java.io.IOException;
-
 import dev.strata.shredding.ShreddedReadMetrics;
+import java.io.IOException;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.reader.RecordReaderIterator;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * Paimon's row reader for one split, packed into column batches: the columnar scan's path for splits the
- * vectorized shredded reader does not handle (e.g. files in Paimon's default format).
+ * Paimon's row reader for one split, packed into column batches: the columnar scan's path for
+ * splits the vectorized shredded reader does not handle (e.g. files in Paimon's default format).
  */
 final class RowsToColumns extends ColumnBatchReader {
 
     private final RecordReaderIterator<org.apache.paimon.data.InternalRow> rows;
     private final RowType readType;
 
-    RowsToColumns(RecordReader<org.apache.paimon.data.InternalRow> reader, RowType readType, int capacity,
+    RowsToColumns(
+            RecordReader<org.apache.paimon.data.InternalRow> reader,
+            RowType readType,
+            int capacity,
             ShreddedReadMetrics.Scope metrics) {
         super(readType, capacity, metrics);
         this.rows = new RecordReaderIterator<>(reader);

@@ -1,35 +1,46 @@
 package dev.strata.spark.read;
 
+import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.pushdown.MapPredicate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import dev.strata.shredding.ShreddedReadMetrics;
-import dev.strata.shredding.pushdown.MapPredicate;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.table.source.RawFile;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
-/** Reads the shredded files of one append split, in order, as column batches ({@link ShreddedFileColumns}). */
+/**
+ * Reads the shredded files of one append split, in order, as column batches ({@link
+ * ShreddedFileColumns}).
+ */
 final class ShreddedColumnarReader extends ColumnBatchReader {
 
     private final List<ShreddedFileColumns> files;
     private int current;
 
-    private ShreddedColumnarReader(List<ShreddedFileColumns> files, RowType readType, int capacity,
+    private ShreddedColumnarReader(
+            List<ShreddedFileColumns> files,
+            RowType readType,
+            int capacity,
             ShreddedReadMetrics.Scope metrics) {
         super(readType, capacity, metrics);
         this.files = files;
     }
 
     /**
-     * A reader over the files, or null (all files closed again) when one of them cannot be decoded here,
-     * e.g. a map column not shredded in that file.
+     * A reader over the files, or null (all files closed again) when one of them cannot be decoded
+     * here, e.g. a map column not shredded in that file.
      */
-    static ShreddedColumnarReader open(FileIO fileIO, List<RawFile> rawFiles, RowType readType,
-            Map<String, List<String>> selectedKeys, MapPredicate pruning, boolean verifyPages, int capacity,
+    static ShreddedColumnarReader open(
+            FileIO fileIO,
+            List<RawFile> rawFiles,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruning,
+            boolean verifyPages,
+            int capacity,
             ShreddedReadMetrics.Scope metrics)
             throws IOException {
         List<ShreddedFileColumns> files = new ArrayList<>();
@@ -37,7 +48,13 @@ final class ShreddedColumnarReader extends ColumnBatchReader {
         try {
             for (RawFile f : rawFiles) {
                 ShreddedFileColumns columns =
-                        new ShreddedFileColumns(fileIO, f.path(), f.fileSize(), readType, selectedKeys, pruning,
+                        new ShreddedFileColumns(
+                                fileIO,
+                                f.path(),
+                                f.fileSize(),
+                                readType,
+                                selectedKeys,
+                                pruning,
                                 verifyPages);
                 files.add(columns);
                 if (!columns.readable()) {

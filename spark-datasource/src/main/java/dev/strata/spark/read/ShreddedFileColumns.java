@@ -1,13 +1,12 @@
 package dev.strata.spark.read;
 
+import dev.strata.shredding.parquet.PaimonFiles;
+import dev.strata.shredding.pushdown.MapPredicate;
+import dev.strata.shredding.read.ShreddedColumns;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-
-import dev.strata.shredding.parquet.PaimonFiles;
-import dev.strata.shredding.pushdown.MapPredicate;
-import dev.strata.shredding.read.ShreddedColumns;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.types.DataType;
@@ -15,23 +14,39 @@ import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * Writes what the shredding module's columnar reader ({@link ShreddedColumns}) decodes from one shredded
- * data file into Spark vectors, for the columns {@link ColumnarReads} accepts: primitive columns as they
- * are and a selected-key map column as a map of the requested keys present in the row, in request order.
- * Decoding, skipping, the pushed row filter and metrics are the reader's; this class only copies values.
+ * Writes what the shredding module's columnar reader ({@link ShreddedColumns}) decodes from one
+ * shredded data file into Spark vectors, for the columns {@link ColumnarReads} accepts: primitive
+ * columns as they are and a selected-key map column as a map of the requested keys present in the
+ * row, in request order. Decoding, skipping, the pushed row filter and metrics are the reader's;
+ * this class only copies values.
  */
 final class ShreddedFileColumns implements Closeable {
 
     private final ShreddedColumns columns;
+
     /** The selected rows of the reader's current window, and how many of them were returned. */
     private int selectedCount;
+
     private int selectedAt;
 
     /** Opens the file; {@link #readable()} says whether every read column can be decoded here. */
-    ShreddedFileColumns(FileIO fileIO, String path, long size, RowType readType, Map<String, List<String>> selectedKeys,
-            MapPredicate pruningPredicate, boolean verifyPages) throws IOException {
-        this.columns = new ShreddedColumns(PaimonFiles.inputFile(fileIO, new Path(path), size), path, readType,
-                selectedKeys, pruningPredicate, verifyPages);
+    ShreddedFileColumns(
+            FileIO fileIO,
+            String path,
+            long size,
+            RowType readType,
+            Map<String, List<String>> selectedKeys,
+            MapPredicate pruningPredicate,
+            boolean verifyPages)
+            throws IOException {
+        this.columns =
+                new ShreddedColumns(
+                        PaimonFiles.inputFile(fileIO, new Path(path), size),
+                        path,
+                        readType,
+                        selectedKeys,
+                        pruningPredicate,
+                        verifyPages);
     }
 
     boolean readable() {
@@ -39,8 +54,8 @@ final class ShreddedFileColumns implements Closeable {
     }
 
     /**
-     * Reads up to {@code max} rows into the vectors from row {@code offset}; returns the rows read, 0 at the
-     * end. Rows the pushed predicate rules out are not returned.
+     * Reads up to {@code max} rows into the vectors from row {@code offset}; returns the rows read,
+     * 0 at the end. Rows the pushed predicate rules out are not returned.
      */
     int read(WritableColumnVector[] vectors, int offset, int max) throws IOException {
         while (selectedAt == selectedCount) {
@@ -63,7 +78,8 @@ final class ShreddedFileColumns implements Closeable {
         return n;
     }
 
-    private void writePrimitive(ShreddedColumns.Primitive f, WritableColumnVector v, int offset, int n) {
+    private void writePrimitive(
+            ShreddedColumns.Primitive f, WritableColumnVector v, int offset, int n) {
         DataType type = f.type();
         for (int x = 0; x < n; x++) {
             int r = columns.row(selectedAt + x);

@@ -1,11 +1,10 @@
 package dev.strata.spark.read;
 
+import dev.strata.spark.data.SparkToPaimon;
+import dev.strata.spark.data.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import dev.strata.spark.data.SparkToPaimon;
-import dev.strata.spark.data.SparkTypes;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.types.DataField;
@@ -16,11 +15,11 @@ import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 
 /**
- * Translates Spark V2 predicates on top-level columns into Paimon predicates: comparisons, {@code <=>},
- * IN, IS [NOT] NULL, AND, OR, NOT and STARTS_WITH. A predicate that cannot be translated exactly yields
- * {@link Optional#empty()} (an AND may still be translated partially by the caller splitting conjuncts).
- * Literals are only accepted when their Spark type equals the column's, so no implicit cast changes the
- * meaning of a comparison.
+ * Translates Spark V2 predicates on top-level columns into Paimon predicates: comparisons, {@code
+ * <=>}, IN, IS [NOT] NULL, AND, OR, NOT and STARTS_WITH. A predicate that cannot be translated
+ * exactly yields {@link Optional#empty()} (an AND may still be translated partially by the caller
+ * splitting conjuncts). Literals are only accepted when their Spark type equals the column's, so no
+ * implicit cast changes the meaning of a comparison.
  */
 public final class SparkPredicates {
 
@@ -32,7 +31,8 @@ public final class SparkPredicates {
         this.builder = new PredicateBuilder(rowType);
     }
 
-    public Optional<Predicate> convert(org.apache.spark.sql.connector.expressions.filter.Predicate predicate) {
+    public Optional<Predicate> convert(
+            org.apache.spark.sql.connector.expressions.filter.Predicate predicate) {
         try {
             return Optional.ofNullable(doConvert(predicate));
         } catch (RuntimeException e) {
@@ -47,53 +47,77 @@ public final class SparkPredicates {
                 return PredicateBuilder.alwaysTrue();
             case "ALWAYS_FALSE":
                 return PredicateBuilder.alwaysFalse();
-            case "AND": {
-                Predicate l = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[0]);
-                Predicate r = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[1]);
-                return l == null || r == null ? null : PredicateBuilder.and(l, r);
-            }
-            case "OR": {
-                Predicate l = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[0]);
-                Predicate r = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[1]);
-                return l == null || r == null ? null : PredicateBuilder.or(l, r);
-            }
-            case "NOT": {
-                Predicate child = doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) c[0]);
-                return child == null ? null : child.negate().orElse(null);
-            }
-            case "IS_NULL": {
-                int idx = column(c[0]);
-                return idx < 0 ? null : builder.isNull(idx);
-            }
-            case "IS_NOT_NULL": {
-                int idx = column(c[0]);
-                return idx < 0 ? null : builder.isNotNull(idx);
-            }
-            case "IN": {
-                int idx = column(c[0]);
-                if (idx < 0) {
-                    return null;
+            case "AND":
+                {
+                    Predicate l =
+                            doConvert(
+                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
+                                            c[0]);
+                    Predicate r =
+                            doConvert(
+                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
+                                            c[1]);
+                    return l == null || r == null ? null : PredicateBuilder.and(l, r);
                 }
-                List<Object> values = new ArrayList<>();
-                for (int i = 1; i < c.length; i++) {
-                    if (!literalFits(c[i], idx)) {
+            case "OR":
+                {
+                    Predicate l =
+                            doConvert(
+                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
+                                            c[0]);
+                    Predicate r =
+                            doConvert(
+                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
+                                            c[1]);
+                    return l == null || r == null ? null : PredicateBuilder.or(l, r);
+                }
+            case "NOT":
+                {
+                    Predicate child =
+                            doConvert(
+                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
+                                            c[0]);
+                    return child == null ? null : child.negate().orElse(null);
+                }
+            case "IS_NULL":
+                {
+                    int idx = column(c[0]);
+                    return idx < 0 ? null : builder.isNull(idx);
+                }
+            case "IS_NOT_NULL":
+                {
+                    int idx = column(c[0]);
+                    return idx < 0 ? null : builder.isNotNull(idx);
+                }
+            case "IN":
+                {
+                    int idx = column(c[0]);
+                    if (idx < 0) {
                         return null;
                     }
-                    Object v = literal(c[i], idx);
-                    if (v != null) {
-                        values.add(v);
+                    List<Object> values = new ArrayList<>();
+                    for (int i = 1; i < c.length; i++) {
+                        if (!literalFits(c[i], idx)) {
+                            return null;
+                        }
+                        Object v = literal(c[i], idx);
+                        if (v != null) {
+                            values.add(v);
+                        }
                     }
+                    return values.isEmpty()
+                            ? PredicateBuilder.alwaysFalse()
+                            : builder.in(idx, values);
                 }
-                return values.isEmpty() ? PredicateBuilder.alwaysFalse() : builder.in(idx, values);
-            }
-            case "STARTS_WITH": {
-                int idx = column(c[0]);
-                if (idx < 0 || !literalFits(c[1], idx)) {
-                    return null;
+            case "STARTS_WITH":
+                {
+                    int idx = column(c[0]);
+                    if (idx < 0 || !literalFits(c[1], idx)) {
+                        return null;
+                    }
+                    Object v = literal(c[1], idx);
+                    return v == null ? null : builder.startsWith(idx, v);
                 }
-                Object v = literal(c[1], idx);
-                return v == null ? null : builder.startsWith(idx, v);
-            }
             case "=":
             case "<>":
             case "<":
@@ -172,8 +196,11 @@ public final class SparkPredicates {
             return -1;
         }
         DataTypeRoot root = rowType.getTypeAt(idx).getTypeRoot();
-        boolean complex = root == DataTypeRoot.ARRAY || root == DataTypeRoot.MAP || root == DataTypeRoot.ROW
-                || root == DataTypeRoot.MULTISET;
+        boolean complex =
+                root == DataTypeRoot.ARRAY
+                        || root == DataTypeRoot.MAP
+                        || root == DataTypeRoot.ROW
+                        || root == DataTypeRoot.MULTISET;
         return complex ? -1 : idx;
     }
 
@@ -182,13 +209,15 @@ public final class SparkPredicates {
             return false;
         }
         DataField field = rowType.getFields().get(idx);
-        org.apache.spark.sql.types.DataType columnType = SparkTypes.toSpark(field.name(), field.type());
+        org.apache.spark.sql.types.DataType columnType =
+                SparkTypes.toSpark(field.name(), field.type());
         org.apache.spark.sql.types.DataType literalType = ((Literal<?>) e).dataType();
         if (columnType instanceof org.apache.spark.sql.types.CharType
                 || columnType instanceof org.apache.spark.sql.types.VarcharType) {
             columnType = org.apache.spark.sql.types.DataTypes.StringType;
         }
-        return literalType instanceof org.apache.spark.sql.types.NullType || columnType.sameType(literalType);
+        return literalType instanceof org.apache.spark.sql.types.NullType
+                || columnType.sameType(literalType);
     }
 
     private Object literal(Expression e, int idx) {

@@ -1,14 +1,13 @@
 package dev.strata.spark.read;
 
-import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.DamagedFileException;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.PaimonFiles;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
@@ -16,25 +15,33 @@ import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 
 /**
- * Turns a failed read of a split into an error that names the file at fault. Paimon's readers report a
- * damaged page as a bare "CRC checksum verification failed" (or a decoding error) without saying which
- * file; here each Parquet data file of the split is checked page by page ({@link PageChecksums}) and the
- * first damaged one is named, with Paimon's exception as the cause. Otherwise the error names the split's
- * data files and the underlying exception's class and message.
+ * Turns a failed read of a split into an error that names the file at fault. Paimon's readers
+ * report a damaged page as a bare "CRC checksum verification failed" (or a decoding error) without
+ * saying which file; here each Parquet data file of the split is checked page by page ({@link
+ * PageChecksums}) and the first damaged one is named, with Paimon's exception as the cause.
+ * Otherwise the error names the split's data files and the underlying exception's class and
+ * message.
  */
 final class SplitFailures {
 
     private SplitFailures() {}
 
-    /** The error to report for {@code failure} while reading {@code split} (null: not known) of {@code table}. */
+    /**
+     * The error to report for {@code failure} while reading {@code split} (null: not known) of
+     * {@code table}.
+     */
     static IOException explain(String table, FileIO fileIO, Split split, Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof DamagedFileException) {
-                return t == failure ? (DamagedFileException) t
-                        : new DamagedFileException(((DamagedFileException) t).file(), t.getMessage(), failure);
+                return t == failure
+                        ? (DamagedFileException) t
+                        : new DamagedFileException(
+                                ((DamagedFileException) t).file(), t.getMessage(), failure);
             }
             if (t instanceof InterruptedException || t instanceof InterruptedIOException) {
-                return failure instanceof IOException ? (IOException) failure : new IOException(failure.getMessage(), failure);
+                return failure instanceof IOException
+                        ? (IOException) failure
+                        : new IOException(failure.getMessage(), failure);
             }
         }
         List<String> files = new ArrayList<>();
@@ -47,11 +54,20 @@ final class SplitFailures {
                     try {
                         long length = fileIO.getFileSize(new Path(path));
                         if (length != f.fileSize()) {
-                            return new DamagedFileException(path, "Cannot read " + path + ": the data file has "
-                                    + length + " bytes, the manifest records " + f.fileSize() + ". The file is damaged;"
-                                    + " restore it or rewrite the table from a good copy.", failure);
+                            return new DamagedFileException(
+                                    path,
+                                    "Cannot read "
+                                            + path
+                                            + ": the data file has "
+                                            + length
+                                            + " bytes, the manifest records "
+                                            + f.fileSize()
+                                            + ". The file is damaged;"
+                                            + " restore it or rewrite the table from a good copy.",
+                                    failure);
                         }
-                        PageChecksums.verifyFile(PaimonFiles.inputFile(fileIO, new Path(path), f.fileSize()), path);
+                        PageChecksums.verifyFile(
+                                PaimonFiles.inputFile(fileIO, new Path(path), f.fileSize()), path);
                     } catch (DamagedFileException d) {
                         return new DamagedFileException(d.file(), d.getMessage(), failure);
                     } catch (IOException | RuntimeException e) {
@@ -64,11 +80,19 @@ final class SplitFailures {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return new IOException("Cannot read split of " + table + (files.isEmpty() ? "" : " (data files " + files + ")")
-                + ": " + root.getClass().getName() + ": " + root.getMessage(), failure);
+        return new IOException(
+                "Cannot read split of "
+                        + table
+                        + (files.isEmpty() ? "" : " (data files " + files + ")")
+                        + ": "
+                        + root.getClass().getName()
+                        + ": "
+                        + root.getMessage(),
+                failure);
     }
 
     private static boolean isParquet(String format) {
-        return "parquet".equalsIgnoreCase(format) || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
+        return "parquet".equalsIgnoreCase(format)
+                || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
     }
 }

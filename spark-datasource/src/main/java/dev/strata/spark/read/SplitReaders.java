@@ -5,7 +5,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.predicate.Predicate;
@@ -18,13 +17,14 @@ import org.apache.paimon.table.source.ReadBuilder;
 /**
  * The Paimon read builders of one scan, one per {@link SplitReadMode}, built where first needed.
  *
- * <p>Why not ready-made builders: each mode reads a copy of the table with its own reader options, and
- * Spark deserializes the reader factory once per task; three serialized table copies made a task's
- * deserialization 3-14 ms in the map-pushdown benchmark, as long as its actual reading. This holds the
- * table once with each mode's option overrides (null: the table as it is) and builds on first use, and
- * a task on the columnar path never builds one. The table itself travels as its location, file system
- * and schema (1.6 KB instead of 38 KB for the benchmark's table; the schema carries the scan's options,
- * time travel included) and is recreated by Paimon's {@link FileStoreTableFactory} on first use.
+ * <p>Why not ready-made builders: each mode reads a copy of the table with its own reader options,
+ * and Spark deserializes the reader factory once per task; three serialized table copies made a
+ * task's deserialization 3-14 ms in the map-pushdown benchmark, as long as its actual reading. This
+ * holds the table once with each mode's option overrides (null: the table as it is) and builds on
+ * first use, and a task on the columnar path never builds one. The table itself travels as its
+ * location, file system and schema (1.6 KB instead of 38 KB for the benchmark's table; the schema
+ * carries the scan's options, time travel included) and is recreated by Paimon's {@link
+ * FileStoreTableFactory} on first use.
  */
 final class SplitReaders implements Serializable {
 
@@ -40,8 +40,12 @@ final class SplitReaders implements Serializable {
     private final Integer limit;
     private transient EnumMap<SplitReadMode, ReadBuilder> built;
 
-    SplitReaders(FileStoreTable table, Map<SplitReadMode, Map<String, String>> options, List<Predicate> predicates,
-            int[] projection, Integer limit) {
+    SplitReaders(
+            FileStoreTable table,
+            Map<SplitReadMode, Map<String, String>> options,
+            List<Predicate> predicates,
+            int[] projection,
+            Integer limit) {
         this.table = table;
         this.fileIO = table.fileIO();
         this.location = table.location().toString();
@@ -77,16 +81,21 @@ final class SplitReaders implements Serializable {
         if (built == null) {
             built = new EnumMap<>(SplitReadMode.class);
         }
-        return built.computeIfAbsent(mode, m -> {
-            Map<String, String> o = options.get(m);
-            FileStoreTable table = table();
-            ReadBuilder builder = (o == null ? table : table.copy(o)).newReadBuilder();
-            if (!predicates.isEmpty()) {
-                builder = builder.withFilter(PredicateBuilder.and(predicates));
-            }
-            // Paimon cannot read zero columns; read the first one and emit rows with no fields.
-            builder = builder.withProjection(projection.length == 0 ? new int[] {0} : projection);
-            return limit == null ? builder : builder.withLimit(limit);
-        });
+        return built.computeIfAbsent(
+                mode,
+                m -> {
+                    Map<String, String> o = options.get(m);
+                    FileStoreTable table = table();
+                    ReadBuilder builder = (o == null ? table : table.copy(o)).newReadBuilder();
+                    if (!predicates.isEmpty()) {
+                        builder = builder.withFilter(PredicateBuilder.and(predicates));
+                    }
+                    // Paimon cannot read zero columns; read the first one and emit rows with no
+                    // fields.
+                    builder =
+                            builder.withProjection(
+                                    projection.length == 0 ? new int[] {0} : projection);
+                    return limit == null ? builder : builder.withLimit(limit);
+                });
     }
 }

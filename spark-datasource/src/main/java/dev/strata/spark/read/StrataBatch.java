@@ -1,23 +1,20 @@
 package dev.strata.spark.read;
 
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.spark.catalog.TableDiagnosis;
 import java.util.List;
 import java.util.Map;
-
-import dev.strata.index.PkFullTextSearcher;
 import java.util.function.Function;
-
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.Split;
-
-import dev.strata.spark.catalog.TableDiagnosis;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 
 /**
- * Plans Paimon splits once and hands each to Spark as one input partition, tagged with the
- * {@link SplitReadMode} its reader uses.
+ * Plans Paimon splits once and hands each to Spark as one input partition, tagged with the {@link
+ * SplitReadMode} its reader uses.
  */
 final class StrataBatch implements Batch {
 
@@ -34,9 +31,16 @@ final class StrataBatch implements Batch {
     private long splitsPruning;
     private TextMatchSplits textMatchSplits;
 
-    StrataBatch(String tableName, FileStoreTable table, Function<Split, SplitReadMode> modes, SplitReaders readers,
-            RowType readType, StrataReaderFactory.ColumnarPlan columnar, TextMatchPushdown textMatch,
-            Map<String, PkFullTextSearcher.BucketMatches> textMatches, StrataReaderFactory.ExactTextMatch exact) {
+    StrataBatch(
+            String tableName,
+            FileStoreTable table,
+            Function<Split, SplitReadMode> modes,
+            SplitReaders readers,
+            RowType readType,
+            StrataReaderFactory.ColumnarPlan columnar,
+            TextMatchPushdown textMatch,
+            Map<String, PkFullTextSearcher.BucketMatches> textMatches,
+            StrataReaderFactory.ExactTextMatch exact) {
         this.exact = exact;
         this.textMatch = textMatch;
         this.textMatches = textMatches;
@@ -55,7 +59,8 @@ final class StrataBatch implements Batch {
             try {
                 splits = readers.get(SplitReadMode.PLAIN).newScan().plan().splits();
             } catch (RuntimeException e) {
-                // Paimon's planning errors rarely name the damaged snapshot, manifest or index file.
+                // Paimon's planning errors rarely name the damaged snapshot, manifest or index
+                // file.
                 throw TableDiagnosis.explain(tableName, table, "plan a scan of", e);
             }
             partitions = new InputPartition[splits.size()];
@@ -67,7 +72,9 @@ final class StrataBatch implements Batch {
             }
             splitsPruning = pruning;
             if (textMatch != null) {
-                textMatchSplits = TextMatchSplits.plan(tableName, table, splits, modes, textMatch, textMatches);
+                textMatchSplits =
+                        TextMatchSplits.plan(
+                                tableName, table, splits, modes, textMatch, textMatches);
                 partitions = textMatchSplits.partitions.toArray(new InputPartition[0]);
             }
         }

@@ -1,25 +1,27 @@
 package dev.strata.spark.read;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.ShreddingOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.RawFile;
-import org.apache.paimon.table.source.Split;
-import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
-/** Opens a Paimon reader for a split on an executor, configured for the split's {@link SplitReadMode}. */
+/**
+ * Opens a Paimon reader for a split on an executor, configured for the split's {@link
+ * SplitReadMode}.
+ */
 final class StrataReaderFactory implements PartitionReaderFactory {
 
     private static final long serialVersionUID = 1L;
@@ -31,7 +33,11 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     private final ColumnarPlan columnar;
     private final ExactTextMatch exact;
 
-    StrataReaderFactory(String tableName, SplitReaders readers, RowType readType, ColumnarPlan columnar,
+    StrataReaderFactory(
+            String tableName,
+            SplitReaders readers,
+            RowType readType,
+            ColumnarPlan columnar,
             ExactTextMatch exact) {
         this.tableName = tableName;
         this.readers = readers;
@@ -41,9 +47,10 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     }
 
     /**
-     * How an exact text-match scan matches the rows it reads other than by position: the readers read
-     * {@code readType} (the scan's columns, plus the text column at the end when the scan does not return
-     * it), and a row is returned, cut to the scan's columns, when its text matches every matcher.
+     * How an exact text-match scan matches the rows it reads other than by position: the readers
+     * read {@code readType} (the scan's columns, plus the text column at the end when the scan does
+     * not return it), and a row is returned, cut to the scan's columns, when its text matches every
+     * matcher.
      */
     static final class ExactTextMatch implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
@@ -51,7 +58,10 @@ final class StrataReaderFactory implements PartitionReaderFactory {
         final int textOrdinal;
         final List<dev.strata.index.search.TextMatcher> matchers;
 
-        ExactTextMatch(RowType readType, int textOrdinal, List<dev.strata.index.search.TextMatcher> matchers) {
+        ExactTextMatch(
+                RowType readType,
+                int textOrdinal,
+                List<dev.strata.index.search.TextMatcher> matchers) {
             this.readType = readType;
             this.textOrdinal = textOrdinal;
             this.matchers = List.copyOf(matchers);
@@ -83,46 +93,97 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
         StrataInputPartition input = (StrataInputPartition) partition;
         Split split = input.split();
-        return open(split, metrics -> {
-            if (split instanceof DataSplit && input.mode() == SplitReadMode.PRUNING
-                    && ((DataSplit) split).deletionFiles().map(l -> l.stream().allMatch(java.util.Objects::isNull)).orElse(true)) {
-                Optional<List<RawFile>> raw = ((DataSplit) split).convertToRawFiles();
-                if (raw.isPresent() && raw.get().stream().allMatch(
-                        f -> (ShreddingOptions.FORMAT_IDENTIFIER.equals(f.format())
-                                || org.apache.paimon.CoreOptions.FILE_FORMAT_PARQUET.equals(f.format()))
-                                && f.schemaId() == columnar.schemaId)) {
-                    PartitionReader<ColumnarBatch> vectorized = ShreddedColumnarReader.open(columnar.fileIO, raw.get(),
-                            readType, columnar.pushdown.selectedKeys(), columnar.pushdown.predicate(), columnar.verifyPages,
-                            BATCH_ROWS, metrics);
-                    if (vectorized != null) {
-                        return diagnosed(split, vectorized);
+        return open(
+                split,
+                metrics -> {
+                    if (split instanceof DataSplit
+                            && input.mode() == SplitReadMode.PRUNING
+                            && ((DataSplit) split)
+                                    .deletionFiles()
+                                    .map(l -> l.stream().allMatch(java.util.Objects::isNull))
+                                    .orElse(true)) {
+                        Optional<List<RawFile>> raw = ((DataSplit) split).convertToRawFiles();
+                        if (raw.isPresent()
+                                && raw.get().stream()
+                                        .allMatch(
+                                                f ->
+                                                        (ShreddingOptions.FORMAT_IDENTIFIER.equals(
+                                                                                f.format())
+                                                                        || org.apache.paimon
+                                                                                .CoreOptions
+                                                                                .FILE_FORMAT_PARQUET
+                                                                                .equals(f.format()))
+                                                                && f.schemaId()
+                                                                        == columnar.schemaId)) {
+                            PartitionReader<ColumnarBatch> vectorized =
+                                    ShreddedColumnarReader.open(
+                                            columnar.fileIO,
+                                            raw.get(),
+                                            readType,
+                                            columnar.pushdown.selectedKeys(),
+                                            columnar.pushdown.predicate(),
+                                            columnar.verifyPages,
+                                            BATCH_ROWS,
+                                            metrics);
+                            if (vectorized != null) {
+                                return diagnosed(split, vectorized);
+                            }
+                        }
                     }
-                }
-            }
-            return diagnosed(split, new RowsToColumns(builder(input.mode()).newRead().createReader(split), readType,
-                    BATCH_ROWS, metrics));
-        });
+                    return diagnosed(
+                            split,
+                            new RowsToColumns(
+                                    builder(input.mode()).newRead().createReader(split),
+                                    readType,
+                                    BATCH_ROWS,
+                                    metrics));
+                });
     }
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
         if (partition instanceof TextMatchInputPartition) {
             TextMatchInputPartition matched = (TextMatchInputPartition) partition;
-            PartitionReader<InternalRow> rest = matched.rest == null ? null
-                    : createReader(new StrataInputPartition(matched.rest, matched.restMode));
+            PartitionReader<InternalRow> rest =
+                    matched.rest == null
+                            ? null
+                            : createReader(
+                                    new StrataInputPartition(matched.rest, matched.restMode));
             return new TextMatchReader(tableName, readers::table, matched, readType, rest);
         }
         StrataInputPartition input = (StrataInputPartition) partition;
         if (exact != null) {
-            return new TextMatchFilter(open(input.split(), metrics -> diagnosed(input.split(), new StrataRowReader(
-                    builder(input.mode()).newRead().createReader(input.split()), exact.readType, metrics))),
-                    exact.textOrdinal, exact.matchers, readType.getFieldCount());
+            return new TextMatchFilter(
+                    open(
+                            input.split(),
+                            metrics ->
+                                    diagnosed(
+                                            input.split(),
+                                            new StrataRowReader(
+                                                    builder(input.mode())
+                                                            .newRead()
+                                                            .createReader(input.split()),
+                                                    exact.readType,
+                                                    metrics))),
+                    exact.textOrdinal,
+                    exact.matchers,
+                    readType.getFieldCount());
         }
-        return open(input.split(), metrics -> diagnosed(input.split(),
-                new StrataRowReader(builder(input.mode()).newRead().createReader(input.split()), readType, metrics)));
+        return open(
+                input.split(),
+                metrics ->
+                        diagnosed(
+                                input.split(),
+                                new StrataRowReader(
+                                        builder(input.mode()).newRead().createReader(input.split()),
+                                        readType,
+                                        metrics)));
     }
 
-    /** Paimon's reader of a split, whose failures name the damaged data file when one is ({@link SplitFailures}). */
+    /**
+     * Paimon's reader of a split, whose failures name the damaged data file when one is ({@link
+     * SplitFailures}).
+     */
     private <T> PartitionReader<T> diagnosed(Split split, PartitionReader<T> reader) {
         return new PartitionReader<T>() {
             @Override
@@ -154,21 +215,29 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     private ReadBuilder builder(SplitReadMode mode) {
         ReadBuilder builder = readers.get(mode);
         if (builder == null) {
-            throw new IllegalStateException("Cannot open split of " + tableName + ": no reader was prepared for mode "
-                    + mode + " (prepared: " + readers.modes() + "). This is a bug in the Strata scan.");
+            throw new IllegalStateException(
+                    "Cannot open split of "
+                            + tableName
+                            + ": no reader was prepared for mode "
+                            + mode
+                            + " (prepared: "
+                            + readers.modes()
+                            + "). This is a bug in the Strata scan.");
         }
         return builder;
     }
 
     /** Opens a reader that owns the metrics scope; the scope is closed here if opening fails. */
     private <T> PartitionReader<T> open(Split split, Opener<T> opener) {
-        // Counters of the shredded reader are thread-local: collect from here (the task thread) until close.
+        // Counters of the shredded reader are thread-local: collect from here (the task thread)
+        // until close.
         ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
         try {
             return opener.open(metrics);
         } catch (IOException | RuntimeException e) {
             metrics.close();
-            throw new UncheckedIOException(SplitFailures.explain(tableName, readers.fileIO(), split, e));
+            throw new UncheckedIOException(
+                    SplitFailures.explain(tableName, readers.fileIO(), split, e));
         }
     }
 

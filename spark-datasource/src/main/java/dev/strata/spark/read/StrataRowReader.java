@@ -1,10 +1,9 @@
 package dev.strata.spark.read;
 
-import java.io.IOException;
-
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
+import java.io.IOException;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.reader.RecordReaderIterator;
 import org.apache.paimon.types.RowType;
@@ -13,8 +12,8 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
- * Iterates the merged rows of one split (deletion vectors applied by Paimon) as Spark rows, and reports
- * what the shredded reader skipped as task metrics.
+ * Iterates the merged rows of one split (deletion vectors applied by Paimon) as Spark rows, and
+ * reports what the shredded reader skipped as task metrics.
  */
 final class StrataRowReader implements PartitionReader<InternalRow> {
 
@@ -23,7 +22,9 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
     private final ShreddedReadMetrics.Scope metrics;
     private InternalRow current;
 
-    StrataRowReader(RecordReader<org.apache.paimon.data.InternalRow> reader, RowType readType,
+    StrataRowReader(
+            RecordReader<org.apache.paimon.data.InternalRow> reader,
+            RowType readType,
             ShreddedReadMetrics.Scope metrics) {
         this.rows = new RecordReaderIterator<>(reader);
         this.converter = PaimonToSpark.forRowType(readType);

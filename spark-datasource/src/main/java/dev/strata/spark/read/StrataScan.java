@@ -1,11 +1,5 @@
 package dev.strata.spark.read;
 
-import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
@@ -13,6 +7,11 @@ import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import dev.strata.spark.metrics.TextMatchMetrics;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
@@ -26,8 +25,8 @@ import org.apache.spark.sql.types.StructType;
 final class StrataScan implements Scan {
 
     /**
-     * Paimon reads files above this size on a separate thread; the shredded reader counts skipped data
-     * per thread, so every file is read on the task thread.
+     * Paimon reads files above this size on a separate thread; the shredded reader counts skipped
+     * data per thread, so every file is read on the task thread.
      */
     private static final String NO_ASYNC_FILE_READS = "1024 tb";
 
@@ -39,10 +38,14 @@ final class StrataScan implements Scan {
     private final Integer limit;
     private final RowType readType;
     private final MapPushdown mapPushdown;
+
     /** The pushed text match, or null. */
     private final TextMatchPushdown textMatch;
+
     /** The text match's matching rows per bucket, found once for every batch of this scan. */
-    private final Map<String, PkFullTextSearcher.BucketMatches> textMatches = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, PkFullTextSearcher.BucketMatches> textMatches =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private StrataBatch batch;
 
     StrataScan(
@@ -103,35 +106,70 @@ final class StrataScan implements Scan {
     @Override
     public Batch toBatch() {
         Map<SplitReadMode, Map<String, String>> options = new EnumMap<>(SplitReadMode.class);
-        boolean shredded = !ShreddingOptions.shreddedColumns(table.rowType(), table.options()).isEmpty();
-        options.put(SplitReadMode.PLAIN, shredded || !mapPushdown.isEmpty() ? handover(Map.of()) : null);
+        boolean shredded =
+                !ShreddingOptions.shreddedColumns(table.rowType(), table.options()).isEmpty();
+        options.put(
+                SplitReadMode.PLAIN,
+                shredded || !mapPushdown.isEmpty() ? handover(Map.of()) : null);
         if (!mapPushdown.isEmpty()) {
             if (!mapPushdown.selectedKeys().isEmpty()) {
-                options.put(SplitReadMode.SELECTED_KEYS,
-                        handover(ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), null, false)));
+                options.put(
+                        SplitReadMode.SELECTED_KEYS,
+                        handover(
+                                ShreddedReadHandover.encode(
+                                        table.rowType(), mapPushdown.selectedKeys(), null, false)));
             }
-            options.put(SplitReadMode.PRUNING, handover(
-                    ShreddedReadHandover.encode(table.rowType(), mapPushdown.selectedKeys(), mapPushdown.predicate(), true)));
+            options.put(
+                    SplitReadMode.PRUNING,
+                    handover(
+                            ShreddedReadHandover.encode(
+                                    table.rowType(),
+                                    mapPushdown.selectedKeys(),
+                                    mapPushdown.predicate(),
+                                    true)));
         }
         int[] readProjection = projection;
         int textOrdinal = -1;
         if (textMatch != null && textMatch.exact()) {
             // An exact scan matches the rows it reads whole itself: they need the text column.
             int text = table.rowType().getFieldIndex(textMatch.column());
-            textOrdinal = java.util.stream.IntStream.range(0, projection.length).filter(i -> projection[i] == text)
-                    .findFirst().orElse(projection.length);
+            textOrdinal =
+                    java.util.stream.IntStream.range(0, projection.length)
+                            .filter(i -> projection[i] == text)
+                            .findFirst()
+                            .orElse(projection.length);
             if (textOrdinal == projection.length) {
                 readProjection = java.util.Arrays.copyOf(projection, projection.length + 1);
                 readProjection[projection.length] = text;
             }
         }
         SplitReaders readers = new SplitReaders(table, options, predicates, readProjection, limit);
-        StrataReaderFactory.ExactTextMatch exact = textOrdinal < 0 ? null : new StrataReaderFactory.ExactTextMatch(
-                table.rowType().project(readProjection), textOrdinal, textMatch.matchers());
-        batch = new StrataBatch(tableName, table, split -> SplitReadMode.of(table, split, mapPushdown), readers, readType,
-                textMatch == null && ColumnarReads.eligible(table, readType, mapPushdown, limit)
-                        ? new StrataReaderFactory.ColumnarPlan(table.fileIO(), table.schema().id(), mapPushdown,
-                                PageChecksums.verifyEnabled(table.options())) : null, textMatch, textMatches, exact);
+        StrataReaderFactory.ExactTextMatch exact =
+                textOrdinal < 0
+                        ? null
+                        : new StrataReaderFactory.ExactTextMatch(
+                                table.rowType().project(readProjection),
+                                textOrdinal,
+                                textMatch.matchers());
+        batch =
+                new StrataBatch(
+                        tableName,
+                        table,
+                        split -> SplitReadMode.of(table, split, mapPushdown),
+                        readers,
+                        readType,
+                        textMatch == null
+                                        && ColumnarReads.eligible(
+                                                table, readType, mapPushdown, limit)
+                                ? new StrataReaderFactory.ColumnarPlan(
+                                        table.fileIO(),
+                                        table.schema().id(),
+                                        mapPushdown,
+                                        PageChecksums.verifyEnabled(table.options()))
+                                : null,
+                        textMatch,
+                        textMatches,
+                        exact);
         return batch;
     }
 
@@ -143,7 +181,8 @@ final class StrataScan implements Scan {
 
     @Override
     public CustomMetric[] supportedCustomMetrics() {
-        return textMatch == null ? ShreddedScanMetrics.supported()
+        return textMatch == null
+                ? ShreddedScanMetrics.supported()
                 : concat(ShreddedScanMetrics.supported(), TextMatchMetrics.supported());
     }
 
@@ -158,9 +197,17 @@ final class StrataScan implements Scan {
         if (batch == null) {
             return new CustomTaskMetric[0];
         }
-        CustomTaskMetric[] values = ShreddedScanMetrics.driverValues(batch.splitsPlanned(), batch.splitsPruning());
+        CustomTaskMetric[] values =
+                ShreddedScanMetrics.driverValues(batch.splitsPlanned(), batch.splitsPruning());
         TextMatchSplits matched = batch.textMatchSplits();
-        return matched == null ? values : concat(values, TextMatchMetrics.driverValues(matched.rowsMatched,
-                matched.filesSkipped, matched.filesReadWhole, matched.rowsIndexedAtQueryTime));
+        return matched == null
+                ? values
+                : concat(
+                        values,
+                        TextMatchMetrics.driverValues(
+                                matched.rowsMatched,
+                                matched.filesSkipped,
+                                matched.filesReadWhole,
+                                matched.rowsIndexedAtQueryTime));
     }
 }

@@ -3,7 +3,6 @@ package dev.strata.spark.read;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
@@ -21,41 +20,61 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Decides what a Strata scan can push into Paimon: the columns it needs, the predicates Paimon can use to
- * skip partitions, files and row groups, and a limit. Every predicate is also returned to Spark for
- * evaluation after the scan, because Paimon uses predicates to prune, not to filter row by row; answers
- * therefore never depend on how much Paimon could skip.
+ * Decides what a Strata scan can push into Paimon: the columns it needs, the predicates Paimon can
+ * use to skip partitions, files and row groups, and a limit. Every predicate is also returned to
+ * Spark for evaluation after the scan, because Paimon uses predicates to prune, not to filter row
+ * by row; answers therefore never depend on how much Paimon could skip.
  */
-public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2Filters,
-        SupportsPushDownRequiredColumns, SupportsPushDownLimit, SupportsPushDownAggregates {
+public final class StrataScanBuilder
+        implements ScanBuilder,
+                SupportsPushDownV2Filters,
+                SupportsPushDownRequiredColumns,
+                SupportsPushDownLimit,
+                SupportsPushDownAggregates {
 
     private final String tableName;
     private final FileStoreTable table;
     private StructType requiredSchema;
-    private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed = new ArrayList<>();
+    private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed =
+            new ArrayList<>();
     private final List<Predicate> paimonPredicates = new ArrayList<>();
     private Integer limit;
     private final MapPushdown mapPushdown;
     private TextMatchPushdown textMatch;
-    /** Whether {@link #matchedCount} was decided, the count an exact text match answers alone (null: none). */
+
+    /**
+     * Whether {@link #matchedCount} was decided, the count an exact text match answers alone (null:
+     * none).
+     */
     private boolean countDecided;
+
     private Long matchedCount;
-    /** The aggregation pushed: the number of {@code count(*)} it asks for, 0 when none was pushed. */
+
+    /**
+     * The aggregation pushed: the number of {@code count(*)} it asks for, 0 when none was pushed.
+     */
     private int pushedCounts;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
         this(tableName, table, schema, MapPushdown.none());
     }
 
-    /** A builder whose scans also apply the map pushdown decided by the optimizer (see {@code dev.strata.spark.table.MapPushdownTable}). */
-    public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema, MapPushdown mapPushdown) {
+    /**
+     * A builder whose scans also apply the map pushdown decided by the optimizer (see {@code
+     * dev.strata.spark.table.MapPushdownTable}).
+     */
+    public StrataScanBuilder(
+            String tableName, FileStoreTable table, StructType schema, MapPushdown mapPushdown) {
         this.tableName = tableName;
         this.table = table;
         this.requiredSchema = schema;
         this.mapPushdown = mapPushdown;
     }
 
-    /** Makes the scan read only rows that can match {@code textMatch} (see {@code dev.strata.spark.table.TextMatchTable}). */
+    /**
+     * Makes the scan read only rows that can match {@code textMatch} (see {@code
+     * dev.strata.spark.table.TextMatchTable}).
+     */
     public StrataScanBuilder withTextMatch(TextMatchPushdown textMatch) {
         this.textMatch = textMatch;
         return this;
@@ -96,15 +115,20 @@ public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2F
     }
 
     /**
-     * Whether the aggregation is {@code count(*)} only over a scan whose exact text match the indexes answer
-     * for every row: then the driver has the count without reading, and no Spark job runs. Spark only asks when
-     * no other filter is left above the scan. Anything else (other predicates or map-key pushdowns, files no
-     * index searched, splits that merge rows) is aggregated by Spark over the scan's rows.
+     * Whether the aggregation is {@code count(*)} only over a scan whose exact text match the
+     * indexes answer for every row: then the driver has the count without reading, and no Spark job
+     * runs. Spark only asks when no other filter is left above the scan. Anything else (other
+     * predicates or map-key pushdowns, files no index searched, splits that merge rows) is
+     * aggregated by Spark over the scan's rows.
      */
     @Override
     public boolean supportCompletePushDown(Aggregation aggregation) {
-        if (textMatch == null || !textMatch.exact() || !pushed.isEmpty() || !mapPushdown.isEmpty()
-                || aggregation.groupByExpressions().length > 0 || aggregation.aggregateExpressions().length == 0) {
+        if (textMatch == null
+                || !textMatch.exact()
+                || !pushed.isEmpty()
+                || !mapPushdown.isEmpty()
+                || aggregation.groupByExpressions().length > 0
+                || aggregation.aggregateExpressions().length == 0) {
             return false;
         }
         for (AggregateFunc f : aggregation.aggregateExpressions()) {
@@ -124,14 +148,18 @@ public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2F
         return true;
     }
 
-    /** The exact text match's row count when the indexes answer every row by position, else null. */
+    /**
+     * The exact text match's row count when the indexes answer every row by position, else null.
+     */
     private Long matchedCount() {
         if (!countDecided) {
             countDecided = true;
             StrataBatch batch = (StrataBatch) scan(new int[0]).toBatch();
             boolean byPosition = true;
             for (InputPartition p : batch.planInputPartitions()) {
-                byPosition &= p instanceof TextMatchInputPartition && ((TextMatchInputPartition) p).rest == null;
+                byPosition &=
+                        p instanceof TextMatchInputPartition
+                                && ((TextMatchInputPartition) p).rest == null;
             }
             matchedCount = byPosition ? batch.textMatchSplits().rowsMatched : null;
         }
@@ -153,8 +181,12 @@ public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2F
             projection[i] = rowType.getFieldIndex(names.get(i));
             if (projection[i] < 0) {
                 throw new IllegalStateException(
-                        "Cannot scan " + tableName + ": Spark asked for column " + names.get(i)
-                                + " which the table does not have; columns are " + rowType.getFieldNames());
+                        "Cannot scan "
+                                + tableName
+                                + ": Spark asked for column "
+                                + names.get(i)
+                                + " which the table does not have; columns are "
+                                + rowType.getFieldNames());
             }
         }
         return scan(projection);
@@ -165,7 +197,14 @@ public final class StrataScanBuilder implements ScanBuilder, SupportsPushDownV2F
         for (int i : projection) {
             names.add(table.rowType().getFieldNames().get(i));
         }
-        return new StrataScan(tableName, table, projection, paimonPredicates, pushed, limit, mapPushdown.restrictedTo(names),
+        return new StrataScan(
+                tableName,
+                table,
+                projection,
+                paimonPredicates,
+                pushed,
+                limit,
+                mapPushdown.restrictedTo(names),
                 textMatch);
     }
 }

@@ -8,8 +8,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A {@code count(*)} of an exact text match that the indexes answered on the driver (the matching row
- * positions of every file the scan reads, deletion vectors applied): one row, no Spark job, nothing read.
+ * A {@code count(*)} of an exact text match that the indexes answered on the driver (the matching
+ * row positions of every file the scan reads, deletion vectors applied): one row, no Spark job,
+ * nothing read.
  */
 final class TextMatchCount implements LocalScan {
 
@@ -18,7 +19,10 @@ final class TextMatchCount implements LocalScan {
     private final int counts;
     private final long count;
 
-    /** @param counts how many {@code count(*)} columns the row has (Spark pushes each aggregate once) */
+    /**
+     * @param counts how many {@code count(*)} columns the row has (Spark pushes each aggregate
+     *     once)
+     */
     TextMatchCount(String tableName, TextMatchPushdown textMatch, int counts, long count) {
         this.tableName = tableName;
         this.textMatch = textMatch;
@@ -37,14 +41,20 @@ final class TextMatchCount implements LocalScan {
     public StructType readSchema() {
         StructField[] fields = new StructField[counts];
         for (int i = 0; i < counts; i++) {
-            fields[i] = DataTypes.createStructField("count(*)" + (i == 0 ? "" : "_" + i), DataTypes.LongType, false);
+            fields[i] =
+                    DataTypes.createStructField(
+                            "count(*)" + (i == 0 ? "" : "_" + i), DataTypes.LongType, false);
         }
         return DataTypes.createStructType(fields);
     }
 
     @Override
     public String description() {
-        return tableName + " [PushedTextMatch: " + textMatch.describe() + ", PushedAggregates: [COUNT(*)], Rows: "
-                + count + "]";
+        return tableName
+                + " [PushedTextMatch: "
+                + textMatch.describe()
+                + ", PushedAggregates: [COUNT(*)], Rows: "
+                + count
+                + "]";
     }
 }

@@ -1,19 +1,18 @@
 package dev.strata.spark.read;
 
+import dev.strata.index.search.TextMatcher;
 import java.io.IOException;
 import java.util.List;
-
-import dev.strata.index.search.TextMatcher;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
- * The rows of an exact text-match scan that it reads other than by position (files no index searched,
- * splits that merge rows): only those whose text matches every query, matched one by one exactly as Spark's
- * {@code text_match} would ({@link TextMatcher}, the index's analyzer), then cut to the scan's columns when
- * the text column was read only for matching.
+ * The rows of an exact text-match scan that it reads other than by position (files no index
+ * searched, splits that merge rows): only those whose text matches every query, matched one by one
+ * exactly as Spark's {@code text_match} would ({@link TextMatcher}, the index's analyzer), then cut
+ * to the scan's columns when the text column was read only for matching.
  */
 final class TextMatchFilter implements PartitionReader<InternalRow> {
 
@@ -25,9 +24,14 @@ final class TextMatchFilter implements PartitionReader<InternalRow> {
 
     /**
      * @param rows rows with the text at {@code textOrdinal}
-     * @param arity the number of leading fields returned (the text column is dropped when it is beyond them)
+     * @param arity the number of leading fields returned (the text column is dropped when it is
+     *     beyond them)
      */
-    TextMatchFilter(PartitionReader<InternalRow> rows, int textOrdinal, List<TextMatcher> matchers, int arity) {
+    TextMatchFilter(
+            PartitionReader<InternalRow> rows,
+            int textOrdinal,
+            List<TextMatcher> matchers,
+            int arity) {
         this.rows = rows;
         this.textOrdinal = textOrdinal;
         this.matchers = matchers;
@@ -38,7 +42,8 @@ final class TextMatchFilter implements PartitionReader<InternalRow> {
     public boolean next() throws IOException {
         while (rows.next()) {
             InternalRow row = rows.get();
-            String text = row.isNullAt(textOrdinal) ? null : row.getUTF8String(textOrdinal).toString();
+            String text =
+                    row.isNullAt(textOrdinal) ? null : row.getUTF8String(textOrdinal).toString();
             if (matchesAll(text)) {
                 current = textOrdinal < arity ? row : cut(row);
                 return true;

@@ -1,14 +1,13 @@
 package dev.strata.spark.read;
 
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.spark.data.PaimonToSpark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-
-import dev.strata.index.PkFullTextSearcher;
-import dev.strata.spark.data.PaimonToSpark;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,17 +16,18 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
- * Reads a {@link TextMatchInputPartition}: the matching rows of each file by position (the projected columns
- * only, deletion vectors applied; with no column, as many empty rows without reading), then the files read
- * whole through {@code rest}.
+ * Reads a {@link TextMatchInputPartition}: the matching rows of each file by position (the
+ * projected columns only, deletion vectors applied; with no column, as many empty rows without
+ * reading), then the files read whole through {@code rest}.
  */
 final class TextMatchReader implements PartitionReader<InternalRow> {
 
     private static final InternalRow EMPTY = new GenericInternalRow(0);
 
     /**
-     * Rows of one file read by position at a time: a common term matches most of a file, and holding all its
-     * selected rows (Paimon's and Spark's copies) would take a task's memory with the file's size.
+     * Rows of one file read by position at a time: a common term matches most of a file, and
+     * holding all its selected rows (Paimon's and Spark's copies) would take a task's memory with
+     * the file's size.
      */
     static final int POSITIONS_PER_READ = 4096;
 
@@ -44,7 +44,10 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
     private int nextPosition;
     private InternalRow current;
 
-    TextMatchReader(String tableName, java.util.function.Supplier<FileStoreTable> table, TextMatchInputPartition input,
+    TextMatchReader(
+            String tableName,
+            java.util.function.Supplier<FileStoreTable> table,
+            TextMatchInputPartition input,
             RowType readType,
             PartitionReader<InternalRow> rest) {
         this.tableName = tableName;
@@ -69,7 +72,9 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
                 nextPosition = 0;
             }
             int end = Math.min(positions.length, nextPosition + POSITIONS_PER_READ);
-            rows = read(file, java.util.Arrays.copyOfRange(positions, nextPosition, end)).iterator();
+            rows =
+                    read(file, java.util.Arrays.copyOfRange(positions, nextPosition, end))
+                            .iterator();
             nextPosition = end;
         }
         if (rows.hasNext()) {
@@ -87,7 +92,8 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
     private List<InternalRow> read(String file, long[] positions) {
         List<String> columns = readType.getFieldNames();
         if (columns.isEmpty()) {
-            // No column wanted (count(*)): the positions are live rows already (deletion vectors applied when
+            // No column wanted (count(*)): the positions are live rows already (deletion vectors
+            // applied when
             // they were matched), so nothing is read, not even the table.
             return java.util.Collections.nCopies(positions.length, EMPTY);
         }
@@ -96,10 +102,25 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
         }
         List<org.apache.paimon.data.InternalRow> values;
         try {
-            values = searcher.readRows(input.snapshotId, input.partition, input.bucket, file, positions, columns);
+            values =
+                    searcher.readRows(
+                            input.snapshotId,
+                            input.partition,
+                            input.bucket,
+                            file,
+                            positions,
+                            columns);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the rows text_match selected in data file " + file
-                    + " of " + tableName + " (bucket " + input.bucket + "): " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Cannot read the rows text_match selected in data file "
+                            + file
+                            + " of "
+                            + tableName
+                            + " (bucket "
+                            + input.bucket
+                            + "): "
+                            + e.getMessage(),
+                    e);
         }
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         List<InternalRow> out = new ArrayList<>(values.size());

@@ -1,10 +1,10 @@
 package dev.strata.spark.read;
 
+import dev.strata.index.PkFullTextSearcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -13,8 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-
-import dev.strata.index.PkFullTextSearcher;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
@@ -23,25 +21,27 @@ import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.spark.sql.connector.read.InputPartition;
 
 /**
- * Turns a scan's planned splits into input partitions that read only the rows a pushed
- * {@link TextMatchPushdown} can match. Planned on the driver, once per (snapshot, partition, bucket):
- * {@link PkFullTextSearcher#matches} finds the matching row positions of every file above level 0 (archives,
- * plus files indexed at query time). Then, for a split whose files Paimon reads one by one with their
- * deletion vectors ({@link DataSplit#rawConvertible()}, every split of a deletion-vector table), so each
- * returned row is one physical row of one file:
+ * Turns a scan's planned splits into input partitions that read only the rows a pushed {@link
+ * TextMatchPushdown} can match. Planned on the driver, once per (snapshot, partition, bucket):
+ * {@link PkFullTextSearcher#matches} finds the matching row positions of every file above level 0
+ * (archives, plus files indexed at query time). Then, for a split whose files Paimon reads one by
+ * one with their deletion vectors ({@link DataSplit#rawConvertible()}, every split of a
+ * deletion-vector table), so each returned row is one physical row of one file:
  *
  * <ul>
  *   <li>a file with no matching row is not read;
- *   <li>a file with matches is read by those positions only (the Parquet reader skips the pages that hold
- *       none of them), unless they are more than half of its rows and the scan is not exact: then it is
- *       read whole, streaming, which costs no more;
- *   <li>a file whose rows were not searched (no current archive and fresh indexing off) is read whole;
+ *   <li>a file with matches is read by those positions only (the Parquet reader skips the pages
+ *       that hold none of them), unless they are more than half of its rows and the scan is not
+ *       exact: then it is read whole, streaming, which costs no more;
+ *   <li>a file whose rows were not searched (no current archive and fresh indexing off) is read
+ *       whole;
  *   <li>a split with nothing left is dropped.
  * </ul>
  *
- * Splits that merge rows (not raw-convertible) are read as they are. Rows read other than by position are
- * filtered afterwards (by Spark, or by the scan when it is exact), so this only decides what is read. The matches of a bucket are found once per scan ({@code matchesByBucket}
- * is kept by the scan: Spark may plan a scan's batch more than once).
+ * Splits that merge rows (not raw-convertible) are read as they are. Rows read other than by
+ * position are filtered afterwards (by Spark, or by the scan when it is exact), so this only
+ * decides what is read. The matches of a bucket are found once per scan ({@code matchesByBucket} is
+ * kept by the scan: Spark may plan a scan's batch more than once).
  */
 final class TextMatchSplits {
 
@@ -53,28 +53,52 @@ final class TextMatchSplits {
 
     private TextMatchSplits() {}
 
-    static TextMatchSplits plan(String tableName, FileStoreTable table, List<Split> splits,
-            Function<Split, SplitReadMode> modes, TextMatchPushdown pushdown,
+    static TextMatchSplits plan(
+            String tableName,
+            FileStoreTable table,
+            List<Split> splits,
+            Function<Split, SplitReadMode> modes,
+            TextMatchPushdown pushdown,
             Map<String, PkFullTextSearcher.BucketMatches> matchesByBucket) {
         TextMatchSplits out = new TextMatchSplits();
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
         Set<String> counted = new HashSet<>();
         for (Split split : splits) {
-            if (!(split instanceof DataSplit) || !((DataSplit) split).rawConvertible() || ((DataSplit) split).isStreaming()) {
+            if (!(split instanceof DataSplit)
+                    || !((DataSplit) split).rawConvertible()
+                    || ((DataSplit) split).isStreaming()) {
                 out.partitions.add(new StrataInputPartition(split, modes.apply(split)));
                 continue;
             }
             DataSplit data = (DataSplit) split;
-            String key = data.snapshotId() + "/" + Arrays.toString(data.partition().toBytes()) + "/" + data.bucket();
+            String key =
+                    data.snapshotId()
+                            + "/"
+                            + Arrays.toString(data.partition().toBytes())
+                            + "/"
+                            + data.bucket();
             PkFullTextSearcher.BucketMatches matches = matchesByBucket.get(key);
             if (matches == null) {
                 try {
-                    matches = searcher.matches(data.snapshotId(), data.partition(), data.bucket(), pushdown.queries(),
-                            pushdown.fresh());
+                    matches =
+                            searcher.matches(
+                                    data.snapshotId(),
+                                    data.partition(),
+                                    data.bucket(),
+                                    pushdown.queries(),
+                                    pushdown.fresh());
                 } catch (IOException e) {
-                    throw new UncheckedIOException("Cannot answer text_match on " + tableName + "." + pushdown.column()
-                            + " in bucket " + data.bucket() + ": reading its full-text archives failed: " + e.getMessage()
-                            + ". Run CALL <catalog>.sys.rebuild_pk_fulltext for the table if an archive is damaged.", e);
+                    throw new UncheckedIOException(
+                            "Cannot answer text_match on "
+                                    + tableName
+                                    + "."
+                                    + pushdown.column()
+                                    + " in bucket "
+                                    + data.bucket()
+                                    + ": reading its full-text archives failed: "
+                                    + e.getMessage()
+                                    + ". Run CALL <catalog>.sys.rebuild_pk_fulltext for the table if an archive is damaged.",
+                            e);
                 }
                 matchesByBucket.put(key, matches);
             }
@@ -91,7 +115,8 @@ final class TextMatchSplits {
                     out.filesSkipped++;
                 } else {
                     out.rowsMatched += found.getCardinality();
-                    // An exact scan reads by position: reading whole, it would have to match every row itself.
+                    // An exact scan reads by position: reading whole, it would have to match every
+                    // row itself.
                     if (!pushdown.exact() && found.getCardinality() * 2 > file.rowCount()) {
                         whole.add(file.fileName());
                     } else {
@@ -102,12 +127,19 @@ final class TextMatchSplits {
             out.filesReadWhole += whole.size();
             DataSplit rest = null;
             if (!whole.isEmpty()) {
-                Optional<DataSplit> filtered = data.filterDataFile(f -> whole.contains(f.fileName()));
+                Optional<DataSplit> filtered =
+                        data.filterDataFile(f -> whole.contains(f.fileName()));
                 rest = filtered.orElse(null);
             }
             if (!positions.isEmpty() || rest != null) {
-                out.partitions.add(new TextMatchInputPartition(data.snapshotId(), data.partition().copy(), data.bucket(),
-                        positions, rest, rest == null ? SplitReadMode.PLAIN : modes.apply(rest)));
+                out.partitions.add(
+                        new TextMatchInputPartition(
+                                data.snapshotId(),
+                                data.partition().copy(),
+                                data.bucket(),
+                                positions,
+                                rest,
+                                rest == null ? SplitReadMode.PLAIN : modes.apply(rest)));
             }
         }
         return out;

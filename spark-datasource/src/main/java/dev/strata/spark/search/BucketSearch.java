@@ -1,16 +1,15 @@
 package dev.strata.spark.search;
 
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.CorpusStats;
+import dev.strata.index.search.SearchHit;
+import dev.strata.spark.data.PaimonToSpark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import dev.strata.index.PkFullTextSearcher;
-import dev.strata.index.search.CorpusStats;
-import dev.strata.index.search.SearchHit;
-import dev.strata.spark.data.PaimonToSpark;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -19,9 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Searches one (partition, bucket) of a snapshot and turns its top-k hits into Spark rows of the requested
- * columns (plus {@code _score}), reading each hit's row by file position. Used by executor tasks and by the
- * driver-side search alike.
+ * Searches one (partition, bucket) of a snapshot and turns its top-k hits into Spark rows of the
+ * requested columns (plus {@code _score}), reading each hit's row by file position. Used by
+ * executor tasks and by the driver-side search alike.
  */
 final class BucketSearch {
 
@@ -42,45 +41,72 @@ final class BucketSearch {
         }
     }
 
-    static Found run(String tableName, FileStoreTable table, long snapshotId, BinaryRow partition, int bucket,
-            String query, int k, List<String> columns, boolean score, CorpusStats stats, boolean fresh) {
+    static Found run(
+            String tableName,
+            FileStoreTable table,
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            String query,
+            int k,
+            List<String> columns,
+            boolean score,
+            CorpusStats stats,
+            boolean fresh) {
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
         List<InternalRow> rows = new ArrayList<>();
         try {
-            PkFullTextSearcher.BucketResult result = searcher.search(snapshotId, partition, bucket, query, k, stats, fresh);
+            PkFullTextSearcher.BucketResult result =
+                    searcher.search(snapshotId, partition, bucket, query, k, stats, fresh);
             long unsearchable = result.unsearchableRows();
             if (unsearchable > 0) {
-                LOG.warn("full_text_search on {} bucket {}: {} rows were not searched (level 0 or a level without a "
-                        + "current archive{}); run CALL <catalog>.sys.compact to index them{}.", tableName, bucket,
-                        unsearchable, fresh ? ", and this table's merge engine is not deduplicate with deletion vectors"
-                                : "", fresh ? "" : ", or set " + FullTextScans.FRESH + " = true");
+                LOG.warn(
+                        "full_text_search on {} bucket {}: {} rows were not searched (level 0 or a level without a "
+                                + "current archive{}); run CALL <catalog>.sys.compact to index them{}.",
+                        tableName,
+                        bucket,
+                        unsearchable,
+                        fresh
+                                ? ", and this table's merge engine is not deduplicate with deletion vectors"
+                                : "",
+                        fresh ? "" : ", or set " + FullTextScans.FRESH + " = true");
             }
             Map<String, List<SearchHit>> byFile = new LinkedHashMap<>();
             for (SearchHit hit : result.hits()) {
                 byFile.computeIfAbsent(hit.fileName(), f -> new ArrayList<>()).add(hit);
             }
-            List<String> read = columns.isEmpty() ? List.of(table.rowType().getFieldNames().get(0)) : columns;
+            List<String> read =
+                    columns.isEmpty() ? List.of(table.rowType().getFieldNames().get(0)) : columns;
             PaimonToSpark converter = PaimonToSpark.forRowType(table.rowType().project(read));
             for (Map.Entry<String, List<SearchHit>> file : byFile.entrySet()) {
-                long[] positions = file.getValue().stream().mapToLong(SearchHit::position).toArray();
+                long[] positions =
+                        file.getValue().stream().mapToLong(SearchHit::position).toArray();
                 List<org.apache.paimon.data.InternalRow> values =
-                        searcher.readRows(snapshotId, partition, bucket, file.getKey(), positions, read);
+                        searcher.readRows(
+                                snapshotId, partition, bucket, file.getKey(), positions, read);
                 for (int i = 0; i < positions.length; i++) {
                     org.apache.paimon.data.InternalRow row = values.get(i);
                     if (row != null) {
-                        rows.add(output(columns.size(), columns.isEmpty() ? null : converter.convert(row), score,
-                                file.getValue().get(i).score()));
+                        rows.add(
+                                output(
+                                        columns.size(),
+                                        columns.isEmpty() ? null : converter.convert(row),
+                                        score,
+                                        file.getValue().get(i).score()));
                     }
                 }
             }
             return new Found(rows, unsearchable, result.rowsIndexedAtQueryTime());
         } catch (IOException e) {
-            throw new UncheckedIOException(String.format(
-                    "Cannot search %s bucket %d: %s", tableName, bucket, e.getMessage()), e);
+            throw new UncheckedIOException(
+                    String.format(
+                            "Cannot search %s bucket %d: %s", tableName, bucket, e.getMessage()),
+                    e);
         }
     }
 
-    private static InternalRow output(int columns, GenericInternalRow values, boolean score, float hitScore) {
+    private static InternalRow output(
+            int columns, GenericInternalRow values, boolean score, float hitScore) {
         int width = columns + (score ? 1 : 0);
         Object[] out = new Object[width];
         for (int i = 0; i < columns; i++) {

@@ -39,8 +39,10 @@ final class BucketSearchReaderFactory implements PartitionReaderFactory {
 
             @Override
             public CustomTaskMetric[] currentMetricsValues() {
-                return new CustomTaskMetric[] {UnsearchableRowsMetric.value(found.unsearchableRows),
-                    RowsIndexedAtQueryTimeMetric.value(found.rowsIndexedAtQueryTime)};
+                return new CustomTaskMetric[] {
+                    UnsearchableRowsMetric.value(found.unsearchableRows),
+                    RowsIndexedAtQueryTimeMetric.value(found.rowsIndexedAtQueryTime)
+                };
             }
 
             @Override

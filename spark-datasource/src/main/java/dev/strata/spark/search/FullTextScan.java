@@ -9,7 +9,9 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 
-/** A search with one Spark task per selected (partition, bucket); Spark merges the per-bucket top-k. */
+/**
+ * A search with one Spark task per selected (partition, bucket); Spark merges the per-bucket top-k.
+ */
 final class FullTextScan implements Scan, Batch {
 
     private final SearchRequest request;
@@ -37,7 +39,9 @@ final class FullTextScan implements Scan, Batch {
 
     @Override
     public CustomMetric[] supportedCustomMetrics() {
-        return new CustomMetric[] {new UnsearchableRowsMetric(), new RowsIndexedAtQueryTimeMetric()};
+        return new CustomMetric[] {
+            new UnsearchableRowsMetric(), new RowsIndexedAtQueryTimeMetric()
+        };
     }
 
     @Override

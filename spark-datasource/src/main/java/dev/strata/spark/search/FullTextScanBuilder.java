@@ -2,7 +2,6 @@ package dev.strata.spark.search;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
@@ -20,7 +19,13 @@ final class FullTextScanBuilder implements ScanBuilder, SupportsPushDownRequired
     private final String where;
     private StructType required;
 
-    FullTextScanBuilder(String tableName, FileStoreTable table, StructType schema, String query, int k, String where) {
+    FullTextScanBuilder(
+            String tableName,
+            FileStoreTable table,
+            StructType schema,
+            String query,
+            int k,
+            String where) {
         this.tableName = tableName;
         this.table = table;
         this.required = schema;
@@ -45,7 +50,16 @@ final class FullTextScanBuilder implements ScanBuilder, SupportsPushDownRequired
                 columns.add(f.name());
             }
         }
-        return FullTextScans.create(new SearchRequest(tableName, table, query, k, where, columns, score, required,
-                FullTextScans.fresh()));
+        return FullTextScans.create(
+                new SearchRequest(
+                        tableName,
+                        table,
+                        query,
+                        k,
+                        where,
+                        columns,
+                        score,
+                        required,
+                        FullTextScans.fresh()));
     }
 }

@@ -1,12 +1,11 @@
 package dev.strata.spark.search;
 
-import java.util.EnumSet;
-import java.util.Set;
-
 import dev.strata.index.PkFullTextIndex;
-import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.data.SparkTypes;
+import dev.strata.spark.errors.StrataErrors;
+import java.util.EnumSet;
+import java.util.Set;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -17,10 +16,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * The result of {@code full_text_search(table, column, query, k[, where])} as a readable table: the
- * searched table's columns plus {@code _score DOUBLE}. Scanning it returns each selected (partition,
- * bucket)'s top-k live rows, searched in one Spark task per bucket, or on the driver without a job when
- * few buckets are selected ({@code spark.sql.strata.search.driverMaxBuckets}, default 16); the function's
- * plan sorts by score and keeps k rows, so the global top-k is merged on the driver.
+ * searched table's columns plus {@code _score DOUBLE}. Scanning it returns each selected
+ * (partition, bucket)'s top-k live rows, searched in one Spark task per bucket, or on the driver
+ * without a job when few buckets are selected ({@code spark.sql.strata.search.driverMaxBuckets},
+ * default 16); the function's plan sorts by score and keeps k rows, so the global top-k is merged
+ * on the driver.
  */
 public final class FullTextSearchTable implements SupportsRead {
 
@@ -34,7 +34,8 @@ public final class FullTextSearchTable implements SupportsRead {
     private final String where;
     private final StructType schema;
 
-    private FullTextSearchTable(String tableName, FileStoreTable table, String query, int k, String where) {
+    private FullTextSearchTable(
+            String tableName, FileStoreTable table, String query, int k, String where) {
         this.tableName = tableName;
         this.table = table;
         this.query = query;
@@ -46,31 +47,44 @@ public final class FullTextSearchTable implements SupportsRead {
     /**
      * Checks the arguments and builds the search table.
      *
-     * @throws org.apache.spark.sql.AnalysisException (unchecked here) naming the table, the column, and what
-     *     is allowed
+     * @throws org.apache.spark.sql.AnalysisException (unchecked here) naming the table, the column,
+     *     and what is allowed
      */
     public static FullTextSearchTable create(
-            String tableName, FileStoreTable table, String column, String query, int k, String where) {
+            String tableName,
+            FileStoreTable table,
+            String column,
+            String query,
+            int k,
+            String where) {
         if (!PkFullTextIndex.isEnabled(table)) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot search %s: it has no full-text index (option '%s' is not set). Set it with ALTER TABLE "
-                            + "%s SET TBLPROPERTIES ('%s' = '<text column>') and run CALL <catalog>.sys.compact.",
-                    tableName, PkFullTextIndex.COLUMNS_OPTION, tableName, PkFullTextIndex.COLUMNS_OPTION));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot search %s: it has no full-text index (option '%s' is not set). Set it with ALTER TABLE "
+                                    + "%s SET TBLPROPERTIES ('%s' = '<text column>') and run CALL <catalog>.sys.compact.",
+                            tableName,
+                            PkFullTextIndex.COLUMNS_OPTION,
+                            tableName,
+                            PkFullTextIndex.COLUMNS_OPTION));
         }
         String indexed = PkFullTextIndex.indexedColumn(table);
         if (!indexed.equals(column)) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot search column %s of %s: the full-text index covers column '%s' only. Search '%s'.",
-                    column, tableName, indexed, indexed));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot search column %s of %s: the full-text index covers column '%s' only. Search '%s'.",
+                            column, tableName, indexed, indexed));
         }
         if (query == null || query.isBlank()) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot search %s.%s: the query is empty. Pass a Lucene query such as 'disk AND \"write failure\"'.",
-                    tableName, column));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot search %s.%s: the query is empty. Pass a Lucene query such as 'disk AND \"write failure\"'.",
+                            tableName, column));
         }
         if (k <= 0) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot search %s.%s: k must be positive, found %d.", tableName, column, k));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot search %s.%s: k must be positive, found %d.",
+                            tableName, column, k));
         }
         PartitionSelector.check(table, tableName, where);
         return new FullTextSearchTable(tableName, table, query, k, where);

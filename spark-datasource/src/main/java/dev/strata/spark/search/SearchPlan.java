@@ -1,5 +1,8 @@
 package dev.strata.spark.search;
 
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.CorpusStats;
+import dev.strata.spark.catalog.PartitionSelector;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -7,10 +10,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import dev.strata.index.PkFullTextSearcher;
-import dev.strata.index.search.CorpusStats;
-import dev.strata.spark.catalog.PartitionSelector;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.manifest.BucketEntry;
@@ -20,9 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The snapshot a search reads and its (partition, bucket)s that hold files and match {@code where}. Rows parked
- * in a postpone-bucket table's bucket -2 are searched like a bucket of their partition (indexed at query time)
- * when the search is fresh and the table supports it; otherwise they are not searchable (a warning says how many).
+ * The snapshot a search reads and its (partition, bucket)s that hold files and match {@code where}.
+ * Rows parked in a postpone-bucket table's bucket -2 are searched like a bucket of their partition
+ * (indexed at query time) when the search is fresh and the table supports it; otherwise they are
+ * not searchable (a warning says how many).
  */
 final class SearchPlan implements Serializable {
 
@@ -32,7 +32,11 @@ final class SearchPlan implements Serializable {
 
     final long snapshotId;
     final List<BucketSearchPartition> buckets;
-    /** BM25 statistics of everything the search reads, so scores of all buckets are comparable (null: none). */
+
+    /**
+     * BM25 statistics of everything the search reads, so scores of all buckets are comparable
+     * (null: none).
+     */
     final CorpusStats stats;
 
     private SearchPlan(long snapshotId, List<BucketSearchPartition> buckets, CorpusStats stats) {
@@ -42,11 +46,12 @@ final class SearchPlan implements Serializable {
     }
 
     /**
-     * Plans the search and sums the BM25 statistics of the query's terms over every selected bucket (their
-     * archives and, with {@code fresh}, the rows indexed at query time; on the driver, whose rows indexed
-     * here are reused by a driver-side search of the same snapshot).
+     * Plans the search and sums the BM25 statistics of the query's terms over every selected bucket
+     * (their archives and, with {@code fresh}, the rows indexed at query time; on the driver, whose
+     * rows indexed here are reused by a driver-side search of the same snapshot).
      */
-    static SearchPlan of(String tableName, FileStoreTable table, String where, String query, boolean fresh) {
+    static SearchPlan of(
+            String tableName, FileStoreTable table, String where, String query, boolean fresh) {
         PartitionSelector.check(table, tableName, where);
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         if (snapshot == null) {
@@ -61,16 +66,19 @@ final class SearchPlan implements Serializable {
                 continue;
             }
             if (e.bucket() == BucketMode.POSTPONE_BUCKET && !searchParked) {
-                // Rows of a postpone-bucket table not yet moved to a real bucket: no archive covers them.
+                // Rows of a postpone-bucket table not yet moved to a real bucket: no archive covers
+                // them.
                 parked += e.recordCount();
             } else if (e.bucket() >= 0 || e.bucket() == BucketMode.POSTPONE_BUCKET) {
                 entries.add(e);
             }
         }
         if (parked > 0) {
-            LOG.warn("full_text_search on {}: {} rows are parked in the postpone bucket and not searchable without "
-                    + "fresh search; run CALL <catalog>.sys.compact to move them into buckets and index them.",
-                    tableName, parked);
+            LOG.warn(
+                    "full_text_search on {}: {} rows are parked in the postpone bucket and not searchable without "
+                            + "fresh search; run CALL <catalog>.sys.compact to move them into buckets and index them.",
+                    tableName,
+                    parked);
         }
         Set<BinaryRow> partitionValues = new LinkedHashSet<>();
         for (BucketEntry e : entries) {
@@ -88,11 +96,18 @@ final class SearchPlan implements Serializable {
         CorpusStats stats = CorpusStats.empty();
         try {
             for (BucketSearchPartition b : buckets) {
-                stats = stats.add(searcher.stats(snapshot.id(), b.partition, b.bucket, query, fresh));
+                stats =
+                        stats.add(
+                                searcher.stats(snapshot.id(), b.partition, b.bucket, query, fresh));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot search " + tableName + ": reading the statistics of its full-text "
-                    + "archives failed: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Cannot search "
+                            + tableName
+                            + ": reading the statistics of its full-text "
+                            + "archives failed: "
+                            + e.getMessage(),
+                    e);
         }
         return new SearchPlan(snapshot.id(), buckets, stats);
     }

@@ -2,11 +2,13 @@ package dev.strata.spark.search;
 
 import java.io.Serializable;
 import java.util.List;
-
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.types.StructType;
 
-/** One {@code full_text_search} call after column pruning: what to search and which columns to return. */
+/**
+ * One {@code full_text_search} call after column pruning: what to search and which columns to
+ * return.
+ */
 final class SearchRequest implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -16,15 +18,32 @@ final class SearchRequest implements Serializable {
     final String query;
     final int k;
     final String where;
-    /** The table columns to return, in order; {@code _score} follows them when {@link #score} is set. */
+
+    /**
+     * The table columns to return, in order; {@code _score} follows them when {@link #score} is
+     * set.
+     */
     final List<String> columns;
+
     final boolean score;
     final StructType readSchema;
-    /** Whether rows no current archive covers are indexed at query time ({@link FullTextScans#FRESH}). */
+
+    /**
+     * Whether rows no current archive covers are indexed at query time ({@link
+     * FullTextScans#FRESH}).
+     */
     final boolean fresh;
 
-    SearchRequest(String tableName, FileStoreTable table, String query, int k, String where, List<String> columns,
-            boolean score, StructType readSchema, boolean fresh) {
+    SearchRequest(
+            String tableName,
+            FileStoreTable table,
+            String query,
+            int k,
+            String where,
+            List<String> columns,
+            boolean score,
+            StructType readSchema,
+            boolean fresh) {
         this.fresh = fresh;
         this.tableName = tableName;
         this.table = table;
@@ -38,14 +57,36 @@ final class SearchRequest implements Serializable {
 
     /** The hit rows of one bucket of the planned snapshot. */
     BucketSearch.Found search(SearchPlan plan, BucketSearchPartition bucket) {
-        return BucketSearch.run(tableName, table, plan.snapshotId, bucket.partition, bucket.bucket, query, k, columns, score,
-                plan.stats, fresh);
+        return BucketSearch.run(
+                tableName,
+                table,
+                plan.snapshotId,
+                bucket.partition,
+                bucket.bucket,
+                query,
+                k,
+                columns,
+                score,
+                plan.stats,
+                fresh);
     }
 
     String describe(SearchPlan plan, String runsOn) {
-        return "full_text_search " + tableName + " [query: " + query + ", k: " + k
-                + (where == null ? "" : ", where: " + where) + ", buckets: " + plan.buckets.size()
-                + ", snapshot: " + plan.snapshotId + ", fresh rows: " + (fresh ? "indexed at query time" : "not searched")
-                + ", on: " + runsOn + "]";
+        return "full_text_search "
+                + tableName
+                + " [query: "
+                + query
+                + ", k: "
+                + k
+                + (where == null ? "" : ", where: " + where)
+                + ", buckets: "
+                + plan.buckets.size()
+                + ", snapshot: "
+                + plan.snapshotId
+                + ", fresh rows: "
+                + (fresh ? "indexed at query time" : "not searched")
+                + ", on: "
+                + runsOn
+                + "]";
     }
 }

@@ -6,9 +6,9 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Strata table as read by one query, carrying the {@link MapPushdown} the optimizer decided for it. The
- * map pushdown rule puts it into the read relation in place of the {@link StrataTable} (it never
- * replaces a write target); everything else is the underlying table's.
+ * A Strata table as read by one query, carrying the {@link MapPushdown} the optimizer decided for
+ * it. The map pushdown rule puts it into the read relation in place of the {@link StrataTable} (it
+ * never replaces a write target); everything else is the underlying table's.
  */
 public final class MapPushdownTable extends PushdownTable<MapPushdown> {
 

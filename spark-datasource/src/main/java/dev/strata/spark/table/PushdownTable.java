@@ -3,16 +3,16 @@ package dev.strata.spark.table;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A Strata table as read by one query, carrying a pushdown the optimizer decided for its scan: everything but
- * the scan builder is the wrapped table's. Two wrappers are equal when they wrap the same table with equal
- * pushdowns, so Spark's plan comparisons treat a re-applied rule as no change.
+ * A Strata table as read by one query, carrying a pushdown the optimizer decided for its scan:
+ * everything but the scan builder is the wrapped table's. Two wrappers are equal when they wrap the
+ * same table with equal pushdowns, so Spark's plan comparisons treat a re-applied rule as no
+ * change.
  *
  * @param <P> the pushdown carried
  */
@@ -63,7 +63,9 @@ public abstract class PushdownTable<P> implements SupportsRead {
 
     @Override
     public boolean equals(Object o) {
-        return o != null && o.getClass() == getClass() && ((PushdownTable<?>) o).table.equals(table)
+        return o != null
+                && o.getClass() == getClass()
+                && ((PushdownTable<?>) o).table.equals(table)
                 && ((PushdownTable<?>) o).pushdown.equals(pushdown);
     }
 

@@ -1,16 +1,15 @@
 package dev.strata.spark.table;
 
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Set;
-
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.read.StrataScanBuilder;
 import dev.strata.spark.write.RowLevelStatements;
 import dev.strata.spark.write.StrataWriteBuilder;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
@@ -31,8 +30,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and write,
- * row-level DELETE / UPDATE / MERGE INTO and partition drops by DELETE (see {@link RowLevelStatements}).
+ * A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and
+ * write, row-level DELETE / UPDATE / MERGE INTO and partition drops by DELETE (see {@link
+ * RowLevelStatements}).
  */
 public final class StrataTable
         implements SupportsRead, SupportsWrite, SupportsRowLevelOperations, SupportsDeleteV2 {
@@ -106,7 +106,8 @@ public final class StrataTable
 
     @Override
     public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-        return new StrataWriteBuilder(name(), TableDefinitionChecks.storeDerivedOptions(name(), table), info);
+        return new StrataWriteBuilder(
+                name(), TableDefinitionChecks.storeDerivedOptions(name(), table), info);
     }
 
     @Override
@@ -121,7 +122,8 @@ public final class StrataTable
 
     @Override
     public void deleteWhere(Predicate[] predicates) {
-        RowLevelStatements.dropPartitions(name(), TableDefinitionChecks.storeDerivedOptions(name(), table), predicates);
+        RowLevelStatements.dropPartitions(
+                name(), TableDefinitionChecks.storeDerivedOptions(name(), table), predicates);
     }
 
     @Override

@@ -7,10 +7,11 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Strata table as read by one query, carrying the {@link TextMatchPushdown} the optimizer decided for one
- * of its scans. It wraps the read relation's table — a {@link StrataTable}, or a {@link MapPushdownTable}
- * when map-key predicates were pushed too — so both pushdowns reach the same scan builder. Only ever placed
- * under a Filter that reads the table, never as a write target; everything else is the wrapped table's.
+ * A Strata table as read by one query, carrying the {@link TextMatchPushdown} the optimizer decided
+ * for one of its scans. It wraps the read relation's table — a {@link StrataTable}, or a {@link
+ * MapPushdownTable} when map-key predicates were pushed too — so both pushdowns reach the same scan
+ * builder. Only ever placed under a Filter that reads the table, never as a write target;
+ * everything else is the wrapped table's.
  */
 public final class TextMatchTable extends PushdownTable<TextMatchPushdown> {
 
@@ -20,8 +21,12 @@ public final class TextMatchTable extends PushdownTable<TextMatchPushdown> {
 
     private static SupportsRead checked(SupportsRead table) {
         if (!(table instanceof StrataTable) && !(table instanceof MapPushdownTable)) {
-            throw new IllegalArgumentException("Cannot push text_match into a scan of " + table.name()
-                    + ": it is not a Strata table (" + table.getClass().getName() + ").");
+            throw new IllegalArgumentException(
+                    "Cannot push text_match into a scan of "
+                            + table.name()
+                            + ": it is not a Strata table ("
+                            + table.getClass().getName()
+                            + ").");
         }
         return table;
     }

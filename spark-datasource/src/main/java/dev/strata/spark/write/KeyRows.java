@@ -1,10 +1,9 @@
 package dev.strata.spark.write;
 
+import dev.strata.spark.data.SparkToPaimon;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
-
-import dev.strata.spark.data.SparkToPaimon;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericArray;
@@ -19,11 +18,11 @@ import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * The Paimon rows of a row-level statement's deletes: Spark hands a delete over as its row id (the table's
- * primary-key columns), and the table's merge engine ({@code deduplicate}) removes a key on a {@code -D} row
- * whatever its other fields hold. So a delete row carries the key, nulls in nullable fields and a fixed
- * placeholder (zero, empty string, empty collection, epoch) in NOT NULL fields, which Paimon's writer refuses
- * to leave null. Created on the executor, once per task.
+ * The Paimon rows of a row-level statement's deletes: Spark hands a delete over as its row id (the
+ * table's primary-key columns), and the table's merge engine ({@code deduplicate}) removes a key on
+ * a {@code -D} row whatever its other fields hold. So a delete row carries the key, nulls in
+ * nullable fields and a fixed placeholder (zero, empty string, empty collection, epoch) in NOT NULL
+ * fields, which Paimon's writer refuses to leave null. Created on the executor, once per task.
  */
 final class KeyRows {
 
@@ -46,9 +45,11 @@ final class KeyRows {
         for (int i = 0; i < keyFields.length; i++) {
             keyFields[i] = rowType.getFieldIndex(rowIdColumns.get(i));
             if (keyFields[i] < 0) {
-                throw new IllegalStateException(String.format(
-                        "Cannot write the row changes of %s: Spark's row id column %s is not a column of the table; "
-                                + "columns are %s.", tableName, rowIdColumns.get(i), rowType.getFieldNames()));
+                throw new IllegalStateException(
+                        String.format(
+                                "Cannot write the row changes of %s: Spark's row id column %s is not a column of the table; "
+                                        + "columns are %s.",
+                                tableName, rowIdColumns.get(i), rowType.getFieldNames()));
             }
         }
         this.keyConverter = SparkToPaimon.forRowType(rowType.project(keyFields));
@@ -73,20 +74,25 @@ final class KeyRows {
     }
 
     /**
-     * Checks that an updated row keeps the key of the row it replaces. Spark sends an update that assigns key
-     * columns as one update carrying the old key as row id and the new key in the row; the old key's delete and
-     * the new key's insert may belong to buckets that other tasks of the job write, and one bucket must be
-     * written by one task, so such a statement is refused (its job aborts and leaves nothing behind).
+     * Checks that an updated row keeps the key of the row it replaces. Spark sends an update that
+     * assigns key columns as one update carrying the old key as row id and the new key in the row;
+     * the old key's delete and the new key's insert may belong to buckets that other tasks of the
+     * job write, and one bucket must be written by one task, so such a statement is refused (its
+     * job aborts and leaves nothing behind).
      */
     void checkSameKey(InternalRow rowId, GenericRow updated) {
         GenericRow key = keyConverter.convert(rowId);
         for (int i = 0; i < keyFields.length; i++) {
             if (!Objects.deepEquals(key.getField(i), updated.getField(keyFields[i]))) {
-                throw new UnsupportedOperationException(String.format(
-                        "Cannot change primary-key column %s of %s from %s to %s in an UPDATE or MERGE: Strata "
-                                + "updates rows in place by primary key. Delete the old rows and insert the new ones "
-                                + "(DELETE FROM, then INSERT INTO) instead.",
-                        rowIdNames.get(i), tableName, key.getField(i), updated.getField(keyFields[i])));
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Cannot change primary-key column %s of %s from %s to %s in an UPDATE or MERGE: Strata "
+                                        + "updates rows in place by primary key. Delete the old rows and insert the new ones "
+                                        + "(DELETE FROM, then INSERT INTO) instead.",
+                                rowIdNames.get(i),
+                                tableName,
+                                key.getField(i),
+                                updated.getField(keyFields[i])));
             }
         }
     }
@@ -116,7 +122,8 @@ final class KeyRows {
             case VARBINARY:
                 return new byte[0];
             case DECIMAL:
-                return Decimal.zero(((DecimalType) type).getPrecision(), ((DecimalType) type).getScale());
+                return Decimal.zero(
+                        ((DecimalType) type).getPrecision(), ((DecimalType) type).getScale());
             case TIMESTAMP_WITHOUT_TIME_ZONE:
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
                 return Timestamp.fromEpochMillis(0);
@@ -125,18 +132,21 @@ final class KeyRows {
             case MAP:
             case MULTISET:
                 return new GenericMap(new HashMap<>());
-            case ROW: {
-                List<DataField> fields = ((RowType) type).getFields();
-                GenericRow row = new GenericRow(fields.size());
-                for (int i = 0; i < fields.size(); i++) {
-                    DataType t = fields.get(i).type();
-                    row.setField(i, t.isNullable() ? null : placeholder(t));
+            case ROW:
+                {
+                    List<DataField> fields = ((RowType) type).getFields();
+                    GenericRow row = new GenericRow(fields.size());
+                    for (int i = 0; i < fields.size(); i++) {
+                        DataType t = fields.get(i).type();
+                        row.setField(i, t.isNullable() ? null : placeholder(t));
+                    }
+                    return row;
                 }
-                return row;
-            }
             default:
                 throw new UnsupportedOperationException(
-                        "Cannot write a delete row with a NOT NULL field of type " + type + ": no placeholder value.");
+                        "Cannot write a delete row with a NOT NULL field of type "
+                                + type
+                                + ": no placeholder value.");
         }
     }
 }

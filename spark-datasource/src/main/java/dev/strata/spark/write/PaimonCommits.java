@@ -1,5 +1,6 @@
 package dev.strata.spark.write;
 
+import dev.strata.spark.errors.StrataErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import dev.strata.spark.errors.StrataErrors;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
@@ -23,40 +22,45 @@ import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.source.ScanMode;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.InnerTableCommit;
+import org.apache.paimon.table.source.ScanMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one commit-or-clean-up path of every Strata writer and procedure.
  *
- * <p>A Paimon commit of messages that both add files and compact lands as up to two snapshots: first the
- * APPEND (or OVERWRITE) part, then the COMPACT part, each checked for conflicts on its own. So a commit that
- * throws may have landed completely, partly or not at all, and deleting "everything the messages added"
- * after a failure would delete files that a committed snapshot references. Therefore each {@link Commit}
- * uses a commit user of its own, remembers the latest snapshot before it started, and after any failure
- * reads the snapshots written since then to find out which parts landed (Paimon records the commit user
- * in every snapshot). Only the parts that did not land are cleaned up, and even then a file is never
- * deleted if its name is referenced by the latest snapshot, a landed part or a compaction's inputs (a file
- * moved up a level keeps its name).
+ * <p>A Paimon commit of messages that both add files and compact lands as up to two snapshots:
+ * first the APPEND (or OVERWRITE) part, then the COMPACT part, each checked for conflicts on its
+ * own. So a commit that throws may have landed completely, partly or not at all, and deleting
+ * "everything the messages added" after a failure would delete files that a committed snapshot
+ * references. Therefore each {@link Commit} uses a commit user of its own, remembers the latest
+ * snapshot before it started, and after any failure reads the snapshots written since then to find
+ * out which parts landed (Paimon records the commit user in every snapshot). Only the parts that
+ * did not land are cleaned up, and even then a file is never deleted if its name is referenced by
+ * the latest snapshot, a landed part or a compaction's inputs (a file moved up a level keeps its
+ * name).
  *
  * <p>Outcomes:
+ *
  * <ul>
- *   <li>everything landed: success, also when Paimon failed afterwards (for example in snapshot expiry);
- *   <li>the adding part landed but the compaction was given up (another writer compacted or overwrote the
- *       same files): the compaction's new files are deleted and the commit succeeds with the compaction
- *       dropped (the rows are committed; the next compaction of those buckets merges them);
+ *   <li>everything landed: success, also when Paimon failed afterwards (for example in snapshot
+ *       expiry);
+ *   <li>the adding part landed but the compaction was given up (another writer compacted or
+ *       overwrote the same files): the compaction's new files are deleted and the commit succeeds
+ *       with the compaction dropped (the rows are committed; the next compaction of those buckets
+ *       merges them);
  *   <li>nothing landed: every new file is deleted and {@link CommitFailedException} says so.
  * </ul>
  *
- * <p>Each commit also owns a pending directory ({@link PendingMessages}) where its tasks record their messages
- * before returning them. An abort cleans up the recorded messages together with the ones it was given, so the
- * files of a task whose message never reached the driver are deleted too; a commit deletes the files of recorded
- * attempts whose messages it did not commit. Both then delete the directory.
+ * <p>Each commit also owns a pending directory ({@link PendingMessages}) where its tasks record
+ * their messages before returning them. An abort cleans up the recorded messages together with the
+ * ones it was given, so the files of a task whose message never reached the driver are deleted too;
+ * a commit deletes the files of recorded attempts whose messages it did not commit. Both then
+ * delete the directory.
  */
 public final class PaimonCommits {
 
@@ -65,11 +69,13 @@ public final class PaimonCommits {
     private PaimonCommits() {}
 
     /**
-     * Starts a commit of {@code table}; {@code overwritePartition} non-null makes it an INSERT OVERWRITE.
+     * Starts a commit of {@code table}; {@code overwritePartition} non-null makes it an INSERT
+     * OVERWRITE.
      *
      * @param what what is committed, for messages: "the compaction of lake.db.t"
      */
-    public static Commit prepare(FileStoreTable table, Map<String, String> overwritePartition, String what) {
+    public static Commit prepare(
+            FileStoreTable table, Map<String, String> overwritePartition, String what) {
         return new Commit(table, overwritePartition, what);
     }
 
@@ -84,19 +90,23 @@ public final class PaimonCommits {
             } catch (IOException | RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
-            throw new CommitFailedException(String.format(
-                    "Cannot commit %s: %s. No snapshot was created and the files of this commit were deleted; "
-                            + "run the statement again.",
-                    what, StrataErrors.rootMessage(e)), e);
+            throw new CommitFailedException(
+                    String.format(
+                            "Cannot commit %s: %s. No snapshot was created and the files of this commit were deleted; "
+                                    + "run the statement again.",
+                            what, StrataErrors.rootMessage(e)),
+                    e);
         }
         return commit.commit(messages);
     }
 
     /**
-     * Deletes what {@code messages} would have added, for messages that were never handed to a commit (a
-     * failed task, a procedure that gave up): data, changelog and index files, never a compaction input.
+     * Deletes what {@code messages} would have added, for messages that were never handed to a
+     * commit (a failed task, a procedure that gave up): data, changelog and index files, never a
+     * compaction input.
      */
-    public static void discard(FileStoreTable table, List<CommitMessage> messages) throws IOException {
+    public static void discard(FileStoreTable table, List<CommitMessage> messages)
+            throws IOException {
         cleanUp(table, messages, true, true, Set.of());
     }
 
@@ -110,7 +120,10 @@ public final class PaimonCommits {
             this.compactionDropped = compactionDropped;
         }
 
-        /** The ids of the snapshots this commit created, oldest first (empty when there was nothing to commit). */
+        /**
+         * The ids of the snapshots this commit created, oldest first (empty when there was nothing
+         * to commit).
+         */
         public List<Long> snapshots() {
             return snapshots;
         }
@@ -130,7 +143,9 @@ public final class PaimonCommits {
         }
     }
 
-    /** A commit that failed where Strata could not tell whether it landed, so it deleted nothing. */
+    /**
+     * A commit that failed where Strata could not tell whether it landed, so it deleted nothing.
+     */
     static final class UndeterminedCommitException extends CommitFailedException {
         private static final long serialVersionUID = 1L;
 
@@ -140,9 +155,10 @@ public final class PaimonCommits {
     }
 
     /**
-     * One commit attempt of a job. Created before the job's tasks write (its baseline is the latest snapshot at
-     * that time), then either {@link #commit}ted or {@link #abort}ed; both may be called in that order (Spark
-     * aborts a write whose commit threw), the abort then does nothing more.
+     * One commit attempt of a job. Created before the job's tasks write (its baseline is the latest
+     * snapshot at that time), then either {@link #commit}ted or {@link #abort}ed; both may be
+     * called in that order (Spark aborts a write whose commit threw), the abort then does nothing
+     * more.
      */
     public static final class Commit {
         private final FileStoreTable table;
@@ -168,8 +184,9 @@ public final class PaimonCommits {
         }
 
         /**
-         * Where this commit's tasks record their messages before returning them: the driver's abort finds the files
-         * of tasks whose messages it never got there. Ship it to the tasks; see {@link PendingMessages}.
+         * Where this commit's tasks record their messages before returning them: the driver's abort
+         * finds the files of tasks whose messages it never got there. Ship it to the tasks; see
+         * {@link PendingMessages}.
          */
         public PendingMessages pending() {
             return pending;
@@ -182,14 +199,16 @@ public final class PaimonCommits {
          */
         public Outcome commit(List<CommitMessage> messages) {
             if (settled) {
-                throw new IllegalStateException("Cannot commit " + what + ": this commit was already used.");
+                throw new IllegalStateException(
+                        "Cannot commit " + what + ": this commit was already used.");
             }
             settled = true;
             boolean settle = true;
             try {
                 return commitOnce(messages);
             } catch (UndeterminedCommitException e) {
-                // Whether the messages landed is unknown: their files and the pending directory stay for
+                // Whether the messages landed is unknown: their files and the pending directory
+                // stay for
                 // remove_orphan_files, which decides by what the snapshots reference.
                 settle = false;
                 throw e;
@@ -205,9 +224,12 @@ public final class PaimonCommits {
             if (!overwrite && messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
                 return new Outcome(List.of(), false);
             }
-            try (InnerTableCommit commit = table.newCommit(commitUser).withOverwrite(overwritePartition)) {
-                commit.ignoreEmptyCommit(Options.fromMap(table.options())
-                        .getOptional(CoreOptions.SNAPSHOT_IGNORE_EMPTY_COMMIT).orElse(true));
+            try (InnerTableCommit commit =
+                    table.newCommit(commitUser).withOverwrite(overwritePartition)) {
+                commit.ignoreEmptyCommit(
+                        Options.fromMap(table.options())
+                                .getOptional(CoreOptions.SNAPSHOT_IGNORE_EMPTY_COMMIT)
+                                .orElse(true));
                 commit.commit(BatchWriteBuilder.COMMIT_IDENTIFIER, messages);
             } catch (Throwable e) {
                 return recover(messages, e);
@@ -215,19 +237,23 @@ public final class PaimonCommits {
             try {
                 return new Outcome(landed().ids, false);
             } catch (RuntimeException e) {
-                // Paimon returned normally, so the commit landed; only reading back its snapshot ids failed.
-                LOG.warn("The commit of {} landed, but its snapshots could not be read back: {}", what,
+                // Paimon returned normally, so the commit landed; only reading back its snapshot
+                // ids failed.
+                LOG.warn(
+                        "The commit of {} landed, but its snapshots could not be read back: {}",
+                        what,
                         StrataErrors.rootMessage(e));
                 return new Outcome(List.of(), false);
             }
         }
 
         /**
-         * After a commit of {@code committed} (landed wholly, partly or not at all and cleaned up): deletes the files
-         * of recorded task attempts whose messages are not among {@code committed} (zombie or duplicate attempts),
-         * never a file {@code committed} names or the latest snapshot references, then the pending directory.
-         * Failures are logged, not thrown: the commit's own outcome stands, and the files are unreferenced, so
-         * remove_orphan_files finds them.
+         * After a commit of {@code committed} (landed wholly, partly or not at all and cleaned up):
+         * deletes the files of recorded task attempts whose messages are not among {@code
+         * committed} (zombie or duplicate attempts), never a file {@code committed} names or the
+         * latest snapshot references, then the pending directory. Failures are logged, not thrown:
+         * the commit's own outcome stands, and the files are unreferenced, so remove_orphan_files
+         * finds them.
          */
         private void settlePending(List<CommitMessage> committed) {
             try {
@@ -241,23 +267,28 @@ public final class PaimonCommits {
                 }
                 pending.delete();
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Cannot clean up the pending directory {} of {}: {}. Files of task attempts whose messages "
-                        + "were not committed may remain; remove_orphan_files removes them.",
-                        pending.dir(), what, StrataErrors.rootMessage(e));
+                LOG.warn(
+                        "Cannot clean up the pending directory {} of {}: {}. Files of task attempts whose messages "
+                                + "were not committed may remain; remove_orphan_files removes them.",
+                        pending.dir(),
+                        what,
+                        StrataErrors.rootMessage(e));
             }
         }
 
         /**
-         * Drops whole partitions (or, with {@code partitions} null, every row of the table) in one OVERWRITE
-         * snapshot, writing no data file; nothing to commit when {@code partitions} is empty. A failure that
-         * still landed the snapshot counts as success, as for {@link #commit}.
+         * Drops whole partitions (or, with {@code partitions} null, every row of the table) in one
+         * OVERWRITE snapshot, writing no data file; nothing to commit when {@code partitions} is
+         * empty. A failure that still landed the snapshot counts as success, as for {@link
+         * #commit}.
          *
          * @param partitions partition specs (column name to Paimon's partition value string)
          * @throws CommitFailedException when the snapshot did not land
          */
         public Outcome dropPartitions(List<Map<String, String>> partitions) {
             if (settled) {
-                throw new IllegalStateException("Cannot commit " + what + ": this commit was already used.");
+                throw new IllegalStateException(
+                        "Cannot commit " + what + ": this commit was already used.");
             }
             settled = true;
             if (partitions != null && partitions.isEmpty()) {
@@ -275,27 +306,35 @@ public final class PaimonCommits {
                     landed = landed();
                 } catch (RuntimeException check) {
                     e.addSuppressed(check);
-                    throw new CommitFailedException(String.format(
-                            "Cannot commit %s: %s. Whether the commit landed could not be determined; look at the "
-                                    + "table's snapshots before running the statement again.",
-                            what, StrataErrors.rootMessage(e)), e);
+                    throw new CommitFailedException(
+                            String.format(
+                                    "Cannot commit %s: %s. Whether the commit landed could not be determined; look at the "
+                                            + "table's snapshots before running the statement again.",
+                                    what, StrataErrors.rootMessage(e)),
+                            e);
                 }
                 if (landed.append) {
-                    LOG.warn("The commit of {} landed (snapshots {}), but Paimon failed afterwards: {}",
-                            what, landed.ids, StrataErrors.rootMessage(e));
+                    LOG.warn(
+                            "The commit of {} landed (snapshots {}), but Paimon failed afterwards: {}",
+                            what,
+                            landed.ids,
+                            StrataErrors.rootMessage(e));
                     return new Outcome(landed.ids, false);
                 }
-                throw new CommitFailedException(String.format(
-                        "Cannot commit %s: %s. No snapshot was created and no file was changed; run the statement "
-                                + "again.",
-                        what, StrataErrors.rootMessage(e)), e);
+                throw new CommitFailedException(
+                        String.format(
+                                "Cannot commit %s: %s. No snapshot was created and no file was changed; run the statement "
+                                        + "again.",
+                                what, StrataErrors.rootMessage(e)),
+                        e);
             }
             return new Outcome(landed().ids, false);
         }
 
         /**
-         * Deletes what the messages added, except what a snapshot of this commit already references. Safe to call
-         * after {@link #commit} (it then does nothing) and when some tasks never reported.
+         * Deletes what the messages added, except what a snapshot of this commit already
+         * references. Safe to call after {@link #commit} (it then does nothing) and when some tasks
+         * never reported.
          */
         public void abort(List<CommitMessage> messages) throws IOException {
             if (settled) {
@@ -318,8 +357,8 @@ public final class PaimonCommits {
         }
 
         /**
-         * Gives up this commit without committing: deletes what {@code messages} and every recorded task attempt
-         * would have added (as {@link #abort}), then the pending directory.
+         * Gives up this commit without committing: deletes what {@code messages} and every recorded
+         * task attempt would have added (as {@link #abort}), then the pending directory.
          */
         public void discard(List<CommitMessage> messages) throws IOException {
             abort(messages);
@@ -331,36 +370,53 @@ public final class PaimonCommits {
                 landed = landed();
             } catch (RuntimeException e) {
                 failure.addSuppressed(e);
-                throw new UndeterminedCommitException(String.format(
-                        "Cannot commit %s: %s. Whether the commit landed could not be determined, so no file "
-                                + "was deleted; look at the table's snapshots, files that no snapshot references "
-                                + "can be removed with remove_orphan_files.",
-                        what, StrataErrors.rootMessage(failure)), failure);
+                throw new UndeterminedCommitException(
+                        String.format(
+                                "Cannot commit %s: %s. Whether the commit landed could not be determined, so no file "
+                                        + "was deleted; look at the table's snapshots, files that no snapshot references "
+                                        + "can be removed with remove_orphan_files.",
+                                what, StrataErrors.rootMessage(failure)),
+                        failure);
             }
-            boolean hasAppend = overwritePartition != null || messages.stream().anyMatch(PaimonCommits::hasAppendPart);
+            boolean hasAppend =
+                    overwritePartition != null
+                            || messages.stream().anyMatch(PaimonCommits::hasAppendPart);
             boolean hasCompact = messages.stream().anyMatch(PaimonCommits::hasCompactPart);
             boolean appendDone = !hasAppend || landed.append;
             boolean compactDone = !hasCompact || landed.compact;
             if (appendDone && compactDone) {
-                LOG.warn("The commit of {} landed (snapshots {}), but Paimon failed afterwards: {}",
-                        what, landed.ids, StrataErrors.rootMessage(failure));
+                LOG.warn(
+                        "The commit of {} landed (snapshots {}), but Paimon failed afterwards: {}",
+                        what,
+                        landed.ids,
+                        StrataErrors.rootMessage(failure));
                 return new Outcome(landed.ids, false);
             }
             try {
-                cleanUp(table, messages, !appendDone, !compactDone, landed.protectedNames(table, messages));
+                cleanUp(
+                        table,
+                        messages,
+                        !appendDone,
+                        !compactDone,
+                        landed.protectedNames(table, messages));
             } catch (IOException | RuntimeException e) {
                 failure.addSuppressed(e);
             }
             if (appendDone && hasAppend) {
-                LOG.warn("The rows of {} were committed (snapshots {}), but their compaction was given up and its "
-                        + "files deleted: {}. The next compaction of those buckets merges them.",
-                        what, landed.ids, StrataErrors.rootMessage(failure));
+                LOG.warn(
+                        "The rows of {} were committed (snapshots {}), but their compaction was given up and its "
+                                + "files deleted: {}. The next compaction of those buckets merges them.",
+                        what,
+                        landed.ids,
+                        StrataErrors.rootMessage(failure));
                 return new Outcome(landed.ids, true);
             }
-            throw new CommitFailedException(String.format(
-                    "Cannot commit %s: %s. No snapshot was created and the files of this commit were deleted; "
-                            + "run the statement again.",
-                    what, StrataErrors.rootMessage(failure)), failure);
+            throw new CommitFailedException(
+                    String.format(
+                            "Cannot commit %s: %s. No snapshot was created and the files of this commit were deleted; "
+                                    + "run the statement again.",
+                            what, StrataErrors.rootMessage(failure)),
+                    failure);
         }
 
         /** The snapshots since the baseline that this commit wrote. */
@@ -400,9 +456,9 @@ public final class PaimonCommits {
         Long latest;
 
         /**
-         * Names no clean-up may delete besides the messages' own inputs: the files of a part that landed and the
-         * data and index files of the latest snapshot in the messages' partitions (a file another writer's
-         * snapshot took over, or one whose snapshot expired meanwhile).
+         * Names no clean-up may delete besides the messages' own inputs: the files of a part that
+         * landed and the data and index files of the latest snapshot in the messages' partitions (a
+         * file another writer's snapshot took over, or one whose snapshot expired meanwhile).
          */
         Set<String> protectedNames(FileStoreTable table, List<CommitMessage> messages) {
             Set<String> names = new HashSet<>();
@@ -419,13 +475,20 @@ public final class PaimonCommits {
             }
             if (latest != null && !partitions.isEmpty()) {
                 Snapshot snapshot = table.snapshotManager().snapshot(latest);
-                for (ManifestEntry entry : table.store().newScan().withSnapshot(snapshot)
-                        .withPartitionFilter(new ArrayList<>(partitions)).plan().files()) {
+                for (ManifestEntry entry :
+                        table.store()
+                                .newScan()
+                                .withSnapshot(snapshot)
+                                .withPartitionFilter(new ArrayList<>(partitions))
+                                .plan()
+                                .files()) {
                     names.add(entry.file().fileName());
                 }
                 if (snapshot.indexManifest() != null) {
-                    for (IndexManifestEntry entry : table.store().newIndexFileHandler()
-                            .scan(snapshot, e -> partitions.contains(e.partition()))) {
+                    for (IndexManifestEntry entry :
+                            table.store()
+                                    .newIndexFileHandler()
+                                    .scan(snapshot, e -> partitions.contains(e.partition()))) {
                         names.add(entry.indexFile().fileName());
                     }
                 }
@@ -445,9 +508,10 @@ public final class PaimonCommits {
     }
 
     /**
-     * Which of {@code names} a snapshot of the table added, in the messages' partitions: files a landed commit wrote
-     * and a later compaction replaced are still read by the older snapshots. Reads the delta manifests of every
-     * snapshot, which only a clean-up of a writer's own compacted files needs.
+     * Which of {@code names} a snapshot of the table added, in the messages' partitions: files a
+     * landed commit wrote and a later compaction replaced are still read by the older snapshots.
+     * Reads the delta manifests of every snapshot, which only a clean-up of a writer's own
+     * compacted files needs.
      */
     private static Set<String> referencedByAnySnapshot(
             FileStoreTable table, List<CommitMessage> messages, Set<String> names) {
@@ -458,11 +522,12 @@ public final class PaimonCommits {
             return found;
         }
         List<BinaryRow> partitions = new ArrayList<>();
-        messages.forEach(m -> {
-            if (!partitions.contains(m.partition())) {
-                partitions.add(m.partition());
-            }
-        });
+        messages.forEach(
+                m -> {
+                    if (!partitions.contains(m.partition())) {
+                        partitions.add(m.partition());
+                    }
+                });
         for (long id = earliest; id <= latest; id++) {
             Snapshot snapshot;
             try {
@@ -470,8 +535,14 @@ public final class PaimonCommits {
             } catch (FileNotFoundException e) {
                 continue;
             }
-            for (ManifestEntry entry : table.store().newScan().withSnapshot(snapshot).withKind(ScanMode.DELTA)
-                    .withPartitionFilter(partitions).plan().files()) {
+            for (ManifestEntry entry :
+                    table.store()
+                            .newScan()
+                            .withSnapshot(snapshot)
+                            .withKind(ScanMode.DELTA)
+                            .withPartitionFilter(partitions)
+                            .plan()
+                            .files()) {
                 if (names.contains(entry.file().fileName())) {
                     found.add(entry.file().fileName());
                 }
@@ -524,14 +595,19 @@ public final class PaimonCommits {
     }
 
     /**
-     * Deletes the new files of the selected parts of {@code messages}, except {@code keep} and the messages' inputs
-     * (compaction inputs and deleted files: a compaction that only moves a file up a level "adds" a file of the
-     * same name). When the adding part is cleaned up, a compaction input that the messages themselves add (a
-     * writer compacting its own level-0 files, as on deletion-vector tables) is not an input of the table but a
-     * file of this commit, and is deleted too.
+     * Deletes the new files of the selected parts of {@code messages}, except {@code keep} and the
+     * messages' inputs (compaction inputs and deleted files: a compaction that only moves a file up
+     * a level "adds" a file of the same name). When the adding part is cleaned up, a compaction
+     * input that the messages themselves add (a writer compacting its own level-0 files, as on
+     * deletion-vector tables) is not an input of the table but a file of this commit, and is
+     * deleted too.
      */
     private static void cleanUp(
-            FileStoreTable table, List<CommitMessage> messages, boolean appendPart, boolean compactPart, Set<String> keep)
+            FileStoreTable table,
+            List<CommitMessage> messages,
+            boolean appendPart,
+            boolean compactPart,
+            Set<String> keep)
             throws IOException {
         Set<String> own = new HashSet<>();
         if (appendPart) {
@@ -559,7 +635,10 @@ public final class PaimonCommits {
         List<Path> toDelete = new ArrayList<>();
         for (CommitMessage message : messages) {
             CommitMessageImpl m = (CommitMessageImpl) message;
-            DataFilePathFactory dataPaths = table.store().pathFactory().createDataFilePathFactory(m.partition(), m.bucket());
+            DataFilePathFactory dataPaths =
+                    table.store()
+                            .pathFactory()
+                            .createDataFilePathFactory(m.partition(), m.bucket());
             List<DataFileMeta> dataFiles = new ArrayList<>();
             List<IndexFileMeta> indexFiles = new ArrayList<>();
             DataIncrement d = m.newFilesIncrement();
@@ -581,7 +660,11 @@ public final class PaimonCommits {
             }
             for (IndexFileMeta file : indexFiles) {
                 if (!inputs.contains(file.fileName())) {
-                    toDelete.add(table.store().pathFactory().indexFileFactory(m.partition(), m.bucket()).toPath(file));
+                    toDelete.add(
+                            table.store()
+                                    .pathFactory()
+                                    .indexFileFactory(m.partition(), m.bucket())
+                                    .toPath(file));
                 }
             }
         }
@@ -591,7 +674,11 @@ public final class PaimonCommits {
                 table.fileIO().deleteQuietly(path);
             } catch (RuntimeException e) {
                 if (problems == null) {
-                    problems = new IOException("Cannot delete every uncommitted file of " + table.name() + ".");
+                    problems =
+                            new IOException(
+                                    "Cannot delete every uncommitted file of "
+                                            + table.name()
+                                            + ".");
                 }
                 problems.addSuppressed(e);
             }

@@ -1,10 +1,9 @@
 package dev.strata.spark.write;
 
-import java.io.File;
-import java.util.List;
-
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextWriteHook;
+import java.io.File;
+import java.util.List;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
@@ -14,20 +13,23 @@ import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 
 /**
- * The Paimon table write of one Spark task, shared by INSERT tasks and compaction tasks. It owns the
- * task's spill directory and is the single place where a task's commit messages are produced.
+ * The Paimon table write of one Spark task, shared by INSERT tasks and compaction tasks. It owns
+ * the task's spill directory and is the single place where a task's commit messages are produced.
  *
- * <p>On a primary-key table with {@code pk-full-text.index.columns}, the task's full-text maintainers run
- * inside {@link #prepareCommit()}: they are restored from the snapshot that was latest when the task
- * started (the one Paimon's writer restores its buckets from), see the task's append and compact
- * increments, and add their archive changes to the same commit messages, so data and archives land in one
- * snapshot. Batch tasks wait for their archive builds, as they wait for compaction. Writes into a
- * postpone-bucket table ({@code bucket = -2}) have no maintainer: the compaction that assigns real buckets
- * builds the archives of the buckets it writes.
+ * <p>On a primary-key table with {@code pk-full-text.index.columns}, the task's full-text
+ * maintainers run inside {@link #prepareCommit()}: they are restored from the snapshot that was
+ * latest when the task started (the one Paimon's writer restores its buckets from), see the task's
+ * append and compact increments, and add their archive changes to the same commit messages, so data
+ * and archives land in one snapshot. Batch tasks wait for their archive builds, as they wait for
+ * compaction. Writes into a postpone-bucket table ({@code bucket = -2}) have no maintainer: the
+ * compaction that assigns real buckets builds the archives of the buckets it writes.
  */
 public final class PaimonTaskWriter implements AutoCloseable {
 
-    /** Paimon's postpone bucket: rows parked until compaction assigns real buckets; archives never cover it. */
+    /**
+     * Paimon's postpone bucket: rows parked until compaction assigns real buckets; archives never
+     * cover it.
+     */
     private static final int POSTPONE_BUCKET = -2;
 
     private final BatchTableWrite write;
@@ -35,7 +37,8 @@ public final class PaimonTaskWriter implements AutoCloseable {
     private final PkFullTextWriteHook fullText;
     private boolean closed;
 
-    private PaimonTaskWriter(BatchTableWrite write, IOManager ioManager, PkFullTextWriteHook fullText) {
+    private PaimonTaskWriter(
+            BatchTableWrite write, IOManager ioManager, PkFullTextWriteHook fullText) {
         this.write = write;
         this.ioManager = ioManager;
         this.fullText = fullText;
@@ -64,7 +67,9 @@ public final class PaimonTaskWriter implements AutoCloseable {
         write.write(row);
     }
 
-    /** Writes a row into a given bucket (the caller computed it with the table's bucket function). */
+    /**
+     * Writes a row into a given bucket (the caller computed it with the table's bucket function).
+     */
     public void write(InternalRow row, int bucket) throws Exception {
         write.write(row, bucket);
     }
@@ -74,15 +79,18 @@ public final class PaimonTaskWriter implements AutoCloseable {
         write.compact(partition, bucket, full);
     }
 
-    /** Flushes and waits for compaction and archive builds; the messages describe everything this task changed. */
+    /**
+     * Flushes and waits for compaction and archive builds; the messages describe everything this
+     * task changed.
+     */
     public List<CommitMessage> prepareCommit() throws Exception {
         List<CommitMessage> messages = write.prepareCommit();
         return fullText == null ? messages : fullText.prepareCommit(messages, true);
     }
 
     /**
-     * Gives up the task's work: generated archives are deleted, and Paimon's writers delete the data files
-     * they wrote but did not hand over in a commit message.
+     * Gives up the task's work: generated archives are deleted, and Paimon's writers delete the
+     * data files they wrote but did not hand over in a commit message.
      */
     public void abort() throws Exception {
         try {

@@ -11,7 +11,6 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
-
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.FileStatus;
 import org.apache.paimon.fs.Path;
@@ -20,15 +19,17 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageSerializer;
 
 /**
- * The job-scoped pending directory of one {@link PaimonCommits.Commit}:
- * {@code <table path>/_strata-pending/<commit user>/}. Before a task returns its commit messages to the driver it
- * records them here, one marker file per task attempt, so that files of a task whose message never reached the
- * driver (a cancelled job, a zombie or speculative attempt, an executor lost after the task finished) can still
- * be found and deleted by the driver's abort, or, after a crashed driver, by {@code remove_orphan_files}. Paimon's
- * readers never list the table directory, and its orphan-file cleaning skips names starting with {@code _}.
+ * The job-scoped pending directory of one {@link PaimonCommits.Commit}: {@code <table
+ * path>/_strata-pending/<commit user>/}. Before a task returns its commit messages to the driver it
+ * records them here, one marker file per task attempt, so that files of a task whose message never
+ * reached the driver (a cancelled job, a zombie or speculative attempt, an executor lost after the
+ * task finished) can still be found and deleted by the driver's abort, or, after a crashed driver,
+ * by {@code remove_orphan_files}. Paimon's readers never list the table directory, and its
+ * orphan-file cleaning skips names starting with {@code _}.
  *
- * <p>Marker format (big-endian, written to a temporary file {@code .<name>.tmp} and renamed to {@code <name>},
- * so a marker is either complete or absent):
+ * <p>Marker format (big-endian, written to a temporary file {@code .<name>.tmp} and renamed to
+ * {@code <name>}, so a marker is either complete or absent):
+ *
  * <pre>
  *   int   magic 0x5354504D ("STPM")
  *   int   format version (1)
@@ -37,7 +38,9 @@ import org.apache.paimon.table.sink.CommitMessageSerializer;
  *   n x   (int length, length bytes of CommitMessageSerializer output)
  *   long  CRC32 of all bytes before it
  * </pre>
- * This handle is what tasks get: the table's file IO and the directory, nothing of the driver's commit.
+ *
+ * This handle is what tasks get: the table's file IO and the directory, nothing of the driver's
+ * commit.
  */
 public final class PendingMessages implements Serializable {
 
@@ -68,7 +71,9 @@ public final class PendingMessages implements Serializable {
         return new Path(table.location(), DIRECTORY);
     }
 
-    /** The pending directories of {@code table} (of running commits, or of drivers that crashed). */
+    /**
+     * The pending directories of {@code table} (of running commits, or of drivers that crashed).
+     */
     public static List<PendingMessages> all(FileStoreTable table) throws IOException {
         Path root = root(table);
         List<PendingMessages> out = new ArrayList<>();
@@ -88,8 +93,8 @@ public final class PendingMessages implements Serializable {
     }
 
     /**
-     * Records the messages of one task attempt ({@code attempt} names it uniquely within the job, e.g.
-     * {@code 3-1042} for partition 3, task attempt 1042), atomically.
+     * Records the messages of one task attempt ({@code attempt} names it uniquely within the job,
+     * e.g. {@code 3-1042} for partition 3, task attempt 1042), atomically.
      */
     public void record(String attempt, List<CommitMessage> messages) throws IOException {
         CommitMessageSerializer serializer = new CommitMessageSerializer();
@@ -117,14 +122,17 @@ public final class PendingMessages implements Serializable {
         }
         if (!fileIO.rename(tmp, marker)) {
             fileIO.deleteQuietly(tmp);
-            throw new IOException(String.format(
-                    "Cannot record the commit messages of task attempt %s in %s: renaming %s to %s failed. The task "
-                            + "fails so that its files are cleaned up.",
-                    attempt, dir, tmp.getName(), marker.getName()));
+            throw new IOException(
+                    String.format(
+                            "Cannot record the commit messages of task attempt %s in %s: renaming %s to %s failed. The task "
+                                    + "fails so that its files are cleaned up.",
+                            attempt, dir, tmp.getName(), marker.getName()));
         }
     }
 
-    /** The messages of every complete marker, in no particular order; temporary files are skipped. */
+    /**
+     * The messages of every complete marker, in no particular order; temporary files are skipped.
+     */
     public List<CommitMessage> read() throws IOException {
         List<CommitMessage> messages = new ArrayList<>();
         if (!fileIO.exists(dir)) {
@@ -173,24 +181,36 @@ public final class PendingMessages implements Serializable {
         } else {
             CRC32 crc = new CRC32();
             crc.update(bytes, 0, bytes.length - 8);
-            long stored = new DataInputStream(new ByteArrayInputStream(bytes, bytes.length - 8, 8)).readLong();
+            long stored =
+                    new DataInputStream(new ByteArrayInputStream(bytes, bytes.length - 8, 8))
+                            .readLong();
             if (stored != crc.getValue()) {
-                bad = String.format("its checksum is %016x, the bytes give %016x", stored, crc.getValue());
+                bad =
+                        String.format(
+                                "its checksum is %016x, the bytes give %016x",
+                                stored, crc.getValue());
             }
         }
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 0, Math.max(0, bytes.length - 8)));
+        DataInputStream in =
+                new DataInputStream(
+                        new ByteArrayInputStream(bytes, 0, Math.max(0, bytes.length - 8)));
         if (bad == null && in.readInt() != MAGIC) {
             bad = "it does not start with the marker magic number";
         }
         int format = bad == null ? in.readInt() : -1;
         if (bad == null && format != FORMAT_VERSION) {
-            bad = "its format version is " + format + ", this Strata reads version " + FORMAT_VERSION;
+            bad =
+                    "its format version is "
+                            + format
+                            + ", this Strata reads version "
+                            + FORMAT_VERSION;
         }
         if (bad != null) {
-            throw new IOException(String.format(
-                    "Cannot read the pending commit messages in %s: %s. Delete the file once no job writes the table; "
-                            + "remove_orphan_files then removes the files it named.",
-                    marker, bad));
+            throw new IOException(
+                    String.format(
+                            "Cannot read the pending commit messages in %s: %s. Delete the file once no job writes the table; "
+                                    + "remove_orphan_files then removes the files it named.",
+                            marker, bad));
         }
         int version = in.readInt();
         int n = in.readInt();

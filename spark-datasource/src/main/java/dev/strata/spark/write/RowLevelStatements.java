@@ -1,14 +1,13 @@
 package dev.strata.spark.write;
 
+import dev.strata.spark.catalog.TableDefinitionChecks;
+import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.read.SparkPredicates;
+import dev.strata.spark.read.StrataScanBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import dev.strata.spark.errors.StrataErrors;
-import dev.strata.spark.catalog.TableDefinitionChecks;
-import dev.strata.spark.read.SparkPredicates;
-import dev.strata.spark.read.StrataScanBuilder;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.predicate.Predicate;
@@ -34,16 +33,17 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * DELETE, UPDATE and MERGE INTO on Strata tables.
  *
- * <p>Primary-key tables: Spark scans the table, works out the changed rows and hands them to the writer as
- * deletes (by row id = the primary-key columns, which include the partition columns), updates and inserts.
- * They are written as Paimon rows of kind {@code -D}, {@code +U} and {@code +I} through the table's own
- * writer, exactly as INSERT writes (same bucket routing, postpone bucket, in-writer compaction and full-text
- * archive maintenance), and committed in one snapshot through {@link PaimonCommits}; the {@code deduplicate}
- * merge engine applies them when the table is read or compacted.
+ * <p>Primary-key tables: Spark scans the table, works out the changed rows and hands them to the
+ * writer as deletes (by row id = the primary-key columns, which include the partition columns),
+ * updates and inserts. They are written as Paimon rows of kind {@code -D}, {@code +U} and {@code
+ * +I} through the table's own writer, exactly as INSERT writes (same bucket routing, postpone
+ * bucket, in-writer compaction and full-text archive maintenance), and committed in one snapshot
+ * through {@link PaimonCommits}; the {@code deduplicate} merge engine applies them when the table
+ * is read or compacted.
  *
  * <p>A DELETE whose condition uses partition columns only drops the matching partitions instead (an
- * OVERWRITE snapshot, no data file written), on append and primary-key tables. Other DELETEs, UPDATE and
- * MERGE on append tables are refused with an error saying what to set.
+ * OVERWRITE snapshot, no data file written), on append and primary-key tables. Other DELETEs,
+ * UPDATE and MERGE on append tables are refused with an error saying what to set.
  */
 public final class RowLevelStatements {
 
@@ -58,7 +58,8 @@ public final class RowLevelStatements {
             if (command != RowLevelOperation.Command.DELETE) {
                 throw StrataErrors.analysis(appendTableRefusal(tableName, table, statement));
             }
-            // Spark turns a DELETE over partition columns into dropPartitions before it builds the write;
+            // Spark turns a DELETE over partition columns into dropPartitions before it builds the
+            // write;
             // only a DELETE that would rewrite rows reaches the write builder, which refuses it.
             return () -> new AppendTableDelete(tableName, table, schema);
         }
@@ -67,38 +68,48 @@ public final class RowLevelStatements {
     }
 
     /**
-     * Whether a DELETE with these predicates (Spark's, ANDed) can drop whole partitions: every predicate is
-     * over partition columns only and Paimon can evaluate it exactly on partition values. A table without
-     * partition columns qualifies only for a DELETE without condition.
+     * Whether a DELETE with these predicates (Spark's, ANDed) can drop whole partitions: every
+     * predicate is over partition columns only and Paimon can evaluate it exactly on partition
+     * values. A table without partition columns qualifies only for a DELETE without condition.
      */
     public static boolean canDropPartitions(
-            FileStoreTable table, org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+            FileStoreTable table,
+            org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
         return partitionPredicate(table, predicates).isPresent();
     }
 
     /**
-     * Drops the partitions matching {@code predicates} (see {@link #canDropPartitions}) in one snapshot; with
-     * no condition, every row of the table.
+     * Drops the partitions matching {@code predicates} (see {@link #canDropPartitions}) in one
+     * snapshot; with no condition, every row of the table.
      */
     public static void dropPartitions(
-            String tableName, FileStoreTable table, org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+            String tableName,
+            FileStoreTable table,
+            org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
         Optional<Predicate> predicate = partitionPredicate(table, predicates);
         if (predicate.isEmpty()) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot DELETE FROM %s by dropping partitions: the condition %s is not over partition columns %s "
-                            + "only. Use a condition over partition columns only.",
-                    tableName, List.of(predicates), table.partitionKeys()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot DELETE FROM %s by dropping partitions: the condition %s is not over partition columns %s "
+                                    + "only. Use a condition over partition columns only.",
+                            tableName, List.of(predicates), table.partitionKeys()));
         }
-        PaimonCommits.Commit commit = PaimonCommits.prepare(table, null, "the DELETE statement on " + tableName);
+        PaimonCommits.Commit commit =
+                PaimonCommits.prepare(table, null, "the DELETE statement on " + tableName);
         if (table.partitionKeys().isEmpty()) {
             commit.dropPartitions(null);
             return;
         }
-        List<BinaryRow> partitions = table.newSnapshotReader().withPartitionFilter(predicate.get()).partitions();
+        List<BinaryRow> partitions =
+                table.newSnapshotReader().withPartitionFilter(predicate.get()).partitions();
         CoreOptions options = table.coreOptions();
         RowType partitionType = table.rowType().project(table.partitionKeys());
-        InternalRowPartitionComputer computer = new InternalRowPartitionComputer(options.partitionDefaultName(),
-                partitionType, table.partitionKeys().toArray(new String[0]), options.legacyPartitionName());
+        InternalRowPartitionComputer computer =
+                new InternalRowPartitionComputer(
+                        options.partitionDefaultName(),
+                        partitionType,
+                        table.partitionKeys().toArray(new String[0]),
+                        options.legacyPartitionName());
         List<Map<String, String>> specs = new ArrayList<>();
         for (BinaryRow partition : partitions) {
             specs.add(computer.generatePartValues(partition));
@@ -107,7 +118,8 @@ public final class RowLevelStatements {
     }
 
     private static Optional<Predicate> partitionPredicate(
-            FileStoreTable table, org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+            FileStoreTable table,
+            org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
         boolean unconditional = true;
         for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
             unconditional &= p.name().equals("ALWAYS_TRUE");
@@ -118,7 +130,8 @@ public final class RowLevelStatements {
         if (table.partitionKeys().isEmpty()) {
             return Optional.empty();
         }
-        SparkPredicates converter = new SparkPredicates(table.rowType().project(table.partitionKeys()));
+        SparkPredicates converter =
+                new SparkPredicates(table.rowType().project(table.partitionKeys()));
         List<Predicate> converted = new ArrayList<>();
         for (org.apache.spark.sql.connector.expressions.filter.Predicate p : predicates) {
             Optional<Predicate> c = converter.convert(p);
@@ -141,12 +154,15 @@ public final class RowLevelStatements {
         }
     }
 
-    private static String appendTableRefusal(String tableName, FileStoreTable table, String statement) {
-        String partitions = table.partitionKeys().isEmpty()
-                ? "recreate the table with a primary key"
-                : String.format("use DELETE FROM %s WHERE <condition over partition columns %s only> to drop "
-                        + "whole partitions, or recreate the table with a primary key",
-                        tableName, String.join(", ", table.partitionKeys()));
+    private static String appendTableRefusal(
+            String tableName, FileStoreTable table, String statement) {
+        String partitions =
+                table.partitionKeys().isEmpty()
+                        ? "recreate the table with a primary key"
+                        : String.format(
+                                "use DELETE FROM %s WHERE <condition over partition columns %s only> to drop "
+                                        + "whole partitions, or recreate the table with a primary key",
+                                tableName, String.join(", ", table.partitionKeys()));
         return String.format(
                 "Cannot %s %s: it is an append table without a primary key, and Strata writes row-level changes "
                         + "only to primary-key tables (TBLPROPERTIES 'primary-key' = '<columns>' with 'bucket' = "
@@ -155,41 +171,64 @@ public final class RowLevelStatements {
     }
 
     private static void checkPrimaryKeyTable(
-            String tableName, FileStoreTable table, RowLevelOperation.Command command, String statement) {
+            String tableName,
+            FileStoreTable table,
+            RowLevelOperation.Command command,
+            String statement) {
         CoreOptions options = table.coreOptions();
         CoreOptions.MergeEngine engine = options.mergeEngine();
         if (engine != CoreOptions.MergeEngine.DEDUPLICATE) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot %s %s: its '%s' is '%s', and Strata writes row-level changes only to tables with the "
-                            + "'deduplicate' merge engine, where a delete removes the key and an update replaces the "
-                            + "row. Feed rows to the '%s' merge engine with INSERT INTO, or recreate the table without "
-                            + "'%s'.",
-                    statement, tableName, CoreOptions.MERGE_ENGINE.key(), engine, engine, CoreOptions.MERGE_ENGINE.key()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot %s %s: its '%s' is '%s', and Strata writes row-level changes only to tables with the "
+                                    + "'deduplicate' merge engine, where a delete removes the key and an update replaces the "
+                                    + "row. Feed rows to the '%s' merge engine with INSERT INTO, or recreate the table without "
+                                    + "'%s'.",
+                            statement,
+                            tableName,
+                            CoreOptions.MERGE_ENGINE.key(),
+                            engine,
+                            engine,
+                            CoreOptions.MERGE_ENGINE.key()));
         }
         if (!options.sequenceField().isEmpty()) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot %s %s: it has '%s' = '%s', so the changes of the statement would compete with the stored "
-                            + "rows by that field instead of replacing them. Write the changes with INSERT INTO carrying "
-                            + "a higher sequence value, or remove the option with ALTER TABLE %s UNSET TBLPROPERTIES "
-                            + "('%s').",
-                    statement, tableName, CoreOptions.SEQUENCE_FIELD.key(), String.join(",", options.sequenceField()),
-                    tableName, CoreOptions.SEQUENCE_FIELD.key()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot %s %s: it has '%s' = '%s', so the changes of the statement would compete with the stored "
+                                    + "rows by that field instead of replacing them. Write the changes with INSERT INTO carrying "
+                                    + "a higher sequence value, or remove the option with ALTER TABLE %s UNSET TBLPROPERTIES "
+                                    + "('%s').",
+                            statement,
+                            tableName,
+                            CoreOptions.SEQUENCE_FIELD.key(),
+                            String.join(",", options.sequenceField()),
+                            tableName,
+                            CoreOptions.SEQUENCE_FIELD.key()));
         }
         if (command == RowLevelOperation.Command.UPDATE) {
             return;
         }
         if (options.ignoreDelete()) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot %s %s: it has '%s' = 'true', so Paimon would drop the statement's deletes. Set "
-                            + "ALTER TABLE %s SET TBLPROPERTIES ('%s' = 'false').",
-                    statement, tableName, CoreOptions.IGNORE_DELETE.key(), tableName, CoreOptions.IGNORE_DELETE.key()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot %s %s: it has '%s' = 'true', so Paimon would drop the statement's deletes. Set "
+                                    + "ALTER TABLE %s SET TBLPROPERTIES ('%s' = 'false').",
+                            statement,
+                            tableName,
+                            CoreOptions.IGNORE_DELETE.key(),
+                            tableName,
+                            CoreOptions.IGNORE_DELETE.key()));
         }
         if (options.changelogProducer() == CoreOptions.ChangelogProducer.INPUT) {
-            throw StrataErrors.analysis(String.format(
-                    "Cannot %s %s: it has '%s' = 'input', which would copy the statement's delete rows into the "
-                            + "changelog, and they carry only the key (the other columns are placeholders). Set '%s' to "
-                            + "'lookup' or 'full-compaction', which produce the changelog from the stored rows.",
-                    statement, tableName, CoreOptions.CHANGELOG_PRODUCER.key(), CoreOptions.CHANGELOG_PRODUCER.key()));
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot %s %s: it has '%s' = 'input', which would copy the statement's delete rows into the "
+                                    + "changelog, and they carry only the key (the other columns are placeholders). Set '%s' to "
+                                    + "'lookup' or 'full-compaction', which produce the changelog from the stored rows.",
+                            statement,
+                            tableName,
+                            CoreOptions.CHANGELOG_PRODUCER.key(),
+                            CoreOptions.CHANGELOG_PRODUCER.key()));
         }
     }
 
@@ -201,8 +240,12 @@ public final class RowLevelStatements {
         private final RowLevelOperation.Command command;
         private final String statement;
 
-        PrimaryKeyChanges(String tableName, FileStoreTable table, StructType schema,
-                RowLevelOperation.Command command, String statement) {
+        PrimaryKeyChanges(
+                String tableName,
+                FileStoreTable table,
+                StructType schema,
+                RowLevelOperation.Command command,
+                String statement) {
             this.tableName = tableName;
             this.table = table;
             this.schema = schema;
@@ -227,7 +270,9 @@ public final class RowLevelStatements {
 
         @Override
         public NamedReference[] rowId() {
-            return table.primaryKeys().stream().map(Expressions::column).toArray(NamedReference[]::new);
+            return table.primaryKeys().stream()
+                    .map(Expressions::column)
+                    .toArray(NamedReference[]::new);
         }
 
         @Override
@@ -240,24 +285,34 @@ public final class RowLevelStatements {
             return new DeltaWriteBuilder() {
                 @Override
                 public DeltaWrite build() {
-                    FileStoreTable target = TableDefinitionChecks.storeDerivedOptions(tableName, table);
+                    FileStoreTable target =
+                            TableDefinitionChecks.storeDerivedOptions(tableName, table);
                     StrataWriteBuilder.checkWritable(tableName, target);
                     List<String> rowIdColumns = new ArrayList<>();
-                    StructType rowIdSchema = info.rowIdSchema().orElseThrow(() -> new IllegalStateException(
-                            "Cannot plan the " + statement + " statement on " + tableName
-                                    + ": Spark gave the write no row id schema."));
+                    StructType rowIdSchema =
+                            info.rowIdSchema()
+                                    .orElseThrow(
+                                            () ->
+                                                    new IllegalStateException(
+                                                            "Cannot plan the "
+                                                                    + statement
+                                                                    + " statement on "
+                                                                    + tableName
+                                                                    + ": Spark gave the write no row id schema."));
                     for (StructField field : rowIdSchema.fields()) {
                         rowIdColumns.add(field.name());
                     }
-                    return new StrataWrite(tableName, target, info, WriteMode.rowLevel(statement), rowIdColumns);
+                    return new StrataWrite(
+                            tableName, target, info, WriteMode.rowLevel(statement), rowIdColumns);
                 }
             };
         }
     }
 
     /**
-     * A DELETE on an append table. Spark plans it as a rewrite of the files holding matching rows; one over
-     * partition columns only becomes a partition drop before the write is built, any other is refused here.
+     * A DELETE on an append table. Spark plans it as a rewrite of the files holding matching rows;
+     * one over partition columns only becomes a partition drop before the write is built, any other
+     * is refused here.
      */
     private static final class AppendTableDelete implements RowLevelOperation {
         private final String tableName;

@@ -3,7 +3,6 @@ package dev.strata.spark.write;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
@@ -14,14 +13,16 @@ import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
- * A job's write: tasks write with Paimon's table write and return their commit messages; the driver commits
- * all of them in one Paimon commit through {@link PaimonCommits}, which after a failure keeps whatever part of
- * the commit landed and deletes only the rest. A job that aborts deletes the files its tasks wrote, never one
- * a committed snapshot references. Row-level statements go the same way: their deletes and updates are
- * Paimon rows of kind {@code -D} and {@code +U} written by the same task writers.
+ * A job's write: tasks write with Paimon's table write and return their commit messages; the driver
+ * commits all of them in one Paimon commit through {@link PaimonCommits}, which after a failure
+ * keeps whatever part of the commit landed and deletes only the rest. A job that aborts deletes the
+ * files its tasks wrote, never one a committed snapshot references. Row-level statements go the
+ * same way: their deletes and updates are Paimon rows of kind {@code -D} and {@code +U} written by
+ * the same task writers.
  *
- * <p>Each task records its messages in the commit's pending directory before returning them, so an abort also
- * deletes the files of tasks whose messages Spark dropped (the {@code null} slots of a cancelled or failed job).
+ * <p>Each task records its messages in the commit's pending directory before returning them, so an
+ * abort also deletes the files of tasks whose messages Spark dropped (the {@code null} slots of a
+ * cancelled or failed job).
  */
 final class StrataBatchWrite implements DeltaBatchWrite {
 
@@ -32,27 +33,37 @@ final class StrataBatchWrite implements DeltaBatchWrite {
     private final PaimonCommits.Commit commit;
     private final List<String> rowIdColumns;
 
-    StrataBatchWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode,
+    StrataBatchWrite(
+            String tableName,
+            FileStoreTable table,
+            LogicalWriteInfo info,
+            WriteMode mode,
             List<String> rowIdColumns) {
         this.tableName = tableName;
         this.rowIdColumns = rowIdColumns;
         Map<String, String> dynamic = new HashMap<>();
         if (mode.overwrite()) {
-            dynamic.put(CoreOptions.DYNAMIC_PARTITION_OVERWRITE.key(), Boolean.toString(mode.dynamic()));
+            dynamic.put(
+                    CoreOptions.DYNAMIC_PARTITION_OVERWRITE.key(),
+                    Boolean.toString(mode.dynamic()));
         }
         this.table = dynamic.isEmpty() ? table : table.copy(dynamic);
         this.mode = mode;
         BatchWriteBuilder b = this.table.newBatchWriteBuilder();
         this.builder = mode.overwrite() ? b.withOverwrite(mode.staticPartition()) : b;
-        this.commit = PaimonCommits.prepare(this.table, mode.overwrite() ? mode.staticPartition() : null,
-                mode.rowLevel()
-                        ? String.format("the %s statement on %s", mode, tableName)
-                        : String.format("the write (%s) to %s", mode, tableName));
+        this.commit =
+                PaimonCommits.prepare(
+                        this.table,
+                        mode.overwrite() ? mode.staticPartition() : null,
+                        mode.rowLevel()
+                                ? String.format("the %s statement on %s", mode, tableName)
+                                : String.format("the write (%s) to %s", mode, tableName));
     }
 
     @Override
     public StrataDataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new StrataDataWriterFactory(tableName, table, builder, rowIdColumns, commit.pending());
+        return new StrataDataWriterFactory(
+                tableName, table, builder, rowIdColumns, commit.pending());
     }
 
     @Override
@@ -67,10 +78,12 @@ final class StrataBatchWrite implements DeltaBatchWrite {
         try {
             commit.abort(all);
         } catch (Exception e) {
-            throw new IllegalStateException(String.format(
-                    "Cannot clean up the aborted write to %s: %s. Files of the aborted job may remain; "
-                            + "Paimon's remove_orphan_files removes them.",
-                    tableName, e.getMessage()), e);
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot clean up the aborted write to %s: %s. Files of the aborted job may remain; "
+                                    + "Paimon's remove_orphan_files removes them.",
+                            tableName, e.getMessage()),
+                    e);
         }
     }
 }

@@ -4,14 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageSerializer;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
- * Carries a task's Paimon commit messages to the driver, in Paimon's own versioned serialization so the
- * bytes do not depend on Java serialization of Paimon's classes.
+ * Carries a task's Paimon commit messages to the driver, in Paimon's own versioned serialization so
+ * the bytes do not depend on Java serialization of Paimon's classes.
  */
 public final class StrataCommitMessage implements WriterCommitMessage {
 
@@ -33,7 +32,8 @@ public final class StrataCommitMessage implements WriterCommitMessage {
                 bytes.add(serializer.serialize(m));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot serialize Paimon commit messages: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Cannot serialize Paimon commit messages: " + e.getMessage(), e);
         }
         return new StrataCommitMessage(serializer.getVersion(), bytes);
     }
@@ -46,12 +46,16 @@ public final class StrataCommitMessage implements WriterCommitMessage {
                 out.add(serializer.deserialize(version, b));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read Paimon commit messages: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Cannot read Paimon commit messages: " + e.getMessage(), e);
         }
         return out;
     }
 
-    /** All Paimon messages of a job's task messages (Spark passes null for tasks that did not finish). */
+    /**
+     * All Paimon messages of a job's task messages (Spark passes null for tasks that did not
+     * finish).
+     */
     public static List<CommitMessage> flatten(WriterCommitMessage[] taskMessages) {
         List<CommitMessage> all = new ArrayList<>();
         for (WriterCommitMessage m : taskMessages) {

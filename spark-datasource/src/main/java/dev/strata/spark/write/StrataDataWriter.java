@@ -1,9 +1,8 @@
 package dev.strata.spark.write;
 
+import dev.strata.spark.data.SparkToPaimon;
 import java.io.IOException;
 import java.util.List;
-
-import dev.strata.spark.data.SparkToPaimon;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
@@ -13,8 +12,9 @@ import org.apache.spark.sql.connector.write.DeltaWriter;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
- * Writes one task's rows through Paimon: inserted rows as {@code +I}; for row-level statements also deletes
- * as {@code -D} rows of the key and updates as {@code +U} rows, which the table's merge engine applies.
+ * Writes one task's rows through Paimon: inserted rows as {@code +I}; for row-level statements also
+ * deletes as {@code -D} rows of the key and updates as {@code +U} rows, which the table's merge
+ * engine applies.
  */
 final class StrataDataWriter implements DeltaWriter<InternalRow> {
 
@@ -27,12 +27,19 @@ final class StrataDataWriter implements DeltaWriter<InternalRow> {
     private final String attempt;
 
     /**
-     * @param keys the delete rows of a row-level statement; null for INSERT, which has no deletes or updates
+     * @param keys the delete rows of a row-level statement; null for INSERT, which has no deletes
+     *     or updates
      * @param pending where {@link #commit()} records the task's messages before returning them
      * @param attempt the task attempt, unique within the job ({@code <partition>-<task id>})
      */
-    StrataDataWriter(String tableName, FileStoreTable table, PaimonTaskWriter writer, SparkToPaimon converter,
-            KeyRows keys, PendingMessages pending, String attempt) {
+    StrataDataWriter(
+            String tableName,
+            FileStoreTable table,
+            PaimonTaskWriter writer,
+            SparkToPaimon converter,
+            KeyRows keys,
+            PendingMessages pending,
+            String attempt) {
         this.tableName = tableName;
         this.table = table;
         this.writer = writer;
@@ -62,8 +69,10 @@ final class StrataDataWriter implements DeltaWriter<InternalRow> {
 
     private KeyRows rowLevelKeys() {
         if (keys == null) {
-            throw new IllegalStateException("Cannot delete or update rows of " + tableName
-                    + " in a plain write: only row-level statements (DELETE, UPDATE, MERGE) send them.");
+            throw new IllegalStateException(
+                    "Cannot delete or update rows of "
+                            + tableName
+                            + " in a plain write: only row-level statements (DELETE, UPDATE, MERGE) send them.");
         }
         return keys;
     }
@@ -86,21 +95,29 @@ final class StrataDataWriter implements DeltaWriter<InternalRow> {
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new IOException("Cannot prepare the commit of a task writing " + tableName + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "Cannot prepare the commit of a task writing "
+                            + tableName
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
         try {
             pending.record(attempt, messages);
         } catch (IOException | RuntimeException e) {
-            // Without the record the driver might never learn of these files: delete them before failing.
+            // Without the record the driver might never learn of these files: delete them before
+            // failing.
             try {
                 PaimonCommits.discard(table, messages);
             } catch (IOException | RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
-            throw new IOException(String.format(
-                    "Cannot record the commit messages of a task writing %s in %s: %s. The task's files were "
-                            + "deleted; Spark retries the task.",
-                    tableName, pending.dir(), e.getMessage()), e);
+            throw new IOException(
+                    String.format(
+                            "Cannot record the commit messages of a task writing %s in %s: %s. The task's files were "
+                                    + "deleted; Spark retries the task.",
+                            tableName, pending.dir(), e.getMessage()),
+                    e);
         }
         return StrataCommitMessage.of(messages);
     }
@@ -112,7 +129,8 @@ final class StrataDataWriter implements DeltaWriter<InternalRow> {
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new IOException("Cannot abort a task writing " + tableName + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "Cannot abort a task writing " + tableName + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,8 +1,7 @@
 package dev.strata.spark.write;
 
-import java.util.List;
-
 import dev.strata.spark.data.SparkToPaimon;
+import java.util.List;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -20,7 +19,11 @@ final class StrataDataWriterFactory implements DeltaWriterFactory {
     private final List<String> rowIdColumns;
     private final PendingMessages pending;
 
-    StrataDataWriterFactory(String tableName, FileStoreTable table, BatchWriteBuilder builder, List<String> rowIdColumns,
+    StrataDataWriterFactory(
+            String tableName,
+            FileStoreTable table,
+            BatchWriteBuilder builder,
+            List<String> rowIdColumns,
             PendingMessages pending) {
         this.tableName = tableName;
         this.table = table;
@@ -31,8 +34,17 @@ final class StrataDataWriterFactory implements DeltaWriterFactory {
 
     @Override
     public DeltaWriter<InternalRow> createWriter(int partitionId, long taskId) {
-        KeyRows keys = rowIdColumns.isEmpty() ? null : new KeyRows(tableName, table.rowType(), rowIdColumns);
-        return new StrataDataWriter(tableName, table, PaimonTaskWriter.open(table, builder),
-                SparkToPaimon.forRowType(table.rowType()), keys, pending, partitionId + "-" + taskId);
+        KeyRows keys =
+                rowIdColumns.isEmpty()
+                        ? null
+                        : new KeyRows(tableName, table.rowType(), rowIdColumns);
+        return new StrataDataWriter(
+                tableName,
+                table,
+                PaimonTaskWriter.open(table, builder),
+                SparkToPaimon.forRowType(table.rowType()),
+                keys,
+                pending,
+                partitionId + "-" + taskId);
     }
 }

@@ -1,8 +1,7 @@
 package dev.strata.spark.write;
 
-import java.util.List;
-
 import dev.strata.spark.functions.WriteDistributions;
+import java.util.List;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.distributions.Distribution;
 import org.apache.spark.sql.connector.expressions.SortOrder;
@@ -11,8 +10,9 @@ import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 
 /**
- * A planned write; asks Spark to cluster rows by (partition, Paimon bucket) for fixed-bucket tables. The same
- * write serves INSERT (rows only) and row-level statements (rows plus deletes and updates by row id).
+ * A planned write; asks Spark to cluster rows by (partition, Paimon bucket) for fixed-bucket
+ * tables. The same write serves INSERT (rows only) and row-level statements (rows plus deletes and
+ * updates by row id).
  */
 final class StrataWrite implements DeltaWrite, RequiresDistributionAndOrdering {
 
@@ -22,8 +22,16 @@ final class StrataWrite implements DeltaWrite, RequiresDistributionAndOrdering {
     private final WriteMode mode;
     private final List<String> rowIdColumns;
 
-    /** @param rowIdColumns the row id columns of a row-level statement in Spark's order, empty for INSERT */
-    StrataWrite(String tableName, FileStoreTable table, LogicalWriteInfo info, WriteMode mode, List<String> rowIdColumns) {
+    /**
+     * @param rowIdColumns the row id columns of a row-level statement in Spark's order, empty for
+     *     INSERT
+     */
+    StrataWrite(
+            String tableName,
+            FileStoreTable table,
+            LogicalWriteInfo info,
+            WriteMode mode,
+            List<String> rowIdColumns) {
         this.tableName = tableName;
         this.table = table;
         this.info = info;

@@ -4,7 +4,6 @@ import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.connector.expressions.Expression;
@@ -20,10 +19,11 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * Configures a write: append, overwrite of the partitions named by equality filters (static), or
- * overwrite of the partitions the written rows fall into (dynamic). Refuses table layouts Strata cannot
- * write correctly before any task starts.
+ * overwrite of the partitions the written rows fall into (dynamic). Refuses table layouts Strata
+ * cannot write correctly before any task starts.
  */
-public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwriteV2, SupportsDynamicOverwrite {
+public final class StrataWriteBuilder
+        implements WriteBuilder, SupportsOverwriteV2, SupportsDynamicOverwrite {
 
     private final String tableName;
     private final FileStoreTable table;
@@ -54,7 +54,10 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
 
     @Override
     public WriteBuilder overwriteDynamicPartitions() {
-        mode = table.partitionKeys().isEmpty() ? WriteMode.staticOverwrite(Map.of()) : WriteMode.dynamicOverwrite();
+        mode =
+                table.partitionKeys().isEmpty()
+                        ? WriteMode.staticOverwrite(Map.of())
+                        : WriteMode.dynamicOverwrite();
         return this;
     }
 
@@ -65,8 +68,9 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
     }
 
     /**
-     * Refuses table layouts Strata cannot write correctly, before any task starts: primary-key tables with
-     * dynamic buckets, and postpone-bucket tables asking batch writes to go straight into real buckets.
+     * Refuses table layouts Strata cannot write correctly, before any task starts: primary-key
+     * tables with dynamic buckets, and postpone-bucket tables asking batch writes to go straight
+     * into real buckets.
      */
     static void checkWritable(String tableName, FileStoreTable table) {
         CoreOptions options = table.coreOptions();
@@ -74,20 +78,24 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
         if (bucket == -2) {
             String fixed = table.options().get(CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key());
             if (fixed != null && Boolean.parseBoolean(fixed.trim())) {
-                throw new UnsupportedOperationException(String.format(
-                        "Cannot write to %s: option '%s' = '%s' asks batch writes to go straight into real buckets, "
-                                + "which Strata does not do; Strata parks written rows in bucket -2 until "
-                                + "CALL sys.compact. Set the option to 'false' or remove it.",
-                        tableName, CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key(), fixed));
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Cannot write to %s: option '%s' = '%s' asks batch writes to go straight into real buckets, "
+                                        + "which Strata does not do; Strata parks written rows in bucket -2 until "
+                                        + "CALL sys.compact. Set the option to 'false' or remove it.",
+                                tableName,
+                                CoreOptions.POSTPONE_BATCH_WRITE_FIXED_BUCKET.key(),
+                                fixed));
             }
             return;
         }
         if (bucket < 0 && !table.primaryKeys().isEmpty()) {
-            throw new UnsupportedOperationException(String.format(
-                    "Cannot write to %s: it is a primary-key table with dynamic buckets (bucket = %d); Strata writes "
-                            + "primary-key tables with a fixed bucket count or postpone buckets only. Recreate it with "
-                            + "'bucket' = 'N' (N > 0) or 'bucket' = '-2'.",
-                    tableName, bucket));
+            throw new UnsupportedOperationException(
+                    String.format(
+                            "Cannot write to %s: it is a primary-key table with dynamic buckets (bucket = %d); Strata writes "
+                                    + "primary-key tables with a fixed bucket count or postpone buckets only. Recreate it with "
+                                    + "'bucket' = 'N' (N > 0) or 'bucket' = '-2'.",
+                            tableName, bucket));
         }
     }
 
@@ -102,27 +110,36 @@ public final class StrataWriteBuilder implements WriteBuilder, SupportsOverwrite
             if (!(p.name().equals("=") || p.name().equals("<=>")) || c.length != 2) {
                 throw notPartitionFilter(p);
             }
-            NamedReference ref = c[0] instanceof NamedReference ? (NamedReference) c[0]
-                    : c[1] instanceof NamedReference ? (NamedReference) c[1] : null;
-            Literal<?> literal = c[1] instanceof Literal ? (Literal<?>) c[1]
-                    : c[0] instanceof Literal ? (Literal<?>) c[0] : null;
-            if (ref == null || literal == null || ref.fieldNames().length != 1
-                    || !table.partitionKeys().contains(ref.fieldNames()[0]) || literal.value() == null) {
+            NamedReference ref =
+                    c[0] instanceof NamedReference
+                            ? (NamedReference) c[0]
+                            : c[1] instanceof NamedReference ? (NamedReference) c[1] : null;
+            Literal<?> literal =
+                    c[1] instanceof Literal
+                            ? (Literal<?>) c[1]
+                            : c[0] instanceof Literal ? (Literal<?>) c[0] : null;
+            if (ref == null
+                    || literal == null
+                    || ref.fieldNames().length != 1
+                    || !table.partitionKeys().contains(ref.fieldNames()[0])
+                    || literal.value() == null) {
                 throw notPartitionFilter(p);
             }
             Object value = literal.value();
-            String text = literal.dataType().equals(DataTypes.DateType)
-                    ? LocalDate.ofEpochDay(((Number) value).longValue()).toString()
-                    : value.toString();
+            String text =
+                    literal.dataType().equals(DataTypes.DateType)
+                            ? LocalDate.ofEpochDay(((Number) value).longValue()).toString()
+                            : value.toString();
             partition.put(ref.fieldNames()[0], text);
         }
         return partition;
     }
 
     private IllegalArgumentException notPartitionFilter(Predicate p) {
-        return new IllegalArgumentException(String.format(
-                "Cannot overwrite %s where %s: Paimon overwrites whole partitions only. Use equality filters on "
-                        + "partition columns %s.",
-                tableName, p, table.partitionKeys()));
+        return new IllegalArgumentException(
+                String.format(
+                        "Cannot overwrite %s where %s: Paimon overwrites whole partitions only. Use equality filters on "
+                                + "partition columns %s.",
+                        tableName, p, table.partitionKeys()));
     }
 }

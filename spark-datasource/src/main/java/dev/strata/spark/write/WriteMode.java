@@ -4,8 +4,9 @@ import java.io.Serializable;
 import java.util.Map;
 
 /**
- * Append, static overwrite of a partition spec (empty = whole table), dynamic partition overwrite, or the
- * changes of a row-level DELETE, UPDATE or MERGE statement (inserts, updates and deletes by primary key).
+ * Append, static overwrite of a partition spec (empty = whole table), dynamic partition overwrite,
+ * or the changes of a row-level DELETE, UPDATE or MERGE statement (inserts, updates and deletes by
+ * primary key).
  */
 final class WriteMode implements Serializable {
 
@@ -16,7 +17,11 @@ final class WriteMode implements Serializable {
     private final Map<String, String> staticPartition;
     private final String statement;
 
-    private WriteMode(boolean overwrite, boolean dynamic, Map<String, String> staticPartition, String statement) {
+    private WriteMode(
+            boolean overwrite,
+            boolean dynamic,
+            Map<String, String> staticPartition,
+            String statement) {
         this.overwrite = overwrite;
         this.dynamic = dynamic;
         this.staticPartition = staticPartition;
@@ -35,7 +40,9 @@ final class WriteMode implements Serializable {
         return new WriteMode(true, true, Map.of(), null);
     }
 
-    /** The row changes of a row-level statement ({@code DELETE}, {@code UPDATE} or {@code MERGE}). */
+    /**
+     * The row changes of a row-level statement ({@code DELETE}, {@code UPDATE} or {@code MERGE}).
+     */
     static WriteMode rowLevel(String statement) {
         return new WriteMode(false, false, Map.of(), statement);
     }
@@ -65,6 +72,8 @@ final class WriteMode implements Serializable {
         if (!overwrite) {
             return "append";
         }
-        return dynamic ? "overwrite dynamic partitions" : "overwrite " + (staticPartition.isEmpty() ? "table" : staticPartition);
+        return dynamic
+                ? "overwrite dynamic partitions"
+                : "overwrite " + (staticPartition.isEmpty() ? "table" : staticPartition);
     }
 }

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-
 import org.apache.paimon.fs.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The last check before DROP deletes a directory: it must be exactly the object's own directory inside the
- * warehouse, whatever names the metadata holds.
+ * The last check before DROP deletes a directory: it must be exactly the object's own directory
+ * inside the warehouse, whatever names the metadata holds.
  */
 class OwnDirectoryCheckTest {
 
@@ -18,25 +17,58 @@ class OwnDirectoryCheckTest {
     private static final List<String> TABLE = List.of("db.db", "t");
 
     private static void refused(Path warehouse, String dir, List<String> segments) {
-        assertThatThrownBy(() -> WarehouseNames.checkOwnDirectory("drop table lake.db.t", warehouse, new Path(dir),
-                        segments))
+        assertThatThrownBy(
+                        () ->
+                                WarehouseNames.checkOwnDirectory(
+                                        "drop table lake.db.t", warehouse, new Path(dir), segments))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContainingAll("Cannot drop table lake.db.t: its directory", "so Strata deletes nothing");
+                .hasMessageContainingAll(
+                        "Cannot drop table lake.db.t: its directory", "so Strata deletes nothing");
     }
 
     @Test
     void theTablesOwnDirectoryMayBeDeleted() {
-        assertThatCode(() -> WarehouseNames.checkOwnDirectory("drop table lake.db.t", WAREHOUSE,
-                new Path("file:/data/wh/db.db/t"), TABLE)).doesNotThrowAnyException();
-        assertThatCode(() -> WarehouseNames.checkOwnDirectory("drop table lake.db.t", new Path("file:/data/wh/"),
-                new Path("file:/data/wh/db.db/t"), TABLE)).doesNotThrowAnyException();
-        assertThatCode(() -> WarehouseNames.checkOwnDirectory("drop namespace lake.db", WAREHOUSE,
-                new Path("file:/data/wh/db.db"), List.of("db.db"))).doesNotThrowAnyException();
-        assertThatCode(() -> WarehouseNames.checkOwnDirectory("drop table lake.db.t", new Path("/data/wh"),
-                new Path("/data/wh/db.db/t"), TABLE)).doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                WarehouseNames.checkOwnDirectory(
+                                        "drop table lake.db.t",
+                                        WAREHOUSE,
+                                        new Path("file:/data/wh/db.db/t"),
+                                        TABLE))
+                .doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                WarehouseNames.checkOwnDirectory(
+                                        "drop table lake.db.t",
+                                        new Path("file:/data/wh/"),
+                                        new Path("file:/data/wh/db.db/t"),
+                                        TABLE))
+                .doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                WarehouseNames.checkOwnDirectory(
+                                        "drop namespace lake.db",
+                                        WAREHOUSE,
+                                        new Path("file:/data/wh/db.db"),
+                                        List.of("db.db")))
+                .doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                WarehouseNames.checkOwnDirectory(
+                                        "drop table lake.db.t",
+                                        new Path("/data/wh"),
+                                        new Path("/data/wh/db.db/t"),
+                                        TABLE))
+                .doesNotThrowAnyException();
         // locations are compared as the file system resolves them
-        assertThatCode(() -> WarehouseNames.checkOwnDirectory("drop table lake.db.t", WAREHOUSE,
-                new Path("file:/data/wh/../wh/./db.db/t"), TABLE)).doesNotThrowAnyException();
+        assertThatCode(
+                        () ->
+                                WarehouseNames.checkOwnDirectory(
+                                        "drop table lake.db.t",
+                                        WAREHOUSE,
+                                        new Path("file:/data/wh/../wh/./db.db/t"),
+                                        TABLE))
+                .doesNotThrowAnyException();
     }
 
     @Test

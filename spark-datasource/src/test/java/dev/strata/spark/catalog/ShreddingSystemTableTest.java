@@ -3,6 +3,9 @@ package dev.strata.spark.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.strata.spark.StrataSparkTestBase;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -15,10 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.strata.spark.StrataSparkTestBase;
 import org.apache.arrow.flatbuf.Field;
 import org.apache.arrow.flatbuf.KeyValue;
 import org.apache.arrow.flatbuf.Message;
@@ -31,17 +30,24 @@ import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code t$shredding} against an independent reading of every data file on disk: parquet-mr's footer, the
- * Arrow schema entry decoded with Arrow's own FlatBuffer classes, Paimon's dictionary and overflow JSON parsed
- * here, and the footer length from the file's last 8 bytes.
+ * {@code t$shredding} against an independent reading of every data file on disk: parquet-mr's
+ * footer, the Arrow schema entry decoded with Arrow's own FlatBuffer classes, Paimon's dictionary
+ * and overflow JSON parsed here, and the footer length from the file's last 8 bytes.
  */
 class ShreddingSystemTableTest extends StrataSparkTestBase {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What one file's footer says about the shredded column {@code ext_map}. */
-    private record FileFooter(String layout, Integer k, Integer keys, Integer overflowKeys, long rows, long footerBytes,
-            Long arrowBytes, Long strataBytes) {}
+    private record FileFooter(
+            String layout,
+            Integer k,
+            Integer keys,
+            Integer overflowKeys,
+            long rows,
+            long footerBytes,
+            Long arrowBytes,
+            Long strataBytes) {}
 
     private FileFooter readFooter(Path file) throws IOException {
         long footerLength;
@@ -50,21 +56,34 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
             raf.seek(raf.length() - 8);
             raf.readFully(tail);
             assertThat(new String(tail, 4, 4, StandardCharsets.US_ASCII)).isEqualTo("PAR1");
-            footerLength = ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() & 0xffffffffL;
+            footerLength =
+                    ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()
+                            & 0xffffffffL;
         }
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
-                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(
+                        HadoopInputFile.fromPath(
+                                new org.apache.hadoop.fs.Path(file.toUri()),
+                                new Configuration()))) {
             Map<String, String> kv = reader.getFooter().getFileMetaData().getKeyValueMetaData();
-            long rows = reader.getFooter().getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum();
+            long rows =
+                    reader.getFooter().getBlocks().stream()
+                            .mapToLong(BlockMetaData::getRowCount)
+                            .sum();
             String arrow = kv.get("ARROW:schema");
             String strata = kv.get("strata.shredding.ext_map");
-            Long arrowBytes = arrow == null ? null : (long) arrow.getBytes(StandardCharsets.UTF_8).length;
-            Long strataBytes = strata == null ? null : (long) strata.getBytes(StandardCharsets.UTF_8).length;
-            Map<String, String> keys = arrow == null ? Map.of() : arrowFieldMetadata(arrow, "ext_map");
+            Long arrowBytes =
+                    arrow == null ? null : (long) arrow.getBytes(StandardCharsets.UTF_8).length;
+            Long strataBytes =
+                    strata == null ? null : (long) strata.getBytes(StandardCharsets.UTF_8).length;
+            Map<String, String> keys =
+                    arrow == null ? Map.of() : arrowFieldMetadata(arrow, "ext_map");
             if (!"shared-shredding".equals(keys.get("paimon.map.storage-layout"))) {
-                return new FileFooter("default", null, null, null, rows, footerLength, arrowBytes, strataBytes);
+                return new FileFooter(
+                        "default", null, null, null, rows, footerLength, arrowBytes, strataBytes);
             }
-            assertThat(keys.get("paimon.map.shared-shredding.field-dict-compression")).isEqualTo("none");
+            assertThat(keys.get("paimon.map.shared-shredding.field-dict-compression"))
+                    .isEqualTo("none");
             String latin1 = keys.get("paimon.map.shared-shredding.field-dict");
             byte[] dict = new byte[latin1.length()];
             for (int i = 0; i < dict.length; i++) {
@@ -72,14 +91,22 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
             }
             JsonNode dictionary = JSON.readTree(new String(dict, StandardCharsets.UTF_8));
             JsonNode overflow = JSON.readTree(keys.get("paimon.map.shared-shredding.overflow-set"));
-            return new FileFooter("shared-shredding", Integer.parseInt(keys.get("paimon.map.shared-shredding.num-columns")),
-                    dictionary.size(), overflow.size(), rows, footerLength, arrowBytes, strataBytes);
+            return new FileFooter(
+                    "shared-shredding",
+                    Integer.parseInt(keys.get("paimon.map.shared-shredding.num-columns")),
+                    dictionary.size(),
+                    overflow.size(),
+                    rows,
+                    footerLength,
+                    arrowBytes,
+                    strataBytes);
         }
     }
 
     /** The custom metadata of the top-level field {@code column} in an ARROW:schema value. */
     private static Map<String, String> arrowFieldMetadata(String value, String column) {
-        ByteBuffer buf = ByteBuffer.wrap(Base64.getDecoder().decode(value)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf =
+                ByteBuffer.wrap(Base64.getDecoder().decode(value)).order(ByteOrder.LITTLE_ENDIAN);
         int start = buf.getInt(0) == -1 ? 8 : 4;
         buf.position(start);
         Message message = Message.getRootAsMessage(buf.slice().order(ByteOrder.LITTLE_ENDIAN));
@@ -101,7 +128,10 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
         Path dir = warehouse.resolve("sh_sys.db").resolve(name);
         Map<String, Path> out = new HashMap<>();
         try (Stream<Path> files = Files.walk(dir)) {
-            files.filter(p -> p.getFileName().toString().startsWith("data-") && !p.toString().endsWith(".crc"))
+            files.filter(
+                            p ->
+                                    p.getFileName().toString().startsWith("data-")
+                                            && !p.toString().endsWith(".crc"))
                     .forEach(p -> out.put(p.getFileName().toString(), p));
         }
         return out;
@@ -110,21 +140,28 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
     @Test
     void reportsWhatEachDataFilesFooterSays() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.sh_sys");
-        sql("CREATE TABLE lake.sh_sys.m (id BIGINT, ext_map MAP<STRING, DOUBLE>) TBLPROPERTIES ('file.compression' = 'none')");
-        String rows = "SELECT id, map_from_arrays(transform(sequence(0, CAST(id %% 20 AS INT)), "
-                + "i -> concat('k', CAST((id * 7 + i) %% %d AS STRING))), transform(sequence(0, CAST(id %% 20 AS INT)), "
-                + "i -> CAST(i AS DOUBLE))) FROM range(%d, %d)";
+        sql(
+                "CREATE TABLE lake.sh_sys.m (id BIGINT, ext_map MAP<STRING, DOUBLE>) TBLPROPERTIES ('file.compression' = 'none')");
+        String rows =
+                "SELECT id, map_from_arrays(transform(sequence(0, CAST(id %% 20 AS INT)), "
+                        + "i -> concat('k', CAST((id * 7 + i) %% %d AS STRING))), transform(sequence(0, CAST(id %% 20 AS INT)), "
+                        + "i -> CAST(i AS DOUBLE))) FROM range(%d, %d)";
         // Written before the column is shredded: Paimon's plain MAP layout.
         sql("INSERT INTO lake.sh_sys.m " + rows, 50, 0, 500);
-        sql("ALTER TABLE lake.sh_sys.m SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding', "
-                + "'fields.ext_map.map.shared-shredding.max-columns' = '8')");
+        sql(
+                "ALTER TABLE lake.sh_sys.m SET TBLPROPERTIES ('fields.ext_map.map.storage-layout' = 'shared-shredding', "
+                        + "'fields.ext_map.map.shared-shredding.max-columns' = '8')");
         sql("INSERT INTO lake.sh_sys.m " + rows, 300, 500, 3000);
         sql("INSERT INTO lake.sh_sys.m " + rows, 30, 3000, 4000);
 
-        List<Row> report = sql("SELECT file, column, layout, k, keys, overflow_keys, rows, file_bytes, footer_bytes, "
-                + "arrow_schema_bytes, strata_footer_bytes, partition, bucket, level FROM lake.sh_sys.`m$shredding`");
+        List<Row> report =
+                sql(
+                        "SELECT file, column, layout, k, keys, overflow_keys, rows, file_bytes, footer_bytes, "
+                                + "arrow_schema_bytes, strata_footer_bytes, partition, bucket, level FROM lake.sh_sys.`m$shredding`");
         Map<String, Path> onDisk = dataFiles("m");
-        assertThat(report).extracting(r -> r.getString(0)).containsExactlyInAnyOrderElementsOf(onDisk.keySet());
+        assertThat(report)
+                .extracting(r -> r.getString(0))
+                .containsExactlyInAnyOrderElementsOf(onDisk.keySet());
         int shredded = 0;
         for (Row r : report) {
             Path file = onDisk.get(r.getString(0));
@@ -156,19 +193,24 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
     @Test
     void manifestColumnsAloneReadNoFooterAndAFooterColumnNamesADamagedFile() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.sh_sys");
-        sql("CREATE TABLE lake.sh_sys.d (id BIGINT, ext_map MAP<STRING, INT>) TBLPROPERTIES ("
-                + "'fields.ext_map.map.storage-layout' = 'shared-shredding')");
-        sql("INSERT INTO lake.sh_sys.d SELECT id, map('a', CAST(id AS INT), 'b', 1) FROM range(0, 100)");
+        sql(
+                "CREATE TABLE lake.sh_sys.d (id BIGINT, ext_map MAP<STRING, INT>) TBLPROPERTIES ("
+                        + "'fields.ext_map.map.storage-layout' = 'shared-shredding')");
+        sql(
+                "INSERT INTO lake.sh_sys.d SELECT id, map('a', CAST(id AS INT), 'b', 1) FROM range(0, 100)");
         Path file = dataFiles("d").values().iterator().next();
         long size = Files.size(file);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.seek(size - 4);
             raf.write(new byte[] {'X', 'X', 'X', 'X'});
         }
-        List<Row> manifestColumns = sql("SELECT file, rows, file_bytes FROM lake.sh_sys.`d$shredding`");
+        List<Row> manifestColumns =
+                sql("SELECT file, rows, file_bytes FROM lake.sh_sys.`d$shredding`");
         assertThat(manifestColumns.stream().mapToLong(r -> r.getLong(1)).sum()).isEqualTo(100);
-        assertThat(manifestColumns).filteredOn(r -> r.getString(0).equals(file.getFileName().toString()))
-                .singleElement().satisfies(r -> assertThat(r.getLong(2)).isEqualTo(size));
+        assertThat(manifestColumns)
+                .filteredOn(r -> r.getString(0).equals(file.getFileName().toString()))
+                .singleElement()
+                .satisfies(r -> assertThat(r.getLong(2)).isEqualTo(size));
         assertThatThrownBy(() -> sql("SELECT file, k FROM lake.sh_sys.`d$shredding`"))
                 .hasMessageContaining(file.getFileName().toString());
     }

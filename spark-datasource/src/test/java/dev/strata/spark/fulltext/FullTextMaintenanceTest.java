@@ -3,6 +3,13 @@ package dev.strata.spark.fulltext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.SearchHit;
+import dev.strata.spark.StrataSparkTestBase;
+import dev.strata.testing.Fixtures;
+import dev.strata.testing.TestSeeds;
+import dev.strata.testing.text.TextCorpus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +21,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
-
-import dev.strata.index.PkFullTextIndex;
-import dev.strata.index.PkFullTextSearcher;
-import dev.strata.index.search.SearchHit;
-import dev.strata.spark.StrataSparkTestBase;
-import dev.strata.testing.Fixtures;
-import dev.strata.testing.TestSeeds;
-import dev.strata.testing.text.TextCorpus;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
@@ -38,19 +37,22 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 /**
- * Full-text archives maintained by Strata's Spark writes, compactions and {@code rebuild_pk_fulltext}: the
- * archives in each snapshot are exactly the current ones for the active data files, failures leave
- * nothing behind, and Paimon's own reader still reads the table.
+ * Full-text archives maintained by Strata's Spark writes, compactions and {@code
+ * rebuild_pk_fulltext}: the archives in each snapshot are exactly the current ones for the active
+ * data files, failures leave nothing behind, and Paimon's own reader still reads the table.
  */
 class FullTextMaintenanceTest extends StrataSparkTestBase {
 
-    private static final StructType DOCS = StructType.fromDDL("id BIGINT, dt STRING, title STRING, body STRING");
+    private static final StructType DOCS =
+            StructType.fromDDL("id BIGINT, dt STRING, title STRING, body STRING");
 
     private void createDocs(String name, int buckets) {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.kb");
-        sql("CREATE TABLE lake.kb.%s (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) "
-                + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '%d', 'deletion-vectors.enabled' = 'true', "
-                + "'pk-full-text.index.columns' = 'body')", name, buckets);
+        sql(
+                "CREATE TABLE lake.kb.%s (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '%d', 'deletion-vectors.enabled' = 'true', "
+                        + "'pk-full-text.index.columns' = 'body')",
+                name, buckets);
     }
 
     private void insertDocs(String name, long from, long to, long seed) throws Exception {
@@ -58,20 +60,25 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         TextCorpus corpus = new TextCorpus(400);
         List<Row> rows = new ArrayList<>();
         for (long id = from; id < to; id++) {
-            String body = random.nextInt(20) == 0 ? null : corpus.document(random, 5, 30) + " token" + id;
+            String body =
+                    random.nextInt(20) == 0 ? null : corpus.document(random, 5, 30) + " token" + id;
             rows.add(RowFactory.create(id, "d" + (id % 2), "title " + id, body));
         }
         spark.createDataFrame(rows, DOCS).writeTo("lake.kb." + name).append();
     }
 
-    /** Every pk-full-text entry of the latest snapshot is current, and every level > 0 of every bucket has one. */
+    /**
+     * Every pk-full-text entry of the latest snapshot is current, and every level > 0 of every
+     * bucket has one.
+     */
     private void assertArchivesCurrent(String name) throws Exception {
         FileStoreTable table = paimonTable("kb", name);
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
         Map<String, Set<Integer>> levels = new HashMap<>();
         Map<String, BinaryRow> partitions = new HashMap<>();
-        for (DataSplit split : table.newSnapshotReader().withSnapshot(snapshot.id()).read().dataSplits()) {
+        for (DataSplit split :
+                table.newSnapshotReader().withSnapshot(snapshot.id()).read().dataSplits()) {
             String key = split.partition().getString(0) + "/" + split.bucket();
             partitions.put(key, split.partition().copy());
             for (DataFileMeta file : split.dataFiles()) {
@@ -85,8 +92,10 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         int current = 0;
         for (Map.Entry<String, BinaryRow> bucket : partitions.entrySet()) {
             int b = Integer.parseInt(bucket.getKey().substring(bucket.getKey().indexOf('/') + 1));
-            List<IndexFileMeta> archives = searcher.currentArchives(snapshot.id(), bucket.getValue(), b);
-            assertThat(archives).as("current archives of %s", bucket.getKey())
+            List<IndexFileMeta> archives =
+                    searcher.currentArchives(snapshot.id(), bucket.getValue(), b);
+            assertThat(archives)
+                    .as("current archives of %s", bucket.getKey())
                     .hasSize(levels.getOrDefault(bucket.getKey(), Set.of()).size());
             current += archives.size();
         }
@@ -99,8 +108,11 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
         List<SearchHit> hits = new ArrayList<>();
         Map<String, BinaryRow> partitions = new HashMap<>();
-        for (DataSplit split : table.newSnapshotReader().withSnapshot(snapshot).read().dataSplits()) {
-            partitions.putIfAbsent(split.partition().getString(0) + "/" + split.bucket(), split.partition().copy());
+        for (DataSplit split :
+                table.newSnapshotReader().withSnapshot(snapshot).read().dataSplits()) {
+            partitions.putIfAbsent(
+                    split.partition().getString(0) + "/" + split.bucket(),
+                    split.partition().copy());
         }
         for (Map.Entry<String, BinaryRow> e : partitions.entrySet()) {
             int bucket = Integer.parseInt(e.getKey().substring(e.getKey().indexOf('/') + 1));
@@ -108,25 +120,47 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         }
         List<Long> ids = new ArrayList<>();
         for (SearchHit hit : PkFullTextSearcher.topK(hits, k)) {
-            ids.add(searcher.readRows(snapshot, hit.partition(), hit.bucket(), hit.fileName(),
-                    new long[] {hit.position()}, List.of("id")).get(0).getLong(0));
+            ids.add(
+                    searcher.readRows(
+                                    snapshot,
+                                    hit.partition(),
+                                    hit.bucket(),
+                                    hit.fileName(),
+                                    new long[] {hit.position()},
+                                    List.of("id"))
+                            .get(0)
+                            .getLong(0));
         }
         return ids;
     }
 
-    /** The archives the latest snapshot references (earlier snapshots' archives stay on disk until expiry). */
+    /**
+     * The archives the latest snapshot references (earlier snapshots' archives stay on disk until
+     * expiry).
+     */
     private List<String> currentArchiveFiles(String name) throws Exception {
         FileStoreTable table = paimonTable("kb", name);
         org.apache.paimon.index.IndexFileHandler handler = table.store().newIndexFileHandler();
-        return handler.scan(table.snapshotManager().latestSnapshot(), dev.strata.index.PkFullTextIndex.INDEX_TYPE)
-                .stream().map(e -> handler.filePath(e).toUri().getPath()).sorted().toList();
+        return handler
+                .scan(
+                        table.snapshotManager().latestSnapshot(),
+                        dev.strata.index.PkFullTextIndex.INDEX_TYPE)
+                .stream()
+                .map(e -> handler.filePath(e).toUri().getPath())
+                .sorted()
+                .toList();
     }
 
     private List<String> archiveFilesOnDisk(String name) throws IOException {
         Path dir = warehouse.resolve("kb.db").resolve(name);
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("index-") && !p.toString().contains("/manifest/"))
-                    .map(Path::toString).sorted().toList();
+            return files.filter(
+                            p ->
+                                    p.getFileName().toString().startsWith("index-")
+                                            && !p.toString().contains("/manifest/"))
+                    .map(Path::toString)
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -146,14 +180,18 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         assertThat(compact.id()).isEqualTo(snapshotBefore + 1);
         assertThat(compact.commitKind()).isEqualTo(Snapshot.CommitKind.COMPACT);
         assertArchivesCurrent("docs");
-        // Every live row with a body is found by its own token (the seed decides which bodies are null).
+        // Every live row with a body is found by its own token (the seed decides which bodies are
+        // null).
         List<Row> live = spark.sql("SELECT id, body FROM lake.kb.docs").collectAsList();
         assertThat(live).hasSize(400);
         for (Row r : live) {
             long id = r.getLong(0);
             if (id % 37 == 0 || id >= 395) {
-                assertThat(search("docs", "token" + id, 10)).as("token%d (%s)", id, TestSeeds.describe(
-                        "compactionBuildsCurrentArchives", seed)).isEqualTo(r.isNullAt(1) ? List.of() : List.of(id));
+                assertThat(search("docs", "token" + id, 10))
+                        .as(
+                                "token%d (%s)",
+                                id, TestSeeds.describe("compactionBuildsCurrentArchives", seed))
+                        .isEqualTo(r.isNullAt(1) ? List.of() : List.of(id));
             }
         }
     }
@@ -164,7 +202,8 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         insertDocs("updates", 0, 200, 7);
         sql("CALL lake.sys.compact(table => 'kb.updates')");
         assertThat(search("updates", "token42", 5)).containsExactly(42L);
-        // A new version of row 42 without its token: the archived old version is deleted by a deletion vector.
+        // A new version of row 42 without its token: the archived old version is deleted by a
+        // deletion vector.
         sql("INSERT INTO lake.kb.updates VALUES (42, 'd0', 'replaced', 'nothing to see')");
         assertThat(search("updates", "token42", 5)).isEmpty();
         sql("CALL lake.sys.compact(table => 'kb.updates')");
@@ -186,23 +225,41 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         Files.write(Path.of(archives.get(1)), bytes);
 
         List<Row> report = sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.heal')");
-        assertThat(report.stream().filter(r -> r.getString(3).equals("built")).count()).isEqualTo(2);
-        // The deleted archive's header cannot be read: it is retired at level -1. The corrupt one has a readable
+        assertThat(report.stream().filter(r -> r.getString(3).equals("built")).count())
+                .isEqualTo(2);
+        // The deleted archive's header cannot be read: it is retired at level -1. The corrupt one
+        // has a readable
         // header, so its level reports the replacement as built.
         assertThat(report.stream().filter(r -> r.getString(3).equals("retired")))
-                .singleElement().satisfies(r -> assertThat(r.getInt(2)).isEqualTo(-1));
+                .singleElement()
+                .satisfies(r -> assertThat(r.getInt(2)).isEqualTo(-1));
         assertThat(report).allSatisfy(r -> assertThat(r.getString(0)).matches("dt=d[01]"));
         assertArchivesCurrent("heal");
         assertThat(search("heal", "token150", 3)).containsExactly(150L);
-        long built = report.stream().filter(r -> r.getString(3).equals("built")).mapToLong(r -> r.getLong(5)).sum();
-        long keptRows = report.stream().filter(r -> r.getString(3).equals("kept")).mapToLong(r -> r.getLong(5)).sum();
+        long built =
+                report.stream()
+                        .filter(r -> r.getString(3).equals("built"))
+                        .mapToLong(r -> r.getLong(5))
+                        .sum();
+        long keptRows =
+                report.stream()
+                        .filter(r -> r.getString(3).equals("kept"))
+                        .mapToLong(r -> r.getLong(5))
+                        .sum();
         assertThat(built + keptRows).isEqualTo(200L);
 
         List<Row> again = sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.heal')");
-        assertThat(again).isNotEmpty().allSatisfy(r -> assertThat(r.getString(3)).isEqualTo("kept"));
-        List<Row> forced = sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.heal', where => 'dt = ''d1''', force => true)");
-        assertThat(forced).isNotEmpty().allSatisfy(r -> assertThat(r.getString(0)).isEqualTo("dt=d1"));
-        assertThat(forced.stream().filter(r -> r.getString(3).equals("built")).count()).isGreaterThanOrEqualTo(1);
+        assertThat(again)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.getString(3)).isEqualTo("kept"));
+        List<Row> forced =
+                sql(
+                        "CALL lake.sys.rebuild_pk_fulltext(table => 'kb.heal', where => 'dt = ''d1''', force => true)");
+        assertThat(forced)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(r.getString(0)).isEqualTo("dt=d1"));
+        assertThat(forced.stream().filter(r -> r.getString(3).equals("built")).count())
+                .isGreaterThanOrEqualTo(1);
         assertArchivesCurrent("heal");
     }
 
@@ -217,15 +274,20 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         // Remove the data file of one bucket: its rebuild task cannot read its sources.
         FileStoreTable table = paimonTable("kb", "broken");
         DataSplit victim = table.newSnapshotReader().read().dataSplits().get(0);
-        Path bucketDir = warehouse.resolve("kb.db").resolve("broken")
-                .resolve("dt=" + victim.partition().getString(0)).resolve("bucket-" + victim.bucket());
+        Path bucketDir =
+                warehouse
+                        .resolve("kb.db")
+                        .resolve("broken")
+                        .resolve("dt=" + victim.partition().getString(0))
+                        .resolve("bucket-" + victim.bucket());
         Files.delete(bucketDir.resolve(victim.dataFiles().get(0).fileName()));
         long snapshot = table.snapshotManager().latestSnapshotId();
 
         assertThatThrownBy(() -> sql("CALL lake.sys.rebuild_pk_fulltext(table => 'kb.broken')"))
                 .hasMessageContaining("Cannot rebuild full-text archives of lake.kb.broken")
                 .hasMessageContaining("No snapshot was created");
-        assertThat(paimonTable("kb", "broken").snapshotManager().latestSnapshotId()).isEqualTo(snapshot);
+        assertThat(paimonTable("kb", "broken").snapshotManager().latestSnapshotId())
+                .isEqualTo(snapshot);
         assertThat(archiveFilesOnDisk("broken")).isEmpty();
     }
 
@@ -234,13 +296,18 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         createDocs("cbroken", 2);
         insertDocs("cbroken", 0, 160, 9);
         insertDocs("cbroken", 100, 220, 10);
-        // Remove one level-0 file of one bucket: that bucket's compaction task cannot read it, the others succeed.
+        // Remove one level-0 file of one bucket: that bucket's compaction task cannot read it, the
+        // others succeed.
         FileStoreTable table = paimonTable("kb", "cbroken");
         List<DataSplit> splits = table.newSnapshotReader().read().dataSplits();
         assertThat(splits).hasSizeGreaterThan(1);
         DataSplit victim = splits.get(0);
-        Path bucketDir = warehouse.resolve("kb.db").resolve("cbroken")
-                .resolve("dt=" + victim.partition().getString(0)).resolve("bucket-" + victim.bucket());
+        Path bucketDir =
+                warehouse
+                        .resolve("kb.db")
+                        .resolve("cbroken")
+                        .resolve("dt=" + victim.partition().getString(0))
+                        .resolve("bucket-" + victim.bucket());
         Files.delete(bucketDir.resolve(victim.dataFiles().get(0).fileName()));
         long snapshot = table.snapshotManager().latestSnapshotId();
         Path cbrokenDir = warehouse.resolve("kb.db").resolve("cbroken");
@@ -249,8 +316,10 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'kb.cbroken')"))
                 .hasMessageContaining("Cannot compact lake.kb.cbroken")
                 .hasMessageContaining("No snapshot was created");
-        assertThat(paimonTable("kb", "cbroken").snapshotManager().latestSnapshotId()).isEqualTo(snapshot);
-        assertThat(dataAndIndexFilesOnDisk(cbrokenDir)).as("files written by the tasks that succeeded are gone")
+        assertThat(paimonTable("kb", "cbroken").snapshotManager().latestSnapshotId())
+                .isEqualTo(snapshot);
+        assertThat(dataAndIndexFilesOnDisk(cbrokenDir))
+                .as("files written by the tasks that succeeded are gone")
                 .isEqualTo(before);
     }
 
@@ -262,19 +331,27 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         List<Row> before = sql("SELECT * FROM stale.fx.docs ORDER BY id");
         sql("INSERT INTO stale.fx.docs VALUES (1000, 'fresh text to compact')");
         sql("CALL stale.sys.compact(table => 'fx.docs')");
-        FileStoreTable table = (FileStoreTable) org.apache.paimon.catalog.CatalogFactory.createCatalog(
-                        org.apache.paimon.catalog.CatalogContext.create(
-                                org.apache.paimon.options.Options.fromMap(Map.of("warehouse", copy.toUri().toString()))))
-                .getTable(org.apache.paimon.catalog.Identifier.create("fx", "docs"));
+        FileStoreTable table =
+                (FileStoreTable)
+                        org.apache.paimon.catalog.CatalogFactory.createCatalog(
+                                        org.apache.paimon.catalog.CatalogContext.create(
+                                                org.apache.paimon.options.Options.fromMap(
+                                                        Map.of(
+                                                                "warehouse",
+                                                                copy.toUri().toString()))))
+                                .getTable(
+                                        org.apache.paimon.catalog.Identifier.create("fx", "docs"));
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
-        List<IndexManifestEntry> entries = table.store().newIndexFileHandler().scan(snapshot, PkFullTextIndex.INDEX_TYPE);
+        List<IndexManifestEntry> entries =
+                table.store().newIndexFileHandler().scan(snapshot, PkFullTextIndex.INDEX_TYPE);
         assertThat(entries).hasSize(2);
         for (IndexManifestEntry entry : entries) {
             assertThat(searcher.currentArchives(snapshot.id(), entry.partition(), entry.bucket()))
                     .contains(entry.indexFile());
         }
-        assertThat(sql("SELECT count(*) FROM stale.fx.docs").get(0).getLong(0)).isEqualTo(before.size() + 1L);
+        assertThat(sql("SELECT count(*) FROM stale.fx.docs").get(0).getLong(0))
+                .isEqualTo(before.size() + 1L);
     }
 
     @Test

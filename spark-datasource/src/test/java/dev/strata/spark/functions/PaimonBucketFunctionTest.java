@@ -2,11 +2,10 @@ package dev.strata.spark.functions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.testing.TestSeeds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-
-import dev.strata.testing.TestSeeds;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -27,7 +26,10 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 
-/** {@code paimon_bucket} must agree with the bucket Paimon's own writer assigns, or writers would collide. */
+/**
+ * {@code paimon_bucket} must agree with the bucket Paimon's own writer assigns, or writers would
+ * collide.
+ */
 class PaimonBucketFunctionTest {
 
     @Test
@@ -39,15 +41,18 @@ class PaimonBucketFunctionTest {
             catalog.createDatabase("db", true);
             for (String functionType : new String[] {"default", "mod"}) {
                 boolean mod = functionType.equals("mod");
-                Schema.Builder schema = Schema.newBuilder()
-                        .column("id", DataTypes.BIGINT())
-                        .column("name", DataTypes.STRING())
-                        .column("ts", DataTypes.TIMESTAMP(3))
-                        .column("v", DataTypes.DOUBLE())
-                        .option("bucket", "7")
-                        .option("bucket-function.type", functionType);
-                schema = mod ? schema.primaryKey("id").option("bucket-key", "id")
-                        : schema.primaryKey("id", "name", "ts");
+                Schema.Builder schema =
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("name", DataTypes.STRING())
+                                .column("ts", DataTypes.TIMESTAMP(3))
+                                .column("v", DataTypes.DOUBLE())
+                                .option("bucket", "7")
+                                .option("bucket-function.type", functionType);
+                schema =
+                        mod
+                                ? schema.primaryKey("id").option("bucket-key", "id")
+                                : schema.primaryKey("id", "name", "ts");
                 Identifier id = Identifier.create("db", "t_" + functionType);
                 catalog.createTable(id, schema.build(), false);
                 FileStoreTable table = (FileStoreTable) catalog.getTable(id);
@@ -61,29 +66,45 @@ class PaimonBucketFunctionTest {
         Random random = new Random(seed);
         CoreOptions options = table.coreOptions();
         RowType keyType = table.rowType().project(table.schema().bucketKeys());
-        StructType sparkInput = new StructType().add("n", "int").add("f", "string").add("t", "string");
+        StructType sparkInput =
+                new StructType().add("n", "int").add("f", "string").add("t", "string");
         for (String field : keyType.getFieldNames()) {
-            sparkInput = sparkInput.add(field, dev.strata.spark.data.SparkTypes.toSpark(field, keyType.getField(field).type()));
+            sparkInput =
+                    sparkInput.add(
+                            field,
+                            dev.strata.spark.data.SparkTypes.toSpark(
+                                    field, keyType.getField(field).type()));
         }
-        PaimonBucketFunction.Bound bound = (PaimonBucketFunction.Bound) new PaimonBucketFunction().bind(sparkInput);
+        PaimonBucketFunction.Bound bound =
+                (PaimonBucketFunction.Bound) new PaimonBucketFunction().bind(sparkInput);
         try (BatchTableWrite write = table.newBatchWriteBuilder().newWrite()) {
             for (int i = 0; i < 2000; i++) {
                 long idValue = random.nextLong();
                 String name = "n" + random.nextInt(500);
                 long millis = 1_700_000_000_000L + random.nextInt(1_000_000_000);
-                GenericRow row = GenericRow.of(idValue, BinaryString.fromString(name),
-                        Timestamp.fromEpochMillis(millis), random.nextDouble());
+                GenericRow row =
+                        GenericRow.of(
+                                idValue,
+                                BinaryString.fromString(name),
+                                Timestamp.fromEpochMillis(millis),
+                                random.nextDouble());
                 Object[] args = new Object[3 + keyType.getFieldCount()];
                 args[0] = options.bucket();
                 args[1] = UTF8String.fromString(options.bucketFunctionType().name());
                 args[2] = UTF8String.fromString(JsonSerdeUtil.toJson(keyType));
                 for (int k = 0; k < keyType.getFieldCount(); k++) {
                     String field = keyType.getFieldNames().get(k);
-                    args[3 + k] = field.equals("id") ? (Object) idValue
-                            : field.equals("name") ? UTF8String.fromString(name) : (Object) (millis * 1000);
+                    args[3 + k] =
+                            field.equals("id")
+                                    ? (Object) idValue
+                                    : field.equals("name")
+                                            ? UTF8String.fromString(name)
+                                            : (Object) (millis * 1000);
                 }
                 assertThat(bound.produceResult(new GenericInternalRow(args)))
-                        .as("%s row %d (%s)", table.name(), i, TestSeeds.describe("paimon_bucket", seed))
+                        .as(
+                                "%s row %d (%s)",
+                                table.name(), i, TestSeeds.describe("paimon_bucket", seed))
                         .isEqualTo(write.getBucket(row));
             }
         }

@@ -2,11 +2,10 @@ package dev.strata.spark.procedures;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.spark.StrataSparkTestBase;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import dev.strata.spark.StrataSparkTestBase;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -15,8 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Spark job a procedure starts carries a job description naming the procedure and the table (what the
- * Spark UI shows), captured by a real {@link SparkListener}; the caller's own description is back afterwards.
+ * Every Spark job a procedure starts carries a job description naming the procedure and the table
+ * (what the Spark UI shows), captured by a real {@link SparkListener}; the caller's own description
+ * is back afterwards.
  */
 class ProcedureJobDescriptionTest extends StrataSparkTestBase {
 
@@ -28,17 +28,21 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
 
     @BeforeEach
     void listen() {
-        listener = new SparkListener() {
-            @Override
-            public void onJobStart(SparkListenerJobStart jobStart) {
-                descriptions.add(String.valueOf(jobStart.properties().getProperty(ProcedureRun.JOB_DESCRIPTION)));
-            }
+        listener =
+                new SparkListener() {
+                    @Override
+                    public void onJobStart(SparkListenerJobStart jobStart) {
+                        descriptions.add(
+                                String.valueOf(
+                                        jobStart.properties()
+                                                .getProperty(ProcedureRun.JOB_DESCRIPTION)));
+                    }
 
-            @Override
-            public void onJobEnd(SparkListenerJobEnd jobEnd) {
-                ended.incrementAndGet();
-            }
-        };
+                    @Override
+                    public void onJobEnd(SparkListenerJobEnd jobEnd) {
+                        ended.incrementAndGet();
+                    }
+                };
         spark.sparkContext().addSparkListener(listener);
     }
 
@@ -47,7 +51,9 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
         spark.sparkContext().removeSparkListener(listener);
     }
 
-    /** The descriptions of the Spark jobs {@code call} started, once every one of them has ended. */
+    /**
+     * The descriptions of the Spark jobs {@code call} started, once every one of them has ended.
+     */
     private List<String> jobsOf(String call) throws InterruptedException {
         waitForListener();
         descriptions.clear();
@@ -55,7 +61,8 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
         spark.sparkContext().setJobDescription(OUTER);
         try {
             sql(call);
-            assertThat(spark.sparkContext().getLocalProperty(ProcedureRun.JOB_DESCRIPTION)).isEqualTo(OUTER);
+            assertThat(spark.sparkContext().getLocalProperty(ProcedureRun.JOB_DESCRIPTION))
+                    .isEqualTo(OUTER);
         } finally {
             spark.sparkContext().setJobDescription(null);
         }
@@ -76,41 +83,63 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
     @Test
     void compactionsAndRebuildsDescribeTheirJobs() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.jd");
-        sql("CREATE TABLE lake.jd.pk (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) TBLPROPERTIES ("
-                + "'primary-key' = 'id,dt', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', "
-                + "'pk-full-text.index.columns' = 'body')");
-        sql("INSERT INTO lake.jd.pk SELECT id, concat('d', id % 2), concat('text ', id) FROM range(0, 100)");
+        sql(
+                "CREATE TABLE lake.jd.pk (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) TBLPROPERTIES ("
+                        + "'primary-key' = 'id,dt', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', "
+                        + "'pk-full-text.index.columns' = 'body')");
+        sql(
+                "INSERT INTO lake.jd.pk SELECT id, concat('d', id % 2), concat('text ', id) FROM range(0, 100)");
         sql("CREATE TABLE lake.jd.log (id BIGINT, v STRING)");
         for (int i = 0; i < 6; i++) {
             sql("INSERT INTO lake.jd.log SELECT id, 'v' FROM range(0, 10)");
         }
-        sql("CREATE TABLE lake.jd.inbox (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
-                + "'bucket' = '-2', 'postpone.default-bucket-num' = '2')");
+        sql(
+                "CREATE TABLE lake.jd.inbox (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
+                        + "'bucket' = '-2', 'postpone.default-bucket-num' = '2')");
         sql("INSERT INTO lake.jd.inbox SELECT id, 'b' FROM range(0, 20)");
 
         assertThat(jobsOf("CALL lake.sys.compact(table => 'jd.pk')"))
                 .containsExactly("Strata compact lake.jd.pk: 4 buckets");
-        assertThat(jobsOf("CALL lake.sys.compact(table => 'jd.log')")).isNotEmpty()
-                .allSatisfy(d -> assertThat(d).startsWith("Strata compact lake.jd.log: ").endsWith("append compaction task"));
-        assertThat(jobsOf("CALL lake.sys.compact(table => 'jd.inbox')")).isNotEmpty()
-                .allSatisfy(d -> assertThat(d).startsWith("Strata compact lake.jd.inbox: ")
-                        .contains("postpone file").endsWith("into 2 buckets"));
+        assertThat(jobsOf("CALL lake.sys.compact(table => 'jd.log')"))
+                .isNotEmpty()
+                .allSatisfy(
+                        d ->
+                                assertThat(d)
+                                        .startsWith("Strata compact lake.jd.log: ")
+                                        .endsWith("append compaction task"));
+        assertThat(jobsOf("CALL lake.sys.compact(table => 'jd.inbox')"))
+                .isNotEmpty()
+                .allSatisfy(
+                        d ->
+                                assertThat(d)
+                                        .startsWith("Strata compact lake.jd.inbox: ")
+                                        .contains("postpone file")
+                                        .endsWith("into 2 buckets"));
         assertThat(jobsOf("CALL lake.sys.rebuild_pk_fulltext(table => 'jd.pk', force => true)"))
                 .containsExactly("Strata rebuild_pk_fulltext lake.jd.pk: 4 buckets (force)");
     }
 
-    /** Snapshot and tag maintenance runs Paimon's own operations on the driver: no Spark job to describe. */
+    /**
+     * Snapshot and tag maintenance runs Paimon's own operations on the driver: no Spark job to
+     * describe.
+     */
     @Test
     void snapshotAndTagProceduresStartNoSparkJob() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.jd");
-        sql("CREATE TABLE lake.jd.tags (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        sql(
+                "CREATE TABLE lake.jd.tags (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
         for (int i = 0; i < 3; i++) {
             sql("INSERT INTO lake.jd.tags SELECT id, 'v%d' FROM range(0, 10)", i);
         }
-        assertThat(jobsOf("CALL lake.sys.create_tag(table => 'jd.tags', tag => 'a', snapshot => 1)")).isEmpty();
+        assertThat(
+                        jobsOf(
+                                "CALL lake.sys.create_tag(table => 'jd.tags', tag => 'a', snapshot => 1)"))
+                .isEmpty();
         assertThat(jobsOf("CALL lake.sys.delete_tag(table => 'jd.tags', tag => 'a')")).isEmpty();
         assertThat(jobsOf("CALL lake.sys.rollback(table => 'jd.tags', snapshot => 2)")).isEmpty();
-        assertThat(jobsOf("CALL lake.sys.expire_snapshots(table => 'jd.tags', retain_max => 1)")).isEmpty();
-        assertThat(jobsOf("CALL lake.sys.remove_orphan_files(table => 'jd.tags', dry_run => true)")).isEmpty();
+        assertThat(jobsOf("CALL lake.sys.expire_snapshots(table => 'jd.tags', retain_max => 1)"))
+                .isEmpty();
+        assertThat(jobsOf("CALL lake.sys.remove_orphan_files(table => 'jd.tags', dry_run => true)"))
+                .isEmpty();
     }
 }

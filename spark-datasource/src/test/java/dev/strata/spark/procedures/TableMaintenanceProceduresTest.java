@@ -3,6 +3,8 @@ package dev.strata.spark.procedures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.strata.index.PkFullTextIndex;
+import dev.strata.spark.StrataSparkTestBase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +17,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import dev.strata.index.PkFullTextIndex;
-import dev.strata.spark.StrataSparkTestBase;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -29,9 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * expire_snapshots, create_tag, delete_tag, rollback and remove_orphan_files on a primary-key table with
- * full-text archives: every remaining snapshot stays readable and searchable, and exactly the files nothing
- * references any more are removed (archives included), counted on disk.
+ * expire_snapshots, create_tag, delete_tag, rollback and remove_orphan_files on a primary-key table
+ * with full-text archives: every remaining snapshot stays readable and searchable, and exactly the
+ * files nothing references any more are removed (archives included), counted on disk.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TableMaintenanceProceduresTest extends StrataSparkTestBase {
@@ -39,18 +38,24 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
     private FileStoreTable paimon(String name) throws Exception {
         Options options = new Options();
         options.set("warehouse", warehouse.toUri().toString());
-        try (org.apache.paimon.catalog.Catalog c = CatalogFactory.createCatalog(CatalogContext.create(options))) {
-            return (FileStoreTable) c.getTable(org.apache.paimon.catalog.Identifier.create("maint", name));
+        try (org.apache.paimon.catalog.Catalog c =
+                CatalogFactory.createCatalog(CatalogContext.create(options))) {
+            return (FileStoreTable)
+                    c.getTable(org.apache.paimon.catalog.Identifier.create("maint", name));
         }
     }
 
     private void createDocs(String name) {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.maint");
-        sql("CREATE TABLE lake.maint.%s (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
-                + "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')", name);
+        sql(
+                "CREATE TABLE lake.maint.%s (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
+                        + "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
+                name);
         for (int round = 0; round < 4; round++) {
-            // Upserts of ids 0..99 and 20 new ids per round: every round replaces files and archives.
-            sql("INSERT INTO lake.maint.%s SELECT id, concat('round%d word', cast(id AS STRING)) FROM range(0, %d)",
+            // Upserts of ids 0..99 and 20 new ids per round: every round replaces files and
+            // archives.
+            sql(
+                    "INSERT INTO lake.maint.%s SELECT id, concat('round%d word', cast(id AS STRING)) FROM range(0, %d)",
                     name, round, 100 + 20 * round);
         }
     }
@@ -64,12 +69,17 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
             return new TreeSet<>();
         }
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix))
+            return s.filter(Files::isRegularFile)
+                    .map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(prefix))
                     .collect(Collectors.toCollection(TreeSet::new));
         }
     }
 
-    /** Data files, full-text archives and deletion-vector files some snapshot of the table (or a tag) references. */
+    /**
+     * Data files, full-text archives and deletion-vector files some snapshot of the table (or a
+     * tag) references.
+     */
     private static Set<String> referenced(FileStoreTable table, List<Snapshot> snapshots) {
         Set<String> names = new TreeSet<>();
         for (Snapshot s : snapshots) {
@@ -77,7 +87,8 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
                 names.add(e.file().fileName());
             }
             for (String type : List.of(PkFullTextIndex.INDEX_TYPE, "DELETION_VECTORS")) {
-                for (org.apache.paimon.manifest.IndexManifestEntry m : table.store().newIndexFileHandler().scan(s, type)) {
+                for (org.apache.paimon.manifest.IndexManifestEntry m :
+                        table.store().newIndexFileHandler().scan(s, type)) {
                     names.add(m.indexFile().fileName());
                 }
             }
@@ -101,54 +112,88 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
 
     private Map<Long, String> rows(String name, Long snapshot) {
         Map<Long, String> out = new TreeMap<>();
-        for (Row r : sql("SELECT id, body FROM lake.maint.%s%s", name, snapshot == null ? "" : " VERSION AS OF " + snapshot)) {
+        for (Row r :
+                sql(
+                        "SELECT id, body FROM lake.maint.%s%s",
+                        name, snapshot == null ? "" : " VERSION AS OF " + snapshot)) {
             out.put(r.getLong(0), r.getString(1));
         }
         return out;
     }
 
-    /** Ids of the rows the table's full-text search finds in the latest snapshot, over both buckets. */
+    /**
+     * Ids of the rows the table's full-text search finds in the latest snapshot, over both buckets.
+     */
     private Set<Long> search(String name, String query) throws Exception {
         FileStoreTable table = paimon(name);
         long snapshot = table.snapshotManager().latestSnapshotId();
-        dev.strata.index.PkFullTextSearcher searcher = dev.strata.index.PkFullTextSearcher.create(table);
+        dev.strata.index.PkFullTextSearcher searcher =
+                dev.strata.index.PkFullTextSearcher.create(table);
         Set<Long> ids = new TreeSet<>();
         for (int bucket = 0; bucket < 2; bucket++) {
-            for (dev.strata.index.search.SearchHit h : searcher.search(snapshot,
-                    org.apache.paimon.data.BinaryRow.EMPTY_ROW, bucket, query, 1000, null, true).hits()) {
-                ids.add(searcher.readRows(snapshot, org.apache.paimon.data.BinaryRow.EMPTY_ROW, bucket, h.fileName(),
-                        new long[] {h.position()}, List.of("id")).get(0).getLong(0));
+            for (dev.strata.index.search.SearchHit h :
+                    searcher.search(
+                                    snapshot,
+                                    org.apache.paimon.data.BinaryRow.EMPTY_ROW,
+                                    bucket,
+                                    query,
+                                    1000,
+                                    null,
+                                    true)
+                            .hits()) {
+                ids.add(
+                        searcher.readRows(
+                                        snapshot,
+                                        org.apache.paimon.data.BinaryRow.EMPTY_ROW,
+                                        bucket,
+                                        h.fileName(),
+                                        new long[] {h.position()},
+                                        List.of("id"))
+                                .get(0)
+                                .getLong(0));
             }
         }
         return ids;
     }
 
     @Test
-    void expireKeepsEveryRemainingSnapshotReadableAndDeletesExactlyTheUnreferencedFiles() throws Exception {
+    void expireKeepsEveryRemainingSnapshotReadableAndDeletesExactlyTheUnreferencedFiles()
+            throws Exception {
         createDocs("expire");
         FileStoreTable table = paimon("expire");
         long latest = table.snapshotManager().latestSnapshotId();
         assertThat(latest).isGreaterThan(4);
         long tagged = table.snapshotManager().earliestSnapshotId() + 1;
         Map<Long, String> taggedRows = rows("expire", tagged);
-        assertThat(values(sql("CALL lake.sys.create_tag(table => 'maint.expire', tag => 'keep', snapshot => %d)", tagged)))
+        assertThat(
+                        values(
+                                sql(
+                                        "CALL lake.sys.create_tag(table => 'maint.expire', tag => 'keep', snapshot => %d)",
+                                        tagged)))
                 .containsExactly(List.of("keep", tagged));
         Set<String> before = onDisk("expire");
         assertThat(before).containsAll(referenced(table, liveSnapshots(table)));
 
-        List<Row> expired = sql("CALL lake.sys.expire_snapshots(table => 'maint.expire', retain_max => 2)");
+        List<Row> expired =
+                sql("CALL lake.sys.expire_snapshots(table => 'maint.expire', retain_max => 2)");
         table = paimon("expire");
         List<Snapshot> remaining = liveSnapshots(table);
         assertThat(expired.get(0).getInt(0)).isEqualTo((int) (latest - 2));
         assertThat(table.snapshotManager().snapshotCount()).isEqualTo(2);
         Set<String> after = onDisk("expire");
-        assertThat(after).as("every referenced data file and archive is on disk").isEqualTo(referenced(table, remaining));
+        assertThat(after)
+                .as("every referenced data file and archive is on disk")
+                .isEqualTo(referenced(table, remaining));
         assertThat(before.size()).as("expiry removed files").isGreaterThan(after.size());
         // Remaining snapshots and the tag read and search like before.
         assertThat(rows("expire", null)).hasSize(160);
-        assertThat(values(sql("SELECT count(*) FROM lake.maint.expire VERSION AS OF 'keep'"))).containsExactly(List.of((long) taggedRows.size()));
+        assertThat(values(sql("SELECT count(*) FROM lake.maint.expire VERSION AS OF 'keep'")))
+                .containsExactly(List.of((long) taggedRows.size()));
         assertThat(search("expire", "round3")).hasSize(160);
-        assertThatThrownBy(() -> sql("CALL lake.sys.expire_snapshots(table => 'maint.expire', retain_max => 0)"))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CALL lake.sys.expire_snapshots(table => 'maint.expire', retain_max => 0)"))
                 .hasMessageContaining("retain_max must be at least 1");
     }
 
@@ -158,23 +203,32 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
         FileStoreTable table = paimon("roll");
         long target = table.snapshotManager().latestSnapshotId() - 2;
         Map<Long, String> expected = rows("roll", target);
-        sql("CALL lake.sys.create_tag(table => 'maint.roll', tag => 'before', snapshot => %d)", target);
-        assertThat(values(sql("SELECT tag_name, snapshot_id FROM lake.maint.`roll$tags`"))).containsExactly(List.of("before", target));
+        sql(
+                "CALL lake.sys.create_tag(table => 'maint.roll', tag => 'before', snapshot => %d)",
+                target);
+        assertThat(values(sql("SELECT tag_name, snapshot_id FROM lake.maint.`roll$tags`")))
+                .containsExactly(List.of("before", target));
         long latest = table.snapshotManager().latestSnapshotId();
         assertThat(values(sql("CALL lake.sys.rollback(table => 'maint.roll', tag => 'before')")))
                 .containsExactly(List.of(latest, target));
         table = paimon("roll");
         assertThat(table.snapshotManager().latestSnapshotId()).isEqualTo(target);
         assertThat(rows("roll", null)).isEqualTo(expected);
-        Set<Long> expectedHits = expected.entrySet().stream().filter(e -> e.getValue().startsWith("round2 "))
-                .map(Map.Entry::getKey).collect(Collectors.toCollection(TreeSet::new));
+        Set<Long> expectedHits =
+                expected.entrySet().stream()
+                        .filter(e -> e.getValue().startsWith("round2 "))
+                        .map(Map.Entry::getKey)
+                        .collect(Collectors.toCollection(TreeSet::new));
         assertThat(search("roll", "round2")).isEqualTo(expectedHits);
         assertThat(search("roll", "round3")).isEmpty();
-        assertThat(values(sql("CALL lake.sys.delete_tag(table => 'maint.roll', tag => 'before')"))).containsExactly(List.of("before"));
+        assertThat(values(sql("CALL lake.sys.delete_tag(table => 'maint.roll', tag => 'before')")))
+                .containsExactly(List.of("before"));
         assertThat(sql("SELECT * FROM lake.maint.`roll$tags`")).isEmpty();
-        assertThatThrownBy(() -> sql("CALL lake.sys.rollback(table => 'maint.roll', snapshot => 999)"))
+        assertThatThrownBy(
+                        () -> sql("CALL lake.sys.rollback(table => 'maint.roll', snapshot => 999)"))
                 .hasMessageContaining("no such snapshot");
-        assertThatThrownBy(() -> sql("CALL lake.sys.delete_tag(table => 'maint.roll', tag => 'nope')"))
+        assertThatThrownBy(
+                        () -> sql("CALL lake.sys.delete_tag(table => 'maint.roll', tag => 'nope')"))
                 .hasMessageContaining("no such tag");
     }
 
@@ -183,19 +237,37 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
         createDocs("orphans");
         FileStoreTable table = paimon("orphans");
         Set<String> referenced = referenced(table, liveSnapshots(table));
-        // Two orphans as a killed writer leaves them: a data file and an archive nothing references, two days old.
+        // Two orphans as a killed writer leaves them: a data file and an archive nothing
+        // references, two days old.
         Path bucket = tableDir("orphans").resolve("bucket-0");
-        Path dataOrphan = Files.copy(Files.list(bucket).filter(p -> p.getFileName().toString().startsWith("data-"))
-                .findFirst().orElseThrow(), bucket.resolve("data-00000000-dead-beef-0000-000000000000-0.parquet"));
+        Path dataOrphan =
+                Files.copy(
+                        Files.list(bucket)
+                                .filter(p -> p.getFileName().toString().startsWith("data-"))
+                                .findFirst()
+                                .orElseThrow(),
+                        bucket.resolve("data-00000000-dead-beef-0000-000000000000-0.parquet"));
         Path index = tableDir("orphans").resolve("index");
-        Path anArchive = Files.list(index).filter(p -> referenced.contains(p.getFileName().toString())).findFirst().orElseThrow();
-        Path archiveOrphan = Files.copy(anArchive, index.resolve(anArchive.getFileName().toString().replaceAll("[0-9a-f]{8}-", "deadbeef-")));
+        Path anArchive =
+                Files.list(index)
+                        .filter(p -> referenced.contains(p.getFileName().toString()))
+                        .findFirst()
+                        .orElseThrow();
+        Path archiveOrphan =
+                Files.copy(
+                        anArchive,
+                        index.resolve(
+                                anArchive
+                                        .getFileName()
+                                        .toString()
+                                        .replaceAll("[0-9a-f]{8}-", "deadbeef-")));
         FileTime old = FileTime.fromMillis(System.currentTimeMillis() - 2L * 24 * 3600 * 1000);
         Files.setLastModifiedTime(dataOrphan, old);
         Files.setLastModifiedTime(archiveOrphan, old);
 
         long orphanBytes = Files.size(dataOrphan) + Files.size(archiveOrphan);
-        List<Row> dry = sql("CALL lake.sys.remove_orphan_files(table => 'maint.orphans', dry_run => true)");
+        List<Row> dry =
+                sql("CALL lake.sys.remove_orphan_files(table => 'maint.orphans', dry_run => true)");
         assertThat(dry.get(0).getLong(0)).isEqualTo(2);
         assertThat(dataOrphan).exists();
         assertThat(archiveOrphan).exists();
@@ -206,8 +278,14 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
         assertThat(archiveOrphan).doesNotExist();
         assertThat(onDisk("orphans")).containsAll(referenced);
         assertThat(search("orphans", "round3")).hasSize(160);
-        assertThatThrownBy(() -> sql("CALL lake.sys.remove_orphan_files(table => 'maint.orphans', older_than => '%s')",
-                java.time.LocalDateTime.now().toString().replace('T', ' ').substring(0, 19)))
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CALL lake.sys.remove_orphan_files(table => 'maint.orphans', older_than => '%s')",
+                                        java.time.LocalDateTime.now()
+                                                .toString()
+                                                .replace('T', ' ')
+                                                .substring(0, 19)))
                 .hasMessageContaining("may belong to a write that has not committed yet");
     }
 }

@@ -1,9 +1,8 @@
 package dev.strata.spark.read;
 
+import dev.strata.shredding.pushdown.MapPredicate;
 import java.util.List;
 import java.util.Map;
-
-import dev.strata.shredding.pushdown.MapPredicate;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
@@ -11,9 +10,10 @@ import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * The child JVM of {@link BoundedMemoryReadTest}: reads {@code id} and {@code m[key]} of one shredded file
- * through the Spark columnar reader into 4096-row vectors, optionally with {@code m[key] > threshold}
- * pushed as the row filter, and prints {@code rows present sumOfValues sumOfIds}.
+ * The child JVM of {@link BoundedMemoryReadTest}: reads {@code id} and {@code m[key]} of one
+ * shredded file through the Spark columnar reader into 4096-row vectors, optionally with {@code
+ * m[key] > threshold} pushed as the row filter, and prints {@code rows present sumOfValues
+ * sumOfIds}.
  */
 final class LargeRowGroupRead {
 
@@ -22,23 +22,34 @@ final class LargeRowGroupRead {
     public static void main(String[] args) throws Exception {
         String path = args[0];
         String key = args[1];
-        MapPredicate predicate = args.length > 2 ? MapPredicate.leaf("m", key, MapPredicate.Op.GT,
-                Double.parseDouble(args[2])) : null;
-        RowType readType = RowType.of(new org.apache.paimon.types.DataType[] {DataTypes.BIGINT(),
-                DataTypes.MAP(DataTypes.STRING(), DataTypes.DOUBLE())}, new String[] {"id", "m"});
+        MapPredicate predicate =
+                args.length > 2
+                        ? MapPredicate.leaf(
+                                "m", key, MapPredicate.Op.GT, Double.parseDouble(args[2]))
+                        : null;
+        RowType readType =
+                RowType.of(
+                        new org.apache.paimon.types.DataType[] {
+                            DataTypes.BIGINT(),
+                            DataTypes.MAP(DataTypes.STRING(), DataTypes.DOUBLE())
+                        },
+                        new String[] {"id", "m"});
         LocalFileIO io = LocalFileIO.create();
         long size = io.getFileSize(new org.apache.paimon.fs.Path(path));
         int capacity = 4096;
-        WritableColumnVector[] vectors = OnHeapColumnVector.allocateColumns(capacity,
-                dev.strata.spark.data.SparkTypes.toSpark(readType));
+        WritableColumnVector[] vectors =
+                OnHeapColumnVector.allocateColumns(
+                        capacity, dev.strata.spark.data.SparkTypes.toSpark(readType));
         long rows = 0;
         long present = 0;
         double sum = 0;
         long ids = 0;
-        try (ShreddedFileColumns columns = new ShreddedFileColumns(io, path, size, readType,
-                Map.of("m", List.of(key)), predicate, true)) {
+        try (ShreddedFileColumns columns =
+                new ShreddedFileColumns(
+                        io, path, size, readType, Map.of("m", List.of(key)), predicate, true)) {
             if (!columns.readable()) {
-                throw new IllegalStateException("file " + path + " is not readable by the columnar path");
+                throw new IllegalStateException(
+                        "file " + path + " is not readable by the columnar path");
             }
             int n;
             while (true) {

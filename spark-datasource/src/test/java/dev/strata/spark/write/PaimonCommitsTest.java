@@ -2,14 +2,13 @@ package dev.strata.spark.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.index.PkFullTextRebuild;
+import dev.strata.testing.io.FailingFileIO;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-
-import dev.strata.index.PkFullTextRebuild;
-import dev.strata.testing.io.FailingFileIO;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
@@ -29,34 +28,36 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The commit-or-clean-up path against real Paimon tables: a commit whose compaction loses a race keeps the rows
- * it committed, and a commit failing at any file operation leaves either the old state or the new one, with
- * every file a snapshot references on disk.
+ * The commit-or-clean-up path against real Paimon tables: a commit whose compaction loses a race
+ * keeps the rows it committed, and a commit failing at any file operation leaves either the old
+ * state or the new one, with every file a snapshot references on disk.
  */
 class PaimonCommitsTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void compactionLosingARaceKeepsTheCommittedRows() throws Exception {
         FileStoreTable table = createTable(LocalFileIO.create(), "race");
         commit(table, write(table, 0, 100, true));
 
-        // Two writers start from the same snapshot; both fully compact the bucket, so both compactions delete the
+        // Two writers start from the same snapshot; both fully compact the bucket, so both
+        // compactions delete the
         // same base file and the second one must lose.
         List<CommitMessage> first = write(table, 100, 150, true);
         List<CommitMessage> second = write(table, 150, 200, true);
         commit(table, first);
 
-        PaimonCommits.Commit commit = PaimonCommits.prepare(table, null, "the second writer's rows");
+        PaimonCommits.Commit commit =
+                PaimonCommits.prepare(table, null, "the second writer's rows");
         PaimonCommits.Outcome outcome = commit.commit(second);
-        // Spark calls abort when a commit throws; a caller that does so anyway must not delete committed files.
+        // Spark calls abort when a commit throws; a caller that does so anyway must not delete
+        // committed files.
         commit.abort(second);
 
         assertThat(outcome.compactionDropped()).as("the second compaction conflicts").isTrue();
@@ -79,13 +80,21 @@ class PaimonCommitsTest {
     }
 
     /**
-     * Fails each file operation of a commit once, before and after carrying it out, for the three kinds of
-     * commit Strata makes: a write (APPEND plus the writer's own COMPACT), a compaction and an archive rebuild.
+     * Fails each file operation of a commit once, before and after carrying it out, for the three
+     * kinds of commit Strata makes: a write (APPEND plus the writer's own COMPACT), a compaction
+     * and an archive rebuild.
      */
     @ParameterizedTest(name = "{0} commit, failing after the operation: {1}")
-    @CsvSource({"write, false", "write, true", "compaction, false", "compaction, true", "rebuild, false",
-            "rebuild, true"})
-    void failingAtAnyOperationLeavesTheOldOrTheNewState(String kind, boolean afterOperation) throws Exception {
+    @CsvSource({
+        "write, false",
+        "write, true",
+        "compaction, false",
+        "compaction, true",
+        "rebuild, false",
+        "rebuild, true"
+    })
+    void failingAtAnyOperationLeavesTheOldOrTheNewState(String kind, boolean afterOperation)
+            throws Exception {
         FailingFileIO io = new FailingFileIO();
         FileStoreTable table = createTable(io, "sweep-" + kind + "-" + afterOperation);
         commit(table, write(table, 0, 10, true));
@@ -93,31 +102,43 @@ class PaimonCommitsTest {
         long[] next = {10};
         // What one sweep step commits; rows it adds go into `adding`.
         Set<Long> adding = new TreeSet<>();
-        java.util.concurrent.Callable<List<CommitMessage>> messagesOfStep = () -> {
-            adding.clear();
-            List<CommitMessage> messages;
-            if (kind.equals("write")) {
-                // Deletion vectors make the writer compact level 0 itself: an APPEND and a COMPACT part.
-                messages = write(table, next[0], next[0] + 5, false);
-                adding.addAll(range(next[0], next[0] + 5));
-            } else {
-                commit(table, write(table, next[0], next[0] + 5, false));
-                committed.addAll(range(next[0], next[0] + 5));
-                if (kind.equals("compaction")) {
-                    messages = write(table, 0, 0, true);
-                } else {
-                    PkFullTextRebuild.Result rebuild = PkFullTextRebuild.run(table,
-                            table.snapshotManager().latestSnapshotIdFromFileSystem(), BinaryRow.EMPTY_ROW, 0, true,
-                            null);
-                    assertThat(rebuild.messages()).as(rebuild.report().toString() + " files "
-                            + table.store().newScan().plan().files()).isNotEmpty();
-                    messages = rebuild.messages();
-                }
-            }
-            next[0] += 5;
-            assertThat(messages).as("the step commits something").isNotEmpty();
-            return messages;
-        };
+        java.util.concurrent.Callable<List<CommitMessage>> messagesOfStep =
+                () -> {
+                    adding.clear();
+                    List<CommitMessage> messages;
+                    if (kind.equals("write")) {
+                        // Deletion vectors make the writer compact level 0 itself: an APPEND and a
+                        // COMPACT part.
+                        messages = write(table, next[0], next[0] + 5, false);
+                        adding.addAll(range(next[0], next[0] + 5));
+                    } else {
+                        commit(table, write(table, next[0], next[0] + 5, false));
+                        committed.addAll(range(next[0], next[0] + 5));
+                        if (kind.equals("compaction")) {
+                            messages = write(table, 0, 0, true);
+                        } else {
+                            PkFullTextRebuild.Result rebuild =
+                                    PkFullTextRebuild.run(
+                                            table,
+                                            table.snapshotManager()
+                                                    .latestSnapshotIdFromFileSystem(),
+                                            BinaryRow.EMPTY_ROW,
+                                            0,
+                                            true,
+                                            null);
+                            assertThat(rebuild.messages())
+                                    .as(
+                                            rebuild.report().toString()
+                                                    + " files "
+                                                    + table.store().newScan().plan().files())
+                                    .isNotEmpty();
+                            messages = rebuild.messages();
+                        }
+                    }
+                    next[0] += 5;
+                    assertThat(messages).as("the step commits something").isNotEmpty();
+                    return messages;
+                };
 
         List<CommitMessage> counted = messagesOfStep.call();
         io.armFileOperations(Long.MAX_VALUE, false);
@@ -143,17 +164,31 @@ class PaimonCommitsTest {
             } finally {
                 io.disarm();
             }
-            String step = kind + " commit failing at operation " + failAt + " of " + operations + " ("
-                    + io.failedOperation() + ", after=" + afterOperation + ")";
+            String step =
+                    kind
+                            + " commit failing at operation "
+                            + failAt
+                            + " of "
+                            + operations
+                            + " ("
+                            + io.failedOperation()
+                            + ", after="
+                            + afterOperation
+                            + ")";
             if (landed) {
                 committed.addAll(adding);
             } else {
-                assertThat(table.snapshotManager().latestSnapshotIdFromFileSystem()).as(step + ": no snapshot")
+                assertThat(table.snapshotManager().latestSnapshotIdFromFileSystem())
+                        .as(step + ": no snapshot")
                         .isEqualTo(before);
-                assertThat(existingFiles(table, messages)).as(step + ": the failed commit's files").isEmpty();
+                assertThat(existingFiles(table, messages))
+                        .as(step + ": the failed commit's files")
+                        .isEmpty();
             }
             assertLatestReferencedFilesExist(table, step);
-            assertThat(committed).as(step + ": visible rows were committed").containsAll(ids(table));
+            assertThat(committed)
+                    .as(step + ": visible rows were committed")
+                    .containsAll(ids(table));
         }
         commit(table, write(table, 0, 0, true));
         assertEveryReferencedFileExists(table);
@@ -184,7 +219,8 @@ class PaimonCommitsTest {
                 return;
             }
             assertThat(table.snapshotManager().latestSnapshotIdFromFileSystem())
-                    .as("a commit that did not fail").isNotNull();
+                    .as("a commit that did not fail")
+                    .isNotNull();
             table = createTable(io, "failed-" + failAt);
         }
         throw new AssertionError("no injected failure made the commit fail");
@@ -192,25 +228,31 @@ class PaimonCommitsTest {
 
     private FileStoreTable createTable(FileIO io, String name) throws Exception {
         org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(dir.resolve(name).toUri());
-        Schema schema = Schema.newBuilder()
-                .column("id", DataTypes.BIGINT().notNull())
-                .column("v", DataTypes.STRING())
-                .primaryKey("id")
-                .option("bucket", "1")
-                .option("deletion-vectors.enabled", "true")
-                .option("pk-full-text.index.columns", "v")
-                // Archives cover files compaction wrote; make a compaction rewrite a file it would only move up.
-                .option("compaction.force-rewrite-all-files", "true")
-                // Paimon retries a failed commit after a pause; keep the pauses short.
-                .option("commit.min-retry-wait", "1 ms")
-                .option("commit.max-retry-wait", "5 ms")
-                .build();
+        Schema schema =
+                Schema.newBuilder()
+                        .column("id", DataTypes.BIGINT().notNull())
+                        .column("v", DataTypes.STRING())
+                        .primaryKey("id")
+                        .option("bucket", "1")
+                        .option("deletion-vectors.enabled", "true")
+                        .option("pk-full-text.index.columns", "v")
+                        // Archives cover files compaction wrote; make a compaction rewrite a file
+                        // it would only move up.
+                        .option("compaction.force-rewrite-all-files", "true")
+                        // Paimon retries a failed commit after a pause; keep the pauses short.
+                        .option("commit.min-retry-wait", "1 ms")
+                        .option("commit.max-retry-wait", "5 ms")
+                        .build();
         new SchemaManager(io, path).createTable(schema);
         return FileStoreTableFactory.create(io, path);
     }
 
-    /** Rows [from, to) written by one writer of the latest snapshot, optionally with a full compaction. */
-    private List<CommitMessage> write(FileStoreTable table, long from, long to, boolean fullCompaction) throws Exception {
+    /**
+     * Rows [from, to) written by one writer of the latest snapshot, optionally with a full
+     * compaction.
+     */
+    private List<CommitMessage> write(
+            FileStoreTable table, long from, long to, boolean fullCompaction) throws Exception {
         try (BatchTableWrite write = table.newBatchWriteBuilder().newWrite()) {
             write.withIOManager(IOManager.create(dir.resolve("io").toString()));
             for (long id = from; id < to; id++) {
@@ -249,31 +291,40 @@ class PaimonCommitsTest {
     private static void assertEveryReferencedFileExists(FileStoreTable table) throws Exception {
         Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
         if (latest != null) {
-            assertReferencedFilesExist(table, table.snapshotManager().earliestSnapshotId(), latest, "every snapshot");
+            assertReferencedFilesExist(
+                    table, table.snapshotManager().earliestSnapshotId(), latest, "every snapshot");
         }
     }
 
-    private static void assertLatestReferencedFilesExist(FileStoreTable table, String step) throws Exception {
+    private static void assertLatestReferencedFilesExist(FileStoreTable table, String step)
+            throws Exception {
         Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
         if (latest != null) {
             assertReferencedFilesExist(table, latest, latest, step);
         }
     }
 
-    private static void assertReferencedFilesExist(FileStoreTable table, long earliest, long latest, String step)
-            throws Exception {
+    private static void assertReferencedFilesExist(
+            FileStoreTable table, long earliest, long latest, String step) throws Exception {
         List<String> missing = new ArrayList<>();
         for (long id = earliest; id <= latest; id++) {
             Snapshot snapshot = table.snapshotManager().snapshot(id);
-            for (ManifestEntry entry : table.store().newScan().withSnapshot(snapshot).plan().files()) {
-                org.apache.paimon.fs.Path path = table.store().pathFactory()
-                        .createDataFilePathFactory(entry.partition(), entry.bucket()).toPath(entry.file());
+            for (ManifestEntry entry :
+                    table.store().newScan().withSnapshot(snapshot).plan().files()) {
+                org.apache.paimon.fs.Path path =
+                        table.store()
+                                .pathFactory()
+                                .createDataFilePathFactory(entry.partition(), entry.bucket())
+                                .toPath(entry.file());
                 if (!table.fileIO().exists(path)) {
                     missing.add("snapshot " + id + ": " + path);
                 }
             }
             if (snapshot.indexManifest() != null) {
-                for (IndexManifestEntry entry : table.store().newIndexFileHandler().readManifest(snapshot.indexManifest())) {
+                for (IndexManifestEntry entry :
+                        table.store()
+                                .newIndexFileHandler()
+                                .readManifest(snapshot.indexManifest())) {
                     if (!table.store().newIndexFileHandler().existsIndexFile(entry)) {
                         missing.add("snapshot " + id + ": index " + entry.indexFile().fileName());
                     }
@@ -284,26 +335,36 @@ class PaimonCommitsTest {
     }
 
     /** The files the messages add that exist on disk. */
-    private static List<String> existingFiles(FileStoreTable table, List<CommitMessage> messages) throws Exception {
+    private static List<String> existingFiles(FileStoreTable table, List<CommitMessage> messages)
+            throws Exception {
         List<String> existing = new ArrayList<>();
         for (CommitMessage message : messages) {
-            org.apache.paimon.table.sink.CommitMessageImpl m = (org.apache.paimon.table.sink.CommitMessageImpl) message;
-            List<org.apache.paimon.io.DataFileMeta> files = new ArrayList<>(m.newFilesIncrement().newFiles());
+            org.apache.paimon.table.sink.CommitMessageImpl m =
+                    (org.apache.paimon.table.sink.CommitMessageImpl) message;
+            List<org.apache.paimon.io.DataFileMeta> files =
+                    new ArrayList<>(m.newFilesIncrement().newFiles());
             Set<String> inputs = new TreeSet<>();
             m.compactIncrement().compactBefore().forEach(f -> inputs.add(f.fileName()));
             files.addAll(m.compactIncrement().compactAfter());
             for (org.apache.paimon.io.DataFileMeta file : files) {
-                org.apache.paimon.fs.Path path = table.store().pathFactory()
-                        .createDataFilePathFactory(m.partition(), m.bucket()).toPath(file);
+                org.apache.paimon.fs.Path path =
+                        table.store()
+                                .pathFactory()
+                                .createDataFilePathFactory(m.partition(), m.bucket())
+                                .toPath(file);
                 if (!inputs.contains(file.fileName()) && table.fileIO().exists(path)) {
                     existing.add(path.toString());
                 }
             }
-            List<org.apache.paimon.index.IndexFileMeta> indexFiles = new ArrayList<>(m.compactIncrement().newIndexFiles());
+            List<org.apache.paimon.index.IndexFileMeta> indexFiles =
+                    new ArrayList<>(m.compactIncrement().newIndexFiles());
             indexFiles.addAll(m.newFilesIncrement().newIndexFiles());
             for (org.apache.paimon.index.IndexFileMeta file : indexFiles) {
                 org.apache.paimon.fs.Path path =
-                        table.store().pathFactory().indexFileFactory(m.partition(), m.bucket()).toPath(file);
+                        table.store()
+                                .pathFactory()
+                                .indexFileFactory(m.partition(), m.bucket())
+                                .toPath(file);
                 if (table.fileIO().exists(path)) {
                     existing.add(path.toString());
                 }

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One generated logical map value: NULL, or entries in their stored order. Duplicate keys are allowed
- * (a map built from raw key/value arrays can hold them); {@link #lookup} follows Spark's {@code m['k']}
- * (first matching key wins).
+ * One generated logical map value: NULL, or entries in their stored order. Duplicate keys are
+ * allowed (a map built from raw key/value arrays can hold them); {@link #lookup} follows Spark's
+ * {@code m['k']} (first matching key wins).
  */
 public final class GeneratedMap {
 
@@ -51,7 +51,10 @@ public final class GeneratedMap {
         return values;
     }
 
-    /** Spark's {@code m[key]}: the value of the first entry with that key, or null (absent, null value or null map). */
+    /**
+     * Spark's {@code m[key]}: the value of the first entry with that key, or null (absent, null
+     * value or null map).
+     */
     public Object lookup(String key) {
         for (int i = 0; i < keys.size(); i++) {
             if (keys.get(i).equals(key)) {
@@ -69,7 +72,10 @@ public final class GeneratedMap {
         return keys.stream().distinct().count() != keys.size();
     }
 
-    /** Distinct keys with the value of their LAST occurrence (what a writer that dedups by last value keeps). */
+    /**
+     * Distinct keys with the value of their LAST occurrence (what a writer that dedups by last
+     * value keeps).
+     */
     public Map<String, Object> lastValueByKey() {
         Map<String, Object> m = new LinkedHashMap<>();
         for (int i = 0; i < keys.size(); i++) {

@@ -5,16 +5,19 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Deterministic generator of {@code MAP<STRING, T>} rows for layout and pushdown tests: same seed and
- * settings, same rows. Rows come in "device families" (keys that co-occur, as in IoT/observability
- * data), each key has its own value range (so per-key statistics are meaningful), and the settings
- * inject NULL maps, empty maps, NULL values, duplicate keys, unicode and empty-string keys.
+ * Deterministic generator of {@code MAP<STRING, T>} rows for layout and pushdown tests: same seed
+ * and settings, same rows. Rows come in "device families" (keys that co-occur, as in
+ * IoT/observability data), each key has its own value range (so per-key statistics are meaningful),
+ * and the settings inject NULL maps, empty maps, NULL values, duplicate keys, unicode and
+ * empty-string keys.
  */
 public final class MapDataGenerator {
 
     /** The value type generated. */
     public enum ValueKind {
-        DOUBLE, LONG, STRING
+        DOUBLE,
+        LONG,
+        STRING
     }
 
     private final Random random;
@@ -53,7 +56,10 @@ public final class MapDataGenerator {
         return new Builder(seed);
     }
 
-    /** Builder; defaults: 1 000 keys, ~10 keys a row (max 40), 2% NULL maps, 2% empty, 3% NULL values, DOUBLE. */
+    /**
+     * Builder; defaults: 1 000 keys, ~10 keys a row (max 40), 2% NULL maps, 2% empty, 3% NULL
+     * values, DOUBLE.
+     */
     public static final class Builder {
         private final long seed;
         private int keyUniverse = 1000;
@@ -127,15 +133,19 @@ public final class MapDataGenerator {
         }
 
         /**
-         * Device-like rows: each row carries its family's own slice of {@code keysPerRow} keys, each present
-         * with probability {@code presence}, plus a few random keys (0 disables this mode).
+         * Device-like rows: each row carries its family's own slice of {@code keysPerRow} keys,
+         * each present with probability {@code presence}, plus a few random keys (0 disables this
+         * mode).
          */
         public Builder coreKeys(double presence) {
             this.corePresence = presence;
             return this;
         }
 
-        /** Rows come in runs of one family; a family draws its keys mostly from its own slice of the universe. */
+        /**
+         * Rows come in runs of one family; a family draws its keys mostly from its own slice of the
+         * universe.
+         */
         public Builder families(int families, int rowsPerRun) {
             this.families = families;
             this.rowsPerFamilyRun = rowsPerRun;
@@ -154,7 +164,9 @@ public final class MapDataGenerator {
 
     private static List<String> keyUniverse(int n, boolean unicode, boolean emptyKey, long seed) {
         List<String> keys = new ArrayList<>(n);
-        String[] unicodeStems = {"température", "湿度", "давление", "ключ", "😀emoji", "naïve", "Ωmega", "𝔘nicode"};
+        String[] unicodeStems = {
+            "température", "湿度", "давление", "ключ", "😀emoji", "naïve", "Ωmega", "𝔘nicode"
+        };
         for (int i = 0; i < n; i++) {
             if (emptyKey && i == 0) {
                 keys.add("");
@@ -196,7 +208,16 @@ public final class MapDataGenerator {
         if (corePresence > 0) {
             return coreRow();
         }
-        int n = Math.max(1, Math.min(maxKeys, (int) Math.round(meanKeys + random.nextGaussian() * Math.max(1, meanKeys / 3.0))));
+        int n =
+                Math.max(
+                        1,
+                        Math.min(
+                                maxKeys,
+                                (int)
+                                        Math.round(
+                                                meanKeys
+                                                        + random.nextGaussian()
+                                                                * Math.max(1, meanKeys / 3.0))));
         int u = universe.size();
         int slice = Math.max(n * 2, u / families);
         int sliceStart = (int) ((long) family * u / families);
@@ -205,7 +226,10 @@ public final class MapDataGenerator {
         java.util.Set<Integer> used = new java.util.HashSet<>();
         int guard = 0;
         while (keys.size() < n && guard++ < n * 20) {
-            int idx = random.nextDouble() < 0.9 ? (sliceStart + random.nextInt(slice)) % u : random.nextInt(u);
+            int idx =
+                    random.nextDouble() < 0.9
+                            ? (sliceStart + random.nextInt(slice)) % u
+                            : random.nextInt(u);
             if (!used.add(idx)) {
                 continue;
             }

@@ -3,9 +3,10 @@ package dev.strata.testing.rows;
 import java.util.Random;
 
 /**
- * Random SQL filters over the columns of {@link TypedRowGenerator}: comparisons on every atomic type,
- * IN, IS [NOT] NULL, LIKE prefix, NOT, and AND/OR trees up to a small depth. The text is plain SQL any
- * engine of the tests can evaluate, so the same filter runs against Strata and the oracle.
+ * Random SQL filters over the columns of {@link TypedRowGenerator}: comparisons on every atomic
+ * type, IN, IS [NOT] NULL, LIKE prefix, NOT, and AND/OR trees up to a small depth. The text is
+ * plain SQL any engine of the tests can evaluate, so the same filter runs against Strata and the
+ * oracle.
  */
 public final class RandomFilters {
 
@@ -44,13 +45,27 @@ public final class RandomFilters {
             case 3:
                 return "dec " + op + " " + (random.nextInt(20000) - 10000) + ".25";
             case 4:
-                return "dt " + op + " DATE'" + TypedRowGenerator.BASE_DATE.plusDays(random.nextInt(62)) + "'";
+                return "dt "
+                        + op
+                        + " DATE'"
+                        + TypedRowGenerator.BASE_DATE.plusDays(random.nextInt(62))
+                        + "'";
             case 5:
-                return "ts " + op + " TIMESTAMP'2024-01-" + String.format("%02d", 1 + random.nextInt(30)) + " 12:00:00Z'";
+                return "ts "
+                        + op
+                        + " TIMESTAMP'2024-01-"
+                        + String.format("%02d", 1 + random.nextInt(30))
+                        + " 12:00:00Z'";
             case 6:
                 return "b " + (random.nextBoolean() ? "= true" : "= false");
             case 7:
-                return "k IN (" + random.nextInt(20) + ", " + random.nextInt(20) + ", " + random.nextInt(20) + ")";
+                return "k IN ("
+                        + random.nextInt(20)
+                        + ", "
+                        + random.nextInt(20)
+                        + ", "
+                        + random.nextInt(20)
+                        + ")";
             case 8:
                 String w = word();
                 return "s LIKE '" + w.substring(0, Math.min(2, w.length())) + "%'";
@@ -58,7 +73,11 @@ public final class RandomFilters {
                 return new String[] {"s", "d", "k", "dt", "m", "st", "arr"}[random.nextInt(7)]
                         + (random.nextBoolean() ? " IS NULL" : " IS NOT NULL");
             case 10:
-                return "p " + (random.nextBoolean() ? "= " : op + " ") + "'p" + random.nextInt(4) + "'";
+                return "p "
+                        + (random.nextBoolean() ? "= " : op + " ")
+                        + "'p"
+                        + random.nextInt(4)
+                        + "'";
             case 11:
                 return "small " + op + " " + (random.nextInt(256) - 128);
             case 12:

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Deterministic rows covering every column type Strata stores, for tests that write the same data through
- * Strata and through an oracle and compare. Values are plain Java objects (no engine types); structs are
- * {@code Object[]}. The column layout is {@link #COLUMNS_DDL}:
+ * Deterministic rows covering every column type Strata stores, for tests that write the same data
+ * through Strata and through an oracle and compare. Values are plain Java objects (no engine
+ * types); structs are {@code Object[]}. The column layout is {@link #COLUMNS_DDL}:
  *
  * <pre>
  * id BIGINT NOT NULL (unique, ascending), k INT, s STRING, d DOUBLE, dec DECIMAL(12,2), dt DATE,
@@ -22,21 +22,27 @@ import java.util.Random;
  * st STRUCT&lt;a: INT, b: STRING&gt;, small TINYINT, mid SMALLINT, f FLOAT, p STRING (partition-like, 4 values)
  * </pre>
  *
- * Every nullable column is null in about one row in eight; strings include unicode and the empty string;
- * doubles include negative zero, NaN and infinities rarely, so predicate pushdown meets the awkward cases.
+ * Every nullable column is null in about one row in eight; strings include unicode and the empty
+ * string; doubles include negative zero, NaN and infinities rarely, so predicate pushdown meets the
+ * awkward cases.
  */
 public final class TypedRowGenerator {
 
     /** Column definitions in SQL, in row order. */
-    public static final String COLUMNS_DDL = "id BIGINT NOT NULL, k INT, s STRING, d DOUBLE, dec DECIMAL(12,2), "
-            + "dt DATE, ts TIMESTAMP, ntz TIMESTAMP_NTZ, b BOOLEAN, bin BINARY, arr ARRAY<INT>, "
-            + "m MAP<STRING,INT>, st STRUCT<a: INT, b: STRING>, small TINYINT, mid SMALLINT, f FLOAT, p STRING";
+    public static final String COLUMNS_DDL =
+            "id BIGINT NOT NULL, k INT, s STRING, d DOUBLE, dec DECIMAL(12,2), "
+                    + "dt DATE, ts TIMESTAMP, ntz TIMESTAMP_NTZ, b BOOLEAN, bin BINARY, arr ARRAY<INT>, "
+                    + "m MAP<STRING,INT>, st STRUCT<a: INT, b: STRING>, small TINYINT, mid SMALLINT, f FLOAT, p STRING";
 
     /** Column names, in row order. */
-    public static final List<String> COLUMNS = List.of(
-            "id", "k", "s", "d", "dec", "dt", "ts", "ntz", "b", "bin", "arr", "m", "st", "small", "mid", "f", "p");
+    public static final List<String> COLUMNS =
+            List.of(
+                    "id", "k", "s", "d", "dec", "dt", "ts", "ntz", "b", "bin", "arr", "m", "st",
+                    "small", "mid", "f", "p");
 
-    static final String[] WORDS = {"alpha", "beta", "gamma", "delta", "", "Ünïcödé", "日本語", "a b", "alp", "zeta"};
+    static final String[] WORDS = {
+        "alpha", "beta", "gamma", "delta", "", "Ünïcödé", "日本語", "a b", "alp", "zeta"
+    };
     static final String[] PARTITIONS = {"p0", "p1", "p2", "p3"};
     static final LocalDate BASE_DATE = LocalDate.of(2024, 1, 1);
     static final Instant BASE_INSTANT = Instant.parse("2024-01-01T00:00:00Z");
@@ -67,35 +73,50 @@ public final class TypedRowGenerator {
             maybe(this::doubleValue),
             maybe(() -> BigDecimal.valueOf(random.nextInt(2_000_000) - 1_000_000, 2)),
             maybe(() -> BASE_DATE.plusDays(random.nextInt(60))),
-            maybe(() -> BASE_INSTANT.plusSeconds(random.nextInt(86_400 * 30)).plusNanos(random.nextInt(1000) * 1000L)),
-            maybe(() -> LocalDateTime.ofEpochSecond(
-                    1_700_000_000L + random.nextInt(86_400 * 30), random.nextInt(1000) * 1000, ZoneOffset.UTC)),
+            maybe(
+                    () ->
+                            BASE_INSTANT
+                                    .plusSeconds(random.nextInt(86_400 * 30))
+                                    .plusNanos(random.nextInt(1000) * 1000L)),
+            maybe(
+                    () ->
+                            LocalDateTime.ofEpochSecond(
+                                    1_700_000_000L + random.nextInt(86_400 * 30),
+                                    random.nextInt(1000) * 1000,
+                                    ZoneOffset.UTC)),
             maybe(random::nextBoolean),
-            maybe(() -> {
-                byte[] bytes = new byte[random.nextInt(6)];
-                random.nextBytes(bytes);
-                return bytes;
-            }),
-            maybe(() -> {
-                List<Integer> list = new ArrayList<>();
-                int size = random.nextInt(4);
-                for (int j = 0; j < size; j++) {
-                    list.add(random.nextInt(8) == 0 ? null : random.nextInt(100));
-                }
-                return list;
-            }),
-            maybe(() -> {
-                Map<String, Integer> map = new LinkedHashMap<>();
-                int size = random.nextInt(4);
-                for (int j = 0; j < size; j++) {
-                    map.put(WORDS[random.nextInt(WORDS.length)], random.nextInt(8) == 0 ? null : random.nextInt(100));
-                }
-                return map;
-            }),
-            maybe(() -> new Object[] {
-                random.nextInt(8) == 0 ? null : random.nextInt(10),
-                random.nextInt(8) == 0 ? null : WORDS[random.nextInt(WORDS.length)]
-            }),
+            maybe(
+                    () -> {
+                        byte[] bytes = new byte[random.nextInt(6)];
+                        random.nextBytes(bytes);
+                        return bytes;
+                    }),
+            maybe(
+                    () -> {
+                        List<Integer> list = new ArrayList<>();
+                        int size = random.nextInt(4);
+                        for (int j = 0; j < size; j++) {
+                            list.add(random.nextInt(8) == 0 ? null : random.nextInt(100));
+                        }
+                        return list;
+                    }),
+            maybe(
+                    () -> {
+                        Map<String, Integer> map = new LinkedHashMap<>();
+                        int size = random.nextInt(4);
+                        for (int j = 0; j < size; j++) {
+                            map.put(
+                                    WORDS[random.nextInt(WORDS.length)],
+                                    random.nextInt(8) == 0 ? null : random.nextInt(100));
+                        }
+                        return map;
+                    }),
+            maybe(
+                    () ->
+                            new Object[] {
+                                random.nextInt(8) == 0 ? null : random.nextInt(10),
+                                random.nextInt(8) == 0 ? null : WORDS[random.nextInt(WORDS.length)]
+                            }),
             maybe(() -> (byte) (random.nextInt(256) - 128)),
             maybe(() -> (short) (random.nextInt(2000) - 1000)),
             maybe(() -> random.nextFloat() * 100 - 50),

@@ -7,19 +7,20 @@ import java.util.Random;
 
 /**
  * Deterministic English-like documents for full-text tests and benchmarks. Words come from a fixed
- * vocabulary with a Zipf-like distribution (a few common words, a long tail of rare ones), so queries hit
- * both frequent and rare terms. The same seed always yields the same texts.
+ * vocabulary with a Zipf-like distribution (a few common words, a long tail of rare ones), so
+ * queries hit both frequent and rare terms. The same seed always yields the same texts.
  */
 public final class TextCorpus {
 
     private static final String[] SYLLABLES = {
-        "ka", "lo", "mi", "ra", "te", "sun", "or", "vel", "an", "dri", "po", "qu", "zen", "ix", "mar", "tol", "ein",
-        "ba", "cor", "fy"
+        "ka", "lo", "mi", "ra", "te", "sun", "or", "vel", "an", "dri", "po", "qu", "zen", "ix",
+        "mar", "tol", "ein", "ba", "cor", "fy"
     };
 
     private static final String[] COMMON = {
-        "lake", "paimon", "storage", "format", "search", "index", "table", "spark", "write", "failure", "disk",
-        "apache", "query", "file", "bucket", "level", "merge", "delete", "vector", "stream"
+        "lake", "paimon", "storage", "format", "search", "index", "table", "spark", "write",
+        "failure", "disk", "apache", "query", "file", "bucket", "level", "merge", "delete",
+        "vector", "stream"
     };
 
     private final List<String> vocabulary;
