@@ -15,17 +15,12 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
@@ -65,8 +60,8 @@ class NestedRowPathTest extends PaimonTablesTestBase {
             write(shredded, rows);
             write(plain, rows);
             if (batch == 2) {
-                compact(shredded);
-                compact(plain);
+                compactBuckets(shredded, 2);
+                compactBuckets(plain, 2);
             }
             assertThat(PaimonTables.fileLayouts(shredded))
                     .as(why)
@@ -126,28 +121,6 @@ class NestedRowPathTest extends PaimonTablesTestBase {
             r.setRowKind(RowKind.DELETE);
         }
         return r;
-    }
-
-    private void write(FileStoreTable table, List<InternalRow> rows) throws Exception {
-        BatchWriteBuilder wb = table.newBatchWriteBuilder();
-        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp.toString()));
-                BatchTableCommit c = wb.newCommit()) {
-            for (InternalRow r : rows) {
-                w.write(r);
-            }
-            c.commit(w.prepareCommit());
-        }
-    }
-
-    private void compact(FileStoreTable table) throws Exception {
-        BatchWriteBuilder wb = table.newBatchWriteBuilder();
-        try (BatchTableWrite w = wb.newWrite().withIOManager(IOManager.create(tmp.toString()));
-                BatchTableCommit c = wb.newCommit()) {
-            for (int bucket = 0; bucket < 2; bucket++) {
-                w.compact(BinaryRow.EMPTY_ROW, bucket, true);
-            }
-            c.commit(w.prepareCommit());
-        }
     }
 
     /** id (the first read column) → the row rendered as text, through Paimon's own table read. */

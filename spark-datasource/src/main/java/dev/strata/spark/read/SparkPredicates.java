@@ -40,6 +40,11 @@ public final class SparkPredicates {
         }
     }
 
+    /** Converts child {@code i} of a boolean predicate; null when it cannot be converted. */
+    private Predicate child(Expression[] children, int i) {
+        return doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) children[i]);
+    }
+
     private Predicate doConvert(org.apache.spark.sql.connector.expressions.filter.Predicate p) {
         Expression[] c = p.children();
         switch (p.name()) {
@@ -49,34 +54,19 @@ public final class SparkPredicates {
                 return PredicateBuilder.alwaysFalse();
             case "AND":
                 {
-                    Predicate l =
-                            doConvert(
-                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
-                                            c[0]);
-                    Predicate r =
-                            doConvert(
-                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
-                                            c[1]);
+                    Predicate l = child(c, 0);
+                    Predicate r = child(c, 1);
                     return l == null || r == null ? null : PredicateBuilder.and(l, r);
                 }
             case "OR":
                 {
-                    Predicate l =
-                            doConvert(
-                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
-                                            c[0]);
-                    Predicate r =
-                            doConvert(
-                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
-                                            c[1]);
+                    Predicate l = child(c, 0);
+                    Predicate r = child(c, 1);
                     return l == null || r == null ? null : PredicateBuilder.or(l, r);
                 }
             case "NOT":
                 {
-                    Predicate child =
-                            doConvert(
-                                    (org.apache.spark.sql.connector.expressions.filter.Predicate)
-                                            c[0]);
+                    Predicate child = child(c, 0);
                     return child == null ? null : child.negate().orElse(null);
                 }
             case "IS_NULL":
