@@ -14,23 +14,11 @@ class StrataExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
   private var spark: SparkSession = _
 
   override def beforeAll(): Unit = {
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.driver.host", "127.0.0.1")
-      .config("spark.driver.bindAddress", "127.0.0.1")
-      .config("spark.sql.shuffle.partitions", "2")
-      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
-      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
-      .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
-      .getOrCreate()
+    spark = LocalStrataSession.start(root.resolve("wh"), 2)
   }
 
   override def afterAll(): Unit = {
-    if (spark != null) spark.stop()
-    SparkSession.clearActiveSession()
-    SparkSession.clearDefaultSession()
+    LocalStrataSession.stop(spark)
   }
 
   test("a session configured as in the README creates, writes, compacts and reads a Strata table") {

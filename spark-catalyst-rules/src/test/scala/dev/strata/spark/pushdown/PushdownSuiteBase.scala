@@ -5,7 +5,7 @@ import java.nio.file.{Files, Path}
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.maps.GeneratedMap
 
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
@@ -24,27 +24,20 @@ abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
   override def beforeAll(): Unit = {
     super.beforeAll()
     root = Files.createTempDirectory("strata-pushdown-")
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .appName(getClass.getSimpleName)
-      .config("spark.ui.enabled", "false")
-      .config("spark.driver.host", "127.0.0.1")
-      .config("spark.driver.bindAddress", "127.0.0.1")
-      .config("spark.sql.shuffle.partitions", "2")
-      .config("spark.sql.session.timeZone", "UTC")
-      .config("spark.sql.warehouse.dir", root.resolve("spark-warehouse").toUri.toString)
-      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
-      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
-      .config("spark.sql.catalog.lake.warehouse", root.resolve("warehouse").toUri.toString)
-      .getOrCreate()
+    spark = LocalStrataSession.start(
+      root.resolve("warehouse"),
+      2,
+      Map(
+        "spark.app.name" -> getClass.getSimpleName,
+        "spark.sql.session.timeZone" -> "UTC",
+        "spark.sql.warehouse.dir" -> root.resolve("spark-warehouse").toUri.toString
+      )
+    )
   }
 
   override def afterAll(): Unit = {
     try {
-      if (spark != null) spark.stop()
-      SparkSession.clearActiveSession()
-      SparkSession.clearDefaultSession()
+      LocalStrataSession.stop(spark)
       deleteRecursively(root.toFile)
     } finally super.afterAll()
   }

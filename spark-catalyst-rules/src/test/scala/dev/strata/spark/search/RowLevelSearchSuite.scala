@@ -5,7 +5,7 @@ import java.util.Random
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
 import org.apache.lucene.analysis.standard.StandardAnalyzer
@@ -37,24 +37,12 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     StructType.fromDDL("id BIGINT, dt STRING, body STRING, attrs MAP<STRING, INT>, n INT")
 
   override def beforeAll(): Unit = {
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.driver.host", "127.0.0.1")
-      .config("spark.driver.bindAddress", "127.0.0.1")
-      .config("spark.sql.shuffle.partitions", "4")
-      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
-      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
-      .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
-      .getOrCreate()
+    spark = LocalStrataSession.start(root.resolve("wh"), 4)
     spark.sql("CREATE NAMESPACE lake.rs")
   }
 
   override def afterAll(): Unit = {
-    if (spark != null) spark.stop()
-    SparkSession.clearActiveSession()
-    SparkSession.clearDefaultSession()
+    LocalStrataSession.stop(spark)
   }
 
   private def sql(s: String) = spark.sql(s)
