@@ -1,6 +1,7 @@
 package dev.strata.spark.read;
 
 import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.ParallelBuckets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -62,6 +63,39 @@ final class TextMatchSplits {
             Map<String, PkFullTextSearcher.BucketMatches> matchesByBucket) {
         TextMatchSplits out = new TextMatchSplits();
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        // The buckets' matches, found on the driver's processors in parallel.
+        Map<String, DataSplit> missing = new LinkedHashMap<>();
+        for (Split split : splits) {
+            if (split instanceof DataSplit
+                    && ((DataSplit) split).rawConvertible()
+                    && !((DataSplit) split).isStreaming()
+                    && !matchesByBucket.containsKey(bucketKey((DataSplit) split))) {
+                missing.putIfAbsent(bucketKey((DataSplit) split), (DataSplit) split);
+            }
+        }
+        try {
+            List<String> keys = new ArrayList<>(missing.keySet());
+            List<PkFullTextSearcher.BucketMatches> found =
+                    ParallelBuckets.map(
+                            new ArrayList<>(missing.values()),
+                            data -> {
+                                try {
+                                    return searcher.matches(
+                                            data.snapshotId(),
+                                            data.partition(),
+                                            data.bucket(),
+                                            pushdown.queries(),
+                                            pushdown.fresh());
+                                } catch (IOException e) {
+                                    throw unreadable(tableName, pushdown, data, e);
+                                }
+                            });
+            for (int i = 0; i < keys.size(); i++) {
+                matchesByBucket.put(keys.get(i), found.get(i));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // each bucket reports its own failure
+        }
         Set<String> counted = new HashSet<>();
         for (Split split : splits) {
             if (!(split instanceof DataSplit)
@@ -152,28 +186,36 @@ final class TextMatchSplits {
             byBucket.computeIfAbsent(bucketKey(data), k -> new ArrayList<>()).add(data);
         }
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        List<Long> counts;
+        try {
+            counts =
+                    ParallelBuckets.map(
+                            new ArrayList<>(byBucket.values()),
+                            bucket -> {
+                                DataSplit first = bucket.get(0);
+                                Set<String> files = new HashSet<>();
+                                for (DataSplit data : bucket) {
+                                    for (DataFileMeta file : data.dataFiles()) {
+                                        files.add(file.fileName());
+                                    }
+                                }
+                                try {
+                                    return searcher.count(
+                                            first.snapshotId(),
+                                            first.partition(),
+                                            first.bucket(),
+                                            pushdown.queries(),
+                                            pushdown.fresh(),
+                                            files);
+                                } catch (IOException e) {
+                                    throw unreadable(tableName, pushdown, first, e);
+                                }
+                            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // each bucket reports its own failure
+        }
         long total = 0;
-        for (List<DataSplit> bucket : byBucket.values()) {
-            DataSplit first = bucket.get(0);
-            Set<String> files = new HashSet<>();
-            for (DataSplit data : bucket) {
-                for (DataFileMeta file : data.dataFiles()) {
-                    files.add(file.fileName());
-                }
-            }
-            Long count;
-            try {
-                count =
-                        searcher.count(
-                                first.snapshotId(),
-                                first.partition(),
-                                first.bucket(),
-                                pushdown.queries(),
-                                pushdown.fresh(),
-                                files);
-            } catch (IOException e) {
-                throw unreadable(tableName, pushdown, first, e);
-            }
+        for (Long count : counts) {
             if (count == null) {
                 return null;
             }
