@@ -274,6 +274,107 @@ public final class PkFullTextSearcher {
     public BucketMatches matches(
             long snapshotId, BinaryRow partition, int bucket, List<String> queries, boolean fresh)
             throws IOException {
+        MatchScope scope = matchScope(snapshotId, partition, bucket, queries, fresh);
+        Map<String, RoaringBitmap32> result = scope.positions(scope.state.currentPayloads());
+        return new BucketMatches(
+                result, scope.unknown, scope.freshRows == null ? 0 : scope.freshRows.rows());
+    }
+
+    /**
+     * How many rows of {@code readFiles} (data files of the bucket a read returns) {@link #matches}
+     * with the same arguments would report, or null when one of them was not searched ({@link
+     * BucketMatches#isUnknown}). A current archive all of whose source files are read and none of
+     * which has a deleted row (a deletion vector also marks each row a newer version of its key
+     * replaced) has only live documents, so its matches are counted by Lucene ({@link
+     * BucketSearcher#countWhereAllLive}, from the term's document frequency for a single term)
+     * without visiting a row position; the other archives and the rows indexed at query time are
+     * matched position by position, as {@link #matches} does.
+     */
+    public Long count(
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            List<String> queries,
+            boolean fresh,
+            Set<String> readFiles)
+            throws IOException {
+        MatchScope scope = matchScope(snapshotId, partition, bucket, queries, fresh);
+        for (String f : readFiles) {
+            if (scope.unknown.contains(f)) {
+                return null;
+            }
+        }
+        BucketSearcher.Count counted =
+                BucketSearcher.countWhereAllLive(
+                        scope.archiveFiles,
+                        maintainers.headers,
+                        scope.state.currentPayloads(),
+                        scope.eligible,
+                        scope.dvs,
+                        queries,
+                        readFiles);
+        long total = counted.count();
+        for (Map.Entry<String, RoaringBitmap32> e :
+                scope.positions(counted.notCounted()).entrySet()) {
+            if (readFiles.contains(e.getKey())) {
+                total += e.getValue().getCardinality();
+            }
+        }
+        return total;
+    }
+
+    /** What {@link #matches} and {@link #count} search in one bucket. */
+    private final class MatchScope {
+        ArchiveFiles archiveFiles;
+        BucketIndexState state;
+        Map<String, DeletionVector> dvs;
+        final List<DataFileMeta> eligible = new ArrayList<>();
+        final Set<String> unknown = new java.util.HashSet<>();
+        FreshRows freshRows;
+        List<String> queries;
+
+        /**
+         * The matching row positions, by data file, of every query in {@code archives} (current
+         * archives of the bucket) and in the rows indexed at query time.
+         */
+        Map<String, RoaringBitmap32> positions(List<IndexFileMeta> archives) throws IOException {
+            Map<String, RoaringBitmap32> result = null;
+            for (String query : queries) {
+                Map<String, RoaringBitmap32> found =
+                        archives.isEmpty()
+                                ? new HashMap<>()
+                                : BucketSearcher.matchAll(
+                                        archiveFiles,
+                                        maintainers.headers,
+                                        archives,
+                                        eligible,
+                                        dvs,
+                                        query);
+                if (freshRows != null) {
+                    try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
+                        found.putAll(BucketSearcher.matchAllFresh(freshRows, analyzer, query));
+                    }
+                }
+                if (result == null) {
+                    result = found;
+                } else {
+                    Map<String, RoaringBitmap32> both = new HashMap<>();
+                    for (Map.Entry<String, RoaringBitmap32> e : result.entrySet()) {
+                        RoaringBitmap32 other = found.get(e.getKey());
+                        if (other != null) {
+                            both.put(e.getKey(), RoaringBitmap32.and(e.getValue(), other));
+                        }
+                    }
+                    result = both;
+                }
+            }
+            return result == null ? new HashMap<>() : result;
+        }
+    }
+
+    private MatchScope matchScope(
+            long snapshotId, BinaryRow partition, int bucket, List<String> queries, boolean fresh)
+            throws IOException {
         if (queries.isEmpty()) {
             throw new IllegalArgumentException(
                     "Cannot match rows of bucket "
@@ -285,31 +386,31 @@ public final class PkFullTextSearcher {
         FileStoreTable table = maintainers.table;
         Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
-        ArchiveFiles archiveFiles = ArchiveFiles.of(table, partition, bucket);
-        BucketIndexState state =
+        MatchScope scope = new MatchScope();
+        scope.queries = queries;
+        scope.archiveFiles = ArchiveFiles.of(table, partition, bucket);
+        ArchiveFiles archiveFiles = scope.archiveFiles;
+        scope.state =
                 BucketIndexState.fromActiveDataFiles(
                         maintainers.definition.fieldId(),
                         files.dataFiles,
                         files.archives,
                         archive -> maintainers.headers.header(archiveFiles, archive));
-        Map<String, DeletionVector> dvs =
-                SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
-        List<DataFileMeta> eligible = new ArrayList<>();
+        scope.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
         List<DataFileMeta> uncovered = new ArrayList<>();
-        Set<String> unknown = new java.util.HashSet<>();
         for (DataFileMeta f : files.dataFiles) {
             if (SourcePolicy.isSource(f)) {
-                eligible.add(f);
+                scope.eligible.add(f);
             }
-            if (!state.payloadBySourceFile().containsKey(f.fileName())) {
+            if (!scope.state.payloadBySourceFile().containsKey(f.fileName())) {
                 if (f.level() > 0 && fresh && freshSearchSupported()) {
                     uncovered.add(f);
                 } else {
-                    unknown.add(f.fileName());
+                    scope.unknown.add(f.fileName());
                 }
             }
         }
-        FreshRows freshRows =
+        scope.freshRows =
                 uncovered.isEmpty()
                         ? null
                         : FRESH.get(
@@ -318,41 +419,10 @@ public final class PkFullTextSearcher {
                                 partition,
                                 bucket,
                                 uncovered,
-                                dvs,
+                                scope.dvs,
                                 maintainers.definition,
                                 Collections.emptySet()); // a read does not see parked rows either
-        Map<String, RoaringBitmap32> result = null;
-        for (String query : queries) {
-            Map<String, RoaringBitmap32> found =
-                    BucketSearcher.matchAll(
-                            archiveFiles,
-                            maintainers.headers,
-                            state.currentPayloads(),
-                            eligible,
-                            dvs,
-                            query);
-            if (freshRows != null) {
-                try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
-                    found.putAll(BucketSearcher.matchAllFresh(freshRows, analyzer, query));
-                }
-            }
-            if (result == null) {
-                result = found;
-            } else {
-                Map<String, RoaringBitmap32> both = new HashMap<>();
-                for (Map.Entry<String, RoaringBitmap32> e : result.entrySet()) {
-                    RoaringBitmap32 other = found.get(e.getKey());
-                    if (other != null) {
-                        both.put(e.getKey(), RoaringBitmap32.and(e.getValue(), other));
-                    }
-                }
-                result = both;
-            }
-        }
-        return new BucketMatches(
-                result == null ? new HashMap<>() : result,
-                unknown,
-                freshRows == null ? 0 : freshRows.rows());
+        return scope;
     }
 
     /** The hits whose row's primary key is not in {@code keys}. */

@@ -313,6 +313,90 @@ public final class BucketSearcher {
         return out;
     }
 
+    /** What {@link #countWhereAllLive} counted, and the archives it left to match by position. */
+    public static final class Count {
+        private final long count;
+        private final List<IndexFileMeta> notCounted;
+
+        Count(long count, List<IndexFileMeta> notCounted) {
+            this.count = count;
+            this.notCounted = notCounted;
+        }
+
+        /** Documents of the counted archives that match every query. */
+        public long count() {
+            return count;
+        }
+
+        /** The archives that were not counted, in the order given. */
+        public List<IndexFileMeta> notCounted() {
+            return notCounted;
+        }
+    }
+
+    /**
+     * Counts the documents matching all of {@code queries} in each archive whose every document is
+     * a row {@link #matchAll} would report within {@code readFiles}: all its source files are
+     * active, read and without a deleted row (their deletion vectors are absent or empty). Such an
+     * archive's count needs no row position: Lucene's {@link IndexSearcher#count} answers a single
+     * term from its document frequency. The other archives are returned for {@link #matchAll}.
+     *
+     * @param readFiles the names of the bucket's data files whose rows are counted
+     */
+    public static Count countWhereAllLive(
+            ArchiveFiles files,
+            ArchiveHeaders headers,
+            List<IndexFileMeta> archives,
+            List<DataFileMeta> activeFiles,
+            Map<String, DeletionVector> deletionVectors,
+            List<String> queries,
+            Set<String> readFiles)
+            throws IOException {
+        queries.forEach(BucketSearcher::checkQuery);
+        Map<String, DataFileMeta> byName = new HashMap<>();
+        for (DataFileMeta f : activeFiles) {
+            byName.put(f.fileName(), f);
+        }
+        long count = 0;
+        List<IndexFileMeta> notCounted = new ArrayList<>();
+        for (IndexFileMeta archive : archives) {
+            boolean allLive = true;
+            for (SourceFile s : headers.header(files, archive).sourceMeta().sourceFiles()) {
+                DataFileMeta file = byName.get(s.fileName());
+                DeletionVector dv = deletionVectors.get(s.fileName());
+                allLive &=
+                        file != null
+                                && file.rowCount() == s.rowCount()
+                                && readFiles.contains(s.fileName())
+                                && (dv == null || dv.isEmpty());
+            }
+            if (!allLive) {
+                notCounted.add(archive);
+                continue;
+            }
+            try (OpenArchives.Lease lease =
+                    OpenArchives.shared().acquire(files, archive, headers)) {
+                ArchiveReader reader = lease.reader();
+                Query matched;
+                try (Analyzer analyzer = reader.header().analyzer().newAnalyzer()) {
+                    if (queries.size() == 1) {
+                        matched = parse(analyzer, queries.get(0));
+                    } else {
+                        BooleanQuery.Builder all = new BooleanQuery.Builder();
+                        for (String query : queries) {
+                            all.add(parse(analyzer, query), BooleanClause.Occur.FILTER);
+                        }
+                        matched = all.build();
+                    }
+                }
+                IndexSearcher searcher = new IndexSearcher(reader.indexReader());
+                searcher.setQueryCache(null);
+                count += searcher.count(matched);
+            }
+        }
+        return new Count(count, notCounted);
+    }
+
     /**
      * Every document of the rows indexed at query time that matches the query, as row positions by
      * data file name.

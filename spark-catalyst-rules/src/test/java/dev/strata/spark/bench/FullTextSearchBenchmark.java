@@ -8,9 +8,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -47,16 +51,13 @@ public final class FullTextSearchBenchmark {
         Path warehouse = Files.createTempDirectory("strata-fts-bench");
         SparkSession spark = session("local[2]", warehouse);
         TextCorpus corpus = new TextCorpus(5000);
-        Random random = new Random(42);
         spark.sql("CREATE NAMESPACE lake.bench");
         spark.sql(
                 "CREATE TABLE lake.bench.docs (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
                         + "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', 'deletion-vectors.enabled'='true', "
                         + "'pk-full-text.index.columns'='body')");
-        StructType schema = StructType.fromDDL("id BIGINT, dt STRING, body STRING");
         // The same live rows as a plain Parquet table: the RLIKE oracle of case (b), whose level-0
-        // rows a read of
-        // the deletion-vector table does not return until they are compacted.
+        // rows a read of the deletion-vector table does not return until they are compacted.
         spark.sql(
                 "CREATE TABLE spark_catalog.default.docs_parquet (id BIGINT, dt STRING, body STRING) USING parquet");
         // Case (b) replaces the first two documents with the rare term by versions without it.
@@ -64,22 +65,16 @@ public final class FullTextSearchBenchmark {
         int batch = 100_000;
         long writeStart = System.nanoTime();
         for (int from = 0; from < docs; from += batch) {
-            List<Row> rows = new ArrayList<>();
-            List<Row> kept = new ArrayList<>();
-            for (int id = from; id < Math.min(docs, from + batch); id++) {
-                String body = corpus.documentOfSize(random, docBytes);
-                // A planted rare term in 7 documents spread over the table: an unambiguous top-10.
-                if (id % (docs / 7) == 3) {
-                    body = body + " " + RARE_TERM;
-                }
-                Row row = RowFactory.create((long) id, "d" + (id % 2), body);
-                rows.add(row);
-                if (!replaced.contains((long) id)) {
-                    kept.add(row);
-                }
-            }
-            spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
-            spark.createDataFrame(kept, schema)
+            // Generated on the executors from the ids: tasks carry no documents.
+            Dataset<Row> rows =
+                    generated(
+                            spark,
+                            spark.range(from, Math.min(docs, from + batch)),
+                            docs,
+                            0,
+                            docBytes);
+            rows.writeTo("lake.bench.docs").append();
+            rows.filter(functions.not(functions.col("id").isin(replaced.toArray())))
                     .write()
                     .insertInto("spark_catalog.default.docs_parquet");
         }
@@ -118,25 +113,19 @@ public final class FullTextSearchBenchmark {
         // compaction runs): two
         // replace archived documents with the rare term, three new ones carry it.
         int fresh = Integer.getInteger("strata.bench.freshDocs", 100_000);
-        List<Row> rows = new ArrayList<>();
-        for (long id : replaced) {
-            rows.add(
-                    RowFactory.create(id, "d" + (id % 2), corpus.documentOfSize(random, docBytes)));
-        }
-        for (long id = docs; rows.size() < fresh; id++) {
-            String body = corpus.documentOfSize(random, docBytes);
-            if ((id - docs) % (fresh / 3) == 5) {
-                body = body + " " + RARE_TERM;
-            }
-            rows.add(RowFactory.create(id, "d" + (id % 2), body));
-        }
+        Dataset<Row> rows =
+                generated(
+                        spark,
+                        spark.range(docs, docs + fresh - replaced.size())
+                                .union(spark.createDataset(List.copyOf(replaced), Encoders.LONG())),
+                        docs,
+                        fresh,
+                        docBytes);
         long freshStart = System.nanoTime();
         spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'true')");
-        spark.createDataFrame(rows, schema).writeTo("lake.bench.docs").append();
+        rows.writeTo("lake.bench.docs").append();
         spark.sql("ALTER TABLE lake.bench.docs SET TBLPROPERTIES ('write-only' = 'false')");
-        spark.createDataFrame(rows, schema)
-                .write()
-                .insertInto("spark_catalog.default.docs_parquet");
+        rows.write().insertInto("spark_catalog.default.docs_parquet");
         long level0 =
                 spark.sql("SELECT sum(record_count) FROM lake.bench.`docs$files` WHERE level = 0")
                         .collectAsList()
@@ -171,6 +160,40 @@ public final class FullTextSearchBenchmark {
         System.out.printf(
                 "rebuild_pk_fulltext(force) local[2] %.1f s | local[1] %.1f s | speed-up %.2fx (goal >= 1.7x)%n",
                 two, single, single / two);
+    }
+
+    /**
+     * The documents of {@code ids} (rows id, dt, body), made on the executors: each body is drawn
+     * from a random generator seeded by its id (and by {@code fresh}, so that case (b)'s new
+     * version of an id differs from the archived one), so every evaluation of the plan yields the
+     * same rows. With {@code fresh == 0} (case (a)), a planted rare term in 7 documents spread over
+     * the table gives an unambiguous top-10; with {@code fresh > 0}, three ids above {@code docs}
+     * carry it.
+     */
+    private static Dataset<Row> generated(
+            SparkSession spark, Dataset<Long> ids, int docs, int fresh, int docBytes) {
+        StructType schema = StructType.fromDDL("id BIGINT, dt STRING, body STRING");
+        return ids.mapPartitions(
+                (MapPartitionsFunction<Long, Row>)
+                        it -> {
+                            TextCorpus corpus = new TextCorpus(5000);
+                            List<Row> out = new ArrayList<>();
+                            while (it.hasNext()) {
+                                long id = it.next();
+                                Random random = new Random(42L + id * 1_000_003L + fresh);
+                                String body = corpus.documentOfSize(random, docBytes);
+                                boolean rare =
+                                        fresh == 0
+                                                ? id % (docs / 7) == 3
+                                                : id >= docs && (id - docs) % (fresh / 3) == 5;
+                                if (rare) {
+                                    body = body + " " + RARE_TERM;
+                                }
+                                out.add(RowFactory.create(id, "d" + (id % 2), body));
+                            }
+                            return out.iterator();
+                        },
+                Encoders.row(schema));
     }
 
     /**

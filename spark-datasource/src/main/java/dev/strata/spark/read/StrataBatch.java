@@ -52,17 +52,30 @@ final class StrataBatch implements Batch {
         this.readType = readType;
     }
 
+    private List<Split> planSplits() {
+        try {
+            return readers.get(SplitReadMode.PLAIN).newScan().plan().splits();
+        } catch (RuntimeException e) {
+            // Paimon's planning errors rarely name the damaged snapshot, manifest or index file.
+            throw TableDiagnosis.explain(tableName, table, "plan a scan of", e);
+        }
+    }
+
+    /**
+     * The number of rows this exact text-match scan returns when the indexes answer every one by
+     * position (then nothing needs to be read), else null.
+     */
+    Long exactTextMatchCount() {
+        if (textMatch == null || !textMatch.exact()) {
+            return null;
+        }
+        return TextMatchSplits.count(tableName, table, planSplits(), textMatch);
+    }
+
     @Override
     public InputPartition[] planInputPartitions() {
         if (partitions == null) {
-            List<Split> splits;
-            try {
-                splits = readers.get(SplitReadMode.PLAIN).newScan().plan().splits();
-            } catch (RuntimeException e) {
-                // Paimon's planning errors rarely name the damaged snapshot, manifest or index
-                // file.
-                throw TableDiagnosis.explain(tableName, table, "plan a scan of", e);
-            }
+            List<Split> splits = planSplits();
             partitions = new InputPartition[splits.size()];
             long pruning = 0;
             for (int i = 0; i < partitions.length; i++) {

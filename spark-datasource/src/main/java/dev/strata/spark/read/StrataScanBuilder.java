@@ -9,7 +9,6 @@ import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
 import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
-import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
@@ -154,14 +153,7 @@ public final class StrataScanBuilder
     private Long matchedCount() {
         if (!countDecided) {
             countDecided = true;
-            StrataBatch batch = (StrataBatch) scan(new int[0]).toBatch();
-            boolean byPosition = true;
-            for (InputPartition p : batch.planInputPartitions()) {
-                byPosition &=
-                        p instanceof TextMatchInputPartition
-                                && ((TextMatchInputPartition) p).rest == null;
-            }
-            matchedCount = byPosition ? batch.textMatchSplits().rowsMatched : null;
+            matchedCount = ((StrataBatch) scan(new int[0]).toBatch()).exactTextMatchCount();
         }
         return matchedCount;
     }

@@ -1,6 +1,7 @@
 package dev.strata.spark.read;
 
 import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.ParallelBuckets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -62,6 +63,39 @@ final class TextMatchSplits {
             Map<String, PkFullTextSearcher.BucketMatches> matchesByBucket) {
         TextMatchSplits out = new TextMatchSplits();
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        // The buckets' matches, found on the driver's processors in parallel.
+        Map<String, DataSplit> missing = new LinkedHashMap<>();
+        for (Split split : splits) {
+            if (split instanceof DataSplit
+                    && ((DataSplit) split).rawConvertible()
+                    && !((DataSplit) split).isStreaming()
+                    && !matchesByBucket.containsKey(bucketKey((DataSplit) split))) {
+                missing.putIfAbsent(bucketKey((DataSplit) split), (DataSplit) split);
+            }
+        }
+        try {
+            List<String> keys = new ArrayList<>(missing.keySet());
+            List<PkFullTextSearcher.BucketMatches> found =
+                    ParallelBuckets.map(
+                            new ArrayList<>(missing.values()),
+                            data -> {
+                                try {
+                                    return searcher.matches(
+                                            data.snapshotId(),
+                                            data.partition(),
+                                            data.bucket(),
+                                            pushdown.queries(),
+                                            pushdown.fresh());
+                                } catch (IOException e) {
+                                    throw unreadable(tableName, pushdown, data, e);
+                                }
+                            });
+            for (int i = 0; i < keys.size(); i++) {
+                matchesByBucket.put(keys.get(i), found.get(i));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // each bucket reports its own failure
+        }
         Set<String> counted = new HashSet<>();
         for (Split split : splits) {
             if (!(split instanceof DataSplit)
@@ -71,12 +105,7 @@ final class TextMatchSplits {
                 continue;
             }
             DataSplit data = (DataSplit) split;
-            String key =
-                    data.snapshotId()
-                            + "/"
-                            + Arrays.toString(data.partition().toBytes())
-                            + "/"
-                            + data.bucket();
+            String key = bucketKey(data);
             PkFullTextSearcher.BucketMatches matches = matchesByBucket.get(key);
             if (matches == null) {
                 try {
@@ -88,17 +117,7 @@ final class TextMatchSplits {
                                     pushdown.queries(),
                                     pushdown.fresh());
                 } catch (IOException e) {
-                    throw new UncheckedIOException(
-                            "Cannot answer text_match on "
-                                    + tableName
-                                    + "."
-                                    + pushdown.column()
-                                    + " in bucket "
-                                    + data.bucket()
-                                    + ": reading its full-text archives failed: "
-                                    + e.getMessage()
-                                    + ". Run CALL <catalog>.sys.rebuild_pk_fulltext for the table if an archive is damaged.",
-                            e);
+                    throw unreadable(tableName, pushdown, data, e);
                 }
                 matchesByBucket.put(key, matches);
             }
@@ -143,6 +162,89 @@ final class TextMatchSplits {
             }
         }
         return out;
+    }
+
+    /**
+     * The number of rows an exact scan of {@code splits} returns, found without planning what to
+     * read, or null when some row would not be answered by position (a split that merges rows, a
+     * file no index searched): then the caller reads. Per (partition, bucket), {@link
+     * PkFullTextSearcher#count} counts the rows of the files the splits read.
+     */
+    static Long count(
+            String tableName,
+            FileStoreTable table,
+            List<Split> splits,
+            TextMatchPushdown pushdown) {
+        Map<String, List<DataSplit>> byBucket = new LinkedHashMap<>();
+        for (Split split : splits) {
+            if (!(split instanceof DataSplit)
+                    || !((DataSplit) split).rawConvertible()
+                    || ((DataSplit) split).isStreaming()) {
+                return null;
+            }
+            DataSplit data = (DataSplit) split;
+            byBucket.computeIfAbsent(bucketKey(data), k -> new ArrayList<>()).add(data);
+        }
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        List<Long> counts;
+        try {
+            counts =
+                    ParallelBuckets.map(
+                            new ArrayList<>(byBucket.values()),
+                            bucket -> {
+                                DataSplit first = bucket.get(0);
+                                Set<String> files = new HashSet<>();
+                                for (DataSplit data : bucket) {
+                                    for (DataFileMeta file : data.dataFiles()) {
+                                        files.add(file.fileName());
+                                    }
+                                }
+                                try {
+                                    return searcher.count(
+                                            first.snapshotId(),
+                                            first.partition(),
+                                            first.bucket(),
+                                            pushdown.queries(),
+                                            pushdown.fresh(),
+                                            files);
+                                } catch (IOException e) {
+                                    throw unreadable(tableName, pushdown, first, e);
+                                }
+                            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // each bucket reports its own failure
+        }
+        long total = 0;
+        for (Long count : counts) {
+            if (count == null) {
+                return null;
+            }
+            total += count;
+        }
+        return total;
+    }
+
+    private static String bucketKey(DataSplit data) {
+        return data.snapshotId()
+                + "/"
+                + Arrays.toString(data.partition().toBytes())
+                + "/"
+                + data.bucket();
+    }
+
+    private static UncheckedIOException unreadable(
+            String tableName, TextMatchPushdown pushdown, DataSplit data, IOException e) {
+        return new UncheckedIOException(
+                "Cannot answer text_match on "
+                        + tableName
+                        + "."
+                        + pushdown.column()
+                        + " in bucket "
+                        + data.bucket()
+                        + ": reading its full-text archives failed: "
+                        + e.getMessage()
+                        + ". Run CALL <catalog>.sys.rebuild_pk_fulltext for the table if an archive is damaged.",
+                e);
     }
 
     private static long[] toArray(RoaringBitmap32 bitmap) {

@@ -53,8 +53,34 @@ final class BucketSearch {
             boolean score,
             CorpusStats stats,
             boolean fresh) {
+        PkFullTextSearcher.BucketResult result =
+                hits(tableName, table, snapshotId, partition, bucket, query, k, stats, fresh);
+        return new Found(
+                rows(
+                        tableName,
+                        table,
+                        snapshotId,
+                        partition,
+                        bucket,
+                        result.hits(),
+                        columns,
+                        score),
+                result.unsearchableRows(),
+                result.rowsIndexedAtQueryTime());
+    }
+
+    /** The top-k hits of one bucket (rows not read yet). */
+    static PkFullTextSearcher.BucketResult hits(
+            String tableName,
+            FileStoreTable table,
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            String query,
+            int k,
+            CorpusStats stats,
+            boolean fresh) {
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
-        List<InternalRow> rows = new ArrayList<>();
         try {
             PkFullTextSearcher.BucketResult result =
                     searcher.search(snapshotId, partition, bucket, query, k, stats, fresh);
@@ -71,8 +97,30 @@ final class BucketSearch {
                                 : "",
                         fresh ? "" : ", or set " + FullTextScans.FRESH + " = true");
             }
+            return result;
+        } catch (IOException e) {
+            throw failed(tableName, bucket, e);
+        }
+    }
+
+    /**
+     * The rows behind {@code hits} of one bucket: the requested columns (plus {@code _score}), read
+     * by file position; a hit whose row the snapshot deleted is left out.
+     */
+    static List<InternalRow> rows(
+            String tableName,
+            FileStoreTable table,
+            long snapshotId,
+            BinaryRow partition,
+            int bucket,
+            List<SearchHit> hits,
+            List<String> columns,
+            boolean score) {
+        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+        List<InternalRow> rows = new ArrayList<>();
+        try {
             Map<String, List<SearchHit>> byFile = new LinkedHashMap<>();
-            for (SearchHit hit : result.hits()) {
+            for (SearchHit hit : hits) {
                 byFile.computeIfAbsent(hit.fileName(), f -> new ArrayList<>()).add(hit);
             }
             List<String> read =
@@ -96,13 +144,16 @@ final class BucketSearch {
                     }
                 }
             }
-            return new Found(rows, unsearchable, result.rowsIndexedAtQueryTime());
+            return rows;
         } catch (IOException e) {
-            throw new UncheckedIOException(
-                    String.format(
-                            "Cannot search %s bucket %d: %s", tableName, bucket, e.getMessage()),
-                    e);
+            throw failed(tableName, bucket, e);
         }
+    }
+
+    private static UncheckedIOException failed(String tableName, int bucket, IOException e) {
+        return new UncheckedIOException(
+                String.format("Cannot search %s bucket %d: %s", tableName, bucket, e.getMessage()),
+                e);
     }
 
     private static InternalRow output(

@@ -1,5 +1,9 @@
 package dev.strata.spark.search;
 
+import dev.strata.index.search.ParallelBuckets;
+import dev.strata.index.search.SearchHit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -7,10 +11,12 @@ import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A search of few buckets answered on the driver, without a Spark job: each bucket is searched in
- * turn (archives stay open in the driver's {@link dev.strata.index.archive.OpenArchives} between
- * queries) and the rows handed to Spark as a local relation. Searches of more buckets than {@value
- * FullTextScans#DRIVER_MAX_BUCKETS} allows run as executor tasks ({@link FullTextScan}).
+ * A search of few buckets answered on the driver, without a Spark job: the buckets are searched on
+ * the driver's processors in parallel ({@link ParallelBuckets}), then only the rows of the global
+ * top-k hits (and of hits tied with the k-th) are read (archives stay open in the driver's {@link
+ * dev.strata.index.archive.OpenArchives} between queries) and the rows handed to Spark as a local
+ * relation. Searches of more buckets than {@value FullTextScans#DRIVER_MAX_BUCKETS} allows run as
+ * executor tasks ({@link FullTextScan}).
  */
 final class LocalFullTextScan implements LocalScan {
 
@@ -33,12 +39,49 @@ final class LocalFullTextScan implements LocalScan {
         return request.describe(plan, "driver");
     }
 
+    /**
+     * The k-th best score over every bucket's hits (each bucket's top k), or negative infinity when
+     * there are at most k hits. A hit scoring below it cannot be in the top k, so its row is not
+     * read; hits scoring exactly it are all read, as their primary keys order them.
+     */
+    private static float cut(List<List<SearchHit>> hits, int k) {
+        List<Float> scores = new ArrayList<>();
+        hits.forEach(bucket -> bucket.forEach(h -> scores.add(h.score())));
+        if (scores.size() <= k) {
+            return Float.NEGATIVE_INFINITY;
+        }
+        scores.sort(java.util.Comparator.reverseOrder());
+        return scores.get(k - 1);
+    }
+
     @Override
     public synchronized InternalRow[] rows() {
         if (rows == null) {
             List<InternalRow> all = new ArrayList<>();
-            for (BucketSearchPartition bucket : plan.buckets) {
-                all.addAll(request.search(plan, bucket).rows);
+            try {
+                List<List<SearchHit>> hits =
+                        ParallelBuckets.map(plan.buckets, b -> request.hits(plan, b));
+                float cut = cut(hits, request.k);
+                List<Integer> read = new ArrayList<>();
+                for (int i = 0; i < hits.size(); i++) {
+                    List<SearchHit> kept = new ArrayList<>();
+                    for (SearchHit h : hits.get(i)) {
+                        if (h.score() >= cut) {
+                            kept.add(h);
+                        }
+                    }
+                    hits.set(i, kept);
+                    if (!kept.isEmpty()) {
+                        read.add(i);
+                    }
+                }
+                for (List<InternalRow> found :
+                        ParallelBuckets.map(
+                                read, i -> request.rows(plan, plan.buckets.get(i), hits.get(i)))) {
+                    all.addAll(found);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // each bucket reports its own failure
             }
             rows = all.toArray(new InternalRow[0]);
         }

@@ -2,6 +2,7 @@ package dev.strata.spark.search;
 
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.search.CorpusStats;
+import dev.strata.index.search.ParallelBuckets;
 import dev.strata.spark.catalog.PartitionSelector;
 import java.io.IOException;
 import java.io.Serializable;
@@ -95,10 +96,13 @@ final class SearchPlan implements Serializable {
         }
         CorpusStats stats = CorpusStats.empty();
         try {
-            for (BucketSearchPartition b : buckets) {
-                stats =
-                        stats.add(
-                                searcher.stats(snapshot.id(), b.partition, b.bucket, query, fresh));
+            for (CorpusStats s :
+                    ParallelBuckets.map(
+                            buckets,
+                            b ->
+                                    searcher.stats(
+                                            snapshot.id(), b.partition, b.bucket, query, fresh))) {
+                stats = stats.add(s);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(

@@ -1,5 +1,6 @@
 package dev.strata.spark.search;
 
+import dev.strata.index.search.SearchHit;
 import java.io.Serializable;
 import java.util.List;
 import org.apache.paimon.table.FileStoreTable;
@@ -69,6 +70,35 @@ final class SearchRequest implements Serializable {
                 score,
                 plan.stats,
                 fresh);
+    }
+
+    /** The top-k hits of one bucket of the planned snapshot, rows not read. */
+    List<SearchHit> hits(SearchPlan plan, BucketSearchPartition bucket) {
+        return BucketSearch.hits(
+                        tableName,
+                        table,
+                        plan.snapshotId,
+                        bucket.partition,
+                        bucket.bucket,
+                        query,
+                        k,
+                        plan.stats,
+                        fresh)
+                .hits();
+    }
+
+    /** The rows of {@code hits}, all of one bucket of the planned snapshot. */
+    List<org.apache.spark.sql.catalyst.InternalRow> rows(
+            SearchPlan plan, BucketSearchPartition bucket, List<SearchHit> hits) {
+        return BucketSearch.rows(
+                tableName,
+                table,
+                plan.snapshotId,
+                bucket.partition,
+                bucket.bucket,
+                hits,
+                columns,
+                score);
     }
 
     String describe(SearchPlan plan, String runsOn) {
