@@ -5,7 +5,7 @@ import java.util.Random
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.TextCorpus
 import org.apache.lucene.analysis.standard.StandardAnalyzer
@@ -42,18 +42,11 @@ class TextMatchCountSuite extends AnyFunSuite with BeforeAndAfterAll {
   private var readable: Map[(Long, String), String] = Map.empty
 
   override def beforeAll(): Unit = {
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.driver.host", "127.0.0.1")
-      .config("spark.driver.bindAddress", "127.0.0.1")
-      .config("spark.sql.shuffle.partitions", "4")
-      .config("spark.sql.adaptive.enabled", "false")
-      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
-      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
-      .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
-      .getOrCreate()
+    spark = LocalStrataSession.start(
+      root.resolve("wh"),
+      4,
+      Map("spark.sql.adaptive.enabled" -> "false")
+    )
     spark.sql("CREATE NAMESPACE lake.kc")
     spark.sql(
       s"CREATE TABLE $table (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
@@ -63,9 +56,7 @@ class TextMatchCountSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   override def afterAll(): Unit = {
-    if (spark != null) spark.stop()
-    SparkSession.clearActiveSession()
-    SparkSession.clearDefaultSession()
+    LocalStrataSession.stop(spark)
   }
 
   private def docs(random: Random, ids: Seq[Long]): Map[(Long, String), String] = ids.map { i =>

@@ -5,7 +5,7 @@ import java.util.Random
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
 import org.apache.lucene.analysis.standard.StandardAnalyzer
@@ -43,18 +43,11 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   private var live: Map[(Long, String), Doc] = Map.empty
 
   override def beforeAll(): Unit = {
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.driver.host", "127.0.0.1")
-      .config("spark.driver.bindAddress", "127.0.0.1")
-      .config("spark.sql.shuffle.partitions", "4")
-      .config("spark.sql.adaptive.enabled", "false") // plain physical plans carry the scan metrics
-      .config("spark.sql.extensions", classOf[StrataExtensions].getName)
-      .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
-      .config("spark.sql.catalog.lake.warehouse", root.resolve("wh").toUri.toString)
-      .getOrCreate()
+    spark = LocalStrataSession.start(
+      root.resolve("wh"),
+      4,
+      Map("spark.sql.adaptive.enabled" -> "false") // plain physical plans carry the scan metrics
+    )
     spark.sql("CREATE NAMESPACE lake.kb")
     spark.sql(
       "CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
@@ -70,9 +63,7 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   override def afterAll(): Unit = {
-    if (spark != null) spark.stop()
-    SparkSession.clearActiveSession()
-    SparkSession.clearDefaultSession()
+    LocalStrataSession.stop(spark)
   }
 
   private def docs(random: Random, ids: Range): Seq[Doc] = ids.map { i =>
