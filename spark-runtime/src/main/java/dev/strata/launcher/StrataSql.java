@@ -394,7 +394,7 @@ public final class StrataSql {
                 (output == Output.TABLE ? out : err).println(report);
                 fetched = "";
             } else {
-                List<Row> rows = result.limit(MAX_PRINTED_ROWS + 1).collectAsList();
+                List<Row> rows = printable(result).collectAsList();
                 boolean truncated = rows.size() > MAX_PRINTED_ROWS;
                 List<Row> shown = truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows;
                 new ResultPrinter(out).print(result.schema(), shown, truncated, output);
@@ -413,6 +413,21 @@ public final class StrataSql {
             err.println(e.getMessage() == null ? e.toString() : e.getMessage());
             return false;
         }
+    }
+
+    /**
+     * What {@link #run} collects of a query: the statement's own Dataset when its optimized plan
+     * cannot return more than {@link #MAX_PRINTED_ROWS} rows (SELECT 1, aggregates without
+     * grouping, LIMIT n, full_text_search top-k), so it is analysed, optimized and planned once,
+     * exactly as {@code spark.sql(q).collect()} runs it; otherwise the statement under a limit of
+     * one row more, to know it was truncated.
+     */
+    static Dataset<Row> printable(Dataset<Row> result) {
+        scala.Option<Object> maxRows = result.queryExecution().optimizedPlan().maxRows();
+        if (maxRows.isDefined() && (Long) maxRows.get() <= MAX_PRINTED_ROWS) {
+            return result;
+        }
+        return result.limit(MAX_PRINTED_ROWS + 1);
     }
 
     /** How query results are printed ({@code --output}). */
