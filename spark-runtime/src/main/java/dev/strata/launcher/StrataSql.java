@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.jline.keymap.KeyMap;
 import org.jline.reader.Buffer;
 import org.jline.reader.EOFError;
@@ -418,16 +419,24 @@ public final class StrataSql {
     /**
      * What {@link #run} collects of a query: the statement's own Dataset when its optimized plan
      * cannot return more than {@link #MAX_PRINTED_ROWS} rows (SELECT 1, aggregates without
-     * grouping, LIMIT n, full_text_search top-k), so it is analysed, optimized and planned once,
-     * exactly as {@code spark.sql(q).collect()} runs it; otherwise the statement under a limit of
-     * one row more, to know it was truncated.
+     * grouping, LIMIT n, full_text_search top-k) or its analysed plan, so it is analysed, optimized
+     * and planned once, exactly as {@code spark.sql(q).collect()} runs it; otherwise the statement
+     * under a limit of one row more, to know it was truncated.
      */
     static Dataset<Row> printable(Dataset<Row> result) {
-        scala.Option<Object> maxRows = result.queryExecution().optimizedPlan().maxRows();
-        if (maxRows.isDefined() && (Long) maxRows.get() <= MAX_PRINTED_ROWS) {
+        // Either plan's bound holds for the result. The analysed one is checked first: Strata's
+        // rules may replace a bounded plan by nodes that state no bound (a text_match count
+        // answered from the archives).
+        if (bounded(result.queryExecution().analyzed())
+                || bounded(result.queryExecution().optimizedPlan())) {
             return result;
         }
         return result.limit(MAX_PRINTED_ROWS + 1);
+    }
+
+    private static boolean bounded(LogicalPlan plan) {
+        scala.Option<Object> maxRows = plan.maxRows();
+        return maxRows.isDefined() && (Long) maxRows.get() <= MAX_PRINTED_ROWS;
     }
 
     /** How query results are printed ({@code --output}). */
