@@ -18,13 +18,12 @@ import org.apache.spark.sql.SparkSession;
  * of a file is run {@code rounds} times as Spark's own {@code spark.sql(q).collectAsList()} and as
  * the launcher runs it (parse, collect, print into a discarded stream), alternating which goes
  * first, in the launcher's own session (UI, progress bar, catalog {@code lake}). Prints best and
- * median of each and the launcher's median minus Spark's.
+ * median wall time of each, the launcher's median minus Spark's, and the median CPU time of the
+ * calling thread (comparable on a loaded machine, where wall time is mostly waiting for a core).
  *
- * <pre>
- * java -cp spark-runtime/target/test-classes:spark-runtime/target/strata-spark-runtime-*.jar:$(cat
- *   spark-runtime/target/spark-classpath.txt) dev.strata.launcher.LauncherOverheadBenchmark
- *   WAREHOUSE demo/bench/fts-q.sql [rounds, default 7]
- * </pre>
+ * <p>Arguments: warehouse, statements file, rounds (default 7), then Spark settings {@code
+ * KEY=VALUE}. It needs the JVM options and classpath of {@code bin/strata-sql}; the README's
+ * section on the launcher's per-statement cost shows how to run it.
  */
 final class LauncherOverheadBenchmark {
 
