@@ -386,6 +386,7 @@ public class StrataCatalog
         org.apache.paimon.catalog.Identifier id =
                 StrataTableNames.toPaimon(name, ident, "use table");
         try {
+            dropIfStale(id);
             return paimon.getTable(id);
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
@@ -408,6 +409,36 @@ public class StrataCatalog
                 }
             }
             throw e;
+        }
+    }
+
+    /**
+     * Paimon's catalog keeps a loaded table (its schema and options) for minutes, and a system or
+     * branch table is built from it; snapshots are read fresh on every scan, schema changes are
+     * not. Another writer's ALTER TABLE, DROP TABLE or re-CREATE would go unseen, so the kept table
+     * is dropped (and loaded again by the caller) when the table's latest schema on storage is no
+     * longer the one it was loaded with: another id, or the same id written at another time (a
+     * table dropped and created again).
+     */
+    private void dropIfStale(org.apache.paimon.catalog.Identifier id) {
+        org.apache.paimon.catalog.Identifier data =
+                new org.apache.paimon.catalog.Identifier(
+                        id.getDatabaseName(), id.getTableName(), id.getBranchName(), null);
+        org.apache.paimon.table.Table loaded;
+        try {
+            loaded = paimon.getTable(data);
+        } catch (Catalog.TableNotExistException e) {
+            return;
+        }
+        if (!(loaded instanceof FileStoreTable)) {
+            return;
+        }
+        FileStoreTable table = (FileStoreTable) loaded;
+        java.util.Optional<TableSchema> latest = table.schemaManager().latest();
+        if (latest.isEmpty()
+                || latest.get().id() != table.schema().id()
+                || latest.get().timeMillis() != table.schema().timeMillis()) {
+            paimon.invalidateTable(data);
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.jline.keymap.KeyMap;
 import org.jline.reader.Buffer;
 import org.jline.reader.EOFError;
@@ -394,7 +395,7 @@ public final class StrataSql {
                 (output == Output.TABLE ? out : err).println(report);
                 fetched = "";
             } else {
-                List<Row> rows = result.limit(MAX_PRINTED_ROWS + 1).collectAsList();
+                List<Row> rows = printable(result).collectAsList();
                 boolean truncated = rows.size() > MAX_PRINTED_ROWS;
                 List<Row> shown = truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows;
                 new ResultPrinter(out).print(result.schema(), shown, truncated, output);
@@ -413,6 +414,29 @@ public final class StrataSql {
             err.println(e.getMessage() == null ? e.toString() : e.getMessage());
             return false;
         }
+    }
+
+    /**
+     * What {@link #run} collects of a query: the statement's own Dataset when its optimized plan
+     * cannot return more than {@link #MAX_PRINTED_ROWS} rows (SELECT 1, aggregates without
+     * grouping, LIMIT n, full_text_search top-k) or its analysed plan, so it is analysed, optimized
+     * and planned once, exactly as {@code spark.sql(q).collect()} runs it; otherwise the statement
+     * under a limit of one row more, to know it was truncated.
+     */
+    static Dataset<Row> printable(Dataset<Row> result) {
+        // Either plan's bound holds for the result. The analysed one is checked first: Strata's
+        // rules may replace a bounded plan by nodes that state no bound (a text_match count
+        // answered from the archives).
+        if (bounded(result.queryExecution().analyzed())
+                || bounded(result.queryExecution().optimizedPlan())) {
+            return result;
+        }
+        return result.limit(MAX_PRINTED_ROWS + 1);
+    }
+
+    private static boolean bounded(LogicalPlan plan) {
+        scala.Option<Object> maxRows = plan.maxRows();
+        return maxRows.isDefined() && (Long) maxRows.get() <= MAX_PRINTED_ROWS;
     }
 
     /** How query results are printed ({@code --output}). */

@@ -7,7 +7,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.QueryExecution;
+import org.apache.spark.sql.util.QueryExecutionListener;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -170,5 +174,97 @@ class StrataSqlTest {
         assertThat(spark.sql("SHOW NAMESPACES IN lake").collectAsList().toString())
                 .doesNotContain("never_created");
         assertThat(StrataSql.runScript(spark, "SELECT 1; SELECT 2")).isZero();
+    }
+
+    /**
+     * A result that cannot exceed the printed rows is collected from the statement's own plan (no
+     * second Dataset to analyse, optimize and plan); a larger one is still cut at MAX_PRINTED_ROWS
+     * and says so. Oracle: Spark's own collect of the same statements, and the logical plans
+     * Spark's listener reports for what the launcher collected.
+     */
+    @Test
+    void boundedResultsAreCollectedAsPlannedAndLargerOnesAreTruncated() throws Exception {
+        List<String> collected = new CopyOnWriteArrayList<>();
+        QueryExecutionListener listener =
+                new QueryExecutionListener() {
+                    @Override
+                    public void onSuccess(String funcName, QueryExecution qe, long durationNs) {
+                        collected.add(qe.logical().toString());
+                    }
+
+                    @Override
+                    public void onFailure(String funcName, QueryExecution qe, Exception e) {}
+                };
+        // A text_match count over archived rows is answered from the archives by a plan that
+        // states no row bound; its analysed plan (an aggregate without grouping) does.
+        assertThat(StrataSql.run(spark, "CREATE NAMESPACE lake.bounded", System.out, System.err))
+                .isTrue();
+        StrataSql.run(
+                spark,
+                "CREATE TABLE lake.bounded.docs (id BIGINT NOT NULL, body STRING) TBLPROPERTIES "
+                        + "('primary-key' = 'id', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', "
+                        + "'pk-full-text.index.columns' = 'body')",
+                System.out,
+                System.err);
+        StrataSql.run(
+                spark,
+                "INSERT INTO lake.bounded.docs VALUES (1, 'disk failure'), (2, 'network ok'), "
+                        + "(3, 'disk full')",
+                System.out,
+                System.err);
+        StrataSql.run(
+                spark, "CALL lake.sys.compact(table => 'bounded.docs')", System.out, System.err);
+        String[] bounded = {
+            "SELECT 1 AS one",
+            "SELECT count(*) AS n FROM lake.bounded.docs WHERE text_match(body, 'disk')",
+            "SELECT count(*) AS n FROM range(20000)",
+            "SELECT id FROM range(20000) ORDER BY id DESC LIMIT 3"
+        };
+        String[] expected = {
+            String.join("\n", "+-----+", "| one |", "+-----+", "| 1   |", "+-----+", "1 row"),
+            String.join("\n", "+---+", "| n |", "+---+", "| 2 |", "+---+", "1 row"),
+            String.join(
+                    "\n", "+-------+", "| n     |", "+-------+", "| 20000 |", "+-------+", "1 row"),
+            String.join(
+                    "\n",
+                    "+-------+",
+                    "| id    |",
+                    "+-------+",
+                    "| 19999 |",
+                    "| 19998 |",
+                    "| 19997 |",
+                    "+-------+",
+                    "3 rows")
+        };
+        spark.listenerManager().register(listener);
+        try {
+            for (int i = 0; i < bounded.length; i++) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                assertThat(StrataSql.run(spark, bounded[i], o, o)).isTrue();
+                assertThat(out.toString(StandardCharsets.UTF_8).strip()).isEqualTo(expected[i]);
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+            String large = "SELECT id FROM range(" + (StrataSql.MAX_PRINTED_ROWS + 5) + ")";
+            assertThat(StrataSql.run(spark, large, o, o)).isTrue();
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertThat(printed)
+                    .contains("| " + (StrataSql.MAX_PRINTED_ROWS - 1) + " ")
+                    .doesNotContain("| " + StrataSql.MAX_PRINTED_ROWS + " ")
+                    .endsWith(StrataSql.MAX_PRINTED_ROWS + " rows (truncated)\n");
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (collected.size() < bounded.length + 1 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        } finally {
+            spark.listenerManager().unregister(listener);
+        }
+        String limit = "GlobalLimit " + (StrataSql.MAX_PRINTED_ROWS + 1);
+        assertThat(collected).hasSize(bounded.length + 1);
+        for (int i = 0; i < bounded.length; i++) {
+            assertThat(collected.get(i)).as(bounded[i]).doesNotContain(limit);
+        }
+        assertThat(collected.get(bounded.length)).contains(limit);
     }
 }
