@@ -133,8 +133,8 @@ final class MappingProbe {
         }
         for (int r = 0; r < n; r++) {
             ensurePage(r, n);
-            int rl = rep.next();
-            int dl = def.next();
+            int rl = rep.nextSparse();
+            int dl = def.nextSparse();
             pageLeft--;
             if (rl != 0) { // the previous row held more than K ids
                 throw notK();
@@ -230,8 +230,8 @@ final class MappingProbe {
     /** Reads one more entry of the current row (repetition 1, an id) and returns its id. */
     private int nextEntryId() throws IOException {
         ensureInRow();
-        int rl = rep.next();
-        int dl = def.next();
+        int rl = rep.nextSparse();
+        int dl = def.nextSparse();
         pageLeft--;
         if (rl != 1 || dl != ID_DEF) {
             throw notK();
@@ -275,7 +275,7 @@ final class MappingProbe {
             plainPos += 4;
             return v;
         }
-        return dictInts[ids.next()];
+        return dictInts[ids.nextSparse()];
     }
 
     private void ensureInRow() throws IOException {
