@@ -111,6 +111,64 @@ final class HybridInts {
     }
 
     /**
+     * The buffer position of the next run's header when the values read so far end a run (the
+     * values that follow depend only on the bytes from there), else -1.
+     */
+    int runBoundary() {
+        return left == 0 && groupsLeft == 0 ? pos : -1;
+    }
+
+    /**
+     * Whether the {@code length} bytes at {@code at} (a run boundary) are inside the encoded values
+     * and equal those at {@code from}.
+     */
+    boolean sameBytes(int at, int from, int length) {
+        if (at + length > end) {
+            return false;
+        }
+        int i = 0;
+        for (; i + 8 <= length; i += 8) {
+            if (buf.getLong(at + i) != buf.getLong(from + i)) {
+                return false;
+            }
+        }
+        if (i + 4 <= length) {
+            if (buf.getInt(at + i) != buf.getInt(from + i)) {
+                return false;
+            }
+            i += 4;
+        }
+        for (; i < length; i++) {
+            if (buf.get(at + i) != buf.get(from + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Passes {@code length} bytes from a run boundary whose runs {@link #sameBytes} found equal to
+     * runs already read; the position is then a run boundary again.
+     */
+    void skipBytes(int length) {
+        pos += length;
+    }
+
+    /**
+     * How many values of an RLE run of {@code v} follow (0 when the next value is bit-packed, of
+     * another value, or the values end); reads the next run's header when at a run boundary.
+     */
+    int rleLeft(int v) {
+        if (left == 0 && groupsLeft == 0) {
+            if (pos >= end) {
+                return 0;
+            }
+            run();
+        }
+        return rle && value == v ? left : 0;
+    }
+
+    /**
      * Skips {@code n} values without unpacking them: an RLE run by count, bit-packed groups by
      * their byte width; values skipped inside a group not unpacked yet are only counted, and the
      * group is unpacked when a value of it is read.
