@@ -54,6 +54,17 @@ final class MappingProbe {
      */
     private boolean pageIndexed;
 
+    /**
+     * The repetition-level bytes of a K-id row of the current page that was checked entry by entry
+     * and started and ended at run boundaries (length 0: none yet). A later row starting at a run
+     * boundary with the same bytes holds the same levels, so it is not decoded again: the
+     * parquet-mr encoder writes each K-id row (K &gt;= 16) as the same bit-packed group and RLE
+     * run.
+     */
+    private int sameLevelsStart;
+
+    private int sameLevelsLength;
+
     private long pageEnd;
 
     /** Per window row, the definition level of its first entry (0: a NULL map). */
@@ -133,14 +144,30 @@ final class MappingProbe {
         }
         for (int r = 0; r < n; r++) {
             ensurePage(r, n);
-            int rl = rep.next();
-            int dl = def.next();
+            int base = r * p;
+            int start = rep.runBoundary();
+            if (start >= 0
+                    && sameLevelsLength > 0
+                    && pageLeft >= k
+                    && rep.sameBytes(start, sameLevelsStart, sameLevelsLength)
+                    && def.rleLeft(ID_DEF) >= k) {
+                // The row's repetition levels are the bytes of a row checked before on this page,
+                // starting at a run boundary too, so they decode to the same levels: one entry at
+                // 0, K-1 at 1. Its definition levels are K of an RLE run of present ids.
+                rep.skipBytes(sameLevelsLength);
+                def.skip(k);
+                pageLeft -= k;
+                firstDef[r] = ID_DEF;
+                readIds(base, p);
+                continue;
+            }
+            int rl = rep.nextSparse();
+            int dl = def.nextSparse();
             pageLeft--;
             if (rl != 0) { // the previous row held more than K ids
                 throw notK();
             }
             firstDef[r] = dl;
-            int base = r * p;
             if (dl != ID_DEF) { // a NULL map or mapping: one entry, no id
                 Arrays.fill(probed, base, base + p, -1);
                 continue;
@@ -153,14 +180,12 @@ final class MappingProbe {
                     throw notK();
                 }
                 pageLeft -= k - 1;
-                int next = 0; // the entry the ids are at
-                for (int i = 0; i < p; i++) {
-                    int target = positions[i];
-                    skipIds(target - next);
-                    probed[base + i] = readId();
-                    next = target + 1;
+                int end = rep.runBoundary();
+                if (start >= 0 && end >= 0) { // rows with these bytes need no further checks
+                    sameLevelsStart = start;
+                    sameLevelsLength = end - start;
                 }
-                skipIds(k - next);
+                readIds(base, p);
                 continue;
             }
             // Entry 0 is read; entries 1..K-1 follow with repetition 1.
@@ -179,6 +204,18 @@ final class MappingProbe {
         }
         rows = n;
         row += n;
+    }
+
+    /** Reads the current row's ids at the probed positions into {@code probed[base ..]}. */
+    private void readIds(int base, int p) {
+        int next = 0; // the entry the ids are at
+        for (int i = 0; i < p; i++) {
+            int target = positions[i];
+            skipIds(target - next);
+            probed[base + i] = readId();
+            next = target + 1;
+        }
+        skipIds(k - next);
     }
 
     /**
@@ -230,8 +267,8 @@ final class MappingProbe {
     /** Reads one more entry of the current row (repetition 1, an id) and returns its id. */
     private int nextEntryId() throws IOException {
         ensureInRow();
-        int rl = rep.next();
-        int dl = def.next();
+        int rl = rep.nextSparse();
+        int dl = def.nextSparse();
         pageLeft--;
         if (rl != 1 || dl != ID_DEF) {
             throw notK();
@@ -275,7 +312,7 @@ final class MappingProbe {
             plainPos += 4;
             return v;
         }
-        return dictInts[ids.next()];
+        return dictInts[ids.nextSparse()];
     }
 
     private void ensureInRow() throws IOException {
@@ -320,6 +357,7 @@ final class MappingProbe {
         }
         rep = split.rep;
         def = split.def;
+        sameLevelsLength = 0;
         Encoding encoding = split.encoding;
         ByteBuffer data = split.data;
         if (encoding.usesDictionary()) {

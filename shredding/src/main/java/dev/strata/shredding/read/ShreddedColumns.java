@@ -1095,21 +1095,29 @@ public final class ShreddedColumns implements Closeable {
             }
             for (int i = 0; i < cols; i++) {
                 ColumnCursor col = chunks[i];
+                int[] ords =
+                        colOrdinals[i].length < n ? (colOrdinals[i] = new int[n]) : colOrdinals[i];
+                int next = 0;
                 if (gathering) {
                     int count = rowsNamingAKey(probeIndex[chunkColumn[i]], n);
                     int passed = col.gather(from, n, gatherRows, count);
                     if (passed > 0) {
                         ShreddedReadMetrics.valuePagesSkipped(passed);
                     }
+                    // Only the gathered rows can hold a value.
+                    Arrays.fill(ords, 0, n, -1);
+                    for (int x = 0; x < count; x++) {
+                        int r = gatherRows[x];
+                        if (col.hasValue(r)) {
+                            ords[r] = next++;
+                        }
+                    }
                 } else {
                     col.seek(from);
                     col.next(n);
-                }
-                int[] ords =
-                        colOrdinals[i].length < n ? (colOrdinals[i] = new int[n]) : colOrdinals[i];
-                int next = 0;
-                for (int r = 0; r < n; r++) {
-                    ords[r] = col.hasValue(r) ? next++ : -1;
+                    for (int r = 0; r < n; r++) {
+                        ords[r] = col.hasValue(r) ? next++ : -1;
+                    }
                 }
             }
             if (ovfKeys != null) {

@@ -170,6 +170,53 @@ class MappingProbeTest {
         assertThat(rowGroups).as("row groups").isGreaterThan(2);
     }
 
+    /**
+     * Rows of K ids whose levels encode identically, so most are read without decoding their levels
+     * again; one of them holds a NULL id at {@code column} (K entries, one with definition level
+     * 3), and must still fail naming the file.
+     */
+    @ParameterizedTest(name = "NULL id at column {0}")
+    @CsvSource({"0", "1", "7", "8", "23"})
+    void aNullIdInARowOfKEntriesFailsNamingTheFile(int column) throws IOException {
+        MessageType schema = SCHEMA;
+        org.apache.hadoop.fs.Path file =
+                new org.apache.hadoop.fs.Path(
+                        dir.resolve("null-id-" + column + ".parquet").toUri());
+        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        try (ParquetWriter<Group> writer =
+                ExampleParquetWriter.builder(file)
+                        .withType(schema)
+                        .withConf(new Configuration())
+                        .withDictionaryEncoding(true)
+                        .build()) {
+            for (int i = 0; i < 300; i++) {
+                Group g = groups.newGroup();
+                Group mapping = g.addGroup("m").addGroup("__field_mapping");
+                for (int c = 0; c < K; c++) {
+                    Group element = mapping.addGroup("list");
+                    if (i != 200 || c != column) {
+                        element.append("element", c);
+                    }
+                }
+                writer.write(g);
+            }
+        }
+        ColumnDescriptor d = SCHEMA.getColumns().get(0);
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+            PageReadStore pages = reader.readNextRowGroup();
+            MappingProbe probe =
+                    new MappingProbe(pages.getPageReader(d), d, file.toString(), K, new int[] {3});
+            probe.next(200);
+            for (int r = 0; r < 200; r++) {
+                assertThat(probe.probed[r]).as("row %d", r).isEqualTo(3);
+            }
+            assertThatThrownBy(() -> probe.next(100))
+                    .hasMessageContaining(file.toString())
+                    .hasMessageContaining("does not hold exactly K=" + K + " ids");
+        }
+    }
+
     @ParameterizedTest(name = "{0} ids in a row of K")
     @CsvSource({"23", "25"})
     void aRowWithoutExactlyKIdsFailsNamingTheFile(int width) throws IOException {
