@@ -1,12 +1,14 @@
 package dev.strata.shredding.parquet;
 
 import java.util.Arrays;
+import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
+import org.apache.parquet.column.values.dictionary.IntList;
 import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
@@ -14,10 +16,10 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
- * parquet-column's dictionary encoding of DOUBLE values with a cheaper value → id lookup: the same
- * ids (first appearance, from 0), the same dictionary page, data pages, size accounting and
- * fallback (all of them {@link DictionaryValuesWriter}'s own), so the file is byte-identical to
- * parquet-mr's.
+ * parquet-column's dictionary encoding of DOUBLE values with a cheaper value → id lookup and its
+ * entries in value order. Page encoding, size accounting and the fallback decisions are {@link
+ * DictionaryValuesWriter}'s own, and renumbering keeps every run of equal ids, so pages, encodings
+ * and fallbacks are exactly parquet-mr's; only the ids and the order of the dictionary page differ.
  *
  * <p>Why: a shredded map writes its values into K columns, each with a dictionary of its own. With
  * values of two decimals every column's dictionary holds the ~10 000 distinct values, and K of
@@ -109,6 +111,49 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
         }
     }
 
+    /**
+     * Before the first page that uses the dictionary, renumbers its entries in value order (ids are
+     * free to choose; any reader only looks them up): values of the same key sit next to each other
+     * in the dictionary page, which zstd then takes at about half the bytes (10 000 two-decimal
+     * values: 1.7 instead of 3.2 bytes a value at level 1). Values first seen on later pages are
+     * appended in order of appearance, since earlier pages already use the ids.
+     */
+    @Override
+    public BytesInput getBytes() {
+        if (lastUsedDictionarySize == 0 && size > 1) {
+            sortEntries();
+        }
+        return super.getBytes();
+    }
+
+    private void sortEntries() {
+        double[] sorted = Arrays.copyOf(values, size);
+        Arrays.sort(sorted);
+        int[] newId = new int[size];
+        long[] s = slots;
+        int mask = s.length - 2;
+        for (int i = 0; i < size; i++) {
+            long bits = Double.doubleToRawLongBits(sorted[i]);
+            int at = slot(bits);
+            while (s[at] != bits || s[at + 1] == 0) {
+                at = (at + 2) & mask;
+            }
+            newId[(int) s[at + 1] - 1] = i;
+        }
+        for (int i = 0; i < s.length; i += 2) {
+            if (s[i + 1] != 0) {
+                s[i + 1] = newId[(int) s[i + 1] - 1] + 1L;
+            }
+        }
+        System.arraycopy(sorted, 0, values, 0, size);
+        IntList renumbered = new IntList();
+        IntList.IntIterator it = encodedValues.iterator();
+        while (it.hasNext()) {
+            renumbered.add(newId[it.next()]);
+        }
+        encodedValues = renumbered;
+    }
+
     @Override
     public DictionaryPage toDictPageAndClose() {
         if (lastUsedDictionarySize <= 0) {
@@ -138,7 +183,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
     @Override
     public void fallBackDictionaryEncodedData(ValuesWriter writer) {
         double[] v = values;
-        var it = encodedValues.iterator();
+        IntList.IntIterator it = encodedValues.iterator();
         while (it.hasNext()) {
             writer.writeDouble(v[it.next()]);
         }
