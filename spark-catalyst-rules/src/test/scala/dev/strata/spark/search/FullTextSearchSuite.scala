@@ -65,30 +65,13 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   /** The ids matching a query in a single in-memory index over the table's live rows. */
-  private def oracle(queries: Seq[String]): Map[String, Set[Long]] = {
-    val dir = new ByteBuffersDirectory()
-    val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
-    spark.sql("SELECT id, body FROM lake.kb.docs WHERE body IS NOT NULL").collect().foreach { r =>
-      val doc = new Document()
-      doc.add(new StoredField("id", r.getLong(0)))
-      doc.add(new TextField("body", r.getString(1), Field.Store.NO))
-      writer.addDocument(doc)
-    }
-    writer.close()
-    val reader = DirectoryReader.open(dir)
-    try {
-      val searcher = new IndexSearcher(reader)
-      queries.map { q =>
-        val parsed = new QueryParser("body", new StandardAnalyzer()).parse(q)
-        val top = searcher.search(parsed, 100000)
-        q -> top.scoreDocs
-          .map(sd =>
-            searcher.storedFields().document(sd.doc).getField("id").numericValue().longValue()
-          )
-          .toSet
-      }.toMap
-    } finally reader.close()
-  }
+  private def oracle(queries: Seq[String]): Map[String, Set[Long]] = BruteForceIndex.matches(
+    spark
+      .sql("SELECT id, body FROM lake.kb.docs WHERE body IS NOT NULL")
+      .collect()
+      .map(r => (r.getLong(0), r.getString(1))),
+    queries
+  )
 
   private val DriverMaxBuckets = "spark.sql.strata.search.driverMaxBuckets"
 

@@ -8,12 +8,6 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
-import org.apache.lucene.analysis.standard.StandardAnalyzer
-import org.apache.lucene.document.{Document, Field, StoredField, TextField}
-import org.apache.lucene.index.{DirectoryReader, IndexWriter, IndexWriterConfig}
-import org.apache.lucene.queryparser.classic.QueryParser
-import org.apache.lucene.search.IndexSearcher
-import org.apache.lucene.store.ByteBuffersDirectory
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.StructType
 import org.scalatest.BeforeAndAfterAll
@@ -72,25 +66,13 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     }
 
   /** Ids (as id/dt) each query matches in a brute-force Lucene index over the oracle's rows. */
-  private def luceneOracle(name: String, queries: Seq[String]): Map[String, Set[String]] = {
-    val dir = new ByteBuffersDirectory()
-    val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
-    sql(s"SELECT id, dt, body FROM ${view(name)} WHERE body IS NOT NULL").collect().foreach { r =>
-      val doc = new Document()
-      doc.add(new StoredField("key", s"${r.getLong(0)}/${r.getString(1)}"))
-      doc.add(new TextField("body", r.getString(2), Field.Store.NO))
-      writer.addDocument(doc)
-    }
-    writer.close()
-    val reader = DirectoryReader.open(dir)
-    try {
-      val searcher = new IndexSearcher(reader)
-      queries.map { q =>
-        val top = searcher.search(new QueryParser("body", new StandardAnalyzer()).parse(q), 100000)
-        q -> top.scoreDocs.map(sd => searcher.storedFields().document(sd.doc).get("key")).toSet
-      }.toMap
-    } finally reader.close()
-  }
+  private def luceneOracle(name: String, queries: Seq[String]): Map[String, Set[String]] =
+    BruteForceIndex.matches(
+      sql(s"SELECT id, dt, body FROM ${view(name)} WHERE body IS NOT NULL")
+        .collect()
+        .map(r => (s"${r.getLong(0)}/${r.getString(1)}", r.getString(2))),
+      queries
+    )
 
   private def quote(s: String): String = "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
 

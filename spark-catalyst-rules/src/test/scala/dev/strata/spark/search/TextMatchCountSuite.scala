@@ -8,12 +8,6 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.TextCorpus
-import org.apache.lucene.analysis.standard.StandardAnalyzer
-import org.apache.lucene.document.{Document, Field, StoredField, TextField}
-import org.apache.lucene.index.{DirectoryReader, IndexWriter, IndexWriterConfig}
-import org.apache.lucene.queryparser.classic.QueryParser
-import org.apache.lucene.search.IndexSearcher
-import org.apache.lucene.store.ByteBuffersDirectory
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.LocalTableScanExec
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
@@ -73,26 +67,8 @@ class TextMatchCountSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   /** How many of `rows` match each query, by a brute-force Lucene index over exactly these rows.
     */
-  private def oracle(rows: Map[(Long, String), String], queries: Seq[String]): Map[String, Long] = {
-    val dir = new ByteBuffersDirectory()
-    val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
-    rows.foreach { case ((id, _), body) =>
-      if (body != null) {
-        val doc = new Document()
-        doc.add(new StoredField("id", id))
-        doc.add(new TextField("body", body, Field.Store.NO))
-        writer.addDocument(doc)
-      }
-    }
-    writer.close()
-    val reader = DirectoryReader.open(dir)
-    try {
-      val searcher = new IndexSearcher(reader)
-      queries.map { q =>
-        q -> searcher.count(new QueryParser("body", new StandardAnalyzer()).parse(q)).toLong
-      }.toMap
-    } finally reader.close()
-  }
+  private def oracle(rows: Map[(Long, String), String], queries: Seq[String]): Map[String, Long] =
+    BruteForceIndex.matches(rows, queries).map { case (q, keys) => q -> keys.size.toLong }
 
   /** Exact queries: single terms (common to rare), conjunctions, negations and phrases. */
   private def queries(salt: Int): Seq[String] = {

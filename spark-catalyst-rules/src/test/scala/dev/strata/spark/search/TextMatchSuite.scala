@@ -8,12 +8,6 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
-import org.apache.lucene.analysis.standard.StandardAnalyzer
-import org.apache.lucene.document.{Document, Field, StoredField, TextField}
-import org.apache.lucene.index.{DirectoryReader, IndexWriter, IndexWriterConfig}
-import org.apache.lucene.queryparser.classic.QueryParser
-import org.apache.lucene.search.IndexSearcher
-import org.apache.lucene.store.ByteBuffersDirectory
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.types.StructType
@@ -87,29 +81,8 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   private def oracle(
       rows: Iterable[Doc],
       queries: Seq[String]
-  ): Map[String, Set[(Long, String)]] = {
-    val dir = new ByteBuffersDirectory()
-    val writer = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()))
-    rows.filter(_.body != null).foreach { d =>
-      val doc = new Document()
-      doc.add(new StoredField("id", d.id))
-      doc.add(new StoredField("dt", d.dt))
-      doc.add(new TextField("body", d.body, Field.Store.NO))
-      writer.addDocument(doc)
-    }
-    writer.close()
-    val reader = DirectoryReader.open(dir)
-    try {
-      val searcher = new IndexSearcher(reader)
-      queries.map { q =>
-        val top = searcher.search(new QueryParser("body", new StandardAnalyzer()).parse(q), 100000)
-        q -> top.scoreDocs.map { sd =>
-          val d = searcher.storedFields().document(sd.doc)
-          (d.getField("id").numericValue().longValue(), d.get("dt"))
-        }.toSet
-      }.toMap
-    } finally reader.close()
-  }
+  ): Map[String, Set[(Long, String)]] =
+    BruteForceIndex.matches(rows.map(d => ((d.id, d.dt), d.body)), queries)
 
   /** Partition predicates: SQL and the same test in Scala. */
   private val partitionPredicates: Seq[(String, Doc => Boolean)] = Seq(

@@ -66,10 +66,7 @@ final class TextMatchSplits {
         // The buckets' matches, found on the driver's processors in parallel.
         Map<String, DataSplit> missing = new LinkedHashMap<>();
         for (Split split : splits) {
-            if (split instanceof DataSplit
-                    && ((DataSplit) split).rawConvertible()
-                    && !((DataSplit) split).isStreaming()
-                    && !matchesByBucket.containsKey(bucketKey((DataSplit) split))) {
+            if (searchable(split) && !matchesByBucket.containsKey(bucketKey((DataSplit) split))) {
                 missing.putIfAbsent(bucketKey((DataSplit) split), (DataSplit) split);
             }
         }
@@ -78,18 +75,7 @@ final class TextMatchSplits {
             List<PkFullTextSearcher.BucketMatches> found =
                     ParallelBuckets.map(
                             new ArrayList<>(missing.values()),
-                            data -> {
-                                try {
-                                    return searcher.matches(
-                                            data.snapshotId(),
-                                            data.partition(),
-                                            data.bucket(),
-                                            pushdown.queries(),
-                                            pushdown.fresh());
-                                } catch (IOException e) {
-                                    throw unreadable(tableName, pushdown, data, e);
-                                }
-                            });
+                            data -> matches(searcher, tableName, pushdown, data));
             for (int i = 0; i < keys.size(); i++) {
                 matchesByBucket.put(keys.get(i), found.get(i));
             }
@@ -98,29 +84,14 @@ final class TextMatchSplits {
         }
         Set<String> counted = new HashSet<>();
         for (Split split : splits) {
-            if (!(split instanceof DataSplit)
-                    || !((DataSplit) split).rawConvertible()
-                    || ((DataSplit) split).isStreaming()) {
+            if (!searchable(split)) {
                 out.partitions.add(new StrataInputPartition(split, modes.apply(split)));
                 continue;
             }
             DataSplit data = (DataSplit) split;
             String key = bucketKey(data);
+            // Found above for every searchable split's bucket.
             PkFullTextSearcher.BucketMatches matches = matchesByBucket.get(key);
-            if (matches == null) {
-                try {
-                    matches =
-                            searcher.matches(
-                                    data.snapshotId(),
-                                    data.partition(),
-                                    data.bucket(),
-                                    pushdown.queries(),
-                                    pushdown.fresh());
-                } catch (IOException e) {
-                    throw unreadable(tableName, pushdown, data, e);
-                }
-                matchesByBucket.put(key, matches);
-            }
             if (counted.add(key)) {
                 out.rowsIndexedAtQueryTime += matches.rowsIndexedAtQueryTime();
             }
@@ -177,9 +148,7 @@ final class TextMatchSplits {
             TextMatchPushdown pushdown) {
         Map<String, List<DataSplit>> byBucket = new LinkedHashMap<>();
         for (Split split : splits) {
-            if (!(split instanceof DataSplit)
-                    || !((DataSplit) split).rawConvertible()
-                    || ((DataSplit) split).isStreaming()) {
+            if (!searchable(split)) {
                 return null;
             }
             DataSplit data = (DataSplit) split;
@@ -222,6 +191,30 @@ final class TextMatchSplits {
             total += count;
         }
         return total;
+    }
+
+    /** A split read file by file (raw-convertible, batch), so its rows can be found by position. */
+    private static boolean searchable(Split split) {
+        return split instanceof DataSplit
+                && ((DataSplit) split).rawConvertible()
+                && !((DataSplit) split).isStreaming();
+    }
+
+    private static PkFullTextSearcher.BucketMatches matches(
+            PkFullTextSearcher searcher,
+            String tableName,
+            TextMatchPushdown pushdown,
+            DataSplit data) {
+        try {
+            return searcher.matches(
+                    data.snapshotId(),
+                    data.partition(),
+                    data.bucket(),
+                    pushdown.queries(),
+                    pushdown.fresh());
+        } catch (IOException e) {
+            throw unreadable(tableName, pushdown, data, e);
+        }
     }
 
     private static String bucketKey(DataSplit data) {
