@@ -3,6 +3,7 @@ package dev.strata.shredding.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.parquet.FileRoundTrip;
@@ -140,12 +141,12 @@ class RareKeyPagesTest {
             s = scope.snapshot();
         }
         assertThat(returned).isEqualTo(expected);
-        assertThat(s.rowGroupsTotal).isEqualTo(2);
+        assertThat(s.get(Counter.ROW_GROUPS_TOTAL)).isEqualTo(2);
         // A value column read in the first group holds the key in at most 2 of its 30 pages, in the
         // second
         // in at most 3: the others are passed.
         int pagesPerGroup = GROUP_ROWS / PAGE_ROWS;
-        assertThat(s.valuePagesSkipped)
+        assertThat(s.get(Counter.VALUE_PAGES_SKIPPED))
                 .as(s.toString())
                 .isGreaterThanOrEqualTo(pagesPerGroup - 2 + pagesPerGroup - 3);
     }

@@ -3,6 +3,7 @@ package dev.strata.shredding.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.parquet.FileRoundTrip;
@@ -96,8 +97,10 @@ class ShreddedColumnsPageIndexTest {
             s = scope.snapshot();
         }
         assertThat(returned).isEqualTo(expected);
-        assertThat(s.rowGroupsTotal).isEqualTo(2);
+        assertThat(s.get(Counter.ROW_GROUPS_TOTAL)).isEqualTo(2);
         // Pages of 100 rows: 3 + 1 of the first group's 25 are read, 1 of the second's 15.
-        assertThat(s.rowsSkippedByPageIndex).as(s.toString()).isEqualTo(ROWS - 5 * 100);
+        assertThat(s.get(Counter.ROWS_SKIPPED_BY_PAGE_INDEX))
+                .as(s.toString())
+                .isEqualTo(ROWS - 5 * 100);
     }
 }
