@@ -640,60 +640,69 @@ public final class ShreddedColumns implements Closeable {
      * The {@code __overflow} of shredded map column {@code name} whose group in the row group's
      * request is {@code group}, or null when the group has none.
      */
-    private Overflow openOverflow(
-            PageReadStore pages,
-            MessageType schema,
-            GroupType group,
-            String name,
-            DataType valueType)
+    private Entries openOverflow(
+            PageReadStore pages, MessageType schema, GroupType group, String name)
             throws IOException {
         if (!group.containsField(ParquetSchemas.OVERFLOW)) {
             return null;
         }
-        GroupType kvType =
+        GroupType kv =
                 group.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
-        return new Overflow(
-                name,
-                cursor(
-                        pages,
-                        schema,
-                        name,
-                        ParquetSchemas.OVERFLOW,
-                        kvType.getName(),
-                        kvType.getType(0).getName()),
-                cursor(
-                        pages,
-                        schema,
-                        name,
-                        ParquetSchemas.OVERFLOW,
-                        kvType.getName(),
-                        kvType.getType(1).getName()),
-                PaimonValues.of(valueType, kvType.getType(1)));
+        return entries(pages, schema, name, "the overflow's", kv, name, ParquetSchemas.OVERFLOW);
     }
 
     /**
-     * The {@code __overflow} of a shredded map column in one row group: a list of (key id, value)
-     * entries per row holding the row's keys that are in no {@code __col_c}, read as a key cursor
-     * and a value cursor whose windows must hold the same level entries.
+     * The key and value cursors of the repeated key-value group {@code kv} of map column {@code
+     * name}, found at {@code groups} (the path of its parent, from the column on); {@code whose}
+     * names the group in errors.
      */
-    private final class Overflow {
+    private Entries entries(
+            PageReadStore pages,
+            MessageType schema,
+            String name,
+            String whose,
+            GroupType kv,
+            String... groups)
+            throws IOException {
+        String[] keyPath = Arrays.copyOf(groups, groups.length + 2);
+        keyPath[groups.length] = kv.getName();
+        String[] valuePath = keyPath.clone();
+        keyPath[groups.length + 1] = kv.getType(0).getName();
+        valuePath[groups.length + 1] = kv.getType(1).getName();
+        return new Entries(
+                name,
+                whose,
+                cursor(pages, schema, keyPath),
+                cursor(pages, schema, valuePath),
+                kv.getType(1));
+    }
+
+    /**
+     * The entries of a map's repeated key-value group in one row group (a plain map's key_value, a
+     * shredded map's {@code __overflow}), read as a key cursor and a value cursor whose windows
+     * must hold the same level entries.
+     */
+    private final class Entries {
         final ColumnCursor keys;
         final ColumnCursor values;
 
-        /** The Paimon conversion of {@link #values}. */
-        final PaimonValues.Value valueConversion;
+        /** The value field's physical type. */
+        final Type valueField;
 
         private final String name;
+        private final String whose;
 
-        private Overflow(
+        private Entries(
                 String name,
+                String whose,
                 ColumnCursor keys,
                 ColumnCursor values,
-                PaimonValues.Value valueConversion) {
+                Type valueField) {
             this.name = name;
+            this.whose = whose;
             this.keys = keys;
             this.values = values;
-            this.valueConversion = valueConversion;
+            this.valueField = valueField;
         }
 
         /** Decodes group rows {@code [from, from + n)} of both cursors. */
@@ -705,7 +714,8 @@ public final class ShreddedColumns implements Closeable {
             if (keys.entries != values.entries) {
                 throw corrupt(
                         name,
-                        "the overflow's key and value columns hold "
+                        whose
+                                + " key and value columns hold "
                                 + keys.entries
                                 + " and "
                                 + values.entries
@@ -900,7 +910,7 @@ public final class ShreddedColumns implements Closeable {
         private PaimonValues.Value[] chunkValues;
 
         private int cols;
-        private Overflow overflow;
+        private Entries overflow;
 
         /**
          * Per read value column and window row, the ordinal of the row's value, -1 where it is
@@ -1089,10 +1099,10 @@ public final class ShreddedColumns implements Closeable {
             for (int i = 0; i < cols && gathering; i++) {
                 gathering = probeIndex[chunkColumn[i]] >= 0;
             }
-            overflow = openOverflow(pages, schema, requested, name, valueType);
+            overflow = openOverflow(pages, schema, requested, name);
             if (overflow != null) {
                 read.add(overflow.values);
-                values.add(overflow.valueConversion);
+                values.add(PaimonValues.of(valueType, overflow.valueField));
             }
             chunks = read.toArray(new ColumnCursor[0]);
             chunkValues = values.toArray(new PaimonValues.Value[0]);
@@ -1427,7 +1437,7 @@ public final class ShreddedColumns implements Closeable {
         private ColumnCursor[] chunks;
 
         private PaimonValues.Value[] chunkValues;
-        private Overflow overflow;
+        private Entries overflow;
         private int[][] colOrdinals;
         private boolean[] nullMap = new boolean[0];
 
@@ -1510,10 +1520,10 @@ public final class ShreddedColumns implements Closeable {
                             "its physical column " + ParquetSchemas.colName(c) + " is missing");
                 }
             }
-            overflow = openOverflow(pages, schema, physical, name, valueType);
+            overflow = openOverflow(pages, schema, physical, name);
             if (overflow != null) {
                 read[k] = overflow.values;
-                values[k] = overflow.valueConversion;
+                values[k] = PaimonValues.of(valueType, overflow.valueField);
                 chunks = read;
             } else {
                 chunks = Arrays.copyOf(read, k);
@@ -1665,6 +1675,7 @@ public final class ShreddedColumns implements Closeable {
         private final BinaryString[] selected;
         private final byte[][] selectedBytes;
         private boolean mapOptional;
+        private Entries entries;
         private ColumnCursor keys;
         private ColumnCursor values;
 
@@ -1743,30 +1754,15 @@ public final class ShreddedColumns implements Closeable {
         void load(PageReadStore pages, MessageType schema) throws IOException {
             GroupType map = schema.getType(name).asGroupType();
             mapOptional = map.getRepetition() == Type.Repetition.OPTIONAL;
-            GroupType kv = map.getType(0).asGroupType();
-            keys = reader.cursor(pages, schema, name, kv.getName(), kv.getType(0).getName());
-            values = reader.cursor(pages, schema, name, kv.getName(), kv.getType(1).getName());
+            entries =
+                    reader.entries(pages, schema, name, "its", map.getType(0).asGroupType(), name);
+            keys = entries.keys;
+            values = entries.values;
         }
 
         @Override
         void window(int from, int n) throws IOException {
-            keys.seek(from);
-            keys.next(n);
-            values.seek(from);
-            values.next(n);
-            if (keys.entries != values.entries) {
-                throw reader.corrupt(
-                        name,
-                        "its key and value columns hold "
-                                + keys.entries
-                                + " and "
-                                + values.entries
-                                + " level entries in rows "
-                                + from
-                                + " to "
-                                + (from + n)
-                                + "; they must match");
-            }
+            entries.window(from, n);
             if (keyOrdinal.length < keys.entries) {
                 keyOrdinal = new int[keys.entries];
                 valueOrdinal = new int[keys.entries];
