@@ -33,15 +33,46 @@ public final class ShreddedReadMetrics {
     }
 
     /**
+     * The counters, each a count summed over the reads of a scope. {@link #FILES_READ}: shredded
+     * files opened; {@link #FILES_SKIPPED}: files skipped because the predicate cannot match (their
+     * row groups are not counted); {@link #ROW_GROUPS_TOTAL} / {@link #ROW_GROUPS_SKIPPED}: row
+     * groups of opened files and those skipped by statistics; {@link
+     * #ROW_GROUPS_SKIPPED_BY_ZONE_STATS_ONLY}: skipped ones that Parquet statistics alone would
+     * have read; {@link #SUB_COLUMNS_READ}: Parquet leaf columns of shredded map columns read per
+     * file, summed; {@link #ROWS_SKIPPED_BY_PAGE_INDEX}: rows of read row groups dropped by
+     * page-level filtering; {@link #VALUE_PAGES_SKIPPED}: pages of shredded value columns passed
+     * undecoded because no row of them holds a looked-up key.
+     */
+    public enum Counter {
+        FILES_READ("filesRead"),
+        FILES_SKIPPED("filesSkipped"),
+        ROW_GROUPS_TOTAL("rowGroupsTotal"),
+        ROW_GROUPS_SKIPPED("rowGroupsSkipped"),
+        ROW_GROUPS_SKIPPED_BY_ZONE_STATS_ONLY("rowGroupsSkippedByZoneStatsOnly"),
+        SUB_COLUMNS_READ("subColumnsRead"),
+        ROWS_SKIPPED_BY_PAGE_INDEX("rowsSkippedByPageIndex"),
+        VALUE_PAGES_SKIPPED("valuePagesSkipped");
+
+        private static final Counter[] ALL = values();
+
+        /** The counter's name in {@link Snapshot#toString()}. */
+        public final String label;
+
+        Counter(String label) {
+            this.label = label;
+        }
+    }
+
+    /**
      * A shredded file was opened for reading: its {@code rowGroups} and the shredded leaf columns
      * read from it.
      */
     public static void fileRead(long rowGroups, long subColumns) {
         Scope s = CURRENT.get();
         if (s != null) {
-            s.filesRead++;
-            s.rowGroupsTotal += rowGroups;
-            s.subColumnsRead += subColumns;
+            s.add(Counter.FILES_READ, 1);
+            s.add(Counter.ROW_GROUPS_TOTAL, rowGroups);
+            s.add(Counter.SUB_COLUMNS_READ, subColumns);
         }
     }
 
@@ -49,10 +80,7 @@ public final class ShreddedReadMetrics {
      * A file was skipped because the predicate cannot match it (its row groups are not counted).
      */
     public static void fileSkipped() {
-        Scope s = CURRENT.get();
-        if (s != null) {
-            s.filesSkipped++;
-        }
+        count(Counter.FILES_SKIPPED, 1);
     }
 
     /**
@@ -62,17 +90,14 @@ public final class ShreddedReadMetrics {
     public static void rowGroupSkipped(boolean byZoneStatsOnly) {
         Scope s = CURRENT.get();
         if (s != null) {
-            s.rowGroupsSkipped++;
-            s.rowGroupsSkippedByZoneStatsOnly += byZoneStatsOnly ? 1 : 0;
+            s.add(Counter.ROW_GROUPS_SKIPPED, 1);
+            s.add(Counter.ROW_GROUPS_SKIPPED_BY_ZONE_STATS_ONLY, byZoneStatsOnly ? 1 : 0);
         }
     }
 
     /** Rows of a row group that page-level filtering (the column index) dropped. */
     public static void rowsSkippedByPageIndex(long rows) {
-        Scope s = CURRENT.get();
-        if (s != null) {
-            s.rowsSkippedByPageIndex += rows;
-        }
+        count(Counter.ROWS_SKIPPED_BY_PAGE_INDEX, rows);
     }
 
     /**
@@ -81,59 +106,33 @@ public final class ShreddedReadMetrics {
      * do).
      */
     public static void valuePagesSkipped(long pages) {
+        count(Counter.VALUE_PAGES_SKIPPED, pages);
+    }
+
+    private static void count(Counter counter, long n) {
         Scope s = CURRENT.get();
         if (s != null) {
-            s.valuePagesSkipped += pages;
+            s.add(counter, n);
         }
     }
 
     /** An installed collector; close it on the thread that opened it. */
     public static final class Scope implements AutoCloseable {
         private final Scope parent;
-        private long filesRead;
-        private long filesSkipped;
-        private long rowGroupsTotal;
-        private long rowGroupsSkipped;
-        private long rowGroupsSkippedByZoneStatsOnly;
-        private long subColumnsRead;
-        private long rowsSkippedByPageIndex;
-        private long valuePagesSkipped;
+        private final long[] counts = new long[Counter.ALL.length];
         private boolean closed;
 
         private Scope(Scope parent) {
             this.parent = parent;
         }
 
-        private void add(
-                long filesRead,
-                long filesSkipped,
-                long rowGroupsTotal,
-                long rowGroupsSkipped,
-                long rowGroupsSkippedByZoneStatsOnly,
-                long subColumnsRead,
-                long rowsSkippedByPageIndex,
-                long valuePagesSkipped) {
-            this.filesRead += filesRead;
-            this.filesSkipped += filesSkipped;
-            this.rowGroupsTotal += rowGroupsTotal;
-            this.rowGroupsSkipped += rowGroupsSkipped;
-            this.rowGroupsSkippedByZoneStatsOnly += rowGroupsSkippedByZoneStatsOnly;
-            this.subColumnsRead += subColumnsRead;
-            this.rowsSkippedByPageIndex += rowsSkippedByPageIndex;
-            this.valuePagesSkipped += valuePagesSkipped;
+        private void add(Counter counter, long n) {
+            counts[counter.ordinal()] += n;
         }
 
         /** The counts so far; after {@link #close()}, the final counts of the scope. */
         public Snapshot snapshot() {
-            return new Snapshot(
-                    filesRead,
-                    filesSkipped,
-                    rowGroupsTotal,
-                    rowGroupsSkipped,
-                    rowGroupsSkippedByZoneStatsOnly,
-                    subColumnsRead,
-                    rowsSkippedByPageIndex,
-                    valuePagesSkipped);
+            return new Snapshot(counts.clone());
         }
 
         @Override
@@ -150,76 +149,36 @@ public final class ShreddedReadMetrics {
                 }
             }
             if (parent != null) {
-                parent.add(
-                        filesRead,
-                        filesSkipped,
-                        rowGroupsTotal,
-                        rowGroupsSkipped,
-                        rowGroupsSkippedByZoneStatsOnly,
-                        subColumnsRead,
-                        rowsSkippedByPageIndex,
-                        valuePagesSkipped);
+                for (int i = 0; i < counts.length; i++) {
+                    parent.counts[i] += counts[i];
+                }
             }
         }
     }
 
-    /**
-     * Immutable counts. {@code filesRead}: shredded files opened; {@code filesSkipped}: files
-     * skipped because the predicate cannot match (their row groups are not counted); {@code
-     * rowGroupsTotal} / {@code rowGroupsSkipped}: row groups of opened files and those skipped by
-     * statistics; {@code rowGroupsSkippedByZoneStatsOnly}: skipped ones that Parquet statistics
-     * alone would have read; {@code subColumnsRead}: Parquet leaf columns of shredded map columns
-     * read per file, summed; {@code rowsSkippedByPageIndex}: rows of read row groups dropped by
-     * page-level filtering; {@code valuePagesSkipped}: pages of shredded value columns passed
-     * undecoded because no row of them holds a looked-up key.
-     */
+    /** Immutable counts of a scope, one per {@link Counter}. */
     public static final class Snapshot {
-        public final long filesRead;
-        public final long filesSkipped;
-        public final long rowGroupsTotal;
-        public final long rowGroupsSkipped;
-        public final long rowGroupsSkippedByZoneStatsOnly;
-        public final long subColumnsRead;
-        public final long rowsSkippedByPageIndex;
-        public final long valuePagesSkipped;
+        private final long[] counts;
 
-        Snapshot(
-                long filesRead,
-                long filesSkipped,
-                long rowGroupsTotal,
-                long rowGroupsSkipped,
-                long rowGroupsSkippedByZoneStatsOnly,
-                long subColumnsRead,
-                long rowsSkippedByPageIndex,
-                long valuePagesSkipped) {
-            this.filesRead = filesRead;
-            this.filesSkipped = filesSkipped;
-            this.rowGroupsTotal = rowGroupsTotal;
-            this.rowGroupsSkipped = rowGroupsSkipped;
-            this.rowGroupsSkippedByZoneStatsOnly = rowGroupsSkippedByZoneStatsOnly;
-            this.subColumnsRead = subColumnsRead;
-            this.rowsSkippedByPageIndex = rowsSkippedByPageIndex;
-            this.valuePagesSkipped = valuePagesSkipped;
+        private Snapshot(long[] counts) {
+            this.counts = counts;
+        }
+
+        /** The count of {@code counter}. */
+        public long get(Counter counter) {
+            return counts[counter.ordinal()];
         }
 
         @Override
         public String toString() {
-            return "filesRead="
-                    + filesRead
-                    + ", filesSkipped="
-                    + filesSkipped
-                    + ", rowGroupsTotal="
-                    + rowGroupsTotal
-                    + ", rowGroupsSkipped="
-                    + rowGroupsSkipped
-                    + ", rowGroupsSkippedByZoneStatsOnly="
-                    + rowGroupsSkippedByZoneStatsOnly
-                    + ", subColumnsRead="
-                    + subColumnsRead
-                    + ", rowsSkippedByPageIndex="
-                    + rowsSkippedByPageIndex
-                    + ", valuePagesSkipped="
-                    + valuePagesSkipped;
+            StringBuilder b = new StringBuilder();
+            for (Counter c : Counter.ALL) {
+                if (b.length() > 0) {
+                    b.append(", ");
+                }
+                b.append(c.label).append('=').append(counts[c.ordinal()]);
+            }
+            return b.toString();
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.strata.spark;
 
+import dev.strata.index.PkFullTextSearcher;
+import dev.strata.index.search.SearchHit;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -103,6 +105,23 @@ public abstract class StrataSparkTestBase {
             return (FileStoreTable)
                     catalog.getTable(org.apache.paimon.catalog.Identifier.create(db, name));
         }
+    }
+
+    /**
+     * The {@code id} column (BIGINT) of the row a full-text hit points at, read through the
+     * searcher at {@code snapshot}.
+     */
+    protected static long hitId(PkFullTextSearcher searcher, long snapshot, SearchHit hit)
+            throws IOException {
+        return searcher.readRows(
+                        snapshot,
+                        hit.partition(),
+                        hit.bucket(),
+                        hit.fileName(),
+                        new long[] {hit.position()},
+                        List.of("id"))
+                .get(0)
+                .getLong(0);
     }
 
     /** Names of all data files under a table's directory. */

@@ -30,11 +30,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * dictionary is decoded once per chunk; dictionary-encoded strings reuse one byte array per
  * dictionary entry.
  */
-final class ColumnCursor {
+final class ColumnCursor extends PageStream {
 
-    private final PageReader pages;
-    private final ColumnDescriptor column;
-    private final String file;
     private final PrimitiveTypeName type;
     private final int maxRep;
     final int maxDef;
@@ -72,26 +69,12 @@ final class ColumnCursor {
     private HybridInts ids;
     private ByteBuffer plain;
     private int plainPos;
-    private int pageLeft;
 
     /** A level entry read ahead (it starts the next window's first row). */
     private boolean pending;
 
     private int pendingRep;
     private int pendingDef;
-    private boolean exhausted;
-
-    /** The row group row of the next row to decode. */
-    private long row;
-
-    /**
-     * Whether the current page carries its first row index and row count (pages read through the
-     * page index), and the row after its last. Such pages start at row boundaries, so a window
-     * ending at the page's end reads nothing ahead, and {@link #seek} may jump to a later page.
-     */
-    private boolean pageIndexed;
-
-    private long pageEnd;
 
     /**
      * The window: its level entries, the first entry of each row (rows + 1 elements) and its
@@ -114,9 +97,7 @@ final class ColumnCursor {
     byte[][] bytes;
 
     ColumnCursor(PageReader pages, ColumnDescriptor column, String file) throws IOException {
-        this.pages = pages;
-        this.column = column;
-        this.file = file;
+        super(pages, column, file);
         this.type = column.getPrimitiveType().getPrimitiveTypeName();
         this.maxRep = column.getMaxRepetitionLevel();
         this.maxDef = column.getMaxDefinitionLevel();
@@ -194,6 +175,7 @@ final class ColumnCursor {
      * being {@code [rowStart[r], rowStart[r + 1])}; an INT32 window keeps one spare zero after its
      * values.
      */
+    @Override
     void next(int n) throws IOException {
         entries = 0;
         values = 0;
@@ -255,43 +237,6 @@ final class ColumnCursor {
             ints[values] = 0;
         }
         row += n;
-    }
-
-    /**
-     * Moves to row group row {@code target} (not before the next row to decode): pages of a chunk
-     * read through the page index ({@code ParquetFileReader.readFilteredRowGroup}) that end before
-     * it are passed without decoding, rows of the page holding it are decoded and dropped. The
-     * window's arrays are then undefined until the next {@link #next}.
-     */
-    void seek(long target) throws IOException {
-        if (target < row) {
-            throw corrupt("row " + target + " was asked for after row " + row);
-        }
-        while (row < target) {
-            if (!pending && pageLeft == 0) {
-                DataPage page = pages.readPage();
-                if (page == null) {
-                    exhausted = true;
-                    throw corrupt("the chunk ends before row " + target);
-                }
-                if (page.getFirstRowIndex().isEmpty() || page.getIndexRowCount().isEmpty()) {
-                    throw corrupt(
-                            "rows "
-                                    + row
-                                    + " to "
-                                    + target
-                                    + " were to be skipped but a page has no row index");
-                }
-                long first = page.getFirstRowIndex().get();
-                if (first + page.getIndexRowCount().get() <= target) {
-                    continue;
-                }
-                open(page);
-                row = Math.max(row, first);
-                continue;
-            }
-            next(Math.toIntExact(Math.min(target, pageIndexed ? pageEnd : target) - row));
-        }
     }
 
     /**
@@ -538,34 +483,14 @@ final class ColumnCursor {
         valueCapacity = size;
     }
 
-    /** Whether the chunk has no entries after the windows read so far. */
-    boolean atEnd() throws IOException {
-        return !pending && !nextPage();
+    @Override
+    boolean entryAhead() {
+        return pending;
     }
 
-    /** Makes the current page one with entries left; false at the end of the chunk. */
-    private boolean nextPage() throws IOException {
-        while (pageLeft == 0) {
-            if (exhausted) {
-                return false;
-            }
-            DataPage page = pages.readPage();
-            if (page == null) {
-                exhausted = true;
-                return false;
-            }
-            open(page);
-        }
-        return true;
-    }
-
-    private void open(DataPage page) throws IOException {
+    @Override
+    void decode(DataPage page) throws IOException {
         int n = page.getValueCount();
-        pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
-        pageEnd =
-                pageIndexed
-                        ? page.getFirstRowIndex().get() + page.getIndexRowCount().get()
-                        : Long.MAX_VALUE;
         Encoding encoding;
         ByteBuffer data;
         HybridPage split = HybridPage.of(page, maxRep, maxDef);
@@ -607,18 +532,6 @@ final class ColumnCursor {
             valueSource = encoding.getValuesReader(column, ValuesType.VALUES);
             valueSource.initFromPage(n, ByteBufferInputStream.wrap(data.slice()));
         }
-        pageLeft = n;
-    }
-
-    private IllegalStateException corrupt(String what) {
-        return new IllegalStateException(
-                "Cannot decode column "
-                        + Arrays.toString(column.getPath())
-                        + " of "
-                        + file
-                        + ": "
-                        + what
-                        + ". The file is corrupt.");
     }
 
     /** One page's levels, in order. */

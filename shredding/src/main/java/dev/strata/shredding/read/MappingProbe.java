@@ -25,14 +25,11 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
  * <p>Only chunks whose pages use RLE levels and dictionary or PLAIN ids are probed ({@link
  * #canProbe}); others are decoded in full by {@link ColumnCursor}.
  */
-final class MappingProbe {
+final class MappingProbe extends PageStream {
 
     /** Definition level of a present id: map, mapping, list and element all defined. */
     private static final int ID_DEF = 4;
 
-    private final PageReader pages;
-    private final ColumnDescriptor column;
-    private final String file;
     private final int k;
     private final int[] positions;
     private final int[] dictInts;
@@ -42,17 +39,6 @@ final class MappingProbe {
     private HybridInts ids;
     private ByteBuffer plain;
     private int plainPos;
-    private int pageLeft;
-    private boolean exhausted;
-
-    /** The row group row of the next row to read. */
-    private long row;
-
-    /**
-     * Whether the current page carries its first row index and row count (read through the page
-     * index), and its end.
-     */
-    private boolean pageIndexed;
 
     /**
      * The repetition-level bytes of a K-id row of the current page that was checked entry by entry
@@ -64,8 +50,6 @@ final class MappingProbe {
     private int sameLevelsStart;
 
     private int sameLevelsLength;
-
-    private long pageEnd;
 
     /** Per window row, the definition level of its first entry (0: a NULL map). */
     int[] firstDef = new int[0];
@@ -83,9 +67,7 @@ final class MappingProbe {
      */
     MappingProbe(PageReader pages, ColumnDescriptor column, String file, int k, int[] positions)
             throws IOException {
-        this.pages = pages;
-        this.column = column;
-        this.file = file;
+        super(pages, column, file);
         this.k = k;
         this.positions = positions;
         if (column.getMaxRepetitionLevel() != 1 || column.getMaxDefinitionLevel() != ID_DEF) {
@@ -133,7 +115,7 @@ final class MappingProbe {
         return positions.length;
     }
 
-    /** Reads the next {@code n} rows. */
+    @Override
     void next(int n) throws IOException {
         int p = positions.length;
         if (firstDef.length < n) {
@@ -218,52 +200,6 @@ final class MappingProbe {
         skipIds(k - next);
     }
 
-    /**
-     * Moves to row group row {@code target} (not before the next row to read): pages of a chunk
-     * read through the page index that end before it are passed over unread, rows of the page
-     * holding it are read and dropped.
-     */
-    void seek(long target) throws IOException {
-        if (target < row) {
-            throw corrupt("row " + target + " was asked for after row " + row);
-        }
-        while (row < target) {
-            if (pageLeft == 0) {
-                DataPage page = exhausted ? null : pages.readPage();
-                if (page == null) {
-                    exhausted = true;
-                    throw corrupt("the chunk ends before row " + target);
-                }
-                if (page.getFirstRowIndex().isEmpty() || page.getIndexRowCount().isEmpty()) {
-                    throw corrupt(
-                            "rows "
-                                    + row
-                                    + " to "
-                                    + target
-                                    + " were to be skipped but a page has no row index");
-                }
-                long first = page.getFirstRowIndex().get();
-                if (first + page.getIndexRowCount().get() <= target) {
-                    continue;
-                }
-                open(page);
-                row = Math.max(row, first);
-                continue;
-            }
-            next(Math.toIntExact(Math.min(target, pageIndexed ? pageEnd : target) - row));
-        }
-    }
-
-    /** Whether the chunk holds no entries after the rows read so far. */
-    boolean atEnd() throws IOException {
-        while (pageLeft == 0) {
-            if (!openNext()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** Reads one more entry of the current row (repetition 1, an id) and returns its id. */
     private int nextEntryId() throws IOException {
         ensureInRow();
@@ -316,41 +252,19 @@ final class MappingProbe {
     }
 
     private void ensureInRow() throws IOException {
-        while (pageLeft == 0) {
-            if (!openNext()) {
-                throw notK();
-            }
+        if (!nextPage()) {
+            throw notK();
         }
     }
 
     private void ensurePage(int r, int n) throws IOException {
-        while (pageLeft == 0) {
-            if (!openNext()) {
-                throw corrupt("the chunk ends after " + r + " rows of a window of " + n);
-            }
+        if (!nextPage()) {
+            throw corrupt("the chunk ends after " + r + " rows of a window of " + n);
         }
     }
 
-    private boolean openNext() throws IOException {
-        if (exhausted) {
-            return false;
-        }
-        DataPage page = pages.readPage();
-        if (page == null) {
-            exhausted = true;
-            return false;
-        }
-        open(page);
-        return true;
-    }
-
-    private void open(DataPage page) throws IOException {
-        int n = page.getValueCount();
-        pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
-        pageEnd =
-                pageIndexed
-                        ? page.getFirstRowIndex().get() + page.getIndexRowCount().get()
-                        : Long.MAX_VALUE;
+    @Override
+    void decode(DataPage page) throws IOException {
         HybridPage split = HybridPage.of(page, 1, ID_DEF);
         if (split == null) {
             throw corrupt("levels encoded BIT_PACKED in a chunk whose metadata lists RLE only");
@@ -376,21 +290,9 @@ final class MappingProbe {
                             + encoding
                             + " in a chunk whose metadata lists dictionary and PLAIN only");
         }
-        pageLeft = n;
     }
 
     private IllegalStateException notK() {
         return corrupt("a row does not hold exactly K=" + k + " ids");
-    }
-
-    private IllegalStateException corrupt(String what) {
-        return new IllegalStateException(
-                "Cannot decode column "
-                        + Arrays.toString(column.getPath())
-                        + " of "
-                        + file
-                        + ": "
-                        + what
-                        + ". The file is corrupt.");
     }
 }

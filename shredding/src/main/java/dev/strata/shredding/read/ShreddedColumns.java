@@ -620,6 +620,114 @@ public final class ShreddedColumns implements Closeable {
                         + ". The file is corrupt.");
     }
 
+    /**
+     * The column of the list elements of the {@code __field_mapping} of shredded map column {@code
+     * name}, whose group in the row group's request is {@code group}.
+     */
+    private static ColumnDescriptor fieldMapping(MessageType schema, GroupType group, String name) {
+        GroupType list = group.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
+        GroupType repeated = list.getType(0).asGroupType();
+        return schema.getColumnDescription(
+                new String[] {
+                    name,
+                    ParquetSchemas.FIELD_MAPPING,
+                    repeated.getName(),
+                    repeated.getType(0).getName()
+                });
+    }
+
+    /**
+     * The {@code __overflow} of shredded map column {@code name} whose group in the row group's
+     * request is {@code group}, or null when the group has none.
+     */
+    private Entries openOverflow(
+            PageReadStore pages, MessageType schema, GroupType group, String name)
+            throws IOException {
+        if (!group.containsField(ParquetSchemas.OVERFLOW)) {
+            return null;
+        }
+        GroupType kv =
+                group.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
+        return entries(pages, schema, name, "the overflow's", kv, name, ParquetSchemas.OVERFLOW);
+    }
+
+    /**
+     * The key and value cursors of the repeated key-value group {@code kv} of map column {@code
+     * name}, found at {@code groups} (the path of its parent, from the column on); {@code whose}
+     * names the group in errors.
+     */
+    private Entries entries(
+            PageReadStore pages,
+            MessageType schema,
+            String name,
+            String whose,
+            GroupType kv,
+            String... groups)
+            throws IOException {
+        String[] keyPath = Arrays.copyOf(groups, groups.length + 2);
+        keyPath[groups.length] = kv.getName();
+        String[] valuePath = keyPath.clone();
+        keyPath[groups.length + 1] = kv.getType(0).getName();
+        valuePath[groups.length + 1] = kv.getType(1).getName();
+        return new Entries(
+                name,
+                whose,
+                cursor(pages, schema, keyPath),
+                cursor(pages, schema, valuePath),
+                kv.getType(1));
+    }
+
+    /**
+     * The entries of a map's repeated key-value group in one row group (a plain map's key_value, a
+     * shredded map's {@code __overflow}), read as a key cursor and a value cursor whose windows
+     * must hold the same level entries.
+     */
+    private final class Entries {
+        final ColumnCursor keys;
+        final ColumnCursor values;
+
+        /** The value field's physical type. */
+        final Type valueField;
+
+        private final String name;
+        private final String whose;
+
+        private Entries(
+                String name,
+                String whose,
+                ColumnCursor keys,
+                ColumnCursor values,
+                Type valueField) {
+            this.name = name;
+            this.whose = whose;
+            this.keys = keys;
+            this.values = values;
+            this.valueField = valueField;
+        }
+
+        /** Decodes group rows {@code [from, from + n)} of both cursors. */
+        void window(int from, int n) throws IOException {
+            keys.seek(from);
+            keys.next(n);
+            values.seek(from);
+            values.next(n);
+            if (keys.entries != values.entries) {
+                throw corrupt(
+                        name,
+                        whose
+                                + " key and value columns hold "
+                                + keys.entries
+                                + " and "
+                                + values.entries
+                                + " level entries in rows "
+                                + from
+                                + " to "
+                                + (from + n)
+                                + "; they must match");
+            }
+        }
+    }
+
     /** Reads one output column, a window at a time. */
     public abstract static class Field {
         Field() {}
@@ -802,8 +910,7 @@ public final class ShreddedColumns implements Closeable {
         private PaimonValues.Value[] chunkValues;
 
         private int cols;
-        private ColumnCursor ovfKeys;
-        private ColumnCursor ovfValues;
+        private Entries overflow;
 
         /**
          * Per read value column and window row, the ordinal of the row's value, -1 where it is
@@ -935,14 +1042,7 @@ public final class ShreddedColumns implements Closeable {
             mapOptional = requested.getRepetition() == Type.Repetition.OPTIONAL;
             mapping = null;
             if (plan.mappingNeeded()) {
-                GroupType fm = requested.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
-                String listName = fm.getType(0).getName();
-                String elementName = fm.getType(0).asGroupType().getType(0).getName();
-                ColumnDescriptor d =
-                        schema.getColumnDescription(
-                                new String[] {
-                                    name, ParquetSchemas.FIELD_MAPPING, listName, elementName
-                                });
+                ColumnDescriptor d = fieldMapping(schema, requested, name);
                 if (d.getMaxRepetitionLevel() != 1 || d.getMaxDefinitionLevel() != 4) {
                     throw new IllegalStateException(
                             "Cannot decode __field_mapping of "
@@ -999,33 +1099,10 @@ public final class ShreddedColumns implements Closeable {
             for (int i = 0; i < cols && gathering; i++) {
                 gathering = probeIndex[chunkColumn[i]] >= 0;
             }
-            ovfKeys = null;
-            ovfValues = null;
-            if (requested.containsField(ParquetSchemas.OVERFLOW)) {
-                GroupType kvType =
-                        requested
-                                .getType(ParquetSchemas.OVERFLOW)
-                                .asGroupType()
-                                .getType(0)
-                                .asGroupType();
-                ovfKeys =
-                        cursor(
-                                pages,
-                                schema,
-                                name,
-                                ParquetSchemas.OVERFLOW,
-                                kvType.getName(),
-                                kvType.getType(0).getName());
-                ovfValues =
-                        cursor(
-                                pages,
-                                schema,
-                                name,
-                                ParquetSchemas.OVERFLOW,
-                                kvType.getName(),
-                                kvType.getType(1).getName());
-                read.add(ovfValues);
-                values.add(PaimonValues.of(valueType, kvType.getType(1)));
+            overflow = openOverflow(pages, schema, requested, name);
+            if (overflow != null) {
+                read.add(overflow.values);
+                values.add(PaimonValues.of(valueType, overflow.valueField));
             }
             chunks = read.toArray(new ColumnCursor[0]);
             chunkValues = values.toArray(new PaimonValues.Value[0]);
@@ -1120,36 +1197,18 @@ public final class ShreddedColumns implements Closeable {
                     }
                 }
             }
-            if (ovfKeys != null) {
-                ovfKeys.seek(from);
-                ovfKeys.next(n);
-                ovfValues.seek(from);
-                ovfValues.next(n);
-                if (ovfKeys.entries != ovfValues.entries) {
-                    throw new IllegalStateException(
-                            "Cannot read map column "
-                                    + name
-                                    + " of "
-                                    + file
-                                    + ": the overflow's"
-                                    + " key and value columns hold "
-                                    + ovfKeys.entries
-                                    + " and "
-                                    + ovfValues.entries
-                                    + " level entries in rows "
-                                    + from
-                                    + " to "
-                                    + (from + n)
-                                    + "; they must match. The file is"
-                                    + " corrupt.");
-                }
+            if (overflow != null) {
+                overflow.window(from, n);
             }
             if (nullMap.length < n) {
                 nullMap = new boolean[n];
             }
             Arrays.fill(nullMap, 0, n, false);
             if (mapOptional) {
-                ColumnCursor levels = mapping != null ? mapping : cols > 0 ? chunks[0] : ovfKeys;
+                ColumnCursor levels =
+                        mapping != null
+                                ? mapping
+                                : cols > 0 ? chunks[0] : overflow != null ? overflow.keys : null;
                 if (probe != null) {
                     for (int r = 0; r < n; r++) {
                         nullMap[r] = probe.firstDef[r] == 0;
@@ -1190,7 +1249,7 @@ public final class ShreddedColumns implements Closeable {
                     }
                 }
             }
-            if (ovfKeys != null) {
+            if (overflow != null) {
                 fromOverflow(cols, n);
             }
         }
@@ -1233,7 +1292,7 @@ public final class ShreddedColumns implements Closeable {
             }
             if ((mapping != null && !mapping.atEnd())
                     || (probe != null && !probe.atEnd())
-                    || (ovfKeys != null && !ovfKeys.atEnd())) {
+                    || (overflow != null && !overflow.keys.atEnd())) {
                 throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
             }
         }
@@ -1301,6 +1360,8 @@ public final class ShreddedColumns implements Closeable {
          * #claim}.
          */
         private void fromOverflow(int chunkIndex, int n) {
+            ColumnCursor ovfKeys = overflow.keys;
+            ColumnCursor ovfValues = overflow.values;
             int entries = ovfKeys.entries;
             int[] keyIds = ovfKeys.ints;
             int[] rep = ovfKeys.rep;
@@ -1376,8 +1437,7 @@ public final class ShreddedColumns implements Closeable {
         private ColumnCursor[] chunks;
 
         private PaimonValues.Value[] chunkValues;
-        private ColumnCursor ovfKeys;
-        private ColumnCursor ovfValues;
+        private Entries overflow;
         private int[][] colOrdinals;
         private boolean[] nullMap = new boolean[0];
 
@@ -1412,14 +1472,7 @@ public final class ShreddedColumns implements Closeable {
         void load(PageReadStore pages, MessageType schema) throws IOException {
             GroupType physical = schema.getType(name).asGroupType();
             mapOptional = physical.getRepetition() == Type.Repetition.OPTIONAL;
-            GroupType fm = physical.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
-            String listName = fm.getType(0).getName();
-            String elementName = fm.getType(0).asGroupType().getType(0).getName();
-            ColumnDescriptor d =
-                    schema.getColumnDescription(
-                            new String[] {
-                                name, ParquetSchemas.FIELD_MAPPING, listName, elementName
-                            });
+            ColumnDescriptor d = fieldMapping(schema, physical, name);
             if (d.getMaxRepetitionLevel() != 1
                     || d.getMaxDefinitionLevel() < (mapOptional ? 2 : 1)) {
                 throw new IllegalStateException(
@@ -1467,32 +1520,10 @@ public final class ShreddedColumns implements Closeable {
                             "its physical column " + ParquetSchemas.colName(c) + " is missing");
                 }
             }
-            ovfKeys = null;
-            ovfValues = null;
-            if (physical.containsField(ParquetSchemas.OVERFLOW)) {
-                GroupType kvType =
-                        physical.getType(ParquetSchemas.OVERFLOW)
-                                .asGroupType()
-                                .getType(0)
-                                .asGroupType();
-                ovfKeys =
-                        cursor(
-                                pages,
-                                schema,
-                                name,
-                                ParquetSchemas.OVERFLOW,
-                                kvType.getName(),
-                                kvType.getType(0).getName());
-                ovfValues =
-                        cursor(
-                                pages,
-                                schema,
-                                name,
-                                ParquetSchemas.OVERFLOW,
-                                kvType.getName(),
-                                kvType.getType(1).getName());
-                read[k] = ovfValues;
-                values[k] = PaimonValues.of(valueType, kvType.getType(1));
+            overflow = openOverflow(pages, schema, physical, name);
+            if (overflow != null) {
+                read[k] = overflow.values;
+                values[k] = PaimonValues.of(valueType, overflow.valueField);
                 chunks = read;
             } else {
                 chunks = Arrays.copyOf(read, k);
@@ -1518,25 +1549,11 @@ public final class ShreddedColumns implements Closeable {
                     ords[r] = col.hasValue(r) ? next++ : -1;
                 }
             }
-            if (ovfKeys != null) {
-                ovfKeys.seek(from);
-                ovfKeys.next(n);
-                ovfValues.seek(from);
-                ovfValues.next(n);
-                if (ovfKeys.entries != ovfValues.entries) {
-                    throw corrupt(
-                            name,
-                            "the overflow's key and value columns hold "
-                                    + ovfKeys.entries
-                                    + " and "
-                                    + ovfValues.entries
-                                    + " level entries in rows "
-                                    + from
-                                    + " to "
-                                    + (from + n)
-                                    + "; they must match");
-                }
+            if (overflow != null) {
+                overflow.window(from, n);
             }
+            ColumnCursor ovfKeys = overflow == null ? null : overflow.keys;
+            ColumnCursor ovfValues = overflow == null ? null : overflow.values;
             if (nullMap.length < n) {
                 nullMap = new boolean[n];
             }
@@ -1619,7 +1636,7 @@ public final class ShreddedColumns implements Closeable {
                             name, "a chunk holds more than the row group's " + rows + " rows");
                 }
             }
-            if (!mapping.atEnd() || (ovfKeys != null && !ovfKeys.atEnd())) {
+            if (!mapping.atEnd() || (overflow != null && !overflow.keys.atEnd())) {
                 throw corrupt(name, "a chunk holds more than the row group's " + rows + " rows");
             }
         }
@@ -1658,6 +1675,7 @@ public final class ShreddedColumns implements Closeable {
         private final BinaryString[] selected;
         private final byte[][] selectedBytes;
         private boolean mapOptional;
+        private Entries entries;
         private ColumnCursor keys;
         private ColumnCursor values;
 
@@ -1736,30 +1754,15 @@ public final class ShreddedColumns implements Closeable {
         void load(PageReadStore pages, MessageType schema) throws IOException {
             GroupType map = schema.getType(name).asGroupType();
             mapOptional = map.getRepetition() == Type.Repetition.OPTIONAL;
-            GroupType kv = map.getType(0).asGroupType();
-            keys = reader.cursor(pages, schema, name, kv.getName(), kv.getType(0).getName());
-            values = reader.cursor(pages, schema, name, kv.getName(), kv.getType(1).getName());
+            entries =
+                    reader.entries(pages, schema, name, "its", map.getType(0).asGroupType(), name);
+            keys = entries.keys;
+            values = entries.values;
         }
 
         @Override
         void window(int from, int n) throws IOException {
-            keys.seek(from);
-            keys.next(n);
-            values.seek(from);
-            values.next(n);
-            if (keys.entries != values.entries) {
-                throw reader.corrupt(
-                        name,
-                        "its key and value columns hold "
-                                + keys.entries
-                                + " and "
-                                + values.entries
-                                + " level entries in rows "
-                                + from
-                                + " to "
-                                + (from + n)
-                                + "; they must match");
-            }
+            entries.window(from, n);
             if (keyOrdinal.length < keys.entries) {
                 keyOrdinal = new int[keys.entries];
                 valueOrdinal = new int[keys.entries];

@@ -2,6 +2,7 @@ package dev.strata.shredding.bench;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
@@ -195,9 +196,9 @@ public final class ShreddingBenchmark {
                                             Map.of("m", List.of(universe.get(keyIndex))), p, true)),
                             List.of(universe.get(keyIndex)));
                     ShreddedReadMetrics.Snapshot s = scope.snapshot();
-                    total += s.rowGroupsTotal;
-                    skipped += s.rowGroupsSkipped;
-                    zoneOnly += s.rowGroupsSkippedByZoneStatsOnly;
+                    total += s.get(Counter.ROW_GROUPS_TOTAL);
+                    skipped += s.get(Counter.ROW_GROUPS_SKIPPED);
+                    zoneOnly += s.get(Counter.ROW_GROUPS_SKIPPED_BY_ZONE_STATS_ONLY);
                 }
             }
             System.out.printf(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPredicate.Op;
 import dev.strata.testing.TestSeeds;
@@ -84,7 +85,7 @@ class DeletionVectorPruningTest extends PaimonTablesTestBase {
                 got =
                         PaimonTables.readAll(
                                 shredded.copy(ShreddedReadHandover.encode(null, pred, true)));
-                skipped += scope.snapshot().rowGroupsSkipped;
+                skipped += scope.snapshot().get(Counter.ROW_GROUPS_SKIPPED);
             }
             for (Map.Entry<Long, List<String>> e : got.entrySet()) {
                 assertThat(e.getValue())

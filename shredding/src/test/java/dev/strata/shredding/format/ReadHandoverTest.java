@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.FileRoundTrip;
 import dev.strata.shredding.pushdown.MapPredicate;
@@ -116,16 +117,20 @@ class ReadHandoverTest extends PaimonTablesTestBase {
                                     table.copy(ShreddedReadHandover.encode(null, never, true))))
                     .isEmpty();
             ShreddedReadMetrics.Snapshot s = scope.snapshot();
-            assertThat(s.filesRead + s.filesSkipped).as(s.toString()).isGreaterThanOrEqualTo(3);
-            assertThat(s.rowGroupsSkipped).as(s.toString()).isEqualTo(s.rowGroupsTotal);
+            assertThat(s.get(Counter.FILES_READ) + s.get(Counter.FILES_SKIPPED))
+                    .as(s.toString())
+                    .isGreaterThanOrEqualTo(3);
+            assertThat(s.get(Counter.ROW_GROUPS_SKIPPED))
+                    .as(s.toString())
+                    .isEqualTo(s.get(Counter.ROW_GROUPS_TOTAL));
         }
         try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
             assertThat(
                             PaimonTables.readAll(
                                     table.copy(ShreddedReadHandover.encode(null, never, false))))
                     .hasSize(all.size());
-            assertThat(scope.snapshot().rowGroupsSkipped).isZero();
-            assertThat(scope.snapshot().filesRead).isGreaterThanOrEqualTo(3);
+            assertThat(scope.snapshot().get(Counter.ROW_GROUPS_SKIPPED)).isZero();
+            assertThat(scope.snapshot().get(Counter.FILES_READ)).isGreaterThanOrEqualTo(3);
         }
         MapPredicate absent = MapPredicate.leaf("m", "absent", Op.IS_NOT_NULL);
         try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
@@ -135,8 +140,8 @@ class ReadHandoverTest extends PaimonTablesTestBase {
                                             ShreddedReadHandover.encode(
                                                     Map.of("m", List.of("absent")), absent, true))))
                     .isEmpty();
-            assertThat(scope.snapshot().filesRead).isZero();
-            assertThat(scope.snapshot().filesSkipped).isGreaterThanOrEqualTo(3);
+            assertThat(scope.snapshot().get(Counter.FILES_READ)).isZero();
+            assertThat(scope.snapshot().get(Counter.FILES_SKIPPED)).isGreaterThanOrEqualTo(3);
         }
         // Without a collector nothing is counted and nothing fails.
         assertThat(PaimonTables.readAll(table)).hasSize(all.size());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.NestedValues;
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.pushdown.MapPredicate;
@@ -190,7 +191,7 @@ class NestedColumnsTest {
                 positions.add(r.position());
                 rows.add(NestedValues.render(row, type, true));
             }
-            assertThat(metrics.snapshot().rowsSkippedByPageIndex)
+            assertThat(metrics.snapshot().get(Counter.ROWS_SKIPPED_BY_PAGE_INDEX))
                     .as("rows skipped by the page index")
                     .isPositive();
         }

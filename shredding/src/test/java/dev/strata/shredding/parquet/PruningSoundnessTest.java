@@ -3,6 +3,7 @@ package dev.strata.shredding.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.pushdown.MapPredicate;
@@ -137,7 +138,7 @@ class PruningSoundnessTest {
                 FileRoundTrip.Read read;
                 try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
                     read = FileRoundTrip.read(f.path, readType(f.strings), null, pred);
-                    pageRowsSkipped += scope.snapshot().rowsSkippedByPageIndex;
+                    pageRowsSkipped += scope.snapshot().get(Counter.ROWS_SKIPPED_BY_PAGE_INDEX);
                 }
                 Set<Long> returned = new HashSet<>();
                 for (int i = 0; i < read.rows.size(); i++) {
@@ -183,14 +184,14 @@ class PruningSoundnessTest {
             s = scope.snapshot();
         }
         assertThat(read.rows).isEmpty();
-        assertThat(s.filesRead).isEqualTo(1);
-        assertThat(s.rowGroupsTotal).isEqualTo(ROWS / ROW_GROUP_ROWS);
-        assertThat(s.rowGroupsSkipped).isEqualTo(s.rowGroupsTotal);
+        assertThat(s.get(Counter.FILES_READ)).isEqualTo(1);
+        assertThat(s.get(Counter.ROW_GROUPS_TOTAL)).isEqualTo(ROWS / ROW_GROUP_ROWS);
+        assertThat(s.get(Counter.ROW_GROUPS_SKIPPED)).isEqualTo(s.get(Counter.ROW_GROUPS_TOTAL));
 
         MapPredicate absent = MapPredicate.leaf("m", "no-such-key", Op.EQ, 1.0);
         try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
             assertThat(FileRoundTrip.read(f.path, readType(false), null, absent).rows).isEmpty();
-            assertThat(scope.snapshot().filesSkipped).isEqualTo(1);
+            assertThat(scope.snapshot().get(Counter.FILES_SKIPPED)).isEqualTo(1);
         }
         MapPredicate orAbsent =
                 MapPredicate.or(absent, MapPredicate.leaf("m", "metric_7", Op.IS_NOT_NULL));

@@ -3,6 +3,7 @@ package dev.strata.shredding.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.parquet.FileRoundTrip;
@@ -109,43 +110,28 @@ class RareKeyPagesTest {
         }
 
         List<String> returned = new ArrayList<>();
-        ShreddedReadMetrics.Snapshot s;
-        try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect();
-                ShreddedColumns columns =
-                        new ShreddedColumns(
-                                PaimonFiles.inputFile(
-                                        FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
-                                path.toString(),
-                                TestMaps.idAndMap(),
-                                Map.of("m", List.of("rare")),
-                                pred,
-                                true)) {
-            assertThat(columns.readable()).isTrue();
-            ShreddedColumns.Primitive id = (ShreddedColumns.Primitive) columns.field(0);
-            ShreddedColumns.MapKeys m = (ShreddedColumns.MapKeys) columns.field(1);
-            int n;
-            while ((n = columns.nextWindow()) > 0) {
-                for (int x = 0; x < n; x++) {
-                    int r = columns.row(x);
-                    long rowId = id.getLong(r);
-                    assertThat(columns.position(x)).isEqualTo(rowId);
-                    GeneratedMap g = maps.get((int) rowId);
-                    assertThat(m.isNullMap(r)).as("row %d", rowId).isEqualTo(g.isNull());
-                    if (m.contains(0, r)) {
-                        returned.add(
-                                rowId + "=" + (m.isNullValue(0, r) ? null : m.getDouble(0, r)));
-                    }
-                }
-            }
-            s = scope.snapshot();
-        }
+        ShreddedReadMetrics.Snapshot s =
+                KeyReads.read(
+                        path,
+                        "rare",
+                        pred,
+                        (rowId, m, r) -> {
+                            GeneratedMap g = maps.get((int) rowId);
+                            assertThat(m.isNullMap(r)).as("row %d", rowId).isEqualTo(g.isNull());
+                            if (m.contains(0, r)) {
+                                returned.add(
+                                        rowId
+                                                + "="
+                                                + (m.isNullValue(0, r) ? null : m.getDouble(0, r)));
+                            }
+                        });
         assertThat(returned).isEqualTo(expected);
-        assertThat(s.rowGroupsTotal).isEqualTo(2);
+        assertThat(s.get(Counter.ROW_GROUPS_TOTAL)).isEqualTo(2);
         // A value column read in the first group holds the key in at most 2 of its 30 pages, in the
         // second
         // in at most 3: the others are passed.
         int pagesPerGroup = GROUP_ROWS / PAGE_ROWS;
-        assertThat(s.valuePagesSkipped)
+        assertThat(s.get(Counter.VALUE_PAGES_SKIPPED))
                 .as(s.toString())
                 .isGreaterThanOrEqualTo(pagesPerGroup - 2 + pagesPerGroup - 3);
     }

@@ -1,5 +1,6 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.pushdown.MapPredicate;
 import java.io.File;
@@ -66,13 +67,13 @@ public final class RareKeyReadBenchmark {
             if (rep == 0)
                 System.out.println(
                         "rowGroups "
-                                + sn.rowGroupsTotal
+                                + sn.get(Counter.ROW_GROUPS_TOTAL)
                                 + " skipped "
-                                + sn.rowGroupsSkipped
+                                + sn.get(Counter.ROW_GROUPS_SKIPPED)
                                 + " subColumns "
-                                + sn.subColumnsRead
+                                + sn.get(Counter.SUB_COLUMNS_READ)
                                 + " valuePagesSkipped "
-                                + sn.valuePagesSkipped);
+                                + sn.get(Counter.VALUE_PAGES_SKIPPED));
             System.out.printf(
                     "rep %d cpu %.1f ms wall %.1f ms rows %d sum %.3f%n",
                     rep,

@@ -3,10 +3,10 @@ package dev.strata.shredding.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.parquet.FileRoundTrip;
-import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetWriter;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPredicate.Op;
@@ -68,36 +68,21 @@ class ShreddedColumnsPageIndexTest {
         }
 
         List<Long> returned = new ArrayList<>();
-        ShreddedReadMetrics.Snapshot s;
-        try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect();
-                ShreddedColumns columns =
-                        new ShreddedColumns(
-                                PaimonFiles.inputFile(
-                                        FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
-                                path.toString(),
-                                TestMaps.idAndMap(),
-                                Map.of("m", List.of("a")),
-                                pred,
-                                true)) {
-            assertThat(columns.readable()).isTrue();
-            ShreddedColumns.Primitive id = (ShreddedColumns.Primitive) columns.field(0);
-            ShreddedColumns.MapKeys m = (ShreddedColumns.MapKeys) columns.field(1);
-            int n;
-            while ((n = columns.nextWindow()) > 0) {
-                for (int x = 0; x < n; x++) {
-                    int r = columns.row(x);
-                    long rowId = id.getLong(r);
-                    assertThat(columns.position(x)).isEqualTo(rowId);
-                    assertThat(m.contains(0, r)).isTrue();
-                    assertThat(m.getDouble(0, r)).isEqualTo((double) rowId);
-                    returned.add(rowId);
-                }
-            }
-            s = scope.snapshot();
-        }
+        ShreddedReadMetrics.Snapshot s =
+                KeyReads.read(
+                        path,
+                        "a",
+                        pred,
+                        (rowId, m, r) -> {
+                            assertThat(m.contains(0, r)).isTrue();
+                            assertThat(m.getDouble(0, r)).isEqualTo((double) rowId);
+                            returned.add(rowId);
+                        });
         assertThat(returned).isEqualTo(expected);
-        assertThat(s.rowGroupsTotal).isEqualTo(2);
+        assertThat(s.get(Counter.ROW_GROUPS_TOTAL)).isEqualTo(2);
         // Pages of 100 rows: 3 + 1 of the first group's 25 are read, 1 of the second's 15.
-        assertThat(s.rowsSkippedByPageIndex).as(s.toString()).isEqualTo(ROWS - 5 * 100);
+        assertThat(s.get(Counter.ROWS_SKIPPED_BY_PAGE_INDEX))
+                .as(s.toString())
+                .isEqualTo(ROWS - 5 * 100);
     }
 }

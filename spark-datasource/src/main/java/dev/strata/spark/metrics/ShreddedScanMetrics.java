@@ -1,6 +1,7 @@
 package dev.strata.spark.metrics;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 
@@ -26,13 +27,14 @@ public final class ShreddedScanMetrics {
     /** Task metric values from the shredded reader's counters of one partition reader. */
     public static CustomTaskMetric[] taskValues(ShreddedReadMetrics.Snapshot s) {
         return new CustomTaskMetric[] {
-            new TaskMetricValue(FilesReadMetric.NAME, s.filesRead),
-            new TaskMetricValue(FilesSkippedMetric.NAME, s.filesSkipped),
-            new TaskMetricValue(RowGroupsTotalMetric.NAME, s.rowGroupsTotal),
-            new TaskMetricValue(RowGroupsSkippedMetric.NAME, s.rowGroupsSkipped),
-            new TaskMetricValue(SubColumnsReadMetric.NAME, s.subColumnsRead),
-            new TaskMetricValue(PageRowsSkippedMetric.NAME, s.rowsSkippedByPageIndex),
-            new TaskMetricValue(ValuePagesSkippedMetric.NAME, s.valuePagesSkipped)
+            new TaskMetricValue(FilesReadMetric.NAME, s.get(Counter.FILES_READ)),
+            new TaskMetricValue(FilesSkippedMetric.NAME, s.get(Counter.FILES_SKIPPED)),
+            new TaskMetricValue(RowGroupsTotalMetric.NAME, s.get(Counter.ROW_GROUPS_TOTAL)),
+            new TaskMetricValue(RowGroupsSkippedMetric.NAME, s.get(Counter.ROW_GROUPS_SKIPPED)),
+            new TaskMetricValue(SubColumnsReadMetric.NAME, s.get(Counter.SUB_COLUMNS_READ)),
+            new TaskMetricValue(
+                    PageRowsSkippedMetric.NAME, s.get(Counter.ROWS_SKIPPED_BY_PAGE_INDEX)),
+            new TaskMetricValue(ValuePagesSkippedMetric.NAME, s.get(Counter.VALUE_PAGES_SKIPPED))
         };
     }
 

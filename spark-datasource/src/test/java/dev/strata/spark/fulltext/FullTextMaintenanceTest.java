@@ -120,16 +120,7 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         }
         List<Long> ids = new ArrayList<>();
         for (SearchHit hit : PkFullTextSearcher.topK(hits, k)) {
-            ids.add(
-                    searcher.readRows(
-                                    snapshot,
-                                    hit.partition(),
-                                    hit.bucket(),
-                                    hit.fileName(),
-                                    new long[] {hit.position()},
-                                    List.of("id"))
-                            .get(0)
-                            .getLong(0));
+            ids.add(hitId(searcher, snapshot, hit));
         }
         return ids;
     }

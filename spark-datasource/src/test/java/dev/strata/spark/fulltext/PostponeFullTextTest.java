@@ -168,16 +168,7 @@ class PostponeFullTextTest extends StrataSparkTestBase {
                     searcher.search(snapshot, split.partition(), split.bucket(), query, 100_000)
                             .hits();
             for (SearchHit hit : hits) {
-                ids.add(
-                        searcher.readRows(
-                                        snapshot,
-                                        hit.partition(),
-                                        hit.bucket(),
-                                        hit.fileName(),
-                                        new long[] {hit.position()},
-                                        List.of("id"))
-                                .get(0)
-                                .getLong(0));
+                ids.add(hitId(searcher, snapshot, hit));
             }
         }
         return ids;
@@ -196,17 +187,7 @@ class PostponeFullTextTest extends StrataSparkTestBase {
             for (SearchHit hit :
                     searcher.search(snapshot, e.partition(), e.bucket(), query, 100_000, null, true)
                             .hits()) {
-                assertThat(
-                                ids.add(
-                                        searcher.readRows(
-                                                        snapshot,
-                                                        hit.partition(),
-                                                        hit.bucket(),
-                                                        hit.fileName(),
-                                                        new long[] {hit.position()},
-                                                        List.of("id"))
-                                                .get(0)
-                                                .getLong(0)))
+                assertThat(ids.add(hitId(searcher, snapshot, hit)))
                         .as("one live version per key for %s", query)
                         .isTrue();
             }

@@ -141,16 +141,7 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
                                     null,
                                     true)
                             .hits()) {
-                ids.add(
-                        searcher.readRows(
-                                        snapshot,
-                                        org.apache.paimon.data.BinaryRow.EMPTY_ROW,
-                                        bucket,
-                                        h.fileName(),
-                                        new long[] {h.position()},
-                                        List.of("id"))
-                                .get(0)
-                                .getLong(0));
+                ids.add(hitId(searcher, snapshot, h));
             }
         }
         return ids;

@@ -1,0 +1,136 @@
+package dev.strata.shredding.read;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.PageReader;
+
+/**
+ * The pages of one column chunk of one row group, taken one at a time from parquet-mr's page
+ * reader: how many level entries of the current page are left, the row group row of the next row to
+ * read, and whether the current page carries its first row index and row count (pages read through
+ * the page index, {@code ParquetFileReader.readFilteredRowGroup}) and the row after its last. A
+ * subclass decodes the rows: {@link #decode} sets up its decoders for a page, {@link #next} reads
+ * rows from them.
+ */
+abstract class PageStream {
+
+    final PageReader pages;
+    final ColumnDescriptor column;
+    final String file;
+
+    /** Level entries of the current page not read yet. */
+    int pageLeft;
+
+    /** Whether the page reader returned its last page. */
+    boolean exhausted;
+
+    /** The row group row of the next row to read. */
+    long row;
+
+    /**
+     * Whether the current page carries its first row index and row count, and the row after its
+     * last. Such pages start at row boundaries, so a window ending at the page's end reads nothing
+     * ahead, and {@link #seek} may jump to a later page.
+     */
+    boolean pageIndexed;
+
+    long pageEnd;
+
+    PageStream(PageReader pages, ColumnDescriptor column, String file) {
+        this.pages = pages;
+        this.column = column;
+        this.file = file;
+    }
+
+    /** Reads the next {@code n} rows. */
+    abstract void next(int n) throws IOException;
+
+    /** Sets up the decoders of the levels and values of {@code page}, the new current page. */
+    abstract void decode(DataPage page) throws IOException;
+
+    /** Whether a level entry was read ahead of the rows read so far (it starts the next row). */
+    boolean entryAhead() {
+        return false;
+    }
+
+    /** Makes {@code page} the current page. */
+    final void open(DataPage page) throws IOException {
+        pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
+        pageEnd =
+                pageIndexed
+                        ? page.getFirstRowIndex().get() + page.getIndexRowCount().get()
+                        : Long.MAX_VALUE;
+        decode(page);
+        pageLeft = page.getValueCount();
+    }
+
+    /** Makes the current page one with entries left; false at the end of the chunk. */
+    final boolean nextPage() throws IOException {
+        while (pageLeft == 0) {
+            if (exhausted) {
+                return false;
+            }
+            DataPage page = pages.readPage();
+            if (page == null) {
+                exhausted = true;
+                return false;
+            }
+            open(page);
+        }
+        return true;
+    }
+
+    /** Whether the chunk holds no entries after the rows read so far. */
+    final boolean atEnd() throws IOException {
+        return !entryAhead() && !nextPage();
+    }
+
+    /**
+     * Moves to row group row {@code target} (not before the next row to read): pages of a chunk
+     * read through the page index that end before it are passed over unread, rows of the page
+     * holding it are read ({@link #next}) and dropped.
+     */
+    final void seek(long target) throws IOException {
+        if (target < row) {
+            throw corrupt("row " + target + " was asked for after row " + row);
+        }
+        while (row < target) {
+            if (!entryAhead() && pageLeft == 0) {
+                DataPage page = exhausted ? null : pages.readPage();
+                if (page == null) {
+                    exhausted = true;
+                    throw corrupt("the chunk ends before row " + target);
+                }
+                if (page.getFirstRowIndex().isEmpty() || page.getIndexRowCount().isEmpty()) {
+                    throw corrupt(
+                            "rows "
+                                    + row
+                                    + " to "
+                                    + target
+                                    + " were to be skipped but a page has no row index");
+                }
+                long first = page.getFirstRowIndex().get();
+                if (first + page.getIndexRowCount().get() <= target) {
+                    continue;
+                }
+                open(page);
+                row = Math.max(row, first);
+                continue;
+            }
+            next(Math.toIntExact(Math.min(target, pageIndexed ? pageEnd : target) - row));
+        }
+    }
+
+    final IllegalStateException corrupt(String what) {
+        return new IllegalStateException(
+                "Cannot decode column "
+                        + Arrays.toString(column.getPath())
+                        + " of "
+                        + file
+                        + ": "
+                        + what
+                        + ". The file is corrupt.");
+    }
+}
