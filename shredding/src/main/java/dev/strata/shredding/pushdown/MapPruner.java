@@ -199,7 +199,7 @@ public final class MapPruner {
         }
         boolean onlyNaN = r.kind == ValueKind.DOUBLE && z.min(e) == null && z.nanCount(e) > 0;
         if (onlyNaN) {
-            return true;
+            return StatsAdmit.admitsNaN(r.leaf.op(), r.lits == null ? List.of() : r.lits);
         }
         return StatsAdmit.admits(
                 r.kind,

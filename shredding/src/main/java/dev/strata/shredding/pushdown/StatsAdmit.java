@@ -96,6 +96,39 @@ final class StatsAdmit {
         }
     }
 
+    /**
+     * Whether a DOUBLE leaf may hold for a value range whose only non-null values are NaN (zone
+     * statistics with a NaN count and no minimum). Spark orders NaN above every number and {@code
+     * NaN = NaN}: NaN satisfies {@code >} and {@code <>} of an ordinary number, {@code >=} of
+     * anything, {@code =}, {@code IN} and {@code <=} of NaN, and never {@code <}.
+     *
+     * @param lits literals already converted to the domain (none null)
+     */
+    static boolean admitsNaN(MapPredicate.Op op, List<Object> lits) {
+        switch (op) {
+            case IS_NOT_NULL:
+            case GT_EQ:
+                return true;
+            case LT:
+                return false;
+            case GT:
+            case NOT_EQ:
+                return !Double.isNaN((Double) lits.get(0));
+            case EQ:
+            case LT_EQ:
+                return Double.isNaN((Double) lits.get(0));
+            case IN:
+                for (Object l : lits) {
+                    if (Double.isNaN((Double) l)) {
+                        return true;
+                    }
+                }
+                return false;
+            default:
+                return true;
+        }
+    }
+
     private static boolean inRange(ValueKind kind, Object v, Object min, Object max) {
         return (min == null || Domain.compare(kind, min, v) <= 0)
                 && (max == null || Domain.compare(kind, v, max) <= 0);

@@ -198,6 +198,81 @@ class PruningSoundnessTest {
         assertThat(FileRoundTrip.read(f.path, readType(false), null, orAbsent).rows).isNotEmpty();
     }
 
+    /**
+     * A row group in which a key holds only NaN (and NULL) values: Spark orders NaN above every
+     * number and {@code NaN = NaN}, so {@code <}, {@code =} or {@code IN} of ordinary numbers
+     * cannot match there and the group is skipped; {@code >}, {@code >=}, {@code <>} and a NaN
+     * literal may match, and the NaN row comes back.
+     */
+    @Test
+    void aRowGroupWhereTheKeyIsOnlyNaNIsSkippedByWhatNaNCannotSatisfy() throws Exception {
+        int groupRows = 100;
+        List<GeneratedMap> maps = new ArrayList<>();
+        for (int i = 0; i < 3 * groupRows; i++) {
+            int group = i / groupRows;
+            List<String> keys = new ArrayList<>(List.of("other"));
+            List<Object> values = new ArrayList<>(List.of((double) i));
+            if (group != 1 || i % 10 == 0) {
+                keys.add("k");
+                Object nanOrNull = i % 20 == 0 ? (Object) Double.NaN : null;
+                values.add(group == 1 ? nanOrNull : (Object) (group * 10.0 + i % 7));
+            }
+            maps.add(GeneratedMap.of(keys, values));
+        }
+        Path path = new Path(tmp.toUri().toString(), "nan-only.parquet");
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < maps.size(); i++) {
+            ids.add(i);
+        }
+        FileRoundTrip.write(
+                path,
+                TestMaps.idAndMap(),
+                Map.of("m", 4),
+                PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(groupRows),
+                ids,
+                i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
+        Object[][] cases = {
+            {Op.LT, 1.0e9, true},
+            {Op.LT_EQ, 1.0e9, true},
+            {Op.EQ, 3.0, true},
+            {Op.IN, 3.0, true},
+            {Op.LT, Double.NaN, true},
+            {Op.GT, 1.0e9, false},
+            {Op.GT_EQ, 1.0e9, false},
+            {Op.NOT_EQ, 3.0, false},
+            {Op.EQ, Double.NaN, false},
+            {Op.LT_EQ, Double.NaN, false},
+            {Op.GT, Double.NaN, true},
+            {Op.NOT_EQ, Double.NaN, true},
+        };
+        for (Object[] c : cases) {
+            MapPredicate pred = MapPredicate.leaf("m", "k", (Op) c[0], c[1]);
+            boolean nanGroupSkipped = (Boolean) c[2];
+            FileRoundTrip.Read read;
+            long skipped;
+            try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
+                read = FileRoundTrip.read(path, TestMaps.idAndMap(), null, pred);
+                skipped = scope.snapshot().get(Counter.ROW_GROUPS_SKIPPED);
+            }
+            Set<Long> returned = new HashSet<>();
+            read.rows.forEach(r -> returned.add(r.getLong(0)));
+            boolean nanRowsRead = false;
+            for (int i = 0; i < maps.size(); i++) {
+                if (eval(pred, maps.get(i))) {
+                    assertThat(returned).as(pred + ": matching row " + i).contains((long) i);
+                }
+                nanRowsRead |= i / groupRows == 1 && returned.contains((long) i);
+            }
+            assertThat(nanRowsRead)
+                    .as(pred + ": rows of the NaN-only group read")
+                    .isEqualTo(!nanGroupSkipped);
+            if (nanGroupSkipped) {
+                assertThat(skipped).as(pred + ": row groups skipped").isGreaterThanOrEqualTo(1);
+            }
+        }
+    }
+
     private Fixture write(String name, long seed, PlacementPolicy policy, int k, boolean strings)
             throws Exception {
         List<GeneratedMap> maps =
