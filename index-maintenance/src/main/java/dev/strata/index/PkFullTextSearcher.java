@@ -34,6 +34,7 @@ import org.apache.paimon.fs.Path;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.KeyValueFileReaderFactory;
+import org.apache.paimon.manifest.BucketEntry;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.FileRecordIterator;
 import org.apache.paimon.reader.FileRecordReader;
@@ -143,18 +144,7 @@ public final class PkFullTextSearcher {
     public CorpusStats stats(
             long snapshotId, BinaryRow partition, int bucket, String query, boolean fresh)
             throws IOException {
-        Bucket b = bucket(snapshotId, partition, bucket, fresh);
-        try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
-            return BucketSearcher.stats(
-                    b.archiveFiles,
-                    maintainers.headers,
-                    b.state.currentPayloads(),
-                    b.files.dataFiles,
-                    b.dvs,
-                    b.fresh,
-                    analyzer,
-                    query);
-        }
+        return prepare(snapshot(snapshotId), partition, bucket, fresh).stats(query);
     }
 
     /**
@@ -172,7 +162,83 @@ public final class PkFullTextSearcher {
             CorpusStats global,
             boolean fresh)
             throws IOException {
-        Bucket b = bucket(snapshotId, partition, bucket, fresh);
+        return prepare(snapshot(snapshotId), partition, bucket, fresh).search(query, k, global);
+    }
+
+    /**
+     * Every (partition, bucket) of {@code snapshot} with its file and row counts, as Paimon's scan
+     * reads them from the snapshot's manifests (remembered per snapshot in this JVM, so a repeated
+     * search skips the manifest scan; a new commit is a new snapshot).
+     */
+    public List<BucketEntry> bucketEntries(Snapshot snapshot) {
+        return SnapshotBuckets.shared().bucketEntries(maintainers.table, snapshot);
+    }
+
+    /**
+     * One bucket of a snapshot classified once for a query (its data files, current archives,
+     * deletion vectors and, with {@code fresh}, the rows indexed at query time): {@link
+     * PreparedBucket#stats}, {@link PreparedBucket#search} and {@link PreparedBucket#readRows} of
+     * the same query all read what was classified here, without looking the snapshot's files up
+     * again. Holds no query result; valid for the snapshot it was prepared for only.
+     */
+    public PreparedBucket prepare(Snapshot snapshot, BinaryRow partition, int bucket, boolean fresh)
+            throws IOException {
+        return new PreparedBucket(
+                snapshot, partition.copy(), bucket, bucket(snapshot, partition, bucket, fresh));
+    }
+
+    /** What {@link #prepare} classified in one bucket, for the passes of one query. */
+    public final class PreparedBucket {
+        private final Snapshot snapshot;
+        private final BinaryRow partition;
+        private final int bucket;
+        private final Bucket b;
+
+        private PreparedBucket(Snapshot snapshot, BinaryRow partition, int bucket, Bucket b) {
+            this.snapshot = snapshot;
+            this.partition = partition;
+            this.bucket = bucket;
+            this.b = b;
+        }
+
+        /**
+         * The collection statistics of {@code query} over what {@link #search} reads in this
+         * bucket; sum them over every bucket of a search and pass the sum to each bucket's search.
+         */
+        public CorpusStats stats(String query) throws IOException {
+            try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
+                return BucketSearcher.stats(
+                        b.archiveFiles,
+                        maintainers.headers,
+                        b.state.currentPayloads(),
+                        b.files.dataFiles,
+                        b.dvs,
+                        b.fresh,
+                        analyzer,
+                        query);
+            }
+        }
+
+        /**
+         * The top-k live rows of this bucket, as {@link PkFullTextSearcher#search(long, BinaryRow,
+         * int, String, int, CorpusStats, boolean)} with the prepared {@code fresh}.
+         */
+        public BucketResult search(String query, int k, CorpusStats global) throws IOException {
+            return searchPrepared(this, query, k, global);
+        }
+
+        /** {@link PkFullTextSearcher#readRows} of a data file of this bucket. */
+        public List<InternalRow> readRows(String fileName, long[] positions, List<String> columns)
+                throws IOException {
+            return readPrepared(this, fileName, positions, columns);
+        }
+    }
+
+    private BucketResult searchPrepared(
+            PreparedBucket prepared, String query, int k, CorpusStats global) throws IOException {
+        Bucket b = prepared.b;
+        BinaryRow partition = prepared.partition;
+        int bucket = prepared.bucket;
         List<DataFileMeta> eligible = new ArrayList<>();
         for (DataFileMeta f : b.files.dataFiles) {
             if (SourcePolicy.isSource(f)) {
@@ -195,10 +261,7 @@ public final class PkFullTextSearcher {
                             global,
                             query,
                             n);
-            List<SearchHit> kept =
-                    hidden.isEmpty()
-                            ? got
-                            : withoutKeys(snapshotId, partition, bucket, got, hidden);
+            List<SearchHit> kept = hidden.isEmpty() ? got : withoutKeys(prepared, got, hidden);
             if (kept.size() >= k || got.size() < n || n >= Integer.MAX_VALUE / 4) {
                 archived = kept;
                 break;
@@ -427,12 +490,7 @@ public final class PkFullTextSearcher {
 
     /** The hits whose row's primary key is not in {@code keys}. */
     private List<SearchHit> withoutKeys(
-            long snapshotId,
-            BinaryRow partition,
-            int bucket,
-            List<SearchHit> hits,
-            Set<BinaryRow> keys)
-            throws IOException {
+            PreparedBucket prepared, List<SearchHit> hits, Set<BinaryRow> keys) throws IOException {
         FileStoreTable table = maintainers.table;
         List<String> keyColumns = table.schema().trimmedPrimaryKeys();
         InternalRowSerializer serializer =
@@ -445,8 +503,7 @@ public final class PkFullTextSearcher {
         for (Map.Entry<String, List<Integer>> e : byFile.entrySet()) {
             long[] positions =
                     e.getValue().stream().mapToLong(i -> hits.get(i).position()).toArray();
-            List<InternalRow> rows =
-                    readRows(snapshotId, partition, bucket, e.getKey(), positions, keyColumns);
+            List<InternalRow> rows = readPrepared(prepared, e.getKey(), positions, keyColumns);
             for (int j = 0; j < positions.length; j++) {
                 InternalRow row = rows.get(j);
                 drop[e.getValue().get(j)] =
@@ -525,10 +582,13 @@ public final class PkFullTextSearcher {
                 });
     }
 
-    private Bucket bucket(long snapshotId, BinaryRow partition, int bucket, boolean fresh)
+    private Snapshot snapshot(long snapshotId) {
+        return maintainers.table.snapshotManager().snapshot(snapshotId);
+    }
+
+    private Bucket bucket(Snapshot snapshot, BinaryRow partition, int bucket, boolean fresh)
             throws IOException {
         FileStoreTable table = maintainers.table;
-        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         Bucket b = classify(snapshot, partition, bucket);
         b.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
         List<DataFileMeta> uncovered = b.uncovered;
@@ -745,8 +805,44 @@ public final class PkFullTextSearcher {
             List<String> columns)
             throws IOException {
         FileStoreTable table = maintainers.table;
-        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
-        BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
+        Snapshot snapshot = snapshot(snapshotId);
+        return readRows(
+                snapshot,
+                SnapshotBuckets.shared().files(table, snapshot, partition, bucket),
+                SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket),
+                partition,
+                bucket,
+                fileName,
+                positions,
+                columns);
+    }
+
+    private List<InternalRow> readPrepared(
+            PreparedBucket prepared, String fileName, long[] positions, List<String> columns)
+            throws IOException {
+        return readRows(
+                prepared.snapshot,
+                prepared.b.files,
+                prepared.b.dvs,
+                prepared.partition,
+                prepared.bucket,
+                fileName,
+                positions,
+                columns);
+    }
+
+    private List<InternalRow> readRows(
+            Snapshot snapshot,
+            BucketFiles files,
+            Map<String, DeletionVector> dvs,
+            BinaryRow partition,
+            int bucket,
+            String fileName,
+            long[] positions,
+            List<String> columns)
+            throws IOException {
+        FileStoreTable table = maintainers.table;
+        long snapshotId = snapshot.id();
         DataFileMeta file = null;
         for (DataFileMeta f : files.dataFiles) {
             if (f.fileName().equals(fileName)) {
@@ -784,10 +880,7 @@ public final class PkFullTextSearcher {
             fields.add(field);
         }
         RowType type = new RowType(fields);
-        DeletionVector dv =
-                SnapshotBuckets.shared()
-                        .deletionVectors(table, snapshot, partition, bucket)
-                        .get(fileName);
+        DeletionVector dv = dvs.get(fileName);
         for (long p : positions) {
             if (p < 0 || p >= file.rowCount()) {
                 throw new IllegalArgumentException(

@@ -2,19 +2,22 @@ package dev.strata.index;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
+import org.apache.paimon.manifest.BucketEntry;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
  * The files and deletion vectors of (partition, bucket)s in snapshots, remembered per JVM for
  * searches: a snapshot never changes, so a repeated query, and the row reads after a search, skip
- * the manifest scan. Keyed by the table's location and the snapshot's id, commit time and manifest
- * lists (unique per snapshot even when a table is dropped and re-created at the same path).
- * Bounded, least recently used first out.
+ * the manifest scan; so does the list of a snapshot's (partition, bucket)s a search plans over.
+ * Keyed by the table's location and the snapshot's id, commit time and manifest lists (unique per
+ * snapshot even when a table is dropped and re-created at the same path). Bounded, least recently
+ * used first out.
  */
 final class SnapshotBuckets {
 
@@ -29,8 +32,36 @@ final class SnapshotBuckets {
                 }
             };
 
+    /** The (partition, bucket)s of recent snapshots, with their file and row counts. */
+    private final LinkedHashMap<Key, List<BucketEntry>> bucketEntries =
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Key, List<BucketEntry>> eldest) {
+                    return size() > ENTRIES_CAPACITY;
+                }
+            };
+
+    private static final int ENTRIES_CAPACITY = 32;
+
     static SnapshotBuckets shared() {
         return SHARED;
+    }
+
+    /** Every (partition, bucket) of the snapshot with its file and row counts (read-only). */
+    List<BucketEntry> bucketEntries(FileStoreTable table, Snapshot snapshot) {
+        Key key = new Key(table.location().toString(), snapshot, BinaryRow.EMPTY_ROW, 0);
+        synchronized (this) {
+            List<BucketEntry> c = bucketEntries.get(key);
+            if (c != null) {
+                return c;
+            }
+        }
+        List<BucketEntry> read =
+                List.copyOf(table.store().newScan().withSnapshot(snapshot).readBucketEntries());
+        synchronized (this) {
+            List<BucketEntry> raced = bucketEntries.putIfAbsent(key, read);
+            return raced == null ? read : raced;
+        }
     }
 
     BucketFiles files(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {

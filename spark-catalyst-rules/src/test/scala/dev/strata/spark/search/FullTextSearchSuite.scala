@@ -237,6 +237,42 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test(
+    "a repeated search reads each new snapshot: new partitions, new files, upserts, compaction"
+  ) {
+    // The driver remembers each snapshot's buckets and files; every commit below makes a new
+    // snapshot, and each search must see exactly its rows (with the bodies of the newest files).
+    spark.sql(
+      "CREATE TABLE lake.kb.snapshots (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
+        "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'pk-full-text.index.columns'='body')"
+    )
+    def found(): Map[Long, String] = {
+      val sql = "SELECT id, body FROM full_text_search('lake.kb.snapshots', 'body', 'needle', 10)"
+      val runs = (0 until 2).map(_ =>
+        spark.sql(sql).collect().map(r => r.getLong(0) -> r.getString(1)).toMap
+      )
+      assert(runs(0) == runs(1), "a repeated search answers the same snapshot alike")
+      runs(0)
+    }
+    spark.sql("INSERT INTO lake.kb.snapshots VALUES (1, 'a', 'alpha needle'), (2, 'a', 'beta')")
+    assert(found() == Map(1L -> "alpha needle"))
+    spark.sql("INSERT INTO lake.kb.snapshots VALUES (3, 'b', 'needle gamma')")
+    assert(
+      found() == Map(1L -> "alpha needle", 3L -> "needle gamma"),
+      "a new partition is searched"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.snapshots VALUES (1, 'a', 'alpha replaced'), (4, 'a', 'needle delta needle')"
+    )
+    val upserted = Map(3L -> "needle gamma", 4L -> "needle delta needle")
+    assert(found() == upserted, "an upsert replaces the found version")
+    spark.sql("CALL lake.sys.compact(table => 'kb.snapshots')")
+    assert(found() == upserted, "rows are read from the files compaction wrote")
+    spark.sql("DELETE FROM lake.kb.snapshots WHERE id = 3")
+    assert(found() == Map(4L -> "needle delta needle"), "a deleted row is not returned")
+  }
+
+  test(
     "rows of a plain INSERT are searchable right away: the writer's own compaction carries their archives"
   ) {
     spark.sql(

@@ -53,37 +53,42 @@ final class BucketSearch {
             boolean score,
             CorpusStats stats,
             boolean fresh) {
+        PkFullTextSearcher.PreparedBucket prepared;
+        try {
+            prepared =
+                    PkFullTextSearcher.create(table)
+                            .prepare(
+                                    table.snapshotManager().snapshot(snapshotId),
+                                    partition,
+                                    bucket,
+                                    fresh);
+        } catch (IOException e) {
+            throw failed(tableName, bucket, e);
+        }
         PkFullTextSearcher.BucketResult result =
-                hits(tableName, table, snapshotId, partition, bucket, query, k, stats, fresh);
+                hits(tableName, bucket, fresh, () -> prepared.search(query, k, stats));
         return new Found(
-                rows(
-                        tableName,
-                        table,
-                        snapshotId,
-                        partition,
-                        bucket,
-                        result.hits(),
-                        columns,
-                        score),
+                rows(tableName, table, bucket, result.hits(), columns, score, prepared::readRows),
                 result.unsearchableRows(),
                 result.rowsIndexedAtQueryTime());
     }
 
-    /** The top-k hits of one bucket (rows not read yet). */
+    /** What one bucket's search runs. */
+    interface Search {
+        PkFullTextSearcher.BucketResult run() throws IOException;
+    }
+
+    /** How the rows behind hits are read from one bucket's data file. */
+    interface RowReader {
+        List<org.apache.paimon.data.InternalRow> read(
+                String fileName, long[] positions, List<String> columns) throws IOException;
+    }
+
+    /** The top-k hits {@code search} finds in one bucket, with a warning for unsearched rows. */
     static PkFullTextSearcher.BucketResult hits(
-            String tableName,
-            FileStoreTable table,
-            long snapshotId,
-            BinaryRow partition,
-            int bucket,
-            String query,
-            int k,
-            CorpusStats stats,
-            boolean fresh) {
-        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+            String tableName, int bucket, boolean fresh, Search search) {
         try {
-            PkFullTextSearcher.BucketResult result =
-                    searcher.search(snapshotId, partition, bucket, query, k, stats, fresh);
+            PkFullTextSearcher.BucketResult result = search.run();
             long unsearchable = result.unsearchableRows();
             if (unsearchable > 0) {
                 LOG.warn(
@@ -104,19 +109,17 @@ final class BucketSearch {
     }
 
     /**
-     * The rows behind {@code hits} of one bucket: the requested columns (plus {@code _score}), read
-     * by file position; a hit whose row the snapshot deleted is left out.
+     * The rows behind {@code hits} of one bucket, read by file position through {@code reader}: the
+     * requested columns (plus {@code _score}); a hit whose row the snapshot deleted is left out.
      */
     static List<InternalRow> rows(
             String tableName,
             FileStoreTable table,
-            long snapshotId,
-            BinaryRow partition,
             int bucket,
             List<SearchHit> hits,
             List<String> columns,
-            boolean score) {
-        PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
+            boolean score,
+            RowReader reader) {
         List<InternalRow> rows = new ArrayList<>();
         try {
             Map<String, List<SearchHit>> byFile = new LinkedHashMap<>();
@@ -130,8 +133,7 @@ final class BucketSearch {
                 long[] positions =
                         file.getValue().stream().mapToLong(SearchHit::position).toArray();
                 List<org.apache.paimon.data.InternalRow> values =
-                        searcher.readRows(
-                                snapshotId, partition, bucket, file.getKey(), positions, read);
+                        reader.read(file.getKey(), positions, read);
                 for (int i = 0; i < positions.length; i++) {
                     org.apache.paimon.data.InternalRow row = values.get(i);
                     if (row != null) {

@@ -57,10 +57,13 @@ final class LocalFullTextScan implements LocalScan {
     @Override
     public synchronized InternalRow[] rows() {
         if (rows == null) {
-            List<InternalRow> all = new ArrayList<>();
+            List<InternalRow> rowsFound = new ArrayList<>();
             try {
-                List<List<SearchHit>> hits =
-                        ParallelBuckets.map(plan.buckets, b -> request.hits(plan, b));
+                List<Integer> all = new ArrayList<>();
+                for (int i = 0; i < plan.buckets.size(); i++) {
+                    all.add(i);
+                }
+                List<List<SearchHit>> hits = ParallelBuckets.map(all, i -> request.hits(plan, i));
                 float cut = cut(hits, request.k);
                 List<Integer> read = new ArrayList<>();
                 for (int i = 0; i < hits.size(); i++) {
@@ -76,14 +79,13 @@ final class LocalFullTextScan implements LocalScan {
                     }
                 }
                 for (List<InternalRow> found :
-                        ParallelBuckets.map(
-                                read, i -> request.rows(plan, plan.buckets.get(i), hits.get(i)))) {
-                    all.addAll(found);
+                        ParallelBuckets.map(read, i -> request.rows(plan, i, hits.get(i)))) {
+                    found.forEach(rowsFound::add);
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e); // each bucket reports its own failure
             }
-            rows = all.toArray(new InternalRow[0]);
+            rows = rowsFound.toArray(new InternalRow[0]);
         }
         return rows;
     }

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
@@ -40,10 +41,36 @@ final class SearchPlan implements Serializable {
      */
     final CorpusStats stats;
 
-    private SearchPlan(long snapshotId, List<BucketSearchPartition> buckets, CorpusStats stats) {
+    /**
+     * Each bucket of {@link #buckets} as the driver classified it for the statistics, so a search
+     * on the driver reads the same files without classifying them again (null once serialized: an
+     * executor task prepares its own bucket).
+     */
+    private final transient List<PkFullTextSearcher.PreparedBucket> prepared;
+
+    private SearchPlan(
+            long snapshotId,
+            List<BucketSearchPartition> buckets,
+            CorpusStats stats,
+            List<PkFullTextSearcher.PreparedBucket> prepared) {
         this.snapshotId = snapshotId;
         this.buckets = buckets;
         this.stats = stats;
+        this.prepared = prepared;
+    }
+
+    /** The {@code i}-th bucket as prepared while planning (on the driver only). */
+    PkFullTextSearcher.PreparedBucket prepared(int i) {
+        if (prepared == null) {
+            throw new IllegalStateException(
+                    "Cannot search bucket "
+                            + buckets.get(i).bucket
+                            + " of snapshot "
+                            + snapshotId
+                            + " from its plan: the plan was serialized, so the buckets it prepared"
+                            + " on the driver are not here. Search the bucket by its snapshot id.");
+        }
+        return prepared.get(i);
     }
 
     /**
@@ -56,13 +83,13 @@ final class SearchPlan implements Serializable {
         PartitionSelector.check(table, tableName, where);
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         if (snapshot == null) {
-            return new SearchPlan(-1, List.of(), null);
+            return new SearchPlan(-1, List.of(), null, List.of());
         }
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
         boolean searchParked = fresh && searcher.freshSearchSupported();
         List<BucketEntry> entries = new ArrayList<>();
         long parked = 0;
-        for (BucketEntry e : table.store().newScan().withSnapshot(snapshot).readBucketEntries()) {
+        for (BucketEntry e : searcher.bucketEntries(snapshot)) {
             if (e.fileCount() == 0) {
                 continue;
             }
@@ -94,15 +121,20 @@ final class SearchPlan implements Serializable {
                 buckets.add(new BucketSearchPartition(e.partition().copy(), e.bucket()));
             }
         }
+        List<PkFullTextSearcher.PreparedBucket> prepared = new ArrayList<>();
         CorpusStats stats = CorpusStats.empty();
         try {
-            for (CorpusStats s :
+            // One pass per bucket: classify it, then sum the statistics of what was classified.
+            for (Map.Entry<PkFullTextSearcher.PreparedBucket, CorpusStats> e :
                     ParallelBuckets.map(
                             buckets,
-                            b ->
-                                    searcher.stats(
-                                            snapshot.id(), b.partition, b.bucket, query, fresh))) {
-                stats = stats.add(s);
+                            b -> {
+                                PkFullTextSearcher.PreparedBucket p =
+                                        searcher.prepare(snapshot, b.partition, b.bucket, fresh);
+                                return Map.entry(p, p.stats(query));
+                            })) {
+                prepared.add(e.getKey());
+                stats = stats.add(e.getValue());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(
@@ -113,6 +145,6 @@ final class SearchPlan implements Serializable {
                             + e.getMessage(),
                     e);
         }
-        return new SearchPlan(snapshot.id(), buckets, stats);
+        return new SearchPlan(snapshot.id(), buckets, stats, prepared);
     }
 }

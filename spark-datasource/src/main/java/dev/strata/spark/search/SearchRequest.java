@@ -1,5 +1,6 @@
 package dev.strata.spark.search;
 
+import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.search.SearchHit;
 import java.io.Serializable;
 import java.util.List;
@@ -72,33 +73,31 @@ final class SearchRequest implements Serializable {
                 fresh);
     }
 
-    /** The top-k hits of one bucket of the planned snapshot, rows not read. */
-    List<SearchHit> hits(SearchPlan plan, BucketSearchPartition bucket) {
+    /**
+     * The top-k hits of the {@code i}-th bucket of the plan, searched in what the driver classified
+     * while planning (see {@link SearchPlan#prepared}).
+     */
+    List<SearchHit> hits(SearchPlan plan, int i) {
+        PkFullTextSearcher.PreparedBucket prepared = plan.prepared(i);
         return BucketSearch.hits(
                         tableName,
-                        table,
-                        plan.snapshotId,
-                        bucket.partition,
-                        bucket.bucket,
-                        query,
-                        k,
-                        plan.stats,
-                        fresh)
+                        plan.buckets.get(i).bucket,
+                        fresh,
+                        () -> prepared.search(query, k, plan.stats))
                 .hits();
     }
 
-    /** The rows of {@code hits}, all of one bucket of the planned snapshot. */
+    /** The rows of {@code hits}, all of the {@code i}-th bucket of the plan, as prepared. */
     List<org.apache.spark.sql.catalyst.InternalRow> rows(
-            SearchPlan plan, BucketSearchPartition bucket, List<SearchHit> hits) {
+            SearchPlan plan, int i, List<SearchHit> hits) {
         return BucketSearch.rows(
                 tableName,
                 table,
-                plan.snapshotId,
-                bucket.partition,
-                bucket.bucket,
+                plan.buckets.get(i).bucket,
                 hits,
                 columns,
-                score);
+                score,
+                plan.prepared(i)::readRows);
     }
 
     String describe(SearchPlan plan, String runsOn) {
