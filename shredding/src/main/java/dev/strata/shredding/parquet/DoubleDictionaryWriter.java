@@ -15,7 +15,6 @@ import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
-import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * parquet-column's dictionary encoding of DOUBLE values with a cheaper value → id lookup and its
@@ -29,13 +28,14 @@ import org.apache.parquet.schema.PrimitiveType;
  * do not stay in the CPU caches, so each value costs cache misses: a profile of a 40-key INSERT had
  * parquet-mr's {@code Double2IntLinkedOpenHashMap.get} at 14 % of the task, and one open-addressing
  * table per column still 15 %. So the DOUBLE columns of one row group share one value → index table
- * ({@link SharedValues}, one cache-resident table for K columns that mostly hold the same values);
- * a column records which shared indexes it holds in a bit set and buffers a page as shared indexes,
+ * ({@link ValueIds}, one cache-resident table for K columns that mostly hold the same values); a
+ * column records which shared indexes it holds in a bit set and buffers a page as shared indexes,
  * which it turns into its own dictionary ids when the page is encoded.
  */
 final class DoubleDictionaryWriter extends DictionaryValuesWriter {
 
-    private final SharedValues shared;
+    /** Indexes of the values' raw bits, shared by the DOUBLE columns of the row group. */
+    private final ValueIds shared;
 
     /** Bit set of the shared indexes this column's dictionary holds. */
     private long[] seen = new long[16];
@@ -52,7 +52,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
     private boolean pageHoldsIds;
 
     DoubleDictionaryWriter(
-            SharedValues shared,
+            ValueIds shared,
             int maxDictionaryByteSize,
             Encoding encodingForDataPage,
             Encoding encodingForDictionaryPage,
@@ -67,7 +67,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
 
     @Override
     public void writeDouble(double v) {
-        int index = shared.indexOf(v);
+        int index = shared.indexOf(Double.doubleToRawLongBits(v));
         int word = index >>> 6;
         long[] s = seen;
         if (word >= s.length) {
@@ -121,11 +121,11 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
     private void sortEntries() {
         long[] keys = new long[size];
         for (int id = 0; id < size; id++) {
-            keys[id] = sortable(Double.doubleToRawLongBits(shared.value(indexOfId[id])));
+            keys[id] = sortable(shared.bits(indexOfId[id]));
         }
         Arrays.sort(keys);
         for (int id = 0; id < size; id++) {
-            indexOfId[id] = shared.indexOfBits(sortable(keys[id]));
+            indexOfId[id] = shared.find(sortable(keys[id]));
         }
     }
 
@@ -148,7 +148,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
         PlainValuesWriter page =
                 new PlainValuesWriter(lastUsedDictionaryByteSize, maxDictionaryByteSize, allocator);
         for (int id = 0; id < lastUsedDictionarySize; id++) {
-            page.writeDouble(shared.value(indexOfId[id]));
+            page.writeDouble(Double.longBitsToDouble(shared.bits(indexOfId[id])));
         }
         return dictPage(page);
     }
@@ -170,105 +170,16 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
         IntList.IntIterator it = encodedValues.iterator();
         while (it.hasNext()) {
             int i = it.next();
-            writer.writeDouble(shared.value(pageHoldsIds ? indexOfId[i] : i));
-        }
-    }
-
-    /**
-     * The distinct DOUBLE values written to the dictionaries of one row group's columns, by index
-     * in order of first appearance: an open-addressing table whose slot holds a value's raw bits
-     * and its index + 1 side by side (one cache miss at most). Values are the same entry when their
-     * bits are: 0.0 and -0.0 differ, and so do NaNs of different bit patterns (parquet-mr's map
-     * hashes the raw bits too). Its size is at most the sum of the columns' dictionary sizes, each
-     * bounded by the dictionary page size before parquet-column falls back.
-     */
-    static final class SharedValues {
-        private long[] slots = new long[2 * 1024];
-        private int shift = 64 - 10;
-        private double[] values = new double[1024];
-        private int size;
-        private int[] scratch = new int[0];
-
-        /** The index of {@code v}, adding it when new. */
-        int indexOf(double v) {
-            long bits = Double.doubleToRawLongBits(v);
-            long[] s = slots;
-            int mask = s.length - 2;
-            int at = slot(bits);
-            while (true) {
-                long indexPlusOne = s[at + 1];
-                if (indexPlusOne == 0) {
-                    break;
-                }
-                if (s[at] == bits) {
-                    return (int) indexPlusOne - 1;
-                }
-                at = (at + 2) & mask;
-            }
-            int index = size++;
-            s[at] = bits;
-            s[at + 1] = index + 1L;
-            if (index == values.length) {
-                values = Arrays.copyOf(values, index * 2);
-            }
-            values[index] = v;
-            if (size * 4L > (s.length / 2) * 3L) {
-                grow();
-            }
-            return index;
-        }
-
-        /** The index of a value already added, by its raw bits. */
-        int indexOfBits(long bits) {
-            long[] s = slots;
-            int mask = s.length - 2;
-            int at = slot(bits);
-            while (s[at] != bits || s[at + 1] == 0) {
-                at = (at + 2) & mask;
-            }
-            return (int) s[at + 1] - 1;
-        }
-
-        /** The first value added with index {@code index}'s bits. */
-        double value(int index) {
-            return values[index];
-        }
-
-        /** An array of at least one int per index, for a column to renumber a page with. */
-        int[] scratch() {
-            if (scratch.length < size) {
-                scratch = new int[Math.max(size, scratch.length * 2)];
-            }
-            return scratch;
-        }
-
-        /** The even index of the slot a value's bits hash to (Fibonacci hashing). */
-        private int slot(long bits) {
-            return (int) ((bits * 0x9E3779B97F4A7C15L) >>> shift) << 1;
-        }
-
-        private void grow() {
-            long[] old = slots;
-            slots = new long[old.length * 2];
-            shift--;
-            int mask = slots.length - 2;
-            for (int i = 0; i < old.length; i += 2) {
-                if (old[i + 1] != 0) {
-                    int at = slot(old[i]);
-                    while (slots[at + 1] != 0) {
-                        at = (at + 2) & mask;
-                    }
-                    slots[at] = old[i];
-                    slots[at + 1] = old[i + 1];
-                }
-            }
+            writer.writeDouble(
+                    Double.longBitsToDouble(shared.bits(pageHoldsIds ? indexOfId[i] : i)));
         }
     }
 
     /**
      * parquet-column's default writers ({@link DefaultValuesWriterFactory}), except that a
-     * dictionary-encoded DOUBLE column gets a {@link DoubleDictionaryWriter} in front of the same
-     * fallback writer; the DOUBLE columns of one column store share one {@link SharedValues}.
+     * dictionary-encoded DOUBLE column gets a {@link DoubleDictionaryWriter} and a
+     * dictionary-encoded INT32 column an {@link IntDictionaryWriter}, in front of the same fallback
+     * writer; the DOUBLE columns of one column store share one {@link ValueIds}.
      */
     static final class Factory implements ValuesWriterFactory {
         private final DefaultValuesWriterFactory delegate = new DefaultValuesWriterFactory();
@@ -280,7 +191,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
          * it gets a new table, so the previous one is freed with the previous group's writers and
          * never mixes two groups' values.
          */
-        private SharedValues shared = new SharedValues();
+        private ValueIds shared = new ValueIds();
 
         private final Set<ColumnDescriptor> sharing = new HashSet<>();
 
@@ -293,14 +204,16 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
         @Override
         public ValuesWriter newValuesWriter(ColumnDescriptor descriptor) {
             ValuesWriter w = delegate.newValuesWriter(descriptor);
-            if (descriptor.getPrimitiveType().getPrimitiveTypeName()
-                            != PrimitiveType.PrimitiveTypeName.DOUBLE
-                    || !(w instanceof FallbackValuesWriter)) {
+            if (!(w instanceof FallbackValuesWriter)) {
                 return w;
             }
             FallbackValuesWriter<?, ?> f = (FallbackValuesWriter<?, ?>) w;
-            if (!(f.initialWriter
-                    instanceof DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter)) {
+            boolean isDouble =
+                    f.initialWriter
+                            instanceof DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter;
+            if (!isDouble
+                    && !(f.initialWriter
+                            instanceof DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter)) {
                 return w;
             }
             DictionaryValuesWriter initial = (DictionaryValuesWriter) f.initialWriter;
@@ -312,18 +225,19 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
                     props.getWriterVersion() == ParquetProperties.WriterVersion.PARQUET_1_0
                             ? Encoding.PLAIN_DICTIONARY
                             : Encoding.PLAIN;
+            int maxBytes = props.getDictionaryPageSizeThreshold();
+            if (!isDouble) {
+                return FallbackValuesWriter.of(
+                        new IntDictionaryWriter(maxBytes, dataPage, dictionaryPage, props),
+                        f.fallBackWriter);
+            }
             if (!sharing.add(descriptor)) {
-                shared = new SharedValues();
+                shared = new ValueIds();
                 sharing.clear();
                 sharing.add(descriptor);
             }
             return FallbackValuesWriter.of(
-                    new DoubleDictionaryWriter(
-                            shared,
-                            props.getDictionaryPageSizeThreshold(),
-                            dataPage,
-                            dictionaryPage,
-                            props),
+                    new DoubleDictionaryWriter(shared, maxBytes, dataPage, dictionaryPage, props),
                     f.fallBackWriter);
         }
     }
