@@ -1,6 +1,8 @@
 package dev.strata.shredding.parquet;
 
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -13,7 +15,6 @@ import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
-import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * parquet-column's dictionary encoding of DOUBLE values with a cheaper value → id lookup and its
@@ -24,29 +25,34 @@ import org.apache.parquet.schema.PrimitiveType;
  * <p>Why: a shredded map writes its values into K columns, each with a dictionary of its own. With
  * values of two decimals every column's dictionary holds the ~10 000 distinct values, and K of
  * parquet-mr's hash maps (keys, values and insertion links in separate arrays, about 330 KB each)
- * do not stay in the CPU caches, so each value costs two cache misses: a profile of a 40-key INSERT
- * had parquet-mr's {@code Double2IntLinkedOpenHashMap.get} at 14 % of the task. Here a slot holds
- * the value's bits and its id side by side (one miss), and the dictionary's values are a dense
- * array by id.
+ * do not stay in the CPU caches, so each value costs cache misses: a profile of a 40-key INSERT had
+ * parquet-mr's {@code Double2IntLinkedOpenHashMap.get} at 14 % of the task, and one open-addressing
+ * table per column still 15 %. So the DOUBLE columns of one row group share one value → index table
+ * ({@link ValueIds}, one cache-resident table for K columns that mostly hold the same values); a
+ * column records which shared indexes it holds in a bit set and buffers a page as shared indexes,
+ * which it turns into its own dictionary ids when the page is encoded.
  */
 final class DoubleDictionaryWriter extends DictionaryValuesWriter {
 
-    /**
-     * Slots of two longs: the value's raw bits, and id + 1 (0: empty). Values are the same entry
-     * when their bits are: 0.0 and -0.0 differ, and so do NaNs of different bit patterns
-     * (parquet-mr's map hashes the raw bits too and only merges two such NaNs when one lies in the
-     * other's probe run).
-     */
-    private long[] slots = new long[2 * 64];
+    /** Indexes of the values' raw bits, shared by the DOUBLE columns of the row group. */
+    private final ValueIds shared;
 
-    private int shift = 64 - 6;
+    /** Bit set of the shared indexes this column's dictionary holds. */
+    private long[] seen = new long[16];
 
-    /** The first value written for each id (its raw bits go to the dictionary page). */
-    private double[] values = new double[64];
+    /** The shared index of each dictionary id. */
+    private int[] indexOfId = new int[64];
 
     private int size;
 
+    /**
+     * Whether {@code encodedValues} holds dictionary ids (after {@link #getBytes()}) rather than
+     * shared indexes (while a page is written).
+     */
+    private boolean pageHoldsIds;
+
     DoubleDictionaryWriter(
+            ValueIds shared,
             int maxDictionaryByteSize,
             Encoding encodingForDataPage,
             Encoding encodingForDictionaryPage,
@@ -56,102 +62,82 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
                 encodingForDataPage,
                 encodingForDictionaryPage,
                 props.getAllocator());
+        this.shared = shared;
     }
 
     @Override
     public void writeDouble(double v) {
-        long bits = Double.doubleToRawLongBits(v);
-        long[] s = slots;
-        int mask = s.length - 2;
-        int at = slot(bits);
-        while (true) {
-            long idPlusOne = s[at + 1];
-            if (idPlusOne == 0) {
-                break;
+        int index = shared.indexOf(Double.doubleToRawLongBits(v));
+        int word = index >>> 6;
+        long[] s = seen;
+        if (word >= s.length) {
+            s = seen = Arrays.copyOf(s, Math.max(word + 1, s.length * 2));
+        }
+        long bit = 1L << index;
+        if ((s[word] & bit) == 0) {
+            s[word] |= bit;
+            if (size == indexOfId.length) {
+                indexOfId = Arrays.copyOf(indexOfId, size * 2);
             }
-            if (s[at] == bits) {
-                encodedValues.add((int) idPlusOne - 1);
-                return;
-            }
-            at = (at + 2) & mask;
+            indexOfId[size++] = index;
+            dictionaryByteSize += 8;
         }
-        int id = size++;
-        s[at] = bits;
-        s[at + 1] = id + 1L;
-        if (id == values.length) {
-            values = Arrays.copyOf(values, id * 2);
-        }
-        values[id] = v;
-        dictionaryByteSize += 8;
-        encodedValues.add(id);
-        if (size * 4L > (s.length / 2) * 3L) {
-            grow();
-        }
-    }
-
-    /** The even index of the slot a value's bits hash to (Fibonacci hashing). */
-    private int slot(long bits) {
-        return (int) ((bits * 0x9E3779B97F4A7C15L) >>> shift) << 1;
-    }
-
-    private void grow() {
-        long[] old = slots;
-        slots = new long[old.length * 2];
-        shift--;
-        int mask = slots.length - 2;
-        for (int i = 0; i < old.length; i += 2) {
-            if (old[i + 1] != 0) {
-                int at = slot(old[i]);
-                while (slots[at + 1] != 0) {
-                    at = (at + 2) & mask;
-                }
-                slots[at] = old[i];
-                slots[at + 1] = old[i + 1];
-            }
-        }
+        encodedValues.add(index);
     }
 
     /**
-     * Before the first page that uses the dictionary, renumbers its entries in value order (ids are
-     * free to choose; any reader only looks them up): values of the same key sit next to each other
-     * in the dictionary page, which zstd then takes at about half the bytes (10 000 two-decimal
-     * values: 1.7 instead of 3.2 bytes a value at level 1). Values first seen on later pages are
-     * appended in order of appearance, since earlier pages already use the ids.
+     * Turns the page's shared indexes into dictionary ids. Ids are given in order of first
+     * appearance; before the first page that uses the dictionary its entries are renumbered in
+     * value order (ids are free to choose; any reader only looks them up): values of the same key
+     * sit next to each other in the dictionary page, which zstd then takes at about half the bytes
+     * (10 000 two-decimal values: 1.7 instead of 3.2 bytes a value at level 1). Values first seen
+     * on later pages are appended in order of appearance, since earlier pages already use the ids.
      */
     @Override
     public BytesInput getBytes() {
-        if (lastUsedDictionarySize == 0 && size > 1) {
-            sortEntries();
+        if (!pageHoldsIds) {
+            if (lastUsedDictionarySize == 0 && size > 1) {
+                sortEntries();
+            }
+            int[] idOfIndex = shared.scratch();
+            for (int id = 0; id < size; id++) {
+                idOfIndex[indexOfId[id]] = id;
+            }
+            IntList ids = new IntList();
+            IntList.IntIterator it = encodedValues.iterator();
+            while (it.hasNext()) {
+                ids.add(idOfIndex[it.next()]);
+            }
+            encodedValues = ids;
+            pageHoldsIds = true;
         }
         return super.getBytes();
     }
 
+    /**
+     * Orders the dictionary's entries by value: -0.0 before 0.0, NaNs by their bits (negative ones
+     * first, positive ones last).
+     */
     private void sortEntries() {
-        double[] sorted = Arrays.copyOf(values, size);
-        Arrays.sort(sorted);
-        int[] newId = new int[size];
-        long[] s = slots;
-        int mask = s.length - 2;
-        for (int i = 0; i < size; i++) {
-            long bits = Double.doubleToRawLongBits(sorted[i]);
-            int at = slot(bits);
-            while (s[at] != bits || s[at + 1] == 0) {
-                at = (at + 2) & mask;
-            }
-            newId[(int) s[at + 1] - 1] = i;
+        long[] keys = new long[size];
+        for (int id = 0; id < size; id++) {
+            keys[id] = sortable(shared.bits(indexOfId[id]));
         }
-        for (int i = 0; i < s.length; i += 2) {
-            if (s[i + 1] != 0) {
-                s[i + 1] = newId[(int) s[i + 1] - 1] + 1L;
-            }
+        Arrays.sort(keys);
+        for (int id = 0; id < size; id++) {
+            indexOfId[id] = shared.find(sortable(keys[id]));
         }
-        System.arraycopy(sorted, 0, values, 0, size);
-        IntList renumbered = new IntList();
-        IntList.IntIterator it = encodedValues.iterator();
-        while (it.hasNext()) {
-            renumbered.add(newId[it.next()]);
-        }
-        encodedValues = renumbered;
+    }
+
+    /** Raw bits ↔ a long whose signed order is the doubles' order (its own inverse). */
+    private static long sortable(long bits) {
+        return bits ^ ((bits >> 63) & Long.MAX_VALUE);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        pageHoldsIds = false;
     }
 
     @Override
@@ -162,7 +148,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
         PlainValuesWriter page =
                 new PlainValuesWriter(lastUsedDictionaryByteSize, maxDictionaryByteSize, allocator);
         for (int id = 0; id < lastUsedDictionarySize; id++) {
-            page.writeDouble(values[id]);
+            page.writeDouble(Double.longBitsToDouble(shared.bits(indexOfId[id])));
         }
         return dictPage(page);
     }
@@ -174,29 +160,40 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
 
     @Override
     protected void clearDictionaryContent() {
-        slots = new long[2 * 64];
-        shift = 64 - 6;
-        values = new double[64];
+        seen = new long[16];
+        indexOfId = new int[64];
         size = 0;
     }
 
     @Override
     public void fallBackDictionaryEncodedData(ValuesWriter writer) {
-        double[] v = values;
         IntList.IntIterator it = encodedValues.iterator();
         while (it.hasNext()) {
-            writer.writeDouble(v[it.next()]);
+            int i = it.next();
+            writer.writeDouble(
+                    Double.longBitsToDouble(shared.bits(pageHoldsIds ? indexOfId[i] : i)));
         }
     }
 
     /**
      * parquet-column's default writers ({@link DefaultValuesWriterFactory}), except that a
-     * dictionary-encoded DOUBLE column gets a {@link DoubleDictionaryWriter} in front of the same
-     * fallback writer.
+     * dictionary-encoded DOUBLE column gets a {@link DoubleDictionaryWriter} and a
+     * dictionary-encoded INT32 column an {@link IntDictionaryWriter}, in front of the same fallback
+     * writer; the DOUBLE columns of one column store share one {@link ValueIds}.
      */
     static final class Factory implements ValuesWriterFactory {
         private final DefaultValuesWriterFactory delegate = new DefaultValuesWriterFactory();
         private ParquetProperties props;
+
+        /**
+         * The table shared by the DOUBLE dictionaries of the column store being built, and the
+         * columns given one so far. A column asked for again starts a new store (a new row group):
+         * it gets a new table, so the previous one is freed with the previous group's writers and
+         * never mixes two groups' values.
+         */
+        private ValueIds shared = new ValueIds();
+
+        private final Set<ColumnDescriptor> sharing = new HashSet<>();
 
         @Override
         public void initialize(ParquetProperties properties) {
@@ -207,14 +204,16 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
         @Override
         public ValuesWriter newValuesWriter(ColumnDescriptor descriptor) {
             ValuesWriter w = delegate.newValuesWriter(descriptor);
-            if (descriptor.getPrimitiveType().getPrimitiveTypeName()
-                            != PrimitiveType.PrimitiveTypeName.DOUBLE
-                    || !(w instanceof FallbackValuesWriter)) {
+            if (!(w instanceof FallbackValuesWriter)) {
                 return w;
             }
             FallbackValuesWriter<?, ?> f = (FallbackValuesWriter<?, ?>) w;
-            if (!(f.initialWriter
-                    instanceof DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter)) {
+            boolean isDouble =
+                    f.initialWriter
+                            instanceof DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter;
+            if (!isDouble
+                    && !(f.initialWriter
+                            instanceof DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter)) {
                 return w;
             }
             DictionaryValuesWriter initial = (DictionaryValuesWriter) f.initialWriter;
@@ -226,12 +225,19 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
                     props.getWriterVersion() == ParquetProperties.WriterVersion.PARQUET_1_0
                             ? Encoding.PLAIN_DICTIONARY
                             : Encoding.PLAIN;
+            int maxBytes = props.getDictionaryPageSizeThreshold();
+            if (!isDouble) {
+                return FallbackValuesWriter.of(
+                        new IntDictionaryWriter(maxBytes, dataPage, dictionaryPage, props),
+                        f.fallBackWriter);
+            }
+            if (!sharing.add(descriptor)) {
+                shared = new ValueIds();
+                sharing.clear();
+                sharing.add(descriptor);
+            }
             return FallbackValuesWriter.of(
-                    new DoubleDictionaryWriter(
-                            props.getDictionaryPageSizeThreshold(),
-                            dataPage,
-                            dictionaryPage,
-                            props),
+                    new DoubleDictionaryWriter(shared, maxBytes, dataPage, dictionaryPage, props),
                     f.fallBackWriter);
         }
     }
