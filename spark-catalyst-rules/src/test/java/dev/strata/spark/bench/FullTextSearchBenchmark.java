@@ -22,10 +22,10 @@ import org.apache.spark.sql.types.StructType;
  *
  * <ol>
  *   <li>(a) with every row archived: {@code full_text_search} top-10 vs {@code lower(body) RLIKE
- *       '\bterm\b' ... ORDER BY id LIMIT 10}, for a rare and a common term (best of 3 warm runs
- *       each), and whether the rare term's ids are identical;
+ *       '\bterm\b' ... ORDER BY id LIMIT 10}, for a rare and a common term (median of 5 warm runs
+ *       each, after one untimed run), and whether the rare term's ids are identical;
  *   <li>{@code SELECT count(*) ... WHERE text_match(body, 'term')} vs {@code ... WHERE lower(body)
- *       RLIKE '\bterm\b'} for the same two terms (best of 3 warm runs each), with both counts;
+ *       RLIKE '\bterm\b'} for the same two terms (median of 5 warm runs each), with both counts;
  *   <li>(b) after 100k more documents written with {@code 'write-only'} (they stay in level 0 and
  *       are indexed at query time; two replace archived documents with the rare term, three new
  *       ones carry it): the same top-10s against an RLIKE scan of a Parquet copy of the live rows
@@ -145,8 +145,8 @@ public final class FullTextSearchBenchmark {
         }
         System.out.println();
         System.out.printf(
-                "side by side: %,d documents of ~%d bytes, 2 partitions x 4 buckets, best of 3 warm runs%n",
-                docs, docBytes);
+                "side by side: %,d documents of ~%d bytes, 2 partitions x 4 buckets, median of %d warm runs%n",
+                docs, docBytes, Integer.getInteger("strata.bench.runs", 5));
         report.forEach(System.out::println);
         if (!Boolean.parseBoolean(System.getProperty("strata.bench.rebuild", "true"))) {
             stop(spark);
@@ -255,14 +255,22 @@ public final class FullTextSearchBenchmark {
                 .getOrCreate();
     }
 
+    /**
+     * The median wall time of {@code strata.bench.runs} (default 5) runs of {@code sql} after one
+     * untimed run, so that both sides of a ratio are measured warm and the same way; the first run
+     * of a statement in a JVM pays class loading and the JIT of its code paths.
+     */
     private static double best(SparkSession spark, String sql) {
-        double best = Double.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
+        spark.sql(sql).collectAsList();
+        int runs = Integer.getInteger("strata.bench.runs", 5);
+        double[] seconds = new double[runs];
+        for (int i = 0; i < runs; i++) {
             long start = System.nanoTime();
             spark.sql(sql).collectAsList();
-            best = Math.min(best, (System.nanoTime() - start) / 1e9);
+            seconds[i] = (System.nanoTime() - start) / 1e9;
         }
-        return best;
+        java.util.Arrays.sort(seconds);
+        return runs % 2 == 1 ? seconds[runs / 2] : (seconds[runs / 2 - 1] + seconds[runs / 2]) / 2;
     }
 
     private static Set<Long> ids(SparkSession spark, String sql) {
