@@ -9,26 +9,10 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
-import org.apache.parquet.hadoop.CodecFactory;
-import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
@@ -94,86 +78,25 @@ class DoubleDictionaryWriterTest {
             b.withValuesWriterFactory(new DoubleDictionaryWriter.Factory());
         }
         ParquetProperties props = b.build();
-        Path file = dir.resolve(name + (strata ? "-strata" : "-parquet") + ".parquet");
-        ParquetFileWriter out =
-                new ParquetFileWriter(
-                        new LocalOutputFile(file),
+        Path file =
+                ColumnFiles.write(
+                        dir.resolve(name + (strata ? "-strata" : "-parquet") + ".parquet"),
                         SCHEMA,
-                        ParquetFileWriter.Mode.CREATE,
-                        128L << 20,
-                        ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
-                        null,
-                        props);
-        out.start();
-        CodecFactory codecs =
-                new CodecFactory(new Configuration(false), props.getPageSizeThreshold());
-        ColumnDescriptor v = SCHEMA.getColumnDescription(new String[] {"v"});
-        ColumnDescriptor w = SCHEMA.getColumnDescription(new String[] {"w"});
-        ColumnDescriptor i = SCHEMA.getColumnDescription(new String[] {"i"});
-        int row = 0;
-        int group = 0;
-        while (row < values.size()) {
-            ColumnChunkPageWriteStore pages =
-                    new ColumnChunkPageWriteStore(
-                            codecs.getCompressor(CompressionCodecName.ZSTD),
-                            SCHEMA,
-                            props.getAllocator(),
-                            props.getColumnIndexTruncateLength(),
-                            props.getPageWriteChecksumEnabled(),
-                            null,
-                            group++);
-            ColumnWriteStore columns = props.newColumnWriteStore(SCHEMA, pages, pages);
-            ColumnWriter cv = columns.getColumnWriter(v);
-            ColumnWriter cw = columns.getColumnWriter(w);
-            ColumnWriter ci = columns.getColumnWriter(i);
-            int end = Math.min(values.size(), row + rowsPerGroup);
-            long rows = end - row;
-            for (; row < end; row++) {
-                Double x = values.get(row);
-                if (x == null) {
-                    cv.writeNull(0, 0);
-                    cw.write(-1.5, 0, 0);
-                } else {
-                    cv.write(x, 0, 1);
-                    cw.write(x * 3, 0, 0);
-                }
-                ci.write(row % 7, 0, 1);
-                columns.endRecord();
-            }
-            out.startBlock(rows);
-            columns.flush();
-            pages.flushToFileWriter(out);
-            out.endBlock();
-            columns.close();
-            pages.close();
-        }
-        out.end(java.util.Map.of());
-        codecs.release();
+                        props,
+                        values.size(),
+                        rowsPerGroup,
+                        (row, writers) -> {
+                            Double x = values.get(row);
+                            if (x == null) {
+                                writers[0].writeNull(0, 0);
+                                writers[1].write(-1.5, 0, 0);
+                            } else {
+                                writers[0].write(x, 0, 1);
+                                writers[1].write(x * 3, 0, 0);
+                            }
+                            writers[2].write(row % 7, 0, 1);
+                        });
         return Files.readAllBytes(file);
-    }
-
-    /** parquet-mr's own column reader over one file: per row group, each chunk's encodings. */
-    private List<String> chunks(Path file) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (ParquetFileReader r = open(file)) {
-            for (BlockMetaData block : r.getFooter().getBlocks()) {
-                for (ColumnChunkMetaData c : block.getColumns()) {
-                    out.add(
-                            c.getPath()
-                                    + " "
-                                    + c.getValueCount()
-                                    + " "
-                                    + new TreeSet<>(c.getEncodings()));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static ParquetFileReader open(Path file) throws Exception {
-        return ParquetFileReader.open(
-                HadoopInputFile.fromPath(
-                        new org.apache.hadoop.fs.Path(file.toString()), new Configuration(false)));
     }
 
     /**
@@ -181,28 +104,7 @@ class DoubleDictionaryWriterTest {
      * parquet-mr.
      */
     private static List<Long> read(Path file, String column) throws Exception {
-        List<Long> out = new ArrayList<>();
-        try (ParquetFileReader r = open(file)) {
-            ColumnDescriptor d = SCHEMA.getColumnDescription(new String[] {column});
-            PageReadStore group;
-            while ((group = r.readNextRowGroup()) != null) {
-                ColumnReadStoreImpl store =
-                        new ColumnReadStoreImpl(
-                                group,
-                                new GroupRecordConverter(SCHEMA).getRootConverter(),
-                                SCHEMA,
-                                r.getFooter().getFileMetaData().getCreatedBy());
-                ColumnReader c = store.getColumnReader(d);
-                for (long i = 0; i < c.getTotalValueCount(); i++) {
-                    out.add(
-                            c.getCurrentDefinitionLevel() == d.getMaxDefinitionLevel()
-                                    ? Double.doubleToLongBits(c.getDouble())
-                                    : null);
-                    c.consume();
-                }
-            }
-        }
-        return out;
+        return ColumnFiles.read(file, SCHEMA, column, r -> Double.doubleToLongBits(r.getDouble()));
     }
 
     private static List<Long> bits(List<Double> values) {
@@ -255,12 +157,12 @@ class DoubleDictionaryWriterTest {
             assertThat(read(f, "v")).as("v of %s", f.getFileName()).isEqualTo(bits(values));
             assertThat(read(f, "w")).as("w of %s", f.getFileName()).isEqualTo(bits(tripled));
         }
-        assertThat(chunks(s)).as("chunks of %s", name).isEqualTo(chunks(p));
+        assertThat(ColumnFiles.chunks(s)).as("chunks of %s", name).isEqualTo(ColumnFiles.chunks(p));
         assertThat(strata.length).as("bytes of %s", name).isLessThanOrEqualTo(parquet.length);
         lengths[0] = strata.length;
         lengths[1] = parquet.length;
         Set<Encoding> encodings = new TreeSet<>();
-        try (ParquetFileReader r = open(s)) {
+        try (ParquetFileReader r = ColumnFiles.open(s)) {
             for (BlockMetaData block : r.getFooter().getBlocks()) {
                 encodings.addAll(block.getColumns().get(0).getEncodings());
             }

@@ -6,29 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeSet;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
-import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
-import org.apache.parquet.hadoop.CodecFactory;
-import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
@@ -121,112 +101,29 @@ class SharedDoubleDictionaryTest {
             b.withValuesWriterFactory(new DoubleDictionaryWriter.Factory());
         }
         ParquetProperties props = b.build();
-        Path file = dir.resolve(name + (strata ? "-strata" : "-parquet") + ".parquet");
-        ParquetFileWriter out =
-                new ParquetFileWriter(
-                        new LocalOutputFile(file),
-                        SCHEMA,
-                        ParquetFileWriter.Mode.CREATE,
-                        128L << 20,
-                        ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
-                        null,
-                        props);
-        out.start();
-        CodecFactory codecs =
-                new CodecFactory(new Configuration(false), props.getPageSizeThreshold());
-        int row = 0;
-        int group = 0;
-        while (row < rows.size()) {
-            ColumnChunkPageWriteStore pages =
-                    new ColumnChunkPageWriteStore(
-                            codecs.getCompressor(CompressionCodecName.ZSTD),
-                            SCHEMA,
-                            props.getAllocator(),
-                            props.getColumnIndexTruncateLength(),
-                            props.getPageWriteChecksumEnabled(),
-                            null,
-                            group++);
-            ColumnWriteStore columns = props.newColumnWriteStore(SCHEMA, pages, pages);
-            ColumnWriter[] writers = new ColumnWriter[COLUMNS.length];
-            for (int c = 0; c < COLUMNS.length; c++) {
-                writers[c] =
-                        columns.getColumnWriter(
-                                SCHEMA.getColumnDescription(new String[] {COLUMNS[c]}));
-            }
-            int end = Math.min(rows.size(), row + rowsPerGroup);
-            long n = end - row;
-            for (; row < end; row++) {
-                for (int c = 0; c < COLUMNS.length; c++) {
-                    Double x = rows.get(row).get(c);
-                    int present = c == 3 ? 0 : 1;
-                    if (x == null) {
-                        writers[c].writeNull(0, 0);
-                    } else {
-                        writers[c].write(x, 0, present);
+        return ColumnFiles.write(
+                dir.resolve(name + (strata ? "-strata" : "-parquet") + ".parquet"),
+                SCHEMA,
+                props,
+                rows.size(),
+                rowsPerGroup,
+                (row, writers) -> {
+                    for (int c = 0; c < COLUMNS.length; c++) {
+                        Double x = rows.get(row).get(c);
+                        int present = c == 3 ? 0 : 1;
+                        if (x == null) {
+                            writers[c].writeNull(0, 0);
+                        } else {
+                            writers[c].write(x, 0, present);
+                        }
                     }
-                }
-                columns.endRecord();
-            }
-            out.startBlock(n);
-            columns.flush();
-            pages.flushToFileWriter(out);
-            out.endBlock();
-            columns.close();
-            pages.close();
-        }
-        out.end(Map.of());
-        codecs.release();
-        return file;
-    }
-
-    private static ParquetFileReader open(Path file) throws Exception {
-        return ParquetFileReader.open(
-                HadoopInputFile.fromPath(
-                        new org.apache.hadoop.fs.Path(file.toString()), new Configuration(false)));
+                });
     }
 
     /** Raw bits of column {@code c}'s values in file order (null for NULL), read by parquet-mr. */
     private static List<Long> read(Path file, int c) throws Exception {
-        List<Long> out = new ArrayList<>();
-        try (ParquetFileReader r = open(file)) {
-            ColumnDescriptor d = SCHEMA.getColumnDescription(new String[] {COLUMNS[c]});
-            PageReadStore group;
-            while ((group = r.readNextRowGroup()) != null) {
-                ColumnReader reader =
-                        new ColumnReadStoreImpl(
-                                        group,
-                                        new GroupRecordConverter(SCHEMA).getRootConverter(),
-                                        SCHEMA,
-                                        r.getFooter().getFileMetaData().getCreatedBy())
-                                .getColumnReader(d);
-                for (long i = 0; i < reader.getTotalValueCount(); i++) {
-                    out.add(
-                            reader.getCurrentDefinitionLevel() == d.getMaxDefinitionLevel()
-                                    ? Double.doubleToRawLongBits(reader.getDouble())
-                                    : null);
-                    reader.consume();
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Per chunk: path, value count and encodings. */
-    private static List<String> chunks(Path file) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (ParquetFileReader r = open(file)) {
-            for (BlockMetaData block : r.getFooter().getBlocks()) {
-                for (ColumnChunkMetaData c : block.getColumns()) {
-                    out.add(
-                            c.getPath()
-                                    + " "
-                                    + c.getValueCount()
-                                    + " "
-                                    + new TreeSet<>(c.getEncodings()));
-                }
-            }
-        }
-        return out;
+        return ColumnFiles.read(
+                file, SCHEMA, COLUMNS[c], r -> Double.doubleToRawLongBits(r.getDouble()));
     }
 
     @Test
@@ -249,8 +146,8 @@ class SharedDoubleDictionaryTest {
                     .as("column %s of parquet-mr's file", COLUMNS[c])
                     .isEqualTo(canonical(expected));
         }
-        List<String> chunks = chunks(strata);
-        assertThat(chunks).isEqualTo(chunks(parquet));
+        List<String> chunks = ColumnFiles.chunks(strata);
+        assertThat(chunks).isEqualTo(ColumnFiles.chunks(parquet));
         // The data set covers what it claims: f falls back in the middle of a chunk, the others
         // stay dictionary-encoded in every row group.
         for (String chunk : chunks) {
