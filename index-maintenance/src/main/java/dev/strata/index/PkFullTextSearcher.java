@@ -24,6 +24,7 @@ import org.apache.paimon.KeyValue;
 import org.apache.paimon.KeyValueFileStore;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.deletionvectors.DeletionVector;
@@ -232,6 +233,91 @@ public final class PkFullTextSearcher {
                 throws IOException {
             return readPrepared(this, fileName, positions, columns);
         }
+
+        /**
+         * The given columns of the rows behind {@code hits} (all of this bucket), aligned with
+         * {@code hits}; an entry is null when the snapshot's deletion vector deletes that row. When
+         * every column is a primary-key or partition column and every hit carries its key (hits of
+         * version 2 archives and of rows indexed at query time), the rows are made from the keys
+         * and the bucket's partition and no data file is read; otherwise each hit's row is read
+         * from its data file by position. No columns: rows of no fields, for liveness only.
+         */
+        public List<InternalRow> rows(List<SearchHit> hits, List<String> columns)
+                throws IOException {
+            List<InternalRow> fromKeys = rowsFromKeys(this, hits, columns);
+            if (fromKeys != null) {
+                return fromKeys;
+            }
+            List<String> read =
+                    columns.isEmpty()
+                            ? List.of(maintainers.table.schema().trimmedPrimaryKeys().get(0))
+                            : columns;
+            Map<String, List<Integer>> byFile = new LinkedHashMap<>();
+            for (int i = 0; i < hits.size(); i++) {
+                byFile.computeIfAbsent(hits.get(i).fileName(), f -> new ArrayList<>()).add(i);
+            }
+            InternalRow[] rows = new InternalRow[hits.size()];
+            for (Map.Entry<String, List<Integer>> e : byFile.entrySet()) {
+                long[] positions =
+                        e.getValue().stream().mapToLong(i -> hits.get(i).position()).toArray();
+                List<InternalRow> found = readPrepared(this, e.getKey(), positions, read);
+                for (int j = 0; j < positions.length; j++) {
+                    InternalRow row = found.get(j);
+                    rows[e.getValue().get(j)] =
+                            row == null || !columns.isEmpty() ? row : new GenericRow(0);
+                }
+            }
+            return Arrays.asList(rows);
+        }
+    }
+
+    /**
+     * {@link PreparedBucket#rows} answered from the hits' keys and the partition, or null when a
+     * column is neither a primary-key nor a partition column or a hit carries no key.
+     */
+    private List<InternalRow> rowsFromKeys(
+            PreparedBucket prepared, List<SearchHit> hits, List<String> columns) {
+        FileStoreTable table = maintainers.table;
+        List<String> keyColumns = table.schema().trimmedPrimaryKeys();
+        List<String> partitionColumns = table.schema().partitionKeys();
+        RowType keyType = table.schema().logicalTrimmedPrimaryKeysType();
+        RowType partitionType = table.schema().logicalPartitionType();
+        InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[columns.size()];
+        boolean[] fromPartition = new boolean[columns.size()];
+        for (int c = 0; c < columns.size(); c++) {
+            int k = keyColumns.indexOf(columns.get(c));
+            int p = partitionColumns.indexOf(columns.get(c));
+            if (k >= 0) {
+                getters[c] = InternalRow.createFieldGetter(keyType.getTypeAt(k), k);
+            } else if (p >= 0) {
+                getters[c] = InternalRow.createFieldGetter(partitionType.getTypeAt(p), p);
+                fromPartition[c] = true;
+            } else {
+                return null;
+            }
+        }
+        for (SearchHit hit : hits) {
+            if (hit.key() == null) {
+                return null;
+            }
+        }
+        List<InternalRow> rows = new ArrayList<>(hits.size());
+        for (SearchHit hit : hits) {
+            DeletionVector dv = prepared.b.dvs.get(hit.fileName());
+            if (dv != null && dv.isDeleted(hit.position())) {
+                rows.add(null);
+                continue;
+            }
+            GenericRow row = new GenericRow(columns.size());
+            for (int c = 0; c < columns.size(); c++) {
+                row.setField(
+                        c,
+                        getters[c].getFieldOrNull(
+                                fromPartition[c] ? prepared.partition : hit.key()));
+            }
+            rows.add(row);
+        }
+        return rows;
     }
 
     private BucketResult searchPrepared(
@@ -495,6 +581,16 @@ public final class PkFullTextSearcher {
         List<String> keyColumns = table.schema().trimmedPrimaryKeys();
         InternalRowSerializer serializer =
                 new InternalRowSerializer(table.rowType().project(keyColumns));
+        if (hits.stream().allMatch(h -> h.key() != null)) {
+            // The archive stored the keys: no data file read.
+            List<SearchHit> kept = new ArrayList<>();
+            for (SearchHit h : hits) {
+                if (!keys.contains(h.key())) {
+                    kept.add(h);
+                }
+            }
+            return kept;
+        }
         Map<String, List<Integer>> byFile = new LinkedHashMap<>();
         for (int i = 0; i < hits.size(); i++) {
             byFile.computeIfAbsent(hits.get(i).fileName(), f -> new ArrayList<>()).add(i);

@@ -27,7 +27,7 @@ import org.apache.paimon.fs.SeekableInputStream;
  * Archive     --&gt; Header, FileCount, &lt;FileEntry&gt;^FileCount, Footer
  * Header      --&gt; Magic, Version, BodyLength, HeaderBody, HeaderChecksum
  * Magic       --&gt; int32 0x53544654 ("STFT")
- * Version     --&gt; int32, currently 1
+ * Version     --&gt; int32, 1 or 2 (2: every document stores its row's primary key, see below)
  * BodyLength  --&gt; int32, length of HeaderBody in bytes (0 &lt; BodyLength &lt;= 64 MiB)
  * HeaderBody  --&gt; TextFieldId(int32), RowCount(int64), DocCount(int64),
  *                 SourceMetaLength(int32), SourceMeta(bytes, see SourceMeta),
@@ -42,20 +42,34 @@ import org.apache.paimon.fs.SeekableInputStream;
  * RowCount is the number of archive row ids (the sum of the source row counts, rows with a null
  * text included); DocCount the number of Lucene documents (rows with a non-null text). Every
  * document stores its archive row id in the numeric doc-values field {@link #ROW_ID_FIELD}; the
- * text is indexed in {@link #TEXT_FIELD}. Readers check magic, version, lengths and the header
- * checksum before trusting the header, and the full checksum before trusting the index.
+ * text is indexed in {@link #TEXT_FIELD}. In a version 2 archive every document also stores, in the
+ * binary doc-values field {@link #KEY_FIELD}, its row's primary key without the partition fields
+ * (the key of Paimon's key-value files), as Paimon's {@code SerializationUtils.serializeBinaryRow}
+ * writes a {@code BinaryRow}: arity (int32) followed by the row's bytes. A search can then return
+ * the primary key of a hit (and, with the bucket's partition, any primary-key column) without
+ * reading the data file. Version 1 archives carry no keys; they stay readable and their hits' keys
+ * are read from the data files. Readers check magic, version, lengths and the header checksum
+ * before trusting the header, and the full checksum before trusting the index.
  */
 public final class ArchiveFormat {
 
     public static final int MAGIC = 0x53544654;
     public static final int FOOTER_MAGIC = ~MAGIC;
-    public static final int VERSION = 1;
+
+    /** The version written for archives that store primary keys, the current one. */
+    public static final int VERSION = 2;
+
+    /** The version of archives without stored primary keys (still written for key-less sources). */
+    public static final int VERSION_WITHOUT_KEYS = 1;
 
     /** Lucene field holding the analyzed text. */
     public static final String TEXT_FIELD = "text";
 
     /** Lucene numeric doc-values field holding the archive row id. */
     public static final String ROW_ID_FIELD = "_row_id";
+
+    /** Lucene binary doc-values field holding the row's serialized primary key (version 2). */
+    public static final String KEY_FIELD = "_key";
 
     static final int PREAMBLE_LENGTH = 12;
     static final int FOOTER_LENGTH = 20;
@@ -73,15 +87,16 @@ public final class ArchiveFormat {
         CountingCrcOutput counted = new CountingCrcOutput(out, crc);
         DataOutputStream data = new DataOutputStream(counted);
         byte[] body = headerBody(header);
+        int version = header.keyed() ? VERSION : VERSION_WITHOUT_KEYS;
         data.writeInt(MAGIC);
-        data.writeInt(VERSION);
+        data.writeInt(version);
         data.writeInt(body.length);
         data.write(body);
         CRC32 headerCrc = new CRC32();
         ByteArrayOutputStream pre = new ByteArrayOutputStream();
         DataOutputStream preData = new DataOutputStream(pre);
         preData.writeInt(MAGIC);
-        preData.writeInt(VERSION);
+        preData.writeInt(version);
         preData.writeInt(body.length);
         preData.write(body);
         headerCrc.update(pre.toByteArray());
@@ -160,9 +175,12 @@ public final class ArchiveFormat {
             throw new CorruptArchiveException(file, "wrong magic", hex(MAGIC), hex(magic));
         }
         int version = pre.readInt();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_WITHOUT_KEYS) {
             throw new CorruptArchiveException(
-                    file, "unsupported archive version", VERSION, version);
+                    file,
+                    "unsupported archive version",
+                    VERSION_WITHOUT_KEYS + " or " + VERSION,
+                    version);
         }
         int bodyLength = pre.readInt();
         if (bodyLength <= 0
@@ -221,7 +239,8 @@ public final class ArchiveFormat {
                             SourceMeta.deserialize(source),
                             AnalyzerSettings.fromJson(new String(analyzer, StandardCharsets.UTF_8)),
                             rows,
-                            docs);
+                            docs,
+                            version == VERSION);
         } catch (IllegalArgumentException | EOFException e) {
             throw new CorruptArchiveException(file, "unreadable header body", e);
         }

@@ -6,6 +6,7 @@ import org.apache.paimon.KeyValue;
 import org.apache.paimon.KeyValueFileStore;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.KeyValueFileReaderFactory;
@@ -15,21 +16,25 @@ import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 
 /**
- * Reads the text column of a primary-key data file through Paimon's own key-value file reader: no
- * key columns, only the text field as value, and no deletion vectors, so every physical row is
- * returned in file order and positions stay aligned with archive row ids.
+ * Reads the text column and the primary key of a primary-key data file through Paimon's own
+ * key-value file reader: the key columns, only the text field as value, and no deletion vectors, so
+ * every physical row is returned in file order and positions stay aligned with archive row ids.
  */
 public final class DataFileTextReader implements TextReader {
 
     private final DataFileMeta file;
     private final RecordReader<KeyValue> reader;
+    private final InternalRowSerializer keys;
     private RecordReader.RecordIterator<KeyValue> batch;
     private long read;
     private boolean exhausted;
+    private BinaryRow key;
 
-    private DataFileTextReader(DataFileMeta file, RecordReader<KeyValue> reader) {
+    private DataFileTextReader(
+            DataFileMeta file, RecordReader<KeyValue> reader, InternalRowSerializer keys) {
         this.file = file;
         this.reader = reader;
+        this.keys = keys;
     }
 
     /** A factory for the data files of one (partition, bucket) of a primary-key table. */
@@ -41,14 +46,26 @@ public final class DataFileTextReader implements TextReader {
                             + table.name()
                             + ": it is not a primary-key table.");
         }
+        RowType keyType = table.schema().logicalTrimmedPrimaryKeysType();
         KeyValueFileReaderFactory readers =
                 ((KeyValueFileStore) table.store())
                         .newReaderFactoryBuilder()
                         .copyWithoutProjection()
-                        .withReadKeyType(RowType.of())
+                        .withReadKeyType(keyType)
                         .withReadValueType(new RowType(Collections.singletonList(textField)))
                         .build(partition, bucket, DeletionVector.emptyFactory());
-        return file -> new DataFileTextReader(file, readers.createRecordReader(file));
+        return new TextReader.Factory() {
+            @Override
+            public TextReader open(DataFileMeta file) throws IOException {
+                return new DataFileTextReader(
+                        file, readers.createRecordReader(file), new InternalRowSerializer(keyType));
+            }
+
+            @Override
+            public boolean readsKeys() {
+                return true;
+            }
+        };
     }
 
     @Override
@@ -78,6 +95,7 @@ public final class DataFileTextReader implements TextReader {
                             + ").");
         }
         read++;
+        key = keys.toBinaryRow(kv.key()).copy();
         InternalRow value = kv.value();
         String text = value.isNullAt(0) ? null : value.getString(0).toString();
         if (read == file.rowCount() && next() != null) {
@@ -89,6 +107,11 @@ public final class DataFileTextReader implements TextReader {
                             + ").");
         }
         return text;
+    }
+
+    @Override
+    public BinaryRow key() {
+        return key;
     }
 
     private KeyValue next() throws IOException {

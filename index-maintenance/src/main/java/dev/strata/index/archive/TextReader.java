@@ -2,6 +2,7 @@ package dev.strata.index.archive;
 
 import java.io.Closeable;
 import java.io.IOException;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.io.DataFileMeta;
 
 /**
@@ -15,8 +16,25 @@ public interface TextReader extends Closeable {
     /** The next row's text, or null when the row's text is null. */
     String readNextText() throws IOException;
 
+    /**
+     * The primary key (the table's primary key without its partition fields) of the row {@link
+     * #readNextText} returned last, valid until the next call; null when this reader reads no keys
+     * ({@link Factory#readsKeys}).
+     */
+    default BinaryRow key() {
+        return null;
+    }
+
     /** Opens text readers on data files of one (partition, bucket). */
     interface Factory {
         TextReader open(DataFileMeta file) throws IOException;
+
+        /**
+         * Whether the readers return each row's {@link TextReader#key}: then the archive stores the
+         * keys and hits need no data file read to know them.
+         */
+        default boolean readsKeys() {
+            return false;
+        }
     }
 }

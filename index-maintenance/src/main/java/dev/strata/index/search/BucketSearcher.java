@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
@@ -31,11 +32,13 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.utils.RoaringBitmap32;
+import org.apache.paimon.utils.SerializationUtils;
 
 /**
  * Searches the current archives of one bucket: for each archive, a filter of live rows is built
@@ -160,7 +163,10 @@ public final class BucketSearcher {
                                     bucket,
                                     sources.get(i).fileName(),
                                     rowId - offsets[i],
-                                    sd.score));
+                                    sd.score,
+                                    reader.header().keyed()
+                                            ? key(leaf, sd.doc, archive.fileName())
+                                            : null));
                 }
             }
         }
@@ -499,9 +505,30 @@ public final class BucketSearcher {
                             bucket,
                             fresh.files().get(file).fileName(),
                             fresh.positionOf(rowIds.longValue(), file),
-                            sd.score));
+                            sd.score,
+                            key(leaf, sd.doc, "of rows indexed at query time")));
         }
         return hits;
+    }
+
+    /**
+     * The primary key a document stores in {@link ArchiveFormat#KEY_FIELD} (every document of a
+     * version 2 archive and of the rows indexed at query time has one).
+     */
+    private static BinaryRow key(LeafReaderContext leaf, int doc, String index) throws IOException {
+        BinaryDocValues keys = leaf.reader().getBinaryDocValues(ArchiveFormat.KEY_FIELD);
+        if (keys == null || !keys.advanceExact(doc - leaf.docBase)) {
+            throw new IOException(
+                    "Cannot read the primary key of document "
+                            + doc
+                            + " of full-text index "
+                            + index
+                            + ": the index says it stores keys, the document has none.");
+        }
+        BytesRef bytes = keys.binaryValue();
+        return SerializationUtils.deserializeBinaryRow(
+                java.util.Arrays.copyOfRange(
+                        bytes.bytes, bytes.offset, bytes.offset + bytes.length));
     }
 
     private static IndexSearcher searcher(IndexReader reader, CorpusStats global) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -21,6 +22,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.BytesRef;
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
@@ -29,6 +31,7 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.SerializationUtils;
 
 /**
  * The rows of one (partition, bucket) that no current archive covers — level 0 and levels without a
@@ -242,12 +245,18 @@ public final class FreshRows implements Closeable {
             Document doc = new Document();
             Field text = new TextField(ArchiveFormat.TEXT_FIELD, "", Field.Store.NO);
             NumericDocValuesField rowId = new NumericDocValuesField(ArchiveFormat.ROW_ID_FIELD, 0L);
+            // The row's key too, as archives store it, so hits need no data file read for it.
+            BinaryDocValuesField key =
+                    new BinaryDocValuesField(ArchiveFormat.KEY_FIELD, new BytesRef());
             doc.add(text);
             doc.add(rowId);
-            for (Version v : newest.values()) {
+            doc.add(key);
+            for (Map.Entry<BinaryRow, Version> e : newest.entrySet()) {
+                Version v = e.getValue();
                 if (isAdd(v.kind) && v.text != null) {
                     text.setStringValue(v.text);
                     rowId.setLongValue(v.rowId);
+                    key.setBytesValue(SerializationUtils.serializeBinaryRow(e.getKey()));
                     writer.addDocument(doc);
                     documents++;
                 }
@@ -256,6 +265,7 @@ public final class FreshRows implements Closeable {
                 if (!newest.containsKey(upperKeys.get(j))) {
                     text.setStringValue(upperTexts.get(j));
                     rowId.setLongValue(upperRows.get(j));
+                    key.setBytesValue(SerializationUtils.serializeBinaryRow(upperKeys.get(j)));
                     writer.addDocument(doc);
                     documents++;
                 }

@@ -7,7 +7,10 @@ import org.apache.paimon.data.BinaryRow;
 
 /**
  * One live row found by a full-text search: where it is (partition, bucket, data file, physical row
- * position) and its raw BM25 score (scores of different archives are compared as they are).
+ * position), its BM25 score and, when the index stored it, the row's primary key without the
+ * partition fields ({@link #key}). A hit is identified by its position: the key is what the data
+ * file holds there, carried so that primary-key columns need no data file read, and takes no part
+ * in equality or ranking.
  */
 public final class SearchHit implements Serializable {
 
@@ -26,13 +29,29 @@ public final class SearchHit implements Serializable {
     private final String fileName;
     private final long position;
     private final float score;
+    private final BinaryRow key;
 
     public SearchHit(BinaryRow partition, int bucket, String fileName, long position, float score) {
+        this(partition, bucket, fileName, position, score, null);
+    }
+
+    /**
+     * @param key the row's primary key without the partition fields (the key of Paimon's key-value
+     *     files), or null when the index does not store it
+     */
+    public SearchHit(
+            BinaryRow partition,
+            int bucket,
+            String fileName,
+            long position,
+            float score,
+            BinaryRow key) {
         this.partition = Objects.requireNonNull(partition);
         this.bucket = bucket;
         this.fileName = Objects.requireNonNull(fileName);
         this.position = position;
         this.score = score;
+        this.key = key;
     }
 
     public BinaryRow partition() {
@@ -53,6 +72,11 @@ public final class SearchHit implements Serializable {
 
     public float score() {
         return score;
+    }
+
+    /** The row's primary key without the partition fields, or null when the index had none. */
+    public BinaryRow key() {
+        return key;
     }
 
     static int comparePosition(SearchHit a, SearchHit b) {

@@ -7,9 +7,7 @@ import dev.strata.spark.data.PaimonToSpark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -68,7 +66,7 @@ final class BucketSearch {
         PkFullTextSearcher.BucketResult result =
                 hits(tableName, bucket, fresh, () -> prepared.search(query, k, stats));
         return new Found(
-                rows(tableName, table, bucket, result.hits(), columns, score, prepared::readRows),
+                rows(tableName, table, bucket, result.hits(), columns, score, prepared),
                 result.unsearchableRows(),
                 result.rowsIndexedAtQueryTime());
     }
@@ -76,12 +74,6 @@ final class BucketSearch {
     /** What one bucket's search runs. */
     interface Search {
         PkFullTextSearcher.BucketResult run() throws IOException;
-    }
-
-    /** How the rows behind hits are read from one bucket's data file. */
-    interface RowReader {
-        List<org.apache.paimon.data.InternalRow> read(
-                String fileName, long[] positions, List<String> columns) throws IOException;
     }
 
     /** The top-k hits {@code search} finds in one bucket, with a warning for unsearched rows. */
@@ -109,8 +101,10 @@ final class BucketSearch {
     }
 
     /**
-     * The rows behind {@code hits} of one bucket, read by file position through {@code reader}: the
-     * requested columns (plus {@code _score}); a hit whose row the snapshot deleted is left out.
+     * The rows behind {@code hits} of one bucket ({@link PkFullTextSearcher.PreparedBucket#rows}:
+     * from the keys the hits carry when only primary-key and partition columns are asked for, else
+     * read by file position): the requested columns (plus {@code _score}); a hit whose row the
+     * snapshot deleted is left out.
      */
     static List<InternalRow> rows(
             String tableName,
@@ -119,31 +113,23 @@ final class BucketSearch {
             List<SearchHit> hits,
             List<String> columns,
             boolean score,
-            RowReader reader) {
+            PkFullTextSearcher.PreparedBucket prepared) {
         List<InternalRow> rows = new ArrayList<>();
         try {
-            Map<String, List<SearchHit>> byFile = new LinkedHashMap<>();
-            for (SearchHit hit : hits) {
-                byFile.computeIfAbsent(hit.fileName(), f -> new ArrayList<>()).add(hit);
-            }
-            List<String> read =
-                    columns.isEmpty() ? List.of(table.rowType().getFieldNames().get(0)) : columns;
-            PaimonToSpark converter = PaimonToSpark.forRowType(table.rowType().project(read));
-            for (Map.Entry<String, List<SearchHit>> file : byFile.entrySet()) {
-                long[] positions =
-                        file.getValue().stream().mapToLong(SearchHit::position).toArray();
-                List<org.apache.paimon.data.InternalRow> values =
-                        reader.read(file.getKey(), positions, read);
-                for (int i = 0; i < positions.length; i++) {
-                    org.apache.paimon.data.InternalRow row = values.get(i);
-                    if (row != null) {
-                        rows.add(
-                                output(
-                                        columns.size(),
-                                        columns.isEmpty() ? null : converter.convert(row),
-                                        score,
-                                        file.getValue().get(i).score()));
-                    }
+            PaimonToSpark converter =
+                    columns.isEmpty()
+                            ? null
+                            : PaimonToSpark.forRowType(table.rowType().project(columns));
+            List<org.apache.paimon.data.InternalRow> values = prepared.rows(hits, columns);
+            for (int i = 0; i < hits.size(); i++) {
+                org.apache.paimon.data.InternalRow row = values.get(i);
+                if (row != null) {
+                    rows.add(
+                            output(
+                                    columns.size(),
+                                    converter == null ? null : converter.convert(row),
+                                    score,
+                                    hits.get(i).score()));
                 }
             }
             return rows;

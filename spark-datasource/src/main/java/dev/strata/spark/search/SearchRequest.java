@@ -97,7 +97,7 @@ final class SearchRequest implements Serializable {
                 hits,
                 columns,
                 score,
-                plan.prepared(i)::readRows);
+                plan.prepared(i));
     }
 
     String describe(SearchPlan plan, String runsOn) {
