@@ -9,7 +9,6 @@ import dev.strata.index.source.SourceFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,60 +72,17 @@ public final class BucketSearcher {
             throws IOException {
         checkK(k);
         checkQuery(query);
-        Map<String, DataFileMeta> byName = new HashMap<>();
-        for (DataFileMeta f : activeFiles) {
-            byName.put(f.fileName(), f);
-        }
+        Map<String, DataFileMeta> byName = byName(activeFiles);
         List<SearchHit> all = new ArrayList<>();
         for (IndexFileMeta archive : archives) {
-            List<SourceFile> sources = headers.header(files, archive).sourceMeta().sourceFiles();
-            int n = sources.size();
-            long[] offsets = new long[n];
-            long[] counts = new long[n];
-            boolean[] active = new boolean[n];
-            DeletionVector[] dvs = new DeletionVector[n];
-            long offset = 0;
-            boolean anyLive = false;
-            for (int i = 0; i < n; i++) {
-                SourceFile s = sources.get(i);
-                DataFileMeta file = byName.get(s.fileName());
-                if (file != null && file.rowCount() != s.rowCount()) {
-                    throw new IllegalStateException(
-                            "Cannot search full-text archive "
-                                    + archive.fileName()
-                                    + ": data file "
-                                    + s.fileName()
-                                    + " has "
-                                    + file.rowCount()
-                                    + " rows, the archive recorded "
-                                    + s.rowCount()
-                                    + ".");
-                }
-                offsets[i] = offset;
-                counts[i] = s.rowCount();
-                active[i] = file != null;
-                DeletionVector dv = deletionVectors.get(s.fileName());
-                dvs[i] = dv == null || dv.isEmpty() ? null : dv;
-                if (active[i] && (dvs[i] == null || dvs[i].getCardinality() < s.rowCount())) {
-                    anyLive = true;
-                }
-                offset += s.rowCount();
-            }
-            if (!anyLive) {
+            ArchiveRows rows = ArchiveRows.of(files, headers, archive, byName, deletionVectors);
+            if (!rows.anyLive) {
                 continue;
             }
             try (OpenArchives.Lease lease =
                     OpenArchives.shared().acquire(files, archive, headers)) {
                 ArchiveReader reader = lease.reader();
-                Query parsed = parse(reader.header().analyzer().newAnalyzer(), query);
-                Query filtered =
-                        new BooleanQuery.Builder()
-                                .add(parsed, BooleanClause.Occur.MUST)
-                                .add(
-                                        new LiveRowsQuery(
-                                                archive.fileName(), offsets, counts, active, dvs),
-                                        BooleanClause.Occur.FILTER)
-                                .build();
+                Query filtered = rows.live(parse(reader.header().analyzer().newAnalyzer(), query));
                 IndexSearcher searcher = searcher(reader.indexReader(), global);
                 TopDocs top = searcher.search(filtered, k);
                 List<LeafReaderContext> leaves = reader.indexReader().leaves();
@@ -143,26 +99,13 @@ public final class BucketSearcher {
                                         + " has no row id.");
                     }
                     long rowId = rowIds.longValue();
-                    if (rowId < 0 || rowId >= offset) {
-                        throw new IOException(
-                                "Full-text archive "
-                                        + archive.fileName()
-                                        + " row id "
-                                        + rowId
-                                        + " is outside [0, "
-                                        + offset
-                                        + ").");
-                    }
-                    int i = java.util.Arrays.binarySearch(offsets, rowId);
-                    if (i < 0) {
-                        i = -i - 2;
-                    }
+                    int i = rows.sourceOf(rowId);
                     all.add(
                             new SearchHit(
                                     partition,
                                     bucket,
-                                    sources.get(i).fileName(),
-                                    rowId - offsets[i],
+                                    rows.sources.get(i).fileName(),
+                                    rowId - rows.offsets[i],
                                     sd.score,
                                     reader.header().keyed()
                                             ? key(leaf, sd.doc, archive.fileName())
@@ -188,21 +131,10 @@ public final class BucketSearcher {
             String query)
             throws IOException {
         checkQuery(query);
-        Set<String> active = new HashSet<>();
-        for (DataFileMeta f : activeFiles) {
-            active.add(f.fileName());
-        }
+        Map<String, DataFileMeta> byName = byName(activeFiles);
         CorpusStats sum = CorpusStats.empty();
         for (IndexFileMeta archive : archives) {
-            boolean anyLive = false;
-            for (SourceFile s : headers.header(files, archive).sourceMeta().sourceFiles()) {
-                DeletionVector dv = deletionVectors.get(s.fileName());
-                if (active.contains(s.fileName())
-                        && (dv == null || dv.getCardinality() < s.rowCount())) {
-                    anyLive = true;
-                }
-            }
-            if (!anyLive) {
+            if (!ArchiveRows.of(files, headers, archive, byName, deletionVectors).anyLive) {
                 continue;
             }
             try (OpenArchives.Lease lease =
@@ -235,84 +167,26 @@ public final class BucketSearcher {
             String query)
             throws IOException {
         checkQuery(query);
-        Map<String, DataFileMeta> byName = new HashMap<>();
-        for (DataFileMeta f : activeFiles) {
-            byName.put(f.fileName(), f);
-        }
+        Map<String, DataFileMeta> byName = byName(activeFiles);
         Map<String, RoaringBitmap32> out = new HashMap<>();
         for (IndexFileMeta archive : archives) {
-            List<SourceFile> sources = headers.header(files, archive).sourceMeta().sourceFiles();
-            int n = sources.size();
-            long[] offsets = new long[n];
-            long[] counts = new long[n];
-            boolean[] active = new boolean[n];
-            DeletionVector[] dvs = new DeletionVector[n];
-            long offset = 0;
-            boolean anyLive = false;
-            for (int i = 0; i < n; i++) {
-                SourceFile s = sources.get(i);
-                DataFileMeta file = byName.get(s.fileName());
-                if (file != null && file.rowCount() != s.rowCount()) {
-                    throw new IllegalStateException(
-                            "Cannot search full-text archive "
-                                    + archive.fileName()
-                                    + ": data file "
-                                    + s.fileName()
-                                    + " has "
-                                    + file.rowCount()
-                                    + " rows, the archive recorded "
-                                    + s.rowCount()
-                                    + ".");
-                }
-                offsets[i] = offset;
-                counts[i] = s.rowCount();
-                active[i] = file != null;
-                DeletionVector dv = deletionVectors.get(s.fileName());
-                dvs[i] = dv == null || dv.isEmpty() ? null : dv;
-                if (active[i] && (dvs[i] == null || dvs[i].getCardinality() < s.rowCount())) {
-                    anyLive = true;
-                }
-                offset += s.rowCount();
-            }
-            if (!anyLive) {
+            ArchiveRows rows = ArchiveRows.of(files, headers, archive, byName, deletionVectors);
+            if (!rows.anyLive) {
                 continue;
             }
             try (OpenArchives.Lease lease =
                     OpenArchives.shared().acquire(files, archive, headers)) {
                 ArchiveReader reader = lease.reader();
-                Query filtered =
-                        new BooleanQuery.Builder()
-                                .add(
-                                        parse(reader.header().analyzer().newAnalyzer(), query),
-                                        BooleanClause.Occur.MUST)
-                                .add(
-                                        new LiveRowsQuery(
-                                                archive.fileName(), offsets, counts, active, dvs),
-                                        BooleanClause.Occur.FILTER)
-                                .build();
-                long total = offset;
                 forEachMatch(
                         reader.indexReader(),
-                        filtered,
+                        rows.live(parse(reader.header().analyzer().newAnalyzer(), query)),
                         "full-text archive " + archive.fileName(),
                         rowId -> {
-                            if (rowId < 0 || rowId >= total) {
-                                throw new IOException(
-                                        "Full-text archive "
-                                                + archive.fileName()
-                                                + " row id "
-                                                + rowId
-                                                + " is outside [0, "
-                                                + total
-                                                + ").");
-                            }
-                            int i = java.util.Arrays.binarySearch(offsets, rowId);
-                            if (i < 0) {
-                                i = -i - 2;
-                            }
+                            int i = rows.sourceOf(rowId);
                             out.computeIfAbsent(
-                                            sources.get(i).fileName(), f -> new RoaringBitmap32())
-                                    .add((int) (rowId - offsets[i]));
+                                            rows.sources.get(i).fileName(),
+                                            f -> new RoaringBitmap32())
+                                    .add((int) (rowId - rows.offsets[i]));
                         });
             }
         }
@@ -359,10 +233,7 @@ public final class BucketSearcher {
             Set<String> readFiles)
             throws IOException {
         queries.forEach(BucketSearcher::checkQuery);
-        Map<String, DataFileMeta> byName = new HashMap<>();
-        for (DataFileMeta f : activeFiles) {
-            byName.put(f.fileName(), f);
-        }
+        Map<String, DataFileMeta> byName = byName(activeFiles);
         long count = 0;
         List<IndexFileMeta> notCounted = new ArrayList<>();
         for (IndexFileMeta archive : archives) {
@@ -529,6 +400,119 @@ public final class BucketSearcher {
         return SerializationUtils.deserializeBinaryRow(
                 java.util.Arrays.copyOfRange(
                         bytes.bytes, bytes.offset, bytes.offset + bytes.length));
+    }
+
+    private static Map<String, DataFileMeta> byName(List<DataFileMeta> files) {
+        Map<String, DataFileMeta> byName = new HashMap<>();
+        for (DataFileMeta f : files) {
+            byName.put(f.fileName(), f);
+        }
+        return byName;
+    }
+
+    /**
+     * The archive row ids of one archive's sources (each source's offset and row count, in source
+     * order), which sources are active data files of the snapshot and their deletion vectors: what
+     * makes a document a live row.
+     */
+    private static final class ArchiveRows {
+        final String archive;
+        final List<SourceFile> sources;
+        final long[] offsets;
+        final long[] counts;
+        final boolean[] active;
+        final DeletionVector[] dvs;
+        final long total;
+        final boolean anyLive;
+
+        private ArchiveRows(
+                String archive,
+                List<SourceFile> sources,
+                long[] offsets,
+                long[] counts,
+                boolean[] active,
+                DeletionVector[] dvs,
+                long total,
+                boolean anyLive) {
+            this.archive = archive;
+            this.sources = sources;
+            this.offsets = offsets;
+            this.counts = counts;
+            this.active = active;
+            this.dvs = dvs;
+            this.total = total;
+            this.anyLive = anyLive;
+        }
+
+        static ArchiveRows of(
+                ArchiveFiles files,
+                ArchiveHeaders headers,
+                IndexFileMeta archive,
+                Map<String, DataFileMeta> activeByName,
+                Map<String, DeletionVector> deletionVectors)
+                throws IOException {
+            List<SourceFile> sources = headers.header(files, archive).sourceMeta().sourceFiles();
+            int n = sources.size();
+            long[] offsets = new long[n];
+            long[] counts = new long[n];
+            boolean[] active = new boolean[n];
+            DeletionVector[] dvs = new DeletionVector[n];
+            long offset = 0;
+            boolean anyLive = false;
+            for (int i = 0; i < n; i++) {
+                SourceFile s = sources.get(i);
+                DataFileMeta file = activeByName.get(s.fileName());
+                if (file != null && file.rowCount() != s.rowCount()) {
+                    throw new IllegalStateException(
+                            "Cannot search full-text archive "
+                                    + archive.fileName()
+                                    + ": data file "
+                                    + s.fileName()
+                                    + " has "
+                                    + file.rowCount()
+                                    + " rows, the archive recorded "
+                                    + s.rowCount()
+                                    + ".");
+                }
+                offsets[i] = offset;
+                counts[i] = s.rowCount();
+                active[i] = file != null;
+                DeletionVector dv = deletionVectors.get(s.fileName());
+                dvs[i] = dv == null || dv.isEmpty() ? null : dv;
+                if (active[i] && (dvs[i] == null || dvs[i].getCardinality() < s.rowCount())) {
+                    anyLive = true;
+                }
+                offset += s.rowCount();
+            }
+            return new ArchiveRows(
+                    archive.fileName(), sources, offsets, counts, active, dvs, offset, anyLive);
+        }
+
+        /** {@code parsed} restricted to the live rows. */
+        Query live(Query parsed) {
+            return new BooleanQuery.Builder()
+                    .add(parsed, BooleanClause.Occur.MUST)
+                    .add(
+                            new LiveRowsQuery(archive, offsets, counts, active, dvs),
+                            BooleanClause.Occur.FILTER)
+                    .build();
+        }
+
+        /** The index of the source holding archive row {@code rowId}. */
+        int sourceOf(long rowId) throws IOException {
+            if (rowId < 0 || rowId >= total) {
+                throw new IOException(
+                        "Full-text archive "
+                                + archive
+                                + " row id "
+                                + rowId
+                                + " is outside [0, "
+                                + total
+                                + ").");
+            }
+            int i = java.util.Arrays.binarySearch(offsets, rowId);
+            return i < 0 ? -i - 2 : i;
+        }
     }
 
     private static IndexSearcher searcher(IndexReader reader, CorpusStats global) {
