@@ -189,20 +189,7 @@ public final class SearchQueries {
         }
         switch (type) {
             case "match":
-                return match(
-                        analyzer,
-                        body,
-                        Set.of(
-                                "query",
-                                "terms",
-                                "operator",
-                                "boost",
-                                "fuzziness",
-                                "max_expansions",
-                                "maxExpansions",
-                                "prefix_length",
-                                "prefixLength",
-                                "column"));
+                return match(analyzer, body, withMatchFields("column"));
             case "multi_match":
                 JsonNode columns = body.get("columns");
                 if (columns != null && (!columns.isArray() || columns.size() > 1)) {
@@ -210,21 +197,7 @@ public final class SearchQueries {
                             "multi_match over several columns is not supported: a table's"
                                     + " full-text index covers one column; search each column and combine the results");
                 }
-                return match(
-                        analyzer,
-                        body,
-                        Set.of(
-                                "query",
-                                "terms",
-                                "operator",
-                                "boost",
-                                "fuzziness",
-                                "max_expansions",
-                                "maxExpansions",
-                                "prefix_length",
-                                "prefixLength",
-                                "columns",
-                                "boosts"));
+                return match(analyzer, body, withMatchFields("columns", "boosts"));
             case "match_phrase":
             case "phrase":
                 return phrase(analyzer, body);
@@ -448,5 +421,24 @@ public final class SearchQueries {
                     "cannot analyse '" + text + "': " + e.getMessage(), e);
         }
         return out;
+    }
+
+    /** The fields a match query body may have, besides {@code extra}. */
+    private static final List<String> MATCH_FIELDS =
+            List.of(
+                    "query",
+                    "terms",
+                    "operator",
+                    "boost",
+                    "fuzziness",
+                    "max_expansions",
+                    "maxExpansions",
+                    "prefix_length",
+                    "prefixLength");
+
+    private static Set<String> withMatchFields(String... extra) {
+        Set<String> fields = new java.util.HashSet<>(MATCH_FIELDS);
+        fields.addAll(List.of(extra));
+        return fields;
     }
 }
