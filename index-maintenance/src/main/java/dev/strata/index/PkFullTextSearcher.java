@@ -989,10 +989,26 @@ public final class PkFullTextSearcher {
                                 + " rows.");
             }
         }
-        Map<Long, InternalRow> found =
-                file.schemaId() == table.schema().id() && "parquet".equals(file.fileFormat())
-                        ? readSelected(table, partition, bucket, file, type, positions, dv)
-                        : readThrough(table, partition, bucket, file, type, positions, dv);
+        Map<Long, InternalRow> found;
+        try {
+            found =
+                    file.schemaId() == table.schema().id() && "parquet".equals(file.fileFormat())
+                            ? readSelected(table, partition, bucket, file, type, positions, dv)
+                            : readThrough(table, partition, bucket, file, type, positions, dv);
+        } catch (IOException | RuntimeException e) {
+            // Paimon's and parquet-mr's readers name the file but not what was being done.
+            throw new IOException(
+                    "Cannot read the rows of hits in data file "
+                            + file.fileName()
+                            + " of table "
+                            + table.fullName()
+                            + " (columns "
+                            + columns
+                            + "): "
+                            + e.getMessage()
+                            + ". The file is damaged or unreadable: restore it from a backup.",
+                    e);
+        }
         List<InternalRow> rows = new ArrayList<>(positions.length);
         for (long p : positions) {
             rows.add(found.get(p));

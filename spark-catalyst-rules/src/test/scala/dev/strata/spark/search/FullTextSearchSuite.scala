@@ -569,4 +569,37 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     val branch = error("SELECT * FROM full_text_search('lake.kb.`docs$branch_..`', 'body', 'x', 1)")
     assert(branch.contains("Branch names must not be empty"), branch)
   }
+  test("primary-key and partition columns of the top-k come from the archives: no data file is read") {
+    spark.sql(
+      "CREATE TABLE lake.kb.keyed (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
+        "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'pk-full-text.index.columns'='body')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.keyed SELECT id, concat('d', cast(id % 2 AS STRING)), " +
+        "concat('doc ', CASE WHEN id % 5 = 0 THEN 'needle ' ELSE '' END, cast(id AS STRING)) FROM range(0, 400)"
+    )
+    spark.sql("DELETE FROM lake.kb.keyed WHERE id = 10")
+    spark.sql("CALL lake.sys.compact(table => 'kb.keyed')")
+    val search = "FROM full_text_search('lake.kb.keyed', 'body', 'needle', 1000)"
+    val expected = spark.sql(s"SELECT dt, id, _score $search").collect().toSeq
+    assert(expected.map(_.getLong(1)).toSet == (0L until 400L by 5).filter(_ != 10).toSet)
+    // Destroy every data file's bytes (same length): what still answers cannot have read them.
+    val files = spark
+      .sql("SELECT file_path FROM lake.kb.`keyed$files`")
+      .collect()
+      .map(r => java.nio.file.Paths.get(new java.net.URI(r.getString(0)).getPath))
+    assert(files.nonEmpty)
+    files.foreach { f =>
+      java.nio.file.Files.write(f, new Array[Byte](java.nio.file.Files.size(f).toInt))
+    }
+    Seq("16", "0").foreach { max =>
+      withDriverMaxBuckets(max) {
+        assert(spark.sql(s"SELECT dt, id, _score $search").collect().toSeq == expected, max)
+        assert(spark.sql(s"SELECT count(*) $search").collect().head.getLong(0) == expected.size)
+        val e = intercept[Exception](spark.sql(s"SELECT id, body $search").collect())
+        assert(e.getMessage.contains("Cannot search lake.kb.keyed"), e.getMessage)
+      }
+    }
+  }
 }
