@@ -26,9 +26,10 @@ import org.apache.paimon.table.sink.CommitMessageImpl;
 
 /**
  * Rebuilds the archives of one (partition, bucket) from a snapshot, independently of any data write
- * (for {@code CALL rebuild_pk_fulltext}; run one per bucket, commit all messages in one snapshot).
- * Archives are classified with full checksum verification, so a corrupt archive is retired and
- * rebuilt.
+ * (for {@code CALL rebuild_pk_fulltext}; run one per bucket, commit all messages in one snapshot):
+ * levels without a current archive, and levels whose archive is of format version 1 (no stored
+ * primary keys); with {@code force}, every level. Archives are classified with full checksum
+ * verification, so a corrupt archive is retired and rebuilt.
  */
 public final class PkFullTextRebuild {
 
@@ -94,6 +95,11 @@ public final class PkFullTextRebuild {
             List<IndexFileMeta> before = maintainer.payloads();
             if (force) {
                 maintainer.retireAll();
+            } else {
+                // Archives of format version 1 store no primary keys: still searched, but every hit
+                // reads its data file. A rebuild rewrites them in the current version.
+                maintainer.retire(
+                        archive -> !header(maintainers, partition, bucket, archive).keyed());
             }
             IndexCommit commit = maintainer.prepareCommit(null, null, true);
             try {

@@ -10,24 +10,24 @@ import dev.strata.index.archive.LuceneArchiveBuilder;
 import dev.strata.index.archive.TextReader;
 import dev.strata.index.fixtures.PkTable;
 import dev.strata.index.options.FullTextDefinition;
-import dev.strata.index.search.BucketSearcher;
 import dev.strata.index.search.SearchHit;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.index.IndexFileMeta;
+import org.apache.paimon.io.CompactIncrement;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -144,47 +144,74 @@ class StoredKeysTest {
     }
 
     @Test
-    void anArchiveWithoutKeysIsSearchedAndItsRowsAreRead() throws Exception {
+    void anArchiveWithoutKeysIsSearchedByReadingRowsAndARebuildRewritesItWithKeys()
+            throws Exception {
         try (PkTable t = table(dir)) {
             FileStoreTable table = t.table();
             FullTextDefinition def = PkFullTextIndex.definition(table);
             TextReader.Factory keyed =
                     DataFileTextReader.factory(table, BinaryRow.EMPTY_ROW, 0, def.field());
             // A reader factory that reads no keys builds a version 1 archive, as Strata wrote
-            // before archives stored keys.
+            // before archives stored keys; it replaces the current archive in a commit.
             TextReader.Factory keyless = keyed::open;
             ArchiveFiles files = ArchiveFiles.of(table, BinaryRow.EMPTY_ROW, 0);
-            List<DataFileMeta> sources = t.dataFiles();
+            List<IndexFileMeta> current = t.archives();
             IndexFileMeta v1 =
                     new LuceneArchiveBuilder(
                                     files, keyless, def.fieldId(), def.analyzer(), null, 16)
-                            .build(sources);
-            ArchiveHeaders headers = new ArchiveHeaders(false);
-            assertThat(headers.header(files, v1).keyed()).isFalse();
+                            .build(t.dataFiles());
+            assertThat(new ArchiveHeaders(false).header(files, v1).keyed()).isFalse();
+            t.commit(
+                    List.of(
+                            new CommitMessageImpl(
+                                    BinaryRow.EMPTY_ROW,
+                                    0,
+                                    1,
+                                    new DataIncrement(
+                                            List.of(),
+                                            List.of(),
+                                            List.of(),
+                                            List.of(v1),
+                                            new ArrayList<>(current)),
+                                    CompactIncrement.emptyIncrement())));
+            assertThat(t.archives()).containsExactly(v1);
 
-            Snapshot snapshot = table.snapshotManager().latestSnapshot();
-            PkFullTextSearcher.PreparedBucket bucket =
-                    PkFullTextSearcher.create(table)
-                            .prepare(snapshot, BinaryRow.EMPTY_ROW, 0, false);
-            Map<String, DeletionVector> dvs =
-                    SnapshotBuckets.shared()
-                            .deletionVectors(table, snapshot, BinaryRow.EMPTY_ROW, 0);
-            List<SearchHit> hits =
-                    BucketSearcher.search(
-                            BinaryRow.EMPTY_ROW,
-                            0,
-                            files,
-                            headers,
-                            List.of(v1),
-                            sources,
-                            dvs,
-                            null,
-                            "even",
-                            10_000);
-            assertThat(hits).isNotEmpty().allSatisfy(h -> assertThat(h.key()).isNull());
             TreeSet<Long> even = expected(t, "even");
+            PkFullTextSearcher.PreparedBucket bucket =
+                    PkFullTextSearcher.create(t.table())
+                            .prepare(
+                                    t.table().snapshotManager().latestSnapshot(),
+                                    BinaryRow.EMPTY_ROW,
+                                    0,
+                                    false);
+            List<SearchHit> hits = bucket.search("even", 10_000, null).hits();
+            assertThat(hits).isNotEmpty().allSatisfy(h -> assertThat(h.key()).isNull());
             assertThat(ids(bucket.rows(hits, List.of("id")))).isEqualTo(even);
             assertThat(bucket.rows(hits, List.of())).hasSize(hits.size()).doesNotContainNull();
+
+            PkFullTextRebuild.Result rebuild =
+                    PkFullTextRebuild.run(
+                            t.table(), t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, false, null);
+            assertThat(rebuild.report()).extracting(LevelReport::action).contains("built");
+            t.commit(rebuild.messages());
+            assertThat(t.archives())
+                    .isNotEmpty()
+                    .allSatisfy(
+                            a ->
+                                    assertThat(new ArchiveHeaders(false).header(files, a).keyed())
+                                            .isTrue());
+            List<SearchHit> keyedHits =
+                    PkFullTextSearcher.create(t.table())
+                            .prepare(
+                                    t.table().snapshotManager().latestSnapshot(),
+                                    BinaryRow.EMPTY_ROW,
+                                    0,
+                                    false)
+                            .search("even", 10_000, null)
+                            .hits();
+            TreeSet<Long> keys = new TreeSet<>();
+            keyedHits.forEach(h -> keys.add(h.key().getLong(0)));
+            assertThat(keys).isEqualTo(even);
         }
     }
 }

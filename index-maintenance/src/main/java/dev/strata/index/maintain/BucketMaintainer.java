@@ -391,11 +391,24 @@ public final class BucketMaintainer implements AutoCloseable {
      * (used by a forced rebuild).
      */
     public synchronized void retireAll() {
+        retire(archive -> true);
+    }
+
+    /**
+     * Queues the current archives {@code which} selects for retirement, so the next blocking commit
+     * rebuilds their levels.
+     */
+    public synchronized void retire(java.util.function.Predicate<IndexFileMeta> which) {
         if (pending != null) {
             throw new IllegalStateException("Cannot retire full-text archives during a build.");
         }
-        retired.addAll(current);
-        current.clear();
+        for (java.util.Iterator<IndexFileMeta> it = current.iterator(); it.hasNext(); ) {
+            IndexFileMeta archive = it.next();
+            if (which.test(archive)) {
+                retired.add(archive);
+                it.remove();
+            }
+        }
     }
 
     /** Cancels a pending build; committed archives are untouched. */
