@@ -569,7 +569,9 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     val branch = error("SELECT * FROM full_text_search('lake.kb.`docs$branch_..`', 'body', 'x', 1)")
     assert(branch.contains("Branch names must not be empty"), branch)
   }
-  test("primary-key and partition columns of the top-k come from the archives: no data file is read") {
+  test(
+    "primary-key and partition columns of the top-k come from the archives: no data file is read"
+  ) {
     spark.sql(
       "CREATE TABLE lake.kb.keyed (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
         "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
