@@ -30,7 +30,7 @@ class ShreddedBytesTest extends PaimonTablesTestBase {
      * Rows of {@code width} keys from a 2 000-key universe ("hot" in every row), values with {@code
      * decimals} decimals.
      */
-    private static List<GeneratedMap> rows(int n, int width, int decimals) {
+    static List<GeneratedMap> rows(int n, int width, int decimals) {
         Random random = new Random(20261201L + decimals);
         int scale = decimals == 4 ? 10_000 : 100;
         List<GeneratedMap> out = new ArrayList<>();
