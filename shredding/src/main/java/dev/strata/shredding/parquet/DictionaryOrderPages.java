@@ -318,6 +318,9 @@ final class DictionaryOrderPages implements PageWriteStore {
                 page = reorder(dictionaryPage);
             }
             release();
+            if (compressor instanceof ZstdPageCompressor) {
+                ((ZstdPageCompressor) compressor).compressNextAsDictionary();
+            }
             out.writeDictionaryPage(page);
         }
 
@@ -528,13 +531,32 @@ final class DictionaryOrderPages implements PageWriteStore {
         return idsByKey(keys);
     }
 
-    /** The ids ordered by their (distinct) keys. */
-    private static int[] idsByKey(long[] keys) {
+    /**
+     * The ids ordered by their keys, equal keys by id. Keys repeat when parquet's PLAIN writer
+     * stored NaNs of different bits, which are distinct dictionary entries, as the same canonical
+     * NaN.
+     */
+    static int[] idsByKey(long[] keys) {
         long[] sorted = keys.clone();
         Arrays.sort(sorted);
+        boolean distinct = true;
+        for (int i = 1; i < sorted.length && distinct; i++) {
+            distinct = sorted[i] != sorted[i - 1];
+        }
         int[] order = new int[keys.length];
-        for (int id = 0; id < keys.length; id++) {
-            order[Arrays.binarySearch(sorted, keys[id])] = id;
+        if (distinct) {
+            for (int id = 0; id < keys.length; id++) {
+                order[Arrays.binarySearch(sorted, keys[id])] = id;
+            }
+            return order;
+        }
+        Integer[] ids = new Integer[keys.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = i;
+        }
+        Arrays.sort(ids, (a, b) -> Long.compare(keys[a], keys[b]));
+        for (int i = 0; i < ids.length; i++) {
+            order[i] = ids[i];
         }
         return order;
     }
