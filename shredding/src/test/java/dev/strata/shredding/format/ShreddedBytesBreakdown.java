@@ -48,7 +48,8 @@ import org.apache.parquet.io.SeekableInputStream;
  * <p>A main class, not a test: {@code java -cp <test classpath> ...ShreddedBytesBreakdown [rows]
  * [width] [decimals]} (defaults 200 000 x 30, 2 decimals, two buckets so two files). Pass {@code
  * -Dstrata.breakdown.chunks=true} to print every chunk, {@code -Dstrata.breakdown.dir=<dir>} to
- * keep the tables there.
+ * keep the tables there, {@code -Dstrata.breakdown.warmups=N} to write the shredded table N times
+ * first (timed) so the measured writes run warm.
  */
 public final class ShreddedBytesBreakdown {
 
@@ -115,6 +116,9 @@ public final class ShreddedBytesBreakdown {
         final List<Chunk> chunks = new ArrayList<>();
         Footer footer;
     }
+
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
 
     private ShreddedBytesBreakdown() {}
 
@@ -430,8 +434,42 @@ public final class ShreddedBytesBreakdown {
                             PaimonTables.Kind.APPEND,
                             PaimonTables.layoutOptions(false, 0, null),
                             Map.of());
+            for (int i = 0; i < Integer.getInteger("strata.breakdown.warmups", 0); i++) {
+                FileStoreTable warm =
+                        tables.create(
+                                "w" + i,
+                                PaimonTables.Kind.APPEND,
+                                ShreddingOptions.withFileFormat(
+                                        PaimonTables.ROW_TYPE,
+                                        Map.of(
+                                                ShreddingOptions.layoutKey("m"),
+                                                "shared-shredding")),
+                                Map.of());
+                long t = System.nanoTime();
+                long cpu = THREADS.getCurrentThreadCpuTime();
+                tables.write(warm, ids, maps);
+                System.out.printf(
+                        "warm-up write %d: %d ms (CPU %d ms)%n",
+                        i,
+                        (System.nanoTime() - t) / 1_000_000,
+                        (THREADS.getCurrentThreadCpuTime() - cpu) / 1_000_000);
+            }
+            long start = System.nanoTime();
+            long cpu = THREADS.getCurrentThreadCpuTime();
             tables.write(shredded, ids, maps);
+            long shreddedNanos = System.nanoTime() - start;
+            long shreddedCpu = THREADS.getCurrentThreadCpuTime() - cpu;
+            start = System.nanoTime();
+            cpu = THREADS.getCurrentThreadCpuTime();
             tables.write(plain, ids, maps);
+            long plainNanos = System.nanoTime() - start;
+            long plainCpu = THREADS.getCurrentThreadCpuTime() - cpu;
+            System.out.printf(
+                    "write: shredded %d ms (CPU %d ms), default %d ms (CPU %d ms)%n",
+                    shreddedNanos / 1_000_000,
+                    shreddedCpu / 1_000_000,
+                    plainNanos / 1_000_000,
+                    plainCpu / 1_000_000);
             List<FileBytes> s = measure(shredded);
             List<FileBytes> p = measure(plain);
             print("shredded", s, chunks);
