@@ -20,6 +20,8 @@ import org.apache.parquet.column.page.PageWriter;
 import org.apache.parquet.column.statistics.SizeStatistics;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.statistics.geospatial.GeospatialStatistics;
+import org.apache.parquet.column.values.bitpacking.BytePacker;
+import org.apache.parquet.column.values.bitpacking.Packer;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.apache.parquet.compression.CompressionCodecFactory;
@@ -35,23 +37,32 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * <ul>
  *   <li>as written (ascending values of the first page, later values in order of appearance: see
  *       {@link DoubleDictionaryWriter}),
- *   <li>all values ascending,
  *   <li>grouped by exponent, then by the low 48 bits of the mantissa, then its top 4 bits. Decimal
  *       values share their low mantissa bits in residue classes (k/100 and (k+400)/100 with the
- *       same exponent differ only in the top 4 bits), so consecutive entries repeat 6 bytes.
+ *       same exponent differ only in the top 4 bits), so consecutive entries repeat 6 bytes,
+ *   <li>by the low 6 bytes taken from the lowest byte up, then the top 2 (neighbours share their
+ *       first bytes, so matches run across entries).
  * </ul>
  *
- * If a new order wins, every held page's ids are renumbered and re-encoded (same RLE / bit-packed
- * runs, since equal ids stay equal; bit width from the page's largest id) and the pages go to
- * parquet-hadoop's writer in their order, then the dictionary; statistics, page counts and indexes
- * are those parquet's column writer computed. A page's width may grow, so an order is taken only
- * when its compressed dictionary plus the estimated growth of the pages is smaller.
+ * Which one wins depends on the values: 10 000 two-decimal values 0.00-99.99 take 13.6 KB
+ * ascending, 11.5 KB grouped and 9.1 KB low bytes first at zstd level 1; -50.00-49.99 take 14.4,
+ * 9.4 and 16.6 KB; integers are smallest ascending, so they keep the order as written.
+ *
+ * <p>If a new order wins, every held page's ids are renumbered and the pages go to parquet-hadoop's
+ * writer in their order, then the dictionary; statistics, page counts and indexes are those
+ * parquet's column writer computed. When every page was written at the width of the whole
+ * dictionary (the usual case: the first page saw most values), ids are renumbered in place, group
+ * by group, with parquet-column's bit packers: same runs, same length. Otherwise the ids are
+ * decoded and re-encoded (equal ids stay equal, so the same RLE / bit-packed runs; width from the
+ * page's largest id), and an order is taken only when its compressed dictionary plus the estimated
+ * growth of the pages is smaller. A dictionary whose values take under 1 % of the chunk's page
+ * bytes is left as written: sorting and compressing it costs more than it could save.
  *
  * <p>Why: each shared {@code __col_*} of a shredded file carries its own dictionary where Paimon's
  * layout has one per file. Two-decimal values give every column all ~10 000 distinct values, but
  * the first page (20 000 rows) sees only ~86 % of them, so the dictionary was a sorted subset with
- * gaps followed by ~1 350 values in order of appearance: ~20 KB at zstd level 1 against ~11.5 KB
- * for the whole set grouped as above.
+ * gaps followed by ~1 350 values in order of appearance: ~20 KB at zstd level 1 against ~9 KB for
+ * the whole set in the best of the orders above.
  *
  * <p>Columns of any other type, chunks whose first page is not dictionary-encoded and v2 pages go
  * straight to parquet-hadoop's writer. Held pages count in {@link PageWriter#getMemSize()}, so the
@@ -318,9 +329,6 @@ final class DictionaryOrderPages implements PageWriteStore {
                 page = reorder(dictionaryPage);
             }
             release();
-            if (compressor instanceof ZstdPageCompressor) {
-                ((ZstdPageCompressor) compressor).compressNextAsDictionary();
-            }
             out.writeDictionaryPage(page);
         }
 
@@ -349,8 +357,24 @@ final class DictionaryOrderPages implements PageWriteStore {
          */
         private DictionaryPage reorder(DictionaryPage page) throws IOException {
             int n = page.getDictionarySize();
+            if (n < 2 || 8.0 * n < MIN_DICTIONARY_SHARE * heldBytes) {
+                return page;
+            }
             byte[] plain = page.getBytes().toByteArray();
-            if (n < 2 || plain.length != 8 * n || !decodeIds(n)) {
+            if (plain.length != 8 * n || !locateValues()) {
+                return page;
+            }
+            // Pages written at the final width (the usual case: the first page already saw most
+            // values) take any renumbering in place; otherwise widths may grow, which needs the
+            // ids decoded to estimate.
+            int fullWidth = BytesUtils.getWidthFromMaxInt(n - 1);
+            boolean inPlace = true;
+            for (HeldPage p : held) {
+                if (p.valuesOffset >= 0 && (p.bytes[p.valuesOffset] & 0xFF) != fullWidth) {
+                    inPlace = false;
+                }
+            }
+            if (!inPlace && !decodeIds(n)) {
                 return page;
             }
             ByteBuffer in = ByteBuffer.wrap(plain).order(ByteOrder.LITTLE_ENDIAN);
@@ -361,13 +385,18 @@ final class DictionaryOrderPages implements PageWriteStore {
             long best = compressor.compress(BytesInput.from(plain)).size();
             int[] bestNewId = null;
             byte[] bestPlain = null;
-            for (int[] order : new int[][] {ascending(bits), grouped(bits)}) {
+            ValueIds byBits = idsOfBits(bits);
+            for (Order o : CANDIDATES) {
+                int[] order = o.ids(bits, byBits);
                 byte[] candidate = plainBytes(bits, order);
                 int[] newId = new int[n];
                 for (int i = 0; i < n; i++) {
                     newId[order[i]] = i;
                 }
-                long size = compressor.compress(BytesInput.from(candidate)).size() + growth(newId);
+                long size = compressor.compress(BytesInput.from(candidate)).size();
+                if (!inPlace) {
+                    size += growth(newId);
+                }
                 if (size < best) {
                     best = size;
                     bestNewId = newId;
@@ -378,11 +407,101 @@ final class DictionaryOrderPages implements PageWriteStore {
                 return page;
             }
             for (HeldPage p : held) {
-                if (p.ids != null) {
+                if (p.valuesOffset < 0) {
+                    continue;
+                }
+                if (inPlace) {
+                    renumberInPlace(p, bestNewId);
+                } else {
                     renumber(p, bestNewId);
                 }
             }
             return new DictionaryPage(BytesInput.from(bestPlain), n, page.getEncoding());
+        }
+
+        /**
+         * Finds the values section of every dictionary-encoded held page and checks that its runs
+         * fill the page exactly; false when a page's layout is not the one parquet's v1 column
+         * writer produces (then nothing is reordered).
+         */
+        private boolean locateValues() {
+            for (HeldPage p : held) {
+                if (!p.valuesEncoding.usesDictionary()) {
+                    continue;
+                }
+                if ((column.getMaxRepetitionLevel() > 0 && p.rlEncoding != Encoding.RLE)
+                        || (column.getMaxDefinitionLevel() > 0 && p.dlEncoding != Encoding.RLE)) {
+                    return false;
+                }
+                ByteBuffer b = ByteBuffer.wrap(p.bytes).order(ByteOrder.LITTLE_ENDIAN);
+                long pos = 0;
+                if (column.getMaxRepetitionLevel() > 0) {
+                    pos += 4L + b.getInt(0);
+                }
+                if (column.getMaxDefinitionLevel() > 0) {
+                    if (pos + 4 > p.bytes.length) {
+                        return false;
+                    }
+                    pos += 4L + b.getInt((int) pos);
+                }
+                if (pos >= p.bytes.length) {
+                    return false;
+                }
+                int width = p.bytes[(int) pos] & 0xFF;
+                if (width > 32 || !runsFill(p.bytes, (int) pos + 1, width)) {
+                    return false;
+                }
+                p.valuesOffset = (int) pos;
+            }
+            return true;
+        }
+
+        /**
+         * Renumbers a page's ids where they are, run by run: bit-packed groups unpacked, renumbered
+         * and packed again at the same width, RLE values rewritten. The page keeps its length and
+         * its runs; only the ids change (the last group's padding, id 0 as parquet writes it, is
+         * renumbered too; readers ignore it).
+         */
+        private void renumberInPlace(HeldPage p, int[] newId) {
+            byte[] bytes = p.bytes;
+            int width = bytes[p.valuesOffset] & 0xFF;
+            BytePacker packer = Packer.LITTLE_ENDIAN.newBytePacker(width);
+            int valueBytes = (width + 7) / 8;
+            int[] group = new int[8];
+            int pos = p.valuesOffset + 1;
+            while (pos < bytes.length) {
+                long header = 0;
+                int shift = 0;
+                int b;
+                do {
+                    b = bytes[pos++] & 0xFF;
+                    header |= (long) (b & 0x7F) << shift;
+                    shift += 7;
+                } while ((b & 0x80) != 0);
+                if ((header & 1) == 1) {
+                    long groups = header >>> 1;
+                    for (long g = 0; g < groups; g++) {
+                        packer.unpack8Values(bytes, pos, group, 0);
+                        for (int i = 0; i < 8; i++) {
+                            int id = group[i];
+                            group[i] = id < newId.length ? newId[id] : 0;
+                        }
+                        Arrays.fill(bytes, pos, pos + width, (byte) 0);
+                        packer.pack8Values(group, 0, bytes, pos);
+                        pos += width;
+                    }
+                } else {
+                    int id = 0;
+                    for (int i = 0; i < valueBytes; i++) {
+                        id |= (bytes[pos + i] & 0xFF) << (8 * i);
+                    }
+                    int renumbered = id < newId.length ? newId[id] : id;
+                    for (int i = 0; i < valueBytes; i++) {
+                        bytes[pos + i] = (byte) (renumbered >>> (8 * i));
+                    }
+                    pos += valueBytes;
+                }
+            }
         }
 
         /**
@@ -508,53 +627,127 @@ final class DictionaryOrderPages implements PageWriteStore {
         }
     }
 
-    /** Dictionary ids in ascending order of their values (-0.0 before 0.0, NaNs by bits). */
-    static int[] ascending(long[] bits) {
-        long[] keys = new long[bits.length];
-        for (int i = 0; i < bits.length; i++) {
-            keys[i] = sortable(bits[i]);
+    /**
+     * Whether RLE / bit-packed runs of {@code width}-bit values starting at {@code pos} end exactly
+     * at the end of {@code bytes}.
+     */
+    static boolean runsFill(byte[] bytes, int pos, int width) {
+        int valueBytes = (width + 7) / 8;
+        long at = pos;
+        while (at < bytes.length) {
+            long header = 0;
+            int shift = 0;
+            int b;
+            do {
+                if (at >= bytes.length || shift > 35) {
+                    return false;
+                }
+                b = bytes[(int) at++] & 0xFF;
+                header |= (long) (b & 0x7F) << shift;
+                shift += 7;
+            } while ((b & 0x80) != 0);
+            at += (header & 1) == 1 ? (header >>> 1) * width : valueBytes;
         }
-        return idsByKey(keys);
+        return at == bytes.length;
     }
 
     /**
-     * Dictionary ids grouped by sign and exponent, then by the low 48 mantissa bits, then by the
-     * top 4 mantissa bits: a permutation of the 64 bits, so distinct values keep distinct keys.
+     * The orders compared with the dictionary as written. Not ascending values: the dictionary as
+     * written is already ascending but for the values first seen after the first page, and a sort
+     * costs about as much as compressing the page.
      */
-    static int[] grouped(long[] bits) {
-        long[] keys = new long[bits.length];
-        for (int i = 0; i < bits.length; i++) {
-            long b = bits[i];
-            long key = ((b >>> 52) << 52) | ((b & ((1L << 48) - 1)) << 4) | ((b >>> 48) & 0xF);
-            keys[i] = key ^ Long.MIN_VALUE;
-        }
-        return idsByKey(keys);
-    }
+    private static final Order[] CANDIDATES = {Order.GROUPED, Order.LOW_BYTES_FIRST};
 
     /**
-     * The ids ordered by their keys, equal keys by id. Keys repeat when parquet's PLAIN writer
-     * stored NaNs of different bits, which are distinct dictionary entries, as the same canonical
-     * NaN.
+     * Reordering costs a few sorts and compressions of the dictionary page; it is skipped when the
+     * dictionary's values take less than this share of the chunk's page bytes (rows per dictionary
+     * value many times above what small files have), where it could save little.
      */
-    static int[] idsByKey(long[] keys) {
-        long[] sorted = keys.clone();
-        Arrays.sort(sorted);
-        boolean distinct = true;
-        for (int i = 1; i < sorted.length && distinct; i++) {
-            distinct = sorted[i] != sorted[i - 1];
-        }
-        int[] order = new int[keys.length];
-        if (distinct) {
-            for (int id = 0; id < keys.length; id++) {
-                order[Arrays.binarySearch(sorted, keys[id])] = id;
+    private static final double MIN_DICTIONARY_SHARE = 0.01;
+
+    /** The orders tried, each a bijection of a value's bits onto a sort key, and its inverse. */
+    enum Order {
+        /** By sign and exponent, then the low 48 mantissa bits, then the top 4. */
+        GROUPED {
+            @Override
+            long key(long b) {
+                return (((b >>> 52) << 52) | ((b & LOW_48) << 4) | ((b >>> 48) & 0xF))
+                        ^ Long.MIN_VALUE;
+            }
+
+            @Override
+            long bits(long key) {
+                long k = key ^ Long.MIN_VALUE;
+                return ((k >>> 52) << 52) | ((k >>> 4) & LOW_48) | ((k & 0xF) << 48);
+            }
+        },
+        /**
+         * By the low 6 bytes read from the lowest byte up, then the top 2: neighbours share their
+         * first bytes, so a match can run from one entry into the next.
+         */
+        LOW_BYTES_FIRST {
+            @Override
+            long key(long b) {
+                return ((Long.reverseBytes(b << 16) << 16) | (b >>> 48)) ^ Long.MIN_VALUE;
+            }
+
+            @Override
+            long bits(long key) {
+                long k = key ^ Long.MIN_VALUE;
+                return Long.reverseBytes(k & ~0xFFFFL) | ((k & 0xFFFF) << 48);
+            }
+        };
+
+        private static final long LOW_48 = (1L << 48) - 1;
+
+        abstract long key(long bits);
+
+        abstract long bits(long key);
+
+        /**
+         * The dictionary's ids in this order; {@code byBits} finds the id of a value's bits (null
+         * when two entries have the same bits: then {@link #idsByKey}).
+         */
+        int[] ids(long[] values, ValueIds byBits) {
+            long[] keys = new long[values.length];
+            for (int i = 0; i < values.length; i++) {
+                keys[i] = key(values[i]);
+            }
+            if (byBits == null) {
+                return idsByKey(keys);
+            }
+            Arrays.sort(keys);
+            int[] order = new int[keys.length];
+            for (int i = 0; i < keys.length; i++) {
+                order[i] = byBits.find(bits(keys[i]));
             }
             return order;
         }
+    }
+
+    /**
+     * A table from a dictionary value's bits to its id, or null when two entries have the same bits
+     * (parquet's PLAIN writer stores NaNs of different bits, distinct dictionary entries, as the
+     * same canonical NaN).
+     */
+    static ValueIds idsOfBits(long[] values) {
+        ValueIds t = new ValueIds();
+        for (int i = 0; i < values.length; i++) {
+            if (t.indexOf(values[i]) != i) {
+                return null;
+            }
+        }
+        return t;
+    }
+
+    /** The ids ordered by their keys, equal keys by id. */
+    static int[] idsByKey(long[] keys) {
         Integer[] ids = new Integer[keys.length];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = i;
         }
         Arrays.sort(ids, (a, b) -> Long.compare(keys[a], keys[b]));
+        int[] order = new int[keys.length];
         for (int i = 0; i < ids.length; i++) {
             order[i] = ids[i];
         }
@@ -567,11 +760,6 @@ final class DictionaryOrderPages implements PageWriteStore {
             b.putLong(bits[id]);
         }
         return b.array();
-    }
-
-    /** Raw bits ↔ a long whose signed order is the doubles' order. */
-    private static long sortable(long bits) {
-        return bits ^ ((bits >> 63) & Long.MAX_VALUE);
     }
 
     /** Drops held pages; the store behind is closed by its owner. */

@@ -1,7 +1,6 @@
 package dev.strata.shredding.parquet;
 
 import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdCompressCtx;
 import java.io.IOException;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
@@ -23,44 +22,15 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  */
 final class ZstdPageCompressor implements CompressionCodecFactory.BytesInputCompressor {
 
-    /** zstd's optimal-parse strategy ({@code ZSTD_btopt}). */
-    private static final int BTOPT = 7;
-
-    /** Below this level zstd's own strategy is faster than {@link #BTOPT}. */
-    private static final int BTOPT_FIRST_LEVEL = 16;
-
     private final int level;
-
-    private boolean nextIsDictionary;
 
     ZstdPageCompressor(int level) {
         this.level = level;
     }
 
-    /**
-     * Compresses the next page, a DOUBLE dictionary page, with zstd's optimal parser at the same
-     * level. Why: its entries are distinct values that repeat 5-6 of their 8 bytes at short
-     * distances, matches the fast match finder of low levels mostly misses; the page is compressed
-     * once per chunk. 10 000 two-decimal values grouped by {@link DictionaryOrderPages}: 11.5 KB at
-     * level 1, 7.6 KB with the optimal parser, ~4 ms instead of ~0.2 ms.
-     */
-    void compressNextAsDictionary() {
-        nextIsDictionary = true;
-    }
-
     @Override
     public BytesInput compress(BytesInput bytes) throws IOException {
         byte[] page = bytes.toByteArray();
-        if (nextIsDictionary) {
-            nextIsDictionary = false;
-            if (level < BTOPT_FIRST_LEVEL) {
-                try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
-                    ctx.setLevel(level);
-                    ctx.setStrategy(BTOPT);
-                    return BytesInput.from(ctx.compress(page));
-                }
-            }
-        }
         byte[] frame = Zstd.compress(page, level);
         return BytesInput.from(frame);
     }

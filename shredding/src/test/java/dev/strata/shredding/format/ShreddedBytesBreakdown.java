@@ -49,7 +49,8 @@ import org.apache.parquet.io.SeekableInputStream;
  * [width] [decimals]} (defaults 200 000 x 30, 2 decimals, two buckets so two files). Pass {@code
  * -Dstrata.breakdown.chunks=true} to print every chunk, {@code -Dstrata.breakdown.dir=<dir>} to
  * keep the tables there, {@code -Dstrata.breakdown.warmups=N} to write the shredded table N times
- * first (timed) so the measured writes run warm.
+ * first (timed) so the measured writes run warm, {@code -Dstrata.breakdown.reads=N} to read the
+ * shredded table back N times through Paimon's table read (timed).
  */
 public final class ShreddedBytesBreakdown {
 
@@ -470,6 +471,17 @@ public final class ShreddedBytesBreakdown {
                     shreddedCpu / 1_000_000,
                     plainNanos / 1_000_000,
                     plainCpu / 1_000_000);
+            for (int i = 0; i < Integer.getInteger("strata.breakdown.reads", 0); i++) {
+                long t = System.nanoTime();
+                long c = THREADS.getCurrentThreadCpuTime();
+                int n = PaimonTables.readAll(shredded).size();
+                System.out.printf(
+                        "read %d: %d rows, %d ms (CPU %d ms)%n",
+                        i,
+                        n,
+                        (System.nanoTime() - t) / 1_000_000,
+                        (THREADS.getCurrentThreadCpuTime() - c) / 1_000_000);
+            }
             List<FileBytes> s = measure(shredded);
             List<FileBytes> p = measure(plain);
             print("shredded", s, chunks);
