@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.page.DictionaryPage;
@@ -42,6 +43,15 @@ final class IntDictionaryWriter extends DictionaryValuesWriter {
             dictionaryByteSize += 4;
         }
         encodedValues.add(id);
+    }
+
+    /**
+     * Bytes the buffered ids take bit-packed at the width of the current dictionary (parquet's
+     * {@link #getBufferedSize()} counts 4 a value).
+     */
+    long encodedSizeEstimate() {
+        int width = BytesUtils.getWidthFromMaxInt(Math.max(0, ids.size() - 1));
+        return ((long) encodedValues.size() * width + 7) / 8;
     }
 
     @Override

@@ -244,7 +244,11 @@ public final class ShreddedParquetWriter implements Closeable {
                         props.getPageWriteChecksumEnabled(),
                         null,
                         rowGroupOrdinal);
-        columns = props.newColumnWriteStore(schema, pageStore, pageStore);
+        // DOUBLE chunks get the dictionary order that compresses best once their dictionary is
+        // complete (DictionaryOrderPages).
+        columns =
+                props.newColumnWriteStore(
+                        schema, new DictionaryOrderPages(pageStore, compressor), pageStore);
         for (int i = 0; i < plainWriters.length; i++) {
             if (plainWriters[i] != null) {
                 plainWriters[i].bind(columns, schema);

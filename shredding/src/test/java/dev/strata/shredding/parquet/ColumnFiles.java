@@ -14,6 +14,8 @@ import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageWriteStore;
+import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
@@ -50,6 +52,28 @@ final class ColumnFiles {
             int rowsPerGroup,
             Rows rows)
             throws Exception {
+        return write(file, schema, props, rowCount, rowsPerGroup, rows, (pages, codec) -> pages);
+    }
+
+    /** The page store the column writers write to, given parquet-hadoop's and its compressor. */
+    interface PageStores {
+        PageWriteStore wrap(
+                PageWriteStore pages, CompressionCodecFactory.BytesInputCompressor compressor);
+    }
+
+    /**
+     * As {@link #write(Path, MessageType, ParquetProperties, int, int, Rows)}, the column writers
+     * writing to {@code pageStores.wrap(...)} in front of parquet-hadoop's page store.
+     */
+    static Path write(
+            Path file,
+            MessageType schema,
+            ParquetProperties props,
+            int rowCount,
+            int rowsPerGroup,
+            Rows rows,
+            PageStores pageStores)
+            throws Exception {
         ParquetFileWriter out =
                 new ParquetFileWriter(
                         new LocalOutputFile(file),
@@ -66,16 +90,19 @@ final class ColumnFiles {
         int row = 0;
         int group = 0;
         while (row < rowCount) {
+            CompressionCodecFactory.BytesInputCompressor compressor =
+                    codecs.getCompressor(CompressionCodecName.ZSTD);
             ColumnChunkPageWriteStore pages =
                     new ColumnChunkPageWriteStore(
-                            codecs.getCompressor(CompressionCodecName.ZSTD),
+                            compressor,
                             schema,
                             props.getAllocator(),
                             props.getColumnIndexTruncateLength(),
                             props.getPageWriteChecksumEnabled(),
                             null,
                             group++);
-            ColumnWriteStore columns = props.newColumnWriteStore(schema, pages, pages);
+            ColumnWriteStore columns =
+                    props.newColumnWriteStore(schema, pageStores.wrap(pages, compressor), pages);
             ColumnWriter[] writers = new ColumnWriter[descriptors.size()];
             for (int c = 0; c < writers.length; c++) {
                 writers[c] = columns.getColumnWriter(descriptors.get(c));

@@ -51,6 +51,39 @@ public final class FileRoundTrip {
         }
     }
 
+    /**
+     * Every row of a shredded data file as parquet-mr's record assembly reads it ({@link
+     * RecordAssemblyReader}, independent of Strata's reader), as {@code id -> sorted "key=value"
+     * entries} (null for a NULL map); {@code rowType} is the table's (id BIGINT, map column).
+     */
+    public static Map<Long, List<String>> assembledRows(
+            org.apache.paimon.fs.FileIO fileIO, Path path, RowType rowType) throws IOException {
+        Map<Long, List<String>> out = new java.util.TreeMap<>();
+        try (RecordAssemblyReader r =
+                new RecordAssemblyReader(
+                        PaimonFiles.inputFile(fileIO, path, fileIO.getFileSize(path)),
+                        path.toString(),
+                        rowType,
+                        Map.of(),
+                        null,
+                        null)) {
+            InternalRow row;
+            while ((row = r.next()) != null) {
+                List<String> entries =
+                        dev.strata.shredding.TestMaps.entries(
+                                row.isNullAt(1) ? null : row.getMap(1));
+                if (entries != null) {
+                    java.util.Collections.sort(entries);
+                }
+                if (out.put(row.getLong(0), entries) != null) {
+                    throw new IllegalStateException(
+                            "duplicate id " + row.getLong(0) + " in " + path);
+                }
+            }
+        }
+        return out;
+    }
+
     /** A read result: rows and their positions. */
     public static final class Read {
         public final List<InternalRow> rows = new ArrayList<>();
