@@ -238,6 +238,17 @@ class StrataSqlTest {
         };
         spark.listenerManager().register(listener);
         try {
+            // The listener bus is asynchronous: events of the statements above may arrive after the
+            // registration. It delivers in order, so once a marker statement's event is in, every
+            // earlier one is too and can be dropped.
+            spark.sql("SELECT 'listener marker' AS marker").collectAsList();
+            long markerDeadline = System.nanoTime() + 30_000_000_000L;
+            while (collected.stream().noneMatch(p -> p.contains("listener marker"))
+                    && System.nanoTime() < markerDeadline) {
+                Thread.sleep(20);
+            }
+            assertThat(collected).anyMatch(p -> p.contains("listener marker"));
+            collected.clear();
             for (int i = 0; i < bounded.length; i++) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
