@@ -96,6 +96,32 @@ class ArchiveBuilderPreconditionsTest {
     }
 
     @Test
+    void aReaderThatPromisesKeysButReturnsNoneIsRefusedAndLeavesNoFile() throws Exception {
+        TextReader.Factory texts = texts("one", "two");
+        TextReader.Factory promisingKeys =
+                new TextReader.Factory() {
+                    @Override
+                    public TextReader open(org.apache.paimon.io.DataFileMeta file)
+                            throws java.io.IOException {
+                        return texts.open(file);
+                    }
+
+                    @Override
+                    public boolean readsKeys() {
+                        return true;
+                    }
+                };
+        LuceneArchiveBuilder b = builder(promisingKeys);
+        assertThatThrownBy(() -> b.build(Collections.singletonList(file("data-1", 2, 1))))
+                .hasMessageContaining(
+                        "Cannot build a full-text archive of data file data-1: its reader returned"
+                                + " no primary key for row 0.");
+        try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+            assertThat(left.filter(p -> p.getFileName().toString().startsWith("index-"))).isEmpty();
+        }
+    }
+
+    @Test
     void nullTextsTakeRowIdsButProduceNoDocuments() throws Exception {
         LuceneArchiveBuilder b = builder(texts("first", null, "third"));
         org.apache.paimon.index.IndexFileMeta meta =
