@@ -3,9 +3,11 @@ package dev.strata.launcher;
 import dev.strata.spark.StrataCatalog;
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.table.StrataTable;
+import dev.strata.spark.write.PaimonCommits;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.utils.SnapshotManager;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.ResolvedIdentifier;
 import org.apache.spark.sql.catalyst.analysis.ResolvedNamespace;
@@ -29,14 +31,15 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 /**
  * What a statement without result columns did, in one line: {@code Table lake.db.t created}, {@code
  * Inserted 100 rows into lake.db.t (snapshot 3)}. Row counts and snapshot ids come from the Paimon
- * snapshots the statement committed (those written since it started, by the committer of the newest
- * one); statements it does not know are reported as {@code OK}.
+ * snapshots the statement's own commits created (recorded by {@link PaimonCommits#record()}, so
+ * commits of other sessions at the same time are never reported); statements it does not know are
+ * reported as {@code OK}.
  */
 final class StatementReport {
 
     private StatementReport() {}
 
-    static String describe(LogicalPlan plan, long startedMillis) {
+    static String describe(LogicalPlan plan, PaimonCommits.Recording commits) {
         if (plan instanceof CommandResult) {
             plan = ((CommandResult) plan).commandLogicalPlan();
         }
@@ -47,7 +50,7 @@ final class StatementReport {
             return "Table "
                     + name
                     + " created"
-                    + (table == null ? "" : written(table, startedMillis, " with "));
+                    + (table == null ? "" : written(table, commits, " with "));
         }
         if (plan instanceof CreateTable) {
             return "Table " + name(((CreateTable) plan).name()) + " created";
@@ -81,7 +84,7 @@ final class StatementReport {
                 return rowLevel(
                         ((RowLevelWrite) plan).operation().command(),
                         (StrataTable) relation.table(),
-                        startedMillis);
+                        commits);
             }
         }
         if (plan instanceof DeleteFromTable) {
@@ -93,9 +96,7 @@ final class StatementReport {
                     && ((DataSourceV2Relation) target).table() instanceof StrataTable) {
                 DataSourceV2Relation relation = (DataSourceV2Relation) target;
                 return rowLevel(
-                        RowLevelOperation.Command.DELETE,
-                        (StrataTable) relation.table(),
-                        startedMillis);
+                        RowLevelOperation.Command.DELETE, (StrataTable) relation.table(), commits);
             }
         }
         if (plan instanceof V2WriteCommand
@@ -106,14 +107,14 @@ final class StatementReport {
                 String name = table.name();
                 if (plan instanceof AppendData) {
                     return "Inserted"
-                            + written(table.paimonTable(), startedMillis, " ")
+                            + written(table.paimonTable(), commits, " ")
                             + " into "
                             + name
-                            + snapshot(table.paimonTable(), startedMillis);
+                            + snapshot(table.paimonTable(), commits);
                 }
                 // An OVERWRITE snapshot records added minus removed rows, not the rows written: no
                 // count.
-                return "Overwrote " + name + snapshot(table.paimonTable(), startedMillis);
+                return "Overwrote " + name + snapshot(table.paimonTable(), commits);
             }
         }
         return "OK";
@@ -124,30 +125,20 @@ final class StatementReport {
      * deletes.
      */
     private static String rowLevel(
-            RowLevelOperation.Command command, StrataTable table, long startedMillis) {
+            RowLevelOperation.Command command, StrataTable table, PaimonCommits.Recording commits) {
         String verb =
                 command == RowLevelOperation.Command.DELETE
                         ? "Deleted from "
                         : command == RowLevelOperation.Command.UPDATE ? "Updated " : "Merged into ";
-        return verb + table.name() + snapshot(table.paimonTable(), startedMillis);
+        return verb + table.name() + snapshot(table.paimonTable(), commits);
     }
 
-    /**
-     * {@code lead + "100 rows"}: the rows of the APPEND snapshots committed since {@code
-     * startedMillis}.
-     */
-    private static String written(FileStoreTable table, long startedMillis, String lead) {
-        Snapshot newest = newest(table, startedMillis);
-        if (newest == null) {
-            return lead + "0 rows";
-        }
-        SnapshotManager snapshots = table.snapshotManager();
+    /** {@code lead + "100 rows"}: the rows of the APPEND snapshots the statement committed. */
+    private static String written(
+            FileStoreTable table, PaimonCommits.Recording commits, String lead) {
         long rows = 0;
-        for (long id = newest.id(); id >= 1 && snapshots.snapshotExists(id); id--) {
-            Snapshot s = snapshots.snapshot(id);
-            if (s.timeMillis() < startedMillis || !s.commitUser().equals(newest.commitUser())) {
-                break;
-            }
+        for (long id : commits.snapshots(table)) {
+            Snapshot s = table.snapshotManager().snapshot(id);
             // Only APPEND snapshots count written rows; COMPACT ones move rows.
             if (s.commitKind() == Snapshot.CommitKind.APPEND) {
                 rows += s.deltaRecordCount();
@@ -156,14 +147,17 @@ final class StatementReport {
         return lead + rows + (rows == 1 ? " row" : " rows");
     }
 
-    private static String snapshot(FileStoreTable table, long startedMillis) {
-        Snapshot newest = newest(table, startedMillis);
-        return newest == null ? " (no new snapshot)" : " (snapshot " + newest.id() + ")";
-    }
-
-    private static Snapshot newest(FileStoreTable table, long startedMillis) {
-        Snapshot latest = table.snapshotManager().latestSnapshot();
-        return latest == null || latest.timeMillis() < startedMillis ? null : latest;
+    /** {@code " (snapshot 5)"} or {@code " (snapshots 5, 6)"}: the statement's own snapshots. */
+    private static String snapshot(FileStoreTable table, PaimonCommits.Recording commits) {
+        List<Long> ids = commits.snapshots(table);
+        if (ids.isEmpty()) {
+            return " (no new snapshot)";
+        }
+        return ids.size() == 1
+                ? " (snapshot " + ids.get(0) + ")"
+                : " (snapshots "
+                        + ids.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                        + ")";
     }
 
     private static FileStoreTable paimon(LogicalPlan name) {

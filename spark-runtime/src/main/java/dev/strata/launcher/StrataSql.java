@@ -1,5 +1,6 @@
 package dev.strata.launcher;
 
+import dev.strata.spark.write.PaimonCommits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -383,15 +384,14 @@ public final class StrataSql {
             PrintStream err,
             Output output,
             boolean timing) {
-        long started = System.currentTimeMillis();
         long startedNanos = System.nanoTime();
-        try {
+        try (PaimonCommits.Recording commits = PaimonCommits.record()) {
             Dataset<Row> result = spark.sql(statement);
             String fetched;
             if (result.schema().isEmpty()) {
                 result.collectAsList();
                 String report =
-                        StatementReport.describe(result.queryExecution().analyzed(), started);
+                        StatementReport.describe(result.queryExecution().analyzed(), commits);
                 (output == Output.TABLE ? out : err).println(report);
                 fetched = "";
             } else {

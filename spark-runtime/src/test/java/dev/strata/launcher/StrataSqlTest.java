@@ -2,6 +2,7 @@ package dev.strata.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.spark.StrataCatalog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.util.QueryExecutionListener;
@@ -277,5 +279,63 @@ class StrataSqlTest {
             assertThat(collected.get(i)).as(bounded[i]).doesNotContain(limit);
         }
         assertThat(collected.get(bounded.length)).contains(limit);
+    }
+
+    @Test
+    void statusLinesNameTheStatementsOwnSnapshotWhileAnotherSessionCommits() throws Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        PrintStream quiet = new PrintStream(sink, true, StandardCharsets.UTF_8);
+        assertThat(StrataSql.run(spark, "CREATE NAMESPACE lake.own", quiet, quiet)).isTrue();
+        assertThat(StrataSql.run(spark, "CREATE TABLE lake.own.t (id BIGINT, w INT)", quiet, quiet))
+                .isTrue();
+        FileStoreTable table =
+                ((StrataCatalog) spark.sessionState().catalogManager().catalog("lake"))
+                        .loadPaimonTable(
+                                org.apache.spark.sql.connector.catalog.Identifier.of(
+                                        new String[] {"own"}, "t"));
+        java.util.concurrent.atomic.AtomicBoolean done =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        // Another session's writer: inserts of 3 rows, as fast as it can, all the time.
+        Thread other =
+                new Thread(
+                        () -> {
+                            while (!done.get()) {
+                                spark.sql("INSERT INTO lake.own.t SELECT id, 2 FROM range(0, 3)")
+                                        .collect();
+                            }
+                        });
+        other.start();
+        List<String> reports = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 12; i++) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                assertThat(
+                                StrataSql.run(
+                                        spark,
+                                        "INSERT INTO lake.own.t SELECT id, 1 FROM range(0, 7)",
+                                        o,
+                                        o))
+                        .isTrue();
+                reports.add(out.toString(StandardCharsets.UTF_8).strip());
+            }
+        } finally {
+            done.set(true);
+            other.join(120_000);
+        }
+        java.util.regex.Pattern line =
+                java.util.regex.Pattern.compile(
+                        "Inserted (\\d+) rows into lake\\.own\\.t \\(snapshot (\\d+)\\)");
+        for (String report : reports) {
+            java.util.regex.Matcher m = line.matcher(report);
+            assertThat(m.matches()).as(report).isTrue();
+            assertThat(m.group(1)).as(report).isEqualTo("7");
+            assertThat(
+                            table.snapshotManager()
+                                    .snapshot(Long.parseLong(m.group(2)))
+                                    .deltaRecordCount())
+                    .as("the snapshot named by " + report)
+                    .isEqualTo(7L);
+        }
     }
 }

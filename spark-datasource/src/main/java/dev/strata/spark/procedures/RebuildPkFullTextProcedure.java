@@ -63,6 +63,18 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                         + "buckets matching where, in Spark tasks, and commits them in one snapshot.");
     }
 
+    /** Rebuilds planned again after a concurrent change of their buckets, before failing. */
+    private static final int MAX_ATTEMPTS = 5;
+
+    /** The archives' sources changed before their commit: nothing was committed. */
+    private static final class DataChangedException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        DataChangedException(String message) {
+            super(message);
+        }
+    }
+
     @Override
     public ProcedureParameter[] parameters() {
         return new ProcedureParameter[] {
@@ -76,7 +88,23 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
         try {
-            return rebuild(target, args);
+            // Archives built from files another writer replaced meanwhile were discarded: build
+            // them again from the latest snapshot.
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return rebuild(target, args);
+                } catch (DataChangedException e) {
+                    if (attempt >= MAX_ATTEMPTS) {
+                        throw new IllegalStateException(
+                                e.getMessage()
+                                        + String.format(
+                                                "Other writers changed the data during each of %d attempts; run the "
+                                                        + "procedure again when fewer writers change the table.",
+                                                attempt),
+                                e);
+                    }
+                }
+            }
         } catch (RuntimeException e) {
             // Paimon's errors for a damaged snapshot, manifest or index file rarely name the file.
             throw TableDiagnosis.explain(
@@ -144,11 +172,11 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                 }
                 if (!changed.isEmpty()) {
                     run.discard(messages);
-                    throw new IllegalStateException(
+                    throw new DataChangedException(
                             String.format(
                                     "Cannot commit rebuilt full-text archives of %s: the data of %s changed since snapshot %d "
                                             + "(now %d), so the new archives would not match their sources. Nothing was "
-                                            + "committed; run the procedure again.",
+                                            + "committed. ",
                                     target.name(), changed, snapshot.id(), latest.id()));
                 }
             }

@@ -66,7 +66,46 @@ public final class PaimonCommits {
 
     private static final Logger LOG = LoggerFactory.getLogger(PaimonCommits.class);
 
+    /** Checks and commits of one compacting part before its failure is final. */
+    private static final int MAX_CHECKED_ATTEMPTS = 20;
+
+    /** Compactions run again for a statement whose compaction conflicted, before it fails. */
+    private static final int MAX_RECOMPACTIONS = 10;
+
+    /** The commits of the recordings open on each thread (see {@link #record()}). */
+    private static final ThreadLocal<List<Recording>> RECORDINGS =
+            ThreadLocal.withInitial(ArrayList::new);
+
     private PaimonCommits() {}
+
+    /**
+     * Starts recording the snapshots that commits made on this thread create, until the recording
+     * is closed: how a caller that runs a statement learns the statement's own snapshots, whatever
+     * other writers commit at the same time (Spark commits a statement's writes and runs its
+     * procedures on the thread that runs the statement).
+     */
+    public static Recording record() {
+        Recording recording = new Recording();
+        RECORDINGS.get().add(recording);
+        return recording;
+    }
+
+    /** The snapshots commits created on one thread while it was open, per table path. */
+    public static final class Recording implements AutoCloseable {
+        private final Map<String, List<Long>> snapshots = new java.util.LinkedHashMap<>();
+
+        private Recording() {}
+
+        /** The snapshot ids created in {@code table} while recording, oldest first. */
+        public List<Long> snapshots(FileStoreTable table) {
+            return snapshots.getOrDefault(table.location().toString(), List.of());
+        }
+
+        @Override
+        public void close() {
+            RECORDINGS.get().remove(this);
+        }
+    }
 
     /**
      * Starts a commit of {@code table}; {@code overwritePartition} non-null makes it an INSERT
@@ -139,6 +178,18 @@ public final class PaimonCommits {
         private static final long serialVersionUID = 1L;
 
         CommitFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * A compaction that another commit's change of the same buckets made obsolete: nothing was
+     * committed and its files were deleted; running it again from the latest snapshot succeeds.
+     */
+    public static final class ConcurrentChangeException extends CommitFailedException {
+        private static final long serialVersionUID = 1L;
+
+        ConcurrentChangeException(String message, Throwable cause) {
             super(message, cause);
         }
     }
@@ -222,20 +273,41 @@ public final class PaimonCommits {
         private Outcome commitOnce(List<CommitMessage> messages) {
             boolean overwrite = overwritePartition != null;
             if (!overwrite && messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
-                return new Outcome(List.of(), false);
+                return record(new Outcome(List.of(), false));
             }
-            try (InnerTableCommit commit =
-                    table.newCommit(commitUser).withOverwrite(overwritePartition)) {
-                commit.ignoreEmptyCommit(
-                        Options.fromMap(table.options())
-                                .getOptional(CoreOptions.SNAPSHOT_IGNORE_EMPTY_COMMIT)
-                                .orElse(true));
-                commit.commit(BatchWriteBuilder.COMMIT_IDENTIFIER, messages);
+            Set<BucketConflicts.Bucket> rewritten =
+                    overwrite || !BucketConflicts.applies(table)
+                            ? Set.of()
+                            : BucketConflicts.rewritten(messages);
+            if (rewritten.isEmpty()) {
+                return record(commitWhole(messages));
+            }
+            return record(commitChecked(messages, rewritten));
+        }
+
+        /** One Paimon commit of all parts, under Paimon's own conflict rules only. */
+        private Outcome record(Outcome outcome) {
+            for (Recording recording : RECORDINGS.get()) {
+                recording
+                        .snapshots
+                        .computeIfAbsent(table.location().toString(), k -> new ArrayList<>())
+                        .addAll(outcome.snapshots());
+            }
+            return outcome;
+        }
+
+        private Outcome commitWhole(List<CommitMessage> messages) {
+            try {
+                paimonCommit(table, messages);
             } catch (Throwable e) {
                 return recover(messages, e);
             }
+            return new Outcome(landedAfterSuccess(), false);
+        }
+
+        private List<Long> landedAfterSuccess() {
             try {
-                return new Outcome(landed().ids, false);
+                return landed().ids;
             } catch (RuntimeException e) {
                 // Paimon returned normally, so the commit landed; only reading back its snapshot
                 // ids failed.
@@ -243,8 +315,247 @@ public final class PaimonCommits {
                         "The commit of {} landed, but its snapshots could not be read back: {}",
                         what,
                         StrataErrors.rootMessage(e));
-                return new Outcome(List.of(), false);
+                return List.of();
             }
+        }
+
+        private void paimonCommit(FileStoreTable target, List<CommitMessage> messages)
+                throws Exception {
+            try (InnerTableCommit commit =
+                    target.newCommit(commitUser).withOverwrite(overwritePartition)) {
+                commit.ignoreEmptyCommit(
+                        Options.fromMap(target.options())
+                                .getOptional(CoreOptions.SNAPSHOT_IGNORE_EMPTY_COMMIT)
+                                .orElse(true));
+                commit.commit(BatchWriteBuilder.COMMIT_IDENTIFIER, messages);
+            }
+        }
+
+        /**
+         * A commit whose compaction removes files or changes deletion vectors of {@code rewritten}
+         * on a table whose reads skip level 0 (see {@link BucketConflicts}): the adding part lands
+         * first under Paimon's rules; the compacting part only on a snapshot that no other commit
+         * since this commit's baseline changed in those buckets. Paimon's strict mode ({@code
+         * commit.strict-mode.last-safe-snapshot} = the snapshot just checked) makes Paimon refuse
+         * the compacting part if another compaction lands between that check and the commit, so the
+         * check and the commit are one step; after such a refusal the new snapshots are checked in
+         * turn. A compacting part that conflicts is given up: a pure compaction then fails with
+         * {@link ConcurrentChangeException} (nothing committed), and a statement whose rows landed
+         * compacts its level-0 files again from the latest snapshot, so that what it committed is
+         * visible when it returns.
+         */
+        private Outcome commitChecked(
+                List<CommitMessage> messages, Set<BucketConflicts.Bucket> rewritten) {
+            List<CommitMessage> appendPart = part(messages, true);
+            List<CommitMessage> compactPart = part(messages, false);
+            boolean appended = false;
+            if (!appendPart.isEmpty()) {
+                try {
+                    paimonCommit(table, appendPart);
+                } catch (Throwable e) {
+                    Landed landed = landedOrUndetermined(e);
+                    if (!landed.append) {
+                        cleanUpAfterFailure(messages, true, true, landed, e);
+                        throw failed(e);
+                    }
+                    LOG.warn(
+                            "The rows of {} landed (snapshots {}), but Paimon failed afterwards: {}",
+                            what,
+                            landed.ids,
+                            StrataErrors.rootMessage(e));
+                }
+                appended = true;
+            }
+            Map<BucketConflicts.Bucket, Set<String>> inputs = BucketConflicts.inputs(compactPart);
+            String conflict;
+            Throwable failure = null;
+            for (int attempt = 1; ; attempt++) {
+                long latest;
+                try {
+                    Long latestId = table.snapshotManager().latestSnapshotIdFromFileSystem();
+                    latest = latestId == null ? 0 : latestId;
+                    conflict =
+                            BucketConflicts.conflict(
+                                    table, commitUser, baseline, latest, rewritten, inputs);
+                } catch (RuntimeException e) {
+                    failure = e;
+                    conflict = null;
+                    break;
+                }
+                if (conflict != null) {
+                    break;
+                }
+                try {
+                    paimonCommit(
+                            table.copy(
+                                    Map.of(
+                                            CoreOptions.COMMIT_STRICT_MODE_LAST_SAFE_SNAPSHOT.key(),
+                                            Long.toString(latest))),
+                            compactPart);
+                    return new Outcome(landedAfterSuccess(), false);
+                } catch (Throwable e) {
+                    Landed landed = landedOrUndetermined(e);
+                    if (landed.compact) {
+                        LOG.warn(
+                                "The commit of {} landed (snapshots {}), but Paimon failed afterwards: {}",
+                                what,
+                                landed.ids,
+                                StrataErrors.rootMessage(e));
+                        return new Outcome(landed.ids, false);
+                    }
+                    boolean recheck;
+                    try {
+                        recheck = BucketConflicts.rewrittenSince(table, commitUser, latest);
+                    } catch (RuntimeException check) {
+                        e.addSuppressed(check);
+                        recheck = false;
+                    }
+                    if (!recheck || attempt >= MAX_CHECKED_ATTEMPTS) {
+                        failure = e;
+                        // Refused after other writers' compactions each time: a conflict.
+                        conflict = recheck ? StrataErrors.rootMessage(e) : null;
+                        break;
+                    }
+                    // Another compaction landed after the check: check the new snapshots.
+                }
+            }
+            Landed landed = landedOrUndetermined(failure);
+            cleanUpAfterFailure(messages, false, true, landed, failure);
+            if (!appended && conflict == null) {
+                throw failed(failure);
+            }
+            if (conflict == null) {
+                conflict = StrataErrors.rootMessage(failure);
+            }
+            if (!appended) {
+                throw new ConcurrentChangeException(
+                        String.format(
+                                "Cannot commit %s: %s. No snapshot was created and the files of this commit were "
+                                        + "deleted; run it again.",
+                                what, conflict),
+                        failure);
+            }
+            return compactAgain(landed.ids, BucketConflicts.appended(appendPart), conflict);
+        }
+
+        /**
+         * After the compaction of a statement whose rows landed (snapshots {@code landed}) was
+         * given up: compacts the level-0 files of {@code buckets} from the latest snapshot on the
+         * driver, committing through the same checked path, until it lands (reads of this table
+         * skip level 0, so until then the statement's change is invisible).
+         */
+        private Outcome compactAgain(
+                List<Long> landed, Set<BucketConflicts.Bucket> buckets, String conflict) {
+            List<Long> ids = new ArrayList<>(landed);
+            String reason = conflict;
+            for (int round = 1; round <= MAX_RECOMPACTIONS; round++) {
+                LOG.info(
+                        "The compaction of {} was given up ({}); compacting its buckets again (round {}).",
+                        what,
+                        reason,
+                        round);
+                Commit again = new Commit(table, null, what + " (its compaction, run again)");
+                List<CommitMessage> messages;
+                try (PaimonTaskWriter writer =
+                        PaimonTaskWriter.open(table, table.newBatchWriteBuilder())) {
+                    for (BucketConflicts.Bucket b : buckets) {
+                        writer.compact(b.partition(), b.bucket(), false);
+                    }
+                    messages = writer.prepareCommit();
+                } catch (Exception e) {
+                    throw invisible(ids, StrataErrors.rootMessage(e), e);
+                }
+                try {
+                    Outcome outcome = again.commit(messages);
+                    ids.addAll(outcome.snapshots());
+                    return new Outcome(ids, false);
+                } catch (ConcurrentChangeException e) {
+                    reason = StrataErrors.rootMessage(e);
+                } catch (CommitFailedException e) {
+                    throw invisible(ids, StrataErrors.rootMessage(e), e);
+                }
+            }
+            throw invisible(ids, reason, null);
+        }
+
+        private IllegalStateException invisible(List<Long> ids, String why, Throwable cause) {
+            return new IllegalStateException(
+                    String.format(
+                            "Cannot make %s visible: its rows were committed (snapshots %s), but compacting them "
+                                    + "failed: %s. Reads of %s skip uncompacted rows until a compaction moves "
+                                    + "them; run CALL <catalog>.sys.compact on the table.",
+                            what, ids, why, table.name()),
+                    cause);
+        }
+
+        /** The adding ({@code append}) or the compacting part of each message. */
+        private static List<CommitMessage> part(List<CommitMessage> messages, boolean append) {
+            List<CommitMessage> part = new ArrayList<>();
+            for (CommitMessage message : messages) {
+                CommitMessageImpl m = (CommitMessageImpl) message;
+                CommitMessageImpl p =
+                        new CommitMessageImpl(
+                                m.partition(),
+                                m.bucket(),
+                                m.totalBuckets(),
+                                append ? m.newFilesIncrement() : DataIncrement.emptyIncrement(),
+                                append ? CompactIncrement.emptyIncrement() : m.compactIncrement());
+                if (!p.isEmpty()) {
+                    part.add(p);
+                }
+            }
+            return part;
+        }
+
+        private Landed landedOrUndetermined(Throwable failure) {
+            try {
+                return landed();
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                }
+                throw new UndeterminedCommitException(
+                        String.format(
+                                "Cannot commit %s: %s. Whether the commit landed could not be determined, so no file "
+                                        + "was deleted; look at the table's snapshots, files that no snapshot references "
+                                        + "can be removed with remove_orphan_files.",
+                                what, StrataErrors.rootMessage(failure == null ? e : failure)),
+                        failure == null ? e : failure);
+            }
+        }
+
+        private void cleanUpAfterFailure(
+                List<CommitMessage> messages,
+                boolean appendPart,
+                boolean compactPart,
+                Landed landed,
+                Throwable failure) {
+            try {
+                cleanUp(
+                        table,
+                        messages,
+                        appendPart,
+                        compactPart,
+                        landed.protectedNames(table, messages));
+            } catch (IOException | RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                } else {
+                    LOG.warn(
+                            "Cannot delete the given-up files of {}: {}",
+                            what,
+                            StrataErrors.rootMessage(e));
+                }
+            }
+        }
+
+        private CommitFailedException failed(Throwable failure) {
+            return new CommitFailedException(
+                    String.format(
+                            "Cannot commit %s: %s. No snapshot was created and the files of this commit were deleted; "
+                                    + "run the statement again.",
+                            what, StrataErrors.rootMessage(failure)),
+                    failure);
         }
 
         /**
@@ -319,7 +630,7 @@ public final class PaimonCommits {
                             what,
                             landed.ids,
                             StrataErrors.rootMessage(e));
-                    return new Outcome(landed.ids, false);
+                    return record(new Outcome(landed.ids, false));
                 }
                 throw new CommitFailedException(
                         String.format(
@@ -328,7 +639,7 @@ public final class PaimonCommits {
                                 what, StrataErrors.rootMessage(e)),
                         e);
             }
-            return new Outcome(landed().ids, false);
+            return record(new Outcome(landed().ids, false));
         }
 
         /**
