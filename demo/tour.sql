@@ -66,8 +66,8 @@ EXPLAIN SELECT ext_map['k42'] FROM lake.tour.metrics WHERE ext_map['k42'] > 50;
 DROP TABLE IF EXISTS lake.tour.docs;
 CREATE TABLE lake.tour.docs (id BIGINT, title STRING, body STRING)
 TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'deletion-vectors.enabled' = 'true',
-               'pk-full-text.index.columns' = 'body',
-               'fields.body.pk-full-text.index.options' = '{"analyzer":"english"}');
+               'strata-full-text.index.columns' = 'body',
+               'fields.body.strata-full-text.index.options' = '{"analyzer":"english"}');
 INSERT INTO lake.tour.docs VALUES
   (1, 'disk alarm', 'The disk reported a write failure during the nightly backup'),
   (2, 'network', 'Packets were dropped by the core switch'),

@@ -5,7 +5,7 @@ CREATE NAMESPACE IF NOT EXISTS lake.d;
 DROP TABLE IF EXISTS lake.d.docs;
 CREATE TABLE lake.d.docs (id BIGINT NOT NULL, dt STRING, body STRING) PARTITIONED BY (dt)
 TBLPROPERTIES ('primary-key' = 'dt,id', 'bucket' = '4', 'deletion-vectors.enabled' = 'true',
-               'pk-full-text.index.columns' = 'body');
+               'strata-full-text.index.columns' = 'body');
 INSERT INTO lake.d.docs
 SELECT id, concat('d', cast(id % 2 AS STRING)),
        concat_ws(' ', transform(sequence(1, 30), i -> concat('w', cast(pmod(hash(id, i), 5000) AS STRING))))

@@ -14,10 +14,13 @@ import org.apache.paimon.types.RowType;
  * Entry point of primary-key full-text archives for engines: is the feature on, is a table
  * definition valid, may a schema change be applied, and clean-up of archives whose commit failed.
  *
- * <p>Options: {@code pk-full-text.index.columns} (exactly one CHAR/VARCHAR/STRING column), {@code
- * fields.<col>.pk-full-text.index.options} (JSON object of analyzer options; unqualified keys are
- * read as {@code full-text.*}), table-level {@code full-text.*}. Requirements: primary-key table,
- * {@code deletion-vectors.enabled = true} unless {@code merge-engine = first-row}, {@code
+ * <p>Options: {@code strata-full-text.index.columns} (exactly one CHAR/VARCHAR/STRING column),
+ * {@code fields.<col>.strata-full-text.index.options} (JSON object of analyzer options; unqualified
+ * keys are read as {@code strata-full-text.*}), table-level {@code strata-full-text.*}. Tables of
+ * earlier versions still read with {@code pk-full-text.index.columns}, {@code
+ * fields.<col>.pk-full-text.index.options} and {@code full-text.*}, keys that Apache Paimon 2.0
+ * owns (see {@link FullTextDefinition#LEGACY_COLUMNS}). Requirements: primary-key table, {@code
+ * deletion-vectors.enabled = true} unless {@code merge-engine = first-row}, {@code
  * deletion-vectors.merge-on-read} not true, {@code bucket > 0} or {@code bucket = -2}.
  */
 public final class PkFullTextIndex {
@@ -99,13 +102,14 @@ public final class PkFullTextIndex {
     public static void validateSchemaChange(
             String tableName, TableSchema oldSchema, TableSchema newSchema) {
         if (FullTextDefinition.isEnabled(oldSchema.options())) {
-            String column = oldSchema.options().get(COLUMNS_OPTION).trim();
+            String column = FullTextDefinition.columnsValue(oldSchema.options()).trim();
+            String key = FullTextDefinition.columnsKey(oldSchema.options());
             DataField before = oldSchema.nameToFieldMap().get(column);
             if (before != null && FullTextDefinition.isEnabled(newSchema.options())) {
                 DataField after = newSchema.idToFieldMap().get(before.id());
                 String todo =
                         " Remove option '"
-                                + COLUMNS_OPTION
+                                + key
                                 + "' first (ALTER TABLE ... UNSET TBLPROPERTIES), then change the column.";
                 if (after == null) {
                     throw new IllegalArgumentException(
@@ -114,7 +118,7 @@ public final class PkFullTextIndex {
                                     + "."
                                     + column
                                     + ": it is the primary-key full-text index column (option '"
-                                    + COLUMNS_OPTION
+                                    + key
                                     + "' = '"
                                     + column
                                     + "')."
@@ -129,7 +133,7 @@ public final class PkFullTextIndex {
                                     + " to '"
                                     + after.name()
                                     + "': it is the primary-key full-text index column (option '"
-                                    + COLUMNS_OPTION
+                                    + key
                                     + "' = '"
                                     + column
                                     + "')."
@@ -146,7 +150,7 @@ public final class PkFullTextIndex {
                                     + " to "
                                     + after.type()
                                     + ": it is the primary-key full-text index column (option '"
-                                    + COLUMNS_OPTION
+                                    + key
                                     + "' = '"
                                     + column
                                     + "')."

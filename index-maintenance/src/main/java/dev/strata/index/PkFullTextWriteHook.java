@@ -68,7 +68,7 @@ public final class PkFullTextWriteHook implements AutoCloseable {
     }
 
     /**
-     * @param table a table with {@code pk-full-text.index.columns} set
+     * @param table a table with {@code strata-full-text.index.columns} set
      * @param restoredSnapshotId the snapshot the Paimon writer restored from, or null for an empty
      *     table
      * @param executor runs archive builds (shared by all buckets of the write); null: a single

@@ -51,9 +51,9 @@ class MultiBucketTest {
                         .option("bucket", "3")
                         .option("deletion-vectors.enabled", "true")
                         .option("compaction.force-rewrite-all-files", "true")
-                        .option("pk-full-text.index.columns", "body")
+                        .option("strata-full-text.index.columns", "body")
                         .option(
-                                "fields.body.pk-full-text.index.options",
+                                "fields.body.strata-full-text.index.options",
                                 "{\"analyzer\":\"english\"}");
         if (indexInBucketDir) {
             schema.option("index-file-in-data-file-dir", "true");

@@ -171,7 +171,7 @@ class WriteHookTest {
                                             t.table(), t.latestSnapshotId(), none, 0, false, null)
                                     .messages())
                     .isEmpty();
-            t.setOption("fields.body.pk-full-text.index.options", "{\"analyzer\":\"english\"}");
+            t.setOption("fields.body.strata-full-text.index.options", "{\"analyzer\":\"english\"}");
             // Same data files, other analyzer: the archive is stale and a (non-forced) rebuild
             // replaces it.
             PkFullTextRebuild.Result rebuild =

@@ -27,7 +27,12 @@ import org.apache.paimon.types.RowType;
  *       (case-insensitive), default {@code default};
  *   <li>{@code fields.<col>.map.shared-shredding.max-columns}: K_max, an int &gt; 0, default 256;
  *   <li>{@code fields.<col>.map.shared-shredding.column-placement-policy}: {@code plain} | {@code
- *       sequential} | {@code lru} (case-insensitive), default {@code lru}.
+ *       sequential} | {@code lru} (case-insensitive), default {@code lru};
+ *   <li>{@code fields.<col>.strata-shredded.column-placement-policy}: {@code stable}, Strata's own
+ *       policy, which Strata's writers use instead of Paimon's key. It has a key of its own because
+ *       Apache Paimon 2.0 validates Paimon's key and refuses to open a table whose value it does
+ *       not know; earlier versions wrote {@code stable} under Paimon's key, which Strata still
+ *       reads and moves to this key on the table's next write, compaction or ALTER TABLE.
  * </ul>
  *
  * Shredded files are Paimon's own shared-shredding Parquet files, written by Strata's {@code
@@ -46,6 +51,8 @@ public final class ShreddingOptions {
     public static final String LAYOUT_SUFFIX = "map.storage-layout";
     public static final String MAX_COLUMNS_SUFFIX = "map.shared-shredding.max-columns";
     public static final String POLICY_SUFFIX = "map.shared-shredding.column-placement-policy";
+    public static final String STRATA_POLICY_SUFFIX =
+            FORMAT_IDENTIFIER + ".column-placement-policy";
     public static final String LAYOUT_DEFAULT = "default";
     public static final String LAYOUT_SHARED = "shared-shredding";
     public static final int DEFAULT_MAX_COLUMNS = 256;
@@ -71,7 +78,7 @@ public final class ShreddingOptions {
 
     private static final Pattern FIELD_OPTION =
             Pattern.compile(
-                    "^fields\\.(.+)\\.(map\\.storage-layout|map\\.shared-shredding\\.max-columns|map\\.shared-shredding\\.column-placement-policy)$");
+                    "^fields\\.(.+)\\.(map\\.storage-layout|map\\.shared-shredding\\.max-columns|map\\.shared-shredding\\.column-placement-policy|strata-shredded\\.column-placement-policy)$");
     private static final String FILE_FORMAT = "file.format";
     private static final String FORMAT_PER_LEVEL = "file.format.per.level";
     private static final String CHANGELOG_FORMAT = "changelog-file.format";
@@ -91,6 +98,21 @@ public final class ShreddingOptions {
 
     public static String policyKey(String column) {
         return "fields." + column + "." + POLICY_SUFFIX;
+    }
+
+    /**
+     * The key that takes placement policy {@code policy} of {@code column}: Strata's own key for
+     * {@code stable}, Paimon's for the others.
+     */
+    public static String policyKey(String column, String policy) {
+        return PlacementPolicy.parseOrNull(policy) == PlacementPolicy.STABLE
+                ? strataPolicyKey(column)
+                : policyKey(column);
+    }
+
+    /** The key of Strata's own placement policy of {@code column}. */
+    public static String strataPolicyKey(String column) {
+        return "fields." + column + "." + STRATA_POLICY_SUFFIX;
     }
 
     /** Layout settings of one shredded column. */
@@ -143,6 +165,10 @@ public final class ShreddingOptions {
             }
             if (suffix.equals(POLICY_SUFFIX)) {
                 parsePolicy(tableName, column, value);
+                continue;
+            }
+            if (suffix.equals(STRATA_POLICY_SUFFIX)) {
+                parseStrataPolicy(tableName, column, value);
                 continue;
             }
             String layout = parseLayout(tableName, column, value);
@@ -314,9 +340,73 @@ public final class ShreddingOptions {
                             f.name(),
                             parseMaxColumns(
                                     "table", f.name(), tableOptions.get(maxColumnsKey(f.name()))),
-                            parsePolicy("table", f.name(), tableOptions.get(policyKey(f.name())))));
+                            policy(f.name(), tableOptions)));
         }
         return out;
+    }
+
+    /** The policy Strata's writers use: Strata's key when set, else Paimon's key. */
+    private static PlacementPolicy policy(String column, Map<String, String> tableOptions) {
+        String strata = tableOptions.get(strataPolicyKey(column));
+        if (strata != null) {
+            return parseStrataPolicy("table", column, strata);
+        }
+        return parsePolicy("table", column, tableOptions.get(policyKey(column)));
+    }
+
+    /**
+     * Refuses {@code stable} under Paimon's placement key when a CREATE or ALTER TABLE sets it
+     * ({@code previous} is null for CREATE): Apache Paimon 2.0 cannot open such a table. A value a
+     * table already had is left to {@link #withCurrentKeys}.
+     */
+    public static void checkNoNewLegacyKeys(
+            String tableName, Map<String, String> proposed, Map<String, String> previous) {
+        for (Map.Entry<String, String> e : proposed.entrySet()) {
+            Matcher m = FIELD_OPTION.matcher(e.getKey());
+            if (!m.matches()
+                    || !m.group(2).equals(POLICY_SUFFIX)
+                    || PlacementPolicy.parseOrNull(e.getValue()) != PlacementPolicy.STABLE) {
+                continue;
+            }
+            if (previous != null && e.getValue().equals(previous.get(e.getKey()))) {
+                continue;
+            }
+            throw new IllegalArgumentException(
+                    "Cannot "
+                            + (previous == null ? "create table " : "alter table ")
+                            + tableName
+                            + " with option '"
+                            + e.getKey()
+                            + "' = '"
+                            + e.getValue()
+                            + "': Apache Paimon 2.0 validates that key and cannot open a table whose"
+                            + " value it does not know ('stable' is Strata's own policy). Set '"
+                            + strataPolicyKey(m.group(1))
+                            + "' = 'stable' instead.");
+        }
+    }
+
+    /**
+     * The options with {@code stable} moved from Paimon's placement key (where earlier Strata
+     * versions wrote it) to Strata's own key, so Paimon 2.0 can open the table; Paimon's writers
+     * then use Paimon's default policy. A value already under Strata's key wins. Applied on the
+     * table's next write, compaction or ALTER TABLE, as {@link #withFileFormat} is.
+     */
+    public static Map<String, String> withCurrentKeys(Map<String, String> tableOptions) {
+        Map<String, String> out = null;
+        for (Map.Entry<String, String> e : tableOptions.entrySet()) {
+            Matcher m = FIELD_OPTION.matcher(e.getKey());
+            if (m.matches()
+                    && m.group(2).equals(POLICY_SUFFIX)
+                    && PlacementPolicy.parseOrNull(e.getValue()) == PlacementPolicy.STABLE) {
+                if (out == null) {
+                    out = new LinkedHashMap<>(tableOptions);
+                }
+                out.remove(e.getKey());
+                out.putIfAbsent(strataPolicyKey(m.group(1)), PlacementPolicy.STABLE.optionValue());
+            }
+        }
+        return out == null ? tableOptions : out;
     }
 
     /**
@@ -529,11 +619,25 @@ public final class ShreddingOptions {
             throw fail(
                     table,
                     "option '" + policyKey(column) + "' has value '" + value + "'.",
-                    "Could not parse value for enum. Expected one of: "
-                            + PlacementPolicy.allowedValues()
-                            + ".");
+                    "Could not parse value for enum. Expected one of: [plain, sequential, lru]"
+                            + " (Strata's own 'stable' goes under '"
+                            + strataPolicyKey(column)
+                            + "').");
         }
         return p;
+    }
+
+    static PlacementPolicy parseStrataPolicy(String table, String column, String value) {
+        if (PlacementPolicy.parseOrNull(value) == PlacementPolicy.STABLE) {
+            return PlacementPolicy.STABLE;
+        }
+        throw fail(
+                table,
+                "option '" + strataPolicyKey(column) + "' has value '" + value + "'.",
+                "Strata's key takes only Strata's own policy 'stable'; set Paimon's policies (plain,"
+                        + " sequential, lru) under '"
+                        + policyKey(column)
+                        + "'.");
     }
 
     private static IllegalArgumentException fail(String table, String why, String what) {

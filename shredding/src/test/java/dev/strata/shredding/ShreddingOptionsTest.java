@@ -106,7 +106,13 @@ class ShreddingOptionsTest {
         rejects(
                 shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "random"),
                 "'random'",
-                "Expected one of: [plain, sequential, lru, stable]");
+                "Expected one of: [plain, sequential, lru]",
+                "'fields.m.strata-shredded.column-placement-policy'");
+        rejects(
+                shredded("m", "fields.m.strata-shredded.column-placement-policy", "lru"),
+                "'lru'",
+                "takes only Strata's own policy 'stable'",
+                "'fields.m.map.shared-shredding.column-placement-policy'");
         rejects(
                 shredded("m", "file.format", "orc"),
                 "shared-shredding column 'm' can only be stored in Parquet by Strata, "
@@ -234,5 +240,55 @@ class ShreddingOptionsTest {
         assertThat(ShreddingOptions.maxSegments("db.t", Map.of()))
                 .isEqualTo(dev.strata.shredding.layout.GroupPlacement.DEFAULT_MAX_SEGMENTS);
         assertThat(ShreddingOptions.byteStreamSplit("db.t", Map.of())).isFalse();
+    }
+
+    @Test
+    void stablePlacementLivesUnderStrataKeyWhichWinsOverPaimonsForStrataWriters() {
+        Map<String, String> o =
+                shredded(
+                        "m",
+                        "fields.m.strata-shredded.column-placement-policy",
+                        "Stable",
+                        "fields.m.map.shared-shredding.column-placement-policy",
+                        "plain");
+        assertThatCode(() -> ShreddingOptions.validate("db.t", SCHEMA, o))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> ShreddingOptions.checkNoNewLegacyKeys("db.t", o, null))
+                .doesNotThrowAnyException();
+        assertThat(ShreddingOptions.shreddedColumns(SCHEMA, o).get("m").policy())
+                .isEqualTo(PlacementPolicy.STABLE);
+        assertThat(ShreddingOptions.policyKey("m", "stable"))
+                .isEqualTo("fields.m.strata-shredded.column-placement-policy");
+        assertThat(ShreddingOptions.policyKey("m", "lru"))
+                .isEqualTo("fields.m.map.shared-shredding.column-placement-policy");
+    }
+
+    @Test
+    void stableUnderPaimonsKeyIsRefusedWhenSetButReadAndMovedOnTablesThatHaveIt() {
+        Map<String, String> old =
+                shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "stable");
+        assertThatThrownBy(() -> ShreddingOptions.checkNoNewLegacyKeys("db.t", old, null))
+                .hasMessage(
+                        "Cannot create table db.t with option"
+                                + " 'fields.m.map.shared-shredding.column-placement-policy' ="
+                                + " 'stable': Apache Paimon 2.0 validates that key and cannot open a"
+                                + " table whose value it does not know ('stable' is Strata's own"
+                                + " policy). Set 'fields.m.strata-shredded.column-placement-policy'"
+                                + " = 'stable' instead.");
+        Map<String, String> lru =
+                shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "lru");
+        assertThatThrownBy(() -> ShreddingOptions.checkNoNewLegacyKeys("db.t", old, lru))
+                .hasMessageStartingWith("Cannot alter table db.t with option");
+        assertThatCode(() -> ShreddingOptions.checkNoNewLegacyKeys("db.t", old, old))
+                .doesNotThrowAnyException();
+        assertThat(ShreddingOptions.shreddedColumns(SCHEMA, old).get("m").policy())
+                .isEqualTo(PlacementPolicy.STABLE);
+        Map<String, String> moved = ShreddingOptions.withCurrentKeys(old);
+        assertThat(moved)
+                .doesNotContainKey("fields.m.map.shared-shredding.column-placement-policy")
+                .containsEntry("fields.m.strata-shredded.column-placement-policy", "stable");
+        assertThat(ShreddingOptions.shreddedColumns(SCHEMA, moved).get("m").policy())
+                .isEqualTo(PlacementPolicy.STABLE);
+        assertThat(ShreddingOptions.withCurrentKeys(lru)).isSameAs(lru);
     }
 }

@@ -28,7 +28,7 @@ class ConcurrentWritersSuite extends PushdownSuiteBase {
   private def createTable(name: String): Unit =
     spark.sql(
       s"CREATE TABLE lake.c.$name (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'strata-full-text.index.columns'='body')"
     )
 
   /** Rows [from, from + n): the body names the id, and every seventh row says "zebra". */

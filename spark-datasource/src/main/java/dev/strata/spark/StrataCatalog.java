@@ -1,5 +1,6 @@
 package dev.strata.spark;
 
+import dev.strata.index.options.FullTextDefinition;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.catalog.FullTextSystemTable;
 import dev.strata.spark.catalog.LocationOptions;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.AbstractCatalog;
 import org.apache.paimon.catalog.Catalog;
@@ -61,6 +63,8 @@ import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Spark catalog over a Paimon filesystem warehouse.
@@ -88,6 +92,11 @@ public class StrataCatalog
 
     /** The namespace holding the catalog's procedures. */
     public static final String SYSTEM_NAMESPACE = "sys";
+
+    private static final Logger LOG = LoggerFactory.getLogger(StrataCatalog.class);
+
+    /** Tables (location and schema id) whose old full-text keys were reported. */
+    private static final Set<String> LEGACY_WARNED = ConcurrentHashMap.newKeySet();
 
     private static final Set<String> SPARK_RESERVED_PROPERTIES =
             Set.of(
@@ -359,9 +368,36 @@ public class StrataCatalog
     @Override
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
         FileStoreTable table = loadStoredTable(ident);
+        warnOfLegacyFullTextKeys(StrataTableNames.qualified(name, ident), table);
         return table.options().containsKey(PageChecksums.VERIFY_OPTION)
                 ? table
                 : table.copy(Map.of(PageChecksums.VERIFY_OPTION, "true"));
+    }
+
+    /**
+     * Says once per table and schema that a table still enables its full-text archives with the key
+     * of earlier versions, which Apache Paimon 2.0 reads as its own index (its writers then fail on
+     * the table), and the statement that moves it. Strata keeps reading the old keys; it does not
+     * move them itself because it cannot tell such a table from one meant for Paimon's own index.
+     */
+    private static void warnOfLegacyFullTextKeys(String qualified, FileStoreTable table) {
+        Map<String, String> options = table.schema().options();
+        if (!FullTextDefinition.hasLegacyKeys(options)
+                || options.containsKey(FullTextDefinition.COLUMNS)
+                || !LEGACY_WARNED.add(table.location() + "#" + table.schema().id())) {
+            return;
+        }
+        LOG.warn(
+                "Table {} enables Strata's full-text archives with option '{}', which Apache Paimon"
+                        + " 2.0 reads as its own full-text index, so Paimon 2.0 cannot write the"
+                        + " table. Strata still reads the old keys {}. Move them with: ALTER TABLE"
+                        + " {} SET TBLPROPERTIES ('{}' = '{}')",
+                qualified,
+                FullTextDefinition.LEGACY_COLUMNS,
+                FullTextDefinition.legacyKeys(options),
+                qualified,
+                FullTextDefinition.COLUMNS,
+                options.get(FullTextDefinition.LEGACY_COLUMNS).trim());
     }
 
     /**

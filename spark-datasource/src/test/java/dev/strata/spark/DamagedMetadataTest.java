@@ -49,7 +49,7 @@ class DamagedMetadataTest extends StrataSparkTestBase {
     private FileStoreTable pkTable(String name) throws Exception {
         sql(
                 "CREATE TABLE lake.dm.%s (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
-                        + "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
+                        + "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')",
                 name);
         sql("INSERT INTO lake.dm.%s SELECT id, concat('row ', id) FROM range(0, 200)", name);
         sql("CALL lake.sys.compact(table => 'dm.%s')", name);

@@ -115,7 +115,7 @@ class PostponeBucketTablesTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.pp");
         sql(
                 "CREATE TABLE lake.pp.ok (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-2', "
-                        + "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')");
+                        + "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')");
         assertThat(sql("SHOW TBLPROPERTIES lake.pp.ok ('bucket')").get(0).getString(1))
                 .isEqualTo("-2");
 

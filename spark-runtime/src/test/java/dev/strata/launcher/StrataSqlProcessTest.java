@@ -160,7 +160,7 @@ class StrataSqlProcessTest {
                                 ";\n",
                                 "CREATE NAMESPACE lake.s4",
                                 "CREATE TABLE lake.s4.t (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
-                                        + "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
+                                        + "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')",
                                 "INSERT INTO lake.s4.t VALUES (1, 'disk failure'), (2, 'all fine')",
                                 "CALL lake.sys.compact(table => 's4.t')",
                                 "SELECT id FROM full_text_search('lake.s4.t', 'body', 'disk', 10)"));

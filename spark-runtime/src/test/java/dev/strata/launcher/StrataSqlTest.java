@@ -205,7 +205,7 @@ class StrataSqlTest {
                 spark,
                 "CREATE TABLE lake.bounded.docs (id BIGINT NOT NULL, body STRING) TBLPROPERTIES "
                         + "('primary-key' = 'id', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')",
+                        + "'strata-full-text.index.columns' = 'body')",
                 System.out,
                 System.err);
         StrataSql.run(

@@ -29,8 +29,8 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
 
 /**
  * The analyzer of one full-text column, resolved from its options (keys without the {@code
- * full-text.} prefix) with every default filled in. Its canonical JSON form is stored in each
- * archive header, and the same analyzer is rebuilt from it at query time.
+ * strata-full-text.} prefix) with every default filled in. Its canonical JSON form is stored in
+ * each archive header, and the same analyzer is rebuilt from it at query time.
  *
  * <p>Keys: {@code analyzer} = standard (default) | whitespace | simple | keyword | english | cjk |
  * ngram; {@code lowercase} = true (default) | false; {@code max-token-length} = 1..1048576 (default
@@ -79,12 +79,12 @@ public final class AnalyzerSettings {
 
     /** The defaults: standard analyzer, lower-cased, tokens of at most 255 characters. */
     public static AnalyzerSettings defaults() {
-        return of(Collections.emptyMap(), "full-text.");
+        return of(Collections.emptyMap(), FullTextDefinition.FULL_TEXT_PREFIX);
     }
 
     /**
      * Resolves settings from unprefixed keys. {@code keyPrefix} is put in front of key names in
-     * error messages (e.g. {@code "full-text."}).
+     * error messages (e.g. {@code "strata-full-text."}).
      */
     public static AnalyzerSettings of(Map<String, String> options, String keyPrefix) {
         for (String key : options.keySet()) {

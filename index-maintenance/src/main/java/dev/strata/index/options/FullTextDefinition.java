@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
@@ -18,8 +20,29 @@ import org.apache.paimon.types.RowType;
  */
 public final class FullTextDefinition {
 
-    public static final String COLUMNS = "pk-full-text.index.columns";
-    public static final String FULL_TEXT_PREFIX = "full-text.";
+    /** The option that enables the index: the one CHAR/VARCHAR/STRING column to index. */
+    public static final String COLUMNS = "strata-full-text.index.columns";
+
+    /**
+     * Prefix of table-level analyzer options ({@code strata-full-text.analyzer}, ...). Keys under
+     * {@code strata-full-text.index.} define the index and are not analyzer options.
+     */
+    public static final String FULL_TEXT_PREFIX = "strata-full-text.";
+
+    private static final String INDEX_KEYS = FULL_TEXT_PREFIX + "index.";
+
+    /**
+     * The key earlier Strata versions enabled the index with. Apache Paimon 2.0 owns it (its own
+     * full-text index, index type {@code full-text}, which its writers then build or demand), so
+     * Strata reads it only on tables that still have it and refuses to set it.
+     */
+    public static final String LEGACY_COLUMNS = "pk-full-text.index.columns";
+
+    /** Prefix of table-level analyzer options of earlier versions (Paimon 2.0 owns it too). */
+    public static final String LEGACY_PREFIX = "full-text.";
+
+    private static final Pattern LEGACY_COLUMN_OPTIONS =
+            Pattern.compile("^fields\\.(.+)\\.pk-full-text\\.index\\.options$");
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -53,12 +76,163 @@ public final class FullTextDefinition {
 
     /** The option key holding the JSON analyzer options of {@code column}. */
     public static String columnOptionsKey(String column) {
+        return "fields." + column + ".strata-full-text.index.options";
+    }
+
+    /** The key of earlier versions holding the JSON analyzer options of {@code column}. */
+    public static String legacyColumnOptionsKey(String column) {
         return "fields." + column + ".pk-full-text.index.options";
     }
 
-    /** Whether the options enable the primary-key full-text index. */
+    /**
+     * Whether the options enable the primary-key full-text index, by its key or by the key of
+     * earlier versions (tables created before the move keep working).
+     */
     public static boolean isEnabled(Map<String, String> options) {
-        return options.containsKey(COLUMNS);
+        return options.containsKey(COLUMNS) || options.containsKey(LEGACY_COLUMNS);
+    }
+
+    /** The raw value of the key that enables the index (null when it is not enabled). */
+    public static String columnsValue(Map<String, String> options) {
+        return options.get(columnsKey(options));
+    }
+
+    /** The option key that enables the index on these options (the legacy one only without it). */
+    public static String columnsKey(Map<String, String> options) {
+        return options.containsKey(COLUMNS) || !options.containsKey(LEGACY_COLUMNS)
+                ? COLUMNS
+                : LEGACY_COLUMNS;
+    }
+
+    /** Whether the options still hold a full-text key of earlier versions that Paimon 2.0 owns. */
+    public static boolean hasLegacyKeys(Map<String, String> options) {
+        return !legacyKeys(options).isEmpty();
+    }
+
+    /**
+     * The full-text keys of earlier versions in these options that Strata reads as its own: the
+     * columns key, the per-column JSON options, and the table-level {@code full-text.*} keys of a
+     * table whose index the columns key enables.
+     */
+    public static List<String> legacyKeys(Map<String, String> options) {
+        List<String> keys = new ArrayList<>();
+        boolean legacyIndex = options.containsKey(LEGACY_COLUMNS);
+        for (String key : options.keySet()) {
+            if (key.equals(LEGACY_COLUMNS)
+                    || LEGACY_COLUMN_OPTIONS.matcher(key).matches()
+                    || (legacyIndex && key.startsWith(LEGACY_PREFIX))) {
+                keys.add(key);
+            }
+        }
+        keys.sort(null);
+        return keys;
+    }
+
+    /**
+     * The options with every full-text key of earlier versions moved to its current name, when
+     * {@link #COLUMNS} is set (the user chose the new keys: {@code ALTER TABLE t SET TBLPROPERTIES
+     * ('strata-full-text.index.columns' = 'body')}); a value already set under the current name
+     * wins. Without {@link #COLUMNS} the options are returned unchanged: a table that still uses
+     * the old key keeps it until its owner moves it, because Strata cannot tell it apart from a
+     * table that means Paimon 2.0's own index.
+     */
+    public static Map<String, String> withCurrentKeys(Map<String, String> options) {
+        if (!options.containsKey(COLUMNS) || !hasLegacyKeys(options)) {
+            return options;
+        }
+        Map<String, String> out = new LinkedHashMap<>(options);
+        for (String key : legacyKeys(options)) {
+            String value = out.remove(key);
+            String current = currentName(key);
+            if (current != null) {
+                out.putIfAbsent(current, value);
+            }
+        }
+        return out;
+    }
+
+    /** The current name of a legacy key, null for the columns key (already set). */
+    private static String currentName(String legacyKey) {
+        Matcher m = LEGACY_COLUMN_OPTIONS.matcher(legacyKey);
+        if (m.matches()) {
+            return columnOptionsKey(m.group(1));
+        }
+        if (legacyKey.startsWith(LEGACY_PREFIX)) {
+            return FULL_TEXT_PREFIX + legacyKey.substring(LEGACY_PREFIX.length());
+        }
+        return null;
+    }
+
+    /**
+     * The options as the current keys name them: the legacy keys of a table that has not moved yet
+     * are read under their current names (a current key wins over its legacy one).
+     */
+    static Map<String, String> readable(Map<String, String> options) {
+        if (!hasLegacyKeys(options)) {
+            return options;
+        }
+        Map<String, String> out = new LinkedHashMap<>(options);
+        if (!out.containsKey(COLUMNS)) {
+            out.put(COLUMNS, out.get(LEGACY_COLUMNS));
+        }
+        for (String key : legacyKeys(options)) {
+            String current = currentName(key);
+            if (current != null) {
+                out.putIfAbsent(current, out.get(key));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Refuses full-text keys of earlier versions that a CREATE or ALTER TABLE sets or changes
+     * ({@code previous} is null for CREATE): Apache Paimon 2.0 reads them as its own full-text
+     * index, so a table that sets them cannot be written by Paimon 2.0. Keys a table already had
+     * are left alone (the table keeps working until it moves).
+     */
+    public static void checkNoNewLegacyKeys(
+            String table, Map<String, String> proposed, Map<String, String> previous) {
+        List<String> keys = legacyKeys(proposed);
+        if (isEnabled(proposed)) {
+            // Paimon 2.0 reads full-text.* as its own index's options; Strata never reads them on a
+            // table enabled by the current key, so setting them would silently do nothing.
+            for (String key : proposed.keySet()) {
+                if (key.startsWith(LEGACY_PREFIX) && !keys.contains(key)) {
+                    keys.add(key);
+                }
+            }
+        }
+        for (String key : keys) {
+            String before = previous == null ? null : previous.get(key);
+            if (before != null && before.equals(proposed.get(key))) {
+                continue;
+            }
+            String current = currentName(key);
+            String replacement = current == null ? COLUMNS : current;
+            String migrate =
+                    previous != null && previous.containsKey(LEGACY_COLUMNS)
+                            ? " The table still uses the old keys: ALTER TABLE "
+                                    + table
+                                    + " SET TBLPROPERTIES ('"
+                                    + COLUMNS
+                                    + "' = '"
+                                    + previous.get(LEGACY_COLUMNS).trim()
+                                    + "') moves all of them to the new names."
+                            : "";
+            throw new IllegalArgumentException(
+                    "Cannot "
+                            + (previous == null ? "create table " : "alter table ")
+                            + table
+                            + " with option '"
+                            + key
+                            + "': Apache Paimon 2.0 reads '"
+                            + key
+                            + "' as its own full-text index (index type full-text), so its writers"
+                            + " fail on the table. Set '"
+                            + replacement
+                            + "' for Strata's full-text archives instead."
+                            + migrate);
+        }
     }
 
     /**
@@ -70,14 +244,17 @@ public final class FullTextDefinition {
             RowType rowType,
             List<String> primaryKeys,
             List<String> partitionKeys,
-            Map<String, String> options) {
+            Map<String, String> tableOptions) {
+        // Error messages name the key the table actually uses.
+        String columnsKey = columnsKey(tableOptions);
+        Map<String, String> options = readable(tableOptions);
         String raw = options.get(COLUMNS);
         if (raw == null) {
             throw new IllegalArgumentException(
                     "Cannot use a primary-key full-text index for table "
                             + table
                             + ": option '"
-                            + COLUMNS
+                            + columnsKey
                             + "' is not set. Set it to the one CHAR/VARCHAR/STRING column to index.");
         }
         String[] pieces = raw.split(",", -1);
@@ -92,7 +269,7 @@ public final class FullTextDefinition {
                             "Cannot create primary-key full-text index for table "
                                     + table
                                     + ": "
-                                    + COLUMNS
+                                    + columnsKey
                                     + " contains duplicate column '"
                                     + columns.get(i)
                                     + "' (value '"
@@ -106,7 +283,7 @@ public final class FullTextDefinition {
                     "Cannot create primary-key full-text index for table "
                             + table
                             + ": option '"
-                            + COLUMNS
+                            + columnsKey
                             + "' must contain exactly one column, but was '"
                             + raw
                             + "'. Index one CHAR/VARCHAR/STRING column.");
@@ -117,7 +294,7 @@ public final class FullTextDefinition {
                     "Cannot create primary-key full-text index for table "
                             + table
                             + ": option '"
-                            + COLUMNS
+                            + columnsKey
                             + "' must contain a non-empty column, but was '"
                             + raw
                             + "'. Set it to a CHAR/VARCHAR/STRING column name.");
@@ -128,7 +305,7 @@ public final class FullTextDefinition {
                             + table
                             + ": primary-key full-text index requires a primary-key table. Declare a primary key"
                             + " or remove option '"
-                            + COLUMNS
+                            + columnsKey
                             + "'.");
         }
         String mergeEngine =
@@ -185,7 +362,7 @@ public final class FullTextDefinition {
                     "Cannot create primary-key full-text index for table "
                             + table
                             + ": option '"
-                            + COLUMNS
+                            + columnsKey
                             + "' entry '"
                             + column
                             + "' must reference an existing column. Columns are "
@@ -200,7 +377,7 @@ public final class FullTextDefinition {
                             + "."
                             + column
                             + ": option '"
-                            + COLUMNS
+                            + columnsKey
                             + "' must reference a CHAR/VARCHAR/STRING column, but '"
                             + column
                             + "' is "
@@ -213,15 +390,15 @@ public final class FullTextDefinition {
     }
 
     /**
-     * The effective analyzer options of {@code column} without the {@code full-text.} prefix: every
-     * table option starting with {@code full-text.} plus the column's JSON options (unqualified
-     * JSON keys are read as {@code full-text.*}).
+     * The effective analyzer options of {@code column} without the {@code strata-full-text.}
+     * prefix: every table-level analyzer option plus the column's JSON options (unqualified JSON
+     * keys are read as {@code strata-full-text.*}).
      */
     static Map<String, String> effectiveOptions(
             String table, String column, Map<String, String> options) {
         Map<String, String> prefixed = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : options.entrySet()) {
-            if (e.getKey().startsWith(FULL_TEXT_PREFIX)) {
+            if (e.getKey().startsWith(FULL_TEXT_PREFIX) && !e.getKey().startsWith(INDEX_KEYS)) {
                 prefixed.put(e.getKey(), e.getValue());
             }
         }
@@ -262,7 +439,16 @@ public final class FullTextDefinition {
                                     + k
                                     + "'). Give every option a name and a value.");
                 }
-                String full = k.startsWith(FULL_TEXT_PREFIX) ? k : FULL_TEXT_PREFIX + k;
+                // A JSON key may be qualified as the table-level key is (either prefix: values
+                // moved
+                // from the old key stay valid as they are).
+                String bare =
+                        k.startsWith(FULL_TEXT_PREFIX)
+                                ? k.substring(FULL_TEXT_PREFIX.length())
+                                : k.startsWith(LEGACY_PREFIX)
+                                        ? k.substring(LEGACY_PREFIX.length())
+                                        : k;
+                String full = FULL_TEXT_PREFIX + bare;
                 String value =
                         e.getValue().isValueNode()
                                 ? e.getValue().asText()

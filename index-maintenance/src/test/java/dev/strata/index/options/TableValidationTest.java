@@ -30,7 +30,7 @@ class TableValidationTest {
         Map<String, String> o = new HashMap<>();
         o.put("bucket", "1");
         o.put("deletion-vectors.enabled", "true");
-        o.put("pk-full-text.index.columns", "content");
+        o.put("strata-full-text.index.columns", "content");
         return o;
     }
 
@@ -60,24 +60,25 @@ class TableValidationTest {
 
     @Test
     void ignoresTablesWithoutTheOption() {
-        assertThatCode(() -> validate(with("pk-full-text.index.columns", null)))
+        assertThatCode(() -> validate(with("strata-full-text.index.columns", null)))
                 .doesNotThrowAnyException();
     }
 
     @Test
     void rejectsEachRequirementWithOptionValueAndAllowedValues() {
-        assertThatThrownBy(() -> validate(with("pk-full-text.index.columns", "content,n")))
+        assertThatThrownBy(() -> validate(with("strata-full-text.index.columns", "content,n")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("exactly one column")
                 .hasMessageContaining("'content,n'");
-        assertThatThrownBy(() -> validate(with("pk-full-text.index.columns", "content,content")))
+        assertThatThrownBy(
+                        () -> validate(with("strata-full-text.index.columns", "content,content")))
                 .hasMessageContaining("duplicate")
                 .hasMessageContaining("content");
-        assertThatThrownBy(() -> validate(with("pk-full-text.index.columns", " ")))
+        assertThatThrownBy(() -> validate(with("strata-full-text.index.columns", " ")))
                 .hasMessageContaining("non-empty column");
-        assertThatThrownBy(() -> validate(with("pk-full-text.index.columns", "missing")))
+        assertThatThrownBy(() -> validate(with("strata-full-text.index.columns", "missing")))
                 .hasMessageContaining("must reference an existing column");
-        assertThatThrownBy(() -> validate(with("pk-full-text.index.columns", "n")))
+        assertThatThrownBy(() -> validate(with("strata-full-text.index.columns", "n")))
                 .hasMessageContaining("CHAR/VARCHAR/STRING")
                 .hasMessageContaining("INT");
         assertThatThrownBy(() -> validate(with("deletion-vectors.enabled", "false")))
@@ -104,15 +105,15 @@ class TableValidationTest {
                         () ->
                                 validate(
                                         with(
-                                                "fields.content.pk-full-text.index.options",
+                                                "fields.content.strata-full-text.index.options",
                                                 "{not json")))
                 .hasMessageContaining(
-                        "fields.content.pk-full-text.index.options must be a JSON object");
+                        "fields.content.strata-full-text.index.options must be a JSON object");
         Map<String, String> conflict =
-                with("fields.content.pk-full-text.index.options", "{\"analyzer\":\"english\"}");
-        conflict.put("full-text.analyzer", "standard");
+                with("fields.content.strata-full-text.index.options", "{\"analyzer\":\"english\"}");
+        conflict.put("strata-full-text.analyzer", "standard");
         assertThatThrownBy(() -> validate(conflict))
-                .hasMessageContaining("conflicting values for full-text.analyzer");
+                .hasMessageContaining("conflicting values for strata-full-text.analyzer");
     }
 
     @Test
@@ -121,9 +122,9 @@ class TableValidationTest {
                         () ->
                                 validate(
                                         with(
-                                                "fields.content.pk-full-text.index.options",
+                                                "fields.content.strata-full-text.index.options",
                                                 "{\"analyzer\":\"jieba\"}")))
-                .hasMessageContaining("full-text.analyzer")
+                .hasMessageContaining("strata-full-text.analyzer")
                 .hasMessageContaining("'jieba'")
                 .hasMessageContaining(
                         "[standard, whitespace, simple, keyword, english, cjk, ngram]");
@@ -131,24 +132,24 @@ class TableValidationTest {
                         () ->
                                 validate(
                                         with(
-                                                "fields.content.pk-full-text.index.options",
+                                                "fields.content.strata-full-text.index.options",
                                                 "{\"colour\":\"red\"}")))
-                .hasMessageContaining("unknown option 'full-text.colour'");
+                .hasMessageContaining("unknown option 'strata-full-text.colour'");
         assertThatThrownBy(
                         () ->
                                 validate(
                                         with(
-                                                "fields.content.pk-full-text.index.options",
+                                                "fields.content.strata-full-text.index.options",
                                                 "{\"analyzer\":\"ngram\",\"ngram.min-gram\":\"3\",\"ngram.max-gram\":\"2\"}")))
-                .hasMessageContaining("full-text.ngram.max-gram");
+                .hasMessageContaining("strata-full-text.ngram.max-gram");
     }
 
     @Test
     void columnJsonAndTableLevelOptionsMergeWithPrefix() {
         Map<String, String> o = valid();
-        o.put("full-text.lowercase", "false");
+        o.put("strata-full-text.lowercase", "false");
         o.put(
-                "fields.content.pk-full-text.index.options",
+                "fields.content.strata-full-text.index.options",
                 "{\"full-text.analyzer\":\"ngram\",\"ngram.min-gram\":\"2\",\"ngram.max-gram\":\"2\"}");
         FullTextDefinition def =
                 FullTextDefinition.resolve("db.t", ROW, PK, Collections.emptyList(), o);
@@ -159,7 +160,7 @@ class TableValidationTest {
                 .containsEntry("lowercase", "false")
                 .containsEntry("ngram.min-gram", "2")
                 .containsEntry("ngram.max-gram", "2")
-                .doesNotContainKey("pk-full-text.index.columns");
+                .doesNotContainKey("strata-full-text.index.columns");
         assertThat(def.analyzer().toJson()).doesNotContain("full-text.");
     }
 
@@ -185,7 +186,7 @@ class TableValidationTest {
                         "");
         assertThatThrownBy(() -> PkFullTextIndex.validateSchemaChange("db.t", before, dropped))
                 .hasMessageStartingWith("Cannot drop column db.t.content")
-                .hasMessageContaining("pk-full-text.index.columns");
+                .hasMessageContaining("strata-full-text.index.columns");
         TableSchema renamed =
                 new TableSchema(
                         2,
@@ -229,7 +230,7 @@ class TableValidationTest {
         assertThatCode(() -> PkFullTextIndex.validateSchemaChange("db.t", before, unrelated))
                 .doesNotThrowAnyException();
         Map<String, String> unset = valid();
-        unset.remove("pk-full-text.index.columns");
+        unset.remove("strata-full-text.index.columns");
         TableSchema unindexedAndDropped =
                 new TableSchema(
                         2,

@@ -225,9 +225,8 @@ public final class ShreddingBenchmark {
             o.put(ShreddingOptions.layoutKey("m"), "shared-shredding");
             // strata.bench.policy: the placement policy (default lru, Paimon's default; stable is
             // Strata's own).
-            o.put(
-                    ShreddingOptions.policyKey("m"),
-                    System.getProperty("strata.bench.policy", "lru"));
+            String policy = System.getProperty("strata.bench.policy", "lru");
+            o.put(ShreddingOptions.policyKey("m", policy), policy);
         }
         o.put("bucket", "1");
         o.put("bucket-key", "id");

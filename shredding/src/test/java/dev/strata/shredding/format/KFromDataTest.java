@@ -226,6 +226,8 @@ class KFromDataTest extends PaimonTablesTestBase {
             long next = 0;
             for (int b = 0; b < policies.length; b++) {
                 if (b > 0) {
+                    // Paimon's key, changed in place through Paimon's API: Strata still reads
+                    // 'stable' there, as tables of earlier versions have it.
                     shredded =
                             tables.alter(
                                     name, Map.of(ShreddingOptions.policyKey("m"), policies[b]));

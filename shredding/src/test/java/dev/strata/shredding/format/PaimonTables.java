@@ -66,7 +66,7 @@ final class PaimonTables implements AutoCloseable {
         if (shredded) {
             o.put(ShreddingOptions.layoutKey("m"), "shared-shredding");
             o.put(ShreddingOptions.maxColumnsKey("m"), Integer.toString(maxColumns));
-            o.put(ShreddingOptions.policyKey("m"), policy);
+            o.put(ShreddingOptions.policyKey("m", policy), policy);
         }
         return ShreddingOptions.withFileFormat(ROW_TYPE, o);
     }

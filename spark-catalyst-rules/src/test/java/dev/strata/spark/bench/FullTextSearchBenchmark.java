@@ -56,7 +56,7 @@ public final class FullTextSearchBenchmark {
         spark.sql(
                 "CREATE TABLE lake.bench.docs (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
                         + "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', 'deletion-vectors.enabled'='true', "
-                        + "'pk-full-text.index.columns'='body')");
+                        + "'strata-full-text.index.columns'='body')");
         // The same live rows as a plain Parquet table: the RLIKE oracle of case (b), whose level-0
         // rows a read of the deletion-vector table does not return until they are compacted.
         spark.sql(

@@ -139,7 +139,7 @@ class DamagedPagesSuite extends PushdownSuiteBase {
     sql(
       "CREATE TABLE lake.dmg.shr (id BIGINT, m MAP<STRING, BIGINT>) TBLPROPERTIES (" +
         "'fields.m.map.storage-layout' = 'shared-shredding', " +
-        "'fields.m.map.shared-shredding.column-placement-policy' = 'stable')"
+        "'fields.m.strata-shredded.column-placement-policy' = 'stable')"
     )
     sql(s"INSERT INTO lake.dmg.shr SELECT id, map('a', id, 'b', id * 2) FROM range(0, $Rows, 1, 1)")
     val Seq(file) = dataFiles("shr")

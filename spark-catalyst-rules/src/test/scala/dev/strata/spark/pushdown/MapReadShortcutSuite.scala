@@ -77,7 +77,7 @@ class MapReadShortcutSuite extends PushdownSuiteBase {
     sql("""CREATE TABLE lake.sc.t (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES (
           | 'fields.m.map.storage-layout' = 'shared-shredding',
           | 'fields.m.map.shared-shredding.max-columns' = '4',
-          | 'fields.m.map.shared-shredding.column-placement-policy' = 'stable',
+          | 'fields.m.strata-shredded.column-placement-policy' = 'stable',
           | 'file.block-size' = '8 kb')""".stripMargin)
     // First half: at most two ownership segments per column and row group, so most columns are fragmented and
     // __field_mapping is read; second half: the default bound, segments recorded, no mapping read.

@@ -35,7 +35,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql(
       "CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) " +
         "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
-        "'pk-full-text.index.columns'='body')"
+        "'strata-full-text.index.columns'='body')"
     )
     val rows = (0 until 1500).map { i =>
       val body = if (random.nextInt(25) == 0) null else corpus.document(random, 4, 25)
@@ -244,7 +244,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql(
       "CREATE TABLE lake.kb.snapshots (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
         "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
-        "'pk-full-text.index.columns'='body')"
+        "'strata-full-text.index.columns'='body')"
     )
     def found(): Map[Long, String] = {
       val sql = "SELECT id, body FROM full_text_search('lake.kb.snapshots', 'body', 'needle', 10)"
@@ -277,7 +277,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
   ) {
     spark.sql(
       "CREATE TABLE lake.kb.fresh (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'strata-full-text.index.columns'='body')"
     )
     spark.sql(
       "INSERT INTO lake.kb.fresh VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')"
@@ -323,7 +323,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
   ) {
     spark.sql(
       "CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'strata-full-text.index.columns'='body')"
     )
     spark.sql(
       "INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')"
@@ -371,7 +371,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("one BM25 across buckets: scores equal one Lucene index over the same rows") {
     spark.sql(
       "CREATE TABLE lake.kb.scores (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-        "'bucket'='4', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+        "'bucket'='4', 'deletion-vectors.enabled'='true', 'strata-full-text.index.columns'='body')"
     )
     val random = new Random(seed + 7)
     val corpus = new TextCorpus(200)
@@ -490,7 +490,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql(
       "CREATE TABLE lake.kb.inbox (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
         "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='-2', 'postpone.default-bucket-num'='3', " +
-        "'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+        "'deletion-vectors.enabled'='true', 'strata-full-text.index.columns'='body')"
     )
     spark.sql(
       "INSERT INTO lake.kb.inbox VALUES (1, 'a', 'disk write failure'), (2, 'a', 'disk ok'), " +
@@ -575,7 +575,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql(
       "CREATE TABLE lake.kb.keyed (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
         "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
-        "'pk-full-text.index.columns'='body')"
+        "'strata-full-text.index.columns'='body')"
     )
     spark.sql(
       "INSERT INTO lake.kb.keyed SELECT id, concat('d', cast(id % 2 AS STRING)), " +

@@ -139,7 +139,7 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
       sql(
         s"CREATE TABLE $table (id BIGINT, dt STRING, body STRING, attrs MAP<STRING, INT>, n INT) " +
           "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'id,dt', " + bucket + ", " +
-          "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')"
+          "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')"
       )
       val initial = spark.createDataFrame(
         rows(random, (0L until Keys.toLong), partitioned = false, "origin").asJava,

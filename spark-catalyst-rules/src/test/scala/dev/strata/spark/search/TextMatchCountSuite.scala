@@ -45,7 +45,7 @@ class TextMatchCountSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql(
       s"CREATE TABLE $table (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
         "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', 'deletion-vectors.enabled'='true', " +
-        "'pk-full-text.index.columns'='body')"
+        "'strata-full-text.index.columns'='body')"
     )
   }
 

@@ -46,7 +46,7 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql(
       "CREATE TABLE lake.kb.docs (id BIGINT, dt STRING, title STRING, body STRING, attrs MAP<STRING, INT>) " +
         "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
-        "'pk-full-text.index.columns'='body', 'fields.attrs.map.storage-layout'='shared-shredding')"
+        "'strata-full-text.index.columns'='body', 'fields.attrs.map.storage-layout'='shared-shredding')"
     )
     val random = new Random(seed)
     val first = docs(random, 0 until 900)
@@ -338,7 +338,9 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     write("lake.kb.late", first)
     write("lake.kb.late", second)
     // Indexed from now on: the files written so far have no archive until the next compaction.
-    spark.sql("ALTER TABLE lake.kb.late SET TBLPROPERTIES ('pk-full-text.index.columns' = 'body')")
+    spark.sql(
+      "ALTER TABLE lake.kb.late SET TBLPROPERTIES ('strata-full-text.index.columns' = 'body')"
+    )
     val rows = (first ++ second).map(d => (d.id, d.dt) -> d).toMap.values
     checkRandomQueries("lake.kb.late", rows, 7, queries = 30)
     val word = corpus.word(new Random(seed + 8))
@@ -368,7 +370,7 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("rows still in level 0 are matched once a read returns them, as a plain SELECT sees them") {
     spark.sql(
       "CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
-        "'bucket'='2', 'deletion-vectors.enabled'='true', 'pk-full-text.index.columns'='body')"
+        "'bucket'='2', 'deletion-vectors.enabled'='true', 'strata-full-text.index.columns'='body')"
     )
     spark.sql(
       "INSERT INTO lake.kb.level0 VALUES (1, 'disk failure'), (2, 'network ok'), (3, 'disk full')"
@@ -392,7 +394,7 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(
       notIndexed.contains(
         "Cannot use text_match(title, 'x'): column title of lake.kb.docs is not full-text " +
-          "indexed; set 'pk-full-text.index.columns'"
+          "indexed; set 'strata-full-text.index.columns'"
       ),
       notIndexed
     )

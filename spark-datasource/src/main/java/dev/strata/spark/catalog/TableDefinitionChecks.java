@@ -1,6 +1,7 @@
 package dev.strata.spark.catalog;
 
 import dev.strata.index.PkFullTextIndex;
+import dev.strata.index.options.FullTextDefinition;
 import dev.strata.shredding.ShreddingOptions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +25,13 @@ public final class TableDefinitionChecks {
     private static final List<TableDefinitionCheck> CHECKS =
             List.of(
                     new BucketModeCheck(),
+                    // Keys Apache Paimon 2.0 owns may not be set to mean Strata's features (tables
+                    // that already have them keep working until they move).
+                    (table, proposed, previous) -> {
+                        Map<String, String> before = previous == null ? null : previous.options();
+                        FullTextDefinition.checkNoNewLegacyKeys(table, proposed.options(), before);
+                        ShreddingOptions.checkNoNewLegacyKeys(table, proposed.options(), before);
+                    },
                     (table, proposed, previous) ->
                             ShreddingOptions.validate(
                                     table, proposed.logicalRowType(), proposed.options()),
@@ -37,13 +45,17 @@ public final class TableDefinitionChecks {
     /**
      * Derivations receive the proposed schema and return the options to store: a table still naming
      * the private file format of earlier Strata versions goes back to Parquet (files keep the
-     * format they were written in).
+     * format they were written in); Strata's {@code stable} placement moves from Paimon's key to
+     * Strata's, and once a table sets {@code strata-full-text.index.columns} its old full-text keys
+     * move to their new names (both so Apache Paimon 2.0 can open and write the table).
      */
     private static final List<OptionDerivation> DERIVATIONS =
             List.of(
                     schema ->
                             ShreddingOptions.withFileFormat(
-                                    schema.logicalRowType(), schema.options()));
+                                    schema.logicalRowType(), schema.options()),
+                    schema -> ShreddingOptions.withCurrentKeys(schema.options()),
+                    schema -> FullTextDefinition.withCurrentKeys(schema.options()));
 
     /** Computes options from a proposed schema (the result replaces the schema's options). */
     @FunctionalInterface

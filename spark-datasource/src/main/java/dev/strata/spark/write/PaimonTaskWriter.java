@@ -16,7 +16,7 @@ import org.apache.paimon.table.sink.CommitMessage;
  * The Paimon table write of one Spark task, shared by INSERT tasks and compaction tasks. It owns
  * the task's spill directory and is the single place where a task's commit messages are produced.
  *
- * <p>On a primary-key table with {@code pk-full-text.index.columns}, the task's full-text
+ * <p>On a primary-key table with {@code strata-full-text.index.columns}, the task's full-text
  * maintainers run inside {@link #prepareCommit()}: they are restored from the snapshot that was
  * latest when the task started (the one Paimon's writer restores its buckets from), see the task's
  * append and compact increments, and add their archive changes to the same commit messages, so data

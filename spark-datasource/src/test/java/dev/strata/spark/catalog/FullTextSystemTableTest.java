@@ -128,7 +128,7 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
         sql(
                 "CREATE TABLE lake.ft_sys.docs (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) TBLPROPERTIES ("
                         + "'primary-key' = 'id,dt', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'write-only' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')");
+                        + "'strata-full-text.index.columns' = 'body')");
         StringBuilder values = new StringBuilder();
         for (int id = 0; id < 40; id++) {
             values.append(id == 0 ? "" : ", ")
@@ -298,7 +298,7 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.ft_sys");
         sql(
                 "CREATE TABLE lake.ft_sys.lost (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
-                        + "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')");
+                        + "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')");
         sql("INSERT INTO lake.ft_sys.lost SELECT id, concat('text ', id) FROM range(0, 30)");
 
         // A deletion-vector table's INSERT compacts its level-0 files itself and archives them in
@@ -347,7 +347,7 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
         sql(
                 "CREATE TABLE lake.ft_sys.inbox (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
                         + "'bucket' = '-2', 'postpone.default-bucket-num' = '2', 'deletion-vectors.enabled' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')");
+                        + "'strata-full-text.index.columns' = 'body')");
         sql("INSERT INTO lake.ft_sys.inbox SELECT id, concat('text ', id) FROM range(0, 25)");
         Map<String, Level> parked = levelsInSnapshot(paimonTable("ft_sys", "inbox"));
         List<Row> rows = fulltext("inbox");
@@ -381,7 +381,7 @@ class FullTextSystemTableTest extends StrataSparkTestBase {
         assertThatThrownBy(() -> sql("SELECT * FROM lake.ft_sys.`plain$fulltext`"))
                 .hasMessageContaining("Cannot read lake.ft_sys.`plain$fulltext`")
                 .hasMessageContaining("lake.ft_sys.plain")
-                .hasMessageContaining("'pk-full-text.index.columns'");
+                .hasMessageContaining("'strata-full-text.index.columns'");
         assertThatThrownBy(() -> sql("SELECT * FROM lake.ft_sys.`missing$fulltext`"))
                 .hasMessageContaining("missing");
     }

@@ -51,7 +51,7 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
         sql(
                 "CREATE TABLE lake.kb.%s (id BIGINT, dt STRING, title STRING, body STRING) PARTITIONED BY (dt) "
                         + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '%d', 'deletion-vectors.enabled' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')",
+                        + "'strata-full-text.index.columns' = 'body')",
                 name, buckets);
     }
 

@@ -70,7 +70,7 @@ class PostponeFullTextTest extends StrataSparkTestBase {
                         + " (id BIGINT, dt STRING, op STRING, body STRING, batch INT) "
                         + "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '-2', "
                         + "'rowkind.field' = 'op', 'postpone.default-bucket-num' = '3', "
-                        + "'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')");
+                        + "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')");
         sql(
                 "CREATE TABLE spark_catalog.default.pf_"
                         + name

@@ -31,7 +31,7 @@ class LostProcedureOutcomesTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake." + DB);
         sql(
                 "CREATE TABLE lake.%s.%s (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
-                        + "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
+                        + "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')",
                 DB, name);
         for (int round = 0; round < 3; round++) {
             sql(

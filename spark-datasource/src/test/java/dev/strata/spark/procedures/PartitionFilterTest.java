@@ -46,7 +46,7 @@ class PartitionFilterTest extends StrataSparkTestBase {
         sql(
                 "CREATE TABLE %s (id BIGINT, dt STRING, hour INT, body STRING) PARTITIONED BY (dt, hour) "
                         + "TBLPROPERTIES ('primary-key' = 'id,dt,hour', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')",
+                        + "'strata-full-text.index.columns' = 'body')",
                 TABLE);
         String[] days = {"2026-10-31", "2026-11-01", "2026-11-02", "2026-12-01"};
         int[] hours = {0, 7, 13, 23};
@@ -305,7 +305,7 @@ class PartitionFilterTest extends StrataSparkTestBase {
         sql(
                 "CREATE TABLE lake.pf.empty (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
                         + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '-2', 'deletion-vectors.enabled' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')");
+                        + "'strata-full-text.index.columns' = 'body')");
         for (String call :
                 List.of(
                         "CALL lake.sys.compact(table => 'pf.empty', where => 'id = 1')",

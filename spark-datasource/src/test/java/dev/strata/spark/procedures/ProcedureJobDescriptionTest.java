@@ -86,7 +86,7 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
         sql(
                 "CREATE TABLE lake.jd.pk (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) TBLPROPERTIES ("
                         + "'primary-key' = 'id,dt', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')");
+                        + "'strata-full-text.index.columns' = 'body')");
         sql(
                 "INSERT INTO lake.jd.pk SELECT id, concat('d', id % 2), concat('text ', id) FROM range(0, 100)");
         sql("CREATE TABLE lake.jd.log (id BIGINT, v STRING)");

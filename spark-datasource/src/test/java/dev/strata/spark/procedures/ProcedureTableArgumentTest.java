@@ -20,7 +20,7 @@ class ProcedureTableArgumentTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.args");
         sql(
                 "CREATE TABLE lake.args.`we.ird` (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
-                        + "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')");
+                        + "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')");
         sql("INSERT INTO lake.args.`we.ird` VALUES (1, 'a'), (2, 'b')");
 
         List<Row> report = sql("CALL lake.sys.compact(table => 'lake.args.`we.ird`')");

@@ -49,7 +49,7 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.maint");
         sql(
                 "CREATE TABLE lake.maint.%s (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
-                        + "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')",
+                        + "'bucket' = '2', 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')",
                 name);
         for (int round = 0; round < 4; round++) {
             // Upserts of ids 0..99 and 20 new ids per round: every round replaces files and

@@ -49,7 +49,7 @@ class LostTaskMessagesTest extends StrataSparkTestBase {
         sql(
                 "CREATE TABLE lake.%s.%s (p INT NOT NULL, id BIGINT NOT NULL, body STRING) PARTITIONED BY (p) "
                         + "TBLPROPERTIES ('primary-key' = 'p,id', 'bucket' = '1', 'deletion-vectors.enabled' = 'true', "
-                        + "'pk-full-text.index.columns' = 'body')",
+                        + "'strata-full-text.index.columns' = 'body')",
                 DB, name);
         sql(
                 "INSERT INTO lake.%s.%s SELECT cast(id %% 2 AS INT), id, concat('first word', cast(id AS STRING)) "

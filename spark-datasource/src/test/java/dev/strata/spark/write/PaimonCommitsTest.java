@@ -235,7 +235,7 @@ class PaimonCommitsTest {
                         .primaryKey("id")
                         .option("bucket", "1")
                         .option("deletion-vectors.enabled", "true")
-                        .option("pk-full-text.index.columns", "v")
+                        .option("strata-full-text.index.columns", "v")
                         // Archives cover files compaction wrote; make a compaction rewrite a file
                         // it would only move up.
                         .option("compaction.force-rewrite-all-files", "true")

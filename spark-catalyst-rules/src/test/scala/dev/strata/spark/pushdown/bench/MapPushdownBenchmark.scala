@@ -6,6 +6,7 @@ import java.nio.file.{Files, Path, Paths}
 
 import scala.jdk.CollectionConverters._
 
+import dev.strata.shredding.ShreddingOptions
 import dev.strata.shredding.layout.{ArrowSchemaFooter, ShreddingFooter}
 import dev.strata.spark.{StrataCatalog, StrataExtensions}
 
@@ -162,7 +163,7 @@ object MapPushdownBenchmark {
                .map(r => s"'file.block-size' = '$r'")
                .toSeq ++
                policy
-                 .map(p => s"'fields.m.map.shared-shredding.column-placement-policy' = '$p'")
+                 .map(p => s"'${ShreddingOptions.policyKey("m", p)}' = '$p'")
                  .toSeq)).mkString(", ") + ")")
          )
        else Nil)
