@@ -1,6 +1,7 @@
 package dev.strata.index;
 
 import dev.strata.index.archive.ArchiveFiles;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -77,13 +78,17 @@ final class BucketFiles {
         return new BucketFiles(files, archives, dvs, totalBuckets);
     }
 
+    /** The deletion vectors by data file name, read after their checksums are verified. */
     Map<String, DeletionVector> deletionVectors(
-            FileStoreTable table, BinaryRow partition, int bucket) {
+            FileStoreTable table, BinaryRow partition, int bucket) throws IOException {
         if (deletionVectorFiles.isEmpty()) {
             return Collections.emptyMap();
         }
-        return table.store()
-                .newIndexFileHandler()
-                .readAllDeletionVectors(partition, bucket, deletionVectorFiles);
+        IndexFileHandler handler = table.store().newIndexFileHandler();
+        DeletionVectorsIndexFile dvIndex = handler.dvIndex(partition, bucket);
+        for (IndexFileMeta meta : deletionVectorFiles) {
+            DeletionVectorChecksums.verify(table.fileIO(), dvIndex.path(meta), meta);
+        }
+        return handler.readAllDeletionVectors(partition, bucket, deletionVectorFiles);
     }
 }

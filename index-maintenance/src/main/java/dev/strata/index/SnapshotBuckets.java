@@ -1,5 +1,6 @@
 package dev.strata.index;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +18,7 @@ import org.apache.paimon.table.FileStoreTable;
  * the manifest scan; so does the list of a snapshot's (partition, bucket)s a search plans over.
  * Keyed by the table's location and the snapshot's id, commit time and manifest lists (unique per
  * snapshot even when a table is dropped and re-created at the same path). Bounded, least recently
- * used first out.
+ * used first out. Also remembers which deletion-vector files had their checksums verified.
  */
 final class SnapshotBuckets {
 
@@ -43,6 +44,20 @@ final class SnapshotBuckets {
 
     private static final int ENTRIES_CAPACITY = 32;
 
+    /**
+     * Full paths of deletion-vector files whose checksums were verified ({@link
+     * DeletionVectorChecksums}); such a file is immutable, so once per JVM is enough.
+     */
+    private final LinkedHashMap<String, Boolean> verifiedDeletionFiles =
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                    return size() > VERIFIED_CAPACITY;
+                }
+            };
+
+    private static final int VERIFIED_CAPACITY = 16_384;
+
     static SnapshotBuckets shared() {
         return SHARED;
     }
@@ -64,12 +79,21 @@ final class SnapshotBuckets {
         }
     }
 
+    synchronized boolean deletionFileVerified(String path) {
+        return verifiedDeletionFiles.get(path) != null;
+    }
+
+    synchronized void rememberDeletionFileVerified(String path) {
+        verifiedDeletionFiles.put(path, Boolean.TRUE);
+    }
+
     BucketFiles files(FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
         return cached(table, snapshot, partition, bucket).files;
     }
 
     Map<String, DeletionVector> deletionVectors(
-            FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
+            FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket)
+            throws IOException {
         Cached c = cached(table, snapshot, partition, bucket);
         Map<String, DeletionVector> dvs = c.deletionVectors;
         if (dvs == null) {

@@ -226,4 +226,104 @@ class LocationOptionsTest extends StrataSparkTestBase {
                 "the name '../t2' contains '/' (U+002F)",
                 "Tag names must not");
     }
+
+    @Test
+    void icebergMetadataOutsideTheTableIsRefused() throws IOException {
+        for (String storage : List.of("hadoop-catalog", "HADOOP_CATALOG")) {
+            assertRefused(
+                    () ->
+                            sql(
+                                    "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('metadata.iceberg.storage' = '%s')",
+                                    storage),
+                    "Cannot create table lake.db.t: option 'metadata.iceberg.storage' = 'hadoop-catalog' "
+                            + "writes Iceberg metadata to <warehouse>/iceberg/<db>/<table>, outside the table's "
+                            + "directory, where DROP TABLE leaves it. Set 'metadata.iceberg.storage-location' = "
+                            + "'table-location' to keep it inside the table, or set "
+                            + "spark.sql.catalog.lake.allow-external-paths=true to allow it.");
+        }
+        for (String storage : List.of("rest-catalog", "hive-catalog")) {
+            assertRefused(
+                    () ->
+                            sql(
+                                    "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('metadata.iceberg.storage' = '%s', "
+                                            + "'metadata.iceberg.storage-location' = 'table-location')",
+                                    storage),
+                    "Cannot create table lake.db.t: option 'metadata.iceberg.storage' = '"
+                            + storage
+                            + "' registers the table's Iceberg metadata in another catalog");
+        }
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t TBLPROPERTIES ('metadata.iceberg.storage' = 'table-location', "
+                                        + "'metadata.iceberg.storage-location' = 'catalog-storage') AS SELECT 1 AS id"),
+                "option 'metadata.iceberg.storage' = 'table-location' with "
+                        + "'metadata.iceberg.storage-location' = 'catalog-storage' writes Iceberg metadata to");
+        assertRefused(
+                () ->
+                        sql(
+                                "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('metadata.iceberg.storage' = 'elsewhere')"),
+                "option 'metadata.iceberg.storage' = 'elsewhere' is not one of disabled, table-location, "
+                        + "hadoop-catalog, hive-catalog, rest-catalog.");
+        for (String option : List.of("commit.callbacks", "tag.callbacks")) {
+            assertRefused(
+                    () ->
+                            sql(
+                                    "CREATE TABLE lake.db.t (id INT) TBLPROPERTIES ('%s' = 'com.example.Hook')",
+                                    option),
+                    "Cannot create table lake.db.t: option '"
+                            + option
+                            + "' runs the classes 'com.example.Hook'");
+        }
+    }
+
+    @Test
+    void alterTableCannotSendIcebergMetadataOut() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ice");
+        sql("CREATE TABLE lake.ice.t (id INT, v STRING)");
+        sql("INSERT INTO lake.ice.t VALUES (1, 'a')");
+        for (String storage : List.of("hadoop-catalog", "rest-catalog")) {
+            assertThatThrownBy(
+                            () ->
+                                    sql(
+                                            "ALTER TABLE lake.ice.t SET TBLPROPERTIES ('metadata.iceberg.storage' = '%s')",
+                                            storage))
+                    .hasMessageContaining(
+                            "Cannot alter table lake.ice.t: option 'metadata.iceberg.storage' = '"
+                                    + storage
+                                    + "'");
+        }
+        // Inside the table is fine, but the location cannot then be moved out by itself.
+        sql(
+                "ALTER TABLE lake.ice.t SET TBLPROPERTIES ('metadata.iceberg.storage' = 'hadoop-catalog', "
+                        + "'metadata.iceberg.storage-location' = 'table-location')");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.ice.t SET TBLPROPERTIES ("
+                                                + "'metadata.iceberg.storage-location' = 'catalog-storage')"))
+                .hasMessageContaining(
+                        "Cannot alter table lake.ice.t: option 'metadata.iceberg.storage' = 'hadoop-catalog' "
+                                + "with 'metadata.iceberg.storage-location' = 'catalog-storage'");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.ice.t UNSET TBLPROPERTIES ("
+                                                + "'metadata.iceberg.storage-location')"))
+                .hasMessageContaining(
+                        "writes Iceberg metadata to <warehouse>/iceberg/<db>/<table>");
+        sql("INSERT INTO lake.ice.t VALUES (2, 'b')");
+        assertThat(values(sql("SELECT id, v FROM lake.ice.t ORDER BY id")))
+                .containsExactly(list(1, "a"), list(2, "b"));
+        Path tableDir = warehouse.resolve("ice.db").resolve("t");
+        try (Stream<Path> files = Files.walk(tableDir.resolve("metadata"))) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .as("Paimon wrote the Iceberg metadata inside the table")
+                    .anyMatch(n -> n.endsWith(".metadata.json"));
+        }
+        assertIntact();
+        sql("DROP TABLE lake.ice.t");
+        assertThat(tableDir).doesNotExist();
+        assertIntact();
+    }
 }

@@ -187,4 +187,57 @@ class DamagedPagesSuite extends PushdownSuiteBase {
     assertDamageReported("SELECT sum(v) FROM lake.dmg.pk", file, "v")
     assertDamageReported("SELECT * FROM lake.dmg.pk WHERE id = 5", file, "v")
   }
+
+  /** The deletion-vector files of a table's latest snapshot. */
+  private def deletionVectorFiles(table: String): Seq[Path] = {
+    val t = org.apache.paimon.table.FileStoreTableFactory
+      .create(LocalFileIO.create(), new org.apache.paimon.fs.Path(tableDir(table).toUri))
+    val handler = t.store().newIndexFileHandler()
+    handler
+      .scan(
+        t.snapshotManager().latestSnapshot(),
+        org.apache.paimon.deletionvectors.DeletionVectorsIndexFile.DELETION_VECTORS_INDEX
+      )
+      .asScala
+      .map(e => Path.of(handler.filePath(e).toUri.getPath))
+      .toSeq
+  }
+
+  test("a damaged deletion vector fails scans, searches, text_match, compaction and writes") {
+    sql(
+      "CREATE TABLE lake.dmg.dv (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', " +
+        "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')"
+    )
+    sql("INSERT INTO lake.dmg.dv SELECT id, concat('doc ', id) FROM range(0, 5000, 1, 1)")
+    sql("DELETE FROM lake.dmg.dv WHERE id % 2 = 0")
+    // Nothing reads the new deletion vectors before the flip: a file verified once is trusted.
+    val Seq(file) = deletionVectorFiles("dv")
+    val bytes = Files.readAllBytes(file)
+    bytes(bytes.length / 2) = (bytes(bytes.length / 2) ^ 0x04).toByte
+    Files.write(file, bytes)
+    val queries = Seq(
+      "SELECT count(*) FROM lake.dmg.dv",
+      "SELECT id FROM lake.dmg.dv WHERE id < 100",
+      "SELECT id FROM full_text_search('lake.dmg.dv', 'body', 'doc', 10)",
+      "SELECT count(*) FROM lake.dmg.dv WHERE text_match(body, 'doc')",
+      "SELECT id FROM lake.dmg.dv WHERE text_match(body, 'doc') AND id < 100",
+      "CALL lake.sys.compact(table => 'dmg.dv')",
+      "INSERT INTO lake.dmg.dv VALUES (7, 'doc again')"
+    )
+    for (q <- queries) {
+      val thrown = scala.util.Try(sql(q).collect()) match {
+        case scala.util.Failure(t)    => t
+        case scala.util.Success(rows) => fail(s"$q answered ${rows.mkString(", ")} from $file")
+      }
+      val all = messages(thrown)
+      assert(
+        all.exists(m =>
+          m.contains("Cannot read deletion vectors from ") &&
+            m.contains(file.getFileName.toString) && m.contains("checksum mismatch") &&
+            m.contains("The file is damaged")
+        ),
+        s"$q: expected an error naming $file and its checksum, got:\n" + all.mkString("\n---\n")
+      )
+    }
+  }
 }

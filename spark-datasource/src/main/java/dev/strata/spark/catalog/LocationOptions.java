@@ -2,11 +2,13 @@ package dev.strata.spark.catalog;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.fs.Path;
+import org.apache.paimon.iceberg.IcebergOptions;
 import org.apache.paimon.options.ConfigOption;
 import org.apache.paimon.options.FallbackKey;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
@@ -26,7 +28,11 @@ import org.apache.spark.sql.connector.catalog.TableCatalog;
  *       catalog lives at {@code <warehouse>/<db>.db/<table>};
  *   <li>{@code data-file.path-directory} must name a sub-directory inside the table;
  *   <li>file name prefixes must not contain separators; branch and tag names follow {@link
- *       WarehouseNames}.
+ *       WarehouseNames};
+ *   <li>Iceberg compatibility ({@code metadata.iceberg.storage}, {@code
+ *       metadata.iceberg.storage-location}) may only write its metadata inside the table unless the
+ *       catalog allows external paths; so may commit and tag callback classes ({@code
+ *       commit.callbacks}, {@code tag.callbacks}), which run arbitrary code, only with that switch.
  * </ul>
  *
  * Options that only choose among external paths ({@code data-file.external-paths.strategy}, {@code
@@ -47,8 +53,17 @@ public final class LocationOptions {
         FILE_NAME_PREFIX,
         BRANCH_NAME,
         TAG_NAME,
-        TAG_NAMES
+        TAG_NAMES,
+        CALLBACK_CLASSES
     }
+
+    private static final String ICEBERG_STORAGE = IcebergOptions.METADATA_ICEBERG_STORAGE.key();
+    private static final String ICEBERG_STORAGE_LOCATION =
+            IcebergOptions.METADATA_ICEBERG_STORAGE_LOCATION.key();
+    private static final List<String> ICEBERG_STORAGE_VALUES =
+            List.of("disabled", "table-location", "hadoop-catalog", "hive-catalog", "rest-catalog");
+    private static final List<String> ICEBERG_LOCATION_VALUES =
+            List.of("table-location", "catalog-storage");
 
     private static final Map<String, Rule> RULES = rules();
 
@@ -86,6 +101,7 @@ public final class LocationOptions {
                 CoreOptions.TAG_BATCH_CUSTOMIZED_NAME,
                 CoreOptions.INCREMENTAL_TO_AUTO_TAG);
         add(rules, Rule.TAG_NAMES, CoreOptions.INCREMENTAL_BETWEEN);
+        add(rules, Rule.CALLBACK_CLASSES, CoreOptions.COMMIT_CALLBACKS, CoreOptions.TAG_CALLBACKS);
         return rules;
     }
 
@@ -127,6 +143,106 @@ public final class LocationOptions {
                     e.getValue() == null ? "" : e.getValue(),
                     rule,
                     allowExternal);
+        }
+        if (changed(proposed, current, ICEBERG_STORAGE)
+                || changed(proposed, current, ICEBERG_STORAGE_LOCATION)) {
+            checkIceberg(action, catalog, proposed, allowExternal);
+        }
+    }
+
+    private static boolean changed(
+            Map<String, String> proposed, Map<String, String> current, String key) {
+        return !Objects.equals(get(proposed, key), get(current, key));
+    }
+
+    /** The value of {@code key} in any letter case (Paimon's keys are matched exactly). */
+    private static String get(Map<String, String> options, String key) {
+        String exact = options.get(key);
+        if (exact != null) {
+            return exact;
+        }
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            if (e.getKey().equalsIgnoreCase(key)) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** An enum option's value as Paimon spells it: lower case, words joined by '-'. */
+    private static String enumValue(String value) {
+        return value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * Paimon's Iceberg compatibility writes Iceberg metadata at every commit: inside the table for
+     * {@code table-location}, else (hadoop-, hive- and rest-catalog by default) under {@code
+     * <warehouse>/iceberg/<db>/<table>}, where DROP TABLE leaves it; hive- and rest-catalog also
+     * register the table in another catalog. Only metadata inside the table is allowed without the
+     * catalog switch; the two options are judged together, as Paimon reads them.
+     */
+    private static void checkIceberg(
+            String action, String catalog, Map<String, String> proposed, boolean allow) {
+        String storageRaw = get(proposed, ICEBERG_STORAGE);
+        String storage = storageRaw == null ? "disabled" : enumValue(storageRaw);
+        if (!ICEBERG_STORAGE_VALUES.contains(storage)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s: option '%s' = '%s' is not one of %s.",
+                            action,
+                            ICEBERG_STORAGE,
+                            WarehouseNames.printable(storageRaw),
+                            String.join(", ", ICEBERG_STORAGE_VALUES)));
+        }
+        String locationRaw = get(proposed, ICEBERG_STORAGE_LOCATION);
+        String location = locationRaw == null ? null : enumValue(locationRaw);
+        if (location != null && !ICEBERG_LOCATION_VALUES.contains(location)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s: option '%s' = '%s' is not one of %s.",
+                            action,
+                            ICEBERG_STORAGE_LOCATION,
+                            WarehouseNames.printable(locationRaw),
+                            String.join(", ", ICEBERG_LOCATION_VALUES)));
+        }
+        if (storage.equals("disabled") || allow) {
+            return;
+        }
+        String switchHint =
+                String.format(
+                        "set spark.sql.catalog.%s.%s=true to allow it",
+                        catalog, ALLOW_EXTERNAL_PATHS);
+        if (storage.equals("hive-catalog") || storage.equals("rest-catalog")) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s: option '%s' = '%s' registers the table's Iceberg metadata in "
+                                    + "another catalog, outside the table's directory. Use '%s' = "
+                                    + "'table-location' to keep Iceberg metadata inside the table, or %s.",
+                            action, ICEBERG_STORAGE, storage, ICEBERG_STORAGE, switchHint));
+        }
+        String effective =
+                location != null
+                        ? location
+                        : storage.equals("table-location") ? "table-location" : "catalog-storage";
+        if (effective.equals("catalog-storage")) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s: option '%s' = '%s'%s writes Iceberg metadata to "
+                                    + "<warehouse>/iceberg/<db>/<table>, outside the table's directory, "
+                                    + "where DROP TABLE leaves it. Set '%s' = 'table-location' to keep it "
+                                    + "inside the table, or %s.",
+                            action,
+                            ICEBERG_STORAGE,
+                            storage,
+                            location == null
+                                    ? ""
+                                    : " with '"
+                                            + ICEBERG_STORAGE_LOCATION
+                                            + "' = '"
+                                            + location
+                                            + "'",
+                            ICEBERG_STORAGE_LOCATION,
+                            switchHint));
         }
     }
 
@@ -195,6 +311,20 @@ public final class LocationOptions {
                 for (String tag : value.split(",")) {
                     WarehouseNames.check(
                             action + ": option '" + key + "'", WarehouseNames.Kind.TAG, tag.trim());
+                }
+                return;
+            case CALLBACK_CLASSES:
+                if (!allow && !value.trim().isEmpty()) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot %s: option '%s' runs the classes '%s' after every commit or tag; "
+                                            + "they may write anywhere. Remove the option, or set "
+                                            + "spark.sql.catalog.%s.%s=true to allow it.",
+                                    action,
+                                    key,
+                                    WarehouseNames.printable(value),
+                                    catalog,
+                                    ALLOW_EXTERNAL_PATHS));
                 }
                 return;
             default:

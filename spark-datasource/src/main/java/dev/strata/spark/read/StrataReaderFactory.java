@@ -1,5 +1,6 @@
 package dev.strata.spark.read;
 
+import dev.strata.index.DeletionVectorChecksums;
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.ShreddingOptions;
 import java.io.IOException;
@@ -233,6 +234,8 @@ final class StrataReaderFactory implements PartitionReaderFactory {
         // until close.
         ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
         try {
+            // Paimon's reader skips the deletion vectors' checksums: check them first.
+            DeletionVectorChecksums.verify(readers.fileIO(), split);
             return opener.open(metrics);
         } catch (IOException | RuntimeException e) {
             metrics.close();

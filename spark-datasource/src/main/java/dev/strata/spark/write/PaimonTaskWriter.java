@@ -1,5 +1,6 @@
 package dev.strata.spark.write;
 
+import dev.strata.index.DeletionVectorChecksums;
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextWriteHook;
 import java.io.File;
@@ -8,6 +9,7 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
@@ -32,13 +34,21 @@ public final class PaimonTaskWriter implements AutoCloseable {
      */
     private static final int POSTPONE_BUCKET = -2;
 
+    private final FileStoreTable table;
+    private final Long restored;
     private final BatchTableWrite write;
     private final IOManager ioManager;
     private final PkFullTextWriteHook fullText;
     private boolean closed;
 
     private PaimonTaskWriter(
-            BatchTableWrite write, IOManager ioManager, PkFullTextWriteHook fullText) {
+            FileStoreTable table,
+            Long restored,
+            BatchTableWrite write,
+            IOManager ioManager,
+            PkFullTextWriteHook fullText) {
+        this.table = table;
+        this.restored = restored;
         this.write = write;
         this.ioManager = ioManager;
         this.fullText = fullText;
@@ -53,14 +63,15 @@ public final class PaimonTaskWriter implements AutoCloseable {
     public static PaimonTaskWriter open(FileStoreTable table, BatchWriteBuilder builder) {
         String tmp = new File(System.getProperty("java.io.tmpdir")).getAbsolutePath();
         PkFullTextWriteHook fullText = null;
+        // Paimon's writers restore their buckets from this snapshot or a later one.
+        Long restored = table.snapshotManager().latestSnapshotId();
         if (PkFullTextIndex.isEnabled(table) && table.coreOptions().bucket() != POSTPONE_BUCKET) {
-            Long restored = table.snapshotManager().latestSnapshotId();
             fullText = PkFullTextWriteHook.create(table, restored, null);
         }
         IOManager ioManager = IOManager.create(tmp);
         BatchTableWrite write = builder.newWrite();
         write.withIOManager(ioManager);
-        return new PaimonTaskWriter(write, ioManager, fullText);
+        return new PaimonTaskWriter(table, restored, write, ioManager, fullText);
     }
 
     public void write(InternalRow row) throws Exception {
@@ -85,6 +96,18 @@ public final class PaimonTaskWriter implements AutoCloseable {
      */
     public List<CommitMessage> prepareCommit() throws Exception {
         List<CommitMessage> messages = write.prepareCommit();
+        // The writers merged the buckets' deletion vectors into what they wrote; a damaged one
+        // must fail the task, not be re-written with a valid checksum.
+        try {
+            DeletionVectorChecksums.verifyRestored(table, restored, messages);
+        } catch (Exception e) {
+            try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+                commit.abort(messages);
+            } catch (Exception cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
         return fullText == null ? messages : fullText.prepareCommit(messages, true);
     }
 
