@@ -80,7 +80,7 @@ class ConcurrentDmlSuite extends PushdownSuiteBase {
       spark.sql(
         s"CREATE TABLE $t (id BIGINT NOT NULL, dt STRING NOT NULL, v INT, body STRING) PARTITIONED BY (dt) " +
           "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2', 'deletion-vectors.enabled' = 'true', " +
-          "'pk-full-text.index.columns' = 'body')"
+          "'strata-full-text.index.columns' = 'body')"
       )
       val model: Model = mutable.Map()
       val base = Insert(0, 2 * rowsPerWriter)

@@ -206,7 +206,7 @@ class DamagedPagesSuite extends PushdownSuiteBase {
   test("a damaged deletion vector fails scans, searches, text_match, compaction and writes") {
     sql(
       "CREATE TABLE lake.dmg.dv (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', " +
-        "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'pk-full-text.index.columns' = 'body')"
+        "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')"
     )
     sql("INSERT INTO lake.dmg.dv SELECT id, concat('doc ', id) FROM range(0, 5000, 1, 1)")
     sql("DELETE FROM lake.dmg.dv WHERE id % 2 = 0")
