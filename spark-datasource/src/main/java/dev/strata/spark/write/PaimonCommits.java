@@ -676,19 +676,7 @@ public final class PaimonCommits {
         }
 
         private Outcome recover(List<CommitMessage> messages, Throwable failure) {
-            Landed landed;
-            try {
-                landed = landed();
-            } catch (RuntimeException e) {
-                failure.addSuppressed(e);
-                throw new UndeterminedCommitException(
-                        String.format(
-                                "Cannot commit %s: %s. Whether the commit landed could not be determined, so no file "
-                                        + "was deleted; look at the table's snapshots, files that no snapshot references "
-                                        + "can be removed with remove_orphan_files.",
-                                what, StrataErrors.rootMessage(failure)),
-                        failure);
-            }
+            Landed landed = landedOrUndetermined(failure);
             boolean hasAppend =
                     overwritePartition != null
                             || messages.stream().anyMatch(PaimonCommits::hasAppendPart);
