@@ -340,12 +340,10 @@ public class StrataCatalog
                 throw StrataErrors.analysis(
                         String.format(
                                 "Cannot time travel table %s to VERSION AS OF '%s': no snapshot with that id and no tag "
-                                        + "with that name. Use a snapshot id from %s.%s.%s$snapshots or a tag name.",
+                                        + "with that name. Use a snapshot id from %s or a tag name.",
                                 StrataTableNames.qualified(name, ident),
                                 version,
-                                name,
-                                ident.namespace()[0],
-                                ident.name()));
+                                StrataTableNames.systemTable(name, ident, "snapshots")));
             }
         }
         return new StrataTable(name, ident, table.copy(Map.of(option, version.trim())));

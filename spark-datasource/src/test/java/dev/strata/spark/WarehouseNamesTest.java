@@ -3,6 +3,7 @@ package dev.strata.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.strata.spark.compat.SparkVersionApi;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -102,7 +103,7 @@ class WarehouseNamesTest extends StrataSparkTestBase {
                 () -> sql("CREATE TABLE lake.db.`.` (x INT)"),
                 "the name '.' is a relative path step");
         // the catalog's own entry points check too, whatever existence checks Spark made before
-        TableCatalog lake = (TableCatalog) spark.sessionState().catalogManager().catalog("lake");
+        TableCatalog lake = (TableCatalog) SparkVersionApi.catalog(spark, "lake");
         Identifier dotDot = Identifier.of(new String[] {"db"}, "..");
         assertRefused(
                 () ->

@@ -1,5 +1,6 @@
 package dev.strata.launcher;
 
+import dev.strata.spark.compat.SparkVersionApi;
 import dev.strata.spark.write.PaimonCommits;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -35,7 +36,7 @@ import org.jline.terminal.TerminalBuilder;
  * {@code bin/strata-sql}: SQL on an embedded local Spark with a Strata catalog {@code lake}.
  *
  * <pre>
- * strata-sql [--warehouse DIR|URI] [--master URL] [--driver-memory SIZE] [--conf K=V]... [-i FILE]...
+ * strata-sql [--warehouse DIR|URI] [--master URL] [--spark 4.1|4.2] [--driver-memory SIZE] [--conf K=V]... [-i FILE]...
  *            [-f FILE] [-e "SQL; SQL"]     (no -e/-f: interactive prompt after -i)
  * </pre>
  *
@@ -168,6 +169,19 @@ public final class StrataSql {
                     case "--master":
                         options.master = value;
                         break;
+                    case "--spark":
+                        // bin/strata-sql picked the runtime built for this minor; a launcher built
+                        // for another one means the script and the build disagree.
+                        if (!value.equals(SparkVersionApi.SPARK_MINOR)) {
+                            err.println(
+                                    "strata-sql: Cannot run with --spark "
+                                            + value
+                                            + ": this runtime is built for Spark "
+                                            + SparkVersionApi.SPARK_MINOR
+                                            + ". Use --spark 4.1 or --spark 4.2 after `mvn -B -DskipTests package`.");
+                            return null;
+                        }
+                        break;
                     case "--driver-memory":
                         // bin/strata-sql sizes the JVM heap from it; Spark records it as its driver
                         // memory.
@@ -227,6 +241,7 @@ public final class StrataSql {
             Set.of(
                     "--warehouse",
                     "--master",
+                    "--spark",
                     "--driver-memory",
                     "--conf",
                     "--output",
@@ -551,6 +566,8 @@ public final class StrataSql {
         out.println(
                 "  --warehouse DIR|URI   warehouse directory or URI (file:, hdfs:, s3a: ...; default ./warehouse)");
         out.println("  --master URL          Spark master (default local[*])");
+        out.println(
+                "  --spark 4.1|4.2       the Spark minor to run on: the runtime built for it (default 4.1)");
         out.println("  --driver-memory SIZE  heap of the driver JVM, for example 8g (default 4g)");
         out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
         out.println(

@@ -3,6 +3,7 @@ package dev.strata.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.spark.StrataCatalog;
+import dev.strata.spark.compat.SparkVersionApi;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -36,6 +37,22 @@ class StrataSqlTest {
         spark.stop();
         SparkSession.clearActiveSession();
         SparkSession.clearDefaultSession();
+    }
+
+    @Test
+    void runsOnTheSparkMinorItWasBuiltForAndRefusesAnother() {
+        assertThat(spark.version()).startsWith(SparkVersionApi.SPARK_MINOR + ".");
+        String other = SparkVersionApi.SPARK_MINOR.equals("4.1") ? "4.2" : "4.1";
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertThat(
+                        StrataSql.Options.parse(
+                                new String[] {"--spark", SparkVersionApi.SPARK_MINOR}, errStream))
+                .isNotNull();
+        assertThat(StrataSql.Options.parse(new String[] {"--spark", other}, errStream)).isNull();
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("Cannot run with --spark " + other)
+                .contains("built for Spark " + SparkVersionApi.SPARK_MINOR);
     }
 
     @Test
@@ -289,7 +306,7 @@ class StrataSqlTest {
         assertThat(StrataSql.run(spark, "CREATE TABLE lake.own.t (id BIGINT, w INT)", quiet, quiet))
                 .isTrue();
         FileStoreTable table =
-                ((StrataCatalog) spark.sessionState().catalogManager().catalog("lake"))
+                ((StrataCatalog) SparkVersionApi.catalog(spark, "lake"))
                         .loadPaimonTable(
                                 org.apache.spark.sql.connector.catalog.Identifier.of(
                                         new String[] {"own"}, "t"));

@@ -5,6 +5,7 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.StrataCatalog
 import dev.strata.spark.errors.StrataErrors
 import dev.strata.spark.catalog.StrataTableNames
+import dev.strata.spark.compat.SparkVersionApi
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException
@@ -70,10 +71,9 @@ object FullTextSearchFunction {
 
     val spark = SparkSession.active
     val parts = spark.sessionState.sqlParser.parseMultipartIdentifier(tableName)
-    val manager = spark.sessionState.catalogManager
     val (catalog, ident) = parts match {
-      case Seq(c, db, t) => (manager.catalog(c), Identifier.of(Array(db), t))
-      case Seq(db, t)    => (manager.currentCatalog, Identifier.of(Array(db), t))
+      case Seq(c, db, t) => (SparkVersionApi.catalog(spark, c), Identifier.of(Array(db), t))
+      case Seq(db, t)    => (SparkVersionApi.currentCatalog(spark), Identifier.of(Array(db), t))
       case _ =>
         throw StrataErrors.analysis(
           s"Cannot search '$tableName': expected a table name of the form catalog.db.table or db.table."

@@ -1,5 +1,6 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.spark.compat.SparkVersionApi;
 import dev.strata.spark.errors.StrataErrors;
 import java.util.ArrayList;
 import java.util.List;
@@ -243,7 +244,7 @@ final class PartitionFilter {
         String name = parts.get(0).toLowerCase(Locale.ROOT);
         if (f.isDistinct()
                 || f.filter().isDefined()
-                || f.ignoreNulls()
+                || SparkVersionApi.ignoresNulls(f)
                 || !f.orderingWithinGroup().isEmpty()) {
             throw refuse(
                     String.format(

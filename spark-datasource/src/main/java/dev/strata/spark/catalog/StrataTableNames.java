@@ -51,6 +51,20 @@ public final class StrataTableNames {
                 + QuotingUtils.quoteIfNeeded(ident.getObjectName());
     }
 
+    /**
+     * {@code catalog.db.`table$suffix`} for messages: the system table quoted as a whole, the one
+     * form Spark 4.2's parser accepts besides 4.1's.
+     */
+    public static String systemTable(
+            String catalog,
+            org.apache.spark.sql.connector.catalog.Identifier ident,
+            String suffix) {
+        return qualifiedNamespace(catalog, ident.namespace())
+                + ".`"
+                + (ident.name() + "$" + suffix).replace("`", "``")
+                + "`";
+    }
+
     /** {@code catalog.ns} for messages, parts quoted with backticks where SQL needs it. */
     public static String qualifiedNamespace(String catalog, String[] namespace) {
         StringBuilder sb = new StringBuilder(QuotingUtils.quoteIfNeeded(catalog));

@@ -166,12 +166,13 @@ public final class SparkTypes {
                 return org.apache.spark.sql.types.DataTypes.createDecimalType(
                         d.getPrecision(), d.getScale());
             case CHAR:
-                return new org.apache.spark.sql.types.CharType(((CharType) type).getLength());
+                return org.apache.spark.sql.types.DataTypes.createCharType(
+                        ((CharType) type).getLength());
             case VARCHAR:
                 int length = ((VarCharType) type).getLength();
                 return length == VarCharType.MAX_LENGTH
                         ? org.apache.spark.sql.types.DataTypes.StringType
-                        : new org.apache.spark.sql.types.VarcharType(length);
+                        : org.apache.spark.sql.types.DataTypes.createVarcharType(length);
             case BINARY:
             case VARBINARY:
                 return org.apache.spark.sql.types.DataTypes.BinaryType;

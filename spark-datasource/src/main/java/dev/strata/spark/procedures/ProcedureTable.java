@@ -22,12 +22,18 @@ final class ProcedureTable {
 
     private final String procedure;
     private final String qualifiedName;
+    private final String systemTablePrefix;
     private final FileStoreTable table;
     private final RowType partitionType;
 
-    private ProcedureTable(String procedure, String qualifiedName, FileStoreTable table) {
+    private ProcedureTable(
+            String procedure,
+            String qualifiedName,
+            String systemTablePrefix,
+            FileStoreTable table) {
         this.procedure = procedure;
         this.qualifiedName = qualifiedName;
+        this.systemTablePrefix = systemTablePrefix;
         // A table of the old private shredding format moves back to parquet before a procedure
         // rewrites it.
         this.table =
@@ -77,7 +83,11 @@ final class ProcedureTable {
         try {
             StrataTableNames.toPaimon(
                     catalog.name(), ident, "run " + catalog.name() + ".sys." + procedure + " on");
-            return new ProcedureTable(procedure, qualified, catalog.loadPaimonTable(ident));
+            return new ProcedureTable(
+                    procedure,
+                    qualified,
+                    StrataTableNames.systemTable(catalog.name(), ident, ""),
+                    catalog.loadPaimonTable(ident));
         } catch (NoSuchTableException e) {
             throw StrataErrors.analysis(
                     String.format(
@@ -92,6 +102,13 @@ final class ProcedureTable {
 
     String name() {
         return qualifiedName;
+    }
+
+    /**
+     * The name of one of the table's system tables, in the quoted form every Spark minor parses.
+     */
+    String systemTable(String suffix) {
+        return systemTablePrefix.substring(0, systemTablePrefix.length() - 1) + suffix + "`";
     }
 
     FileStoreTable table() {

@@ -262,8 +262,8 @@ final class TableMaintenanceProcedures {
                 if (!target.table().tagManager().tagExists(tag)) {
                     throw StrataErrors.analysis(
                             String.format(
-                                    "Cannot delete tag '%s' of %s: no such tag. See the tags in %s$tags.",
-                                    tag, target.name(), target.name()));
+                                    "Cannot delete tag '%s' of %s: no such tag. See the tags in %s.",
+                                    tag, target.name(), target.systemTable("tags")));
                 }
                 names.add(tag);
             }
@@ -349,8 +349,8 @@ final class TableMaintenanceProcedures {
                 if (!table.tagManager().tagExists(tag)) {
                     throw StrataErrors.analysis(
                             String.format(
-                                    "Cannot roll back %s to tag '%s': no such tag. See the tags in %s$tags.",
-                                    target.name(), tag, target.name()));
+                                    "Cannot roll back %s to tag '%s': no such tag. See the tags in %s.",
+                                    target.name(), tag, target.systemTable("tags")));
                 }
                 current = table.tagManager().getOrThrow(tag).trimToSnapshot().id();
                 run.perform(
@@ -486,8 +486,8 @@ final class TableMaintenanceProcedures {
         if (!target.table().snapshotManager().snapshotExists(snapshot)) {
             throw StrataErrors.analysis(
                     String.format(
-                            "Cannot %s %s to snapshot %d: no such snapshot. See the snapshots in %s$snapshots.",
-                            what, target.name(), snapshot, target.name()));
+                            "Cannot %s %s to snapshot %d: no such snapshot. See the snapshots in %s.",
+                            what, target.name(), snapshot, target.systemTable("snapshots")));
         }
     }
 }

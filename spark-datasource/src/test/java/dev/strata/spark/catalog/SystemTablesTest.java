@@ -120,4 +120,17 @@ class SystemTablesTest extends StrataSparkTestBase {
         assertThatThrownBy(() -> sql("SELECT * FROM lake.sys_t.`t$no_such_table`"))
                 .hasMessageContaining("t$no_such_table");
     }
+
+    /** Errors name system tables in the quoted form, which Spark 4.2's parser accepts too. */
+    @Test
+    void errorsNameSystemTablesInAFormThatParses() {
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.sys_t.t VERSION AS OF 999"))
+                .hasMessageContaining("lake.sys_t.`t$snapshots`");
+        assertThatThrownBy(() -> sql("CALL lake.sys.rollback(table => 'sys_t.t', snapshot => 999)"))
+                .hasMessageContaining("lake.sys_t.`t$snapshots`");
+        assertThatThrownBy(() -> sql("CALL lake.sys.delete_tag(table => 'sys_t.t', tag => 'nope')"))
+                .hasMessageContaining("lake.sys_t.`t$tags`");
+        assertThat(sql("SELECT count(*) FROM lake.sys_t.`t$snapshots`").get(0).getLong(0))
+                .isPositive();
+    }
 }

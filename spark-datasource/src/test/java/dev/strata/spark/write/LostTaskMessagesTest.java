@@ -3,6 +3,7 @@ package dev.strata.spark.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.spark.StrataSparkTestBase;
+import dev.strata.spark.compat.SparkVersionApi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +67,7 @@ class LostTaskMessagesTest extends StrataSparkTestBase {
     }
 
     private BatchWrite batchWrite(String name) throws Exception {
-        TableCatalog lake = (TableCatalog) spark.sessionState().catalogManager().catalog("lake");
+        TableCatalog lake = (TableCatalog) SparkVersionApi.catalog(spark, "lake");
         Table table = lake.loadTable(Identifier.of(new String[] {DB}, name));
         StructType schema = table.schema();
         LogicalWriteInfo info =
