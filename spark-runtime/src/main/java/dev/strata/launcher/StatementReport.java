@@ -5,12 +5,18 @@ import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.table.StrataTable;
 import dev.strata.spark.write.PaimonCommits;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.PersistedView$;
 import org.apache.spark.sql.catalyst.analysis.ResolvedIdentifier;
 import org.apache.spark.sql.catalyst.analysis.ResolvedNamespace;
+import org.apache.spark.sql.catalyst.catalog.CatalogTable;
 import org.apache.spark.sql.catalyst.plans.logical.AppendData;
 import org.apache.spark.sql.catalyst.plans.logical.CommandResult;
 import org.apache.spark.sql.catalyst.plans.logical.CreateNamespace;
@@ -20,29 +26,54 @@ import org.apache.spark.sql.catalyst.plans.logical.DeleteFromTable;
 import org.apache.spark.sql.catalyst.plans.logical.DropNamespace;
 import org.apache.spark.sql.catalyst.plans.logical.DropTable;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.MergeIntoTable;
 import org.apache.spark.sql.catalyst.plans.logical.RowLevelWrite;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.V2WriteCommand;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.write.RowLevelOperation;
+import org.apache.spark.sql.execution.QueryExecution;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.command.CreateDataSourceTableAsSelectCommand;
+import org.apache.spark.sql.execution.command.CreateDataSourceTableCommand;
+import org.apache.spark.sql.execution.command.CreateViewCommand;
+import org.apache.spark.sql.execution.command.DataWritingCommandExec;
+import org.apache.spark.sql.execution.command.ExecutedCommandExec;
+import org.apache.spark.sql.execution.datasources.InsertIntoHadoopFsRelationCommand;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
+import org.apache.spark.sql.execution.metric.SQLMetric;
 
 /**
  * What a statement without result columns did, in one line: {@code Table lake.db.t created}, {@code
  * Inserted 100 rows into lake.db.t (snapshot 3)}. Row counts and snapshot ids come from the Paimon
  * snapshots the statement's own commits created (recorded by {@link PaimonCommits#record()}, so
- * commits of other sessions at the same time are never reported); statements it does not know are
- * reported as {@code OK}.
+ * commits of other sessions at the same time are never reported), and for Spark's own file tables
+ * from the write's row metrics; statements it does not know are reported as {@code OK}.
  */
 final class StatementReport {
 
     private StatementReport() {}
 
-    static String describe(LogicalPlan plan, PaimonCommits.Recording commits) {
+    static String describe(
+            SparkSession spark, QueryExecution execution, PaimonCommits.Recording commits) {
+        // A command ran when the statement was planned; its result holds the command and the
+        // physical plan that ran it (whose metrics count the rows a file write wrote).
+        LogicalPlan plan = execution.commandExecuted();
+        SparkPlan physical = null;
         if (plan instanceof CommandResult) {
+            physical = ((CommandResult) plan).commandPhysicalPlan();
             plan = ((CommandResult) plan).commandLogicalPlan();
+        } else {
+            plan = execution.analyzed();
         }
+        String sessionTable = sessionCatalogReport(spark, plan, physical);
+        if (sessionTable != null) {
+            return sessionTable;
+        }
+        // The statement as written decides the verb: analysis turns a MERGE into writes of
+        // several kinds.
+        boolean merge = execution.logical() instanceof MergeIntoTable;
         if (plan instanceof CreateTableAsSelect) {
             CreateTableAsSelect ctas = (CreateTableAsSelect) plan;
             String name = name(ctas.name());
@@ -112,12 +143,133 @@ final class StatementReport {
                             + name
                             + snapshot(table.paimonTable(), commits);
                 }
+                if (merge) {
+                    return "Merged into " + name + snapshot(table.paimonTable(), commits);
+                }
                 // An OVERWRITE snapshot records added minus removed rows, not the rows written: no
                 // count.
                 return "Overwrote " + name + snapshot(table.paimonTable(), commits);
             }
         }
         return "OK";
+    }
+
+    /**
+     * What a statement did to a table of Spark's own catalog ({@code spark_catalog}), with a notice
+     * when it created one: without a Hive metastore Spark keeps their definitions in memory, so
+     * they are gone at exit while their files stay. Null for other statements.
+     */
+    private static String sessionCatalogReport(
+            SparkSession spark, LogicalPlan plan, SparkPlan physical) {
+        if (plan instanceof CreateDataSourceTableAsSelectCommand) {
+            CatalogTable table = ((CreateDataSourceTableAsSelectCommand) plan).table();
+            String rows = createdRows(spark, table);
+            return "Table "
+                    + sessionName(spark, table.identifier())
+                    + " created"
+                    + rows
+                    + "\n"
+                    + sessionOnlyNotice(spark, table.identifier());
+        }
+        if (plan instanceof CreateDataSourceTableCommand) {
+            CatalogTable table = ((CreateDataSourceTableCommand) plan).table();
+            return "Table "
+                    + sessionName(spark, table.identifier())
+                    + " created\n"
+                    + sessionOnlyNotice(spark, table.identifier());
+        }
+        if (plan instanceof CreateViewCommand
+                && ((CreateViewCommand) plan).viewType() == PersistedView$.MODULE$) {
+            TableIdentifier view = ((CreateViewCommand) plan).name();
+            return "View "
+                    + sessionName(spark, view)
+                    + " created\n"
+                    + sessionOnlyNotice(spark, view);
+        }
+        if (plan instanceof InsertIntoHadoopFsRelationCommand) {
+            InsertIntoHadoopFsRelationCommand insert = (InsertIntoHadoopFsRelationCommand) plan;
+            String target =
+                    insert.catalogTable().isDefined()
+                            ? sessionName(spark, insert.catalogTable().get().identifier())
+                            : insert.outputPath().toString();
+            return (insert.mode() == SaveMode.Overwrite ? "Overwrote " : "Inserted")
+                    + (insert.mode() == SaveMode.Overwrite
+                            ? target + (physical == null ? "" : outputRows(physical, " with "))
+                            : (physical == null ? "" : outputRows(physical, " "))
+                                    + " into "
+                                    + target);
+        }
+        return null;
+    }
+
+    /**
+     * {@code " with 3 rows"}: what a new parquet or ORC table of Spark's catalog holds, counted
+     * from the files' footers (Spark's CTAS command keeps no row metrics of the write it runs
+     * inside); "" for other formats, whose count would read every row.
+     */
+    private static String createdRows(SparkSession spark, CatalogTable table) {
+        String provider =
+                table.provider().isDefined() ? table.provider().get().toLowerCase(Locale.ROOT) : "";
+        if (!provider.equals("parquet") && !provider.equals("orc")) {
+            return "";
+        }
+        try {
+            long n = spark.table(sessionName(spark, table.identifier())).count();
+            return " with " + n + (n == 1 ? " row" : " rows");
+        } catch (Exception e) {
+            return ""; // the table was created; its row count is only a courtesy
+        }
+    }
+
+    /** {@code lead + "3 rows"} from the rows a file write reported, or "" when none did. */
+    private static String outputRows(SparkPlan physical, String lead) {
+        scala.collection.immutable.Map<String, SQLMetric> metrics;
+        if (physical instanceof DataWritingCommandExec) {
+            metrics = ((DataWritingCommandExec) physical).cmd().metrics();
+        } else if (physical instanceof ExecutedCommandExec) {
+            metrics = ((ExecutedCommandExec) physical).cmd().metrics();
+        } else {
+            return "";
+        }
+        scala.Option<SQLMetric> rows = metrics.get("numOutputRows");
+        if (rows.isEmpty()) {
+            return "";
+        }
+        long n = rows.get().value();
+        return lead + n + (n == 1 ? " row" : " rows");
+    }
+
+    private static String sessionName(SparkSession spark, TableIdentifier ident) {
+        String database =
+                ident.database().isDefined()
+                        ? ident.database().get()
+                        : spark.catalog().currentDatabase();
+        return "spark_catalog." + database + "." + ident.table();
+    }
+
+    private static String sessionOnlyNotice(SparkSession spark, TableIdentifier ident) {
+        String name = sessionName(spark, ident);
+        String files = "";
+        try {
+            CatalogTable table =
+                    spark.sessionState()
+                            .catalog()
+                            .getTableMetadata(
+                                    new TableIdentifier(
+                                            ident.table(),
+                                            scala.Option.apply(name.split("\\.")[1]),
+                                            scala.Option.apply("spark_catalog")));
+            if (table.storage().locationUri().isDefined()) {
+                files = ", while its files stay in " + table.storage().locationUri().get();
+            }
+        } catch (Exception e) {
+            // A view has no files; a table that cannot be looked up is still worth the notice.
+        }
+        return "Note: "
+                + name
+                + " is in Spark's session catalog, which strata-sql keeps in memory: it is gone at exit"
+                + files
+                + ". Create tables in lake to keep them.";
     }
 
     /**

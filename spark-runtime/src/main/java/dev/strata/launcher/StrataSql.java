@@ -15,9 +15,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.spark.SparkException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.CommandResult;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.jline.keymap.KeyMap;
 import org.jline.reader.Buffer;
@@ -36,13 +39,16 @@ import org.jline.terminal.TerminalBuilder;
  * {@code bin/strata-sql}: SQL on an embedded local Spark with a Strata catalog {@code lake}.
  *
  * <pre>
- * strata-sql [--warehouse DIR|URI] [--master URL] [--spark 4.1|4.2] [--driver-memory SIZE] [--conf K=V]... [-i FILE]...
- *            [-f FILE] [-e "SQL; SQL"]     (no -e/-f: interactive prompt after -i)
+ * strata-sql [--warehouse DIR|URI] [--master URL] [--spark 4.1|4.2] [--driver-memory SIZE] [--conf K=V]...
+ *            [-i FILE]... [-f FILE] [-e "SQL; SQL"] [--continue-on-error]
+ *            (no -e/-f: the prompt after -i, or the statements piped on stdin)
  * </pre>
  *
  * Statements run in order; query results print as aligned tables (or csv/json) while Spark's
- * console progress bar shows long stages, EXPLAIN as plain text, and DDL/DML print what they did.
- * The first failing statement prints its error and ends the program with exit code 1.
+ * console progress bar shows long stages on a terminal, EXPLAIN as plain text, and DDL/DML print
+ * what they did. In a batch (-i, -f, -e, piped stdin) the first failing statement prints its error
+ * and ends the program with exit code 1, unless --continue-on-error runs the rest (exit code 1 at
+ * the end); the prompt always goes on.
  */
 public final class StrataSql {
 
@@ -74,12 +80,21 @@ public final class StrataSql {
         if (options.inline != null) {
             scripts.add(options.inline);
         }
-        boolean prompt = options.file == null && options.inline == null;
+        // Piped stdin is a script like -f: read whole and split the same way, so a statement means
+        // the same whether it is typed, piped or in a file.
+        boolean prompt = options.file == null && options.inline == null && stdinIsTerminal();
+        if (options.file == null && options.inline == null && !prompt) {
+            scripts.add(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
+        }
         String warehouseUri = warehouseUri(options.warehouse, System.err);
         if (warehouseUri == null) {
             System.exit(1);
         }
-        SparkSession spark = session(warehouseUri, options.master, options.conf);
+        Map<String, String> conf = new LinkedHashMap<>();
+        // The progress bar redraws one line with '\r': on a terminal only, never into a file.
+        conf.put("spark.ui.showConsoleProgress", String.valueOf(stderrIsTerminal()));
+        conf.putAll(options.conf);
+        SparkSession spark = session(warehouseUri, options.master, conf);
         if (options.verbose) {
             System.err.println(
                     "strata-sql: Spark "
@@ -89,16 +104,24 @@ public final class StrataSql {
                             + ", catalog lake at "
                             + warehouseUri);
         }
+        Runner runner =
+                new Runner(
+                        options.output,
+                        options.timing,
+                        options.verbose,
+                        options.continueOnError,
+                        System.out,
+                        System.err);
         int exit = 0;
         try {
             for (String script : scripts) {
-                exit = runScript(spark, script, options.output, options.timing);
-                if (exit != 0) {
+                exit |= runner.runScript(spark, script);
+                if (exit != 0 && !options.continueOnError) {
                     break;
                 }
             }
-            if (exit == 0 && prompt) {
-                exit = interactive(spark, options.output, options.timing);
+            if (prompt && (exit == 0 || options.continueOnError)) {
+                exit |= interactive(spark, runner);
             }
         } finally {
             spark.stop();
@@ -117,6 +140,7 @@ public final class StrataSql {
         Output output = Output.TABLE;
         boolean timing;
         boolean verbose;
+        boolean continueOnError;
         boolean help;
 
         static Options parse(String[] args, PrintStream err) {
@@ -136,6 +160,10 @@ public final class StrataSql {
                 }
                 if (name.equals("--timing")) {
                     options.timing = true;
+                    continue;
+                }
+                if (name.equals("--continue-on-error")) {
+                    options.continueOnError = true;
                     continue;
                 }
                 if (name.equals("--verbose")) {
@@ -370,28 +398,14 @@ public final class StrataSql {
 
     /** Runs statements in order; 0 when all succeeded, 1 at the first failure. */
     static int runScript(SparkSession spark, String script) {
-        return runScript(spark, script, Output.TABLE, false);
-    }
-
-    static int runScript(SparkSession spark, String script, Output output, boolean timing) {
-        for (String statement : SqlScript.split(script)) {
-            if (!run(spark, statement, System.out, System.err, output, timing)) {
-                return 1;
-            }
-        }
-        return 0;
+        return new Runner(Output.TABLE, false, false, false, System.out, System.err)
+                .runScript(spark, script);
     }
 
     static boolean run(SparkSession spark, String statement, PrintStream out, PrintStream err) {
         return run(spark, statement, out, err, Output.TABLE, false);
     }
 
-    /**
-     * Runs one statement and prints its result on {@code out}: rows in the {@code output} format, a
-     * single multi-line string (EXPLAIN, SHOW CREATE TABLE) as plain text, and for statements
-     * without result columns one line saying what they did (on {@code err} in csv/json output, so
-     * stdout stays data).
-     */
     static boolean run(
             SparkSession spark,
             String statement,
@@ -399,36 +413,118 @@ public final class StrataSql {
             PrintStream err,
             Output output,
             boolean timing) {
-        long startedNanos = System.nanoTime();
-        try (PaimonCommits.Recording commits = PaimonCommits.record()) {
-            Dataset<Row> result = spark.sql(statement);
-            String fetched;
-            if (result.schema().isEmpty()) {
-                result.collectAsList();
-                String report =
-                        StatementReport.describe(result.queryExecution().analyzed(), commits);
-                (output == Output.TABLE ? out : err).println(report);
-                fetched = "";
-            } else {
-                List<Row> rows = printable(result).collectAsList();
-                boolean truncated = rows.size() > MAX_PRINTED_ROWS;
-                List<Row> shown = truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows;
-                new ResultPrinter(out).print(result.schema(), shown, truncated, output);
-                fetched = ", fetched " + shown.size() + (shown.size() == 1 ? " row" : " rows");
-            }
-            if (timing) {
-                err.printf(
-                        Locale.ROOT,
-                        "Time taken: %.3f s%s%n",
-                        (System.nanoTime() - startedNanos) / 1e9,
-                        fetched);
-            }
-            return true;
-        } catch (Exception e) {
-            err.println("Error in statement: " + abbreviate(statement));
-            err.println(e.getMessage() == null ? e.toString() : e.getMessage());
-            return false;
+        return new Runner(output, timing, false, false, out, err).run(spark, statement);
+    }
+
+    /** Runs statements with the command line's output settings. */
+    static final class Runner {
+        private final Output output;
+        private final boolean timing;
+        private final boolean verbose;
+        private final boolean continueOnError;
+        private final PrintStream out;
+        private final PrintStream err;
+
+        Runner(
+                Output output,
+                boolean timing,
+                boolean verbose,
+                boolean continueOnError,
+                PrintStream out,
+                PrintStream err) {
+            this.output = output;
+            this.timing = timing;
+            this.verbose = verbose;
+            this.continueOnError = continueOnError;
+            this.out = out;
+            this.err = err;
         }
+
+        /**
+         * Runs statements in order; 0 when all succeeded, else 1, after the first failure or, with
+         * --continue-on-error, after the last statement.
+         */
+        int runScript(SparkSession spark, String script) {
+            int exit = 0;
+            for (String statement : SqlScript.split(script)) {
+                if (!run(spark, statement)) {
+                    exit = 1;
+                    if (!continueOnError) {
+                        break;
+                    }
+                }
+            }
+            return exit;
+        }
+
+        /**
+         * Runs one statement and prints its result on {@code out}: rows in the {@code output}
+         * format (in table output a command's single multi-line string, EXPLAIN or SHOW CREATE
+         * TABLE, as plain text), and for statements without result columns what they did (on {@code
+         * err} in csv/json output, so stdout stays data).
+         */
+        boolean run(SparkSession spark, String statement) {
+            long startedNanos = System.nanoTime();
+            try (PaimonCommits.Recording commits = PaimonCommits.record()) {
+                Dataset<Row> result = spark.sql(statement);
+                String fetched;
+                if (result.schema().isEmpty()) {
+                    result.collectAsList();
+                    String report =
+                            StatementReport.describe(spark, result.queryExecution(), commits);
+                    (output == Output.TABLE ? out : err).println(report);
+                    fetched = "";
+                } else {
+                    List<Row> rows = printable(result).collectAsList();
+                    boolean truncated = rows.size() > MAX_PRINTED_ROWS;
+                    List<Row> shown = truncated ? rows.subList(0, MAX_PRINTED_ROWS) : rows;
+                    boolean command =
+                            result.queryExecution().commandExecuted() instanceof CommandResult;
+                    new ResultPrinter(out)
+                            .print(result.schema(), shown, truncated, output, command);
+                    fetched = ", fetched " + shown.size() + (shown.size() == 1 ? " row" : " rows");
+                }
+                if (timing) {
+                    err.printf(
+                            Locale.ROOT,
+                            "Time taken: %.3f s%s%n",
+                            (System.nanoTime() - startedNanos) / 1e9,
+                            fetched);
+                }
+                return true;
+            } catch (Exception e) {
+                err.println("Error in statement: " + abbreviate(statement));
+                if (verbose) {
+                    e.printStackTrace(err);
+                } else {
+                    err.println(errorMessage(e));
+                }
+                return false;
+            }
+        }
+    }
+
+    /** A stack frame line inside an exception message, as Spark puts a task's trace there. */
+    private static final Pattern STACK_FRAME =
+            Pattern.compile("\\s*(at \\S+\\(.*\\)|\\.\\.\\. \\d+ more|Driver stacktrace:)\\s*");
+
+    /**
+     * The message of a failed statement without stack frames: a task's failure reaches the driver
+     * as "Job aborted due to stage failure: ..." with the task's trace in the text and the task's
+     * own exception as its cause, whose message says what went wrong.
+     */
+    static String errorMessage(Throwable e) {
+        Throwable t = e;
+        while (t instanceof SparkException
+                && t.getCause() != null
+                && String.valueOf(t.getMessage()).startsWith("Job aborted due to stage failure")) {
+            t = t.getCause();
+        }
+        String message = t.getMessage() == null ? t.toString() : t.getMessage();
+        return message.lines()
+                .filter(line -> !STACK_FRAME.matcher(line).matches())
+                .collect(Collectors.joining("\n"))
+                .strip();
     }
 
     /**
@@ -470,8 +566,7 @@ public final class StrataSql {
      * returns to the prompt; at the prompt it drops the typed text. Ctrl-D on an empty line leaves;
      * on a half-typed statement it warns first and leaves on the second Ctrl-D.
      */
-    private static int interactive(SparkSession spark, Output output, boolean timing)
-            throws IOException {
+    private static int interactive(SparkSession spark, Runner runner) throws IOException {
         Path history = Path.of(System.getProperty("user.home"), ".strata_sql_history");
         try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
             LineReader reader =
@@ -481,6 +576,9 @@ public final class StrataSql {
                             .parser(new StatementParser())
                             .variable(LineReader.HISTORY_FILE, history)
                             .variable(LineReader.SECONDARY_PROMPT_PATTERN, "      > ")
+                            // JLine would expand '!' and drop one level of backslashes ('\\b'
+                            // typed would reach Spark as '\b'): the prompt passes text as typed.
+                            .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                             .build();
             boolean[] eofWarned = {false};
             reader.getWidgets()
@@ -532,7 +630,7 @@ public final class StrataSql {
                     }
                     spark.sparkContext().setJobGroup(JOB_GROUP, abbreviate(statement), true);
                     try {
-                        failed |= !run(spark, statement, System.out, System.err, output, timing);
+                        failed |= !runner.run(spark, statement);
                     } finally {
                         spark.sparkContext().clearJobGroup();
                     }
@@ -544,6 +642,11 @@ public final class StrataSql {
 
     /** Asks JLine for another line while the typed text does not end with a complete statement. */
     private static final class StatementParser extends DefaultParser {
+        StatementParser() {
+            // A backslash is SQL's escape inside literals, not the line editor's.
+            escapeChars(new char[0]);
+        }
+
         @Override
         public ParsedLine parse(String line, int cursor, ParseContext context) {
             if (context == ParseContext.ACCEPT_LINE
@@ -553,6 +656,21 @@ public final class StrataSql {
             }
             return super.parse(line, cursor, context);
         }
+    }
+
+    /**
+     * Whether stdin is a terminal (then the prompt opens) or a pipe or file (then it is read as a
+     * script). bin/strata-sql tells with {@code -t 0}; Java 17 cannot tell stdin alone.
+     */
+    private static boolean stdinIsTerminal() {
+        String told = System.getProperty("strata.sql.stdin.terminal");
+        return told == null ? System.console() != null : Boolean.parseBoolean(told);
+    }
+
+    /** Whether stderr is a terminal ({@code -t 2} in bin/strata-sql). */
+    private static boolean stderrIsTerminal() {
+        String told = System.getProperty("strata.sql.stderr.terminal");
+        return told == null ? System.console() != null : Boolean.parseBoolean(told);
     }
 
     private static String abbreviate(String statement) {
@@ -574,12 +692,18 @@ public final class StrataSql {
                 "  --output FORMAT       query results as table (default), csv or json (one object per line)");
         out.println("  --timing              print the time each statement took (on stderr)");
         out.println(
-                "  --verbose             Spark and Paimon logs at INFO (default: WARN, no start-up noise)");
+                "  --verbose             Spark and Paimon logs at INFO and errors with their stack traces");
         out.println("  -i FILE               statements to run first (repeatable)");
         out.println("  -f FILE               a file of statements, run after -i");
         out.println("  -e \"SQL; SQL\"         statements run after -f");
-        out.println("  Without -e or -f, reads statements from an interactive prompt after -i.");
         out.println(
-                "  The first failing statement ends the program with exit code 1; a bad argument exits with 2.");
+                "  --continue-on-error   in -i/-f/-e and piped stdin, run the statements after a failing one");
+        out.println(
+                "  Without -e or -f, reads statements from the prompt after -i, or from stdin when it is piped.");
+        out.println(
+                "  In a batch the first failing statement ends the program with exit code 1 (with");
+        out.println(
+                "  --continue-on-error the rest run and the exit code is 1 at the end); the prompt goes on.");
+        out.println("  A bad argument exits with 2.");
     }
 }
