@@ -163,7 +163,8 @@ class WarehouseNamesTest extends StrataSparkTestBase {
                 rule);
         assertRefused(
                 () -> sql("DROP NAMESPACE IF EXISTS lake.`../x` CASCADE"), "contains '/' (U+002F)");
-        // Spark 4.1 asks whether the namespace exists first ("Cannot use ..."), 4.2 goes straight to
+        // Spark 4.1 asks whether the namespace exists first ("Cannot use ..."), 4.2 goes straight
+        // to
         // createNamespace ("Cannot create ..."): either way the name is refused before any file.
         assertRefused(
                 () -> sql("CREATE NAMESPACE lake.`../y`"),

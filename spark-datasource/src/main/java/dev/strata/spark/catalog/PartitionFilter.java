@@ -267,7 +267,7 @@ final class PartitionFilter {
                                             ? "it parses XML documents"
                                             : "it fails the statement"));
         }
-        FunctionIdentifier id = FunctionIdentifier.apply(name);
+        FunctionIdentifier id = SparkVersionApi.builtinFunctionId(name);
         SimpleFunctionRegistry builtin = FunctionRegistry$.MODULE$.builtin();
         Option<ExpressionInfo> info = builtin.lookupFunction(id);
         if (info.isEmpty()) {
@@ -277,8 +277,9 @@ final class PartitionFilter {
                                     + "user-defined functions are not allowed in a partition filter",
                             shown));
         }
+        // What the unqualified name means in this session: a temporary function may shadow it.
         Option<ExpressionInfo> inSession =
-                spark.sessionState().functionRegistry().lookupFunction(id);
+                spark.sessionState().catalog().lookupBuiltinOrTempFunction(name);
         if (inSession.isEmpty()
                 || !info.get().getClassName().equals(inSession.get().getClassName())) {
             throw refuse(
@@ -359,7 +360,8 @@ final class PartitionFilter {
         if (e instanceof UnresolvedFunction) {
             UnresolvedFunction f = (UnresolvedFunction) e;
             FunctionIdentifier id =
-                    FunctionIdentifier.apply(f.nameParts().head().toLowerCase(Locale.ROOT));
+                    SparkVersionApi.builtinFunctionId(
+                            f.nameParts().head().toLowerCase(Locale.ROOT));
             List<Expression> args = builtArguments(CollectionConverters.asJava(f.arguments()));
             return FunctionRegistry$.MODULE$
                     .builtin()

@@ -1,6 +1,7 @@
 package dev.strata.spark.compat;
 
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 
@@ -20,6 +21,11 @@ public final class SparkVersionApi {
     /** Whether a parsed function call says IGNORE NULLS. */
     public static boolean ignoresNulls(UnresolvedFunction f) {
         return f.ignoreNulls();
+    }
+
+    /** The identifier of the built-in function of that name in Spark's built-in registry. */
+    public static FunctionIdentifier builtinFunctionId(String name) {
+        return FunctionIdentifier.apply(name);
     }
 
     /**

@@ -1,14 +1,17 @@
 package dev.strata.spark.compat;
 
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.analysis.FunctionRegistry$;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 
 /**
  * The few Spark calls whose signatures differ between Spark minors, compiled once per minor (this
  * copy is built into the Spark 4.2 jars). Spark 4.2: {@code UnresolvedFunction.ignoreNulls} is an
- * {@code Option} and {@code CatalogManager} an interface. Code calling these compiles against every
- * supported minor; everything else uses APIs the minors share.
+ * {@code Option} and {@code CatalogManager} an interface, and function registries take only
+ * qualified names. Code calling these compiles against every supported minor; everything else uses
+ * APIs the minors share.
  */
 public final class SparkVersionApi {
 
@@ -21,6 +24,12 @@ public final class SparkVersionApi {
     public static boolean ignoresNulls(UnresolvedFunction f) {
         // 4.2 keeps "not said" (None) apart from RESPECT NULLS (Some(false)).
         return f.ignoreNulls().isDefined() && (Boolean) f.ignoreNulls().get();
+    }
+
+    /** The identifier of the built-in function of that name in Spark's built-in registry. */
+    public static FunctionIdentifier builtinFunctionId(String name) {
+        // 4.2's registries take only qualified names: built-ins are system.builtin.<name>.
+        return FunctionRegistry$.MODULE$.builtinFunctionIdentifier(name);
     }
 
     /**
