@@ -180,7 +180,7 @@ class TextQueriesInSqlSuite extends AnyFunSuite with BeforeAndAfterAll {
       error(
         "SELECT id FROM full_text_search('lake.support.tickets', 'body', 'printer', 9223372036854775807)"
       )
-    assert(message.contains("from 1 to 2147483647"), message)
+    assert(message.contains("1 to 2147483647"), message)
     assert(message.contains("9223372036854775807"), message)
   }
 
