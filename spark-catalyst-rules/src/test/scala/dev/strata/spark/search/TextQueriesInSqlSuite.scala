@@ -137,6 +137,10 @@ class TextQueriesInSqlSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("DELETE with text_match in its condition deletes the rows an RLIKE selects") {
     sameAfter(
+      "DELETE FROM lake.support.tickets WHERE dt = 'd1' AND text_match(body, 'paper AND jam')",
+      "DELETE FROM lake.support.copy WHERE dt = 'd1' AND lower(body) RLIKE '\\\\bpaper\\\\b.*\\\\bjam\\\\b'"
+    )
+    sameAfter(
       "DELETE FROM lake.support.tickets WHERE text_match(body, 'monitor OR keyboard') AND id % 3 = 0",
       "DELETE FROM lake.support.copy WHERE lower(body) RLIKE '\\\\b(monitor|keyboard)\\\\b' AND id % 3 = 0"
     )
