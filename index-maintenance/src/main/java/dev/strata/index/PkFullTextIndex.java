@@ -2,6 +2,7 @@ package dev.strata.index;
 
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.options.FullTextDefinition;
+import dev.strata.index.search.SearchQuery;
 import dev.strata.index.search.TextMatcher;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,10 @@ public final class PkFullTextIndex {
      *     unparsable query
      */
     public static TextMatcher matcher(FileStoreTable table, String query) {
-        return TextMatcher.of(definition(table).analyzer(), query);
+        FullTextDefinition definition = definition(table);
+        return TextMatcher.of(
+                definition.analyzer(),
+                new SearchQuery(query, table.fullName(), definition.column()));
     }
 
     static FullTextDefinition definition(FileStoreTable table) {

@@ -8,6 +8,7 @@ import dev.strata.index.search.BucketSearcher;
 import dev.strata.index.search.CorpusStats;
 import dev.strata.index.search.FreshRows;
 import dev.strata.index.search.SearchHit;
+import dev.strata.index.search.SearchQuery;
 import dev.strata.index.source.SourcePolicy;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -74,6 +75,12 @@ public final class PkFullTextSearcher {
 
     public static PkFullTextSearcher create(FileStoreTable table) {
         return new PkFullTextSearcher(table);
+    }
+
+    /** {@code query} as a search of this table's indexed column (field qualifiers checked). */
+    SearchQuery scoped(String query) {
+        return new SearchQuery(
+                query, maintainers.table.fullName(), maintainers.definition.column());
     }
 
     /**
@@ -216,7 +223,7 @@ public final class PkFullTextSearcher {
                         b.dvs,
                         b.fresh,
                         analyzer,
-                        query);
+                        scoped(query));
             }
         }
 
@@ -345,7 +352,7 @@ public final class PkFullTextSearcher {
                             eligible,
                             b.dvs,
                             global,
-                            query,
+                            scoped(query),
                             n);
             List<SearchHit> kept = hidden.isEmpty() ? got : withoutKeys(prepared, got, hidden);
             if (kept.size() >= k || got.size() < n || n >= Integer.MAX_VALUE / 4) {
@@ -361,7 +368,13 @@ public final class PkFullTextSearcher {
             try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
                 all.addAll(
                         BucketSearcher.searchFresh(
-                                partition.copy(), bucket, b.fresh, analyzer, global, query, k));
+                                partition.copy(),
+                                bucket,
+                                b.fresh,
+                                analyzer,
+                                global,
+                                scoped(query),
+                                k));
             }
         }
         return new BucketResult(
@@ -460,7 +473,7 @@ public final class PkFullTextSearcher {
                         scope.state.currentPayloads(),
                         scope.eligible,
                         scope.dvs,
-                        queries,
+                        queries.stream().map(this::scoped).toList(),
                         readFiles);
         long total = counted.count();
         for (Map.Entry<String, RoaringBitmap32> e :
@@ -498,10 +511,11 @@ public final class PkFullTextSearcher {
                                         archives,
                                         eligible,
                                         dvs,
-                                        query);
+                                        scoped(query));
                 if (freshRows != null) {
                     try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
-                        found.putAll(BucketSearcher.matchAllFresh(freshRows, analyzer, query));
+                        found.putAll(
+                                BucketSearcher.matchAllFresh(freshRows, analyzer, scoped(query)));
                     }
                 }
                 if (result == null) {

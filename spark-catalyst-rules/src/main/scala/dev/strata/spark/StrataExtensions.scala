@@ -23,11 +23,12 @@ object StrataExtensions {
 
   /** The registrations, in order: the `full_text_search` table function, the map-key pushdown
     * rules, then `text_match` (its scan pushdown wraps what the map-key pushdown put into a
-    * relation).
+    * relation), and the parser's wrapping of CALL arguments.
     */
   private[spark] val registrations: Seq[SparkSessionExtensions => Unit] = Seq(
     search.FullTextSearchFunction.register,
     pushdown.MapPushdownExtensions,
-    search.TextMatchFunction
+    search.TextMatchFunction,
+    ProcedureArguments
   )
 }

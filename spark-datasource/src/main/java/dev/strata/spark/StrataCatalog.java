@@ -718,6 +718,23 @@ public class StrataCatalog
     public void renameTable(Identifier oldIdent, Identifier newIdent)
             throws NoSuchTableException, TableAlreadyExistsException {
         String action = "rename table " + StrataTableNames.qualified(name, oldIdent) + " to";
+        String[] ns = newIdent.namespace();
+        // Spark passes RENAME TO's name as written: lake.db.t2 arrives with the catalog in front
+        if (ns.length == 2 && ns[0].equalsIgnoreCase(name)) {
+            newIdent = Identifier.of(new String[] {ns[1]}, newIdent.name());
+        } else if (ns.length != 1) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s %s: the new name must be db.table or %s.db.table (a table stays in its"
+                                    + " catalog). Write ALTER TABLE %s RENAME TO %s.",
+                            action,
+                            String.join(".", ns) + "." + newIdent.name(),
+                            name,
+                            StrataTableNames.qualified(name, oldIdent),
+                            (oldIdent.namespace().length == 1 ? oldIdent.namespace()[0] : "db")
+                                    + "."
+                                    + newIdent.name()));
+        }
         try {
             paimon.renameTable(
                     StrataTableNames.toPaimon(name, oldIdent, "rename table"),

@@ -67,7 +67,7 @@ public final class BucketSearcher {
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
             CorpusStats global,
-            String query,
+            SearchQuery query,
             int k)
             throws IOException {
         checkK(k);
@@ -128,7 +128,7 @@ public final class BucketSearcher {
             Map<String, DeletionVector> deletionVectors,
             FreshRows fresh,
             Analyzer freshAnalyzer,
-            String query)
+            SearchQuery query)
             throws IOException {
         checkQuery(query);
         Map<String, DataFileMeta> byName = byName(activeFiles);
@@ -164,7 +164,7 @@ public final class BucketSearcher {
             List<IndexFileMeta> archives,
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
-            String query)
+            SearchQuery query)
             throws IOException {
         checkQuery(query);
         Map<String, DataFileMeta> byName = byName(activeFiles);
@@ -229,7 +229,7 @@ public final class BucketSearcher {
             List<IndexFileMeta> archives,
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
-            List<String> queries,
+            List<SearchQuery> queries,
             Set<String> readFiles)
             throws IOException {
         queries.forEach(BucketSearcher::checkQuery);
@@ -260,7 +260,7 @@ public final class BucketSearcher {
                         matched = parse(analyzer, queries.get(0));
                     } else {
                         BooleanQuery.Builder all = new BooleanQuery.Builder();
-                        for (String query : queries) {
+                        for (SearchQuery query : queries) {
                             all.add(parse(analyzer, query), BooleanClause.Occur.FILTER);
                         }
                         matched = all.build();
@@ -279,7 +279,7 @@ public final class BucketSearcher {
      * data file name.
      */
     public static Map<String, RoaringBitmap32> matchAllFresh(
-            FreshRows fresh, Analyzer analyzer, String query) throws IOException {
+            FreshRows fresh, Analyzer analyzer, SearchQuery query) throws IOException {
         checkQuery(query);
         Map<String, RoaringBitmap32> out = new HashMap<>();
         if (fresh.documents() == 0) {
@@ -350,7 +350,7 @@ public final class BucketSearcher {
             FreshRows fresh,
             Analyzer analyzer,
             CorpusStats global,
-            String query,
+            SearchQuery query,
             int k)
             throws IOException {
         checkK(k);
@@ -532,8 +532,8 @@ public final class BucketSearcher {
         }
     }
 
-    private static void checkQuery(String query) {
-        if (query == null || query.trim().isEmpty()) {
+    private static void checkQuery(SearchQuery query) {
+        if (query.text() == null || query.text().trim().isEmpty()) {
             throw new IllegalArgumentException(
                     "Cannot search full-text archives: the query is blank. Give a Lucene query string.");
         }
@@ -564,7 +564,7 @@ public final class BucketSearcher {
         return sorted.size() > k ? new ArrayList<>(sorted.subList(0, k)) : sorted;
     }
 
-    static Query parse(Analyzer analyzer, String query) {
+    static Query parse(Analyzer analyzer, SearchQuery query) {
         return SearchQueries.parse(analyzer, query);
     }
 }

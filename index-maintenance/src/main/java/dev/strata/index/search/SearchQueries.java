@@ -22,6 +22,7 @@ import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.FuzzyQuery;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.MultiPhraseQuery;
@@ -54,9 +55,12 @@ import org.apache.lucene.util.QueryBuilder;
  *       </pre>
  *       {@code fuzziness: "auto"} is 0 for terms of up to 2 characters, 1 up to 5, else 2. A
  *       boolean query with only {@code must_not} clauses matches every other row. The table column
- *       comes from the call, as in Paimon; a {@code column} field inside the JSON is accepted and
- *       not used.
+ *       comes from the call, as in Paimon; a {@code column} field inside the JSON may repeat it.
  * </ul>
+ *
+ * A field qualifier ({@code body:disk}) or a JSON {@code column} names the searched column: given
+ * the column ({@link SearchQuery}), its name in any case is accepted and any other is refused (the
+ * archives hold that one column, so another field would match no row).
  */
 public final class SearchQueries {
 
@@ -68,37 +72,215 @@ public final class SearchQueries {
     private SearchQueries() {}
 
     /**
-     * The Lucene query for {@code query}.
+     * The Lucene query for {@code query}, which may name no field (nothing tells which column a
+     * qualifier would name).
      *
      * @throws IllegalArgumentException naming the query and what is wrong with it
      */
     public static Query parse(Analyzer analyzer, String query) {
-        JsonNode dsl = dsl(query);
+        return parse(analyzer, new SearchQuery(query, null, null));
+    }
+
+    /**
+     * The Lucene query for {@code query}: a field qualifier naming the searched column (any case)
+     * is that column, any other field is refused naming it, the column and the table.
+     *
+     * @throws IllegalArgumentException naming the query and what is wrong with it
+     */
+    public static Query parse(Analyzer analyzer, SearchQuery query) {
+        String text = query.text();
+        JsonNode dsl = dsl(text);
         if (dsl != null) {
             try {
-                return parseDsl(analyzer, dsl, 0);
+                return parseDsl(analyzer, dsl, 0, query);
+            } catch (FieldRefused e) {
+                throw e;
+            } catch (IndexSearcher.TooManyClauses e) {
+                throw tooManyClauses(text, e);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(
-                        "Cannot parse full-text query '"
-                                + query
-                                + "': "
+                        "Cannot parse full-text query "
+                                + shown(text)
+                                + ": "
                                 + e.getMessage()
                                 + ". Use Paimon's JSON query DSL (match, match_phrase, boolean, boost) or Lucene classic syntax.",
                         e);
             }
         }
-        QueryParser parser = new QueryParser(ArchiveFormat.TEXT_FIELD, analyzer);
+        QueryParser parser = new ColumnQueryParser(analyzer, query);
         try {
-            return parser.parse(query);
+            return parser.parse(text);
+        } catch (FieldRefused e) {
+            throw e;
         } catch (ParseException | RuntimeException e) {
+            if (e.getCause() instanceof IndexSearcher.TooManyClauses
+                    || e instanceof IndexSearcher.TooManyClauses) {
+                throw tooManyClauses(text, e);
+            }
+            // Lucene's message repeats the whole query; keep only what it says about it
+            String why = String.valueOf(e.getMessage());
+            String echo = "Cannot parse '" + text + "': ";
+            if (why.startsWith(echo)) {
+                why = why.substring(echo.length());
+            }
             throw new IllegalArgumentException(
-                    "Cannot parse full-text query '"
-                            + query
-                            + "': "
-                            + e.getMessage()
+                    "Cannot parse full-text query "
+                            + shown(text)
+                            + ": "
+                            + shortened(why)
                             + ". Use Lucene classic query syntax: terms, AND/OR/NOT, \"phrases\", prefix*, fuzzy~"
                             + " (or Paimon's JSON query DSL).",
                     e);
+        }
+    }
+
+    /** Queries longer than this are shown cut in messages. */
+    private static final int SHOWN_CHARS = 200;
+
+    /** {@code query} quoted for a message, cut after {@link #SHOWN_CHARS} characters. */
+    static String shown(String query) {
+        return "'" + shortened(query) + "'";
+    }
+
+    /**
+     * {@code text} cut after {@link #SHOWN_CHARS} characters, saying how long it was, for messages.
+     */
+    public static String shortened(String text) {
+        return text.length() <= SHOWN_CHARS
+                ? text
+                : text.substring(0, SHOWN_CHARS) + "... (" + text.length() + " characters in all)";
+    }
+
+    private static IllegalArgumentException tooManyClauses(String text, Exception e) {
+        return new IllegalArgumentException(
+                "Cannot parse full-text query "
+                        + shown(text)
+                        + ": it expands to more than "
+                        + IndexSearcher.getMaxClauseCount()
+                        + " Lucene clauses (terms, and pieces of terms longer than the analyzer's"
+                        + " maximum token length), Lucene's limit per query. Search with fewer or"
+                        + " shorter terms, or split the search into several queries.",
+                e);
+    }
+
+    /** A field qualifier that is not the searched column. */
+    private static final class FieldRefused extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        FieldRefused(String message) {
+            super(message);
+        }
+    }
+
+    private static FieldRefused fieldRefused(SearchQuery query, String field) {
+        if (query.column() == null) {
+            return new FieldRefused(
+                    "Cannot parse full-text query "
+                            + shown(query.text())
+                            + ": it names field '"
+                            + field
+                            + "', but a full-text query searches the one indexed column. Leave the field out.");
+        }
+        return new FieldRefused(
+                "Cannot search column "
+                        + query.column()
+                        + " of "
+                        + query.table()
+                        + " for "
+                        + shown(query.text())
+                        + ": the query names field '"
+                        + field
+                        + "', but the table's full-text index holds column "
+                        + query.column()
+                        + " only, so it would match no row. Write "
+                        + query.column()
+                        + ":term or leave the field out, and filter other columns in WHERE.");
+    }
+
+    /** The field qualifier Lucene's parser sees for unqualified terms; no query can name it. */
+    private static final String UNQUALIFIED = "\u0000";
+
+    /**
+     * Lucene's classic parser with field qualifiers checked: unqualified terms and terms qualified
+     * with the searched column go to the archive's text field, {@code *:*} stays match-all, any
+     * other field is refused. Only the methods that receive a field from the query text are
+     * overridden (the phrase-with-slop form calls the quoted form).
+     */
+    private static final class ColumnQueryParser extends QueryParser {
+        private final SearchQuery query;
+
+        ColumnQueryParser(Analyzer analyzer, SearchQuery query) {
+            super(UNQUALIFIED, analyzer);
+            this.query = query;
+        }
+
+        private String field(String field) {
+            if (field.equals(UNQUALIFIED)
+                    || (query.column() != null && field.equalsIgnoreCase(query.column()))) {
+                return ArchiveFormat.TEXT_FIELD;
+            }
+            throw fieldRefused(query, field);
+        }
+
+        @Override
+        protected Query getFieldQuery(String field, String queryText, boolean quoted)
+                throws ParseException {
+            return super.getFieldQuery(field(field), queryText, quoted);
+        }
+
+        @Override
+        protected Query getRangeQuery(
+                String field,
+                String part1,
+                String part2,
+                boolean startInclusive,
+                boolean endInclusive)
+                throws ParseException {
+            return super.getRangeQuery(field(field), part1, part2, startInclusive, endInclusive);
+        }
+
+        @Override
+        protected Query getPrefixQuery(String field, String termStr) throws ParseException {
+            return super.getPrefixQuery(field(field), termStr);
+        }
+
+        @Override
+        protected Query getWildcardQuery(String field, String termStr) throws ParseException {
+            if ("*".equals(field) && "*".equals(termStr)) {
+                return super.getWildcardQuery(field, termStr); // *:* matches every row
+            }
+            return super.getWildcardQuery(field(field), termStr);
+        }
+
+        @Override
+        protected Query getFuzzyQuery(String field, String termStr, float minSimilarity)
+                throws ParseException {
+            return super.getFuzzyQuery(field(field), termStr, minSimilarity);
+        }
+
+        @Override
+        protected Query getRegexpQuery(String field, String termStr) throws ParseException {
+            return super.getRegexpQuery(field(field), termStr);
+        }
+    }
+
+    /** Refuses a JSON query's {@code column} / {@code columns} naming another column. */
+    private static void checkColumn(JsonNode body, SearchQuery query) {
+        for (String name : new String[] {"column", "columns"}) {
+            JsonNode v = body.get(name);
+            if (v == null) {
+                continue;
+            }
+            Iterable<JsonNode> named = v.isArray() ? v : List.of(v);
+            for (JsonNode c : named) {
+                if (!c.isTextual()) {
+                    throw new IllegalArgumentException(
+                            "'" + name + "' must name the searched column, found " + c);
+                }
+                if (query.column() != null && !c.asText().equalsIgnoreCase(query.column())) {
+                    throw fieldRefused(query, c.asText());
+                }
+            }
         }
     }
 
@@ -171,7 +353,7 @@ public final class SearchQueries {
         return node;
     }
 
-    private static Query parseDsl(Analyzer analyzer, JsonNode node, int depth) {
+    private static Query parseDsl(Analyzer analyzer, JsonNode node, int depth, SearchQuery query) {
         if (depth > MAX_DEPTH) {
             throw new IllegalArgumentException("queries nest deeper than " + MAX_DEPTH + " levels");
         }
@@ -189,6 +371,7 @@ public final class SearchQueries {
         }
         switch (type) {
             case "match":
+                checkColumn(body, query);
                 return match(analyzer, body, withMatchFields("column"));
             case "multi_match":
                 JsonNode columns = body.get("columns");
@@ -197,15 +380,17 @@ public final class SearchQueries {
                             "multi_match over several columns is not supported: a table's"
                                     + " full-text index covers one column; search each column and combine the results");
                 }
+                checkColumn(body, query);
                 return match(analyzer, body, withMatchFields("columns", "boosts"));
             case "match_phrase":
             case "phrase":
+                checkColumn(body, query);
                 return phrase(analyzer, body);
             case "boolean":
             case "bool":
-                return bool(analyzer, body, depth);
+                return bool(analyzer, body, depth, query);
             case "boost":
-                return boosting(analyzer, body, depth);
+                return boosting(analyzer, body, depth, query);
             default:
                 throw new IllegalArgumentException(
                         "unknown query type '" + type + "'; use one of " + TYPES);
@@ -324,7 +509,7 @@ public final class SearchQueries {
         return q == null ? new MatchNoDocsQuery("no terms in '" + text + "'") : q;
     }
 
-    private static Query bool(Analyzer analyzer, JsonNode body, int depth) {
+    private static Query bool(Analyzer analyzer, JsonNode body, int depth, SearchQuery query) {
         only(body, "boolean", Set.of("must", "should", "must_not", "mustNot", "queries"));
         BooleanQuery.Builder b = new BooleanQuery.Builder();
         int positive = 0;
@@ -345,7 +530,7 @@ public final class SearchQueries {
                                     ? BooleanClause.Occur.SHOULD
                                     : BooleanClause.Occur.MUST_NOT;
             for (JsonNode q : list) {
-                b.add(parseDsl(analyzer, q, depth + 1), occur);
+                b.add(parseDsl(analyzer, q, depth + 1, query), occur);
                 positive += occur == BooleanClause.Occur.MUST_NOT ? 0 : 1;
                 clauses++;
             }
@@ -377,7 +562,7 @@ public final class SearchQueries {
                                     + pair.get(0).asText()
                                     + "'; use Must, Should or MustNot");
                 }
-                b.add(parseDsl(analyzer, pair.get(1), depth + 1), occur);
+                b.add(parseDsl(analyzer, pair.get(1), depth + 1, query), occur);
                 positive += occur == BooleanClause.Occur.MUST_NOT ? 0 : 1;
                 clauses++;
             }
@@ -391,7 +576,7 @@ public final class SearchQueries {
         return b.build();
     }
 
-    private static Query boosting(Analyzer analyzer, JsonNode body, int depth) {
+    private static Query boosting(Analyzer analyzer, JsonNode body, int depth, SearchQuery query) {
         only(body, "boost", Set.of("positive", "negative", "negative_boost", "negativeBoost"));
         if (!body.has("positive") || !body.has("negative")) {
             throw new IllegalArgumentException(
@@ -402,8 +587,8 @@ public final class SearchQueries {
                         ? floatField(body, "boost", "negative_boost", 0.5f)
                         : floatField(body, "boost", "negativeBoost", 0.5f);
         return FunctionScoreQuery.boostByQuery(
-                parseDsl(analyzer, body.get("positive"), depth + 1),
-                parseDsl(analyzer, body.get("negative"), depth + 1),
+                parseDsl(analyzer, body.get("positive"), depth + 1, query),
+                parseDsl(analyzer, body.get("negative"), depth + 1, query),
                 factor);
     }
 

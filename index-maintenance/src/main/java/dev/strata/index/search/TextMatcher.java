@@ -27,11 +27,11 @@ public final class TextMatcher implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final String analyzerJson;
-    private final String query;
+    private final SearchQuery query;
     private transient Analyzer analyzer;
     private transient Query parsed;
 
-    private TextMatcher(String analyzerJson, String query) {
+    private TextMatcher(String analyzerJson, SearchQuery query) {
         this.analyzerJson = analyzerJson;
         this.query = query;
     }
@@ -42,7 +42,17 @@ public final class TextMatcher implements Serializable {
      * @throws IllegalArgumentException for a blank or unparsable query, naming the query
      */
     public static TextMatcher of(AnalyzerSettings analyzer, String query) {
-        if (query == null || query.trim().isEmpty()) {
+        return of(analyzer, new SearchQuery(query, null, null));
+    }
+
+    /**
+     * A matcher for {@code query} under {@code analyzer}, field qualifiers checked against the
+     * query's column.
+     *
+     * @throws IllegalArgumentException for a blank or unparsable query, naming the query
+     */
+    public static TextMatcher of(AnalyzerSettings analyzer, SearchQuery query) {
+        if (query.text() == null || query.text().trim().isEmpty()) {
             throw new IllegalArgumentException(
                     "Cannot match full-text query: the query is blank. Give a Lucene query string such as 'disk AND failure'.");
         }
@@ -56,7 +66,7 @@ public final class TextMatcher implements Serializable {
             analyzer = AnalyzerSettings.fromJson(analyzerJson).newAnalyzer();
             parsed = SearchQueries.parse(analyzer, query);
         }
-        return query;
+        return query.text();
     }
 
     /**
@@ -83,7 +93,11 @@ public final class TextMatcher implements Serializable {
             return index.createSearcher().count(parsed) > 0;
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "Cannot match full-text query '" + query + "' in memory: " + e.getMessage(), e);
+                    "Cannot match full-text query "
+                            + SearchQueries.shown(query.text())
+                            + " in memory: "
+                            + e.getMessage(),
+                    e);
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.strata.index.archive.TextReader;
 import dev.strata.index.fixtures.Files;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.search.BucketSearcher;
+import dev.strata.index.search.SearchQuery;
 import dev.strata.testing.text.TextCorpus;
 import java.io.IOException;
 import java.nio.file.Paths;
@@ -118,7 +119,7 @@ public final class ArchiveBenchmark {
                     active,
                     Collections.emptyMap(),
                     null,
-                    corpus.word(qr),
+                    new SearchQuery(corpus.word(qr), "bench", "text"),
                     10);
         }
         for (int q = 0; q < queries; q++) {
@@ -138,7 +139,7 @@ public final class ArchiveBenchmark {
                     active,
                     Collections.emptyMap(),
                     null,
-                    query,
+                    new SearchQuery(query, "bench", "text"),
                     10);
             latencies[q] = System.nanoTime() - s;
         }

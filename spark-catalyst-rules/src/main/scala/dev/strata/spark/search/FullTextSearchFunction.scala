@@ -147,7 +147,8 @@ object FullTextSearchFunction {
             n.intValue()
           case other =>
             throw StrataErrors.analysis(
-              s"Cannot call $Name: $name must be a positive integer, found $other."
+              s"Cannot call $Name: argument $name must be a positive integer, 1 to ${Int.MaxValue}, found $other. " +
+                s"Pass how many rows to return, e.g. 10."
             )
         }
       case other =>

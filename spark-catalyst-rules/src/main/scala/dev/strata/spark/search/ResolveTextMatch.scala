@@ -3,6 +3,7 @@ package dev.strata.spark.search
 import scala.util.control.NonFatal
 
 import dev.strata.index.PkFullTextIndex
+import dev.strata.spark.StrataCatalog
 import dev.strata.spark.errors.StrataErrors
 import dev.strata.spark.table.StrataTable
 
@@ -14,11 +15,12 @@ import org.apache.spark.unsafe.types.UTF8String
 
 /** Binds each `text_match(column, query)` to the Strata table its column comes from, once the
   * operator's inputs are resolved: the column's attribute is traced down the operator's inputs,
-  * through plain renames (`SELECT body AS b`), to a column of a [[StrataTable]] read relation.
-  * Refused with an error naming the column and table: a first argument that is not a column, a
-  * query that is not a constant non-NULL string or does not parse, and a column that is not the
-  * table's full-text indexed column. A column that cannot be traced to a Strata table is left
-  * unbound and refused by [[TextMatchChecks]] after analysis.
+  * through plain renames (`SELECT body AS b`), to a column of a [[StrataTable]] read relation (also
+  * where UPDATE, DELETE and MERGE read their target table). Refused with an error naming the column
+  * and table: a first argument that is not a column, a query that is not a constant non-NULL string
+  * or does not parse, and a column that is not the table's full-text indexed column. A column that
+  * cannot be traced to a Strata table is left unbound and refused by [[TextMatchChecks]] after
+  * analysis.
   */
 object ResolveTextMatch extends Rule[LogicalPlan] {
 
@@ -42,6 +44,13 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
     plans.foreach(_.foreachUp {
       case r @ DataSourceV2Relation(t: StrataTable, _, _, _, _, _) =>
         r.output.foreach(a => out += a.exprId -> (t, a.name))
+      // UPDATE, DELETE and MERGE read their target through a wrapper table of Spark's, which
+      // keeps the relation's catalog and identifier: the table is the catalog's
+      case r @ DataSourceV2Relation(_, _, Some(catalog: StrataCatalog), Some(ident), _, _) =>
+        catalog.loadTable(ident) match {
+          case t: StrataTable => r.output.foreach(a => out += a.exprId -> (t, a.name))
+          case _              =>
+        }
       case Project(list, _)         => list.foreach(renamed(_, out).foreach(out += _))
       case Aggregate(_, list, _, _) => list.foreach(renamed(_, out).foreach(out += _))
       case _                        =>

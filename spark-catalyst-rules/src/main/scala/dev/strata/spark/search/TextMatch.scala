@@ -1,6 +1,6 @@
 package dev.strata.spark.search
 
-import dev.strata.index.search.TextMatcher
+import dev.strata.index.search.{SearchQueries, TextMatcher}
 
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult
 import org.apache.spark.sql.catalyst.expressions.{Attribute, BinaryExpression, Expression}
@@ -73,6 +73,6 @@ object TextMatch {
 
   def columnText(e: Expression): String = e match {
     case a: Attribute => a.name
-    case other        => other.sql
+    case other        => SearchQueries.shortened(other.sql) // a query may be megabytes long
   }
 }

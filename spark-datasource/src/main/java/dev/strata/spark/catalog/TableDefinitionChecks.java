@@ -24,6 +24,8 @@ public final class TableDefinitionChecks {
 
     private static final List<TableDefinitionCheck> CHECKS =
             List.of(
+                    // first: a misspelled key explains the other checks' complaints
+                    new OptionKeysCheck(),
                     new BucketModeCheck(),
                     // Keys Apache Paimon 2.0 owns may not be set to mean Strata's features (tables
                     // that already have them keep working until they move).

@@ -51,6 +51,11 @@ public final class WarehouseNames {
         }
     }
 
+    /** Whether {@code name} is a single safe path segment ({@link #check} would accept it). */
+    public static boolean isSegment(String name) {
+        return problem(name) == null;
+    }
+
     /**
      * Checks the database and table of a Paimon identifier, and its branch when it names one
      * ({@code t$branch_b}); system-table suffixes ({@code t$snapshots}) are part of the checked

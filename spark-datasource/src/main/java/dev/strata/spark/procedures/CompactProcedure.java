@@ -157,7 +157,13 @@ final class CompactProcedure extends StrataProcedure {
             List<byte[]> tasks = new ArrayList<>();
             List<String> labels = new ArrayList<>();
             AppendCompactTaskSerializer serializer = new AppendCompactTaskSerializer();
-            for (AppendCompactTask task : coordinator.run()) {
+            // Paimon's coordinator ends its scan (EndOfScanException) on a table without a
+            // snapshot: such a table has nothing to compact
+            List<AppendCompactTask> planned =
+                    table.snapshotManager().latestSnapshotId() == null
+                            ? List.of()
+                            : coordinator.run();
+            for (AppendCompactTask task : planned) {
                 if (selected.contains(task.partition())) {
                     tasks.add(serialize(serializer, task));
                     String partition = target.describe(task.partition());

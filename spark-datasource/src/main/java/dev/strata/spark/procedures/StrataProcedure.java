@@ -15,7 +15,7 @@ import org.apache.spark.sql.types.StructType;
  * one result set, and helpers to read arguments. Spark delivers named and positional arguments in
  * parameter order, with defaults filled in.
  */
-abstract class StrataProcedure implements UnboundProcedure, BoundProcedure {
+abstract class StrataProcedure implements BoundProcedure {
 
     private final TableResolver catalog;
     private final String name;
@@ -41,9 +41,32 @@ abstract class StrataProcedure implements UnboundProcedure, BoundProcedure {
         return description;
     }
 
-    @Override
-    public BoundProcedure bind(StructType inputType) {
-        return this;
+    /**
+     * This procedure as the catalog hands it to Spark: a separate unbound object, bound to this one
+     * when Spark binds the call. Spark binds (and fills in the defaults of named arguments) only
+     * once every argument is resolved, but runs a procedure that is already bound as soon as the
+     * call is resolved; were this object both, a call whose arguments resolve late (an expression
+     * rather than a literal) would run with the defaults missing and fail with "number of args and
+     * params must match after binding".
+     */
+    UnboundProcedure unbound() {
+        StrataProcedure bound = this;
+        return new UnboundProcedure() {
+            @Override
+            public String name() {
+                return bound.name();
+            }
+
+            @Override
+            public String description() {
+                return bound.description();
+            }
+
+            @Override
+            public BoundProcedure bind(StructType inputType) {
+                return bound;
+            }
+        };
     }
 
     @Override

@@ -24,19 +24,19 @@ public final class StrataProcedures {
     public static UnboundProcedure load(TableResolver catalog, String name) {
         switch (name.toLowerCase(Locale.ROOT)) {
             case CompactProcedure.NAME:
-                return new CompactProcedure(catalog);
+                return new CompactProcedure(catalog).unbound();
             case RebuildPkFullTextProcedure.NAME:
-                return new RebuildPkFullTextProcedure(catalog);
+                return new RebuildPkFullTextProcedure(catalog).unbound();
             case TableMaintenanceProcedures.ExpireSnapshots.NAME:
-                return new TableMaintenanceProcedures.ExpireSnapshots(catalog);
+                return new TableMaintenanceProcedures.ExpireSnapshots(catalog).unbound();
             case TableMaintenanceProcedures.CreateTag.NAME:
-                return new TableMaintenanceProcedures.CreateTag(catalog);
+                return new TableMaintenanceProcedures.CreateTag(catalog).unbound();
             case TableMaintenanceProcedures.DeleteTag.NAME:
-                return new TableMaintenanceProcedures.DeleteTag(catalog);
+                return new TableMaintenanceProcedures.DeleteTag(catalog).unbound();
             case TableMaintenanceProcedures.Rollback.NAME:
-                return new TableMaintenanceProcedures.Rollback(catalog);
+                return new TableMaintenanceProcedures.Rollback(catalog).unbound();
             case TableMaintenanceProcedures.RemoveOrphanFiles.NAME:
-                return new TableMaintenanceProcedures.RemoveOrphanFiles(catalog);
+                return new TableMaintenanceProcedures.RemoveOrphanFiles(catalog).unbound();
             default:
                 return null;
         }

@@ -196,6 +196,14 @@ final class TableMaintenanceProcedures {
             ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
             FileStoreTable table = target.table();
             String tag = tagArg(target, args, 1, NAME);
+            if (tag.contains(",")) {
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot create tag '%s' of %s: the name contains ',', which sys.delete_tag reads as"
+                                        + " a separator between tag names. Tag names must not contain ','; choose"
+                                        + " another name, e.g. '%s'.",
+                                tag, target.name(), tag.replace(',', '_')));
+            }
             if (table.tagManager().tagExists(tag)) {
                 throw StrataErrors.analysis(
                         String.format(
@@ -229,7 +237,10 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    /** {@code delete_tag(table, tag)}; several tags separated by commas. */
+    /**
+     * {@code delete_tag(table, tag)}; several tags separated by commas ({@code create_tag} refuses
+     * names with a comma).
+     */
     static final class DeleteTag extends StrataProcedure {
         static final String NAME = "delete_tag";
         private static final StructType OUTPUT =
@@ -253,7 +264,16 @@ final class TableMaintenanceProcedures {
             String tags = stringArg(args, 1);
             List<InternalRow> rows = new ArrayList<>();
             List<String> names = new ArrayList<>();
-            for (String t : tags == null ? new String[0] : tags.split(",")) {
+            // a tag named with a comma (created before create_tag refused such names) is deleted
+            // by its whole name
+            boolean whole =
+                    tags != null
+                            && tags.contains(",")
+                            && dev.strata.spark.catalog.WarehouseNames.isSegment(tags.trim())
+                            && target.table().tagManager().tagExists(tags.trim());
+            String[] parts =
+                    tags == null ? new String[0] : whole ? new String[] {tags} : tags.split(",");
+            for (String t : parts) {
                 String tag = t.trim();
                 dev.strata.spark.catalog.WarehouseNames.check(
                         "delete a tag of " + target.name(),

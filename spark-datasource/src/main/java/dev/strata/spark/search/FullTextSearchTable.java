@@ -86,6 +86,12 @@ public final class FullTextSearchTable implements SupportsRead {
                             "Cannot search %s.%s: k must be positive, found %d.",
                             tableName, column, k));
         }
+        try {
+            // parse now: a bad query or a field other than the column fails the statement here
+            PkFullTextIndex.matcher(table, query);
+        } catch (IllegalArgumentException e) {
+            throw StrataErrors.analysis(e.getMessage(), e);
+        }
         PartitionSelector.check(table, tableName, where);
         return new FullTextSearchTable(tableName, table, query, k, where);
     }

@@ -1,0 +1,107 @@
+package dev.strata.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Statements new users run that used to fail with errors naming nothing they could fix, or to
+ * succeed where they should not: compaction of an empty append table, tag names with a comma, a
+ * catalog-qualified RENAME TO, and misspelled table options.
+ */
+class StatementErrorsTest extends StrataSparkTestBase {
+
+    @BeforeAll
+    void createNamespace() {
+        sql("CREATE NAMESPACE lake.f");
+    }
+
+    @Test
+    void compactingAnEmptyAppendTableCompactsNothing() {
+        sql("CREATE TABLE lake.f.emptyap (id INT, v STRING)");
+        assertThat(sql("CALL lake.sys.compact(table => 'f.emptyap')")).isEmpty();
+        sql("CREATE TABLE lake.f.emptyparted (id INT, dt STRING) PARTITIONED BY (dt)");
+        assertThat(
+                        sql(
+                                "CALL lake.sys.compact(table => 'f.emptyparted', where => 'dt = ''2026-11-01''')"))
+                .isEmpty();
+        // and the table still takes rows and compacts them afterwards
+        sql("INSERT INTO lake.f.emptyap VALUES (1, 'a')");
+        sql("INSERT INTO lake.f.emptyap VALUES (2, 'b')");
+        sql("CALL lake.sys.compact(table => 'f.emptyap')");
+        assertThat(values(sql("SELECT id, v FROM lake.f.emptyap ORDER BY id")))
+                .containsExactly(list(1, "a"), list(2, "b"));
+    }
+
+    @Test
+    void tagNamesWithACommaAreRefusedAtCreation() {
+        sql("CREATE TABLE lake.f.tagged (id INT)");
+        sql("INSERT INTO lake.f.tagged VALUES (1)");
+        assertThatThrownBy(() -> sql("CALL lake.sys.create_tag(table => 'f.tagged', tag => 'a,b')"))
+                .hasMessageContaining("Cannot create tag 'a,b' of lake.f.tagged")
+                .hasMessageContaining("must not contain ','");
+        assertThat(sql("SELECT tag_name FROM lake.f.`tagged$tags`")).isEmpty();
+        sql("CALL lake.sys.create_tag(table => 'f.tagged', tag => 'a')");
+        sql("CALL lake.sys.create_tag(table => 'f.tagged', tag => 'b')");
+        assertThat(values(sql("CALL lake.sys.delete_tag(table => 'f.tagged', tag => 'a,b')")))
+                .containsExactly(list("a"), list("b"));
+        assertThat(sql("SELECT tag_name FROM lake.f.`tagged$tags`")).isEmpty();
+    }
+
+    @Test
+    void renameToACatalogQualifiedName() {
+        sql("CREATE TABLE lake.f.movable (id INT)");
+        sql("INSERT INTO lake.f.movable VALUES (7)");
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.f.movable RENAME TO lake.f.`../t2`"))
+                .hasMessageContaining("Cannot rename table lake.f.movable to")
+                .hasMessageContaining("contains '/'")
+                .hasMessageContaining("Table names must not");
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.f.movable RENAME TO other.f.t2"))
+                .hasMessageContaining("the new name must be db.table or lake.db.table");
+        sql("ALTER TABLE lake.f.movable RENAME TO lake.f.moved");
+        assertThat(values(sql("SELECT id FROM lake.f.moved"))).containsExactly(list(7));
+    }
+
+    @Test
+    void misspelledTableOptionsAreRefusedNamingTheKnownKey() {
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.f.typo (id INT NOT NULL) TBLPROPERTIES"
+                                                + " ('primary-key' = 'id', 'bukket' = '4')"))
+                .hasMessageContaining("Cannot set option 'bukket' for table lake.f.typo")
+                .hasMessageContaining("close to 'bucket'")
+                .hasMessageContaining("'strata.custom-options' = 'bukket'");
+        assertThat(sql("SHOW TABLES IN lake.f LIKE 'typo'")).isEmpty();
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.f.typo2 (id INT NOT NULL, body STRING) TBLPROPERTIES"
+                                                + " ('primary-key' = 'id', 'bucket' = '2', 'deletion-vectors.enabled' = 'true',"
+                                                + " 'strata-full-text.index.column' = 'body')"))
+                .hasMessageContaining("close to 'strata-full-text.index.columns'");
+
+        // keys Paimon accepts, per-column patterns, far-off custom keys and listed custom keys
+        sql(
+                "CREATE TABLE lake.f.opts (id INT NOT NULL, m MAP<STRING, INT>) TBLPROPERTIES"
+                        + " ('primary-key' = 'id', 'bucket' = '2', 'fields.m.map.storage-layout' = 'shared-shredding',"
+                        + " 'file.compression' = 'zstd', 'my.team.owner' = 'ops',"
+                        + " 'bukket' = 'x', 'strata.custom-options' = 'bukket')");
+        assertThat(values(sql("SHOW TBLPROPERTIES lake.f.opts ('bukket')")))
+                .containsExactly(list("bukket", "x"));
+
+        // ALTER TABLE checks the keys it adds
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.f.opts SET TBLPROPERTIES ('snapshot.num-retained.mn' = '5')"))
+                .hasMessageContaining("Cannot set option 'snapshot.num-retained.mn'")
+                .hasMessageContaining("'snapshot.num-retained.min'");
+        sql("ALTER TABLE lake.f.opts SET TBLPROPERTIES ('snapshot.num-retained.min' = '5')");
+        assertThat(values(sql("SHOW TBLPROPERTIES lake.f.opts ('snapshot.num-retained.min')")))
+                .isEqualTo(List.of(list("snapshot.num-retained.min", "5")));
+    }
+}
