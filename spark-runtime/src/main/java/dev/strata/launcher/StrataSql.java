@@ -35,7 +35,8 @@ import org.jline.terminal.TerminalBuilder;
  * {@code bin/strata-sql}: SQL on an embedded local Spark with a Strata catalog {@code lake}.
  *
  * <pre>
- * strata-sql [--warehouse DIR|URI] [--master URL] [--driver-memory SIZE] [--conf K=V]... [-i FILE]...
+ * strata-sql [--warehouse DIR|URI] [--master URL] [--driver-memory SIZE] [--conf K=V]... [--jars JARS]
+ *            [-i FILE]...
  *            [-f FILE] [-e "SQL; SQL"]     (no -e/-f: interactive prompt after -i)
  * </pre>
  *
@@ -78,7 +79,12 @@ public final class StrataSql {
         if (warehouseUri == null) {
             System.exit(1);
         }
-        SparkSession spark = session(warehouseUri, options.master, options.conf);
+        Map<String, String> conf = new LinkedHashMap<>(options.conf);
+        String jars = executorJars(options.master, options.jars, conf, runtimeJar(), System.err);
+        if (jars != null) {
+            conf.put("spark.jars", jars);
+        }
+        SparkSession spark = session(warehouseUri, options.master, conf);
         if (options.verbose) {
             System.err.println(
                     "strata-sql: Spark "
@@ -111,6 +117,7 @@ public final class StrataSql {
         String master = System.getProperty("strata.master", "local[*]");
         final Map<String, String> conf = new LinkedHashMap<>();
         final List<String> initFiles = new ArrayList<>();
+        final List<String> jars = new ArrayList<>();
         String file;
         String inline;
         Output output = Output.TABLE;
@@ -196,6 +203,13 @@ public final class StrataSql {
                             return null;
                         }
                         break;
+                    case "--jars":
+                        for (String jar : value.split(",")) {
+                            if (!jar.isBlank()) {
+                                options.jars.add(jar.strip());
+                            }
+                        }
+                        break;
                     case "-i":
                         options.initFiles.add(value);
                         break;
@@ -229,6 +243,7 @@ public final class StrataSql {
                     "--master",
                     "--driver-memory",
                     "--conf",
+                    "--jars",
                     "--output",
                     "-i",
                     "-f",
@@ -323,6 +338,58 @@ public final class StrataSql {
         }
         err.println("Created new warehouse at " + dir);
         return uri ? warehouse : dir.toUri().toString();
+    }
+
+    /** The jar this class was loaded from, or null when it runs from a class directory. */
+    static Path runtimeJar() {
+        try {
+            Path location =
+                    Path.of(
+                            StrataSql.class
+                                    .getProtectionDomain()
+                                    .getCodeSource()
+                                    .getLocation()
+                                    .toURI());
+            return Files.isRegularFile(location) ? location : null;
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The value of {@code spark.jars} for a session: on a cluster master, the executors need
+     * Strata's classes (else every task fails deserializing its closures), so the runtime jar is
+     * shipped, followed by the {@code --jars} the driver got on its classpath. A {@code spark.jars}
+     * set with {@code --conf} is the user's choice and stays as given. Null: nothing to set (a
+     * local master runs its tasks in this JVM, which has all of them on its classpath).
+     */
+    static String executorJars(
+            String master,
+            List<String> jars,
+            Map<String, String> conf,
+            Path runtimeJar,
+            PrintStream err) {
+        boolean inThisJvm = master.equals("local") || master.startsWith("local[");
+        if (inThisJvm || conf.containsKey("spark.jars")) {
+            return null;
+        }
+        List<String> shipped = new ArrayList<>();
+        if (runtimeJar != null) {
+            shipped.add(runtimeJar.toAbsolutePath().toString());
+        } else {
+            err.println(
+                    "strata-sql: Cannot ship Strata's classes to the executors of "
+                            + master
+                            + ": the launcher runs from class directories, not the runtime jar. "
+                            + "Run it without STRATA_SQL_CLASSPATH, or pass --conf spark.jars=<jars>.");
+        }
+        for (String jar : jars) {
+            shipped.add(
+                    URI_SCHEME.matcher(jar).lookingAt()
+                            ? jar
+                            : Path.of(jar).toAbsolutePath().normalize().toString());
+        }
+        return shipped.isEmpty() ? null : String.join(",", shipped);
     }
 
     static SparkSession session(String warehouseUri) {
@@ -553,6 +620,8 @@ public final class StrataSql {
         out.println("  --master URL          Spark master (default local[*])");
         out.println("  --driver-memory SIZE  heap of the driver JVM, for example 8g (default 4g)");
         out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
+        out.println(
+                "  --jars JAR,JAR        jars for the driver's classpath, also shipped to a cluster's executors");
         out.println(
                 "  --output FORMAT       query results as table (default), csv or json (one object per line)");
         out.println("  --timing              print the time each statement took (on stderr)");
