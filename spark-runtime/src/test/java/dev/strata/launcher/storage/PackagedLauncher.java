@@ -115,7 +115,7 @@ final class PackagedLauncher {
     }
 
     Result run(String... args) throws IOException, InterruptedException {
-        return run(300, args);
+        return run(900, args);
     }
 
     Result run(int timeoutSeconds, String... args) throws IOException, InterruptedException {
