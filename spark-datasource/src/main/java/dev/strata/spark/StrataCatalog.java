@@ -2,6 +2,7 @@ package dev.strata.spark;
 
 import dev.strata.index.options.FullTextDefinition;
 import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.spark.catalog.CommitSafety;
 import dev.strata.spark.catalog.FullTextSystemTable;
 import dev.strata.spark.catalog.LocationOptions;
 import dev.strata.spark.catalog.PaimonSystemTable;
@@ -144,9 +145,13 @@ public class StrataCatalog
         // their shredded columns, so refuse to start when another Paimon jar shadows it.
         dev.strata.shredding.format.StrataParquetFileFormatFactory.checkResolved();
         try {
+            // Spark's Hadoop configuration (spark.hadoop.* settings, core-site.xml) reaches
+            // Paimon's
+            // file IO, so file systems such as s3a get their endpoint and credentials from it.
             this.paimon =
                     CatalogFactory.createCatalog(
-                            CatalogContext.create(Options.fromMap(paimonOptions)));
+                            CatalogContext.create(
+                                    Options.fromMap(paimonOptions), sparkHadoopConfiguration()));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
                     String.format(
@@ -155,6 +160,10 @@ public class StrataCatalog
                             name, warehouse, StrataErrors.rootMessage(e), name),
                     e);
         }
+    }
+
+    private static org.apache.hadoop.conf.Configuration sparkHadoopConfiguration() {
+        return org.apache.spark.sql.SparkSession.active().sessionState().newHadoopConf();
     }
 
     @Override
@@ -533,6 +542,7 @@ public class StrataCatalog
                     allowExternalPaths);
             TableDefinitionChecks.checkCreate(qualified, TableSchema.create(0, paimonSchema));
             paimonSchema = TableDefinitionChecks.withDerivedOptions(paimonSchema);
+            CommitSafety.checkCatalog("create table " + qualified, name, paimon);
         } catch (RuntimeException e) {
             if (e.getMessage() != null && e.getMessage().contains(qualified)) {
                 throw e;

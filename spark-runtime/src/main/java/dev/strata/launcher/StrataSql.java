@@ -40,7 +40,7 @@ import org.jline.terminal.TerminalBuilder;
  *
  * <pre>
  * strata-sql [--warehouse DIR|URI] [--master URL] [--spark 4.1|4.2] [--driver-memory SIZE] [--conf K=V]...
- *            [-i FILE]... [-f FILE] [-e "SQL; SQL"] [--continue-on-error]
+ *            [--jars JARS] [-i FILE]... [-f FILE] [-e "SQL; SQL"] [--continue-on-error]
  *            (no -e/-f: the prompt after -i, or the statements piped on stdin)
  * </pre>
  *
@@ -94,6 +94,10 @@ public final class StrataSql {
         // The progress bar redraws one line with '\r': on a terminal only, never into a file.
         conf.put("spark.ui.showConsoleProgress", String.valueOf(stderrIsTerminal()));
         conf.putAll(options.conf);
+        String jars = executorJars(options.master, options.jars, conf, runtimeJar(), System.err);
+        if (jars != null) {
+            conf.put("spark.jars", jars);
+        }
         SparkSession spark = session(warehouseUri, options.master, conf);
         if (options.verbose) {
             System.err.println(
@@ -135,6 +139,7 @@ public final class StrataSql {
         String master = System.getProperty("strata.master", "local[*]");
         final Map<String, String> conf = new LinkedHashMap<>();
         final List<String> initFiles = new ArrayList<>();
+        final List<String> jars = new ArrayList<>();
         String file;
         String inline;
         Output output = Output.TABLE;
@@ -238,6 +243,13 @@ public final class StrataSql {
                             return null;
                         }
                         break;
+                    case "--jars":
+                        for (String jar : value.split(",")) {
+                            if (!jar.isBlank()) {
+                                options.jars.add(jar.strip());
+                            }
+                        }
+                        break;
                     case "-i":
                         options.initFiles.add(value);
                         break;
@@ -272,6 +284,7 @@ public final class StrataSql {
                     "--spark",
                     "--driver-memory",
                     "--conf",
+                    "--jars",
                     "--output",
                     "-i",
                     "-f",
@@ -366,6 +379,58 @@ public final class StrataSql {
         }
         err.println("Created new warehouse at " + dir);
         return uri ? warehouse : dir.toUri().toString();
+    }
+
+    /** The jar this class was loaded from, or null when it runs from a class directory. */
+    static Path runtimeJar() {
+        try {
+            Path location =
+                    Path.of(
+                            StrataSql.class
+                                    .getProtectionDomain()
+                                    .getCodeSource()
+                                    .getLocation()
+                                    .toURI());
+            return Files.isRegularFile(location) ? location : null;
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The value of {@code spark.jars} for a session: on a cluster master, the executors need
+     * Strata's classes (else every task fails deserializing its closures), so the runtime jar is
+     * shipped, followed by the {@code --jars} the driver got on its classpath. A {@code spark.jars}
+     * set with {@code --conf} is the user's choice and stays as given. Null: nothing to set (a
+     * local master runs its tasks in this JVM, which has all of them on its classpath).
+     */
+    static String executorJars(
+            String master,
+            List<String> jars,
+            Map<String, String> conf,
+            Path runtimeJar,
+            PrintStream err) {
+        boolean inThisJvm = master.equals("local") || master.startsWith("local[");
+        if (inThisJvm || conf.containsKey("spark.jars")) {
+            return null;
+        }
+        List<String> shipped = new ArrayList<>();
+        if (runtimeJar != null) {
+            shipped.add(runtimeJar.toAbsolutePath().toString());
+        } else {
+            err.println(
+                    "strata-sql: Cannot ship Strata's classes to the executors of "
+                            + master
+                            + ": the launcher runs from class directories, not the runtime jar. "
+                            + "Run it without STRATA_SQL_CLASSPATH, or pass --conf spark.jars=<jars>.");
+        }
+        for (String jar : jars) {
+            shipped.add(
+                    URI_SCHEME.matcher(jar).lookingAt()
+                            ? jar
+                            : Path.of(jar).toAbsolutePath().normalize().toString());
+        }
+        return shipped.isEmpty() ? null : String.join(",", shipped);
     }
 
     static SparkSession session(String warehouseUri) {
@@ -688,6 +753,8 @@ public final class StrataSql {
                 "  --spark 4.1|4.2       the Spark minor to run on: the runtime built for it (default 4.1)");
         out.println("  --driver-memory SIZE  heap of the driver JVM, for example 8g (default 4g)");
         out.println("  --conf KEY=VALUE      a Spark or SQL setting for the session (repeatable)");
+        out.println(
+                "  --jars JAR,JAR        jars for the driver's classpath, also shipped to a cluster's executors");
         out.println(
                 "  --output FORMAT       query results as table (default), csv or json (one object per line)");
         out.println("  --timing              print the time each statement took (on stderr)");

@@ -221,6 +221,7 @@ public final class PaimonCommits {
         private volatile boolean settled;
 
         private Commit(FileStoreTable table, Map<String, String> overwritePartition, String what) {
+            dev.strata.spark.catalog.CommitSafety.checkTable(table, what);
             this.table = table;
             this.overwritePartition = overwritePartition;
             this.what = what;
