@@ -55,7 +55,7 @@ class DefaultPlacementTest extends PaimonTablesTestBase {
 
     @ParameterizedTest
     @ValueSource(strings = {"independent", "correlated"})
-    void keysThatNeverMeetKeepOneColumnAtDefaults(String shape) throws Exception {
+    void keysThatNeverMeetKeepOneColumnUnderDisjoint(String shape) throws Exception {
         long seed = TestSeeds.seed("defaultPlacement-" + shape);
         String why = TestSeeds.describe("defaultPlacement-" + shape, seed);
         Random random = new Random(seed);
@@ -65,7 +65,11 @@ class DefaultPlacementTest extends PaimonTablesTestBase {
                         PaimonTables.Kind.APPEND,
                         ShreddingOptions.withFileFormat(
                                 PaimonTables.ROW_TYPE,
-                                Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding")),
+                                Map.of(
+                                        ShreddingOptions.layoutKey("m"),
+                                        "shared-shredding",
+                                        ShreddingOptions.strataPolicyKey("m"),
+                                        "disjoint")),
                         Map.of());
         FileStoreTable plain =
                 tables.create(
