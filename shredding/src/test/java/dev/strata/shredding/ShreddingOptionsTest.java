@@ -67,6 +67,27 @@ class ShreddingOptionsTest {
         assertThat(layouts).containsOnlyKeys("m");
         assertThat(layouts.get("m").maxColumns()).isEqualTo(256);
         assertThat(layouts.get("m").policy()).isEqualTo(PlacementPolicy.LRU);
+        assertThat(
+                        ShreddingOptions.shreddedColumns(
+                                        SCHEMA,
+                                        shredded(
+                                                "m",
+                                                "fields.m.strata-shredded.column-placement-policy",
+                                                "disjoint"))
+                                .get("m")
+                                .policy())
+                .isEqualTo(PlacementPolicy.DISJOINT);
+        assertThat(
+                        ShreddingOptions.shreddedColumns(
+                                        SCHEMA,
+                                        shredded(
+                                                "m",
+                                                "fields.m.map.shared-shredding.column-placement-policy",
+                                                "lru"))
+                                .get("m")
+                                .policy())
+                .as("a policy set under Paimon's key is what Strata's writers use")
+                .isEqualTo(PlacementPolicy.LRU);
         assertThatCode(
                         () ->
                                 ShreddingOptions.validate(
@@ -109,9 +130,14 @@ class ShreddingOptionsTest {
                 "Expected one of: [plain, sequential, lru]",
                 "'fields.m.strata-shredded.column-placement-policy'");
         rejects(
+                shredded("m", "fields.m.map.shared-shredding.column-placement-policy", "disjoint"),
+                "'disjoint'",
+                "Expected one of: [plain, sequential, lru]",
+                "'fields.m.strata-shredded.column-placement-policy'");
+        rejects(
                 shredded("m", "fields.m.strata-shredded.column-placement-policy", "lru"),
                 "'lru'",
-                "takes only Strata's own policy 'stable'",
+                "takes only Strata's own policies 'disjoint' and 'stable'",
                 "'fields.m.map.shared-shredding.column-placement-policy'");
         rejects(
                 shredded("m", "file.format", "orc"),

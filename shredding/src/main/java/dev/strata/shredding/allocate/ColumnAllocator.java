@@ -211,6 +211,18 @@ public abstract class ColumnAllocator {
     }
 
     /**
+     * Called once, before the first row, with the ids of the file's first rows (the writer's
+     * sample; each array one non-null map's ids in entry order), which are then placed again row by
+     * row. Policies that do not plan ignore it.
+     */
+    public void plan(List<int[]> rows) {}
+
+    /** Forgets the overflow of the last row (for an allocator another one delegates to). */
+    final void clearOverflow() {
+        overflowCount = 0;
+    }
+
+    /**
      * Fills {@code mapping} (pre-filled with -1) and calls {@link #addOverflow(int)} for the rest.
      */
     abstract void place(int[] ids, int n, int[] mapping);

@@ -16,7 +16,13 @@ public enum PlacementPolicy {
      * Strata's own: each key keeps one home column for the whole file, hot keys win their home and
      * keep it to themselves, so a key's values stay in few columns ({@link StableAllocator}).
      */
-    STABLE;
+    STABLE,
+    /**
+     * Strata's own and its default: keys that never share a row of the file's first rows share a
+     * column, each key keeps that home; LRU when the sample shows no such structure ({@link
+     * DisjointAllocator}).
+     */
+    DISJOINT;
 
     /** The option spelling, lower case. */
     public String optionValue() {
@@ -54,6 +60,8 @@ public enum PlacementPolicy {
                 return new LruAllocator(k);
             case STABLE:
                 return new StableAllocator(k);
+            case DISJOINT:
+                return new DisjointAllocator(k);
             default:
                 throw new IllegalStateException("Unknown placement policy " + this);
         }

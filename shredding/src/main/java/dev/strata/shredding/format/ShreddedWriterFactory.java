@@ -2,6 +2,7 @@ package dev.strata.shredding.format;
 
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.allocate.KAdaptation;
+import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetWriter;
 import java.io.IOException;
@@ -141,7 +142,8 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
                 return true;
             }
         }
-        return false;
+        // A policy that plans placement from the file's first rows.
+        return layouts.values().stream().anyMatch(l -> l.policy() == PlacementPolicy.DISJOINT);
     }
 
     /**
@@ -149,7 +151,8 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
      * in its window, the file's schema is fixed only after its first {@value #SAMPLE_ROWS} rows (or
      * {@value #SAMPLE_BYTES} bytes of them, or the file's end), and K is chosen by the window rule
      * over those rows' map widths, capped by max-columns. Rows are copied while buffered (Paimon
-     * and Spark reuse row objects). Wider rows overflow.
+     * and Spark reuse row objects). Wider rows overflow. Files of a column placed by {@code
+     * disjoint} are always sampled: the policy plans its columns from these rows.
      */
     private final class SampledWriter implements FormatWriter {
         private final PositionOutputStream out;
@@ -181,6 +184,9 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
                                     .rowGroupBytes(rowGroupBytes)
                                     .zstdLevel(zstdLevel)
                                     .byteStreamSplit(byteStreamSplit));
+            if (rows != null) {
+                writer.plan(rows);
+            }
         }
 
         private void flushSample() throws IOException {

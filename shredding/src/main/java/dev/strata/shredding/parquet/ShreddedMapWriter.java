@@ -142,6 +142,27 @@ final class ShreddedMapWriter {
         return column;
     }
 
+    /**
+     * Hands the allocator the key ids of the file's first maps (NULLs skipped), before any of them
+     * is written; ids are the ones {@link #write} then gives the same keys (first-seen order).
+     */
+    void plan(List<InternalMap> maps) {
+        List<int[]> rows = new ArrayList<>(maps.size());
+        for (InternalMap map : maps) {
+            InternalArray keys = map.keyArray();
+            int[] row = new int[map.size()];
+            for (int i = 0; i < row.length; i++) {
+                if (keys.isNullAt(i)) {
+                    throw new IllegalArgumentException(
+                            "Shared-shredding MAP keys cannot be null for field: " + column);
+                }
+                row[i] = dictionary.idOf(keys.getString(i));
+            }
+            rows.add(row);
+        }
+        allocator.plan(rows);
+    }
+
     /** Writes a NULL map: every leaf of the struct gets a NULL at the top level. */
     void writeNull() {
         mappingWriter.writeNull(0, 0);

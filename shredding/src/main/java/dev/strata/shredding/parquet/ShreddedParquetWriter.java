@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.MapType;
@@ -232,6 +233,25 @@ public final class ShreddedParquetWriter implements Closeable {
                         props);
         file.start();
         openRowGroup();
+    }
+
+    /**
+     * Before the first row: the file's first rows, which the caller then writes, so placement
+     * policies that plan ({@link dev.strata.shredding.allocate.ColumnAllocator#plan}) see them.
+     */
+    public void plan(List<InternalRow> rows) {
+        for (int i = 0; i < shreddedWriters.length; i++) {
+            if (shreddedWriters[i] == null) {
+                continue;
+            }
+            List<InternalMap> maps = new ArrayList<>(rows.size());
+            for (InternalRow r : rows) {
+                if (!r.isNullAt(i)) {
+                    maps.add(r.getMap(i));
+                }
+            }
+            shreddedWriters[i].plan(maps);
+        }
     }
 
     private void openRowGroup() {

@@ -15,9 +15,10 @@ import org.apache.parquet.hadoop.ParquetFileReader
 import org.apache.parquet.hadoop.util.HadoopInputFile
 import org.apache.spark.sql.SparkSession
 
-/** The map-key pushdown benchmark of issue 13, a main class (not a test), run in a fresh JVM each
-  * time: `SELECT count(*), avg(m['k']) FROM t WHERE m['k'] > x` for a hot key (every row) and a
-  * rare key (one row in 1 000), selective (x = 99, ~1 % of the values) and broad (x = 50), over
+/** The map-key pushdown benchmark of issues 13 and 26, a main class (not a test), run in a fresh
+  * JVM each time: `SELECT count(*), avg(m['k']) FROM t WHERE m['k'] > x` for a key present in every
+  * row ("hot") and a rare key (<= 2 % of rows), selective (x = 99, ~1 % of the values) and broad (x
+  * \= 50), over
   *
   *   - (a) a Strata table created as a user would: `TBLPROPERTIES ('fields.m.map.storage-layout' =
   *     'shared-shredding')` and nothing else (default row groups, file sizes, placement policy,
@@ -26,38 +27,158 @@ import org.apache.spark.sql.SparkSession
   *   - (b) Spark's parquet table with a plain MAP column (`CREATE TABLE ... USING parquet AS
   *     SELECT`);
   *   - (c) a flattened parquet table with the hot and the rare key as their own columns (the
-  *     physical limit).
+  *     physical limit);
+  *   - (v) Spark's parquet table with the map as a shredded VARIANT (`to_variant_object(m)`,
+  *     written with `spark.sql.variant.writeShredding.enabled` and
+  *     `spark.sql.variant.inferShreddingSchema`), queried with `variant_get(v, '$.k', 'double')`:
+  *     what a Spark 4.1 user picks instead.
   *
-  * Two data sets, made by Spark SQL from `range(rows)` (rows cycle over families of consecutive
-  * keys `key_<f*width+i>`, plus `hot` and `rare`): "high-cardinality values" (40 keys a row, DOUBLE
-  * values with four decimals) and "low-cardinality values" (30 keys a row, two decimals). The key
-  * universe is 2 000.
+  * Data shapes (`strata.bench.datasets`, default `independent,correlated,longtail`), made by Spark
+  * SQL from `range(rows)`; every value is a function of (seed, row id, key), so a seed fixes the
+  * data; values are DOUBLEs in [0, 100) with `decimals` decimals (the value cardinality):
   *
-  * Printed per query: best time of `strata.bench.runs` (default 3) after one warm-up, bytes read
-  * (the JVM's `rchar` from /proc/self/io around the run: every byte pulled from files, page cache
-  * or not) and the heap peak: the sum over the JVM's heap pools of `MemoryPoolMXBean.getPeakUsage`
-  * (peaks reset before the run) minus the heap in use before it. The session is `local[2]`, so this
-  * is the peak of the two tasks running at once plus the driver, and, since the pools' peaks
-  * include garbage not yet collected, an upper bound of their live heap; it is not Spark's
-  * `peakExecutionMemory` (which counts only Spark's managed memory). Also printed: write time of
-  * each table and bytes on disk (data files only).
+  *   - `independent`: `hot` plus `width - 1` blocks of `block` keys (`k_<n>`); each row draws one
+  *     key from each block (a block contributes with probability `density`; inside a block key j is
+  *     drawn as `floor(block * u^(1 + skew))`), so keys co-occur at random. Defaults: width 40,
+  *     block 50 (~2 000 keys), density 1, skew 0, 4 decimals; rare key `k_57` (1 row in 50).
+  *   - `correlated`: `types` device types (default 60, drawn as `floor(types * u^(1 + skew))`),
+  *     each with its own `width - 1` keys `d<t>_<i>` (each present with probability `density`) plus
+  *     `hot`. Defaults: width 40, density 1, skew 0, 2 decimals; rare key `d0_1` (type 0: 1 row in
+  *     60).
+  *   - `longtail` (observability): six keys in every row (`cpu` = hot; `mem` NULL in 5 % of rows,
+  *     `disk` NaN in 3 %, `err` NULL in 50 %, `net`, `load`), then `width - 6` draws from a tail of
+  *     `universe` keys `t_<n>` drawn as `floor(universe * u^(1 + skew))` (duplicates dropped), plus
+  *     `rare` in 1 row in 200. Defaults: width 50, universe 3 000, skew 1, 3 decimals.
+  *   - `high` / `low`: the issue-13 data sets (rows cycling over families of consecutive keys).
   *
-  * Options (system properties):
-  *   - `strata.bench.rows` (default 300 000; the issue's size is 2 000 000), `strata.bench.runs`,
-  *     `strata.bench.dir` (default a temp dir, deleted at the end), `strata.bench.datasets`
-  *     (`high,low`).
-  *   - `strata.bench.row-group` / `strata.bench.policy`: when either is set, a tuned table (a+)
-  *     with `file.block-size` and / or `column-placement-policy` set is written and queried too, as
-  *     an extra column.
-  *   - `strata.bench.universes=2000,20000,200000`: instead, the key-universe mode: for each
-  *     universe the high-cardinality data set (rows default 200 000) into a default Strata table,
-  *     printing its footer metadata as a share of the data files (Strata's entry, Paimon's
-  *     `ARROW:schema` entry), K per file and the time of the hot-key query (first run, with the
-  *     footers not yet cached, and best of the runs).
+  * Options (system properties, `strata.bench.` prefix): `rows` (default 300 000; the issue's size
+  * is 2 000 000), `runs` (best of, after one warm-up), `seed` (default 26), `dir` (default a temp
+  * dir, deleted at the end), `datasets`; per shape, overriding its defaults: `width`, `block`,
+  * `types`, `universe`, `density`, `skew`, `decimals`. `row-group` / `policy`: a tuned table (a+)
+  * with `file.block-size` and / or the placement policy as an extra column. `variant=false` skips
+  * (v). `universes=2000,20000,200000`: instead, the key-universe mode (footer share per universe).
+  *
+  * Printed per shape: write time of each table (and write speed of (a) vs (b)), bytes on disk of
+  * each layout (and (a) vs (b) and (p)), the hot and rare key's row share, K per file; per query:
+  * best time of each table, a/c, b/a, v/a, bytes read (the JVM's `rchar` from /proc/self/io around
+  * the run: every byte pulled from files, page cache or not) and the heap peak: the sum over the
+  * JVM's heap pools of `MemoryPoolMXBean.getPeakUsage` (peaks reset before the run) minus the heap
+  * in use before it. The session is `local[2]`, so this is the peak of the two tasks running at
+  * once plus the driver, and, since the pools' peaks include garbage not yet collected, an upper
+  * bound of their live heap; it is not Spark's `peakExecutionMemory`. Timings on a loaded machine
+  * are only comparable side by side within one run.
   */
 object MapPushdownBenchmark {
 
   private val Universe = 2000
+
+  /** One data shape: `select` makes `(id BIGINT, m MAP<STRING, DOUBLE>)`; `hot` is in every row. */
+  private final case class Shape(
+      name: String,
+      tag: String,
+      select: Int => String,
+      hot: String,
+      rare: String
+  )
+
+  private def prop(name: String): Option[String] = Option(System.getProperty(s"strata.bench.$name"))
+  private def intProp(name: String, default: Int): Int =
+    prop(name).map(_.trim.toInt).getOrElse(default)
+  private def doubleProp(name: String, default: Double): Double =
+    prop(name).map(_.trim.toDouble).getOrElse(default)
+
+  private def seed: Int = intProp("seed", 26)
+
+  /** A uniform draw in [0, 1) from (seed, row id, parts). */
+  private def u(parts: String*): String =
+    s"(pmod(hash($seed, id, ${parts.mkString(", ")}), 1000003) / 1000003.0D)"
+
+  /** A value in [0, 100) with `decimals` decimals for key expression `k` of row `id`. */
+  private def value(k: String, decimals: Int): String = {
+    val scale = math.pow(10, decimals).toLong
+    s"CAST(pmod(hash($seed, id, $k, 'v'), ${100L * scale}) / ${scale}D AS DOUBLE)"
+  }
+
+  /** Rows of keys (an `ARRAY<STRING>` expression `keys`) with per-key values, as `m`. */
+  private def mapOf(keys: String, decimals: Int, rows: Int, special: String = ""): String =
+    s"""SELECT id, map_from_entries(transform(array_distinct($keys), k -> struct(k,
+       |  ${if (special.isEmpty) value("k", decimals)
+      else s"CASE $special ELSE ${value("k", decimals)} END"})))
+       |  AS m FROM range($rows)""".stripMargin
+
+  private def independent: Shape = {
+    val width = intProp("width", 40)
+    val block = intProp("block", 50)
+    val density = doubleProp("density", 1.0)
+    val skew = doubleProp("skew", 0.0)
+    val decimals = intProp("decimals", 4)
+    val blocks = width - 1
+    val keys =
+      s"""concat(array('hot'), filter(transform(sequence(0, ${blocks - 1}), b ->
+         |  CASE WHEN ${u("b", "'d'")} < $density THEN
+         |    concat('k_', cast(b * $block + cast(floor($block * pow(${u(
+          "b",
+          "'j'"
+        )}, ${1 + skew})) AS INT) AS STRING))
+         |  END), x -> x IS NOT NULL))""".stripMargin
+    Shape(
+      s"independent sparse keys ($blocks blocks of $block keys + hot, density $density, skew $skew, $decimals decimals)",
+      "ind",
+      rows => mapOf(keys, decimals, rows),
+      "hot",
+      s"k_${block + 7}"
+    )
+  }
+
+  private def correlated: Shape = {
+    val width = intProp("width", 40)
+    val types = intProp("types", 60)
+    val density = doubleProp("density", 1.0)
+    val skew = doubleProp("skew", 0.0)
+    val decimals = intProp("decimals", 2)
+    val keys =
+      s"""concat(array('hot'), filter(transform(sequence(1, ${width - 1}), i ->
+         |  CASE WHEN i = 1 OR ${u("i", "'d'")} < $density THEN
+         |    concat('d', cast(cast(floor($types * pow(${u(
+          "'t'"
+        )}, ${1 + skew})) AS INT) AS STRING), '_', cast(i AS STRING))
+         |  END), x -> x IS NOT NULL))""".stripMargin
+    Shape(
+      s"correlated key sets ($types device types x ${width - 1} own keys + hot, density $density, skew $skew, $decimals decimals)",
+      "cor",
+      rows => mapOf(keys, decimals, rows),
+      "hot",
+      "d0_1"
+    )
+  }
+
+  private def longTail: Shape = {
+    val width = intProp("width", 50)
+    val universe = intProp("universe", 3000)
+    val skew = doubleProp("skew", 1.0)
+    val decimals = intProp("decimals", 3)
+    val keys =
+      s"""concat(array('cpu', 'mem', 'disk', 'net', 'load', 'err'),
+         |  transform(sequence(0, ${width - 7}), i ->
+         |    concat('t_', cast(cast(floor($universe * pow(${u(
+          "i",
+          "'t'"
+        )}, ${1 + skew})) AS INT) AS STRING))),
+         |  CASE WHEN ${u(
+          "'r'"
+        )} < 0.005 THEN array('rare') ELSE CAST(array() AS ARRAY<STRING>) END)""".stripMargin
+    val special =
+      s"""WHEN k = 'mem' AND ${u("'mem'")} < 0.05 THEN CAST(NULL AS DOUBLE)
+         |  WHEN k = 'disk' AND ${u("'disk'")} < 0.03 THEN CAST('NaN' AS DOUBLE)
+         |  WHEN k = 'err' AND ${u("'err'")} < 0.5 THEN CAST(NULL AS DOUBLE)""".stripMargin
+    Shape(
+      s"observability long tail (6 keys in every row with NULLs and NaN, ${width - 6} draws from $universe keys, skew $skew, $decimals decimals)",
+      "tail",
+      rows => mapOf(keys, decimals, rows, special),
+      "cpu",
+      "rare"
+    )
+  }
 
   private final case class DataSet(name: String, width: Int, value: String, universe: Int) {
     def families: Int = math.max(1, universe / width)
@@ -67,6 +188,15 @@ object MapPushdownBenchmark {
          |  transform(sequence(0, ${width - 1}), i -> CASE WHEN i = 0 THEN 'hot' WHEN i = 1 AND id % 1000 = 7 THEN 'rare'
          |    ELSE concat('key_', cast((id % $families) * $width + i AS STRING)) END),
          |  transform(sequence(0, ${width - 1}), i -> CAST($value AS DOUBLE))) AS m FROM range($rows)""".stripMargin
+
+    def shape: Shape =
+      Shape(
+        s"$name, universe ${width * families} keys + hot, rare",
+        if (width == 40) "high" else "low",
+        sql,
+        "hot",
+        "rare"
+      )
   }
 
   private def high(universe: Int) = DataSet(
@@ -104,26 +234,37 @@ object MapPushdownBenchmark {
       .config("spark.sql.extensions", classOf[StrataExtensions].getName)
       .config("spark.sql.catalog.lake", classOf[StrataCatalog].getName)
       .config("spark.sql.catalog.lake.warehouse", dir.resolve("lake").toUri.toString)
+      .config("spark.sql.variant.writeShredding.enabled", "true")
+      .config("spark.sql.variant.inferShreddingSchema", "true")
       .getOrCreate()
     try {
       spark.sql("CREATE NAMESPACE IF NOT EXISTS lake.bench")
       println(
-        f"[bench] rows=$rows%,d runs=$runs local[2] max heap ${Runtime.getRuntime.maxMemory / 1048576}%d MB " +
-          f"load average ${ManagementFactory.getOperatingSystemMXBean.getSystemLoadAverage}%.1f"
+        f"[bench] rows=$rows%,d runs=$runs seed=$seed local[2] max heap ${Runtime.getRuntime.maxMemory / 1048576}%d MB " +
+          f"load average ${ManagementFactory.getOperatingSystemMXBean.getSystemLoadAverage}%.1f " +
+          "(timings on a loaded machine compare only side by side within this run)"
       )
       universes match {
         case Some(us) => universeMode(spark, dir, rows, runs, us)
         case None =>
-          val sets =
-            System.getProperty("strata.bench.datasets", "high,low").split(",").map(_.trim).map {
-              case "high" => high(Universe)
-              case "low"  => low
-              case other =>
-                throw new IllegalArgumentException(
-                  s"Cannot run data set '$other' of strata.bench.datasets: expected high or low. Use e.g. high,low."
-                )
-            }
-          for (ds <- sets) defaultMode(spark, dir, rows, runs, ds)
+          val shapes =
+            System
+              .getProperty("strata.bench.datasets", "independent,correlated,longtail")
+              .split(",")
+              .map(_.trim)
+              .map {
+                case "independent" => independent
+                case "correlated"  => correlated
+                case "longtail"    => longTail
+                case "high"        => high(Universe).shape
+                case "low"         => low.shape
+                case other =>
+                  throw new IllegalArgumentException(
+                    s"Cannot run data set '$other' of strata.bench.datasets: expected independent, correlated, " +
+                      "longtail, high or low. Use e.g. independent,correlated,longtail."
+                  )
+              }
+          for (shape <- shapes) defaultMode(spark, dir, rows, runs, shape)
       }
     } finally {
       spark.stop()
@@ -136,15 +277,33 @@ object MapPushdownBenchmark {
       dir: Path,
       rows: Int,
       runs: Int,
-      ds: DataSet
+      shape: Shape
   ): Unit = {
-    val tag = if (ds.width == 40) "high" else "low"
-    val rowGroup = Option(System.getProperty("strata.bench.row-group"))
-    val policy = Option(System.getProperty("strata.bench.policy"))
+    val tag = shape.tag
+    val rowGroup = prop("row-group")
+    val policy = prop("policy")
     val tuned = rowGroup.isDefined || policy.isDefined
-    spark.sql(ds.sql(rows)).createOrReplaceTempView("src")
+    val withVariant = prop("variant").forall(_.toBoolean)
+    // Generated once into parquet, so every write reads the same rows and no write pays for the
+    // (interpreted) generator.
+    val srcTable = s"spark_catalog.default.${tag}_src"
+    spark.sql(s"DROP TABLE IF EXISTS $srcTable")
+    val generate =
+      time(spark.sql(s"CREATE TABLE $srcTable USING parquet AS ${shape.select(rows)}").collect())
+    spark.table(srcTable).createOrReplaceTempView("src")
+    val share = spark
+      .sql(
+        s"SELECT avg(size(m)), avg(CASE WHEN array_contains(map_keys(m), '${shape.hot}') THEN 1 ELSE 0 END), " +
+          s"avg(CASE WHEN array_contains(map_keys(m), '${shape.rare}') THEN 1 ELSE 0 END), " +
+          "(SELECT count(DISTINCT k) FROM src LATERAL VIEW explode(map_keys(m)) e AS k) FROM src"
+      )
+      .collect()
+      .head
     println(
-      s"\n[bench] data set: ${ds.name}, ${ds.families} families, universe ${ds.width * ds.families} keys + hot, rare"
+      f"\n[bench] data set: ${shape.name}; ${share.getDouble(0)}%.1f keys a row, ${share.getLong(3)}%,d distinct keys; " +
+        f"'${shape.hot}' in ${100 * share
+            .getDouble(1)}%.1f %% of rows, '${shape.rare}' in ${100 * share.getDouble(2)}%.2f %%; " +
+        f"generated in $generate%.1f s (every write below reads these rows from parquet)"
     )
 
     val shred = s"lake.bench.${tag}_shred"
@@ -152,6 +311,7 @@ object MapPushdownBenchmark {
     val tunedTable = s"lake.bench.${tag}_tuned"
     val map = s"spark_catalog.default.${tag}_map"
     val flat = s"spark_catalog.default.${tag}_flat"
+    val variant = s"spark_catalog.default.${tag}_variant"
     val writes = Seq(
       shred -> s"CREATE TABLE $shred (id BIGINT, m MAP<STRING, DOUBLE>) TBLPROPERTIES ('fields.m.map.storage-layout' = 'shared-shredding')",
       paimon -> s"CREATE TABLE $paimon (id BIGINT, m MAP<STRING, DOUBLE>)"
@@ -176,8 +336,9 @@ object MapPushdownBenchmark {
     for (
       (table, select) <- Seq(
         map -> "SELECT * FROM src",
-        flat -> "SELECT id, m['hot'] AS hot, m['rare'] AS rare FROM src"
-      )
+        flat -> s"SELECT id, m['${shape.hot}'] AS hot, m['${shape.rare}'] AS rare FROM src"
+      ) ++ (if (withVariant) Seq(variant -> "SELECT id, to_variant_object(m) AS v FROM src")
+            else Nil)
     ) {
       spark.sql(s"DROP TABLE IF EXISTS $table")
       seconds(table) = time(spark.sql(s"CREATE TABLE $table USING parquet AS $select").collect())
@@ -188,7 +349,8 @@ object MapPushdownBenchmark {
       paimon -> dataBytes(lake.resolve(s"${tag}_paimon"), "data-"),
       tunedTable -> dataBytes(lake.resolve(s"${tag}_tuned"), "data-"),
       map -> dataBytes(dir.resolve("spark").resolve(s"${tag}_map"), "part-"),
-      flat -> dataBytes(dir.resolve("spark").resolve(s"${tag}_flat"), "part-")
+      flat -> dataBytes(dir.resolve("spark").resolve(s"${tag}_flat"), "part-"),
+      variant -> dataBytes(dir.resolve("spark").resolve(s"${tag}_variant"), "part-")
     )
     val files = dataFiles(lake.resolve(s"${tag}_shred"), "data-")
     val ks = files
@@ -196,40 +358,51 @@ object MapPushdownBenchmark {
       .mkString(",")
     println(
       f"[bench] write: (a) strata ${seconds(shred)}%.1f s, (p) paimon default layout ${seconds(paimon)}%.1f s, " +
-        f"(b) parquet map ${seconds(map)}%.1f s, (c) flattened ${seconds(flat)}%.1f s; write speed a vs b " +
-        f"${seconds(map) / seconds(shred)}%.2fx" + (if (tuned)
-                                                      f", (a+) tuned ${seconds(tunedTable)}%.1f s"
-                                                    else "")
+        f"(b) parquet map ${seconds(map)}%.1f s, (c) flattened ${seconds(flat)}%.1f s" +
+        (if (withVariant) f", (v) shredded variant ${seconds(variant)}%.1f s" else "") +
+        f"; write speed a vs b ${seconds(map) / seconds(shred)}%.2fx" +
+        (if (tuned) f", (a+) tuned ${seconds(tunedTable)}%.1f s" else "")
     )
     println(
       s"[bench] bytes on disk: (a) strata ${mb(onDisk(shred))} in ${files.size} files (K = $ks), " +
-        s"(p) paimon default layout ${mb(onDisk(paimon))}, (b) parquet map ${mb(onDisk(map))}, (c) flattened ${mb(onDisk(flat))}; " +
-        f"a/p ${onDisk(shred).toDouble / onDisk(paimon)}%.2fx, a/b ${onDisk(shred).toDouble / onDisk(map)}%.2fx" +
+        s"(p) paimon default layout ${mb(onDisk(paimon))}, (b) parquet map ${mb(onDisk(map))}, (c) flattened ${mb(onDisk(flat))}" +
+        (if (withVariant) s", (v) shredded variant ${mb(onDisk(variant))}" else "") +
+        f"; a/p ${onDisk(shred).toDouble / onDisk(paimon)}%.2fx, a/b ${onDisk(shred).toDouble / onDisk(map)}%.2fx, " +
+        f"a/min(b, p) ${onDisk(shred).toDouble / math.min(onDisk(map), onDisk(paimon))}%.2fx" +
         (if (tuned)
            f", (a+) tuned ${mb(onDisk(tunedTable))} (${onDisk(tunedTable).toDouble / onDisk(paimon)}%.2fx of p)"
          else "")
     )
 
     val cases = Seq(
-      ("hot key, selective", "hot", 99),
-      ("hot key, broad", "hot", 50),
-      ("rare key, selective", "rare", 99),
-      ("rare key, broad", "rare", 50)
+      (s"hot key '${shape.hot}', selective", shape.hot, "hot", 99),
+      (s"hot key '${shape.hot}', broad", shape.hot, "hot", 50),
+      (s"rare key '${shape.rare}', selective", shape.rare, "rare", 99),
+      (s"rare key '${shape.rare}', broad", shape.rare, "rare", 50)
     )
     println(
-      "| query | (a) strata | (b) parquet map | (c) flattened | a/c | b/a | bytes read a / b / c | heap peak a / b / c |" +
+      "| query | (a) strata | (b) parquet map | (c) flattened | (v) variant | a/c | b/a | v/a | bytes read a / b / c / v | heap peak a / b / c / v |" +
         (if (tuned) " (a+) tuned | a+/c | bytes a+ |" else "")
     )
-    println("|---|---|---|---|---|---|---|---|" + (if (tuned) "---|---|---|" else ""))
-    for ((name, key, x) <- cases) {
+    println("|---|---|---|---|---|---|---|---|---|---|" + (if (tuned) "---|---|---|" else ""))
+    for ((name, key, column, x) <- cases) {
       val a =
         measure(spark, s"SELECT count(*), avg(m['$key']) FROM $shred WHERE m['$key'] > $x", runs)
       val b =
         measure(spark, s"SELECT count(*), avg(m['$key']) FROM $map WHERE m['$key'] > $x", runs)
-      val c = measure(spark, s"SELECT count(*), avg($key) FROM $flat WHERE $key > $x", runs)
+      val c = measure(spark, s"SELECT count(*), avg($column) FROM $flat WHERE $column > $x", runs)
+      val v =
+        if (withVariant)
+          measure(
+            spark,
+            s"SELECT count(*), avg(variant_get(v, '$$.$key', 'double')) FROM $variant " +
+              s"WHERE variant_get(v, '$$.$key', 'double') > $x",
+            runs
+          )
+        else c
       require(
-        a.answer == b.answer && b.answer == c.answer,
-        s"Cannot report $name: answers differ (a ${a.answer}, b ${b.answer}, c ${c.answer})"
+        a.answer == b.answer && b.answer == c.answer && c.answer == v.answer,
+        s"Cannot report $name: answers differ (a ${a.answer}, b ${b.answer}, c ${c.answer}, v ${v.answer})"
       )
       val extra = if (tuned) {
         val t = measure(
@@ -243,10 +416,12 @@ object MapPushdownBenchmark {
         )
         f" ${t.seconds}%.3f s | ${t.seconds / c.seconds}%.1fx | ${mb(t.bytes)} |"
       } else ""
+      def vs(f: Result => String) = if (withVariant) f(v) else "-"
       println(
-        f"| $name | ${a.seconds}%.3f s | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${a.seconds / c.seconds}%.1fx | " +
-          f"${b.seconds / a.seconds}%.1fx | ${mb(a.bytes)} / ${mb(b.bytes)} / ${mb(c.bytes)} | " +
-          f"${mb(a.heap)} / ${mb(b.heap)} / ${mb(c.heap)} |$extra"
+        f"| $name | ${a.seconds}%.3f s | ${b.seconds}%.3f s | ${c.seconds}%.3f s | ${vs(r => f"${r.seconds}%.3f s")} | " +
+          f"${a.seconds / c.seconds}%.2fx | ${b.seconds / a.seconds}%.2fx | ${vs(r => f"${r.seconds / a.seconds}%.2fx")} | " +
+          s"${mb(a.bytes)} / ${mb(b.bytes)} / ${mb(c.bytes)} / ${vs(r => mb(r.bytes))} | " +
+          s"${mb(a.heap)} / ${mb(b.heap)} / ${mb(c.heap)} / ${vs(r => mb(r.heap))} |$extra"
       )
     }
   }

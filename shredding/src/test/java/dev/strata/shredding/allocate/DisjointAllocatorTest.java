@@ -1,0 +1,191 @@
+package dev.strata.shredding.allocate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The disjoint placement policy on the data shapes of the map benchmark (issue 26). */
+class DisjointAllocatorTest {
+
+    private static final int SAMPLE = 10_000;
+
+    /**
+     * Rows of keys given as names, turned into file-local ids in first-seen order as the writer's
+     * dictionary does.
+     */
+    private static List<int[]> ids(List<List<String>> rows) {
+        Map<String, Integer> dict = new HashMap<>();
+        List<int[]> out = new ArrayList<>();
+        for (List<String> row : rows) {
+            out.add(
+                    row.stream()
+                            .mapToInt(k -> dict.computeIfAbsent(k, x -> dict.size()))
+                            .toArray());
+        }
+        return out;
+    }
+
+    /** {@code hot} plus one key from each of 39 blocks of 50, drawn independently. */
+    private static List<int[]> independent(long seed, int rows) {
+        Random r = new Random(seed);
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            List<String> row = new ArrayList<>();
+            row.add("hot");
+            for (int b = 0; b < 39; b++) {
+                row.add("k_" + (b * 50 + r.nextInt(50)));
+            }
+            java.util.Collections.shuffle(row, r);
+            out.add(row);
+        }
+        return ids(out);
+    }
+
+    /** {@code hot} plus the 39 own keys of one of 60 device types. */
+    private static List<int[]> correlated(long seed, int rows) {
+        Random r = new Random(seed);
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            int t = r.nextInt(60);
+            List<String> row = new ArrayList<>();
+            row.add("hot");
+            for (int j = 1; j < 40; j++) {
+                row.add("d" + t + "_" + j);
+            }
+            out.add(row);
+        }
+        return ids(out);
+    }
+
+    /** Six keys in every row and 44 skewed draws from 3 000 keys, duplicates dropped. */
+    private static List<int[]> longTail(long seed, int rows) {
+        Random r = new Random(seed);
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            Set<String> row =
+                    new LinkedHashSet<>(List.of("cpu", "mem", "disk", "net", "load", "err"));
+            for (int j = 0; j < 44; j++) {
+                row.add("t_" + (int) (3000 * Math.pow(r.nextDouble(), 2)));
+            }
+            out.add(new ArrayList<>(row));
+        }
+        return ids(out);
+    }
+
+    /** Places the rows as the writer does (sample first, then every row) and checks each row. */
+    private static ColumnAllocator write(PlacementPolicy policy, int k, List<int[]> rows) {
+        ColumnAllocator a = policy.newAllocator(k);
+        a.plan(rows.subList(0, Math.min(SAMPLE, rows.size())));
+        for (int[] row : rows) {
+            a.allocate(row, row.length);
+            List<Integer> placed = new ArrayList<>();
+            for (int id : a.mapping()) {
+                if (id >= 0) {
+                    placed.add(id);
+                }
+            }
+            for (int i = 0; i < a.overflowCount(); i++) {
+                placed.add(a.overflowIds()[i]);
+            }
+            List<Integer> expected = new ArrayList<>();
+            for (int id : row) {
+                expected.add(id);
+            }
+            assertThat(placed).containsExactlyInAnyOrderElementsOf(expected);
+            if (row.length <= k) {
+                assertThat(a.overflowCount()).isZero();
+            }
+        }
+        return a;
+    }
+
+    private static double meanColumnsPerId(ColumnAllocator a, List<int[]> rows) {
+        int max = rows.stream().flatMapToInt(java.util.Arrays::stream).max().orElse(-1);
+        int sum = 0;
+        for (int id = 0; id <= max; id++) {
+            sum += a.columnsOfId(id).cardinality();
+        }
+        return (double) sum / (max + 1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void independentBlocksEachKeepOneColumn(long seed) {
+        List<int[]> rows = independent(seed, 40_000);
+        ColumnAllocator disjoint = write(PlacementPolicy.DISJOINT, 40, rows);
+        assertThat(((DisjointAllocator) disjoint).planned()).isTrue();
+        assertThat(disjoint.overflowSet().isEmpty()).isTrue();
+        assertThat(meanColumnsPerId(disjoint, rows)).isEqualTo(1.0);
+        double lru = meanColumnsPerId(write(PlacementPolicy.LRU, 40, rows), rows);
+        assertThat(lru).as("LRU spreads these keys (mean |S(k)|)").isGreaterThan(5.0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void deviceTypesShareColumnsWithoutOverflow(long seed) {
+        List<int[]> rows = correlated(seed, 40_000);
+        ColumnAllocator disjoint = write(PlacementPolicy.DISJOINT, 40, rows);
+        assertThat(disjoint.overflowSet().isEmpty()).isTrue();
+        assertThat(meanColumnsPerId(disjoint, rows)).isEqualTo(1.0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2})
+    void keysMeetingAtRandomArePlacedAsLru(long seed) {
+        List<int[]> rows = longTail(seed, 20_000);
+        ColumnAllocator disjoint = PlacementPolicy.DISJOINT.newAllocator(50);
+        disjoint.plan(rows.subList(0, SAMPLE));
+        assertThat(((DisjointAllocator) disjoint).planned()).isFalse();
+        ColumnAllocator lru = PlacementPolicy.LRU.newAllocator(50);
+        for (int[] row : rows) {
+            disjoint.allocate(row, row.length);
+            lru.allocate(row, row.length);
+            assertThat(disjoint.mapping()).containsExactly(lru.mapping());
+            assertThat(disjoint.overflowCount()).isEqualTo(lru.overflowCount());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {4, 5})
+    void newKeysDuplicatesAndWideRowsArePlacedOnce(long seed) {
+        // The sample covers only the first 2 000 rows; later rows bring new keys, a duplicate key
+        // and rows wider than K.
+        Random r = new Random(seed);
+        List<int[]> rows = new ArrayList<>(independent(seed, 2_000));
+        for (int i = 0; i < 3_000; i++) {
+            int n = 1 + r.nextInt(45);
+            int[] row = new int[n];
+            for (int j = 0; j < n; j++) {
+                row[j] = r.nextInt(2_500);
+            }
+            rows.add(row);
+        }
+        ColumnAllocator a = write(PlacementPolicy.DISJOINT, 40, rows.subList(0, 2_000));
+        for (int[] row : rows.subList(2_000, rows.size())) {
+            a.allocate(row, row.length);
+            List<Integer> placed = new ArrayList<>();
+            for (int id : a.mapping()) {
+                if (id >= 0) {
+                    placed.add(id);
+                }
+            }
+            for (int i = 0; i < a.overflowCount(); i++) {
+                placed.add(a.overflowIds()[i]);
+            }
+            List<Integer> expected = new ArrayList<>();
+            for (int id : row) {
+                expected.add(id);
+            }
+            assertThat(placed).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(a.overflowCount()).isEqualTo(Math.max(0, row.length - 40));
+        }
+    }
+}
