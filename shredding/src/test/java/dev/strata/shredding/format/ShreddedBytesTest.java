@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A table created with only the storage-layout option takes no more bytes than the same rows in
- * Paimon's default MAP layout and reads back the same rows: 60 000 rows x 40 keys of
+ * Paimon's default MAP layout and reads back the same rows: 30 000 rows x 40 keys of
  * high-cardinality DOUBLE values (4 decimals). Before pages were compressed as one zstd frame each,
  * this table was 1.04x.
  *
- * <p>Low-cardinality values (2 decimals) read back the same too (60 000 rows x 30 keys). Their
+ * <p>Low-cardinality values (2 decimals) read back the same too (41 000 rows x 30 keys). Their
  * bytes depend on the file size: every shared column carries a dictionary of its own (all 10 000
  * distinct values) where Paimon's layout has one per file, so only files of ~100 000 rows and more
  * are at most Paimon's bytes. That bound (200 000 rows x 30 keys in two files) is checked by the
@@ -64,7 +64,7 @@ class ShreddedBytesTest extends PaimonTablesTestBase {
     void shreddedTableIsNoLargerThanPaimonsDefaultLayout() throws Exception {
         int width = 40;
         int decimals = 4;
-        List<GeneratedMap> maps = rows(60_000, width, decimals);
+        List<GeneratedMap> maps = rows(30_000, width, decimals);
         List<Long> ids = new ArrayList<>();
         for (long i = 0; i < maps.size(); i++) {
             ids.add(i);
@@ -120,7 +120,8 @@ class ShreddedBytesTest extends PaimonTablesTestBase {
      */
     @Test
     void lowCardinalityRowsReadBackAndFieldMappingPagesSpanTheValueColumnsRows() throws Exception {
-        List<GeneratedMap> maps = rows(60_000, 30, 2);
+        // Three value pages (20 000 rows each) where 1 MB mapping pages would make six.
+        List<GeneratedMap> maps = rows(41_000, 30, 2);
         List<Long> ids = new ArrayList<>();
         for (long i = 0; i < maps.size(); i++) {
             ids.add(i);
