@@ -241,8 +241,10 @@ class StrataSqlProcessTest {
             awaitScreen(screen, "| stillalive", 60);
             keys.write("SELECT 'never' || 'run'\r".getBytes(StandardCharsets.UTF_8));
             keys.flush();
-            // The line editor has taken the half statement once it echoes it.
-            awaitScreen(screen, "SELECT 'never' || 'run'", 30);
+            // Keys typed while the last statement ran are echoed by the terminal itself; the line
+            // editor has them (and reads Ctrl-D as a key, not as the terminal's end of input) once
+            // it redraws them after its prompt.
+            awaitScreen(screen, "strata> SELECT 'never' || 'run'", 60);
             keys.write(4); // Ctrl-D on a half-typed statement
             keys.flush();
             awaitScreen(screen, "The statement is not finished", 30);
