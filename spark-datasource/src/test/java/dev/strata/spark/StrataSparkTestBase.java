@@ -35,6 +35,7 @@ public abstract class StrataSparkTestBase {
     protected SparkSession spark;
     protected Path root;
     protected Path warehouse;
+    private Map<String, String> sessionConf;
 
     /** Extra session (SQL) configuration of a test class. */
     protected Map<String, String> extraConf() {
@@ -51,6 +52,7 @@ public abstract class StrataSparkTestBase {
         conf.put("spark.sql.catalog.lake", StrataCatalog.class.getName());
         conf.put("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString());
         conf.putAll(extraConf());
+        sessionConf = Map.copyOf(conf);
         spark = SharedSpark.newSession(Map.of(), conf);
     }
 
@@ -58,6 +60,16 @@ public abstract class StrataSparkTestBase {
     void stopSpark() throws IOException {
         SharedSpark.release(spark);
         deleteRecursively(root);
+    }
+
+    /**
+     * Another session of the shared context with this class's session settings (catalog {@code
+     * lake} included): they are the class session's own, not the context's.
+     */
+    protected SparkSession newSession() {
+        SparkSession other = spark.newSession();
+        sessionConf.forEach((k, v) -> other.conf().set(k, v));
+        return other;
     }
 
     /** Runs SQL and collects the rows. */
