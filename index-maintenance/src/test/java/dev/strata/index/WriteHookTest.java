@@ -119,19 +119,26 @@ class WriteHookTest {
             t.write(rows(0, 10), null);
             t.compact(null);
             assertThat(t.archives()).isEmpty();
+            // One build thread: a task queued behind a build ends after it, so the test waits on
+            // the build itself rather than polling.
+            java.util.concurrent.ExecutorService builds =
+                    java.util.concurrent.Executors.newSingleThreadExecutor();
             try (PkFullTextWriteHook hook =
-                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), null)) {
+                    PkFullTextWriteHook.create(t.table(), t.latestSnapshotId(), builds)) {
                 // The top level has no archive: the first write starts its build in the background.
                 t.write(rows(100, 1), hook);
-                long deadline = System.currentTimeMillis() + 30_000;
-                while (hook.buildNotCompleted() && System.currentTimeMillis() < deadline) {
+                assertThat(hook.buildNotCompleted())
+                        .as("the build runs in the background")
+                        .isTrue();
+                for (int round = 0; round < 10 && hook.buildNotCompleted(); round++) {
+                    builds.submit(() -> {}).get(60, java.util.concurrent.TimeUnit.SECONDS);
                     // A commit with nothing new harvests the finished build (and starts the next
                     // level's, if any).
                     t.write(new ArrayList<>(), hook);
-                    Thread.sleep(20);
                 }
-                t.write(new ArrayList<>(), hook);
                 assertThat(hook.buildNotCompleted()).isFalse();
+            } finally {
+                builds.shutdownNow();
             }
             PkFullTextSearcher searcher = PkFullTextSearcher.create(t.table());
             assertThat(

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -24,9 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * One real local Spark session per test class, with a Strata catalog {@code lake} over a fresh
- * temporary Paimon warehouse and Spark's own session catalog (parquet tables, the usual oracle) in
- * a sibling folder.
+ * A real local Spark session per test class, over the test JVM's one Spark context ({@link
+ * SharedSpark}), with a Strata catalog {@code lake} over a fresh temporary Paimon warehouse and
+ * Spark's own session catalog (parquet tables, the usual oracle; dropped after the class).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class StrataSparkTestBase {
@@ -34,8 +35,9 @@ public abstract class StrataSparkTestBase {
     protected SparkSession spark;
     protected Path root;
     protected Path warehouse;
+    private Map<String, String> sessionConf;
 
-    /** Extra session configuration of a test class. */
+    /** Extra session (SQL) configuration of a test class. */
     protected Map<String, String> extraConf() {
         return Map.of();
     }
@@ -44,32 +46,30 @@ public abstract class StrataSparkTestBase {
     void startSpark() throws IOException {
         root = Files.createTempDirectory("strata-test-");
         warehouse = root.resolve("warehouse");
-        SparkSession.Builder builder =
-                SparkSession.builder()
-                        .master("local[2]")
-                        .appName(getClass().getSimpleName())
-                        .config("spark.ui.enabled", "false")
-                        .config("spark.driver.host", "127.0.0.1")
-                        .config("spark.driver.bindAddress", "127.0.0.1")
-                        .config("spark.sql.shuffle.partitions", "4")
-                        .config("spark.sql.session.timeZone", "UTC")
-                        .config(
-                                "spark.sql.warehouse.dir",
-                                root.resolve("spark-warehouse").toUri().toString())
-                        .config("spark.sql.catalog.lake", StrataCatalog.class.getName())
-                        .config("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString());
-        extraConf().forEach(builder::config);
-        spark = builder.getOrCreate();
+        Map<String, String> conf = new HashMap<>();
+        conf.put("spark.sql.shuffle.partitions", "4");
+        conf.put("spark.sql.session.timeZone", "UTC");
+        conf.put("spark.sql.catalog.lake", StrataCatalog.class.getName());
+        conf.put("spark.sql.catalog.lake.warehouse", warehouse.toUri().toString());
+        conf.putAll(extraConf());
+        sessionConf = Map.copyOf(conf);
+        spark = SharedSpark.newSession(Map.of(), conf);
     }
 
     @AfterAll
     void stopSpark() throws IOException {
-        if (spark != null) {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+        SharedSpark.release(spark);
         deleteRecursively(root);
+    }
+
+    /**
+     * Another session of the shared context with this class's session settings (catalog {@code
+     * lake} included): they are the class session's own, not the context's.
+     */
+    protected SparkSession newSession() {
+        SparkSession other = spark.newSession();
+        sessionConf.forEach((k, v) -> other.conf().set(k, v));
+        return other;
     }
 
     /** Runs SQL and collects the rows. */

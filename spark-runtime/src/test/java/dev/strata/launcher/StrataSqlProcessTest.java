@@ -23,21 +23,74 @@ class StrataSqlProcessTest {
 
     @TempDir Path dir;
 
+    /**
+     * A relative warehouse is made absolute and created; EXPLAIN prints plain lines and statements
+     * say what they did (one JVM for both: each launcher run starts Spark).
+     */
     @Test
-    void warehousesArePathsMadeAbsoluteOrUrisKeptAndAMissingParentIsRefused() throws Exception {
-        Result relative = run(dir, "--warehouse", "wh", "-e", "CREATE NAMESPACE lake.a");
-        assertThat(relative.exit).as(relative.toString()).isZero();
-        assertThat(relative.err)
-                .contains("Created new warehouse at " + dir.resolve("wh").toRealPath());
+    void relativeWarehouseIsCreatedAndExplainAndStatementsSayWhatTheyDid() throws Exception {
+        Result r =
+                run(
+                        dir,
+                        "--warehouse",
+                        "wh",
+                        "--timing",
+                        "-e",
+                        String.join(
+                                ";\n",
+                                "CREATE NAMESPACE lake.a",
+                                "CREATE NAMESPACE lake.s3",
+                                "CREATE TABLE lake.s3.t (id BIGINT, s STRING)",
+                                "INSERT INTO lake.s3.t SELECT id, CAST(id AS STRING) FROM range(100)",
+                                "EXPLAIN SELECT * FROM lake.s3.t WHERE id > 5",
+                                "CREATE TABLE lake.s3.c AS SELECT * FROM lake.s3.t WHERE id < 10",
+                                "INSERT OVERWRITE lake.s3.t SELECT * FROM lake.s3.c",
+                                "SELECT count(*) AS n FROM lake.s3.t",
+                                "DROP TABLE lake.s3.c"));
+        assertThat(r.exit).as(r.toString()).isZero();
+        assertThat(r.err).contains("Created new warehouse at " + dir.resolve("wh").toRealPath());
         assertThat(dir.resolve("wh").resolve("a.db")).isDirectory();
 
+        List<String> lines = r.out.lines().toList();
+        assertThat(lines)
+                .contains(
+                        "Namespace lake.a created",
+                        "Namespace lake.s3 created",
+                        "Table lake.s3.t created",
+                        "Inserted 100 rows into lake.s3.t (snapshot 1)",
+                        "Table lake.s3.c created with 10 rows",
+                        "Overwrote lake.s3.t (snapshot 2)",
+                        "Table lake.s3.c dropped",
+                        "== Physical Plan ==");
+        assertThat(lines).anyMatch(l -> l.contains("BatchScan") && l.contains("PushedPredicates"));
+        assertThat(r.out).doesNotContain("\\n").doesNotContain("| == Physical Plan");
+        assertThat(r.out).containsPattern("\\| 10 +\\|");
+        assertThat(r.err.lines().filter(l -> l.startsWith("Time taken: "))).hasSize(9);
+    }
+
+    /**
+     * A URI warehouse is passed on unchanged and created, --verbose logs Spark at INFO (one JVM for
+     * both); a warehouse whose parent directory is missing is refused.
+     */
+    @Test
+    void uriWarehouseIsKeptWithVerboseLogsAndAMissingParentIsRefused() throws Exception {
         Path uriWarehouse = dir.resolve("wh2");
         Result uri =
-                run(dir, "--warehouse", "file:" + uriWarehouse, "-e", "CREATE NAMESPACE lake.b");
+                run(
+                        dir,
+                        "--warehouse",
+                        "file:" + uriWarehouse,
+                        "--verbose",
+                        "-e",
+                        "CREATE NAMESPACE lake.b; SELECT 1");
         assertThat(uri.exit).as(uri.toString()).isZero();
         assertThat(uri.err).contains("Created new warehouse at " + uriWarehouse);
         assertThat(uriWarehouse.resolve("b.db")).isDirectory();
         assertThat(dir.resolve("file:")).doesNotExist();
+        assertThat(uri.err)
+                .contains(" INFO  SparkContext: ")
+                .contains("strata-sql: Spark ")
+                .contains(", master local[*], catalog lake at file:");
 
         Path missing = dir.resolve("no-such-parent").resolve("wh");
         Result refused =
@@ -49,12 +102,27 @@ class StrataSqlProcessTest {
         assertThat(missing.getParent()).doesNotExist();
     }
 
+    /**
+     * -i, then -f, then -e, with --conf, --master and --driver-memory; by default the run is quiet
+     * (no log line on stderr) even when Lucene runs (the init file builds and searches an archive).
+     * A failing statement stops the run; bad arguments are refused.
+     */
     @Test
-    void initFileThenFileThenInlineWithConfAndMasterAndRefusedArguments() throws Exception {
+    void initFileThenFileThenInlineQuietByDefaultAndRefusedArguments() throws Exception {
+        Files.createDirectory(dir.resolve("wh"));
         Path init =
                 Files.writeString(
                         dir.resolve("init.sql"),
-                        "CREATE NAMESPACE lake.s2;\nCREATE TABLE lake.s2.t (id INT);\n");
+                        String.join(
+                                ";\n",
+                                "CREATE NAMESPACE lake.s2",
+                                "CREATE TABLE lake.s2.t (id INT)",
+                                "CREATE NAMESPACE lake.s4",
+                                "CREATE TABLE lake.s4.t (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+                                        + "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')",
+                                "INSERT INTO lake.s4.t VALUES (1, 'disk failure'), (2, 'all fine')",
+                                "CALL lake.sys.compact(table => 's4.t')",
+                                "SELECT id FROM full_text_search('lake.s4.t', 'body', 'disk', 10);\n"));
         Path file =
                 Files.writeString(
                         dir.resolve("main.sql"),
@@ -85,6 +153,16 @@ class StrataSqlProcessTest {
                 .containsPattern("\\| spark\\.master +\\| local\\[2\\] +\\|")
                 .containsPattern("\\| from-e +\\| 1 +\\|");
         assertThat(ok.out.indexOf("from-f")).isPositive().isLessThan(ok.out.indexOf("from-e"));
+        assertThat(ok.out).containsPattern("\\| 1 +\\|\\n\\+-+\\+\\n1 row");
+        // Spark's console progress bar also writes to stderr; it is made of '[Stage ...' segments
+        // ended by '\r'.
+        List<String> logLines =
+                ok.err
+                        .lines()
+                        .flatMap(l -> List.of(l.split("\r")).stream())
+                        .filter(l -> !l.isBlank() && !l.startsWith("[Stage "))
+                        .toList();
+        assertThat(logLines).as(ok.toString()).isEmpty();
 
         Path failing =
                 Files.writeString(
@@ -211,7 +289,11 @@ class StrataSqlProcessTest {
                             byte[] buffer = new byte[8192];
                             try (var in = process.getInputStream()) {
                                 for (int n; (n = in.read(buffer)) > 0; ) {
-                                    screen.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                                    synchronized (screen) {
+                                        screen.append(
+                                                new String(buffer, 0, n, StandardCharsets.UTF_8));
+                                        screen.notifyAll();
+                                    }
                                 }
                             } catch (IOException e) {
                                 screen.append("\n[read failed: ").append(e).append(']');
@@ -238,7 +320,10 @@ class StrataSqlProcessTest {
             awaitScreen(screen, "| 5C62", 60);
             keys.write("SELECT 'never' || 'run'\r".getBytes(StandardCharsets.UTF_8));
             keys.flush();
-            Thread.sleep(1000);
+            // Keys typed while the last statement ran are echoed by the terminal itself; the line
+            // editor has them (and reads Ctrl-D as a key, not as the terminal's end of input) once
+            // it redraws them after its prompt.
+            awaitScreen(screen, "strata> SELECT 'never' || 'run'", 60);
             keys.write(4); // Ctrl-D on a half-typed statement
             keys.flush();
             awaitScreen(screen, "The statement is not finished", 30);
@@ -252,20 +337,24 @@ class StrataSqlProcessTest {
         assertThat(screen.toString()).doesNotContain("neverrun");
     }
 
+    /** Waits until the terminal shows {@code text}; the reader thread notifies on every read. */
     private static void awaitScreen(StringBuffer screen, String text, int seconds)
             throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (screen.indexOf(text) < 0) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError(
-                        "'"
-                                + text
-                                + "' did not appear within "
-                                + seconds
-                                + " s; the terminal shows:\n"
-                                + screen);
+        synchronized (screen) {
+            while (screen.indexOf(text) < 0) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError(
+                            "'"
+                                    + text
+                                    + "' did not appear within "
+                                    + seconds
+                                    + " s; the terminal shows:\n"
+                                    + screen);
+                }
+                TimeUnit.NANOSECONDS.timedWait(screen, left);
             }
-            Thread.sleep(200);
         }
     }
 

@@ -9,8 +9,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.QueryExecution;
@@ -203,7 +206,7 @@ class StrataSqlTest {
      */
     @Test
     void boundedResultsAreCollectedAsPlannedAndLargerOnesAreTruncated() throws Exception {
-        List<String> collected = new CopyOnWriteArrayList<>();
+        BlockingQueue<String> collected = new LinkedBlockingQueue<>();
         QueryExecutionListener listener =
                 new QueryExecutionListener() {
                     @Override
@@ -255,19 +258,17 @@ class StrataSqlTest {
                     "+-------+",
                     "3 rows")
         };
+        List<String> plans = new ArrayList<>();
         spark.listenerManager().register(listener);
         try {
             // The listener bus is asynchronous: events of the statements above may arrive after the
             // registration. It delivers in order, so once a marker statement's event is in, every
             // earlier one is too and can be dropped.
             spark.sql("SELECT 'listener marker' AS marker").collectAsList();
-            long markerDeadline = System.nanoTime() + 30_000_000_000L;
-            while (collected.stream().noneMatch(p -> p.contains("listener marker"))
-                    && System.nanoTime() < markerDeadline) {
-                Thread.sleep(20);
+            for (String event = ""; !event.contains("listener marker"); ) {
+                event = collected.poll(60, TimeUnit.SECONDS);
+                assertThat(event).as("the marker statement's listener event").isNotNull();
             }
-            assertThat(collected).anyMatch(p -> p.contains("listener marker"));
-            collected.clear();
             for (int i = 0; i < bounded.length; i++) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
@@ -283,19 +284,20 @@ class StrataSqlTest {
                     .contains("| " + (StrataSql.MAX_PRINTED_ROWS - 1) + " ")
                     .doesNotContain("| " + StrataSql.MAX_PRINTED_ROWS + " ")
                     .endsWith(StrataSql.MAX_PRINTED_ROWS + " rows (truncated)\n");
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (collected.size() < bounded.length + 1 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
+            for (int i = 0; i < bounded.length + 1; i++) {
+                String event = collected.poll(60, TimeUnit.SECONDS);
+                assertThat(event).as("listener event of statement %d", i).isNotNull();
+                plans.add(event);
             }
         } finally {
             spark.listenerManager().unregister(listener);
         }
         String limit = "GlobalLimit " + (StrataSql.MAX_PRINTED_ROWS + 1);
-        assertThat(collected).hasSize(bounded.length + 1);
+        assertThat(collected).as("no other statement's event").isEmpty();
         for (int i = 0; i < bounded.length; i++) {
-            assertThat(collected.get(i)).as(bounded[i]).doesNotContain(limit);
+            assertThat(plans.get(i)).as(bounded[i]).doesNotContain(limit);
         }
-        assertThat(collected.get(bounded.length)).contains(limit);
+        assertThat(plans.get(bounded.length)).contains(limit);
     }
 
     @Test

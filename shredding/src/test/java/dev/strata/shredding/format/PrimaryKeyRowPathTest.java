@@ -58,7 +58,7 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
         DataTypes.TIMESTAMP(6),
         DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)
     };
-    private static final int IDS = 3000;
+    private static final int IDS = 1000;
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
@@ -75,7 +75,7 @@ class PrimaryKeyRowPathTest extends PaimonTablesTestBase {
         for (int batch = 0; batch < 5; batch++) {
             List<InternalRow> rows = new ArrayList<>();
             Set<Integer> ids = new HashSet<>();
-            for (int i = 0; i < 1200; i++) {
+            for (int i = 0; i < 400; i++) {
                 int id = random.nextInt(IDS);
                 if (ids.add(id)) {
                     rows.add(row(id, batch, random));

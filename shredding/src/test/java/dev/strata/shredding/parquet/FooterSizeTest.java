@@ -21,19 +21,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The footer as the key universe grows: 200 000 rows of 40 keys each (key {@code hot} in every row,
+ * The footer as the key universe grows: 40 000 rows of 40 keys each (key {@code hot} in every row,
  * the other 39 a row's family's consecutive keys {@code key_<f*40+i>}, families cycling by row id,
  * as in the issue's scenario), with 2 000, 20 000 and 200 000 distinct keys, K = 44 and Paimon's
  * default placement (lru).
  *
  * <p>Paimon's {@code ARROW:schema} entry must hold the whole dictionary and S(id) of every id as
  * JSON (that is what a Paimon reader needs), so its size follows the data; Strata's own entry holds
- * only what Paimon lacks and must stay a small fraction of the file whatever the universe. A query
- * over the hot key answers the same over every universe, and the same as the rows written.
+ * only what Paimon lacks and must stay a small fraction of the file whatever the universe (in a
+ * file a fifth of the README's 200 000 rows, a stricter bound). A query over the hot key answers
+ * the same over every universe, and the same as the rows written.
  */
 class FooterSizeTest {
 
-    private static final int ROWS = 200_000;
+    private static final int ROWS = 40_000;
     private static final int WIDTH = 40;
 
     @TempDir java.nio.file.Path tmp;
@@ -142,7 +143,7 @@ class FooterSizeTest {
             }
         }
         String expected = expectedCount + "/" + String.format("%.4f", expectedSum);
-        assertThat(expectedCount).as("the predicate selects some rows").isGreaterThan(1000);
+        assertThat(expectedCount).as("the predicate selects some rows").isGreaterThan(200);
         for (int universe : new int[] {2_000, 20_000, 200_000}) {
             Measured m = writeAndMeasure(universe);
             double strata = 100.0 * m.strataBytes / m.fileBytes;

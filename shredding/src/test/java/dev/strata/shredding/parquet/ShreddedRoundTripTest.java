@@ -44,7 +44,7 @@ class ShreddedRoundTripTest {
                         .duplicateKeyRate(0.02)
                         .families(30, 40)
                         .build()
-                        .generate(100_000);
+                        .generate(30_000);
         RowType type = TestMaps.idAndMap();
         Path path = new Path(tmp.toUri().toString(), "rt-" + policy + ".parquet");
         List<Integer> ids = new ArrayList<>();
@@ -56,7 +56,7 @@ class ShreddedRoundTripTest {
                 type,
                 Map.of("m", 4),
                 policy,
-                new ShreddedParquetWriter.Settings().rowGroupRowLimit(30_000),
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(8_000),
                 ids,
                 i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
 

@@ -13,8 +13,9 @@ import org.apache.spark.sql.execution.datasources.v2.{BatchScanExec, DataSourceV
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-/** One local Spark session per suite with the Strata extensions, a Strata catalog `lake` over a
-  * fresh warehouse, and Spark's session catalog for parquet oracle tables.
+/** A local Spark session per suite (over the JVM's one context, [[LocalStrataSession]]) with the
+  * Strata extensions, a Strata catalog `lake` over a fresh warehouse, and Spark's session catalog
+  * for parquet oracle tables.
   */
 abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
 
@@ -27,11 +28,7 @@ abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
     spark = LocalStrataSession.start(
       root.resolve("warehouse"),
       2,
-      Map(
-        "spark.app.name" -> getClass.getSimpleName,
-        "spark.sql.session.timeZone" -> "UTC",
-        "spark.sql.warehouse.dir" -> root.resolve("spark-warehouse").toUri.toString
-      )
+      Map("spark.sql.session.timeZone" -> "UTC")
     )
   }
 

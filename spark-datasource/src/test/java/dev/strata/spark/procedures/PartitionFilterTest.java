@@ -282,7 +282,7 @@ class PartitionFilterTest extends StrataSparkTestBase {
     void aTemporaryFunctionShadowingABuiltInIsRefused() throws Exception {
         // A session of its own: the temporary function replaces the built-in lower in that session
         // only.
-        SparkSession other = spark.newSession();
+        SparkSession other = newSession();
         other.udf()
                 .register("lower", (UDF1<String, String>) s -> "2026-11-01", DataTypes.StringType);
         assertThat(other.sql("SELECT lower('X')").first().getString(0)).isEqualTo("2026-11-01");

@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.spark.StrataSparkTestBase;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -22,8 +28,14 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
 
     private static final String OUTER = "the caller's own description";
 
+    /** Local property that marks the test's own marker jobs (not counted as a procedure's). */
+    private static final String MARKER = "strata.test.marker";
+
     private final List<String> descriptions = new CopyOnWriteArrayList<>();
     private final AtomicInteger ended = new AtomicInteger();
+    private final Map<Integer, String> markerJobs = new ConcurrentHashMap<>();
+    private final BlockingQueue<String> markersEnded = new LinkedBlockingQueue<>();
+    private int markers;
     private SparkListener listener;
 
     @BeforeEach
@@ -32,6 +44,11 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
                 new SparkListener() {
                     @Override
                     public void onJobStart(SparkListenerJobStart jobStart) {
+                        String marker = jobStart.properties().getProperty(MARKER);
+                        if (marker != null) {
+                            markerJobs.put(jobStart.jobId(), marker);
+                            return;
+                        }
                         descriptions.add(
                                 String.valueOf(
                                         jobStart.properties()
@@ -40,6 +57,11 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
 
                     @Override
                     public void onJobEnd(SparkListenerJobEnd jobEnd) {
+                        String marker = markerJobs.remove(jobEnd.jobId());
+                        if (marker != null) {
+                            markersEnded.add(marker);
+                            return;
+                        }
                         ended.incrementAndGet();
                     }
                 };
@@ -70,13 +92,21 @@ class ProcedureJobDescriptionTest extends StrataSparkTestBase {
         return List.copyOf(descriptions);
     }
 
-    /** Listener events arrive asynchronously: wait until every started job's end was seen. */
+    /**
+     * Listener events arrive asynchronously, in the order they were posted: once the end of a
+     * marker job started now has arrived, every event of the jobs before it has too.
+     */
     private void waitForListener() throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (ended.get() < descriptions.size() && System.currentTimeMillis() < deadline) {
-            Thread.sleep(20);
+        String marker = "marker-" + (++markers);
+        spark.sparkContext().setLocalProperty(MARKER, marker);
+        try {
+            JavaSparkContext.fromSparkContext(spark.sparkContext())
+                    .parallelize(List.of(1), 1)
+                    .count();
+        } finally {
+            spark.sparkContext().setLocalProperty(MARKER, null);
         }
-        Thread.sleep(200);
+        assertThat(markersEnded.poll(60, TimeUnit.SECONDS)).isEqualTo(marker);
         assertThat(ended.get()).isEqualTo(descriptions.size());
     }
 

@@ -45,12 +45,13 @@ import org.apache.parquet.io.SeekableInputStream;
  * <p>Levels and values share one compressed page body; their compressed shares are estimated by
  * compressing the level bytes alone (zstd level 1) and giving the rest of the body to the values.
  *
- * <p>A main class, not a test: {@code java -cp <test classpath> ...ShreddedBytesBreakdown [rows]
+ * <p>A main class, not a test: {@code bash benchmarks/target/run ...ShreddedBytesBreakdown [rows]
  * [width] [decimals]} (defaults 200 000 x 30, 2 decimals, two buckets so two files). Pass {@code
  * -Dstrata.breakdown.chunks=true} to print every chunk, {@code -Dstrata.breakdown.dir=<dir>} to
  * keep the tables there, {@code -Dstrata.breakdown.warmups=N} to write the shredded table N times
  * first (timed) so the measured writes run warm, {@code -Dstrata.breakdown.reads=N} to read the
- * shredded table back N times through Paimon's table read (timed).
+ * shredded table back N times through Paimon's table read (timed). It fails when the shredded table
+ * takes more bytes than the default layout ({@code -Dstrata.breakdown.check=false} to only print).
  */
 public final class ShreddedBytesBreakdown {
 
@@ -507,14 +508,23 @@ public final class ShreddedBytesBreakdown {
                     sc.get("TOTAL"),
                     pc.get("TOTAL"),
                     sc.get("TOTAL") / (double) pc.get("TOTAL"));
-        } finally {
-            if (keep != null) {
-                return;
+            // The defaults are the small low-cardinality table, which must stay at most
+            // Paimon's bytes (too large for a unit test; ShreddedBytesTest checks smaller tables).
+            if (Boolean.parseBoolean(System.getProperty("strata.breakdown.check", "true"))
+                    && sc.get("TOTAL") > pc.get("TOTAL")) {
+                throw new AssertionError(
+                        String.format(
+                                "Shredded table of %d rows x %d keys (%d decimals) takes %d bytes,"
+                                        + " more than Paimon's default layout (%d bytes).",
+                                rows, width, decimals, sc.get("TOTAL"), pc.get("TOTAL")));
             }
-            try (java.util.stream.Stream<java.nio.file.Path> all = Files.walk(dir)) {
-                all.sorted(java.util.Comparator.reverseOrder())
-                        .map(java.nio.file.Path::toFile)
-                        .forEach(java.io.File::delete);
+        } finally {
+            if (keep == null) {
+                try (java.util.stream.Stream<java.nio.file.Path> all = Files.walk(dir)) {
+                    all.sorted(java.util.Comparator.reverseOrder())
+                            .map(java.nio.file.Path::toFile)
+                            .forEach(java.io.File::delete);
+                }
             }
         }
     }

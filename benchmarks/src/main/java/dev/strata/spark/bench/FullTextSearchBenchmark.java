@@ -36,9 +36,9 @@ import org.apache.spark.sql.types.StructType;
  *       two each; skipped with {@code -Dstrata.bench.rebuild=false}).
  * </ol>
  *
- * Run: {@code mvn -B -pl spark-catalyst-rules test-compile exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.strata.spark.bench.FullTextSearchBenchmark [-Dstrata.bench.docs=1000000]
- * [-Dstrata.bench.docBytes=200] [-Dstrata.bench.rebuild=false]}
+ * Run (after {@code mvn -B -DskipTests package}): {@code bash benchmarks/target/run
+ * [-Dstrata.bench.docs=1000000] [-Dstrata.bench.docBytes=200] [-Dstrata.bench.rebuild=false]
+ * dev.strata.spark.bench.FullTextSearchBenchmark}
  */
 public final class FullTextSearchBenchmark {
 

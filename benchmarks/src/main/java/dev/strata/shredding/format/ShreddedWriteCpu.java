@@ -18,7 +18,7 @@ import org.apache.paimon.fs.Path;
 
 /**
  * One thread's CPU time to write one shredded file straight through {@code ShreddedParquetWriter}
- * (no Paimon table, no other threads): {@code java -cp <test classpath> ...ShreddedWriteCpu [rows]
+ * (no Paimon table, no other threads): {@code bash benchmarks/target/run ...ShreddedWriteCpu [rows]
  * [width] [decimals] [iterations]} (defaults 100 000 x 30, 2 decimals, 15). Prints every iteration
  * and the median of the second half, so two builds compare by running each in turn on the same
  * class path but their own {@code target/classes}.
