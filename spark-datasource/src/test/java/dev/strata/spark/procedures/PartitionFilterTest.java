@@ -285,15 +285,20 @@ class PartitionFilterTest extends StrataSparkTestBase {
         SparkSession other = newSession();
         other.udf()
                 .register("lower", (UDF1<String, String>) s -> "2026-11-01", DataTypes.StringType);
-        assertThat(other.sql("SELECT lower('X')").first().getString(0)).isEqualTo("2026-11-01");
+        String resolved = other.sql("SELECT lower('X')").first().getString(0);
+        String call = "CALL lake.sys.compact(table => 'pf.events', where => 'dt = lower(''X'')')";
         try {
-            assertThatThrownBy(
-                            () ->
-                                    other.sql(
-                                                    "CALL lake.sys.compact(table => 'pf.events', where => 'dt = lower(''X'')')")
-                                            .collectAsList())
-                    .hasMessageContaining(
-                            "function lower is shadowed by a temporary function of this session");
+            if (resolved.equals("2026-11-01")) {
+                // Spark 4.1: the temporary function shadows the built-in in that session.
+                assertThatThrownBy(() -> other.sql(call).collectAsList())
+                        .hasMessageContaining(
+                                "function lower is shadowed by a temporary function of this session");
+            } else {
+                // Spark 4.2 resolves built-ins before temporary functions: nothing is shadowed,
+                // and the filter means what the built-in means (no partition 'x').
+                assertThat(resolved).isEqualTo("x");
+                assertThat(other.sql(call).collectAsList()).isEmpty();
+            }
         } finally {
             SparkSession.setActiveSession(spark);
         }
