@@ -17,6 +17,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.spark.SparkException;
+import org.apache.spark.SparkExecutorInfo;
+import org.apache.spark.SparkStatusTracker;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -128,9 +130,36 @@ public final class StrataSql {
                 exit |= interactive(spark, runner);
             }
         } finally {
+            awaitRunningTasks(spark, 10_000);
             spark.stop();
         }
         System.exit(exit);
+    }
+
+    /**
+     * Waits (at most {@code maxMillis}) until no task runs. A failed statement returns as soon as
+     * its job is aborted, while the job's other tasks are still being killed; stopping Spark before
+     * they report makes the scheduler log a RejectedExecutionException with its stack trace at
+     * exit.
+     */
+    static void awaitRunningTasks(SparkSession spark, long maxMillis) {
+        SparkStatusTracker tracker = spark.sparkContext().statusTracker();
+        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            int running = 0;
+            for (SparkExecutorInfo executor : tracker.getExecutorInfos()) {
+                running += executor.numRunningTasks();
+            }
+            if (running == 0 && tracker.getActiveJobIds().length == 0) {
+                return;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** The command line; {@link #parse} returns null after printing why an argument is refused. */
