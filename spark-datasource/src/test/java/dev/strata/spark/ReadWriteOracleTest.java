@@ -81,7 +81,7 @@ class ReadWriteOracleTest extends StrataSparkTestBase {
     @Test
     void randomFiltersEqualTheOracle() {
         RandomFilters filters = new RandomFilters(new Random(seed + 1));
-        for (int i = 0; i < 60; i++) {
+        for (int i = 0; i < 30; i++) {
             String filter = filters.next(2);
             String query = "SELECT id, k, s, d, p FROM %s WHERE " + filter + " ORDER BY id";
             List<Row> expected = spark.sql(query.replace("%s", "oracle")).collectAsList();

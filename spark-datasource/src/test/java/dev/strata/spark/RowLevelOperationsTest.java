@@ -38,10 +38,10 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
     @CsvSource(
             delimiter = '|',
             value = {
-                "pk       | 'bucket' = '3'                                                        | false | 60",
-                "pk_dv    | 'bucket' = '3', 'deletion-vectors.enabled' = 'true'                  | false | 60",
-                "part     | 'bucket' = '2', 'deletion-vectors.enabled' = 'true'                  | true  | 60",
-                "postpone | 'bucket' = '-2', 'postpone.default-bucket-num' = '2'                 | true  | 30",
+                "pk       | 'bucket' = '3'                                                        | false | 30",
+                "pk_dv    | 'bucket' = '3', 'deletion-vectors.enabled' = 'true'                  | false | 30",
+                "part     | 'bucket' = '2', 'deletion-vectors.enabled' = 'true'                  | true  | 30",
+                "postpone | 'bucket' = '-2', 'postpone.default-bucket-num' = '2'                 | true  | 16",
             })
     void randomStatementsMatchTheParquetOracle(
             String name, String properties, boolean partitioned, int statements) throws Exception {
