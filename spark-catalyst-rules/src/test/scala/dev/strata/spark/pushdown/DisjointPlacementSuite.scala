@@ -51,7 +51,8 @@ class DisjointPlacementSuite extends PushdownSuiteBase {
        |       ELSE CAST(pmod(hash($seed, id, k, 'v'), 10000) / 100.0D AS DOUBLE) END))) END AS m
        |  FROM range($Rows)""".stripMargin
 
-  for (i <- 0 until 2) {
+  // One seed per run (fixed by default): the three shapes are what varies the placement.
+  for (i <- 0 until 1) {
     test(s"default-placed tables answer like a plain MAP on every shape (seed ${i + 1})") {
       val seed = TestSeeds.seed(s"$Name-$i")
       val why = TestSeeds.describe(s"$Name-$i", seed)

@@ -234,11 +234,11 @@ class MapPushdownRandomSuite extends PushdownSuiteBase {
     pushedScans
   }
 
-  test("300 random predicate trees on an append table answer like the oracle") {
-    val pushed = runTrees("lake.r.append", 300)
+  test("150 random predicate trees on an append table answer like the oracle") {
+    val pushed = runTrees("lake.r.append", 150)
     assert(
-      pushed >= 100,
-      s"only $pushed of 300 scans had map predicates pushed (${TestSeeds.describe(Name, seed)})"
+      pushed >= 50,
+      s"only $pushed of 150 scans had map predicates pushed (${TestSeeds.describe(Name, seed)})"
     )
   }
 

@@ -127,8 +127,8 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   // Shared-shredding does not support postpone buckets, so the postpone table keeps a plain MAP.
   Seq(
-    ("fixed", "'bucket' = '3', 'fields.attrs.map.storage-layout' = 'shared-shredding'", 45),
-    ("postpone", "'bucket' = '-2', 'postpone.default-bucket-num' = '2'", 15)
+    ("fixed", "'bucket' = '3', 'fields.attrs.map.storage-layout' = 'shared-shredding'", 25),
+    ("postpone", "'bucket' = '-2', 'postpone.default-bucket-num' = '2'", 10)
   ).foreach { case (name, bucket, statements) =>
     test(s"$name buckets: searches and map lookups after DELETE/UPDATE/MERGE equal the oracle's") {
       val seed = TestSeeds.seed(s"RowLevelSearchSuite.$name")
