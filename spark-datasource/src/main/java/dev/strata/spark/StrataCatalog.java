@@ -3,11 +3,10 @@ package dev.strata.spark;
 import dev.strata.index.options.FullTextDefinition;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.catalog.CommitSafety;
-import dev.strata.spark.catalog.FullTextSystemTable;
 import dev.strata.spark.catalog.LocationOptions;
 import dev.strata.spark.catalog.PaimonSystemTable;
 import dev.strata.spark.catalog.SchemaChanges;
-import dev.strata.spark.catalog.ShreddingSystemTable;
+import dev.strata.spark.catalog.StrataSystemTables;
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.catalog.TableDiagnosis;
@@ -298,25 +297,23 @@ public class StrataCatalog
 
     /**
      * A Strata table; for {@code t$fulltext} and {@code t$shredding} Strata's own read-only system
-     * tables ({@link FullTextSystemTable}, {@link ShreddingSystemTable}) of table {@code t}; for
-     * any other system-table name ({@code t$snapshots}, {@code t$files}, ... as Paimon defines
-     * them) a read-only {@link PaimonSystemTable}.
+     * tables ({@link StrataSystemTables}) of table {@code t}; for any other system-table name
+     * ({@code t$snapshots}, {@code t$files}, ... as Paimon defines them) a read-only {@link
+     * PaimonSystemTable}.
      */
     @Override
     public Table loadTable(Identifier ident) throws NoSuchTableException {
         if (ident.name().contains("$")) {
             int dollar = ident.name().lastIndexOf('$');
-            String suffix = ident.name().substring(dollar + 1).toLowerCase(Locale.ROOT);
-            if (suffix.equals(FullTextSystemTable.SUFFIX)
-                    || suffix.equals(ShreddingSystemTable.SUFFIX)) {
+            StrataSystemTables.Factory strataSystemTable =
+                    StrataSystemTables.forSuffix(ident.name().substring(dollar + 1));
+            if (strataSystemTable != null) {
                 Identifier base =
                         Identifier.of(ident.namespace(), ident.name().substring(0, dollar));
-                String systemName = StrataTableNames.qualified(name, ident);
-                String baseName = StrataTableNames.qualified(name, base);
-                FileStoreTable table = loadPaimonTable(base);
-                return suffix.equals(FullTextSystemTable.SUFFIX)
-                        ? FullTextSystemTable.of(systemName, baseName, table)
-                        : ShreddingSystemTable.of(systemName, baseName, table);
+                return strataSystemTable.create(
+                        StrataTableNames.qualified(name, ident),
+                        StrataTableNames.qualified(name, base),
+                        loadPaimonTable(base));
             }
             org.apache.paimon.table.Table table = loadAnyTable(ident);
             if (!(table instanceof FileStoreTable)) {
