@@ -236,15 +236,15 @@ class ShreddingOptionsTest {
     @Test
     void writerOptionsAreValidatedNamingTheOption() {
         rejects(
-                shredded("m", ShreddingOptions.MAX_SEGMENTS, "0"),
+                shredded("m", ShreddingOptions.MAX_SEGMENTS.key(), "0"),
                 "option 'strata-shredded.max-segments' has value '0'",
                 "> 0");
         rejects(
-                shredded("m", ShreddingOptions.MAX_SEGMENTS, "many"),
+                shredded("m", ShreddingOptions.MAX_SEGMENTS.key(), "many"),
                 "'strata-shredded.max-segments'",
-                "not an integer");
+                "has value 'many', expected an integer > 0");
         rejects(
-                shredded("m", ShreddingOptions.BYTE_STREAM_SPLIT, "yes"),
+                shredded("m", ShreddingOptions.BYTE_STREAM_SPLIT.key(), "yes"),
                 "'strata-shredded.byte-stream-split'",
                 "true or false");
         assertThatCode(
@@ -254,14 +254,14 @@ class ShreddingOptionsTest {
                                         SCHEMA,
                                         shredded(
                                                 "m",
-                                                ShreddingOptions.MAX_SEGMENTS,
+                                                ShreddingOptions.MAX_SEGMENTS.key(),
                                                 " 12 ",
-                                                ShreddingOptions.BYTE_STREAM_SPLIT,
+                                                ShreddingOptions.BYTE_STREAM_SPLIT.key(),
                                                 "TRUE")))
                 .doesNotThrowAnyException();
         assertThat(
                         ShreddingOptions.maxSegments(
-                                "db.t", Map.of(ShreddingOptions.MAX_SEGMENTS, "12")))
+                                "db.t", Map.of(ShreddingOptions.MAX_SEGMENTS.key(), "12")))
                 .isEqualTo(12);
         assertThat(ShreddingOptions.maxSegments("db.t", Map.of()))
                 .isEqualTo(dev.strata.shredding.layout.GroupPlacement.DEFAULT_MAX_SEGMENTS);

@@ -11,6 +11,7 @@ import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.catalog.WarehouseNames;
+import dev.strata.spark.config.CatalogSettings;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.functions.StrataFunctions;
@@ -126,17 +127,13 @@ public class StrataCatalog
                                     + "Set it to a directory or URI, e.g. file:/tmp/warehouse.",
                             name, name));
         }
-        String allow = options.get(LocationOptions.ALLOW_EXTERNAL_PATHS);
-        if (allow != null && !allow.equalsIgnoreCase("true") && !allow.equalsIgnoreCase("false")) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Cannot initialize catalog %s: option spark.sql.catalog.%s.%s is '%s', expected true or false.",
-                            name, name, LocationOptions.ALLOW_EXTERNAL_PATHS, allow));
-        }
-        this.allowExternalPaths = Boolean.parseBoolean(allow);
+        this.allowExternalPaths =
+                CatalogSettings.ALLOW_EXTERNAL_PATHS.read(
+                        options.get(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()),
+                        "initialize catalog " + name);
         paimonOptions
                 .keySet()
-                .removeIf(k -> k.equalsIgnoreCase(LocationOptions.ALLOW_EXTERNAL_PATHS));
+                .removeIf(k -> k.equalsIgnoreCase(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()));
         this.warehouse = warehouse;
         paimonOptions.putIfAbsent("metastore", "filesystem");
         // Shared-shredding tables are plain 'parquet' tables; only Strata's parquet format writes

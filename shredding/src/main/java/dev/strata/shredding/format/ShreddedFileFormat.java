@@ -31,9 +31,6 @@ final class ShreddedFileFormat extends FileFormat {
     private final int readBatchSize;
     private final int zstdLevel;
 
-    /** Table option {@link ShreddingOptions#BYTE_STREAM_SPLIT}. */
-    static final String BYTE_STREAM_SPLIT = ShreddingOptions.BYTE_STREAM_SPLIT;
-
     ShreddedFileFormat(FileFormatFactory.FormatContext context) {
         this(context, ShreddingOptions.FORMAT_IDENTIFIER);
     }

@@ -82,7 +82,7 @@ class MaxSegmentsOptionTest extends PaimonTablesTestBase {
                             PaimonTables.layoutOptions(true, 64, "lru"),
                             values[v] == null
                                     ? Map.of()
-                                    : Map.of(ShreddingOptions.MAX_SEGMENTS, values[v]));
+                                    : Map.of(ShreddingOptions.MAX_SEGMENTS.key(), values[v]));
             tables.write(t, ids, maps);
             counts[v] = recordedAndFragmented(t);
             assertThat(PaimonTables.readAll(t)).as(why).isEqualTo(PaimonTables.readAll(plain));

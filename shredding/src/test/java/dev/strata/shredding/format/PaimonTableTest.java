@@ -176,7 +176,10 @@ class PaimonTableTest extends PaimonTablesTestBase {
                             PaimonTables.Kind.APPEND,
                             PaimonTables.layoutOptions(true, 4, "lru"),
                             optIn
-                                    ? Map.of(ShreddedFileFormat.BYTE_STREAM_SPLIT, "true")
+                                    ? Map.of(
+                                            dev.strata.shredding.ShreddingOptions.BYTE_STREAM_SPLIT
+                                                    .key(),
+                                            "true")
                                     : Map.of());
             tables.write(t, ids, maps);
             java.util.Set<org.apache.parquet.column.Encoding> encodings = new java.util.HashSet<>();

@@ -1,5 +1,6 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.spark.config.CatalogSettings;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +22,8 @@ import org.apache.spark.sql.connector.catalog.TableCatalog;
  * <ul>
  *   <li>options that move data, index or blob files to other locations ({@code
  *       data-file.external-paths}, {@code global-index.external-path}, {@code
- *       blob-external-storage-path}) are refused unless the catalog option {@value
- *       #ALLOW_EXTERNAL_PATHS} is true, and then only hold absolute locations without {@code .} or
+ *       blob-external-storage-path}) are refused unless the catalog option {@code
+ *       allow-external-paths} is true, and then only hold absolute locations without {@code .} or
  *       {@code ..} segments;
  *   <li>{@code path} and Spark's {@code location} are always refused: a table of the filesystem
  *       catalog lives at {@code <warehouse>/<db>.db/<table>};
@@ -44,8 +45,6 @@ public final class LocationOptions {
      * The catalog option ({@code spark.sql.catalog.<name>.allow-external-paths}) allowing external
      * paths.
      */
-    public static final String ALLOW_EXTERNAL_PATHS = "allow-external-paths";
-
     private enum Rule {
         EXTERNAL_LOCATIONS,
         TABLE_LOCATION,
@@ -123,7 +122,7 @@ public final class LocationOptions {
      * @param catalog the catalog name, for the option to set in messages
      * @param proposed the options the table would have
      * @param current the options it has now, empty on CREATE TABLE
-     * @param allowExternal the value of the catalog option {@value #ALLOW_EXTERNAL_PATHS}
+     * @param allowExternal the value of the catalog option {@code allow-external-paths}
      */
     public static void check(
             String action,
@@ -211,7 +210,7 @@ public final class LocationOptions {
         String switchHint =
                 String.format(
                         "set spark.sql.catalog.%s.%s=true to allow it",
-                        catalog, ALLOW_EXTERNAL_PATHS);
+                        catalog, CatalogSettings.ALLOW_EXTERNAL_PATHS.key());
         if (storage.equals("hive-catalog") || storage.equals("rest-catalog")) {
             throw new IllegalArgumentException(
                     String.format(
@@ -255,7 +254,10 @@ public final class LocationOptions {
                             String.format(
                                     "Cannot %s: option '%s' moves files outside the warehouse. Set "
                                             + "spark.sql.catalog.%s.%s=true to allow absolute external locations.",
-                                    action, key, catalog, ALLOW_EXTERNAL_PATHS));
+                                    action,
+                                    key,
+                                    catalog,
+                                    CatalogSettings.ALLOW_EXTERNAL_PATHS.key()));
                 }
                 for (String location : value.split(",")) {
                     String problem = notAbsolute(location.trim());
@@ -324,7 +326,7 @@ public final class LocationOptions {
                                     key,
                                     WarehouseNames.printable(value),
                                     catalog,
-                                    ALLOW_EXTERNAL_PATHS));
+                                    CatalogSettings.ALLOW_EXTERNAL_PATHS.key()));
                 }
                 return;
             default:

@@ -1,9 +1,7 @@
 package dev.strata.spark.catalog;
 
-import dev.strata.index.options.AnalyzerSettings;
-import dev.strata.index.options.FullTextDefinition;
-import dev.strata.shredding.ShreddingOptions;
-import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.spark.config.CatalogSettings;
+import dev.strata.spark.config.OptionsCatalogue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -24,14 +22,11 @@ import org.apache.paimon.schema.TableSchema;
  * without a word, so a misspelled option would silently do nothing. Known keys are Paimon's {@link
  * CoreOptions#getOptions()} (with their fallback and deprecated keys) and Strata's table options.
  * Unknown keys far from every known key pass, as do {@code fields.<column>.*} keys (per-column
- * options Paimon matches by pattern) and keys listed in {@link #CUSTOM_KEYS}, which is how a table
- * keeps an intentional custom key. Only keys a statement adds are checked, so existing tables keep
- * their options.
+ * options Paimon matches by pattern) and keys listed in {@link CatalogSettings#CUSTOM_KEYS}, which
+ * is how a table keeps an intentional custom key. Only keys a statement adds are checked, so
+ * existing tables keep their options.
  */
 final class OptionKeysCheck implements TableDefinitionCheck {
-
-    /** Table option listing custom keys (comma separated) that are kept although close to one. */
-    static final String CUSTOM_KEYS = "strata.custom-options";
 
     private static final Set<String> KNOWN = known();
 
@@ -44,20 +39,7 @@ final class OptionKeysCheck implements TableDefinitionCheck {
             }
             option.deprecatedKeys().forEach(keys::add);
         }
-        keys.add(FullTextDefinition.COLUMNS);
-        for (String k :
-                List.of(
-                        AnalyzerSettings.ANALYZER,
-                        AnalyzerSettings.LOWERCASE,
-                        AnalyzerSettings.MAX_TOKEN_LENGTH,
-                        AnalyzerSettings.NGRAM_MIN,
-                        AnalyzerSettings.NGRAM_MAX)) {
-            keys.add(FullTextDefinition.FULL_TEXT_PREFIX + k);
-        }
-        keys.add(ShreddingOptions.BYTE_STREAM_SPLIT);
-        keys.add(ShreddingOptions.MAX_SEGMENTS);
-        keys.add(PageChecksums.VERIFY_OPTION);
-        keys.add(CUSTOM_KEYS);
+        keys.addAll(OptionsCatalogue.strataTableKeys());
         return Collections.unmodifiableSet(keys);
     }
 
@@ -66,7 +48,9 @@ final class OptionKeysCheck implements TableDefinitionCheck {
         Map<String, String> options = proposed.options();
         Map<String, String> before = previous == null ? Map.of() : previous.options();
         Set<String> custom =
-                Arrays.stream(options.getOrDefault(CUSTOM_KEYS, "").split(","))
+                Arrays.stream(
+                                options.getOrDefault(CatalogSettings.CUSTOM_KEYS.key(), "")
+                                        .split(","))
                         .map(String::trim)
                         .collect(Collectors.toSet());
         for (String key : options.keySet()) {
@@ -89,7 +73,7 @@ final class OptionKeysCheck implements TableDefinitionCheck {
                                 quoted(close),
                                 close.size() == 1 ? "that key" : "one of those keys",
                                 key,
-                                CUSTOM_KEYS,
+                                CatalogSettings.CUSTOM_KEYS.key(),
                                 key));
             }
         }

@@ -1,5 +1,6 @@
 package dev.strata.spark.read;
 
+import dev.strata.spark.config.SessionSettings;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.table.FileStoreTable;
@@ -8,7 +9,6 @@ import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
-import org.apache.spark.sql.internal.SQLConf;
 
 /**
  * When a Strata scan reads column batches instead of rows. The benchmark of issue 4 showed the row
@@ -20,17 +20,17 @@ import org.apache.spark.sql.internal.SQLConf;
  * shared-shredding maps of such values read with selected keys (every use is a {@code m['k']}
  * lookup), without a pushed limit. Everything else, and every split that is not a plain list of
  * current-schema shredded files without deletion vectors, keeps Paimon's row reader (split-wise
- * through {@link RowsToColumns}). {@value #ENABLED} = false turns the columnar path off.
+ * through {@link RowsToColumns}). {@code spark.sql.strata.columnar-reads.enabled} = false turns the
+ * columnar path off.
  */
 final class ColumnarReads {
-
-    static final String ENABLED = "spark.sql.strata.columnar-reads.enabled";
 
     private ColumnarReads() {}
 
     static boolean eligible(
             FileStoreTable table, RowType readType, MapPushdown pushdown, Integer limit) {
-        if (!Boolean.parseBoolean(SQLConf.get().getConfString(ENABLED, "true"))) {
+        if (!SessionSettings.get(
+                SessionSettings.COLUMNAR_READS, "plan the scan of " + table.name())) {
             return false;
         }
         if (!table.primaryKeys().isEmpty()

@@ -3,6 +3,7 @@ package dev.strata.spark.search;
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.search.CorpusStats;
 import dev.strata.index.search.SearchHit;
+import dev.strata.spark.config.SessionSettings;
 import dev.strata.spark.data.PaimonToSpark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -92,7 +93,7 @@ final class BucketSearch {
                         fresh
                                 ? ", and this table's merge engine is not deduplicate with deletion vectors"
                                 : "",
-                        fresh ? "" : ", or set " + FullTextScans.FRESH + " = true");
+                        fresh ? "" : ", or set " + SessionSettings.SEARCH_FRESH.key() + " = true");
             }
             return result;
         } catch (IOException e) {

@@ -32,7 +32,7 @@ final class SearchRequest implements Serializable {
 
     /**
      * Whether rows no current archive covers are indexed at query time ({@link
-     * FullTextScans#FRESH}).
+     * dev.strata.spark.config.SessionSettings#SEARCH_FRESH}).
      */
     final boolean fresh;
 
