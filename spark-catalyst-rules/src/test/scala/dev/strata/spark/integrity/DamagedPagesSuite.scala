@@ -130,9 +130,9 @@ class DamagedPagesSuite extends PushdownSuiteBase {
   }
 
   private def withColumnar[T](on: Boolean)(body: => T): T = {
-    spark.conf.set("spark.sql.strata.columnar-reads.enabled", on.toString)
+    spark.conf.set("spark.sql.strata.columnarReads.enabled", on.toString)
     try body
-    finally spark.conf.unset("spark.sql.strata.columnar-reads.enabled")
+    finally spark.conf.unset("spark.sql.strata.columnarReads.enabled")
   }
 
   test("a damaged page of a shredded file fails every query that reads it, columnar or not") {

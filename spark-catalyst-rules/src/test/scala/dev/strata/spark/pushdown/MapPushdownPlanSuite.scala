@@ -402,12 +402,12 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
     assert(columnar(batches) == Seq(true))
     val expected = rowsOf(sql(q.replace(T, O)))
     assert(rowsOf(batches) == expected)
-    spark.conf.set("spark.sql.strata.columnar-reads.enabled", "false")
+    spark.conf.set("spark.sql.strata.columnarReads.enabled", "false")
     try {
       val rows = sql(q)
       assert(columnar(rows) == Seq(false))
       assert(rowsOf(rows) == expected)
-    } finally spark.conf.unset("spark.sql.strata.columnar-reads.enabled")
+    } finally spark.conf.unset("spark.sql.strata.columnarReads.enabled")
     // A whole-map use keeps the row path.
     assert(columnar(sql(s"SELECT id, ext_map FROM $T WHERE ext_map['usage'] > 50")) == Seq(false))
   }

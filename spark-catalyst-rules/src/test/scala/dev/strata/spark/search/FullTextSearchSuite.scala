@@ -73,7 +73,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     queries
   )
 
-  private val DriverMaxBuckets = "spark.sql.strata.search.driver-max-buckets"
+  private val DriverMaxBuckets = "spark.sql.strata.search.driverMaxBuckets"
 
   private def withDriverMaxBuckets[T](value: String)(body: => T): T = {
     spark.conf.set(DriverMaxBuckets, value)

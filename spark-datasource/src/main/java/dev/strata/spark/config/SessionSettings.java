@@ -3,12 +3,16 @@ package dev.strata.spark.config;
 import dev.strata.shredding.options.StrataOption;
 import org.apache.spark.sql.internal.SQLConf;
 
-/** Strata's Spark SQL settings ({@code SET spark.sql.strata.<name> = <value>}), read per query. */
+/**
+ * Strata's Spark SQL settings ({@code SET spark.sql.strata.<name> = <value>}), read per query.
+ * Named like Spark's own SQL settings, dotted camelCase: Spark's {@code SET} takes such a key as
+ * typed, while a key with '-' needs backticks.
+ */
 public final class SessionSettings {
 
     public static final StrataOption<Integer> SEARCH_DRIVER_MAX_BUCKETS =
             StrataOption.integer(
-                    "spark.sql.strata.search.driver-max-buckets",
+                    "spark.sql.strata.search.driverMaxBuckets",
                     16,
                     0,
                     "searches of at most this many (partition, bucket)s run on the driver without"
@@ -25,7 +29,7 @@ public final class SessionSettings {
 
     public static final StrataOption<Boolean> COLUMNAR_READS =
             StrataOption.bool(
-                    "spark.sql.strata.columnar-reads.enabled",
+                    "spark.sql.strata.columnarReads.enabled",
                     true,
                     "append scans reading shared-shredding maps by key use the columnar reader");
 

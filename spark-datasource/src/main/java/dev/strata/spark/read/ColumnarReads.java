@@ -20,7 +20,7 @@ import org.apache.paimon.types.RowType;
  * shared-shredding maps of such values read with selected keys (every use is a {@code m['k']}
  * lookup), without a pushed limit. Everything else, and every split that is not a plain list of
  * current-schema shredded files without deletion vectors, keeps Paimon's row reader (split-wise
- * through {@link RowsToColumns}). {@code spark.sql.strata.columnar-reads.enabled} = false turns the
+ * through {@link RowsToColumns}). {@code spark.sql.strata.columnarReads.enabled} = false turns the
  * columnar path off.
  */
 final class ColumnarReads {

@@ -18,7 +18,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * The result of {@code full_text_search(table, column, query, k[, where])} as a readable table: the
  * searched table's columns plus {@code _score DOUBLE}. Scanning it returns each selected
  * (partition, bucket)'s top-k live rows, searched in one Spark task per bucket, or on the driver
- * without a job when few buckets are selected ({@code spark.sql.strata.search.driver-max-buckets},
+ * without a job when few buckets are selected ({@code spark.sql.strata.search.driverMaxBuckets},
  * default 16); the function's plan sorts by score and keeps k rows, so the global top-k is merged
  * on the driver.
  */

@@ -15,7 +15,7 @@ import org.apache.spark.sql.types.StructType;
  * the driver's processors in parallel ({@link ParallelBuckets}), then only the rows of the global
  * top-k hits (and of hits tied with the k-th) are read (archives stay open in the driver's {@link
  * dev.strata.index.archive.OpenArchives} between queries) and the rows handed to Spark as a local
- * relation. Searches of more buckets than {@code spark.sql.strata.search.driver-max-buckets} allows
+ * relation. Searches of more buckets than {@code spark.sql.strata.search.driverMaxBuckets} allows
  * run as executor tasks ({@link FullTextScan}).
  */
 final class LocalFullTextScan implements LocalScan {

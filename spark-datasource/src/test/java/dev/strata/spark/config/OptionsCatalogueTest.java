@@ -63,6 +63,19 @@ class OptionsCatalogueTest {
     }
 
     @Test
+    void sessionSettingsCanBeSetAsTyped() {
+        org.apache.spark.sql.execution.SparkSqlParser parser =
+                new org.apache.spark.sql.execution.SparkSqlParser();
+        for (OptionsCatalogue.Entry e : OptionsCatalogue.all()) {
+            if (e.kind() == OptionsCatalogue.Kind.SESSION) {
+                assertThat(parser.parsePlan("SET " + e.key() + " = 1").toString())
+                        .as("SET %s = 1", e.key())
+                        .contains(e.key());
+            }
+        }
+    }
+
+    @Test
     void settingsAreReadWithOneRule() {
         StrataOption<Integer> n = SessionSettings.SEARCH_DRIVER_MAX_BUCKETS;
         assertThat(n.read(Map.of(), "x")).isEqualTo(16);
@@ -70,13 +83,13 @@ class OptionsCatalogueTest {
         assertThatThrownBy(() -> n.read(Map.of(n.key(), "-1"), "plan full_text_search"))
                 .hasMessage(
                         "Cannot plan full_text_search: option"
-                                + " 'spark.sql.strata.search.driver-max-buckets' has value '-1',"
+                                + " 'spark.sql.strata.search.driverMaxBuckets' has value '-1',"
                                 + " expected an integer >= 0. Set it to an integer >= 0, or remove"
                                 + " it for the default (16).");
         StrataOption<Boolean> b = SessionSettings.COLUMNAR_READS;
         assertThat(b.read(Map.of(b.key(), "FALSE"), "x")).isFalse();
         assertThatThrownBy(() -> b.read(Map.of(b.key(), "yes"), "plan the scan of t"))
-                .hasMessageContaining("'spark.sql.strata.columnar-reads.enabled' has value 'yes'")
+                .hasMessageContaining("'spark.sql.strata.columnarReads.enabled' has value 'yes'")
                 .hasMessageContaining("expected true or false");
     }
 

@@ -51,7 +51,7 @@ final class AcceptanceScenarios {
                     "WHEN NOT MATCHED THEN INSERT *;",
                     "CALL lake.sys.compact(table => 'acc.docs');",
                     "CALL lake.sys.rebuild_pk_fulltext(table => 'acc.docs', force => true);",
-                    "SET spark.sql.strata.search.driver-max-buckets = 0;",
+                    "SET spark.sql.strata.search.driverMaxBuckets = 0;",
                     "SELECT concat_ws(',', sort_array(collect_list(id))) AS disk_ids",
                     "FROM full_text_search('lake.acc.docs', 'body', 'disk', 20);",
                     "SELECT count(*) AS disk_docs FROM lake.acc.docs WHERE text_match(body, 'disk');",
