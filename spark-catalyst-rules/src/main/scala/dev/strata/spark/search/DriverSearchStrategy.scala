@@ -12,6 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   CaseWhen,
   EqualTo,
   Expression,
+  In,
   Literal,
   Or,
   IntegerLiteral,
@@ -135,7 +136,7 @@ object DriverSearchStrategy extends SparkStrategy {
             Alias(value, a.name)(exprId = a.exprId)
           }
         }
-        Some(Project(columns, Filter(matches.reduce(Or), other)))
+        Some(Project(columns, Filter(anyOf(matches), other)))
       }
     }
   }
@@ -148,7 +149,18 @@ object DriverSearchStrategy extends SparkStrategy {
       other: LogicalPlan
   ): LogicalPlan =
     if (rows.isEmpty) LocalRelation(other.output, Nil)
-    else Filter(rows.map(r => bind(condition, output, r)).reduce(Or), other)
+    else Filter(anyOf(rows.map(r => bind(condition, output, r))), other)
+
+  /** Any of `conditions`; `e IN (v1, v2, ...)` when each is `e = v` for one `e` (a single key). */
+  private def anyOf(conditions: Seq[Expression]): Expression = {
+    val equalities = conditions.collect {
+      case EqualTo(e, v: Literal) if v.value != null => (e, v)
+      case EqualTo(v: Literal, e) if v.value != null => (e, v)
+    }
+    if (equalities.size == conditions.size && equalities.map(_._1.canonicalized).distinct.size == 1)
+      In(equalities.head._1, equalities.map(_._2).distinct)
+    else conditions.reduce(Or)
+  }
 
   /** `condition` with the search's columns replaced by one search row's values. */
   private def bind(condition: Expression, output: Seq[Attribute], row: InternalRow): Expression =

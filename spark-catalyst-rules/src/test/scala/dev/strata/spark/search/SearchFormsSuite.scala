@@ -267,6 +267,23 @@ class SearchFormsSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(sub == expected)
   }
 
+  test("a join whose keys repeat among the hits stays Spark's join and answers as the oracle") {
+    val t = "lake.forms.parted"
+    Seq(
+      // many hits share (dt, c): a table row matches several hits
+      s"SELECT t.id, h.id FROM ${search("parted", 10)} h JOIN $t t ON t.dt = h.dt AND t.c = h.c" ->
+        s"SELECT t.id, h.id FROM ${hits("parted", 10)} h JOIN $t t ON t.dt = h.dt AND t.c = h.c"
+    ).foreach { case (sql, oracle) =>
+      val plan = spark.sql(sql).queryExecution.executedPlan.toString
+      assert(plan.contains("BroadcastHashJoin"), plan)
+      val actual = spark.sql(sql).collect().map(_.toString).sorted.toSeq
+      assert(
+        actual.nonEmpty && actual == spark.sql(oracle).collect().map(_.toString).sorted.toSeq,
+        sql
+      )
+    }
+  }
+
   test("searches run as executor tasks still answer every form") {
     spark.conf.set("spark.sql.strata.search.driverMaxBuckets", "0")
     try {
