@@ -84,7 +84,9 @@ object DriverSearchStrategy extends SparkStrategy {
     * rows the join condition matches with some search row, and a projection putting that row's
     * columns next to them; a left semi join (`WHERE t.id IN (SELECT id FROM
     * full_text_search(...))`) just the filter. Spark would broadcast the search's local rows, a job
-    * of its own.
+    * of its own. The filter is evaluated above the other side's scan, not pushed into it: that scan
+    * was built by V2 push-down before the search's rows existed, so the table is read as Spark's
+    * join reads it.
     *
     * The inner join is rewritten only when the condition holds equalities between search and other
     * columns (of types whose SQL equality is value equality) whose values are distinct over the
