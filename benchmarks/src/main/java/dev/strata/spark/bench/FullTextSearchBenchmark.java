@@ -1,11 +1,14 @@
 package dev.strata.spark.bench;
 
+import dev.strata.launcher.LauncherStatements;
 import dev.strata.testing.text.TextCorpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
@@ -27,6 +30,9 @@ import org.apache.spark.sql.types.StructType;
  *   <li>{@code SELECT count(*) ... WHERE text_match(body, 'term')} vs {@code ... WHERE lower(body)
  *       RLIKE '\bterm\b'} for the same two terms (median of 5 runs each after 5 untimed), with both
  *       counts;
+ *   <li>(c) the forms users write around a top-10 search (SELECT lists, ORDER BY, WHERE, CTE, a
+ *       join back to the table, an IN subquery) and {@code SELECT 1}, each through the launcher's
+ *       path, interleaved, median of 5 rounds after one warm-up round (see {@link #forms});
  *   <li>(b) after 100k more documents written with {@code 'write-only'} (they stay in level 0 and
  *       are indexed at query time; two replace archived documents with the rare term, three new
  *       ones carry it): the same top-10s against an RLIKE scan of a Parquet copy of the live rows
@@ -109,6 +115,8 @@ public final class FullTextSearchBenchmark {
             System.out.println(line);
             report.add(line);
         }
+
+        report.addAll(forms(spark, rare, common));
 
         // (b): 100k more documents that stay in level 0 (written with 'write-only', so no
         // compaction runs): two
@@ -238,6 +246,100 @@ public final class FullTextSearchBenchmark {
                                 : "n/a (common term: different rankings)");
         System.out.println(line);
         return line;
+    }
+
+    /**
+     * The forms users write around a top-10 search, each timed through the launcher's path ({@link
+     * LauncherStatements}) as the shell runs it: one warm-up round, then {@code strata.bench.runs}
+     * (5) rounds in which every statement runs once in turn (interleaved, so load drifts hit all
+     * alike), median per statement. Each line gives the median, its excess over {@code SELECT 1}
+     * (the statement floor; goal: at most 10 ms) and the speed-up over the RLIKE scan for the same
+     * term.
+     */
+    private static List<String> forms(SparkSession spark, String rare, String common) {
+        Map<String, String> statements = new LinkedHashMap<>();
+        statements.put("SELECT 1", "SELECT 1");
+        for (String term : new String[] {rare, common}) {
+            String f = "full_text_search('lake.bench.docs', 'body', '" + term + "', 10)";
+            String t = term + ": ";
+            statements.put(t + "SELECT id", "SELECT id FROM " + f);
+            statements.put(t + "SELECT id, _score", "SELECT id, _score FROM " + f);
+            statements.put(t + "SELECT *", "SELECT * FROM " + f);
+            statements.put(t + "ORDER BY id", "SELECT id FROM " + f + " ORDER BY id");
+            statements.put(
+                    t + "ORDER BY _score DESC",
+                    "SELECT id, _score FROM " + f + " ORDER BY _score DESC");
+            statements.put(
+                    t + "ORDER BY dt, id LIMIT 5",
+                    "SELECT id, dt FROM " + f + " ORDER BY dt, id LIMIT 5");
+            statements.put(t + "WHERE", "SELECT id FROM " + f + " WHERE dt = 'd1'");
+            statements.put(
+                    t + "WHERE ORDER BY LIMIT",
+                    "SELECT id FROM " + f + " WHERE id % 2 = 1 ORDER BY id LIMIT 5");
+            statements.put(
+                    t + "CTE",
+                    "WITH h AS (SELECT id, _score FROM " + f + ") SELECT id FROM h ORDER BY id");
+            statements.put(
+                    t + "join back by key",
+                    "SELECT t.* FROM "
+                            + f
+                            + " h JOIN lake.bench.docs t ON t.id = h.id AND t.dt = h.dt");
+            statements.put(
+                    t + "IN subquery",
+                    "SELECT id, dt FROM lake.bench.docs WHERE id IN (SELECT id FROM " + f + ")");
+            statements.put(
+                    t + "text_match count",
+                    "SELECT count(*) FROM lake.bench.docs WHERE text_match(body, '" + term + "')");
+            statements.put(
+                    t + "RLIKE scan",
+                    "SELECT id FROM lake.bench.docs WHERE lower(body) RLIKE '\\\\b"
+                            + term
+                            + "\\\\b' ORDER BY id LIMIT 10");
+        }
+        int runs = Integer.getInteger("strata.bench.runs", 5);
+        Map<String, double[]> seconds = new LinkedHashMap<>();
+        statements.keySet().forEach(name -> seconds.put(name, new double[runs]));
+        for (int round = -1; round < runs; round++) {
+            for (Map.Entry<String, String> e : statements.entrySet()) {
+                long start = System.nanoTime();
+                LauncherStatements.run(spark, e.getValue());
+                if (round >= 0) {
+                    seconds.get(e.getKey())[round] = (System.nanoTime() - start) / 1e9;
+                }
+            }
+        }
+        Map<String, Double> median = new LinkedHashMap<>();
+        seconds.forEach(
+                (name, s) -> {
+                    double[] sorted = s.clone();
+                    java.util.Arrays.sort(sorted);
+                    median.put(
+                            name,
+                            runs % 2 == 1
+                                    ? sorted[runs / 2]
+                                    : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2);
+                });
+        double floor = median.get("SELECT 1");
+        List<String> lines = new ArrayList<>();
+        lines.add(
+                String.format(
+                        "(c) statement forms through the launcher's path, median of %d interleaved rounds after"
+                                + " one warm-up round; SELECT 1 %.3f s",
+                        runs, floor));
+        median.forEach(
+                (name, m) -> {
+                    if (name.equals("SELECT 1")) {
+                        return;
+                    }
+                    String term = name.substring(0, name.indexOf(':'));
+                    double scan = median.get(term + ": RLIKE scan");
+                    lines.add(
+                            String.format(
+                                    "(c) %-42s %.3f s | floor + %5.1f ms (goal <= 10) | RLIKE scan / this %.1fx",
+                                    name, m, (m - floor) * 1e3, scan / m));
+                });
+        lines.forEach(System.out::println);
+        return lines;
     }
 
     private static void stop(SparkSession spark) {

@@ -1,68 +1,250 @@
 package dev.strata.spark.search
 
+import scala.util.control.NonFatal
+
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{
+  Alias,
+  And,
   Attribute,
+  AttributeReference,
+  BoundReference,
+  CaseWhen,
+  EqualTo,
+  Expression,
+  In,
+  Literal,
+  Or,
   IntegerLiteral,
   InterpretedOrdering,
-  NamedExpression,
+  Predicate,
   SubqueryExpression,
-  UnsafeProjection
+  UnsafeProjection,
+  Unevaluable
 }
-import org.apache.spark.sql.catalyst.plans.logical.{Limit, LogicalPlan, Project, ReturnAnswer, Sort}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Filter,
+  GlobalLimit,
+  Join,
+  LocalLimit,
+  LocalRelation,
+  LogicalPlan,
+  Offset,
+  Project,
+  ReturnAnswer,
+  Sort,
+  SubqueryAlias
+}
+import org.apache.spark.sql.catalyst.plans.{Inner, LeftSemi}
 import org.apache.spark.sql.connector.read.LocalScan
 import org.apache.spark.sql.execution.{LocalTableScanExec, SparkPlan, SparkStrategy}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
+import org.apache.spark.sql.types._
 
-/** Plans a `full_text_search` answered on the driver (its scan is a [[LocalScan]]) as one local
-  * relation: the hits are ranked, cut at k and projected while planning (`Limit`, `Project` and a
-  * global `Sort` over the scan, in the shapes the optimizer leaves them), so collecting the answer
-  * runs no Spark job.
+/** Plans a `full_text_search` answered on the driver (its scan is a [[LocalScan]]), together with
+  * the deterministic `Project`, `Filter`, `Sort`, `Limit` and `Offset` above it, as one local
+  * relation evaluated while planning: whatever form the statement takes (`SELECT id`, `ORDER BY`
+  * any column, `WHERE` on the result, a CTE), collecting the search part runs no Spark job. At most
+  * k rows (plus ties at the k-th score) reach these operators, so evaluating them on the driver
+  * costs microseconds, where Spark would plan a `Sort` as a range-partitioning shuffle and a
+  * `Filter` or `TakeOrderedAndProject` as a job over the local rows.
+  *
+  * The operators are evaluated with Spark's own expression evaluation (projections, predicates,
+  * `InterpretedOrdering` with each order's direction, NULL ordering and collation), so the answer
+  * is Spark's. Expressions that are nondeterministic, hold a subquery or cannot be evaluated
+  * outside Spark's execution are left to Spark, and so is an operator whose evaluation fails (an
+  * ANSI error): Spark then plans it as usual and raises the error when it runs, as it would without
+  * Strata. Above anything else (a join, an aggregate) the search itself is still one local
+  * relation.
   *
   * Why a planner strategy and not an optimizer rule: the search's scan only exists after V2 scan
-  * push-down, which runs after every rule an extension can inject into the optimizer; and without
-  * this strategy the `Sort` + `Limit` of the function's plan become a `TakeOrderedAndProject` whose
-  * collect schedules a job over the handful of local rows. Plans of searches run as executor tasks,
-  * or with anything else between the limit and the scan, are left to Spark.
+  * push-down, which runs after every rule an extension can inject into the optimizer. Searches run
+  * as executor tasks are left to Spark.
   */
 object DriverSearchStrategy extends SparkStrategy {
 
-  override def apply(plan: LogicalPlan): Seq[SparkPlan] = plan match {
-    case ReturnAnswer(child) => answer(child).toSeq
-    case other               => answer(other).toSeq
+  override def apply(plan: LogicalPlan): Seq[SparkPlan] = {
+    val target = plan match {
+      case ReturnAnswer(child) => child
+      case other               => other
+    }
+    evaluate(target) match {
+      case Some(rows) => LocalTableScanExec(target.output, rows, None) :: Nil
+      case None       => joinBack(target).map(planLater).toList
+    }
   }
 
-  private def answer(plan: LogicalPlan): Option[SparkPlan] = plan match {
-    case Limit(IntegerLiteral(k), Project(list, Ranked(rows, output))) if list.forall(evaluable) =>
-      Some(local(list, output, rows.take(k)))
-    case Project(list, Limit(IntegerLiteral(k), Ranked(rows, output))) if list.forall(evaluable) =>
-      Some(local(list, output, rows.take(k)))
-    case Limit(IntegerLiteral(k), Ranked(rows, output)) =>
-      Some(LocalTableScanExec(output, rows.take(k), None))
+  /** At most this many search rows are turned into a filter on the other side of a join; more go to
+    * Spark's join (the filter compares each row of the other side with every search row).
+    */
+  private val MaxJoinedRows = 100
+
+  /** A search joined to another relation (typically its own table, by key), rewritten so that no
+    * Spark job serves the search side: an inner join becomes a filter of the other side keeping the
+    * rows the join condition matches with some search row, and a projection putting that row's
+    * columns next to them; a left semi join (`WHERE t.id IN (SELECT id FROM
+    * full_text_search(...))`) just the filter. Spark would broadcast the search's local rows, a job
+    * of its own. The filter is evaluated above the other side's scan, not pushed into it: that scan
+    * was built by V2 push-down before the search's rows existed, so the table is read as Spark's
+    * join reads it.
+    *
+    * The inner join is rewritten only when the condition holds equalities between search and other
+    * columns (of types whose SQL equality is value equality) whose values are distinct over the
+    * search rows: then each row of the other side matches at most one search row, and the
+    * projection can name it. Otherwise (or over [[MaxJoinedRows]] rows) Spark plans the join, with
+    * the search still one local relation.
+    */
+  private def joinBack(plan: LogicalPlan): Option[LogicalPlan] = plan match {
+    case Join(left, right, Inner, Some(condition), _) if evaluable(condition) =>
+      innerJoin(plan.output, left, right, condition)
+        .orElse(innerJoin(plan.output, right, left, condition))
+    case Join(left, right, LeftSemi, Some(condition), _) if evaluable(condition) =>
+      evaluate(right)
+        .filter(_.size <= MaxJoinedRows)
+        .map(rows => matching(condition, right.output, rows, left))
     case _ => None
   }
 
-  private def local(
-      list: Seq[NamedExpression],
+  private def innerJoin(
       output: Seq[Attribute],
-      rows: Seq[InternalRow]
-  ): SparkPlan = {
-    val project = UnsafeProjection.create(list, output)
-    LocalTableScanExec(list.map(_.toAttribute), rows.map(r => project(r).copy()), None)
-  }
-
-  private def evaluable(e: NamedExpression): Boolean =
-    e.deterministic && e.find(_.isInstanceOf[SubqueryExpression]).isEmpty
-
-  /** A global sort directly over a driver-side search: all its rows, ranked. */
-  private object Ranked {
-    def unapply(plan: LogicalPlan): Option[(Seq[InternalRow], Seq[Attribute])] = plan match {
-      case Sort(order, true, scan: DataSourceV2ScanRelation, _)
-          if scan.relation.table.isInstanceOf[FullTextSearchTable] && scan.scan
-            .isInstanceOf[LocalScan] =>
-        val ordering = new InterpretedOrdering(order, scan.output)
-        Some((scan.scan.asInstanceOf[LocalScan].rows().toSeq.sorted(ordering), scan.output))
-      case _ => None
+      search: LogicalPlan,
+      other: LogicalPlan,
+      condition: Expression
+  ): Option[LogicalPlan] = {
+    val keys = splitConjuncts(condition).collect {
+      case EqualTo(a, b) if onlyOf(a, search) && onlyOf(b, other) && exactEquality(a.dataType) => a
+      case EqualTo(a, b) if onlyOf(b, search) && onlyOf(a, other) && exactEquality(b.dataType) => b
+    }
+    if (keys.isEmpty) return None
+    evaluate(search).filter(_.size <= MaxJoinedRows).flatMap { rows =>
+      val key = UnsafeProjection.create(keys, search.output)
+      val keyed = rows.filter { r =>
+        val k = key(r); !(0 until keys.size).exists(k.isNullAt)
+      }
+      val distinct = keyed.map(r => key(r).copy()).distinct.size == keyed.size
+      if (!distinct) None
+      else if (keyed.isEmpty) Some(LocalRelation(output, Nil))
+      else {
+        val matches = keyed.map(r => bind(condition, search.output, r))
+        val columns = output.map { a =>
+          val i = search.output.indexWhere(_.exprId == a.exprId)
+          if (i < 0) a
+          else {
+            // rows left by the filter match exactly one search row: the last needs no test
+            val values = keyed.map(r => Literal(r.get(i, a.dataType), a.dataType))
+            val value =
+              if (values.size == 1) values.head
+              else CaseWhen(matches.init.zip(values.init), values.last)
+            Alias(value, a.name)(exprId = a.exprId)
+          }
+        }
+        Some(Project(columns, Filter(anyOf(matches), other)))
+      }
     }
   }
+
+  /** The rows of `other` that `condition` matches with one of `rows` (the search side's). */
+  private def matching(
+      condition: Expression,
+      output: Seq[Attribute],
+      rows: Seq[InternalRow],
+      other: LogicalPlan
+  ): LogicalPlan =
+    if (rows.isEmpty) LocalRelation(other.output, Nil)
+    else Filter(anyOf(rows.map(r => bind(condition, output, r))), other)
+
+  /** Any of `conditions`; `e IN (v1, v2, ...)` when each is `e = v` for one `e` (a single key). */
+  private def anyOf(conditions: Seq[Expression]): Expression = {
+    val equalities = conditions.collect {
+      case EqualTo(e, v: Literal) if v.value != null => (e, v)
+      case EqualTo(v: Literal, e) if v.value != null => (e, v)
+    }
+    if (equalities.size == conditions.size && equalities.map(_._1.canonicalized).distinct.size == 1)
+      In(equalities.head._1, equalities.map(_._2).distinct)
+    else conditions.reduce(Or)
+  }
+
+  /** `condition` with the search's columns replaced by one search row's values. */
+  private def bind(condition: Expression, output: Seq[Attribute], row: InternalRow): Expression =
+    condition.transform {
+      case a: Attribute if output.exists(_.exprId == a.exprId) =>
+        val i = output.indexWhere(_.exprId == a.exprId)
+        Literal(row.get(i, a.dataType), a.dataType)
+    }
+
+  private def splitConjuncts(e: Expression): Seq[Expression] = e match {
+    case And(a, b) => splitConjuncts(a) ++ splitConjuncts(b)
+    case other     => Seq(other)
+  }
+
+  private def onlyOf(e: Expression, plan: LogicalPlan): Boolean =
+    e.references.nonEmpty && e.references.subsetOf(plan.outputSet)
+
+  /** Types whose SQL equality is equality of their values (no NaN or -0.0, no collation). */
+  private def exactEquality(t: DataType): Boolean = t match {
+    case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType | TimestampType |
+        TimestampNTZType =>
+      true
+    case _: DecimalType => true
+    case s: StringType  => s == StringType
+    case _              => false
+  }
+
+  /** The rows of `plan` when it is a driver-side search under operators the driver evaluates. The
+    * search's own failure propagates (the statement fails as the scan would); an operator's failure
+    * gives `None`, leaving the plan to Spark.
+    */
+  private def evaluate(plan: LogicalPlan): Option[Seq[InternalRow]] = plan match {
+    case scan: DataSourceV2ScanRelation if isDriverSearch(scan) =>
+      Some(scan.scan.asInstanceOf[LocalScan].rows().toSeq)
+    case Project(list, child) if list.forall(evaluable) =>
+      evaluate(child).flatMap(rows =>
+        attempt {
+          val project = UnsafeProjection.create(list, child.output)
+          rows.map(r => project(r).copy())
+        }
+      )
+    case Filter(condition, child) if evaluable(condition) =>
+      evaluate(child).flatMap(rows =>
+        attempt {
+          val predicate = Predicate.create(condition, child.output)
+          predicate.initialize(0)
+          rows.filter(predicate.eval)
+        }
+      )
+    // A local sort of the single "partition" the rows form orders them all, like a global one.
+    case Sort(order, _, child, _) if order.forall(o => evaluable(o.child)) =>
+      evaluate(child).flatMap(rows =>
+        attempt {
+          // Each row's sort keys are computed once, so a failing key fails here and not mid-sort.
+          val keys = UnsafeProjection.create(order.map(_.child), child.output)
+          val ordering = new InterpretedOrdering(order.zipWithIndex.map { case (o, i) =>
+            o.copy(child = BoundReference(i, o.child.dataType, o.child.nullable))
+          })
+          rows
+            .map(r => (keys(r).copy(): InternalRow, r))
+            .sortWith((a, b) => ordering.compare(a._1, b._1) < 0)
+            .map(_._2)
+        }
+      )
+    case GlobalLimit(IntegerLiteral(n), child) => evaluate(child).map(_.take(n))
+    case LocalLimit(IntegerLiteral(n), child)  => evaluate(child).map(_.take(n))
+    case Offset(IntegerLiteral(n), child)      => evaluate(child).map(_.drop(n))
+    case SubqueryAlias(_, child)               => evaluate(child)
+    case _                                     => None
+  }
+
+  private def attempt(rows: => Seq[InternalRow]): Option[Seq[InternalRow]] =
+    try Some(rows)
+    catch { case NonFatal(_) => None }
+
+  private def isDriverSearch(scan: DataSourceV2ScanRelation): Boolean =
+    scan.relation.table.isInstanceOf[FullTextSearchTable] && scan.scan.isInstanceOf[LocalScan]
+
+  private def evaluable(e: Expression): Boolean =
+    e.deterministic && !e.exists {
+      case _: SubqueryExpression                                 => true
+      case u: Unevaluable if !u.isInstanceOf[AttributeReference] => true
+      case _                                                     => false
+    }
 }
