@@ -56,7 +56,7 @@ import org.apache.paimon.utils.RoaringBitmap32;
  * (counted in {@link BucketResult#unsearchableRows()}). One BM25 across buckets: {@link #stats} per
  * bucket, summed, then {@link #search} with the sum. Archives are classified by their headers; an
  * archive whose header is intact but whose content fails the checksum makes the search fail with
- * {@link dev.strata.index.archive.CorruptArchiveException} (never a silently partial answer); a
+ * {@link dev.strata.shredding.io.DamagedFileException} (never a silently partial answer); a
  * rebuild replaces it.
  */
 public final class PkFullTextSearcher {
@@ -135,7 +135,7 @@ public final class PkFullTextSearcher {
      * each scored with its archive's own statistics.
      *
      * @throws IllegalArgumentException for a blank or unparsable query or k &lt;= 0
-     * @throws IOException when an archive cannot be read (e.g. {@code CorruptArchiveException})
+     * @throws IOException when an archive cannot be read (e.g. {@code DamagedFileException})
      */
     public BucketResult search(
             long snapshotId, BinaryRow partition, int bucket, String query, int k)

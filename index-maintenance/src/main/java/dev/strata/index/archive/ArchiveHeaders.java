@@ -1,5 +1,6 @@
 package dev.strata.index.archive;
 
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -109,9 +110,9 @@ public final class ArchiveHeaders {
     }
 
     private static long checkLength(IndexFileMeta meta, Path path, long length)
-            throws CorruptArchiveException {
+            throws DamagedFileException {
         if (length != meta.fileSize()) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     path.toString(),
                     "file size recorded in the index manifest",
                     meta.fileSize(),

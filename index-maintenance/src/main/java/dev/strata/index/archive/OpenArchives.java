@@ -1,5 +1,6 @@
 package dev.strata.index.archive;
 
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class OpenArchives {
     /**
      * An open archive for a search; close the lease when done.
      *
-     * @throws CorruptArchiveException when the file does not match its manifest entry or its
+     * @throws DamagedFileException when the file does not match its manifest entry or its
      *     checksum
      */
     public Lease acquire(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers)

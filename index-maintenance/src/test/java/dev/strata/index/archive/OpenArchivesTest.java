@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.fixtures.PkTable;
+import dev.strata.shredding.io.DamagedFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -83,7 +84,7 @@ class OpenArchivesTest {
         Files.write(local, bytes);
         Files.setLastModifiedTime(local, FileTime.fromMillis(before.toMillis() + 2000));
         assertThatThrownBy(() -> cache.acquire(files, archive, new ArchiveHeaders(false)))
-                .isInstanceOf(CorruptArchiveException.class)
+                .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum");
         cache.clear();
     }
