@@ -90,6 +90,44 @@ class OpenArchivesTest {
     }
 
     @Test
+    void anArchiveDroppedWhileInUseIsClosedWithItsLastLeaseAndNotBefore() throws Exception {
+        PkTable other = PkTable.create(dir.resolve("other"), PkTable.defaultOptions());
+        other.write(Arrays.asList(PkTable.row(7, "another archive")), null);
+        try (PkFullTextWriteHook hook =
+                PkFullTextWriteHook.create(other.table(), other.latestSnapshotId(), null)) {
+            other.compact(hook);
+        }
+        ArchiveFiles otherFiles = ArchiveFiles.of(other.table(), BinaryRow.EMPTY_ROW, 0);
+        IndexFileMeta otherArchive = other.archives().get(0);
+
+        OpenArchives cache = new OpenArchives(1);
+        OpenArchives.Lease held = cache.acquire(files, archive, new ArchiveHeaders(false));
+        ArchiveReader leased = held.reader();
+        ArchiveReader second;
+        try (OpenArchives.Lease lease =
+                cache.acquire(otherFiles, otherArchive, new ArchiveHeaders(false))) {
+            second = lease.reader();
+        }
+        assertThat(cache.size()).as("one archive kept").isEqualTo(1);
+        // Whichever of the two the cache dropped, the leased one is still open.
+        assertThat(leased.indexReader().getRefCount()).isEqualTo(1);
+        cache.clear();
+        assertThat(second.indexReader().getRefCount()).as("unused: closed when dropped").isZero();
+        assertThat(leased.indexReader().getRefCount()).as("dropped but leased").isEqualTo(1);
+        assertThat(leased.indexReader().numDocs()).isEqualTo(2);
+        // The same archive asked for again is opened afresh, not taken from under the lease.
+        try (OpenArchives.Lease again = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+            assertThat(again.reader()).isNotSameAs(leased);
+            assertThat(again.reader().indexReader().numDocs()).isEqualTo(2);
+        }
+        held.close();
+        held.close();
+        assertThat(leased.indexReader().getRefCount()).as("closed with its last lease").isZero();
+        cache.clear();
+        assertThat(cache.size()).isZero();
+    }
+
+    @Test
     void aNegativeCapacityIsRefused() {
         assertThatThrownBy(() -> new OpenArchives(-1))
                 .hasMessageContaining("strata.fulltext.open-archives");
