@@ -53,8 +53,8 @@ public final class ArchiveHeaders {
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
             String key = identity(files, meta, path, in);
             Known cached = headers.get(key);
-            if (cached != null && (!checkContent || cached.verified)) {
-                return cached.header;
+            if (cached != null && (!checkContent || cached.verified())) {
+                return cached.header();
             }
             long length = meta.fileSize();
             ArchiveHeader header = ArchiveFormat.readHeader(path.toString(), in, length).header;
@@ -102,13 +102,5 @@ public final class ArchiveHeaders {
         return length;
     }
 
-    private static final class Known {
-        final ArchiveHeader header;
-        final boolean verified;
-
-        Known(ArchiveHeader header, boolean verified) {
-            this.header = header;
-            this.verified = verified;
-        }
-    }
+    private record Known(ArchiveHeader header, boolean verified) {}
 }
