@@ -64,12 +64,21 @@ public final class DamagedFileException extends IOException {
         this.found = found;
     }
 
-    /** The same damage reported with another cause (e.g. the failure that led to finding it). */
+    /**
+     * The same damage reported with another cause (e.g. the failure that led to finding it); where
+     * it was found stays attached as a suppressed exception.
+     */
     public DamagedFileException(DamagedFileException damage, Throwable cause) {
         super(damage.getMessage(), cause);
         this.file = damage.file;
         this.expected = damage.expected;
         this.found = damage.found;
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t == damage) {
+                return;
+            }
+        }
+        addSuppressed(damage);
     }
 
     /** The damaged file, as a path string. */
