@@ -1,6 +1,6 @@
 package dev.strata.index;
 
-import dev.strata.shredding.parquet.DamagedFileException;
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -52,9 +52,6 @@ import org.apache.paimon.utils.SnapshotManager;
  * once per full path per JVM ({@link SnapshotBuckets}): the files are immutable and uniquely named.
  */
 public final class DeletionVectorChecksums {
-
-    private static final String WHAT_TO_DO =
-            " The file is damaged; restore it or rewrite the table from a good copy.";
 
     private DeletionVectorChecksums() {}
 
@@ -253,10 +250,7 @@ public final class DeletionVectorChecksums {
     }
 
     private static DamagedFileException damaged(String file, String why) {
-        return new DamagedFileException(
-                file,
-                "Cannot read deletion vectors from " + file + ": " + why + "." + WHAT_TO_DO,
-                null);
+        return new DamagedFileException(file, "deletion vectors: " + why, null);
     }
 
     /** Where the manifest says a data file's deletion vector is. */

@@ -10,6 +10,7 @@ import dev.strata.index.search.FreshRows;
 import dev.strata.index.search.SearchHit;
 import dev.strata.index.search.SearchQuery;
 import dev.strata.index.source.SourcePolicy;
+import dev.strata.shredding.cache.BoundedCache;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,8 +57,8 @@ import org.apache.paimon.utils.RoaringBitmap32;
  * (counted in {@link BucketResult#unsearchableRows()}). One BM25 across buckets: {@link #stats} per
  * bucket, summed, then {@link #search} with the sum. Archives are classified by their headers; an
  * archive whose header is intact but whose content fails the checksum makes the search fail with
- * {@link dev.strata.index.archive.CorruptArchiveException} (never a silently partial answer); a
- * rebuild replaces it.
+ * {@link dev.strata.shredding.io.DamagedFileException} (never a silently partial answer); a rebuild
+ * replaces it.
  */
 public final class PkFullTextSearcher {
 
@@ -135,7 +136,7 @@ public final class PkFullTextSearcher {
      * each scored with its archive's own statistics.
      *
      * @throws IllegalArgumentException for a blank or unparsable query or k &lt;= 0
-     * @throws IOException when an archive cannot be read (e.g. {@code CorruptArchiveException})
+     * @throws IOException when an archive cannot be read (e.g. {@code DamagedFileException})
      */
     public BucketResult search(
             long snapshotId, BinaryRow partition, int bucket, String query, int k)
@@ -764,14 +765,12 @@ public final class PkFullTextSearcher {
     private static final FreshCache FRESH = new FreshCache();
 
     private static final class FreshCache {
+        /** Buckets whose query-time rows are kept. */
         private static final int CAPACITY = 32;
-        private final LinkedHashMap<String, FreshRows> entries =
-                new LinkedHashMap<>(16, 0.75f, true) {
-                    @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, FreshRows> eldest) {
-                        return size() > CAPACITY;
-                    }
-                };
+
+        // Not closed on eviction: the rows are indexed on the heap, which the collector frees
+        // once the last search using them is done.
+        private final BoundedCache<String, FreshRows> entries = BoundedCache.of(CAPACITY);
 
         FreshRows parked(
                 FileStoreTable table,
@@ -859,11 +858,9 @@ public final class PkFullTextSearcher {
                 key.append('\u0000').append(f.fileName());
             }
             String k = key.toString();
-            synchronized (this) {
-                FreshRows cached = entries.get(k);
-                if (cached != null) {
-                    return cached;
-                }
+            FreshRows cached = entries.get(k);
+            if (cached != null) {
+                return cached;
             }
             FileStoreTable table0 = table;
             KeyValueFileReaderFactory readers =
@@ -874,10 +871,7 @@ public final class PkFullTextSearcher {
                                     new RowType(Collections.singletonList(definition.field())))
                             .build(partition, bucket, DeletionVector.emptyFactory());
             FreshRows built = build.build(readers::createRecordReader);
-            synchronized (this) {
-                FreshRows raced = entries.putIfAbsent(k, built);
-                return raced == null ? built : raced;
-            }
+            return entries.putIfAbsent(k, built);
         }
     }
 

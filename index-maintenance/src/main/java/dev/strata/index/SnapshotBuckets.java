@@ -1,8 +1,8 @@
 package dev.strata.index;
 
+import dev.strata.shredding.cache.BoundedCache;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,30 +17,19 @@ import org.apache.paimon.table.FileStoreTable;
  * searches: a snapshot never changes, so a repeated query, and the row reads after a search, skip
  * the manifest scan; so does the list of a snapshot's (partition, bucket)s a search plans over.
  * Keyed by the table's location and the snapshot's id, commit time and manifest lists (unique per
- * snapshot even when a table is dropped and re-created at the same path). Bounded, least recently
- * used first out. Also remembers which deletion-vector files had their checksums verified.
+ * snapshot even when a table is dropped and re-created at the same path). Bounded ({@link
+ * BoundedCache}). Also remembers which deletion-vector files had their checksums verified.
  */
 final class SnapshotBuckets {
 
     private static final int CAPACITY = 512;
     private static final SnapshotBuckets SHARED = new SnapshotBuckets();
 
-    private final LinkedHashMap<Key, Cached> entries =
-            new LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<Key, Cached> eldest) {
-                    return size() > CAPACITY;
-                }
-            };
+    private final BoundedCache<Key, Cached> entries = BoundedCache.of(CAPACITY);
 
     /** The (partition, bucket)s of recent snapshots, with their file and row counts. */
-    private final LinkedHashMap<Key, List<BucketEntry>> bucketEntries =
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<Key, List<BucketEntry>> eldest) {
-                    return size() > ENTRIES_CAPACITY;
-                }
-            };
+    private final BoundedCache<Key, List<BucketEntry>> bucketEntries =
+            BoundedCache.of(ENTRIES_CAPACITY);
 
     private static final int ENTRIES_CAPACITY = 32;
 
@@ -48,13 +37,8 @@ final class SnapshotBuckets {
      * Full paths of deletion-vector files whose checksums were verified ({@link
      * DeletionVectorChecksums}); such a file is immutable, so once per JVM is enough.
      */
-    private final LinkedHashMap<String, Boolean> verifiedDeletionFiles =
-            new LinkedHashMap<>(64, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                    return size() > VERIFIED_CAPACITY;
-                }
-            };
+    private final BoundedCache<String, Boolean> verifiedDeletionFiles =
+            BoundedCache.of(VERIFIED_CAPACITY);
 
     private static final int VERIFIED_CAPACITY = 16_384;
 
@@ -65,25 +49,20 @@ final class SnapshotBuckets {
     /** Every (partition, bucket) of the snapshot with its file and row counts (read-only). */
     List<BucketEntry> bucketEntries(FileStoreTable table, Snapshot snapshot) {
         Key key = new Key(table.location().toString(), snapshot, BinaryRow.EMPTY_ROW, 0);
-        synchronized (this) {
-            List<BucketEntry> c = bucketEntries.get(key);
-            if (c != null) {
-                return c;
-            }
+        List<BucketEntry> c = bucketEntries.get(key);
+        if (c != null) {
+            return c;
         }
         List<BucketEntry> read =
                 List.copyOf(table.store().newScan().withSnapshot(snapshot).readBucketEntries());
-        synchronized (this) {
-            List<BucketEntry> raced = bucketEntries.putIfAbsent(key, read);
-            return raced == null ? read : raced;
-        }
+        return bucketEntries.putIfAbsent(key, read);
     }
 
-    synchronized boolean deletionFileVerified(String path) {
+    boolean deletionFileVerified(String path) {
         return verifiedDeletionFiles.get(path) != null;
     }
 
-    synchronized void rememberDeletionFileVerified(String path) {
+    void rememberDeletionFileVerified(String path) {
         verifiedDeletionFiles.put(path, Boolean.TRUE);
     }
 
@@ -106,17 +85,12 @@ final class SnapshotBuckets {
     private Cached cached(
             FileStoreTable table, Snapshot snapshot, BinaryRow partition, int bucket) {
         Key key = new Key(table.location().toString(), snapshot, partition, bucket);
-        synchronized (this) {
-            Cached c = entries.get(key);
-            if (c != null) {
-                return c;
-            }
+        Cached c = entries.get(key);
+        if (c != null) {
+            return c;
         }
-        Cached read = new Cached(BucketFiles.read(table, snapshot, partition, bucket));
-        synchronized (this) {
-            Cached raced = entries.putIfAbsent(key, read);
-            return raced == null ? read : raced;
-        }
+        return entries.putIfAbsent(
+                key, new Cached(BucketFiles.read(table, snapshot, partition, bucket)));
     }
 
     private static final class Cached {

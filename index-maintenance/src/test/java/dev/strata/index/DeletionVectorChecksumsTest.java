@@ -3,7 +3,7 @@ package dev.strata.index;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.strata.shredding.parquet.DamagedFileException;
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.util.ArrayList;
@@ -66,7 +66,7 @@ class DeletionVectorChecksumsTest {
                                             FILE, bytes, (long) bytes.length, ranges))
                     .as("byte %d of %d flipped", at, good.length)
                     .isInstanceOf(DamagedFileException.class)
-                    .hasMessageStartingWith("Cannot read deletion vectors from " + FILE + ": ")
+                    .hasMessageStartingWith("Cannot read " + FILE + ": deletion vectors: ")
                     .hasMessageEndingWith(
                             "The file is damaged; restore it or rewrite the table from a good copy.");
         }

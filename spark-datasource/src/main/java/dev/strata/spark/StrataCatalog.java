@@ -434,7 +434,7 @@ public class StrataCatalog
             if (root instanceof org.apache.paimon.catalog.AbstractCatalog) {
                 org.apache.paimon.catalog.AbstractCatalog fs =
                         (org.apache.paimon.catalog.AbstractCatalog) root;
-                java.util.Optional<dev.strata.shredding.parquet.DamagedFileException> damaged =
+                java.util.Optional<dev.strata.shredding.io.DamagedFileException> damaged =
                         TableDiagnosis.findInSchemas(fs.fileIO(), fs.getTableLocation(id), e);
                 if (damaged.isPresent()) {
                     throw new java.io.UncheckedIOException(

@@ -2,6 +2,7 @@ package dev.strata.index.archive;
 
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceMeta;
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -162,7 +163,7 @@ public final class ArchiveFormat {
     static ParsedHeader readHeader(String file, SeekableInputStream in, long fileLength)
             throws IOException {
         if (fileLength < PREAMBLE_LENGTH + 8 + 4 + FOOTER_LENGTH) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file,
                     "file too short",
                     ">= " + (PREAMBLE_LENGTH + 8 + 4 + FOOTER_LENGTH) + " bytes",
@@ -172,11 +173,11 @@ public final class ArchiveFormat {
         DataInputStream pre = new DataInputStream(new ByteArrayInputStream(preamble));
         int magic = pre.readInt();
         if (magic != MAGIC) {
-            throw new CorruptArchiveException(file, "wrong magic", hex(MAGIC), hex(magic));
+            throw new DamagedFileException(file, "wrong magic", hex(MAGIC), hex(magic));
         }
         int version = pre.readInt();
         if (version != VERSION && version != VERSION_WITHOUT_KEYS) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file,
                     "unsupported archive version",
                     VERSION_WITHOUT_KEYS + " or " + VERSION,
@@ -186,7 +187,7 @@ public final class ArchiveFormat {
         if (bodyLength <= 0
                 || bodyLength > MAX_BODY_LENGTH
                 || PREAMBLE_LENGTH + (long) bodyLength + 8 + 4 + FOOTER_LENGTH > fileLength) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file,
                     "header length",
                     "1.."
@@ -202,7 +203,7 @@ public final class ArchiveFormat {
         long stored =
                 new DataInputStream(new ByteArrayInputStream(bodyAndCrc, bodyLength, 8)).readLong();
         if (stored != crc.getValue()) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file, "header checksum", hex(stored), hex(crc.getValue()));
         }
         readFooter(file, in, fileLength);
@@ -230,7 +231,7 @@ public final class ArchiveFormat {
                                     "analyzer settings length")];
             body.readFully(analyzer);
             if (body.available() != 0) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         file, "header body trailing bytes", 0, body.available());
             }
             header =
@@ -242,15 +243,15 @@ public final class ArchiveFormat {
                             docs,
                             version == VERSION);
         } catch (IllegalArgumentException | EOFException e) {
-            throw new CorruptArchiveException(file, "unreadable header body", e);
+            throw new DamagedFileException(file, "unreadable header body", e);
         }
         return new ParsedHeader(header, PREAMBLE_LENGTH + (long) bodyLength + 8);
     }
 
     private static int lengthField(String file, int length, int available, String what)
-            throws CorruptArchiveException {
+            throws DamagedFileException {
         if (length < 0 || length > available) {
-            throw new CorruptArchiveException(file, what, "0.." + available, length);
+            throw new DamagedFileException(file, what, "0.." + available, length);
         }
         return length;
     }
@@ -259,7 +260,7 @@ public final class ArchiveFormat {
     static long readFooter(String file, SeekableInputStream in, long fileLength)
             throws IOException {
         if (fileLength < FOOTER_LENGTH) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file,
                     "file too short for its footer",
                     ">= " + FOOTER_LENGTH + " bytes",
@@ -269,12 +270,12 @@ public final class ArchiveFormat {
         DataInputStream f = new DataInputStream(new ByteArrayInputStream(footer));
         int magic = f.readInt();
         if (magic != FOOTER_MAGIC) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file, "wrong footer magic", hex(FOOTER_MAGIC), hex(magic));
         }
         long contentLength = f.readLong();
         if (contentLength != fileLength - FOOTER_LENGTH) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file, "content length", fileLength - FOOTER_LENGTH, contentLength);
         }
         return f.readLong();
@@ -291,7 +292,7 @@ public final class ArchiveFormat {
         while (left > 0) {
             int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
             if (n < 0) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         file,
                         "file ended early",
                         fileLength + " bytes",
@@ -301,7 +302,7 @@ public final class ArchiveFormat {
             left -= n;
         }
         if (crc.getValue() != stored) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file, "checksum failed", hex(stored), hex(crc.getValue()));
         }
     }
@@ -316,20 +317,20 @@ public final class ArchiveFormat {
                 new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 4))).readInt();
         pos += 4;
         if (count <= 0 || count > (limit - pos) / 10) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     file, "packed file count", "1.." + Math.max(1, (limit - pos) / 10), count);
         }
         Map<String, long[]> files = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             if (pos + 2 > limit) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         file, "packed file entry " + i + " offset", "<= " + (limit - 2), pos);
             }
             int nameLength =
                     new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 2)))
                             .readUnsignedShort();
             if (pos + 2 + nameLength + 8 > limit) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         file,
                         "packed file entry " + i + " name length",
                         "<= " + (limit - pos - 10),
@@ -341,25 +342,25 @@ public final class ArchiveFormat {
             try {
                 name = e.readUTF();
             } catch (IOException ex) {
-                throw new CorruptArchiveException(file, "packed file entry " + i + " name", ex);
+                throw new DamagedFileException(file, "packed file entry " + i + " name", ex);
             }
             long length = e.readLong();
             long dataStart = pos + 2 + nameLength + 8;
             if (length < 0 || length > limit - dataStart) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         file,
                         "packed file '" + name + "' length",
                         "0.." + (limit - dataStart),
                         length);
             }
             if (files.put(name, new long[] {dataStart, length}) != null) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         file, "packed file names", "unique", name + " twice");
             }
             pos = dataStart + length;
         }
         if (pos != limit) {
-            throw new CorruptArchiveException(file, "end of packed files", limit, pos);
+            throw new DamagedFileException(file, "end of packed files", limit, pos);
         }
         return files;
     }
@@ -372,7 +373,7 @@ public final class ArchiveFormat {
         while (done < length) {
             int n = in.read(bytes, done, length - done);
             if (n < 0) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         file,
                         "file ended early at offset " + offset,
                         length + " bytes",

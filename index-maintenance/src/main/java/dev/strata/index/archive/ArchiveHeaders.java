@@ -1,11 +1,8 @@
 package dev.strata.index.archive;
 
+import dev.strata.shredding.cache.BoundedCache;
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.IOException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.paimon.fs.FileStatus;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.SeekableInputStream;
@@ -21,23 +18,16 @@ import org.apache.paimon.index.IndexFileMeta;
  * <p>A header read checks magic, version, lengths, the header checksum, the footer and that the
  * file has the size recorded in the manifest; {@link #verify} additionally checks the CRC32 of the
  * whole file, once per identity. Failures are not cached (an I/O error may be transient). At most 4
- * 096 headers are remembered, least recently used first out, so a long-lived searcher does not grow
- * without bound.
+ * 096 headers are remembered ({@link BoundedCache}), so a long-lived searcher does not grow without
+ * bound.
  */
 public final class ArchiveHeaders {
 
     private static final int CAPACITY = 4096;
 
-    private final Map<String, ArchiveHeader> headers =
-            Collections.synchronizedMap(
-                    new LinkedHashMap<>(64, 0.75f, true) {
-                        @Override
-                        protected boolean removeEldestEntry(
-                                Map.Entry<String, ArchiveHeader> eldest) {
-                            return size() > CAPACITY;
-                        }
-                    });
-    private final Set<String> verified = ConcurrentHashMap.newKeySet();
+    /** Headers by identity of the archive's bytes, and whether the whole file was verified. */
+    private final BoundedCache<String, Known> headers = BoundedCache.of(CAPACITY);
+
     private final boolean verifyContent;
 
     /**
@@ -62,17 +52,16 @@ public final class ArchiveHeaders {
         Path path = files.path(meta);
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
             String key = identity(files, meta, path, in);
-            ArchiveHeader cached = headers.get(key);
-            if (cached != null && (!checkContent || verified.contains(key))) {
-                return cached;
+            Known cached = headers.get(key);
+            if (cached != null && (!checkContent || cached.verified())) {
+                return cached.header();
             }
             long length = meta.fileSize();
             ArchiveHeader header = ArchiveFormat.readHeader(path.toString(), in, length).header;
             if (checkContent) {
                 ArchiveFormat.verifyChecksum(path.toString(), in, length);
-                rememberVerified(key);
             }
-            headers.put(key, header);
+            headers.put(key, new Known(header, checkContent));
             return header;
         }
     }
@@ -96,22 +85,15 @@ public final class ArchiveHeaders {
                 + Long.toHexString(checksum);
     }
 
-    private void rememberVerified(String key) {
-        if (verified.size() >= CAPACITY) {
-            verified.clear();
-        }
-        verified.add(key);
-    }
-
     static long checkedLength(ArchiveFiles files, IndexFileMeta meta, Path path)
             throws IOException {
         return checkLength(meta, path, files.fileIO().getFileSize(path));
     }
 
     private static long checkLength(IndexFileMeta meta, Path path, long length)
-            throws CorruptArchiveException {
+            throws DamagedFileException {
         if (length != meta.fileSize()) {
-            throw new CorruptArchiveException(
+            throw new DamagedFileException(
                     path.toString(),
                     "file size recorded in the index manifest",
                     meta.fileSize(),
@@ -119,4 +101,6 @@ public final class ArchiveHeaders {
         }
         return length;
     }
+
+    private record Known(ArchiveHeader header, boolean verified) {}
 }

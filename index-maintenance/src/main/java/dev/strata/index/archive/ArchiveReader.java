@@ -1,5 +1,6 @@
 package dev.strata.index.archive;
 
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class ArchiveReader implements Closeable {
             ArchiveFormat.ParsedHeader parsed =
                     ArchiveFormat.readHeader(path.toString(), in, length);
             if (parsed.header.rowCount() != meta.rowCount()) {
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         path.toString(),
                         "row count recorded in the index manifest",
                         meta.rowCount(),
@@ -58,11 +59,11 @@ public final class ArchiveReader implements Closeable {
             try {
                 reader = DirectoryReader.open(dir);
             } catch (IOException | RuntimeException e) {
-                throw new CorruptArchiveException(path.toString(), "unreadable Lucene index", e);
+                throw new DamagedFileException(path.toString(), "unreadable Lucene index", e);
             }
             if (reader.numDocs() != parsed.header.docCount()) {
                 reader.close();
-                throw new CorruptArchiveException(
+                throw new DamagedFileException(
                         path.toString(),
                         "document count",
                         parsed.header.docCount(),

@@ -1,12 +1,10 @@
 package dev.strata.index.archive;
 
+import dev.strata.shredding.cache.BoundedCache;
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.io.UncheckedIOException;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
@@ -18,17 +16,16 @@ import org.apache.paimon.index.IndexFileMeta;
  * <p>An entry is keyed by what identifies the archive's bytes (full path, length, modification time
  * and the checksum stored in its footer, see {@link ArchiveHeaders}): a copied or restored table's
  * archive of the same name, or a file rewritten in place, is a different entry that is opened and
- * verified afresh. At most {@code capacity} archives stay open (least recently used first out,
- * system property {@code strata.fulltext.open-archives}, default 64); an evicted archive is closed
- * when its last {@link Lease} is returned. Failures are not cached.
+ * verified afresh. At most {@code capacity} archives stay open ({@link BoundedCache}; system
+ * property {@code strata.fulltext.open-archives}, default 64); an evicted archive is closed when
+ * its last {@link Lease} is returned. Failures are not cached.
  */
 public final class OpenArchives {
 
     private static final OpenArchives SHARED =
             new OpenArchives(Integer.getInteger("strata.fulltext.open-archives", 64));
 
-    private final int capacity;
-    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private final BoundedCache<String, Entry> entries;
 
     OpenArchives(int capacity) {
         if (capacity < 0) {
@@ -37,7 +34,7 @@ public final class OpenArchives {
                             + capacity
                             + ". Set strata.fulltext.open-archives to 0 (open per search) or more.");
         }
-        this.capacity = capacity;
+        this.entries = BoundedCache.of(capacity, Entry::uncache);
     }
 
     /** The cache of this JVM. */
@@ -48,8 +45,7 @@ public final class OpenArchives {
     /**
      * An open archive for a search; close the lease when done.
      *
-     * @throws CorruptArchiveException when the file does not match its manifest entry or its
-     *     checksum
+     * @throws DamagedFileException when the file does not match its manifest entry or its checksum
      */
     public Lease acquire(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers)
             throws IOException {
@@ -58,122 +54,112 @@ public final class OpenArchives {
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
             key = ArchiveHeaders.identity(files, meta, path, in);
         }
-        synchronized (this) {
-            Entry entry = entries.get(key);
-            if (entry != null) {
-                entry.leases++;
-                return new Lease(this, entry);
+        Entry cached = entries.get(key);
+        if (cached != null && cached.lease()) {
+            return new Lease(cached);
+        }
+        Entry opened = new Entry(ArchiveReader.open(files, meta, headers));
+        // The opener's lease first: the entry may leave the cache as soon as it is put.
+        opened.lease();
+        Entry kept = entries.putIfAbsent(key, opened);
+        if (kept != opened) {
+            // Another search opened the same archive meanwhile: use that one if it is still open.
+            if (kept.lease()) {
+                opened.uncache();
+                opened.release();
+                return new Lease(kept);
             }
+            // Closed meanwhile: this search keeps its own copy, uncached.
+            opened.uncache();
         }
-        Entry opened = new Entry(key, ArchiveReader.open(files, meta, headers));
-        List<Entry> toClose = new ArrayList<>();
-        Lease lease;
-        synchronized (this) {
-            Entry existing = entries.get(key);
-            if (existing != null) {
-                // Another search opened the same archive meanwhile: use that one.
-                toClose.add(opened);
-                existing.leases++;
-                lease = new Lease(this, existing);
-            } else {
-                opened.leases = 1;
-                lease = new Lease(this, opened);
-                if (capacity > 0) {
-                    entries.put(key, opened);
-                    opened.cached = true;
-                    evict(toClose);
-                }
-            }
-        }
-        closeAll(toClose);
-        return lease;
-    }
-
-    private void evict(List<Entry> toClose) {
-        Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator();
-        while (entries.size() > capacity && it.hasNext()) {
-            Entry oldest = it.next().getValue();
-            it.remove();
-            oldest.cached = false;
-            if (oldest.leases == 0) {
-                toClose.add(oldest);
-            }
-        }
-    }
-
-    private void release(Entry entry) throws IOException {
-        boolean close;
-        synchronized (this) {
-            entry.leases--;
-            close = entry.leases == 0 && !entry.cached;
-        }
-        if (close) {
-            entry.reader.close();
-        }
+        return new Lease(opened);
     }
 
     /** Closes every archive no search is using and forgets all (tests, shutdown). */
-    public void clear() throws IOException {
-        List<Entry> toClose = new ArrayList<>();
-        synchronized (this) {
-            for (Entry e : entries.values()) {
-                e.cached = false;
-                if (e.leases == 0) {
-                    toClose.add(e);
-                }
-            }
-            entries.clear();
-        }
-        closeAll(toClose);
+    public void clear() {
+        entries.clear();
     }
 
-    synchronized int size() {
+    long size() {
         return entries.size();
     }
 
-    private static void closeAll(List<Entry> entries) throws IOException {
-        IOException first = null;
-        for (Entry e : entries) {
-            try {
-                e.reader.close();
-            } catch (IOException ex) {
-                if (first == null) {
-                    first = ex;
+    /**
+     * An open archive and who holds it: the searches with a lease and the cache. It is closed once,
+     * when neither holds it any more; a leased entry the cache dropped stays open until its last
+     * lease is returned.
+     */
+    private static final class Entry {
+        final ArchiveReader reader;
+        private int leases;
+        private boolean cached = true;
+        private boolean closed;
+
+        Entry(ArchiveReader reader) {
+            this.reader = reader;
+        }
+
+        /** Takes a lease; false when the archive was already closed. */
+        synchronized boolean lease() {
+            if (closed) {
+                return false;
+            }
+            leases++;
+            return true;
+        }
+
+        void release() throws IOException {
+            boolean close;
+            synchronized (this) {
+                leases--;
+                close = closeIfUnused();
+            }
+            if (close) {
+                reader.close();
+            }
+        }
+
+        /** The cache dropped the entry (evicted, cleared). */
+        void uncache() {
+            boolean close;
+            synchronized (this) {
+                cached = false;
+                close = closeIfUnused();
+            }
+            if (close) {
+                try {
+                    reader.close();
+                } catch (IOException e) {
+                    // Nothing waits for this archive any more; a failed close loses nothing.
+                    throw new UncheckedIOException(e);
                 }
             }
         }
-        if (first != null) {
-            throw first;
-        }
-    }
 
-    private static final class Entry {
-        final String key;
-        final ArchiveReader reader;
-        int leases;
-        boolean cached;
-
-        Entry(String key, ArchiveReader reader) {
-            this.key = key;
-            this.reader = reader;
+        private boolean closeIfUnused() {
+            if (leases == 0 && !cached && !closed) {
+                closed = true;
+                return true;
+            }
+            return false;
         }
     }
 
     /** One search's use of an open archive. */
     public static final class Lease implements Closeable {
-        private final OpenArchives owner;
         private final Entry entry;
         private boolean closed;
 
-        private Lease(OpenArchives owner, Entry entry) {
-            this.owner = owner;
+        private Lease(Entry entry) {
             this.entry = entry;
         }
 
         public ArchiveReader reader() {
             if (closed) {
                 throw new IllegalStateException(
-                        "Cannot use full-text archive " + entry.key + ": its lease was returned.");
+                        "Cannot use full-text archive "
+                                + entry.reader.meta().fileName()
+                                + ": its lease was returned.");
             }
             return entry.reader;
         }
@@ -182,7 +168,7 @@ public final class OpenArchives {
         public void close() throws IOException {
             if (!closed) {
                 closed = true;
-                owner.release(entry);
+                entry.release();
             }
         }
     }

@@ -9,6 +9,7 @@ import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.fixtures.PkTable;
 import dev.strata.index.maintain.BucketIndexState;
+import dev.strata.shredding.io.DamagedFileException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,19 +59,23 @@ class ArchiveCorruptionTest {
         Files.write(local, bytes);
     }
 
-    private CorruptArchiveException openFails() {
+    private DamagedFileException openFails() {
         Throwable thrown = null;
         try (ArchiveReader ignored = ArchiveReader.open(files, archive, new ArchiveHeaders(true))) {
             // not expected
         } catch (Throwable e) {
             thrown = e;
         }
-        assertThat(thrown).isInstanceOf(CorruptArchiveException.class);
+        assertThat(thrown).isInstanceOf(DamagedFileException.class);
         assertThat(thrown.getMessage())
                 .contains(local.getFileName().toString())
-                .contains("expected=")
-                .contains("actual=");
-        return (CorruptArchiveException) thrown;
+                .contains(": expected ")
+                .contains(", found ");
+        DamagedFileException damaged = (DamagedFileException) thrown;
+        assertThat(damaged.file()).endsWith(local.getFileName().toString());
+        assertThat(damaged.expected()).isPresent();
+        assertThat(damaged.found()).isPresent();
+        return damaged;
     }
 
     private BucketIndexState classify(boolean verifyContent) {
@@ -101,7 +106,7 @@ class ArchiveCorruptionTest {
                                                 0,
                                                 "paimon",
                                                 3))
-                .isInstanceOf(CorruptArchiveException.class);
+                .isInstanceOf(DamagedFileException.class);
         // A rebuild retires the corrupt archive and builds a replacement for its level.
         PkFullTextRebuild.Result result =
                 PkFullTextRebuild.run(
@@ -156,7 +161,7 @@ class ArchiveCorruptionTest {
                         (org.apache.paimon.index.GlobalIndexMeta) null,
                         null);
         assertThatThrownBy(() -> new ArchiveHeaders(false).header(files, lying))
-                .isInstanceOf(CorruptArchiveException.class)
+                .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("footer")
                 .hasMessageContaining(local.getFileName().toString());
     }
@@ -168,7 +173,7 @@ class ArchiveCorruptionTest {
         rewrite(bytes);
         assertThat(openFails().getMessage())
                 .contains("unsupported archive version")
-                .contains("expected=1 or 2 actual=99");
+                .contains("expected 1 or 2, found 99");
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
     }
 
@@ -179,7 +184,7 @@ class ArchiveCorruptionTest {
         rewrite(bytes);
         assertThat(openFails().getMessage())
                 .contains("wrong magic")
-                .contains("expected=0x53544654 actual=0x12345678");
+                .contains("expected 0x53544654, found 0x12345678");
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
     }
 
@@ -215,11 +220,11 @@ class ArchiveCorruptionTest {
         Files.write(copyLocal, bytes);
         Files.setLastModifiedTime(copyLocal, time);
         assertThatThrownBy(() -> headers.verify(copyFiles, archive))
-                .isInstanceOf(CorruptArchiveException.class)
+                .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum failed")
                 .hasMessageContaining(copyLocal.toString());
         assertThatThrownBy(() -> ArchiveReader.open(copyFiles, archive, headers).close())
-                .isInstanceOf(CorruptArchiveException.class)
+                .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining(copyLocal.toString());
         // The original stays verified and searchable; the JVM's searches check the copy before
         // answering.
@@ -238,7 +243,7 @@ class ArchiveCorruptionTest {
                                                 0,
                                                 "paimon",
                                                 3))
-                .isInstanceOf(CorruptArchiveException.class)
+                .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining(copyLocal.toString());
     }
 
@@ -257,7 +262,7 @@ class ArchiveCorruptionTest {
         rewrite(bytes);
         Files.setLastModifiedTime(local, time);
         assertThatThrownBy(() -> headers.verify(files, archive))
-                .isInstanceOf(CorruptArchiveException.class)
+                .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum failed")
                 .hasMessageContaining(local.toString());
     }

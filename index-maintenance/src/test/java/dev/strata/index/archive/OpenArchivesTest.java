@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.fixtures.PkTable;
+import dev.strata.shredding.io.DamagedFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -83,9 +84,47 @@ class OpenArchivesTest {
         Files.write(local, bytes);
         Files.setLastModifiedTime(local, FileTime.fromMillis(before.toMillis() + 2000));
         assertThatThrownBy(() -> cache.acquire(files, archive, new ArchiveHeaders(false)))
-                .isInstanceOf(CorruptArchiveException.class)
+                .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum");
         cache.clear();
+    }
+
+    @Test
+    void anArchiveDroppedWhileInUseIsClosedWithItsLastLeaseAndNotBefore() throws Exception {
+        PkTable other = PkTable.create(dir.resolve("other"), PkTable.defaultOptions());
+        other.write(Arrays.asList(PkTable.row(7, "another archive")), null);
+        try (PkFullTextWriteHook hook =
+                PkFullTextWriteHook.create(other.table(), other.latestSnapshotId(), null)) {
+            other.compact(hook);
+        }
+        ArchiveFiles otherFiles = ArchiveFiles.of(other.table(), BinaryRow.EMPTY_ROW, 0);
+        IndexFileMeta otherArchive = other.archives().get(0);
+
+        OpenArchives cache = new OpenArchives(1);
+        OpenArchives.Lease held = cache.acquire(files, archive, new ArchiveHeaders(false));
+        ArchiveReader leased = held.reader();
+        ArchiveReader second;
+        try (OpenArchives.Lease lease =
+                cache.acquire(otherFiles, otherArchive, new ArchiveHeaders(false))) {
+            second = lease.reader();
+        }
+        assertThat(cache.size()).as("one archive kept").isEqualTo(1);
+        // Whichever of the two the cache dropped, the leased one is still open.
+        assertThat(leased.indexReader().getRefCount()).isEqualTo(1);
+        cache.clear();
+        assertThat(second.indexReader().getRefCount()).as("unused: closed when dropped").isZero();
+        assertThat(leased.indexReader().getRefCount()).as("dropped but leased").isEqualTo(1);
+        assertThat(leased.indexReader().numDocs()).isEqualTo(2);
+        // The same archive asked for again is opened afresh, not taken from under the lease.
+        try (OpenArchives.Lease again = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+            assertThat(again.reader()).isNotSameAs(leased);
+            assertThat(again.reader().indexReader().numDocs()).isEqualTo(2);
+        }
+        held.close();
+        held.close();
+        assertThat(leased.indexReader().getRefCount()).as("closed with its last lease").isZero();
+        cache.clear();
+        assertThat(cache.size()).isZero();
     }
 
     @Test

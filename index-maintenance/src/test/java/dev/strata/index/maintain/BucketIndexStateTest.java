@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeader;
-import dev.strata.index.archive.CorruptArchiveException;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceFile;
 import dev.strata.index.source.SourceMeta;
+import dev.strata.shredding.io.DamagedFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,7 +27,7 @@ class BucketIndexStateTest {
             a -> {
                 ArchiveHeader h = headers.get(a.fileName());
                 if (h == null) {
-                    throw new CorruptArchiveException(
+                    throw new DamagedFileException(
                             a.fileName(), "wrong magic", "0x53544654", "0x0");
                 }
                 return h;

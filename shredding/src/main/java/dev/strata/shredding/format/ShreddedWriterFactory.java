@@ -3,6 +3,7 @@ package dev.strata.shredding.format;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.allocate.KAdaptation;
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.cache.BoundedCache;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetWriter;
 import java.io.IOException;
@@ -66,23 +67,14 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
 
     private static final SharedWindows SHARED = new SharedWindows();
 
-    /**
-     * Windows shared per (table path, column, K_max), least recently used evicted beyond 1 024
-     * entries.
-     */
+    /** Windows shared per (table path, column, K_max), at most 1 024 ({@link BoundedCache}). */
     private static final class SharedWindows {
-        private final Map<String, KAdaptation> windows =
-                new java.util.LinkedHashMap<String, KAdaptation>(64, 0.75f, true) {
-                    @Override
-                    protected boolean removeEldestEntry(Map.Entry<String, KAdaptation> eldest) {
-                        return size() > 1024;
-                    }
-                };
+        private final BoundedCache<String, KAdaptation> windows = BoundedCache.of(1024);
 
-        synchronized KAdaptation window(String path, String column, int maxColumns) {
-            return windows.computeIfAbsent(
-                    path + "\u0000" + column + "\u0000" + maxColumns,
-                    k -> new KAdaptation(maxColumns));
+        KAdaptation window(String path, String column, int maxColumns) {
+            String key = path + "\u0000" + column + "\u0000" + maxColumns;
+            KAdaptation window = windows.get(key);
+            return window != null ? window : windows.putIfAbsent(key, new KAdaptation(maxColumns));
         }
     }
 

@@ -3,7 +3,9 @@ package dev.strata.shredding.layout;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -156,23 +158,17 @@ public final class PaimonShreddingKeys {
 
     /**
      * The column's layout from Paimon's keys alone: D, S, O, K and W, with no per-row-group zones
-     * or placements (readers then resolve every row through {@code __field_mapping}). Problems are
-     * reported as {@link IllegalStateException} naming the column and the file.
+     * or placements (readers then resolve every row through {@code __field_mapping}). Damage is
+     * reported as a {@link DamagedFileException} (unchecked) naming the column and the file.
      */
     public static ShreddedColumnMeta decode(
             Map<String, String> metadata, ValueKind kind, String column, String file) {
         String where = "column '" + column + "' of file " + file;
         if (!isShredded(metadata)) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": "
-                            + STORAGE_LAYOUT
-                            + " is not '"
-                            + SHARED_SHREDDING
-                            + "'. The file is corrupt.");
+            throw ShreddingFooter.damaged(
+                    column, file, STORAGE_LAYOUT + " is not '" + SHARED_SHREDDING + "'", null);
         }
-        int version = integer(metadata, VERSION, where);
+        int version = integer(metadata, VERSION, column, file);
         if (version != CURRENT_VERSION) {
             throw new IllegalStateException(
                     "Cannot read shredding metadata of "
@@ -185,59 +181,50 @@ public final class PaimonShreddingKeys {
                             + CURRENT_VERSION
                             + ". Upgrade Strata to read this file.");
         }
-        int originalSize = integer(metadata, FIELD_DICT_ORIGINAL_SIZE, where);
+        int originalSize = integer(metadata, FIELD_DICT_ORIGINAL_SIZE, column, file);
         String codec =
                 metadata.getOrDefault(FIELD_DICT_COMPRESSION, "zstd")
                         .trim()
                         .toLowerCase(Locale.ROOT);
         if (!codec.equals("none") && !codec.equals("lz4") && !codec.equals("zstd")) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": "
-                            + FIELD_DICT_COMPRESSION
-                            + " is '"
-                            + codec
-                            + "', expected none, lz4 or zstd. The file is corrupt.");
+            throw ShreddingFooter.damaged(
+                    column,
+                    file,
+                    FIELD_DICT_COMPRESSION + " is '" + codec + "', expected none, lz4 or zstd",
+                    null);
         }
-        int k = integer(metadata, NUM_COLUMNS, where);
-        int w = integer(metadata, MAX_ROW_WIDTH, where);
+        int k = integer(metadata, NUM_COLUMNS, column, file);
+        int w = integer(metadata, MAX_ROW_WIDTH, column, file);
         if (k < 0 || w < 0 || originalSize < 0) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": negative "
+            throw ShreddingFooter.damaged(
+                    column,
+                    file,
+                    "negative "
                             + NUM_COLUMNS
                             + ", "
                             + MAX_ROW_WIDTH
                             + " or "
-                            + FIELD_DICT_ORIGINAL_SIZE
-                            + ". The file is corrupt.");
+                            + FIELD_DICT_ORIGINAL_SIZE,
+                    null);
         }
         try {
             byte[] packed =
-                    required(metadata, FIELD_DICT, where).getBytes(StandardCharsets.ISO_8859_1);
+                    required(metadata, FIELD_DICT, column, file)
+                            .getBytes(StandardCharsets.ISO_8859_1);
             byte[] json = decompress(packed, originalSize, codec);
             String[] keys = parseDictionary(json);
             int[][] columns =
-                    parseFieldColumns(required(metadata, FIELD_COLUMNS, where), keys.length, k);
+                    parseFieldColumns(
+                            required(metadata, FIELD_COLUMNS, column, file), keys.length, k);
             BitSet overflow =
-                    parseOverflowSet(required(metadata, OVERFLOW_SET, where), keys.length);
+                    parseOverflowSet(required(metadata, OVERFLOW_SET, column, file), keys.length);
             return ShreddedColumnMeta.withoutZones(
                     k, w, kind, Arrays.asList(keys), columns, overflow);
         } catch (RuntimeException e) {
-            if (e instanceof IllegalStateException
-                    && e.getMessage() != null
-                    && e.getMessage().startsWith("Cannot read")) {
+            if (e instanceof UncheckedIOException && DamagedFileException.in(e).isPresent()) {
                 throw e;
             }
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": malformed value ("
-                            + e
-                            + "). The file is corrupt.",
-                    e);
+            throw ShreddingFooter.damaged(column, file, "malformed value (" + e + ")", e);
         }
     }
 
@@ -420,33 +407,23 @@ public final class PaimonShreddingKeys {
         return out;
     }
 
-    private static String required(Map<String, String> metadata, String key, String where) {
+    private static String required(
+            Map<String, String> metadata, String key, String column, String file) {
         String v = metadata.get(key);
         if (v == null) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": key "
-                            + key
-                            + " is missing. The file is corrupt.");
+            throw ShreddingFooter.damaged(column, file, "key " + key + " is missing", null);
         }
         return v;
     }
 
-    private static int integer(Map<String, String> metadata, String key, String where) {
-        String v = required(metadata, key, where);
+    private static int integer(
+            Map<String, String> metadata, String key, String column, String file) {
+        String v = required(metadata, key, column, file);
         try {
             return Integer.parseInt(v.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": key "
-                            + key
-                            + " is '"
-                            + v
-                            + "', expected an integer. The file is corrupt.",
-                    e);
+            throw ShreddingFooter.damaged(
+                    column, file, "key " + key + " is '" + v + "', expected an integer", e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.strata.shredding.layout;
 
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -247,8 +248,8 @@ public final class ShreddingFooter {
     }
 
     /**
-     * Decodes a Blob's Base64 text. Every problem is reported as an {@link IllegalStateException}
-     * naming the column and the file.
+     * Decodes a Blob's Base64 text. Damage is reported as a {@link DamagedFileException}
+     * (unchecked: {@link DamagedFileException#unchecked()}), naming the column and the file.
      */
     public static ShreddedColumnMeta decode(String text, String column, String file) {
         return decode(
@@ -293,6 +294,13 @@ public final class ShreddingFooter {
                 file);
     }
 
+    /** The error for damaged shredding metadata of {@code column} in {@code file}. */
+    static UncheckedIOException damaged(String column, String file, String why, Throwable cause) {
+        return new DamagedFileException(
+                        file, "shredding metadata of column '" + column + "': " + why, cause)
+                .unchecked();
+    }
+
     /**
      * D, S, O, K and W of {@code column} from Paimon's layout keys of the column ({@code keys}, the
      * column's custom metadata in the {@link ArrowSchemaFooter} entry; null when the entry or the
@@ -301,17 +309,15 @@ public final class ShreddingFooter {
     public static ShreddedColumnMeta paimonLayout(
             Map<String, String> keys, String column, String file) {
         if (!PaimonShreddingKeys.isShredded(keys)) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of column '"
-                            + column
-                            + "' of file "
-                            + file
-                            + ": Strata's footer entry (version "
+            throw damaged(
+                    column,
+                    file,
+                    "Strata's footer entry (version "
                             + VERSION
                             + ") takes the keys from Paimon's "
                             + ArrowSchemaFooter.KEY
-                            + " entry, which has no shared-shredding keys for the column. The file is"
-                            + " corrupt.");
+                            + " entry, which has no shared-shredding keys for the column",
+                    null);
         }
         return PaimonShreddingKeys.decode(keys, ValueKind.NONE, column, file);
     }
@@ -319,8 +325,8 @@ public final class ShreddingFooter {
     /**
      * Decodes a Blob's Base64 text; a version 3 Blob takes D, S and O from {@code paimonLayout}
      * (called at most once, only for version 3), whose K, W and dictionary size must match the
-     * Blob's. Every problem is reported as an {@link IllegalStateException} naming the column and
-     * the file.
+     * Blob's. Damage is reported as a {@link DamagedFileException} (unchecked) naming the column
+     * and the file.
      */
     public static ShreddedColumnMeta decode(
             String text, Supplier<ShreddedColumnMeta> paimonLayout, String column, String file) {
@@ -329,21 +335,11 @@ public final class ShreddingFooter {
         try {
             blob = Base64.getDecoder().decode(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": the footer value is not Base64 ("
-                            + e.getMessage()
-                            + "). The file is corrupt.",
-                    e);
+            throw damaged(
+                    column, file, "the footer value is not Base64 (" + e.getMessage() + ")", e);
         }
         if (blob.length < MAGIC.length + 1 + 4 || !Arrays.equals(Arrays.copyOf(blob, 4), MAGIC)) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": expected magic SSMF, found "
-                            + describeMagic(blob)
-                            + ". The file is corrupt.");
+            throw damaged(column, file, "expected magic SSMF, found " + describeMagic(blob), null);
         }
         CRC32 crc = new CRC32();
         crc.update(blob, 0, blob.length - 4);
@@ -354,10 +350,11 @@ public final class ShreddingFooter {
                         | (blob[blob.length - 1] & 0xFF);
         int actual = (int) crc.getValue();
         if (expected != actual) {
-            throw new IllegalStateException(
-                    String.format(
-                            "Cannot read shredding metadata of %s: checksum failed: expected=%08x actual=%08x. The file is corrupt.",
-                            where, expected, actual));
+            throw damaged(
+                    column,
+                    file,
+                    String.format("checksum failed: expected %08x, found %08x", expected, actual),
+                    null);
         }
         int version = blob[4];
         if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
@@ -374,7 +371,8 @@ public final class ShreddingFooter {
                             + VERSION
                             + ". Upgrade Strata to read this file.");
         }
-        ShreddedColumnMeta layout = null;
+        // Version 3 takes D, S and O from Paimon's entry; a problem there is reported as is.
+        ShreddedColumnMeta layout = version == VERSION ? paimonLayout.get() : null;
         try {
             Cursor in = new Cursor(blob, 5, blob.length - 4);
             int rawLength = readVInt(in);
@@ -399,7 +397,6 @@ public final class ShreddingFooter {
             int[][] cols;
             BitSet overflow;
             if (version == VERSION) {
-                layout = paimonLayout.get();
                 if (layout.numColumns() != k
                         || layout.maxRowWidth() != w
                         || layout.keys().size() != dictSize) {
@@ -503,25 +500,11 @@ public final class ShreddingFooter {
                 return layout.withZones(kind, zones, placements);
             }
             return new ShreddedColumnMeta(k, w, kind, keys, cols, overflow, zones, placements);
-        } catch (IllegalStateException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("Cannot read")) {
-                throw e;
-            }
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": malformed payload ("
-                            + e
-                            + "). The file is corrupt.",
-                    e);
         } catch (IOException | DataFormatException | RuntimeException e) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": malformed payload ("
-                            + e
-                            + "). The file is corrupt.",
-                    e);
+            if (e instanceof UncheckedIOException && DamagedFileException.in(e).isPresent()) {
+                throw (UncheckedIOException) e;
+            }
+            throw damaged(column, file, "malformed payload (" + e + ")", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.List;
@@ -51,13 +52,11 @@ public final class PageChecksums {
         } catch (IOException | RuntimeException e) {
             throw new DamagedFileException(
                     file,
-                    "Cannot read "
-                            + file
-                            + ": its Parquet footer is unreadable ("
+                    "its Parquet footer is unreadable ("
                             + e.getClass().getSimpleName()
                             + ": "
                             + e.getMessage()
-                            + "). The file is damaged; restore it or rewrite the table from a good copy.",
+                            + ")",
                     e);
         }
         try (SeekableInputStream in = input.newStream()) {
@@ -84,15 +83,13 @@ public final class PageChecksums {
         }
         return new DamagedFileException(
                 file,
-                "Cannot read "
-                        + file
-                        + ": row group "
+                "row group "
                         + g
                         + " cannot be decoded ("
                         + failure.getClass().getSimpleName()
                         + ": "
                         + failure.getMessage()
-                        + "). The file is damaged; restore it or rewrite the table from a good copy.",
+                        + ")",
                 failure);
     }
 
@@ -106,16 +103,13 @@ public final class PageChecksums {
             if (size < 0 || size > Integer.MAX_VALUE - 8) {
                 throw new DamagedFileException(
                         file,
-                        "Cannot read "
-                                + file
-                                + ": column "
+                        "column "
                                 + column.getPath().toDotString()
                                 + ", row group "
                                 + g
                                 + " records a chunk of "
                                 + size
-                                + " bytes. The file is damaged; restore it"
-                                + " or rewrite the table from a good copy.",
+                                + " bytes",
                         cause);
             }
             byte[] chunk = new byte[(int) size];
@@ -131,9 +125,7 @@ public final class PageChecksums {
                 } catch (IOException | RuntimeException e) {
                     throw new DamagedFileException(
                             file,
-                            "Cannot read "
-                                    + file
-                                    + ": unreadable page header in column "
+                            "unreadable page header in column "
                                     + column.getPath().toDotString()
                                     + ", row group "
                                     + g
@@ -141,8 +133,7 @@ public final class PageChecksums {
                                     + (start + headerAt)
                                     + " ("
                                     + e.getMessage()
-                                    + "). The file is damaged; restore it or rewrite the table from a"
-                                    + " good copy.",
+                                    + ")",
                             cause == null ? e : cause);
                 }
                 int dataAt = chunk.length - pages.available();
@@ -150,9 +141,7 @@ public final class PageChecksums {
                 if (length < 0 || length > pages.available()) {
                     throw new DamagedFileException(
                             file,
-                            "Cannot read "
-                                    + file
-                                    + ": a page of column "
+                            "a page of column "
                                     + column.getPath().toDotString()
                                     + ", row group "
                                     + g
@@ -161,8 +150,7 @@ public final class PageChecksums {
                                     + " records "
                                     + length
                                     + " bytes but its chunk holds "
-                                    + pages.available()
-                                    + ". The file is damaged; restore it or rewrite the table from a good copy.",
+                                    + pages.available(),
                             cause);
                 }
                 if (header.isSetCrc()) {
@@ -172,12 +160,13 @@ public final class PageChecksums {
                     if (actual != header.getCrc()) {
                         throw new DamagedFileException(
                                 file,
-                                mismatch(
-                                        file,
-                                        column.getPath().toDotString(),
-                                        g,
-                                        header.getCrc(),
-                                        actual),
+                                "page checksum mismatch in column "
+                                        + column.getPath().toDotString()
+                                        + ", row group "
+                                        + g,
+                                String.format("0x%08x", header.getCrc()),
+                                String.format("0x%08x", actual),
+                                DamagedFileException.RESTORE,
                                 cause);
                     }
                 }
@@ -189,16 +178,5 @@ public final class PageChecksums {
                 pages.skip(length);
             }
         }
-    }
-
-    /**
-     * The message of a page whose stored CRC is {@code expected} but whose bytes give {@code
-     * actual}.
-     */
-    static String mismatch(String file, String column, int rowGroup, int expected, int actual) {
-        return String.format(
-                "Cannot read %s: page checksum mismatch in column %s, row group %d (expected=0x%08x "
-                        + "actual=0x%08x). The file is damaged; restore it or rewrite the table from a good copy.",
-                file, column, rowGroup, expected, actual);
     }
 }

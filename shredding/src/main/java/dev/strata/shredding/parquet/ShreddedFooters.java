@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import dev.strata.shredding.cache.BoundedCache;
 import dev.strata.shredding.layout.ArrowSchemaFooter;
 import dev.strata.shredding.layout.PaimonShreddingKeys;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
@@ -8,7 +9,6 @@ import dev.strata.shredding.layout.ValueKind;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
@@ -29,12 +29,13 @@ import org.apache.parquet.schema.Type;
  * named. A cached entry keeps the parsed Parquet footer without the shredding key-value entries
  * (those are kept decoded instead) and the decoded metadata, immutable and shared by readers. At
  * most {@code strata.shredding.footer-cache} files (system property, default 256, 0 turns caching
- * off) are kept, least recently used first out. Footers that fail to decode are not cached.
+ * off) are kept ({@link BoundedCache}). Footers that fail to decode are not cached.
  */
 public final class ShreddedFooters {
 
     private static final int CAPACITY = Integer.getInteger("strata.shredding.footer-cache", 256);
-    private static final LinkedHashMap<String, Footer> CACHE = new LinkedHashMap<>(64, 0.75f, true);
+    private static final BoundedCache<String, Footer> CACHE =
+            BoundedCache.of(Math.max(0, CAPACITY));
 
     private ShreddedFooters() {}
 
@@ -192,10 +193,7 @@ public final class ShreddedFooters {
     public static Opened open(InputFile input, String file, boolean verifyPages)
             throws IOException {
         String key = file + "|" + input.getLength();
-        Footer cached;
-        synchronized (CACHE) {
-            cached = CACHE.get(key);
-        }
+        Footer cached = CACHE.get(key);
         if (cached != null) {
             SeekableInputStream in = input.newStream();
             try {
@@ -220,12 +218,7 @@ public final class ShreddedFooters {
                 FileMetaData fm =
                         new FileMetaData(schema, rest, footer.getFileMetaData().getCreatedBy());
                 Footer entry = new Footer(new ParquetMetadata(fm, footer.getBlocks()), shared);
-                synchronized (CACHE) {
-                    CACHE.put(key, entry);
-                    while (CACHE.size() > CAPACITY) {
-                        CACHE.remove(CACHE.keySet().iterator().next());
-                    }
-                }
+                CACHE.put(key, entry);
             }
             return new Opened(reader, shared);
         } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.parquet.column.values.bitpacking.BytePacker;
 import org.apache.parquet.column.values.bitpacking.Packer;
+import org.apache.parquet.io.ParquetDecodingException;
 
 /**
  * Parquet's RLE / bit-packed hybrid encoding (levels and dictionary ids) read value by value
@@ -324,7 +325,8 @@ final class HybridInts {
             return;
         }
         if (pos >= end) {
-            throw new IllegalStateException(
+            // parquet-mr's decoding error: the reader names the file and row group (PageChecksums).
+            throw new ParquetDecodingException(
                     "the RLE / bit-packed values end before the page's level count");
         }
         int header = 0;

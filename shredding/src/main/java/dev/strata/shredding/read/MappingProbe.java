@@ -1,5 +1,6 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -292,7 +293,7 @@ final class MappingProbe extends PageStream {
         }
     }
 
-    private IllegalStateException notK() {
+    private DamagedFileException notK() {
         return corrupt("a row does not hold exactly K=" + k + " ids");
     }
 }

@@ -1,5 +1,6 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.parquet.ArrayBackedMap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -336,34 +337,29 @@ final class NestedField extends ShreddedColumns.Field {
         for (int i = 0; i < cursors.length; i++) {
             if (pos[i] != cursors[i].rowStart[r + 1]) {
                 throw corrupt(
-                        "window row "
-                                + r
-                                + " holds "
-                                + (cursors[i].rowStart[r + 1] - cursors[i].rowStart[r])
-                                + " level entries in leaf "
-                                + String.join(".", paths.get(i))
-                                + " but its value used "
-                                + (pos[i] - cursors[i].rowStart[r]));
+                                "window row "
+                                        + r
+                                        + " holds "
+                                        + (cursors[i].rowStart[r + 1] - cursors[i].rowStart[r])
+                                        + " level entries in leaf "
+                                        + String.join(".", paths.get(i))
+                                        + " but its value used "
+                                        + (pos[i] - cursors[i].rowStart[r]))
+                        .unchecked();
             }
         }
         return value;
     }
 
-    private IllegalStateException corrupt(String what) {
-        return new IllegalStateException(
-                "Cannot read column "
-                        + name
-                        + " of "
-                        + file
-                        + ": "
-                        + what
-                        + ". The file is corrupt.");
+    private DamagedFileException corrupt(String what) {
+        return new DamagedFileException(file, "column " + name + ": " + what, null);
     }
 
     /** The definition level of leaf i's next entry. */
     private int peekDef(int i) {
         if (pos[i] >= cursors[i].entries) {
-            throw corrupt("leaf " + String.join(".", paths.get(i)) + " ends inside a value");
+            throw corrupt("leaf " + String.join(".", paths.get(i)) + " ends inside a value")
+                    .unchecked();
         }
         return cursors[i].def[pos[i]];
     }

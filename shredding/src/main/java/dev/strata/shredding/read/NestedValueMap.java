@@ -1,5 +1,6 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.parquet.ArrayBackedMap;
 import dev.strata.shredding.parquet.ParquetSchemas;
@@ -272,14 +273,7 @@ final class NestedValueMap extends ShreddedColumns.Field {
         return new ArrayBackedMap(keys.toArray(), values.toArray());
     }
 
-    private IllegalStateException corrupt(String what) {
-        return new IllegalStateException(
-                "Cannot read map column "
-                        + name
-                        + " of "
-                        + file
-                        + ": "
-                        + what
-                        + ". The file is corrupt.");
+    private DamagedFileException corrupt(String what) {
+        return new DamagedFileException(file, "map column " + name + ": " + what, null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.strata.shredding.read;
 
+import dev.strata.shredding.io.DamagedFileException;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -123,14 +124,8 @@ abstract class PageStream {
         }
     }
 
-    final IllegalStateException corrupt(String what) {
-        return new IllegalStateException(
-                "Cannot decode column "
-                        + Arrays.toString(column.getPath())
-                        + " of "
-                        + file
-                        + ": "
-                        + what
-                        + ". The file is corrupt.");
+    final DamagedFileException corrupt(String what) {
+        return new DamagedFileException(
+                file, "column " + Arrays.toString(column.getPath()) + ": " + what, null);
     }
 }

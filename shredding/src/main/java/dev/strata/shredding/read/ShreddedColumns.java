@@ -1,6 +1,7 @@
 package dev.strata.shredding.read;
 
 import dev.strata.shredding.ShreddedReadMetrics;
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.layout.KeyZones;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
@@ -207,14 +208,18 @@ public final class ShreddedColumns implements Closeable {
             }
             ShreddedColumnMeta meta = metas.get(t.getName());
             if (meta == null) {
-                throw new IllegalStateException(
-                        "Cannot read shredded column '"
-                                + t.getName()
-                                + "' of file "
-                                + file
-                                + ": footer metadata "
-                                + ShreddingFooter.footerKey(t.getName())
-                                + " is missing. The file is corrupt or was not written by Strata.");
+                throw new DamagedFileException(
+                                file,
+                                "shredded column '"
+                                        + t.getName()
+                                        + "': footer metadata "
+                                        + ShreddingFooter.footerKey(t.getName())
+                                        + " is missing",
+                                null,
+                                null,
+                                DamagedFileException.NOT_WRITTEN_BY_STRATA,
+                                null)
+                        .unchecked();
             }
             if (meta.zonesRecorded()) {
                 List<KeyZones> zones = meta.zones();
@@ -223,16 +228,17 @@ public final class ShreddedColumns implements Closeable {
                     match = zones.get(i).rowCount() == blocks.get(i).getRowCount();
                 }
                 if (!match) {
-                    throw new IllegalStateException(
-                            "Cannot read shredded column '"
-                                    + t.getName()
-                                    + "' of file "
-                                    + file
-                                    + ": the footer metadata describes "
-                                    + zones.size()
-                                    + " row groups but the file has "
-                                    + blocks.size()
-                                    + " (or their row counts differ). The file is corrupt.");
+                    throw new DamagedFileException(
+                                    file,
+                                    "shredded column '"
+                                            + t.getName()
+                                            + "': the footer metadata describes "
+                                            + zones.size()
+                                            + " row groups but the file has "
+                                            + blocks.size()
+                                            + " (or their row counts differ)",
+                                    null)
+                            .unchecked();
                 }
             }
         }
@@ -609,15 +615,8 @@ public final class ShreddedColumns implements Closeable {
         return new ColumnCursor(pages.getPageReader(d), d, file);
     }
 
-    private IllegalStateException corrupt(String column, String what) {
-        return new IllegalStateException(
-                "Cannot read column "
-                        + column
-                        + " of "
-                        + file
-                        + ": "
-                        + what
-                        + ". The file is corrupt.");
+    private DamagedFileException corrupt(String column, String what) {
+        return new DamagedFileException(file, "column " + column + ": " + what, null);
     }
 
     /**
@@ -1044,15 +1043,16 @@ public final class ShreddedColumns implements Closeable {
             if (plan.mappingNeeded()) {
                 ColumnDescriptor d = fieldMapping(schema, requested, name);
                 if (d.getMaxRepetitionLevel() != 1 || d.getMaxDefinitionLevel() != 4) {
-                    throw new IllegalStateException(
-                            "Cannot decode __field_mapping of "
-                                    + file
-                                    + ": expected repetition"
-                                    + " level 1 and definition level 4 but the schema gives "
+                    throw new DamagedFileException(
+                            file,
+                            "__field_mapping levels",
+                            "repetition level 1 and definition level 4",
+                            "repetition level "
                                     + d.getMaxRepetitionLevel()
-                                    + " and "
-                                    + d.getMaxDefinitionLevel()
-                                    + ". The file is corrupt or was not written by Strata.");
+                                    + " and definition level "
+                                    + d.getMaxDefinitionLevel(),
+                            DamagedFileException.NOT_WRITTEN_BY_STRATA,
+                            null);
                 }
                 int[] probed = probedColumns();
                 probe = null;
@@ -1157,7 +1157,8 @@ public final class ShreddedColumns implements Closeable {
                     return c;
                 }
             }
-            throw corrupt(name, "the row group has no chunk for " + Arrays.toString(d.getPath()));
+            throw corrupt(name, "the row group has no chunk for " + Arrays.toString(d.getPath()))
+                    .unchecked();
         }
 
         @Override
@@ -1393,17 +1394,10 @@ public final class ShreddedColumns implements Closeable {
          */
         private void claim(int first, int id, int row, int valueOrdinal, int chunkIndex, int n) {
             if (row < 0 || row >= n) {
-                throw new IllegalStateException(
-                        "Cannot read map column "
-                                + name
-                                + " of "
-                                + file
-                                + ": an overflow entry"
-                                + " falls in row "
-                                + row
-                                + " of a window of "
-                                + n
-                                + " rows. The file is corrupt.");
+                throw corrupt(
+                                name,
+                                "an overflow entry falls in row " + row + " of a window of " + n)
+                        .unchecked();
             }
             for (int j = first; j < ids.length; j++) {
                 if (ids[j] == id && plan.overflowOf(j) && source[j][row] < 0) {
@@ -1475,16 +1469,16 @@ public final class ShreddedColumns implements Closeable {
             ColumnDescriptor d = fieldMapping(schema, physical, name);
             if (d.getMaxRepetitionLevel() != 1
                     || d.getMaxDefinitionLevel() < (mapOptional ? 2 : 1)) {
-                throw new IllegalStateException(
-                        "Cannot decode __field_mapping of column "
-                                + name
-                                + " of "
-                                + file
-                                + ": expected a list of INT32 (repetition level 1) but the schema gives repetition level "
+                throw new DamagedFileException(
+                        file,
+                        "__field_mapping of column " + name,
+                        "a list of INT32 (repetition level 1)",
+                        "repetition level "
                                 + d.getMaxRepetitionLevel()
                                 + " and definition level "
-                                + d.getMaxDefinitionLevel()
-                                + ". The file is corrupt or was not written by Strata.");
+                                + d.getMaxDefinitionLevel(),
+                        DamagedFileException.NOT_WRITTEN_BY_STRATA,
+                        null);
             }
             mapping = new ColumnCursor(pages.getPageReader(d), d, file);
             ColumnCursor[] read = new ColumnCursor[k + 1];

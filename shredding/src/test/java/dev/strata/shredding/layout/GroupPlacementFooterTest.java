@@ -3,6 +3,8 @@ package dev.strata.shredding.layout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.strata.shredding.io.DamagedFileException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.BitSet;
@@ -143,7 +145,8 @@ class GroupPlacementFooterTest {
                         new int[][] {{0}, {1, 2}, {1}},
                         o);
         assertThatThrownBy(() -> ShreddingFooter.decode(v3, () -> otherK, "m", "mixed-file"))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("mixed-file")
                 .hasMessageContaining("K=3")
                 .hasMessageContaining("K=4");
@@ -152,7 +155,8 @@ class GroupPlacementFooterTest {
                 .hasMessageContaining("lonely-file")
                 .hasMessageContaining("ARROW:schema");
         assertThatThrownBy(() -> ShreddingFooter.paimonLayout(null, "m", "no-arrow-file"))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("no-arrow-file")
                 .hasMessageContaining("has no shared-shredding keys");
     }
@@ -344,6 +348,8 @@ class GroupPlacementFooterTest {
                                         Base64.getEncoder().encodeToString(flipped),
                                         "m",
                                         "bad-file"))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum failed")
                 .hasMessageContaining("bad-file");
 
@@ -361,7 +367,8 @@ class GroupPlacementFooterTest {
                         List.of(wide));
         String text = ShreddingFooter.encode(bad);
         assertThatThrownBy(() -> ShreddingFooter.decode(text, () -> bad, "m", "wide-file"))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("wide-file")
                 .hasMessageContaining("row group 0")
                 .hasMessageContaining("malformed payload");

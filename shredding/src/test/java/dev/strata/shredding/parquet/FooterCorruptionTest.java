@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.layout.FooterBlobs;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.testing.maps.MapDataGenerator;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -79,8 +81,9 @@ class FooterCorruptionTest {
                                         TestMaps.idAndMap(),
                                         null,
                                         null))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("checksum failed: expected=")
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
+                .hasMessageContaining("checksum failed: expected ")
                 .hasMessageContaining(file.toUri().toString().replace("file:///", "file:/"))
                 .hasMessageContaining("column 'm'");
     }
@@ -104,7 +107,8 @@ class FooterCorruptionTest {
                                         TestMaps.idAndMap(),
                                         null,
                                         null))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("footer metadata strata.shredding.m is missing")
                 .hasMessageContaining("small.strata-shredded");
     }

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.testing.maps.GeneratedMap;
 import dev.strata.testing.maps.MapDataGenerator;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -132,7 +134,8 @@ class ShreddedFootersTest {
                 Base64.getEncoder().encodeToString(blob).getBytes(StandardCharsets.US_ASCII));
         assertThat(Files.size(file)).isEqualTo(good.length);
         assertThatThrownBy(() -> open(file))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum failed")
                 .hasMessageContaining("c.strata-shredded");
         Files.write(file, good);

@@ -232,8 +232,9 @@ class DamagedPagesSuite extends PushdownSuiteBase {
       val all = messages(thrown)
       assert(
         all.exists(m =>
-          m.contains("Cannot read deletion vectors from ") &&
-            m.contains(file.getFileName.toString) && m.contains("checksum mismatch") &&
+          m.contains("Cannot read ") &&
+            m.contains(file.getFileName.toString + ": deletion vectors: ") &&
+            m.contains("checksum mismatch") &&
             m.contains("The file is damaged")
         ),
         s"$q: expected an error naming $file and its checksum, got:\n" + all.mkString("\n---\n")

@@ -3,7 +3,7 @@ package dev.strata.spark.catalog;
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.shredding.ShreddingOptions;
-import dev.strata.shredding.parquet.DamagedFileException;
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedFooters;
@@ -39,13 +39,11 @@ import org.apache.paimon.utils.SnapshotManager;
  * table's metadata chain with Paimon's own readers one file at a time, in the order a read depends
  * on them: schema files, the snapshot, its manifest lists, their manifests, the index manifest,
  * then the live data files (recorded length, Parquet footer, shredding metadata) and full-text
- * archives (whole-file checksum). The first file that fails is reported with what was expected of
- * it; the failure that started the diagnosis stays the cause.
+ * archives (whole-file checksum); the pages of data files are checked too when the table's pages
+ * carry checksums. The first file that fails is reported with what was expected of it; the failure
+ * that started the diagnosis stays the cause.
  */
 public final class TableDiagnosis {
-
-    private static final String WHAT_TO_DO =
-            "Restore the file from a backup or rewrite the table from a good copy.";
 
     private TableDiagnosis() {}
 
@@ -98,10 +96,9 @@ public final class TableDiagnosis {
      * The first damaged file of the table's current snapshot (or the one it is pinned to), if any.
      */
     public static Optional<DamagedFileException> find(FileStoreTable table, Throwable cause) {
-        for (Throwable t = cause; t != null; t = t.getCause()) {
-            if (t instanceof DamagedFileException) {
-                return Optional.of((DamagedFileException) t);
-            }
+        Optional<DamagedFileException> reported = DamagedFileException.in(cause);
+        if (reported.isPresent()) {
+            return reported;
         }
         try {
             check(table, cause);
@@ -186,49 +183,30 @@ public final class TableDiagnosis {
                         path, "not a readable index manifest (" + describe(e) + ")", cause, e);
             }
         }
-        boolean pages = mentionsChecksum(cause);
-        for (ManifestEntry e : live.values()) {
-            Path path = paths.createDataFilePathFactory(e.partition(), e.bucket()).toPath(e.file());
-            checkDataFile(fileIO, path, e.file(), cause);
-            if (pages && isParquet(e.file().fileFormat())) {
-                try {
+        // Paimon reports a damaged page without a type of its own (parquet-mr's decoding error,
+        // shaded): pages are checked whenever they carry checksums, after everything cheaper.
+        boolean pages = PageChecksums.verifyEnabled(table.options());
+        try {
+            for (ManifestEntry e : live.values()) {
+                Path path =
+                        paths.createDataFilePathFactory(e.partition(), e.bucket()).toPath(e.file());
+                checkDataFile(fileIO, path, e.file(), cause);
+                if (pages && isParquet(e.file().fileFormat())) {
                     PageChecksums.verifyFile(
                             PaimonFiles.inputFile(fileIO, path, e.file().fileSize()),
                             path.toString());
-                } catch (DamagedFileException d) {
-                    throw new DamagedFileException(
-                            d.file(), d.getMessage(), cause == null ? d : cause);
                 }
             }
-        }
-        for (IndexManifestEntry e : indexEntries) {
-            IndexFileMeta meta = e.indexFile();
-            if (e.kind() == FileKind.ADD && ArchiveFiles.INDEX_TYPE.equals(meta.indexType())) {
-                try {
+            for (IndexManifestEntry e : indexEntries) {
+                IndexFileMeta meta = e.indexFile();
+                if (e.kind() == FileKind.ADD && ArchiveFiles.INDEX_TYPE.equals(meta.indexType())) {
                     new ArchiveHeaders(true)
                             .verify(ArchiveFiles.of(table, e.partition(), e.bucket()), meta);
-                } catch (dev.strata.index.archive.CorruptArchiveException c) {
-                    throw new DamagedFileException(
-                            c.file(),
-                            c.getMessage() + ". " + WHAT_TO_DO,
-                            cause == null ? c : cause);
                 }
             }
+        } catch (DamagedFileException d) {
+            throw cause == null || d.getCause() == cause ? d : new DamagedFileException(d, cause);
         }
-    }
-
-    /**
-     * Whether a failure reports a checksum mismatch (then data pages are verified too, else only
-     * footers).
-     */
-    private static boolean mentionsChecksum(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            String m = t.getMessage();
-            if (m != null && m.toLowerCase(java.util.Locale.ROOT).contains("checksum")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean isParquet(String format) {
@@ -294,6 +272,12 @@ public final class TableDiagnosis {
                         .reader
                         .close();
             } catch (IOException | RuntimeException e) {
+                Optional<DamagedFileException> reported = DamagedFileException.in(e);
+                if (reported.isPresent()) {
+                    throw cause == null
+                            ? reported.get()
+                            : new DamagedFileException(reported.get(), cause);
+                }
                 throw damaged(
                         path,
                         "its Parquet footer or shredding metadata is unreadable ("
@@ -330,10 +314,7 @@ public final class TableDiagnosis {
     private static DamagedFileException damaged(
             Path path, String what, Throwable cause, Throwable found) {
         DamagedFileException e =
-                new DamagedFileException(
-                        path.toString(),
-                        path + " is damaged: " + what + ". " + WHAT_TO_DO,
-                        cause != null ? cause : found);
+                new DamagedFileException(path.toString(), what, cause != null ? cause : found);
         if (cause != null && found != null && found != cause) {
             e.addSuppressed(found);
         }

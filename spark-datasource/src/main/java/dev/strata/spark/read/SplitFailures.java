@@ -1,13 +1,14 @@
 package dev.strata.spark.read;
 
 import dev.strata.shredding.ShreddingOptions;
-import dev.strata.shredding.parquet.DamagedFileException;
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.PaimonFiles;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
@@ -31,13 +32,13 @@ final class SplitFailures {
      * {@code table}.
      */
     static IOException explain(String table, FileIO fileIO, Split split, Throwable failure) {
+        Optional<DamagedFileException> reported = DamagedFileException.in(failure);
+        if (reported.isPresent()) {
+            return reported.get() == failure
+                    ? reported.get()
+                    : new DamagedFileException(reported.get(), failure);
+        }
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof DamagedFileException) {
-                return t == failure
-                        ? (DamagedFileException) t
-                        : new DamagedFileException(
-                                ((DamagedFileException) t).file(), t.getMessage(), failure);
-            }
             if (t instanceof InterruptedException || t instanceof InterruptedIOException) {
                 return failure instanceof IOException
                         ? (IOException) failure
@@ -56,20 +57,16 @@ final class SplitFailures {
                         if (length != f.fileSize()) {
                             return new DamagedFileException(
                                     path,
-                                    "Cannot read "
-                                            + path
-                                            + ": the data file has "
-                                            + length
-                                            + " bytes, the manifest records "
-                                            + f.fileSize()
-                                            + ". The file is damaged;"
-                                            + " restore it or rewrite the table from a good copy.",
+                                    "data file has the wrong length",
+                                    f.fileSize() + " bytes",
+                                    length + " bytes",
+                                    DamagedFileException.RESTORE,
                                     failure);
                         }
                         PageChecksums.verifyFile(
                                 PaimonFiles.inputFile(fileIO, new Path(path), f.fileSize()), path);
                     } catch (DamagedFileException d) {
-                        return new DamagedFileException(d.file(), d.getMessage(), failure);
+                        return new DamagedFileException(d, failure);
                     } catch (IOException | RuntimeException e) {
                         failure.addSuppressed(e);
                     }
