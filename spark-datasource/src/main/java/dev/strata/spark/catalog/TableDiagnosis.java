@@ -40,8 +40,8 @@ import org.apache.paimon.utils.SnapshotManager;
  * on them: schema files, the snapshot, its manifest lists, their manifests, the index manifest,
  * then the live data files (recorded length, Parquet footer, shredding metadata) and full-text
  * archives (whole-file checksum); the pages of data files are checked too when the table's pages
- * carry checksums. The first file that fails is reported with what was expected of it; the failure
- * that started the diagnosis stays the cause.
+ * carry checksums and the failure came from decoding a page. The first file that fails is reported
+ * with what was expected of it; the failure that started the diagnosis stays the cause.
  */
 public final class TableDiagnosis {
 
@@ -183,9 +183,10 @@ public final class TableDiagnosis {
                         path, "not a readable index manifest (" + describe(e) + ")", cause, e);
             }
         }
-        // Paimon reports a damaged page without a type of its own (parquet-mr's decoding error,
-        // shaded): pages are checked whenever they carry checksums, after everything cheaper.
-        boolean pages = PageChecksums.verifyEnabled(table.options());
+        // Reading every page is a scan of the table: only for a failure that decoding a page
+        // raised (Paimon reports a damaged page as parquet-mr's decoding error, in its shaded copy
+        // or not), never for e.g. a commit that gave up after conflicts.
+        boolean pages = PageChecksums.verifyEnabled(table.options()) && pageDecodingFailed(cause);
         try {
             for (ManifestEntry e : live.values()) {
                 Path path =
@@ -207,6 +208,20 @@ public final class TableDiagnosis {
         } catch (DamagedFileException d) {
             throw cause == null || d.getCause() == cause ? d : new DamagedFileException(d, cause);
         }
+    }
+
+    /** Whether parquet-mr's decoding error (any shaded copy of it) is in the cause chain. */
+    private static boolean pageDecodingFailed(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.parquet.io.ParquetDecodingException
+                    || t.getClass().getName().endsWith(".parquet.io.ParquetDecodingException")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
     }
 
     private static boolean isParquet(String format) {
