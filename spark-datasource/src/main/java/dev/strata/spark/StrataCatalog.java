@@ -12,6 +12,7 @@ import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.catalog.WarehouseNames;
 import dev.strata.spark.config.CatalogSettings;
+import dev.strata.spark.config.SparkCacheSettings;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.functions.StrataFunctions;
@@ -131,6 +132,10 @@ public class StrataCatalog
                 CatalogSettings.ALLOW_EXTERNAL_PATHS.read(
                         options.get(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()),
                         "initialize catalog " + name);
+        // The caches read their sizes when first used, inside a task; a bad value is reported
+        // here, where the session starts, instead.
+        new SparkCacheSettings().footerCacheFiles();
+        new SparkCacheSettings().openArchives();
         paimonOptions
                 .keySet()
                 .removeIf(k -> k.equalsIgnoreCase(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()));

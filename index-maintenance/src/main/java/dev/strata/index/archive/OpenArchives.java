@@ -1,6 +1,7 @@
 package dev.strata.index.archive;
 
 import dev.strata.shredding.cache.BoundedCache;
+import dev.strata.shredding.cache.CacheSettings;
 import dev.strata.shredding.io.DamagedFileException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,14 +17,21 @@ import org.apache.paimon.index.IndexFileMeta;
  * <p>An entry is keyed by what identifies the archive's bytes (full path, length, modification time
  * and the checksum stored in its footer, see {@link ArchiveHeaders}): a copied or restored table's
  * archive of the same name, or a file rewritten in place, is a different entry that is opened and
- * verified afresh. At most {@code capacity} archives stay open ({@link BoundedCache}; system
- * property {@code strata.fulltext.open-archives}, default 64); an evicted archive is closed when
- * its last {@link Lease} is returned. Failures are not cached.
+ * verified afresh. At most {@code capacity} archives stay open ({@link BoundedCache}; the engine's
+ * {@link CacheSettings}, default {@value #DEFAULT_CAPACITY}); an evicted archive is closed when its
+ * last {@link Lease} is returned. Failures are not cached.
  */
 public final class OpenArchives {
 
-    private static final OpenArchives SHARED =
-            new OpenArchives(Integer.getInteger("strata.fulltext.open-archives", 64));
+    /** Archives kept open when the engine does not say otherwise. */
+    public static final int DEFAULT_CAPACITY = 64;
+
+    private static final OpenArchives SHARED = new OpenArchives(sharedCapacity());
+
+    private static int sharedCapacity() {
+        Integer configured = CacheSettings.load().openArchives();
+        return configured == null ? DEFAULT_CAPACITY : configured;
+    }
 
     private final BoundedCache<String, Entry> entries;
 
@@ -32,7 +40,7 @@ public final class OpenArchives {
             throw new IllegalArgumentException(
                     "Cannot keep full-text archives open: capacity must be >= 0, found "
                             + capacity
-                            + ". Set strata.fulltext.open-archives to 0 (open per search) or more.");
+                            + ".");
         }
         this.entries = BoundedCache.of(capacity, Entry::uncache);
     }

@@ -130,6 +130,6 @@ class OpenArchivesTest {
     @Test
     void aNegativeCapacityIsRefused() {
         assertThatThrownBy(() -> new OpenArchives(-1))
-                .hasMessageContaining("strata.fulltext.open-archives");
+                .hasMessageContaining("capacity must be >= 0, found -1");
     }
 }

@@ -1,6 +1,7 @@
 package dev.strata.shredding.parquet;
 
 import dev.strata.shredding.cache.BoundedCache;
+import dev.strata.shredding.cache.CacheSettings;
 import dev.strata.shredding.layout.ArrowSchemaFooter;
 import dev.strata.shredding.layout.PaimonShreddingKeys;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
@@ -28,14 +29,21 @@ import org.apache.parquet.schema.Type;
  * <p>An entry is keyed by the file's path and length: Paimon data files are immutable and uniquely
  * named. A cached entry keeps the parsed Parquet footer without the shredding key-value entries
  * (those are kept decoded instead) and the decoded metadata, immutable and shared by readers. At
- * most {@code strata.shredding.footer-cache} files (system property, default 256, 0 turns caching
- * off) are kept ({@link BoundedCache}). Footers that fail to decode are not cached.
+ * most {@link #DEFAULT_CAPACITY} files (or as many as the engine's {@link CacheSettings} say, 0
+ * turns caching off) are kept ({@link BoundedCache}). Footers that fail to decode are not cached.
  */
 public final class ShreddedFooters {
 
-    private static final int CAPACITY = Integer.getInteger("strata.shredding.footer-cache", 256);
-    private static final BoundedCache<String, Footer> CACHE =
-            BoundedCache.of(Math.max(0, CAPACITY));
+    /** Files whose footers are kept when the engine does not say otherwise. */
+    public static final int DEFAULT_CAPACITY = 256;
+
+    private static final int CAPACITY = capacity();
+    private static final BoundedCache<String, Footer> CACHE = BoundedCache.of(CAPACITY);
+
+    private static int capacity() {
+        Integer configured = CacheSettings.load().footerCacheFiles();
+        return configured == null ? DEFAULT_CAPACITY : Math.max(0, configured);
+    }
 
     private ShreddedFooters() {}
 

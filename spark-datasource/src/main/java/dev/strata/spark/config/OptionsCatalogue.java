@@ -14,10 +14,10 @@ import java.util.Set;
 
 /**
  * Every setting a Strata user can give: catalog options, Spark SQL settings, table options
- * (Strata's and the Paimon keys Strata acts on) and JVM properties, in the order the README's
- * option table lists them. The table is generated from here ({@link #markdownTable()}; a test
- * checks the README holds it), and the check of misspelled table option keys takes Strata's keys
- * from here.
+ * (Strata's and the Paimon keys Strata acts on) and the Spark configuration of each JVM, in the
+ * order the README's option table lists them. The table is generated from here ({@link
+ * #markdownTable()}; a test checks the README holds it), and the check of misspelled table option
+ * keys takes Strata's keys from here.
  */
 public final class OptionsCatalogue {
 
@@ -28,7 +28,7 @@ public final class OptionsCatalogue {
         SESSION("Spark SQL setting (`SET`, `--conf`)"),
         TABLE("table option (TBLPROPERTIES)"),
         PAIMON_TABLE("table option, Paimon's"),
-        JVM("JVM property (`-D`)");
+        SPARK_CONF("Spark configuration of each JVM (`--conf`, `spark-defaults.conf`)");
 
         final String label;
 
@@ -158,20 +158,8 @@ public final class OptionsCatalogue {
                         Kind.PAIMON_TABLE,
                         "`plain`, `sequential` or `lru` (default)",
                         "Paimon's placement of keys in the shared sub-columns"));
-        e.add(
-                new Entry(
-                        "strata.shredding.footer-cache",
-                        Kind.JVM,
-                        "an integer >= 0 (default `256`)",
-                        "data files whose parsed footer and shredding metadata stay cached per"
-                                + " driver/executor JVM; 0 = decode per open"));
-        e.add(
-                new Entry(
-                        "strata.fulltext.open-archives",
-                        Kind.JVM,
-                        "an integer >= 0 (default `64`)",
-                        "full-text archives kept open per driver/executor JVM; 0 = open per"
-                                + " search"));
+        e.add(Entry.of(SparkCacheSettings.FOOTER_CACHE_FILES, Kind.SPARK_CONF));
+        e.add(Entry.of(SparkCacheSettings.OPEN_ARCHIVES, Kind.SPARK_CONF));
         return Collections.unmodifiableList(e);
     }
 
