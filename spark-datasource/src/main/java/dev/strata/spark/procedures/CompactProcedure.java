@@ -1,8 +1,10 @@
 package dev.strata.spark.procedures;
 
 import dev.strata.index.PkFullTextIndex;
+import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.errors.StrataErrors;
+import dev.strata.spark.read.SplitFailures;
 import dev.strata.spark.write.PaimonCommits;
 import dev.strata.spark.write.PaimonTaskWriter;
 import dev.strata.spark.write.StrataCommitMessage;
@@ -392,6 +394,22 @@ final class CompactProcedure extends StrataProcedure {
                 writer.compact(task.partition, task.bucket, full);
                 return new TaskAttempts.Outcome(
                         StrataCommitMessage.of(writer.prepareCommit()), null);
+            } catch (Exception e) {
+                // Paimon's merge reader reports a damaged page without naming the file: check the
+                // bucket's files here, where they are, as a failed scan does.
+                for (org.apache.paimon.table.source.DataSplit split :
+                        table.newSnapshotReader()
+                                .withPartitionFilter(java.util.List.of(task.partition))
+                                .withBucket(task.bucket)
+                                .read()
+                                .dataSplits()) {
+                    java.io.IOException explained =
+                            SplitFailures.explain(table.name(), table.fileIO(), split, e);
+                    if (explained instanceof DamagedFileException) {
+                        throw explained;
+                    }
+                }
+                throw e;
             }
         }
     }

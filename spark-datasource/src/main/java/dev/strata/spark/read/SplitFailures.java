@@ -23,7 +23,7 @@ import org.apache.paimon.table.source.Split;
  * Otherwise the error names the split's data files and the underlying exception's class and
  * message.
  */
-final class SplitFailures {
+public final class SplitFailures {
 
     private SplitFailures() {}
 
@@ -31,7 +31,7 @@ final class SplitFailures {
      * The error to report for {@code failure} while reading {@code split} (null: not known) of
      * {@code table}.
      */
-    static IOException explain(String table, FileIO fileIO, Split split, Throwable failure) {
+    public static IOException explain(String table, FileIO fileIO, Split split, Throwable failure) {
         Optional<DamagedFileException> reported = DamagedFileException.in(failure);
         if (reported.isPresent()) {
             return reported.get() == failure
