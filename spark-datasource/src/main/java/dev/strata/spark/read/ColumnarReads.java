@@ -30,7 +30,7 @@ final class ColumnarReads {
     static boolean eligible(
             FileStoreTable table, RowType readType, MapPushdown pushdown, Integer limit) {
         if (!SessionSettings.get(
-                SessionSettings.COLUMNAR_READS, "plan the scan of " + table.name())) {
+                SessionSettings.COLUMNAR_READS, "plan the scan of table " + table.fullName())) {
             return false;
         }
         if (!table.primaryKeys().isEmpty()
