@@ -285,7 +285,13 @@ public final class FullTextSearchBenchmark {
                             + f
                             + " h JOIN lake.bench.docs t ON t.id = h.id AND t.dt = h.dt");
             statements.put(
-                    t + "IN subquery",
+                    t + "IN subquery by key",
+                    "SELECT id, dt FROM lake.bench.docs WHERE (id, dt) IN (SELECT id, dt FROM "
+                            + f
+                            + ")");
+            // not the primary key: every partition's rows of the ids, so the table is scanned
+            statements.put(
+                    t + "IN subquery by id",
                     "SELECT id, dt FROM lake.bench.docs WHERE id IN (SELECT id FROM " + f + ")");
             statements.put(
                     t + "text_match count",

@@ -1,5 +1,7 @@
 package dev.strata.spark.search
 
+import scala.jdk.CollectionConverters._
+import scala.jdk.OptionConverters._
 import scala.util.control.NonFatal
 
 import org.apache.spark.sql.catalyst.InternalRow
@@ -26,6 +28,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
   Filter,
   GlobalLimit,
   Join,
+  LeafNode,
   LocalLimit,
   LocalRelation,
   LogicalPlan,
@@ -68,9 +71,13 @@ object DriverSearchStrategy extends SparkStrategy {
       case ReturnAnswer(child) => child
       case other               => other
     }
-    evaluate(target) match {
-      case Some(rows) => LocalTableScanExec(target.output, rows, None) :: Nil
-      case None       => joinBack(target).map(planLater).toList
+    target match {
+      case h: HitRows => LocalTableScanExec(h.output, h.rows, None) :: Nil
+      case _ =>
+        evaluate(target) match {
+          case Some(rows) => LocalTableScanExec(target.output, rows, None) :: Nil
+          case None       => joinBack(target).map(planLater).toList
+        }
     }
   }
 
@@ -84,9 +91,11 @@ object DriverSearchStrategy extends SparkStrategy {
     * rows the join condition matches with some search row, and a projection putting that row's
     * columns next to them; a left semi join (`WHERE t.id IN (SELECT id FROM
     * full_text_search(...))`) just the filter. Spark would broadcast the search's local rows, a job
-    * of its own. The filter is evaluated above the other side's scan, not pushed into it: that scan
-    * was built by V2 push-down before the search's rows existed, so the table is read as Spark's
-    * join reads it.
+    * of its own. When the join equates the search's whole primary key with the same columns of the
+    * searched table, the table's rows come from the hits themselves ([[answeredBySearch]]) and the
+    * whole statement is evaluated here; otherwise the filter is evaluated above the other side's
+    * scan, not pushed into it (that scan was built by V2 push-down before the search's rows
+    * existed), so the table is read as Spark's join reads it.
     *
     * The inner join is rewritten only when the condition holds equalities between search and other
     * columns (of types whose SQL equality is value equality) whose values are distinct over the
@@ -101,21 +110,79 @@ object DriverSearchStrategy extends SparkStrategy {
     case Join(left, right, LeftSemi, Some(condition), _) if evaluable(condition) =>
       evaluate(right)
         .filter(_.size <= MaxJoinedRows)
-        .map(rows => matching(condition, right.output, rows, left))
+        .map(rows =>
+          matching(condition, right.output, rows, answeredBySearch(right, left, condition))
+        )
     case _ => None
+  }
+
+  /** `other` with its scan of the searched table replaced by the rows the search's hits have in it,
+    * when that changes no answer: `other` only projects and filters that one scan, the join
+    * condition equates every primary-key column of the search with the same column of the scan (so
+    * only rows with a hit's key can match), and the search can tell those rows
+    * ([[DriverSearch.hitRowsIn]]: a plain scan of the same snapshot, every row archived). Then a
+    * join back to the table by key reads no table file and runs no job. Otherwise `other` as is.
+    */
+  private def answeredBySearch(
+      search: LogicalPlan,
+      other: LogicalPlan,
+      condition: Expression
+  ): LogicalPlan = {
+    val searchScan = search.collectFirst {
+      case s: DataSourceV2ScanRelation if isDriverSearch(s) && s.scan.isInstanceOf[DriverSearch] =>
+        s
+    }
+    val tableScans = other.collect { case s: DataSourceV2ScanRelation => s }
+    val onlyPrunes = !other.exists {
+      case _: Project | _: Filter | _: SubqueryAlias | _: DataSourceV2ScanRelation => false
+      case _                                                                       => true
+    }
+    (searchScan, tableScans) match {
+      case (Some(s), Seq(table)) if onlyPrunes =>
+        def column(a: Expression, of: LogicalPlan): Option[String] = a match {
+          case a: Attribute if of.output.exists(_.exprId == a.exprId) => Some(a.name)
+          case _                                                      => None
+        }
+        val joinedColumns = splitConjuncts(condition).flatMap {
+          case EqualTo(a, b) =>
+            (column(a, s), column(b, table)) match {
+              case (Some(x), Some(y)) if x == y => Some(x)
+              case _ =>
+                (column(b, s), column(a, table)) match {
+                  case (Some(x), Some(y)) if x == y => Some(x)
+                  case _                            => None
+                }
+            }
+          case _ => None
+        }.toSet
+        val search = s.scan.asInstanceOf[DriverSearch]
+        if (!search.primaryKeys.asScala.forall(joinedColumns.contains)) other
+        else
+          search.hitRowsIn(table.scan).toScala match {
+            case Some(rows) =>
+              other.transform { case t if t eq table => HitRows(table.output, rows.toSeq) }
+            case None => other
+          }
+      case _ => other
+    }
   }
 
   private def innerJoin(
       output: Seq[Attribute],
       search: LogicalPlan,
-      other: LogicalPlan,
+      otherSide: LogicalPlan,
       condition: Expression
   ): Option[LogicalPlan] = {
     val keys = splitConjuncts(condition).collect {
-      case EqualTo(a, b) if onlyOf(a, search) && onlyOf(b, other) && exactEquality(a.dataType) => a
-      case EqualTo(a, b) if onlyOf(b, search) && onlyOf(a, other) && exactEquality(b.dataType) => b
+      case EqualTo(a, b)
+          if onlyOf(a, search) && onlyOf(b, otherSide) && exactEquality(a.dataType) =>
+        a
+      case EqualTo(a, b)
+          if onlyOf(b, search) && onlyOf(a, otherSide) && exactEquality(b.dataType) =>
+        b
     }
     if (keys.isEmpty) return None
+    val other = answeredBySearch(search, otherSide, condition)
     evaluate(search).filter(_.size <= MaxJoinedRows).flatMap { rows =>
       val key = UnsafeProjection.create(keys, search.output)
       val keyed = rows.filter { r =>
@@ -231,7 +298,15 @@ object DriverSearchStrategy extends SparkStrategy {
     case LocalLimit(IntegerLiteral(n), child)  => evaluate(child).map(_.take(n))
     case Offset(IntegerLiteral(n), child)      => evaluate(child).map(_.drop(n))
     case SubqueryAlias(_, child)               => evaluate(child)
-    case _                                     => None
+    case h: HitRows                            => Some(h.rows)
+    // a join back to a table (the search's rows are local; the table's only when answered by the search)
+    case j: Join if j.exists(isDriverSearchNode) => joinBack(j).flatMap(evaluate)
+    case _                                       => None
+  }
+
+  private def isDriverSearchNode(plan: LogicalPlan): Boolean = plan match {
+    case s: DataSourceV2ScanRelation => isDriverSearch(s)
+    case _                           => false
   }
 
   private def attempt(rows: => Seq[InternalRow]): Option[Seq[InternalRow]] =
@@ -248,3 +323,8 @@ object DriverSearchStrategy extends SparkStrategy {
       case _                                                     => false
     }
 }
+
+/** The rows a driver-side search's hits have in a scan of its table (see
+  * `DriverSearchStrategy.answeredBySearch`), standing in for that scan.
+  */
+private[search] case class HitRows(output: Seq[Attribute], rows: Seq[InternalRow]) extends LeafNode

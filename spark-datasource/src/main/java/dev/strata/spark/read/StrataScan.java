@@ -98,6 +98,17 @@ final class StrataScan implements Scan {
         return sb.append("]").toString();
     }
 
+    /**
+     * The table and columns this scan reads when it does nothing but prune (columns, and predicates
+     * Spark evaluates again above it): no map pushdown, text match or limit; else null.
+     */
+    PlainScan plain() {
+        if (limit != null || !mapPushdown.isEmpty() || textMatch != null) {
+            return null;
+        }
+        return new PlainScan(table, readType.getFieldNames());
+    }
+
     /** The map pushdown this scan applies (selected keys restricted to the columns it reads). */
     MapPushdown mapPushdown() {
         return mapPushdown;

@@ -1,13 +1,18 @@
 package dev.strata.spark.search;
 
+import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.search.ParallelBuckets;
 import dev.strata.index.search.SearchHit;
+import dev.strata.spark.read.PlainScan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -18,11 +23,17 @@ import org.apache.spark.sql.types.StructType;
  * relation. Searches of more buckets than {@code spark.sql.strata.search.driverMaxBuckets} allows
  * run as executor tasks ({@link FullTextScan}).
  */
-final class LocalFullTextScan implements LocalScan {
+final class LocalFullTextScan implements DriverSearch {
 
     private final SearchRequest request;
     private final SearchPlan plan;
     private InternalRow[] rows;
+
+    /** The hits whose rows {@link #rows} read, per bucket of the plan. */
+    private List<List<SearchHit>> kept;
+
+    /** Whether every bucket's live rows were searched in current archives only. */
+    private boolean archivedOnly;
 
     LocalFullTextScan(SearchRequest request, SearchPlan plan) {
         this.request = request;
@@ -63,18 +74,26 @@ final class LocalFullTextScan implements LocalScan {
                 for (int i = 0; i < plan.buckets.size(); i++) {
                     all.add(i);
                 }
-                List<List<SearchHit>> hits = ParallelBuckets.map(all, i -> request.hits(plan, i));
+                List<PkFullTextSearcher.BucketResult> results =
+                        ParallelBuckets.map(all, i -> request.hits(plan, i));
+                List<List<SearchHit>> hits = new ArrayList<>();
+                boolean archived = true;
+                for (PkFullTextSearcher.BucketResult result : results) {
+                    hits.add(new ArrayList<>(result.hits()));
+                    archived &=
+                            result.unsearchableRows() == 0 && result.rowsIndexedAtQueryTime() == 0;
+                }
                 float cut = cut(hits, request.k);
                 List<Integer> read = new ArrayList<>();
                 for (int i = 0; i < hits.size(); i++) {
-                    List<SearchHit> kept = new ArrayList<>();
+                    List<SearchHit> top = new ArrayList<>();
                     for (SearchHit h : hits.get(i)) {
                         if (h.score() >= cut) {
-                            kept.add(h);
+                            top.add(h);
                         }
                     }
-                    hits.set(i, kept);
-                    if (!kept.isEmpty()) {
+                    hits.set(i, top);
+                    if (!top.isEmpty()) {
                         read.add(i);
                     }
                 }
@@ -82,11 +101,73 @@ final class LocalFullTextScan implements LocalScan {
                         ParallelBuckets.map(read, i -> request.rows(plan, i, hits.get(i)))) {
                     found.forEach(rowsFound::add);
                 }
+                kept = hits;
+                archivedOnly = archived;
             } catch (IOException e) {
                 throw new UncheckedIOException(e); // each bucket reports its own failure
             }
             rows = rowsFound.toArray(new InternalRow[0]);
         }
         return rows;
+    }
+
+    @Override
+    public List<String> primaryKeys() {
+        return request.table.primaryKeys();
+    }
+
+    @Override
+    public synchronized Optional<InternalRow[]> hitRowsIn(Scan scan) {
+        rows();
+        Optional<PlainScan> plain = PlainScan.of(scan);
+        if (!archivedOnly
+                || plain.isEmpty()
+                || !readsSearchedSnapshot(plain.get().table())
+                || !request.table.rowType().getFieldNames().containsAll(plain.get().columns())) {
+            return Optional.empty();
+        }
+        List<Integer> read = new ArrayList<>();
+        for (int i = 0; i < kept.size(); i++) {
+            if (!kept.get(i).isEmpty()) {
+                read.add(i);
+            }
+        }
+        List<InternalRow> found = new ArrayList<>();
+        try {
+            for (List<InternalRow> bucket :
+                    ParallelBuckets.map(
+                            read,
+                            i ->
+                                    request.rows(
+                                            plan, i, kept.get(i), plain.get().columns(), false))) {
+                found.addAll(bucket);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Optional.of(found.toArray(new InternalRow[0]));
+    }
+
+    /** Whether {@code other} is the searched table (same branch) read at the search's snapshot. */
+    private boolean readsSearchedSnapshot(FileStoreTable other) {
+        FileStoreTable searched = request.table;
+        if (!other.location().equals(searched.location())
+                || !other.coreOptions().branch().equals(searched.coreOptions().branch())) {
+            return false;
+        }
+        CoreOptions options = other.coreOptions();
+        Long snapshot;
+        switch (options.startupMode()) {
+            case LATEST_FULL:
+                snapshot = other.snapshotManager().latestSnapshotId();
+                break;
+            case FROM_SNAPSHOT:
+            case FROM_SNAPSHOT_FULL:
+                snapshot = options.scanSnapshotId();
+                break;
+            default:
+                return false;
+        }
+        return snapshot != null && snapshot == plan.snapshotId;
     }
 }

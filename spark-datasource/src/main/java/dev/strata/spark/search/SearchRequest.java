@@ -77,19 +77,27 @@ final class SearchRequest implements Serializable {
      * The top-k hits of the {@code i}-th bucket of the plan, searched in what the driver classified
      * while planning (see {@link SearchPlan#prepared}).
      */
-    List<SearchHit> hits(SearchPlan plan, int i) {
+    PkFullTextSearcher.BucketResult hits(SearchPlan plan, int i) {
         PkFullTextSearcher.PreparedBucket prepared = plan.prepared(i);
         return BucketSearch.hits(
-                        tableName,
-                        plan.buckets.get(i).bucket,
-                        fresh,
-                        () -> prepared.search(query, k, plan.stats))
-                .hits();
+                tableName,
+                plan.buckets.get(i).bucket,
+                fresh,
+                () -> prepared.search(query, k, plan.stats));
     }
 
-    /** The rows of {@code hits}, all of the {@code i}-th bucket of the plan, as prepared. */
+    /**
+     * The rows of {@code hits}, all of the {@code i}-th bucket of the plan, as prepared: the
+     * requested columns and score.
+     */
     List<org.apache.spark.sql.catalyst.InternalRow> rows(
             SearchPlan plan, int i, List<SearchHit> hits) {
+        return rows(plan, i, hits, columns, score);
+    }
+
+    /** The rows of {@code hits} of the {@code i}-th bucket with other columns of the table. */
+    List<org.apache.spark.sql.catalyst.InternalRow> rows(
+            SearchPlan plan, int i, List<SearchHit> hits, List<String> columns, boolean score) {
         return BucketSearch.rows(
                 tableName,
                 table,
