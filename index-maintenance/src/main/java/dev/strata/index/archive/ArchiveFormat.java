@@ -36,7 +36,8 @@ import org.apache.lucene.util.StringHelper;
  *       <sup>FileCount</sup>, HeadFooter
  *   <li>Header --&gt; {@link CodecUtil#writeIndexHeader IndexHeader}: codec {@value #CODEC},
  *       version {@value #VERSION_CURRENT}, the id of the packed Lucene commit ({@link
- *       SegmentInfos#getId}), suffix "" (one archive per file: nothing to tell apart)
+ *       SegmentInfos#getId}, checked against the commit Lucene opens), suffix "" (one archive per
+ *       file: nothing to tell apart)
  *   <li>HeadLength --&gt; {@link org.apache.lucene.store.DataOutput#writeLong Int64}: bytes of the
  *       Head, Header and HeadFooter included
  *   <li>Metadata --&gt; TextFieldId ({@link org.apache.lucene.store.DataOutput#writeInt Int32}),

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.lucene.codecs.CodecUtil;
 import org.apache.paimon.data.BinaryRow;
-import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -78,22 +77,8 @@ class ArchiveCorruptionTest {
         return damaged;
     }
 
-    /** The intact archive's head, read as {@link ArchiveReader#open} reads it. */
-    private ArchiveFormat.Head head() throws Exception {
-        try (SeekableInputStream in = files.fileIO().newInputStream(files.path(archive))) {
-            return ArchiveFormat.readHead(
-                    local.toString(),
-                    StreamIndexInput.of(local.toString(), in, archive.fileSize()));
-        }
-    }
-
-    /** Where the packed file whose name contains {@code part} lies: {offset, length}. */
     private long[] packed(String part) throws Exception {
-        return head().files().entrySet().stream()
-                .filter(e -> e.getKey().contains(part))
-                .findFirst()
-                .orElseThrow()
-                .getValue();
+        return PackedFiles.find(files, archive, part);
     }
 
     /** The offset of the archive's version, right after Lucene's magic and the codec name. */
@@ -186,7 +171,7 @@ class ArchiveCorruptionTest {
 
     @Test
     void everyFlippedByteIsDetectedByTheFullCheckAndInTheHeadAtOpen() throws Exception {
-        long headLength = head().files().values().iterator().next()[0];
+        long headLength = PackedFiles.head(files, archive).files().values().iterator().next()[0];
         long length = Files.size(local);
         for (long at = 0; at < length; at++) {
             flip(local, at, 0x01);

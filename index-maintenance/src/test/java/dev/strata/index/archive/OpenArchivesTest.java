@@ -73,13 +73,15 @@ class OpenArchivesTest {
     }
 
     @Test
-    void aFileRewrittenInPlaceIsVerifiedAgain() throws Exception {
+    void aFileRewrittenInPlaceIsOpenedAndCheckedAgain() throws Exception {
         OpenArchives cache = new OpenArchives(4);
         try (OpenArchives.Lease lease = cache.acquire(files, archive)) {
             assertThat(lease.reader().indexReader().numDocs()).isEqualTo(2);
         }
+        // Damaged in the commit file, which Lucene checks entirely when it opens the index.
+        long[] commit = PackedFiles.find(files, archive, "segments_");
         byte[] bytes = Files.readAllBytes(local);
-        bytes[bytes.length / 2] ^= 0x10;
+        bytes[(int) (commit[0] + commit[1] / 2)] ^= 0x10;
         FileTime before = Files.getLastModifiedTime(local);
         Files.write(local, bytes);
         Files.setLastModifiedTime(local, FileTime.fromMillis(before.toMillis() + 2000));
