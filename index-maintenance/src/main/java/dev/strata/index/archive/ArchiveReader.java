@@ -17,31 +17,26 @@ import org.apache.paimon.index.IndexFileMeta;
 /**
  * An open archive: its checked head and its Lucene index, read in place from the archive file (no
  * copy to local disk). Opening reads the head, the footer and what Lucene reads to open an index,
- * not the whole file: {@link #checkIntegrity} does that.
+ * not the whole file: {@link ArchiveHeaders#verify} does that, and {@link #diagnose} after a failed
+ * read.
  */
 public final class ArchiveReader implements Closeable {
 
     private final IndexFileMeta meta;
-    private final String file;
     private final ArchiveHeader header;
     private final SeekableInputStream stream;
-    private final IndexInput input;
     private final Directory directory;
     private final DirectoryReader reader;
 
     private ArchiveReader(
             IndexFileMeta meta,
-            String file,
             ArchiveHeader header,
             SeekableInputStream stream,
-            IndexInput input,
             Directory directory,
             DirectoryReader reader) {
         this.meta = meta;
-        this.file = file;
         this.header = header;
         this.stream = stream;
-        this.input = input;
         this.directory = directory;
         this.reader = reader;
     }
@@ -106,7 +101,7 @@ public final class ArchiveReader implements Closeable {
                 reader.close();
                 throw e;
             }
-            return new ArchiveReader(meta, file, head.header(), stream, input, dir, reader);
+            return new ArchiveReader(meta, head.header(), stream, dir, reader);
         } catch (IOException | RuntimeException e) {
             stream.close();
             throw e;
@@ -137,11 +132,6 @@ public final class ArchiveReader implements Closeable {
             throw (RuntimeException) failure;
         }
         return failure instanceof IOException ? (IOException) failure : new IOException(failure);
-    }
-
-    /** Reads the whole file and checks its checksum. */
-    public void checkIntegrity() throws IOException {
-        ArchiveFormat.checkIntegrity(file, input);
     }
 
     public IndexFileMeta meta() {

@@ -81,6 +81,15 @@ class ArchiveCorruptionTest {
         return PackedFiles.find(files, archive, part);
     }
 
+    /**
+     * The last byte of the postings before their footer: Lucene checks that file's header and
+     * footer when it opens the index, not its body.
+     */
+    private long postingsBodyByte() throws Exception {
+        long[] postings = packed(".doc");
+        return postings[0] + postings[1] - CodecUtil.footerLength() - 1;
+    }
+
     /** The offset of the archive's version, right after Lucene's magic and the codec name. */
     private static int versionOffset() {
         return 4 + 1 + ArchiveFormat.CODEC.length();
@@ -109,10 +118,12 @@ class ArchiveCorruptionTest {
     @Test
     void aFlippedByteInAPackedFileFailsTheFullCheckNotTheOpenAndARebuildReplacesIt()
             throws Exception {
-        long[] postings = packed(".doc");
-        flip(local, postings[0] + postings[1] / 2, 0x10);
-        // Opening reads the head and the footer, not the whole file.
+        flip(local, postingsBodyByte(), 0x10);
+        // Opening reads the head, the footer and what Lucene checks at open, not the whole file.
         assertThat(new ArchiveHeaders(false).header(files, archive)).isNotNull();
+        try (ArchiveReader reader = ArchiveReader.open(files, archive)) {
+            assertThat(reader.indexReader().numDocs()).isEqualTo(3);
+        }
         assertThatThrownBy(() -> new ArchiveHeaders(true).verify(files, archive))
                 .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum failed")
@@ -155,8 +166,7 @@ class ArchiveCorruptionTest {
     void aFailedSearchIsDiagnosedByTheFullCheck() throws Exception {
         IOException failure = new IOException("decoding failed");
         assertThat(ArchiveReader.diagnose(files, archive, failure)).isSameAs(failure);
-        long[] postings = packed(".doc");
-        flip(local, postings[0] + postings[1] / 2, 0x10);
+        flip(local, postingsBodyByte(), 0x10);
         IOException diagnosed = ArchiveReader.diagnose(files, archive, failure);
         assertThat(diagnosed)
                 .isInstanceOf(DamagedFileException.class)
