@@ -27,9 +27,9 @@ import org.apache.paimon.table.sink.CommitMessageImpl;
 /**
  * Rebuilds the archives of one (partition, bucket) from a snapshot, independently of any data write
  * (for {@code CALL rebuild_pk_fulltext}; run one per bucket, commit all messages in one snapshot):
- * levels without a current archive, and levels whose archive is of format version 1 (no stored
- * primary keys); with {@code force}, every level. Archives are classified with full checksum
- * verification, so a corrupt archive is retired and rebuilt.
+ * levels without a current archive; with {@code force}, every level. Archives are classified with a
+ * whole-file checksum check, so an archive that is damaged or not of the current format is retired
+ * and its level rebuilt.
  */
 public final class PkFullTextRebuild {
 
@@ -95,11 +95,6 @@ public final class PkFullTextRebuild {
             List<IndexFileMeta> before = maintainer.payloads();
             if (force) {
                 maintainer.retireAll();
-            } else {
-                // Archives of format version 1 store no primary keys: still searched, but every hit
-                // reads its data file. A rebuild rewrites them in the current version.
-                maintainer.retire(
-                        archive -> !header(maintainers, partition, bucket, archive).keyed());
             }
             IndexCommit commit = maintainer.prepareCommit(null, null, true);
             try {

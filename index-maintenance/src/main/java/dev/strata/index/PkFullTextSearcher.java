@@ -55,10 +55,11 @@ import org.apache.paimon.utils.RoaringBitmap32;
  * indexed at query time ({@link FreshRows}, counted in {@link
  * BucketResult#rowsIndexedAtQueryTime()}) when the search asks for fresh rows, else not searched
  * (counted in {@link BucketResult#unsearchableRows()}). One BM25 across buckets: {@link #stats} per
- * bucket, summed, then {@link #search} with the sum. Archives are classified by their headers; an
- * archive whose header is intact but whose content fails the checksum makes the search fail with
- * {@link dev.strata.shredding.io.DamagedFileException} (never a silently partial answer); a rebuild
- * replaces it.
+ * bucket, summed, then {@link #search} with the sum. Archives are classified by their heads; an
+ * archive Lucene finds damaged as it opens or reads it makes the search fail with {@link
+ * dev.strata.shredding.io.DamagedFileException} (a failed read is diagnosed with the whole-file
+ * checksum, {@link dev.strata.index.archive.ArchiveReader#diagnose}); a rebuild replaces it. A
+ * search does not read whole archives to check them: that is the rebuild's and the diagnosis's job.
  */
 public final class PkFullTextSearcher {
 
@@ -245,10 +246,9 @@ public final class PkFullTextSearcher {
         /**
          * The given columns of the rows behind {@code hits} (all of this bucket), aligned with
          * {@code hits}; an entry is null when the snapshot's deletion vector deletes that row. When
-         * every column is a primary-key or partition column and every hit carries its key (hits of
-         * version 2 archives and of rows indexed at query time), the rows are made from the keys
-         * and the bucket's partition and no data file is read; otherwise each hit's row is read
-         * from its data file by position. No columns: rows of no fields, for liveness only.
+         * every column is a primary-key or partition column, the rows are made from the keys the
+         * hits carry and the bucket's partition and no data file is read; otherwise each hit's row
+         * is read from its data file by position. No columns: rows of no fields, for liveness only.
          */
         public List<InternalRow> rows(List<SearchHit> hits, List<String> columns)
                 throws IOException {
@@ -281,7 +281,7 @@ public final class PkFullTextSearcher {
 
     /**
      * {@link PreparedBucket#rows} answered from the hits' keys and the partition, or null when a
-     * column is neither a primary-key nor a partition column or a hit carries no key.
+     * column is neither a primary-key nor a partition column.
      */
     private List<InternalRow> rowsFromKeys(
             PreparedBucket prepared, List<SearchHit> hits, List<String> columns) {
@@ -301,11 +301,6 @@ public final class PkFullTextSearcher {
                 getters[c] = InternalRow.createFieldGetter(partitionType.getTypeAt(p), p);
                 fromPartition[c] = true;
             } else {
-                return null;
-            }
-        }
-        for (SearchHit hit : hits) {
-            if (hit.key() == null) {
                 return null;
             }
         }
@@ -355,7 +350,7 @@ public final class PkFullTextSearcher {
                             global,
                             scoped(query),
                             n);
-            List<SearchHit> kept = hidden.isEmpty() ? got : withoutKeys(prepared, got, hidden);
+            List<SearchHit> kept = hidden.isEmpty() ? got : withoutKeys(got, hidden);
             if (kept.size() >= k || got.size() < n || n >= Integer.MAX_VALUE / 4) {
                 archived = kept;
                 break;
@@ -589,42 +584,12 @@ public final class PkFullTextSearcher {
         return scope;
     }
 
-    /** The hits whose row's primary key is not in {@code keys}. */
-    private List<SearchHit> withoutKeys(
-            PreparedBucket prepared, List<SearchHit> hits, Set<BinaryRow> keys) throws IOException {
-        FileStoreTable table = maintainers.table;
-        List<String> keyColumns = table.schema().trimmedPrimaryKeys();
-        InternalRowSerializer serializer =
-                new InternalRowSerializer(table.rowType().project(keyColumns));
-        if (hits.stream().allMatch(h -> h.key() != null)) {
-            // The archive stored the keys: no data file read.
-            List<SearchHit> kept = new ArrayList<>();
-            for (SearchHit h : hits) {
-                if (!keys.contains(h.key())) {
-                    kept.add(h);
-                }
-            }
-            return kept;
-        }
-        Map<String, List<Integer>> byFile = new LinkedHashMap<>();
-        for (int i = 0; i < hits.size(); i++) {
-            byFile.computeIfAbsent(hits.get(i).fileName(), f -> new ArrayList<>()).add(i);
-        }
-        boolean[] drop = new boolean[hits.size()];
-        for (Map.Entry<String, List<Integer>> e : byFile.entrySet()) {
-            long[] positions =
-                    e.getValue().stream().mapToLong(i -> hits.get(i).position()).toArray();
-            List<InternalRow> rows = readPrepared(prepared, e.getKey(), positions, keyColumns);
-            for (int j = 0; j < positions.length; j++) {
-                InternalRow row = rows.get(j);
-                drop[e.getValue().get(j)] =
-                        row == null || keys.contains(serializer.toBinaryRow(row).copy());
-            }
-        }
+    /** The hits whose row's primary key (stored in the archive) is not in {@code keys}. */
+    private static List<SearchHit> withoutKeys(List<SearchHit> hits, Set<BinaryRow> keys) {
         List<SearchHit> kept = new ArrayList<>();
-        for (int i = 0; i < hits.size(); i++) {
-            if (!drop[i]) {
-                kept.add(hits.get(i));
+        for (SearchHit h : hits) {
+            if (!keys.contains(h.key())) {
+                kept.add(h);
             }
         }
         return kept;

@@ -3,13 +3,7 @@ package dev.strata.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.strata.index.archive.ArchiveFiles;
-import dev.strata.index.archive.ArchiveHeaders;
-import dev.strata.index.archive.DataFileTextReader;
-import dev.strata.index.archive.LuceneArchiveBuilder;
-import dev.strata.index.archive.TextReader;
 import dev.strata.index.fixtures.PkTable;
-import dev.strata.index.options.FullTextDefinition;
 import dev.strata.index.search.SearchHit;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
@@ -22,19 +16,15 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.index.IndexFileMeta;
-import org.apache.paimon.io.CompactIncrement;
 import org.apache.paimon.io.DataFileMeta;
-import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Archives store each document's primary key (format version 2), so a search answers primary-key
- * columns of its hits without reading a data file; archives of version 1 (no keys) still answer, by
- * reading the rows. The oracle is the table's live rows as Paimon's own reader returns them.
+ * Archives store each document's primary key, so a search answers primary-key columns of its hits
+ * without reading a data file. The oracle is the table's live rows as Paimon's own reader returns
+ * them.
  */
 class StoredKeysTest {
 
@@ -96,13 +86,7 @@ class StoredKeysTest {
     void hitsCarryTheirKeysAndKeyColumnsAreAnsweredWithoutTheDataFiles() throws Exception {
         try (PkTable t = table(dir)) {
             FileStoreTable table = t.table();
-            ArchiveFiles files = ArchiveFiles.of(table, BinaryRow.EMPTY_ROW, 0);
             assertThat(t.archives()).isNotEmpty();
-            for (IndexFileMeta archive : t.archives()) {
-                assertThat(new ArchiveHeaders(false).header(files, archive).keyed())
-                        .as("archive %s stores keys", archive.fileName())
-                        .isTrue();
-            }
             Snapshot snapshot = table.snapshotManager().latestSnapshot();
             PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
             PkFullTextSearcher.PreparedBucket bucket =
@@ -140,78 +124,6 @@ class StoredKeysTest {
             assertThat(bucket.rows(hits, List.of())).hasSize(hits.size()).doesNotContainNull();
             assertThatThrownBy(() -> bucket.rows(hits, List.of("id", "body")))
                     .isInstanceOf(Exception.class);
-        }
-    }
-
-    @Test
-    void anArchiveWithoutKeysIsSearchedByReadingRowsAndARebuildRewritesItWithKeys()
-            throws Exception {
-        try (PkTable t = table(dir)) {
-            FileStoreTable table = t.table();
-            FullTextDefinition def = PkFullTextIndex.definition(table);
-            TextReader.Factory keyed =
-                    DataFileTextReader.factory(table, BinaryRow.EMPTY_ROW, 0, def.field());
-            // A reader factory that reads no keys builds a version 1 archive, as Strata wrote
-            // before archives stored keys; it replaces the current archive in a commit.
-            TextReader.Factory keyless = keyed::open;
-            ArchiveFiles files = ArchiveFiles.of(table, BinaryRow.EMPTY_ROW, 0);
-            List<IndexFileMeta> current = t.archives();
-            IndexFileMeta v1 =
-                    new LuceneArchiveBuilder(
-                                    files, keyless, def.fieldId(), def.analyzer(), null, 16)
-                            .build(t.dataFiles());
-            assertThat(new ArchiveHeaders(false).header(files, v1).keyed()).isFalse();
-            t.commit(
-                    List.of(
-                            new CommitMessageImpl(
-                                    BinaryRow.EMPTY_ROW,
-                                    0,
-                                    1,
-                                    new DataIncrement(
-                                            List.of(),
-                                            List.of(),
-                                            List.of(),
-                                            List.of(v1),
-                                            new ArrayList<>(current)),
-                                    CompactIncrement.emptyIncrement())));
-            assertThat(t.archives()).containsExactly(v1);
-
-            TreeSet<Long> even = expected(t, "even");
-            PkFullTextSearcher.PreparedBucket bucket =
-                    PkFullTextSearcher.create(t.table())
-                            .prepare(
-                                    t.table().snapshotManager().latestSnapshot(),
-                                    BinaryRow.EMPTY_ROW,
-                                    0,
-                                    false);
-            List<SearchHit> hits = bucket.search("even", 10_000, null).hits();
-            assertThat(hits).isNotEmpty().allSatisfy(h -> assertThat(h.key()).isNull());
-            assertThat(ids(bucket.rows(hits, List.of("id")))).isEqualTo(even);
-            assertThat(bucket.rows(hits, List.of())).hasSize(hits.size()).doesNotContainNull();
-
-            PkFullTextRebuild.Result rebuild =
-                    PkFullTextRebuild.run(
-                            t.table(), t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, false, null);
-            assertThat(rebuild.report()).extracting(LevelReport::action).contains("built");
-            t.commit(rebuild.messages());
-            assertThat(t.archives())
-                    .isNotEmpty()
-                    .allSatisfy(
-                            a ->
-                                    assertThat(new ArchiveHeaders(false).header(files, a).keyed())
-                                            .isTrue());
-            List<SearchHit> keyedHits =
-                    PkFullTextSearcher.create(t.table())
-                            .prepare(
-                                    t.table().snapshotManager().latestSnapshot(),
-                                    BinaryRow.EMPTY_ROW,
-                                    0,
-                                    false)
-                            .search("even", 10_000, null)
-                            .hits();
-            TreeSet<Long> keys = new TreeSet<>();
-            keyedHits.forEach(h -> keys.add(h.key().getLong(0)));
-            assertThat(keys).isEqualTo(even);
         }
     }
 }

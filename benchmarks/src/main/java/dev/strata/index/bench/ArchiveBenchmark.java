@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -28,12 +29,15 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryRowWriter;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.index.IndexPathFactory;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.utils.SerializationUtils;
 
 /**
  * Archive build throughput and size against a raw Lucene {@link IndexWriter} over the same texts on
@@ -162,11 +166,15 @@ public final class ArchiveBenchmark {
             Document doc = new Document();
             Field text = new TextField(ArchiveFormat.TEXT_FIELD, "", Field.Store.NO);
             NumericDocValuesField rowId = new NumericDocValuesField(ArchiveFormat.ROW_ID_FIELD, 0);
+            BinaryDocValuesField key =
+                    new BinaryDocValuesField(ArchiveFormat.KEY_FIELD, new BytesRef());
             doc.add(text);
             doc.add(rowId);
+            doc.add(key);
             for (int i = 0; i < texts.length; i++) {
                 text.setStringValue(texts[i]);
                 rowId.setLongValue(i);
+                key.setBytesValue(SerializationUtils.serializeBinaryRow(key(i)));
                 w.addDocument(doc);
             }
             w.commit();
@@ -180,6 +188,15 @@ public final class ArchiveBenchmark {
             }
         }
         return size;
+    }
+
+    /** The primary key of row {@code i}, as both indexes store it. */
+    private static BinaryRow key(long i) {
+        BinaryRow row = new BinaryRow(1);
+        BinaryRowWriter writer = new BinaryRowWriter(row);
+        writer.writeLong(0, i);
+        writer.complete();
+        return row;
     }
 
     static final class Built {
@@ -231,6 +248,11 @@ public final class ArchiveBenchmark {
                             @Override
                             public String readNextText() {
                                 return texts[next++];
+                            }
+
+                            @Override
+                            public BinaryRow key() {
+                                return ArchiveBenchmark.key(next - 1);
                             }
 
                             @Override

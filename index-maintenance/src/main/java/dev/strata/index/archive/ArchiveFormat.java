@@ -3,65 +3,81 @@ package dev.strata.index.archive;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceMeta;
 import dev.strata.shredding.io.DamagedFileException;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32;
+import org.apache.lucene.codecs.CodecUtil;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.BufferedChecksumIndexInput;
+import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.store.ChecksumIndexInput;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexInput;
-import org.apache.paimon.fs.SeekableInputStream;
+import org.apache.lucene.store.IndexOutput;
+import org.apache.lucene.util.StringHelper;
 
 /**
- * The one-file container of a full-text archive: a self-describing header followed by the files of
- * one force-merged Lucene index, closed by a checksummed footer. All integers are big-endian.
+ * The one-file container of a full-text archive: the files of one committed, force-merged Lucene
+ * index behind a head that describes the archive, framed and checksummed with Lucene's {@link
+ * CodecUtil} as Lucene's compound format ({@code Lucene90CompoundFormat}) frames its {@code .cfe}
+ * and {@code .cfs} files, but in one file, because Paimon records one file per index entry.
  *
- * <pre>
- * Archive     --&gt; Header, FileCount, &lt;FileEntry&gt;^FileCount, Footer
- * Header      --&gt; Magic, Version, BodyLength, HeaderBody, HeaderChecksum
- * Magic       --&gt; int32 0x53544654 ("STFT")
- * Version     --&gt; int32, 1 or 2 (2: every document stores its row's primary key, see below)
- * BodyLength  --&gt; int32, length of HeaderBody in bytes (0 &lt; BodyLength &lt;= 64 MiB)
- * HeaderBody  --&gt; TextFieldId(int32), RowCount(int64), DocCount(int64),
- *                 SourceMetaLength(int32), SourceMeta(bytes, see SourceMeta),
- *                 AnalyzerLength(int32), AnalyzerJson(UTF-8 bytes, see AnalyzerSettings#toJson)
- * HeaderChecksum --&gt; int64, CRC32 of Magic through HeaderBody
- * FileCount   --&gt; int32 (&gt; 0)
- * FileEntry   --&gt; FileName(uint16 length + modified UTF-8), FileLength(int64), Bytes(FileLength)
- * Footer      --&gt; FooterMagic(int32 = ~Magic), ContentLength(int64 = offset of the footer), Checksum
- * Checksum    --&gt; int64, CRC32 of every byte of the archive before the Checksum itself
- * </pre>
+ * <ul>
+ *   <li>Archive --&gt; Head, FileData <sup>FileCount</sup>, Footer
+ *   <li>Head --&gt; Header, HeadLength, Metadata, FileCount, &lt;FileName, FileLength&gt;
+ *       <sup>FileCount</sup>, HeadFooter
+ *   <li>Header --&gt; {@link CodecUtil#writeIndexHeader IndexHeader}: codec {@value #CODEC},
+ *       version {@value #VERSION_CURRENT}, the id of the packed Lucene commit ({@link
+ *       SegmentInfos#getId}, checked against the commit Lucene opens), suffix "" (one archive per
+ *       file: nothing to tell apart)
+ *   <li>HeadLength --&gt; {@link org.apache.lucene.store.DataOutput#writeLong Int64}: bytes of the
+ *       Head, Header and HeadFooter included
+ *   <li>Metadata --&gt; TextFieldId ({@link org.apache.lucene.store.DataOutput#writeInt Int32}),
+ *       RowCount, DocCount ({@link org.apache.lucene.store.DataOutput#writeVLong VLong}),
+ *       SourceMetaLength ({@link org.apache.lucene.store.DataOutput#writeVInt VInt}), SourceMeta
+ *       (bytes of {@link SourceMeta#serialize}), Analyzer ({@link
+ *       org.apache.lucene.store.DataOutput#writeString String}, {@link AnalyzerSettings#toJson})
+ *   <li>FileCount --&gt; VInt (&gt; 0); FileName --&gt; String; FileLength --&gt; VLong
+ *   <li>HeadFooter --&gt; {@link CodecUtil#writeFooter CodecFooter}: CRC32 of the Head bytes before
+ *       it
+ *   <li>FileData --&gt; one Lucene index file, its own header and footer included; the files follow
+ *       the Head back to back, in entry order
+ *   <li>Footer --&gt; {@link CodecUtil#writeFooter CodecFooter}: CRC32 of every byte before it
+ * </ul>
  *
  * RowCount is the number of archive row ids (the sum of the source row counts, rows with a null
  * text included); DocCount the number of Lucene documents (rows with a non-null text). Every
- * document stores its archive row id in the numeric doc-values field {@link #ROW_ID_FIELD}; the
- * text is indexed in {@link #TEXT_FIELD}. In a version 2 archive every document also stores, in the
- * binary doc-values field {@link #KEY_FIELD}, its row's primary key without the partition fields
- * (the key of Paimon's key-value files), as Paimon's {@code SerializationUtils.serializeBinaryRow}
- * writes a {@code BinaryRow}: arity (int32) followed by the row's bytes. A search can then return
- * the primary key of a hit (and, with the bucket's partition, any primary-key column) without
- * reading the data file. Version 1 archives carry no keys; they stay readable and their hits' keys
- * are read from the data files. Readers check magic, version, lengths and the header checksum
- * before trusting the header, and the full checksum before trusting the index.
+ * document stores its archive row id in the numeric doc-values field {@link #ROW_ID_FIELD} and its
+ * row's primary key without the partition fields (the key of Paimon's key-value files) in the
+ * binary doc-values field {@link #KEY_FIELD}, as Paimon's {@code
+ * SerializationUtils.serializeBinaryRow} writes a {@code BinaryRow}; the text is indexed in {@link
+ * #TEXT_FIELD}.
+ *
+ * <p>Opening an archive ({@link #readHead}) checks what is cheap, as Lucene's compound reader does:
+ * the header, the footer's structure ({@link CodecUtil#retrieveChecksum}) and the whole Head,
+ * checksum included (it is small and decides what is read); Lucene then checks each packed file's
+ * header and footer, and the small ones entirely, as it opens the index. The whole file's checksum
+ * ({@link #checkIntegrity}) is read where a full check is wanted: when a rebuild classifies
+ * archives, when a failed read is diagnosed, and after a search failed. Any other file, an earlier
+ * Strata container included, is a damaged archive.
  */
 public final class ArchiveFormat {
 
-    public static final int MAGIC = 0x53544654;
-    public static final int FOOTER_MAGIC = ~MAGIC;
+    /** The codec name of the {@link CodecUtil} header. */
+    public static final String CODEC = "StrataFullTextArchive";
 
-    /** The version written for archives that store primary keys, the current one. */
-    public static final int VERSION = 2;
+    public static final int VERSION_START = 0;
+    public static final int VERSION_CURRENT = VERSION_START;
 
-    /** The version of archives without stored primary keys (still written for key-less sources). */
-    public static final int VERSION_WITHOUT_KEYS = 1;
+    private static final String SUFFIX = "";
 
     /** Lucene field holding the analyzed text. */
     public static final String TEXT_FIELD = "text";
@@ -69,367 +85,203 @@ public final class ArchiveFormat {
     /** Lucene numeric doc-values field holding the archive row id. */
     public static final String ROW_ID_FIELD = "_row_id";
 
-    /** Lucene binary doc-values field holding the row's serialized primary key (version 2). */
+    /** Lucene binary doc-values field holding the row's serialized primary key. */
     public static final String KEY_FIELD = "_key";
 
-    static final int PREAMBLE_LENGTH = 12;
-    static final int FOOTER_LENGTH = 20;
-    static final int MAX_BODY_LENGTH = 64 << 20;
+    /** What to do about a damaged archive or one of another format. */
+    public static final String REBUILD =
+            "An archive holds no rows of its own: CALL <catalog>.sys.rebuild_pk_fulltext(table =>"
+                    + " '<database>.<table>') replaces it with one built from the table's data files.";
+
+    private static final int HEAD_START = CodecUtil.indexHeaderLength(CODEC, SUFFIX) + Long.BYTES;
+    private static final long MAX_HEAD_LENGTH = 64 << 20;
 
     private ArchiveFormat() {}
 
     /**
-     * Writes the archive of {@code dir}'s files to {@code out}, returning the number of bytes
-     * written.
+     * Writes the archive of the latest commit in {@code dir} to {@code out}, verifying each packed
+     * file's checksum as it is copied; returns the number of bytes written.
      */
-    static long write(ArchiveHeader header, Directory dir, OutputStream raw) throws IOException {
-        OutputStream out = new java.io.BufferedOutputStream(raw, 1 << 16);
-        CRC32 crc = new CRC32();
-        CountingCrcOutput counted = new CountingCrcOutput(out, crc);
-        DataOutputStream data = new DataOutputStream(counted);
-        byte[] body = headerBody(header);
-        int version = header.keyed() ? VERSION : VERSION_WITHOUT_KEYS;
-        data.writeInt(MAGIC);
-        data.writeInt(version);
-        data.writeInt(body.length);
-        data.write(body);
-        CRC32 headerCrc = new CRC32();
-        ByteArrayOutputStream pre = new ByteArrayOutputStream();
-        DataOutputStream preData = new DataOutputStream(pre);
-        preData.writeInt(MAGIC);
-        preData.writeInt(version);
-        preData.writeInt(body.length);
-        preData.write(body);
-        headerCrc.update(pre.toByteArray());
-        data.writeLong(headerCrc.getValue());
-        String[] names = dir.listAll();
-        Arrays.sort(names);
-        int count = 0;
-        for (String name : names) {
-            if (!name.equals("write.lock")) {
-                count++;
-            }
-        }
-        data.writeInt(count);
-        byte[] buffer = new byte[64 * 1024];
-        for (String name : names) {
-            if (name.equals("write.lock")) {
-                continue;
-            }
-            long length = dir.fileLength(name);
-            data.writeUTF(name);
-            data.writeLong(length);
-            try (IndexInput in = dir.openInput(name, IOContext.READONCE)) {
-                long left = length;
-                while (left > 0) {
-                    int n = (int) Math.min(buffer.length, left);
-                    in.readBytes(buffer, 0, n);
-                    data.write(buffer, 0, n);
-                    left -= n;
-                }
-            }
-        }
-        data.flush();
-        long contentLength = counted.count;
-        data.writeInt(FOOTER_MAGIC);
-        data.writeLong(contentLength);
-        data.flush();
-        long checksum = crc.getValue();
-        // The checksum itself is not part of what it covers.
-        DataOutputStream tail = new DataOutputStream(out);
-        tail.writeLong(checksum);
-        tail.flush();
-        out.flush();
-        return counted.count + 8;
-    }
-
-    private static byte[] headerBody(ArchiveHeader header) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        DataOutputStream out = new DataOutputStream(bytes);
-        out.writeInt(header.textFieldId());
-        out.writeLong(header.rowCount());
-        out.writeLong(header.docCount());
+    static long write(ArchiveHeader header, Directory dir, IndexOutput out) throws IOException {
+        SegmentInfos commit = SegmentInfos.readLatestCommit(dir);
+        List<String> names = new ArrayList<>(commit.files(true));
+        Collections.sort(names);
+        ByteBuffersDataOutput body = new ByteBuffersDataOutput();
+        body.writeInt(header.textFieldId());
+        body.writeVLong(header.rowCount());
+        body.writeVLong(header.docCount());
         byte[] source = header.sourceMeta().serialize();
-        out.writeInt(source.length);
-        out.write(source);
-        byte[] analyzer = header.analyzer().toJson().getBytes(StandardCharsets.UTF_8);
-        out.writeInt(analyzer.length);
-        out.write(analyzer);
-        out.flush();
-        return bytes.toByteArray();
-    }
-
-    /** Reads and checks the header (magic, version, lengths, header checksum) and the footer. */
-    static ParsedHeader readHeader(String file, SeekableInputStream in, long fileLength)
-            throws IOException {
-        if (fileLength < PREAMBLE_LENGTH + 8 + 4 + FOOTER_LENGTH) {
-            throw new DamagedFileException(
-                    file,
-                    "file too short",
-                    ">= " + (PREAMBLE_LENGTH + 8 + 4 + FOOTER_LENGTH) + " bytes",
-                    fileLength + " bytes");
+        body.writeVInt(source.length);
+        body.writeBytes(source, source.length);
+        body.writeString(header.analyzer().toJson());
+        body.writeVInt(names.size());
+        for (String name : names) {
+            body.writeString(name);
+            body.writeVLong(dir.fileLength(name));
         }
-        byte[] preamble = readAt(file, in, 0, PREAMBLE_LENGTH);
-        DataInputStream pre = new DataInputStream(new ByteArrayInputStream(preamble));
-        int magic = pre.readInt();
-        if (magic != MAGIC) {
-            throw new DamagedFileException(file, "wrong magic", hex(MAGIC), hex(magic));
-        }
-        int version = pre.readInt();
-        if (version != VERSION && version != VERSION_WITHOUT_KEYS) {
-            throw new DamagedFileException(
-                    file,
-                    "unsupported archive version",
-                    VERSION_WITHOUT_KEYS + " or " + VERSION,
-                    version);
-        }
-        int bodyLength = pre.readInt();
-        if (bodyLength <= 0
-                || bodyLength > MAX_BODY_LENGTH
-                || PREAMBLE_LENGTH + (long) bodyLength + 8 + 4 + FOOTER_LENGTH > fileLength) {
-            throw new DamagedFileException(
-                    file,
-                    "header length",
-                    "1.."
-                            + Math.min(
-                                    MAX_BODY_LENGTH,
-                                    fileLength - PREAMBLE_LENGTH - 8 - 4 - FOOTER_LENGTH),
-                    bodyLength);
-        }
-        byte[] bodyAndCrc = readAt(file, in, PREAMBLE_LENGTH, bodyLength + 8);
-        CRC32 crc = new CRC32();
-        crc.update(preamble);
-        crc.update(bodyAndCrc, 0, bodyLength);
-        long stored =
-                new DataInputStream(new ByteArrayInputStream(bodyAndCrc, bodyLength, 8)).readLong();
-        if (stored != crc.getValue()) {
-            throw new DamagedFileException(
-                    file, "header checksum", hex(stored), hex(crc.getValue()));
-        }
-        readFooter(file, in, fileLength);
-        ArchiveHeader header;
-        try {
-            DataInputStream body =
-                    new DataInputStream(new ByteArrayInputStream(bodyAndCrc, 0, bodyLength));
-            int fieldId = body.readInt();
-            long rows = body.readLong();
-            long docs = body.readLong();
-            byte[] source =
-                    new byte
-                            [lengthField(
-                                    file,
-                                    body.readInt(),
-                                    body.available(),
-                                    "source metadata length")];
-            body.readFully(source);
-            byte[] analyzer =
-                    new byte
-                            [lengthField(
-                                    file,
-                                    body.readInt(),
-                                    body.available(),
-                                    "analyzer settings length")];
-            body.readFully(analyzer);
-            if (body.available() != 0) {
-                throw new DamagedFileException(
-                        file, "header body trailing bytes", 0, body.available());
+        long headLength = HEAD_START + body.size() + CodecUtil.footerLength();
+        CodecUtil.writeIndexHeader(out, CODEC, VERSION_CURRENT, commit.getId(), SUFFIX);
+        out.writeLong(headLength);
+        body.copyTo(out);
+        CodecUtil.writeFooter(out);
+        for (String name : names) {
+            try (ChecksumIndexInput in = dir.openChecksumInput(name, IOContext.READONCE)) {
+                out.copyBytes(in, in.length() - CodecUtil.footerLength());
+                long checksum = CodecUtil.checkFooter(in);
+                // The file's own footer, written as Lucene90CompoundFormat copies it: the checksum
+                // is the file's, not the archive's running one.
+                CodecUtil.writeBEInt(out, CodecUtil.FOOTER_MAGIC);
+                CodecUtil.writeBEInt(out, 0);
+                CodecUtil.writeBELong(out, checksum);
             }
-            header =
-                    new ArchiveHeader(
-                            fieldId,
-                            SourceMeta.deserialize(source),
-                            AnalyzerSettings.fromJson(new String(analyzer, StandardCharsets.UTF_8)),
-                            rows,
-                            docs,
-                            version == VERSION);
-        } catch (IllegalArgumentException | EOFException e) {
-            throw new DamagedFileException(file, "unreadable header body", e);
         }
-        return new ParsedHeader(header, PREAMBLE_LENGTH + (long) bodyLength + 8);
+        CodecUtil.writeFooter(out);
+        return out.getFilePointer();
     }
 
-    private static int lengthField(String file, int length, int available, String what)
-            throws DamagedFileException {
-        if (length < 0 || length > available) {
-            throw new DamagedFileException(file, what, "0.." + available, length);
-        }
-        return length;
-    }
-
-    /** Checks the footer (magic, content length) and returns the whole-file checksum it stores. */
-    static long readFooter(String file, SeekableInputStream in, long fileLength)
-            throws IOException {
-        if (fileLength < FOOTER_LENGTH) {
-            throw new DamagedFileException(
-                    file,
-                    "file too short for its footer",
-                    ">= " + FOOTER_LENGTH + " bytes",
-                    fileLength + " bytes");
-        }
-        byte[] footer = readAt(file, in, fileLength - FOOTER_LENGTH, FOOTER_LENGTH);
-        DataInputStream f = new DataInputStream(new ByteArrayInputStream(footer));
-        int magic = f.readInt();
-        if (magic != FOOTER_MAGIC) {
-            throw new DamagedFileException(
-                    file, "wrong footer magic", hex(FOOTER_MAGIC), hex(magic));
-        }
-        long contentLength = f.readLong();
-        if (contentLength != fileLength - FOOTER_LENGTH) {
-            throw new DamagedFileException(
-                    file, "content length", fileLength - FOOTER_LENGTH, contentLength);
-        }
-        return f.readLong();
-    }
-
-    /** Streams the whole file and compares its CRC32 to the footer's checksum. */
-    static void verifyChecksum(String file, SeekableInputStream in, long fileLength)
-            throws IOException {
-        long stored = readFooter(file, in, fileLength);
-        CRC32 crc = new CRC32();
+    /**
+     * Checks the header, the footer's structure and the Head (its checksum included) of the archive
+     * {@code in} and returns what the Head says. Reads the Head and the footer only.
+     */
+    static Head readHead(String file, IndexInput in) throws IOException {
         in.seek(0);
-        byte[] buffer = new byte[256 * 1024];
-        long left = fileLength - 8;
-        while (left > 0) {
-            int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-            if (n < 0) {
-                throw new DamagedFileException(
-                        file,
-                        "file ended early",
-                        fileLength + " bytes",
-                        (fileLength - 8 - left) + " bytes");
-            }
-            crc.update(buffer, 0, n);
-            left -= n;
-        }
-        if (crc.getValue() != stored) {
+        byte[] id = new byte[StringHelper.ID_LENGTH];
+        try {
+            CodecUtil.checkHeader(in, CODEC, VERSION_START, VERSION_CURRENT);
+            in.readBytes(id, 0, id.length);
+            CodecUtil.checkIndexHeaderSuffix(in, SUFFIX);
+        } catch (IndexFormatTooOldException | IndexFormatTooNewException e) {
             throw new DamagedFileException(
-                    file, "checksum failed", hex(stored), hex(crc.getValue()));
+                    file,
+                    "unsupported full-text archive version",
+                    VERSION_START + ".." + VERSION_CURRENT,
+                    version(e),
+                    REBUILD,
+                    e);
+        } catch (CorruptIndexException | EOFException e) {
+            throw damaged(file, "not a full-text archive of the current format", e);
         }
-    }
-
-    /** The packed files: name to {offset, length}, in archive order. */
-    static Map<String, long[]> readFileTable(
-            String file, SeekableInputStream in, long headerEnd, long fileLength)
-            throws IOException {
-        long limit = fileLength - FOOTER_LENGTH;
-        long pos = headerEnd;
-        int count =
-                new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 4))).readInt();
-        pos += 4;
-        if (count <= 0 || count > (limit - pos) / 10) {
+        long checksum = footerChecksum(file, in);
+        long headLength = in.readLong();
+        long maxHead = Math.min(MAX_HEAD_LENGTH, in.length() - CodecUtil.footerLength());
+        if (headLength < HEAD_START + CodecUtil.footerLength() || headLength > maxHead) {
             throw new DamagedFileException(
-                    file, "packed file count", "1.." + Math.max(1, (limit - pos) / 10), count);
+                    file,
+                    "head length",
+                    (HEAD_START + CodecUtil.footerLength()) + ".." + maxHead,
+                    String.valueOf(headLength),
+                    REBUILD,
+                    null);
         }
-        Map<String, long[]> files = new LinkedHashMap<>();
-        for (int i = 0; i < count; i++) {
-            if (pos + 2 > limit) {
+        try {
+            ChecksumIndexInput head =
+                    new BufferedChecksumIndexInput(in.slice("head", 0, headLength));
+            head.seek(headLength - CodecUtil.footerLength());
+            CodecUtil.checkFooter(head);
+        } catch (CorruptIndexException | EOFException e) {
+            throw damaged(file, "head checksum failed", e);
+        }
+        // Parsed only once its checksum holds, so no length read here is garbage.
+        IndexInput head = in.slice("head", 0, headLength - CodecUtil.footerLength());
+        head.seek(HEAD_START);
+        try {
+            int fieldId = head.readInt();
+            long rows = head.readVLong();
+            long docs = head.readVLong();
+            byte[] source = new byte[head.readVInt()];
+            head.readBytes(source, 0, source.length);
+            AnalyzerSettings analyzer = AnalyzerSettings.fromJson(head.readString());
+            ArchiveHeader header =
+                    new ArchiveHeader(
+                            fieldId, SourceMeta.deserialize(source), analyzer, rows, docs);
+            int count = head.readVInt();
+            if (count <= 0) {
                 throw new DamagedFileException(
-                        file, "packed file entry " + i + " offset", "<= " + (limit - 2), pos);
+                        file, "packed file count", "> 0", String.valueOf(count), REBUILD, null);
             }
-            int nameLength =
-                    new DataInputStream(new ByteArrayInputStream(readAt(file, in, pos, 2)))
-                            .readUnsignedShort();
-            if (pos + 2 + nameLength + 8 > limit) {
+            Map<String, long[]> files = new LinkedHashMap<>();
+            long offset = headLength;
+            for (int i = 0; i < count; i++) {
+                String name = head.readString();
+                long length = head.readVLong();
+                if (length < 0) {
+                    throw new DamagedFileException(
+                            file,
+                            "length of packed file " + name,
+                            ">= 0",
+                            String.valueOf(length),
+                            REBUILD,
+                            null);
+                }
+                if (files.put(name, new long[] {offset, length}) != null) {
+                    throw new DamagedFileException(
+                            file, "packed file names", "unique", name + " twice", REBUILD, null);
+                }
+                offset += length;
+            }
+            if (head.getFilePointer() != head.length()) {
                 throw new DamagedFileException(
                         file,
-                        "packed file entry " + i + " name length",
-                        "<= " + (limit - pos - 10),
-                        nameLength);
+                        "end of the head",
+                        String.valueOf(head.length()),
+                        String.valueOf(head.getFilePointer()),
+                        REBUILD,
+                        null);
             }
-            byte[] entry = readAt(file, in, pos, 2 + nameLength + 8);
-            DataInputStream e = new DataInputStream(new ByteArrayInputStream(entry));
-            String name;
-            try {
-                name = e.readUTF();
-            } catch (IOException ex) {
-                throw new DamagedFileException(file, "packed file entry " + i + " name", ex);
-            }
-            long length = e.readLong();
-            long dataStart = pos + 2 + nameLength + 8;
-            if (length < 0 || length > limit - dataStart) {
+            long end = in.length() - CodecUtil.footerLength();
+            if (offset != end) {
                 throw new DamagedFileException(
                         file,
-                        "packed file '" + name + "' length",
-                        "0.." + (limit - dataStart),
-                        length);
+                        "end of the packed files",
+                        String.valueOf(end),
+                        String.valueOf(offset),
+                        REBUILD,
+                        null);
             }
-            if (files.put(name, new long[] {dataStart, length}) != null) {
-                throw new DamagedFileException(
-                        file, "packed file names", "unique", name + " twice");
-            }
-            pos = dataStart + length;
-        }
-        if (pos != limit) {
-            throw new DamagedFileException(file, "end of packed files", limit, pos);
-        }
-        return files;
-    }
-
-    private static byte[] readAt(String file, SeekableInputStream in, long offset, int length)
-            throws IOException {
-        byte[] bytes = new byte[length];
-        in.seek(offset);
-        int done = 0;
-        while (done < length) {
-            int n = in.read(bytes, done, length - done);
-            if (n < 0) {
-                throw new DamagedFileException(
-                        file,
-                        "file ended early at offset " + offset,
-                        length + " bytes",
-                        done + " bytes");
-            }
-            done += n;
-        }
-        return bytes;
-    }
-
-    private static String hex(long v) {
-        return "0x" + Long.toHexString(v);
-    }
-
-    private static String hex(int v) {
-        return "0x" + Integer.toHexString(v);
-    }
-
-    /** A checked header and the offset right after it. */
-    static final class ParsedHeader {
-        final ArchiveHeader header;
-        final long end;
-
-        ParsedHeader(ArchiveHeader header, long end) {
-            this.header = header;
-            this.end = end;
+            return new Head(header, id, files, checksum);
+        } catch (IllegalArgumentException | EOFException e) {
+            throw damaged(file, "unreadable head", e);
         }
     }
 
-    private static final class CountingCrcOutput extends OutputStream {
-        private final OutputStream out;
-        private final CRC32 crc;
-        long count;
-
-        CountingCrcOutput(OutputStream out, CRC32 crc) {
-            this.out = out;
-            this.crc = crc;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            crc.update(b);
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-            crc.update(b, off, len);
-            count += len;
-        }
-
-        @Override
-        public void flush() throws IOException {
-            out.flush();
+    /** Checks the footer's structure and returns the whole-file checksum it stores. */
+    static long footerChecksum(String file, IndexInput in) throws IOException {
+        long at = in.getFilePointer();
+        try {
+            long checksum = CodecUtil.retrieveChecksum(in);
+            in.seek(at);
+            return checksum;
+        } catch (CorruptIndexException | EOFException e) {
+            throw damaged(file, "damaged footer or truncated file", e);
         }
     }
+
+    /** Reads the whole file and compares its CRC32 with the footer's checksum. */
+    static void checkIntegrity(String file, IndexInput in) throws IOException {
+        try {
+            CodecUtil.checksumEntireFile(in);
+        } catch (CorruptIndexException | EOFException e) {
+            throw damaged(file, "checksum failed", e);
+        }
+    }
+
+    /** Lucene's verdict on {@code file} as the one damaged-file error, Lucene's words included. */
+    static DamagedFileException damaged(String file, String what, Exception e) {
+        String lucene =
+                e instanceof CorruptIndexException
+                        ? ((CorruptIndexException) e).getOriginalMessage()
+                        : e.toString();
+        return new DamagedFileException(file, what + " (" + lucene + ")", null, null, REBUILD, e);
+    }
+
+    private static String version(IOException e) {
+        Integer version =
+                e instanceof IndexFormatTooOldException
+                        ? ((IndexFormatTooOldException) e).getVersion()
+                        : ((IndexFormatTooNewException) e).getVersion();
+        return version == null ? e.getMessage() : String.valueOf(version);
+    }
+
+    /** A checked head: what the archive says, the packed commit's id and where its files are. */
+    record Head(ArchiveHeader header, byte[] id, Map<String, long[]> files, long checksum) {}
 }

@@ -6,9 +6,7 @@ import java.util.Objects;
 
 /**
  * What an archive says about itself: the text field it indexes, its sources (level and ordered
- * files), the analyzer it was built with, how many archive rows and Lucene documents it holds, and
- * whether its documents store their rows' primary keys (format version 2; version 1 archives do
- * not).
+ * files), the analyzer it was built with, and how many archive rows and Lucene documents it holds.
  */
 public final class ArchiveHeader {
 
@@ -17,31 +15,18 @@ public final class ArchiveHeader {
     private final AnalyzerSettings analyzer;
     private final long rowCount;
     private final long docCount;
-    private final boolean keyed;
 
-    /** The header of an archive whose documents store no primary keys (format version 1). */
     public ArchiveHeader(
             int textFieldId,
             SourceMeta sourceMeta,
             AnalyzerSettings analyzer,
             long rowCount,
             long docCount) {
-        this(textFieldId, sourceMeta, analyzer, rowCount, docCount, false);
-    }
-
-    public ArchiveHeader(
-            int textFieldId,
-            SourceMeta sourceMeta,
-            AnalyzerSettings analyzer,
-            long rowCount,
-            long docCount,
-            boolean keyed) {
         this.textFieldId = textFieldId;
         this.sourceMeta = Objects.requireNonNull(sourceMeta);
         this.analyzer = Objects.requireNonNull(analyzer);
         this.rowCount = rowCount;
         this.docCount = docCount;
-        this.keyed = keyed;
     }
 
     public int textFieldId() {
@@ -66,14 +51,6 @@ public final class ArchiveHeader {
         return docCount;
     }
 
-    /**
-     * Whether every document stores its row's primary key in {@link ArchiveFormat#KEY_FIELD}
-     * (format version 2).
-     */
-    public boolean keyed() {
-        return keyed;
-    }
-
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof ArchiveHeader)) {
@@ -83,14 +60,13 @@ public final class ArchiveHeader {
         return textFieldId == h.textFieldId
                 && rowCount == h.rowCount
                 && docCount == h.docCount
-                && keyed == h.keyed
                 && sourceMeta.equals(h.sourceMeta)
                 && analyzer.equals(h.analyzer);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(textFieldId, sourceMeta, analyzer, rowCount, docCount, keyed);
+        return Objects.hash(textFieldId, sourceMeta, analyzer, rowCount, docCount);
     }
 
     @Override
@@ -105,7 +81,6 @@ public final class ArchiveHeader {
                 + rowCount
                 + ", docs="
                 + docCount
-                + (keyed ? ", keyed" : "")
                 + "}";
     }
 }

@@ -3,6 +3,7 @@ package dev.strata.index.archive;
 import dev.strata.shredding.cache.BoundedCache;
 import dev.strata.shredding.io.DamagedFileException;
 import java.io.IOException;
+import org.apache.lucene.store.IndexInput;
 import org.apache.paimon.fs.FileStatus;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.SeekableInputStream;
@@ -11,15 +12,15 @@ import org.apache.paimon.index.IndexFileMeta;
 /**
  * Reads archive headers, cached by what identifies an archive's bytes: its full path, length,
  * modification time and the whole-file checksum stored in its footer (read and checked on every
- * call, 20 bytes). A file name alone is not enough: a copied or restored table holds archives of
+ * call, 16 bytes). A file name alone is not enough: a copied or restored table holds archives of
  * the same name whose bytes may differ, and a damaged copy must be checked, not served because the
  * original was.
  *
- * <p>A header read checks magic, version, lengths, the header checksum, the footer and that the
- * file has the size recorded in the manifest; {@link #verify} additionally checks the CRC32 of the
- * whole file, once per identity. Failures are not cached (an I/O error may be transient). At most 4
- * 096 headers are remembered ({@link BoundedCache}), so a long-lived searcher does not grow without
- * bound.
+ * <p>A header read checks that the file has the size recorded in the manifest, and the archive's
+ * header, footer structure and head ({@link ArchiveFormat#readHead}); {@link #verify} additionally
+ * reads the whole file for its checksum, once per identity. Failures are not cached (an I/O error
+ * may be transient). At most 4 096 headers are remembered ({@link BoundedCache}), so a long-lived
+ * searcher does not grow without bound.
  */
 public final class ArchiveHeaders {
 
@@ -31,8 +32,8 @@ public final class ArchiveHeaders {
     private final boolean verifyContent;
 
     /**
-     * @param verifyContent whether {@link #header} also checks the whole file's checksum (slower,
-     *     catches corruption inside the packed index)
+     * @param verifyContent whether {@link #header} also checks the whole file's checksum (reads the
+     *     whole file, catches damage inside the packed index)
      */
     public ArchiveHeaders(boolean verifyContent) {
         this.verifyContent = verifyContent;
@@ -56,10 +57,10 @@ public final class ArchiveHeaders {
             if (cached != null && (!checkContent || cached.verified())) {
                 return cached.header();
             }
-            long length = meta.fileSize();
-            ArchiveHeader header = ArchiveFormat.readHeader(path.toString(), in, length).header;
+            IndexInput input = StreamIndexInput.of(path.toString(), in, meta.fileSize());
+            ArchiveHeader header = ArchiveFormat.readHead(path.toString(), input).header();
             if (checkContent) {
-                ArchiveFormat.verifyChecksum(path.toString(), in, length);
+                ArchiveFormat.checkIntegrity(path.toString(), input);
             }
             headers.put(key, new Known(header, checkContent));
             return header;
@@ -75,7 +76,9 @@ public final class ArchiveHeaders {
             throws IOException {
         FileStatus status = files.fileIO().getFileStatus(path);
         checkLength(meta, path, status.getLen());
-        long checksum = ArchiveFormat.readFooter(path.toString(), in, status.getLen());
+        long checksum =
+                ArchiveFormat.footerChecksum(
+                        path.toString(), StreamIndexInput.of(path.toString(), in, status.getLen()));
         return path
                 + "|"
                 + status.getLen()
@@ -96,8 +99,10 @@ public final class ArchiveHeaders {
             throw new DamagedFileException(
                     path.toString(),
                     "file size recorded in the index manifest",
-                    meta.fileSize(),
-                    length);
+                    String.valueOf(meta.fileSize()),
+                    String.valueOf(length),
+                    ArchiveFormat.REBUILD,
+                    null);
         }
         return length;
     }

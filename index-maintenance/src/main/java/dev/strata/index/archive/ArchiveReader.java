@@ -3,17 +3,22 @@ package dev.strata.index.archive;
 import dev.strata.shredding.io.DamagedFileException;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.Map;
+import java.util.Arrays;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.StandardDirectoryReader;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.IndexInput;
+import org.apache.lucene.util.StringHelper;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 
 /**
- * An open archive: its checked header and its Lucene index, read in place from the archive file (no
- * copy to local disk). The whole file's checksum is verified before the index is opened.
+ * An open archive: its checked head and its Lucene index, read in place from the archive file (no
+ * copy to local disk). Opening reads the head, the footer and what Lucene reads to open an index,
+ * not the whole file: {@link ArchiveHeaders#verify} does that, and {@link #diagnose} after a failed
+ * read.
  */
 public final class ArchiveReader implements Closeable {
 
@@ -36,44 +41,97 @@ public final class ArchiveReader implements Closeable {
         this.reader = reader;
     }
 
-    public static ArchiveReader open(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers)
-            throws IOException {
+    /**
+     * Opens the archive {@code meta} records.
+     *
+     * @throws DamagedFileException when the file does not match its manifest entry, is not an
+     *     archive of the current format, or Lucene finds its index damaged
+     */
+    public static ArchiveReader open(ArchiveFiles files, IndexFileMeta meta) throws IOException {
         Path path = files.path(meta);
-        headers.verify(files, meta);
-        SeekableInputStream in = files.fileIO().newInputStream(path);
+        String file = path.toString();
+        long length = ArchiveHeaders.checkedLength(files, meta, path);
+        SeekableInputStream stream = files.fileIO().newInputStream(path);
         try {
-            long length = ArchiveHeaders.checkedLength(files, meta, path);
-            ArchiveFormat.ParsedHeader parsed =
-                    ArchiveFormat.readHeader(path.toString(), in, length);
-            if (parsed.header.rowCount() != meta.rowCount()) {
+            IndexInput input = StreamIndexInput.of(file, stream, length);
+            ArchiveFormat.Head head = ArchiveFormat.readHead(file, input);
+            if (head.header().rowCount() != meta.rowCount()) {
                 throw new DamagedFileException(
-                        path.toString(),
+                        file,
                         "row count recorded in the index manifest",
-                        meta.rowCount(),
-                        parsed.header.rowCount());
+                        String.valueOf(meta.rowCount()),
+                        String.valueOf(head.header().rowCount()),
+                        ArchiveFormat.REBUILD,
+                        null);
             }
-            Map<String, long[]> table =
-                    ArchiveFormat.readFileTable(path.toString(), in, parsed.end, length);
-            ArchiveDirectory dir = new ArchiveDirectory(path.toString(), in, table);
+            ArchiveDirectory dir = new ArchiveDirectory(file, input, head.files());
             DirectoryReader reader;
             try {
                 reader = DirectoryReader.open(dir);
             } catch (IOException | RuntimeException e) {
-                throw new DamagedFileException(path.toString(), "unreadable Lucene index", e);
-            }
-            if (reader.numDocs() != parsed.header.docCount()) {
-                reader.close();
                 throw new DamagedFileException(
-                        path.toString(),
-                        "document count",
-                        parsed.header.docCount(),
-                        reader.numDocs());
+                        file,
+                        "unreadable Lucene index (" + e + ")",
+                        null,
+                        null,
+                        ArchiveFormat.REBUILD,
+                        e);
             }
-            return new ArchiveReader(meta, parsed.header, in, dir, reader);
+            try {
+                byte[] commit = ((StandardDirectoryReader) reader).getSegmentInfos().getId();
+                if (!Arrays.equals(commit, head.id())) {
+                    throw new DamagedFileException(
+                            file,
+                            "id of the packed Lucene commit",
+                            StringHelper.idToString(head.id()),
+                            StringHelper.idToString(commit),
+                            ArchiveFormat.REBUILD,
+                            null);
+                }
+                if (reader.numDocs() != head.header().docCount()) {
+                    throw new DamagedFileException(
+                            file,
+                            "document count",
+                            String.valueOf(head.header().docCount()),
+                            String.valueOf(reader.numDocs()),
+                            ArchiveFormat.REBUILD,
+                            null);
+                }
+            } catch (IOException | RuntimeException e) {
+                reader.close();
+                throw e;
+            }
+            return new ArchiveReader(meta, head.header(), stream, dir, reader);
         } catch (IOException | RuntimeException e) {
-            in.close();
+            stream.close();
             throw e;
         }
+    }
+
+    /**
+     * The error to report after {@code failure} while reading the archive {@code meta} records: the
+     * damage a whole-file check finds (Lucene trusts the bytes it reads, so a damaged index file
+     * fails in any way), else {@code failure} itself. An {@link IllegalArgumentException} is a
+     * query Lucene refused, not damage: it is rethrown without reading the file.
+     */
+    public static IOException diagnose(ArchiveFiles files, IndexFileMeta meta, Exception failure) {
+        if (failure instanceof DamagedFileException) {
+            return (DamagedFileException) failure;
+        }
+        if (failure instanceof IllegalArgumentException) {
+            throw (IllegalArgumentException) failure;
+        }
+        try {
+            new ArchiveHeaders(true).verify(files, meta);
+        } catch (DamagedFileException damage) {
+            return new DamagedFileException(damage, failure);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        if (failure instanceof RuntimeException) {
+            throw (RuntimeException) failure;
+        }
+        return failure instanceof IOException ? (IOException) failure : new IOException(failure);
     }
 
     public IndexFileMeta meta() {

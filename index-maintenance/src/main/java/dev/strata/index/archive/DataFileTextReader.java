@@ -54,18 +54,9 @@ public final class DataFileTextReader implements TextReader {
                         .withReadKeyType(keyType)
                         .withReadValueType(new RowType(Collections.singletonList(textField)))
                         .build(partition, bucket, DeletionVector.emptyFactory());
-        return new TextReader.Factory() {
-            @Override
-            public TextReader open(DataFileMeta file) throws IOException {
-                return new DataFileTextReader(
+        return file ->
+                new DataFileTextReader(
                         file, readers.createRecordReader(file), new InternalRowSerializer(keyType));
-            }
-
-            @Override
-            public boolean readsKeys() {
-                return true;
-            }
-        };
     }
 
     @Override

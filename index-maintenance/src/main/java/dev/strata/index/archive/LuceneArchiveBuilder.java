@@ -22,6 +22,8 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LogByteSizeMergePolicy;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.IndexOutput;
+import org.apache.lucene.store.OutputStreamIndexOutput;
 import org.apache.lucene.util.BytesRef;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.fs.Path;
@@ -33,12 +35,11 @@ import org.apache.paimon.utils.SerializationUtils;
 
 /**
  * Builds an archive with Lucene: one document per non-null text, carrying its archive row id
- * (source offset + row position) in a doc-values field and, when the text readers read keys (as
- * {@link DataFileTextReader} does), its row's primary key in another (a version 2 archive); null
- * texts take a row id and produce no document. The index is built in a local temporary directory on
- * one thread, merged to one segment (merges only join neighbouring segments, so document order is
- * row-id order), then packed into one archive file (see {@link ArchiveFormat}). The manifest record
- * has index type {@link ArchiveFiles#INDEX_TYPE}, the real file size, the total row count and no
+ * (source offset + row position) and its row's primary key in doc-values fields; null texts take a
+ * row id and produce no document. The index is built in a local temporary directory on one thread,
+ * merged to one segment (merges only join neighbouring segments, so document order is row-id
+ * order), then packed into one archive file (see {@link ArchiveFormat}). The manifest record has
+ * index type {@link ArchiveFiles#INDEX_TYPE}, the real file size, the total row count and no
  * global-index meta.
  */
 public final class LuceneArchiveBuilder implements ArchiveBuilder {
@@ -49,6 +50,8 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
     private final AnalyzerSettings analyzer;
     private final java.nio.file.Path localTempRoot;
     private final double ramBufferMb;
+
+    private static final int WRITE_BUFFER = 1 << 16;
 
     public LuceneArchiveBuilder(
             ArchiveFiles files,
@@ -80,16 +83,16 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
             try (Directory dir = FSDirectory.open(temp)) {
                 docs = index(sources, dir);
                 ArchiveHeader header =
-                        new ArchiveHeader(
-                                textFieldId,
-                                sourceMeta,
-                                analyzer,
-                                total,
-                                docs,
-                                readers.readsKeys());
+                        new ArchiveHeader(textFieldId, sourceMeta, analyzer, total, docs);
                 archivePath = files.newPath();
-                try (PositionOutputStream out =
-                        files.fileIO().newOutputStream(archivePath, false)) {
+                PositionOutputStream stream = files.fileIO().newOutputStream(archivePath, false);
+                // Closing the Lucene output closes the stream.
+                try (IndexOutput out =
+                        new OutputStreamIndexOutput(
+                                "archive(" + archivePath + ")",
+                                archivePath.getName(),
+                                stream,
+                                WRITE_BUFFER)) {
                     ArchiveFormat.write(header, dir, out);
                 }
             }
@@ -169,12 +172,9 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
             NumericDocValuesField rowId = new NumericDocValuesField(ArchiveFormat.ROW_ID_FIELD, 0L);
             doc.add(text);
             doc.add(rowId);
-            boolean keyed = readers.readsKeys();
             BinaryDocValuesField key =
                     new BinaryDocValuesField(ArchiveFormat.KEY_FIELD, new BytesRef());
-            if (keyed) {
-                doc.add(key);
-            }
+            doc.add(key);
             for (DataFileMeta source : sources) {
                 try (TextReader reader = readers.open(source)) {
                     if (reader.rowCount() != source.rowCount()) {
@@ -195,18 +195,16 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
                         }
                         text.setStringValue(value);
                         rowId.setLongValue(offset + p);
-                        if (keyed) {
-                            BinaryRow k = reader.key();
-                            if (k == null) {
-                                throw new IOException(
-                                        "Cannot build a full-text archive of data file "
-                                                + source.fileName()
-                                                + ": its reader returned no primary key for row "
-                                                + p
-                                                + ".");
-                            }
-                            key.setBytesValue(SerializationUtils.serializeBinaryRow(k));
+                        BinaryRow k = reader.key();
+                        if (k == null) {
+                            throw new IOException(
+                                    "Cannot build a full-text archive of data file "
+                                            + source.fileName()
+                                            + ": its reader returned no primary key for row "
+                                            + p
+                                            + ".");
                         }
+                        key.setBytesValue(SerializationUtils.serializeBinaryRow(k));
                         writer.addDocument(doc);
                         docs++;
                     }

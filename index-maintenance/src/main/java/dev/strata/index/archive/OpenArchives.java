@@ -11,13 +11,13 @@ import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 
 /**
- * Opened, checksum-verified archives shared by the searches of one JVM (a driver or an executor),
- * so a repeated query neither re-reads a whole archive for its CRC nor re-opens its Lucene index.
+ * Opened archives shared by the searches of one JVM (a driver or an executor), so a repeated query
+ * does not re-open an archive's Lucene index.
  *
  * <p>An entry is keyed by what identifies the archive's bytes (full path, length, modification time
  * and the checksum stored in its footer, see {@link ArchiveHeaders}): a copied or restored table's
  * archive of the same name, or a file rewritten in place, is a different entry that is opened and
- * verified afresh. At most {@code capacity} archives stay open ({@link BoundedCache}; the engine's
+ * checked afresh. At most {@code capacity} archives stay open ({@link BoundedCache}; the engine's
  * {@link CacheSettings}, default {@value #DEFAULT_CAPACITY}); an evicted archive is closed when its
  * last {@link Lease} is returned. Failures are not cached.
  */
@@ -53,10 +53,10 @@ public final class OpenArchives {
     /**
      * An open archive for a search; close the lease when done.
      *
-     * @throws DamagedFileException when the file does not match its manifest entry or its checksum
+     * @throws DamagedFileException when the file does not match its manifest entry or is not an
+     *     intact archive of the current format (see {@link ArchiveReader#open})
      */
-    public Lease acquire(ArchiveFiles files, IndexFileMeta meta, ArchiveHeaders headers)
-            throws IOException {
+    public Lease acquire(ArchiveFiles files, IndexFileMeta meta) throws IOException {
         Path path = files.path(meta);
         String key;
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
@@ -66,7 +66,7 @@ public final class OpenArchives {
         if (cached != null && cached.lease()) {
             return new Lease(cached);
         }
-        Entry opened = new Entry(ArchiveReader.open(files, meta, headers));
+        Entry opened = new Entry(ArchiveReader.open(files, meta));
         // The opener's lease first: the entry may leave the cache as soon as it is put.
         opened.lease();
         Entry kept = entries.putIfAbsent(key, opened);

@@ -18,23 +18,13 @@ public interface TextReader extends Closeable {
 
     /**
      * The primary key (the table's primary key without its partition fields) of the row {@link
-     * #readNextText} returned last, valid until the next call; null when this reader reads no keys
-     * ({@link Factory#readsKeys}).
+     * #readNextText} returned last, valid until the next call. The archive stores it, so a hit's
+     * key needs no data file read.
      */
-    default BinaryRow key() {
-        return null;
-    }
+    BinaryRow key();
 
     /** Opens text readers on data files of one (partition, bucket). */
     interface Factory {
         TextReader open(DataFileMeta file) throws IOException;
-
-        /**
-         * Whether the readers return each row's {@link TextReader#key}: then the archive stores the
-         * keys and hits need no data file read to know them.
-         */
-        default boolean readsKeys() {
-            return false;
-        }
     }
 }

@@ -391,24 +391,11 @@ public final class BucketMaintainer implements AutoCloseable {
      * (used by a forced rebuild).
      */
     public synchronized void retireAll() {
-        retire(archive -> true);
-    }
-
-    /**
-     * Queues the current archives {@code which} selects for retirement, so the next blocking commit
-     * rebuilds their levels.
-     */
-    public synchronized void retire(java.util.function.Predicate<IndexFileMeta> which) {
         if (pending != null) {
             throw new IllegalStateException("Cannot retire full-text archives during a build.");
         }
-        for (java.util.Iterator<IndexFileMeta> it = current.iterator(); it.hasNext(); ) {
-            IndexFileMeta archive = it.next();
-            if (which.test(archive)) {
-                retired.add(archive);
-                it.remove();
-            }
-        }
+        retired.addAll(current);
+        current.clear();
     }
 
     /** Cancels a pending build; committed archives are untouched. */

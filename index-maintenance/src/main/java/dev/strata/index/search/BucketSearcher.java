@@ -79,8 +79,7 @@ public final class BucketSearcher {
             if (!rows.anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease =
-                    OpenArchives.shared().acquire(files, archive, headers)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
                 ArchiveReader reader = lease.reader();
                 Query filtered = rows.live(parse(reader.header().analyzer().newAnalyzer(), query));
                 IndexSearcher searcher = searcher(reader.indexReader(), global);
@@ -107,10 +106,10 @@ public final class BucketSearcher {
                                     rows.sources.get(i).fileName(),
                                     rowId - rows.offsets[i],
                                     sd.score,
-                                    reader.header().keyed()
-                                            ? key(leaf, sd.doc, archive.fileName())
-                                            : null));
+                                    key(leaf, sd.doc, archive.fileName())));
                 }
+            } catch (IOException | RuntimeException e) {
+                throw ArchiveReader.diagnose(files, archive, e);
             }
         }
         return topK(all, k);
@@ -137,14 +136,15 @@ public final class BucketSearcher {
             if (!ArchiveRows.of(files, headers, archive, byName, deletionVectors).anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease =
-                    OpenArchives.shared().acquire(files, archive, headers)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
                 ArchiveReader reader = lease.reader();
                 sum =
                         sum.add(
                                 CorpusStats.of(
                                         reader.indexReader(),
                                         parse(reader.header().analyzer().newAnalyzer(), query)));
+            } catch (IOException | RuntimeException e) {
+                throw ArchiveReader.diagnose(files, archive, e);
             }
         }
         if (fresh != null && fresh.documents() > 0) {
@@ -174,8 +174,7 @@ public final class BucketSearcher {
             if (!rows.anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease =
-                    OpenArchives.shared().acquire(files, archive, headers)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
                 ArchiveReader reader = lease.reader();
                 forEachMatch(
                         reader.indexReader(),
@@ -188,6 +187,8 @@ public final class BucketSearcher {
                                             f -> new RoaringBitmap32())
                                     .add((int) (rowId - rows.offsets[i]));
                         });
+            } catch (IOException | RuntimeException e) {
+                throw ArchiveReader.diagnose(files, archive, e);
             }
         }
         return out;
@@ -251,8 +252,7 @@ public final class BucketSearcher {
                 notCounted.add(archive);
                 continue;
             }
-            try (OpenArchives.Lease lease =
-                    OpenArchives.shared().acquire(files, archive, headers)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
                 ArchiveReader reader = lease.reader();
                 Query matched;
                 try (Analyzer analyzer = reader.header().analyzer().newAnalyzer()) {
@@ -269,6 +269,8 @@ public final class BucketSearcher {
                 IndexSearcher searcher = new IndexSearcher(reader.indexReader());
                 searcher.setQueryCache(null);
                 count += searcher.count(matched);
+            } catch (IOException | RuntimeException e) {
+                throw ArchiveReader.diagnose(files, archive, e);
             }
         }
         return new Count(count, notCounted);
@@ -383,8 +385,8 @@ public final class BucketSearcher {
     }
 
     /**
-     * The primary key a document stores in {@link ArchiveFormat#KEY_FIELD} (every document of a
-     * version 2 archive and of the rows indexed at query time has one).
+     * The primary key a document stores in {@link ArchiveFormat#KEY_FIELD} (every document of an
+     * archive and of the rows indexed at query time has one).
      */
     private static BinaryRow key(LeafReaderContext leaf, int doc, String index) throws IOException {
         BinaryDocValues keys = leaf.reader().getBinaryDocValues(ArchiveFormat.KEY_FIELD);
@@ -394,7 +396,7 @@ public final class BucketSearcher {
                             + doc
                             + " of full-text index "
                             + index
-                            + ": the index says it stores keys, the document has none.");
+                            + ": every document stores one, this one has none.");
         }
         BytesRef bytes = keys.binaryValue();
         return SerializationUtils.deserializeBinaryRow(

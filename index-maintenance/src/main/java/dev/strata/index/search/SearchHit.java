@@ -7,10 +7,10 @@ import org.apache.paimon.data.BinaryRow;
 
 /**
  * One live row found by a full-text search: where it is (partition, bucket, data file, physical row
- * position), its BM25 score and, when the index stored it, the row's primary key without the
- * partition fields ({@link #key}). A hit is identified by its position: the key is what the data
- * file holds there, carried so that primary-key columns need no data file read, and takes no part
- * in equality or ranking.
+ * position), its BM25 score and the row's primary key without the partition fields ({@link #key}),
+ * which every archive and the rows indexed at query time store. A hit is identified by its
+ * position: the key is what the data file holds there, carried so that primary-key columns need no
+ * data file read, and takes no part in equality or ranking.
  */
 public final class SearchHit implements Serializable {
 
@@ -37,7 +37,7 @@ public final class SearchHit implements Serializable {
 
     /**
      * @param key the row's primary key without the partition fields (the key of Paimon's key-value
-     *     files), or null when the index does not store it
+     *     files); null only where no key is needed (ranking by position)
      */
     public SearchHit(
             BinaryRow partition,
@@ -74,7 +74,7 @@ public final class SearchHit implements Serializable {
         return score;
     }
 
-    /** The row's primary key without the partition fields, or null when the index had none. */
+    /** The row's primary key without the partition fields. */
     public BinaryRow key() {
         return key;
     }

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryRowWriter;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.index.IndexPathFactory;
 import org.junit.jupiter.api.Test;
@@ -48,6 +50,7 @@ class ArchiveBuilderPreconditionsTest {
                 16);
     }
 
+    /** Texts of rows whose primary key is their position. */
     private static TextReader.Factory texts(String... values) {
         return f ->
                 new TextReader() {
@@ -61,6 +64,15 @@ class ArchiveBuilderPreconditionsTest {
                     @Override
                     public String readNextText() {
                         return values[next++];
+                    }
+
+                    @Override
+                    public BinaryRow key() {
+                        BinaryRow key = new BinaryRow(1);
+                        BinaryRowWriter writer = new BinaryRowWriter(key);
+                        writer.writeInt(0, next - 1);
+                        writer.complete();
+                        return key;
                     }
 
                     @Override
@@ -96,22 +108,32 @@ class ArchiveBuilderPreconditionsTest {
     }
 
     @Test
-    void aReaderThatPromisesKeysButReturnsNoneIsRefusedAndLeavesNoFile() throws Exception {
+    void aReaderThatReturnsNoKeyIsRefusedAndLeavesNoFile() throws Exception {
         TextReader.Factory texts = texts("one", "two");
-        TextReader.Factory promisingKeys =
-                new TextReader.Factory() {
-                    @Override
-                    public TextReader open(org.apache.paimon.io.DataFileMeta file)
-                            throws java.io.IOException {
-                        return texts.open(file);
-                    }
+        TextReader.Factory keyless =
+                file -> {
+                    TextReader withKeys = texts.open(file);
+                    return new TextReader() {
+                        @Override
+                        public long rowCount() {
+                            return withKeys.rowCount();
+                        }
 
-                    @Override
-                    public boolean readsKeys() {
-                        return true;
-                    }
+                        @Override
+                        public String readNextText() throws java.io.IOException {
+                            return withKeys.readNextText();
+                        }
+
+                        @Override
+                        public BinaryRow key() {
+                            return null;
+                        }
+
+                        @Override
+                        public void close() {}
+                    };
                 };
-        LuceneArchiveBuilder b = builder(promisingKeys);
+        LuceneArchiveBuilder b = builder(keyless);
         assertThatThrownBy(() -> b.build(Collections.singletonList(file("data-1", 2, 1))))
                 .hasMessageContaining(
                         "Cannot build a full-text archive of data file data-1: its reader returned"

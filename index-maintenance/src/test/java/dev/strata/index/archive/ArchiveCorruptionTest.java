@@ -10,6 +10,8 @@ import dev.strata.index.PkFullTextWriteHook;
 import dev.strata.index.fixtures.PkTable;
 import dev.strata.index.maintain.BucketIndexState;
 import dev.strata.shredding.io.DamagedFileException;
+import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +22,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.lucene.codecs.CodecUtil;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.table.FileStoreTable;
@@ -59,23 +62,46 @@ class ArchiveCorruptionTest {
         Files.write(local, bytes);
     }
 
+    /** Opening the archive fails with the damaged-file error naming it. */
     private DamagedFileException openFails() {
         Throwable thrown = null;
-        try (ArchiveReader ignored = ArchiveReader.open(files, archive, new ArchiveHeaders(true))) {
+        try (ArchiveReader ignored = ArchiveReader.open(files, archive)) {
             // not expected
         } catch (Throwable e) {
             thrown = e;
         }
         assertThat(thrown).isInstanceOf(DamagedFileException.class);
-        assertThat(thrown.getMessage())
-                .contains(local.getFileName().toString())
-                .contains(": expected ")
-                .contains(", found ");
+        assertThat(thrown.getMessage()).contains(local.getFileName().toString());
         DamagedFileException damaged = (DamagedFileException) thrown;
         assertThat(damaged.file()).endsWith(local.getFileName().toString());
-        assertThat(damaged.expected()).isPresent();
-        assertThat(damaged.found()).isPresent();
         return damaged;
+    }
+
+    private long[] packed(String part) throws Exception {
+        return PackedFiles.find(files, archive, part);
+    }
+
+    /**
+     * The last byte of the postings before their footer: Lucene checks that file's header and
+     * footer when it opens the index, not its body.
+     */
+    private long postingsBodyByte() throws Exception {
+        long[] postings = packed(".doc");
+        return postings[0] + postings[1] - CodecUtil.footerLength() - 1;
+    }
+
+    /** The offset of the archive's version, right after Lucene's magic and the codec name. */
+    private static int versionOffset() {
+        return 4 + 1 + ArchiveFormat.CODEC.length();
+    }
+
+    private static void flip(Path file, long at, int mask) throws Exception {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(at);
+            int b = f.read();
+            f.seek(at);
+            f.write(b ^ mask);
+        }
     }
 
     private BucketIndexState classify(boolean verifyContent) {
@@ -90,24 +116,21 @@ class ArchiveCorruptionTest {
     }
 
     @Test
-    void flippedByteInsideThePackedIndexFailsTheChecksum() throws Exception {
-        byte[] bytes = Files.readAllBytes(local);
-        bytes[bytes.length / 2] ^= 0x10;
-        rewrite(bytes);
-        assertThat(openFails().getMessage()).contains("checksum failed");
+    void aFlippedByteInAPackedFileFailsTheFullCheckNotTheOpenAndARebuildReplacesIt()
+            throws Exception {
+        flip(local, postingsBodyByte(), 0x10);
+        // Opening reads the head, the footer and what Lucene checks at open, not the whole file.
+        assertThat(new ArchiveHeaders(false).header(files, archive)).isNotNull();
+        try (ArchiveReader reader = ArchiveReader.open(files, archive)) {
+            assertThat(reader.indexReader().numDocs()).isEqualTo(3);
+        }
+        assertThatThrownBy(() -> new ArchiveHeaders(true).verify(files, archive))
+                .isInstanceOf(DamagedFileException.class)
+                .hasMessageContaining("checksum failed")
+                .hasMessageContaining(local.toString())
+                .hasMessageContaining("rebuild_pk_fulltext");
         assertThat(classify(true).stalePayloads()).containsExactly(archive);
-        // Search reports the corruption instead of answering from a damaged index.
-        assertThatThrownBy(
-                        () ->
-                                PkFullTextSearcher.create(t.table())
-                                        .search(
-                                                t.latestSnapshotId(),
-                                                BinaryRow.EMPTY_ROW,
-                                                0,
-                                                "paimon",
-                                                3))
-                .isInstanceOf(DamagedFileException.class);
-        // A rebuild retires the corrupt archive and builds a replacement for its level.
+        // A rebuild checks whole files: it retires the damaged archive and builds its level again.
         PkFullTextRebuild.Result result =
                 PkFullTextRebuild.run(
                         t.table(), t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, false, null);
@@ -122,11 +145,66 @@ class ArchiveCorruptionTest {
     }
 
     @Test
-    void flippedHeaderByteFailsTheHeaderChecksumAndTheWriterReplacesTheArchive() throws Exception {
-        byte[] bytes = Files.readAllBytes(local);
-        bytes[20] ^= 0x01;
-        rewrite(bytes);
-        assertThat(openFails().getMessage()).contains("header checksum");
+    void aDamagedFileLuceneChecksAtOpenFailsTheSearch() throws Exception {
+        long[] commit = packed("segments_");
+        flip(local, commit[0] + commit[1] / 2, 0x10);
+        assertThat(openFails().getMessage()).contains("unreadable Lucene index");
+        assertThatThrownBy(
+                        () ->
+                                PkFullTextSearcher.create(t.table())
+                                        .search(
+                                                t.latestSnapshotId(),
+                                                BinaryRow.EMPTY_ROW,
+                                                0,
+                                                "paimon",
+                                                3))
+                .isInstanceOf(DamagedFileException.class)
+                .hasMessageContaining(local.toString());
+    }
+
+    @Test
+    void aFailedSearchIsDiagnosedByTheFullCheck() throws Exception {
+        IOException failure = new IOException("decoding failed");
+        assertThat(ArchiveReader.diagnose(files, archive, failure)).isSameAs(failure);
+        flip(local, postingsBodyByte(), 0x10);
+        IOException diagnosed = ArchiveReader.diagnose(files, archive, failure);
+        assertThat(diagnosed)
+                .isInstanceOf(DamagedFileException.class)
+                .hasCause(failure)
+                .hasMessageContaining("checksum failed")
+                .hasMessageContaining(local.toString());
+        // A query Lucene refused says nothing about the file.
+        IllegalArgumentException badQuery = new IllegalArgumentException("bad query");
+        assertThatThrownBy(() -> ArchiveReader.diagnose(files, archive, badQuery))
+                .isSameAs(badQuery);
+    }
+
+    @Test
+    void everyFlippedByteIsDetectedByTheFullCheckAndInTheHeadAtOpen() throws Exception {
+        long headLength = PackedFiles.head(files, archive).files().values().iterator().next()[0];
+        long length = Files.size(local);
+        for (long at = 0; at < length; at++) {
+            flip(local, at, 0x01);
+            long position = at;
+            assertThatThrownBy(() -> new ArchiveHeaders(true).verify(files, archive))
+                    .as("byte %s of %s", position, length)
+                    .isInstanceOf(DamagedFileException.class)
+                    .hasMessageContaining(local.toString());
+            if (at < headLength) {
+                assertThatThrownBy(() -> new ArchiveHeaders(false).header(files, archive))
+                        .as("head byte %s", position)
+                        .isInstanceOf(DamagedFileException.class);
+            }
+            flip(local, at, 0x01);
+        }
+        assertThat(new ArchiveHeaders(true).verify(files, archive)).isNotNull();
+    }
+
+    @Test
+    void flippedHeadByteFailsTheHeadChecksumAndTheWriterReplacesTheArchive() throws Exception {
+        // A byte of the metadata, after the codec header and the head length.
+        flip(local, CodecUtil.indexHeaderLength(ArchiveFormat.CODEC, "") + 8 + 2, 0x01);
+        assertThat(openFails().getMessage()).contains("head checksum failed");
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
         // The next compaction of a writer restored from this snapshot retires and rebuilds it.
         t.write(Collections.singletonList(PkTable.row(4, "fresh row")), null);
@@ -143,7 +221,10 @@ class ArchiveCorruptionTest {
     void truncatedArchiveIsRejected() throws Exception {
         byte[] bytes = Files.readAllBytes(local);
         rewrite(Arrays.copyOf(bytes, bytes.length - 7));
-        assertThat(openFails().getMessage()).contains("file size recorded in the index manifest");
+        DamagedFileException damaged = openFails();
+        assertThat(damaged.getMessage()).contains("file size recorded in the index manifest");
+        assertThat(damaged.expected()).contains(String.valueOf(bytes.length));
+        assertThat(damaged.found()).contains(String.valueOf(bytes.length - 7));
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
     }
 
@@ -169,23 +250,63 @@ class ArchiveCorruptionTest {
     @Test
     void wrongVersionIsRejected() throws Exception {
         byte[] bytes = Files.readAllBytes(local);
-        ByteBuffer.wrap(bytes).putInt(4, 99);
+        ByteBuffer.wrap(bytes).putInt(versionOffset(), 99);
         rewrite(bytes);
-        assertThat(openFails().getMessage())
-                .contains("unsupported archive version")
-                .contains("expected 1 or 2, found 99");
+        DamagedFileException damaged = openFails();
+        assertThat(damaged.getMessage())
+                .contains("unsupported full-text archive version")
+                .contains("expected 0..0, found 99")
+                .contains("rebuild_pk_fulltext");
         assertThat(classify(false).stalePayloads()).containsExactly(archive);
     }
 
     @Test
-    void wrongMagicIsRejected() throws Exception {
-        byte[] bytes = Files.readAllBytes(local);
+    void wrongCodecNameOrMagicIsRejected() throws Exception {
+        byte[] intact = Files.readAllBytes(local);
+        byte[] bytes = intact.clone();
+        bytes[5] = (byte) 'X';
+        rewrite(bytes);
+        assertThat(openFails().getMessage())
+                .contains("not a full-text archive of the current format")
+                .contains("codec mismatch");
+        assertThat(classify(false).stalePayloads()).containsExactly(archive);
+        bytes = intact.clone();
         ByteBuffer.wrap(bytes).putInt(0, 0x12345678);
         rewrite(bytes);
         assertThat(openFails().getMessage())
-                .contains("wrong magic")
-                .contains("expected 0x53544654, found 0x12345678");
-        assertThat(classify(false).stalePayloads()).containsExactly(archive);
+                .contains("not a full-text archive of the current format")
+                .contains("codec header mismatch");
+    }
+
+    @Test
+    void anArchiveOfThePreviousContainerIsReportedAndRebuilt() throws Exception {
+        // The container written before archives used Lucene's CodecUtil started with magic "STFT"
+        // and its version (2: with stored keys).
+        byte[] bytes = Files.readAllBytes(local);
+        ByteBuffer.wrap(bytes).putInt(0, 0x53544654).putInt(4, 2);
+        rewrite(bytes);
+        assertThat(openFails().getMessage())
+                .contains("not a full-text archive of the current format")
+                .contains("CALL <catalog>.sys.rebuild_pk_fulltext(table => '<database>.<table>')");
+        assertThat(
+                        PkFullTextSearcher.create(t.table())
+                                .currentArchives(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0))
+                .isEmpty();
+        PkFullTextRebuild.Result result =
+                PkFullTextRebuild.run(
+                        t.table(), t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, false, null);
+        t.commit(result.messages());
+        // Its level cannot be read from it: it is reported retired at level -1.
+        assertThat(result.report())
+                .extracting(LevelReport::action)
+                .containsExactly("built", "retired");
+        assertThat(result.report().get(1).level()).isEqualTo(-1);
+        assertThat(t.archives()).hasSize(1).doesNotContain(archive);
+        assertThat(
+                        PkFullTextSearcher.create(t.table())
+                                .search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3)
+                                .hits())
+                .hasSize(2);
     }
 
     /** A copy of the table directory (a copied or restored table), opened as its own table. */
@@ -210,24 +331,29 @@ class ArchiveCorruptionTest {
     void aDamagedCopyOfAVerifiedArchiveIsVerifiedAgain() throws Exception {
         ArchiveHeaders headers = new ArchiveHeaders(true);
         headers.verify(files, archive);
+        assertThat(
+                        PkFullTextSearcher.create(t.table())
+                                .search(t.latestSnapshotId(), BinaryRow.EMPTY_ROW, 0, "paimon", 3)
+                                .hits())
+                .hasSize(2);
+        long[] commit = packed("segments_");
         FileStoreTable copy = copyOfTable("docs_restored");
         ArchiveFiles copyFiles = ArchiveFiles.of(copy, BinaryRow.EMPTY_ROW, 0);
         Path copyLocal = Paths.get(copyFiles.path(archive).toUri().getPath());
         assertThat(copyLocal.getFileName()).isEqualTo(local.getFileName());
-        byte[] bytes = Files.readAllBytes(copyLocal);
-        bytes[bytes.length / 2] ^= 0x10;
         FileTime time = Files.getLastModifiedTime(local);
-        Files.write(copyLocal, bytes);
+        // Damaged where Lucene looks when it opens the index.
+        flip(copyLocal, commit[0] + commit[1] / 2, 0x10);
         Files.setLastModifiedTime(copyLocal, time);
         assertThatThrownBy(() -> headers.verify(copyFiles, archive))
                 .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum failed")
                 .hasMessageContaining(copyLocal.toString());
-        assertThatThrownBy(() -> ArchiveReader.open(copyFiles, archive, headers).close())
+        assertThatThrownBy(() -> ArchiveReader.open(copyFiles, archive).close())
                 .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining(copyLocal.toString());
-        // The original stays verified and searchable; the JVM's searches check the copy before
-        // answering.
+        // The original stays verified and searchable; the copy is not served from the archive
+        // this JVM already opened under the same name.
         assertThat(headers.verify(files, archive)).isNotNull();
         assertThat(
                         PkFullTextSearcher.create(t.table())

@@ -72,8 +72,7 @@ class ArchiveRoundTripTest {
             ArchiveFiles archiveFiles = ArchiveFiles.of(t.table(), BinaryRow.EMPTY_ROW, 0);
             assertThat(t.table().fileIO().getFileSize(archiveFiles.path(archive)))
                     .isEqualTo(archive.fileSize());
-            try (ArchiveReader reader =
-                    ArchiveReader.open(archiveFiles, archive, new ArchiveHeaders(true))) {
+            try (ArchiveReader reader = ArchiveReader.open(archiveFiles, archive)) {
                 ArchiveHeader header = reader.header();
                 assertThat(header.textFieldId()).isEqualTo(1);
                 assertThat(header.rowCount()).isEqualTo(450);

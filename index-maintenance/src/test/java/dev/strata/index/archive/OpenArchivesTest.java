@@ -45,11 +45,11 @@ class OpenArchivesTest {
     void aSecondSearchReusesTheOpenArchive() throws Exception {
         OpenArchives cache = new OpenArchives(4);
         ArchiveReader first;
-        try (OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+        try (OpenArchives.Lease lease = cache.acquire(files, archive)) {
             first = lease.reader();
             assertThat(first.indexReader().numDocs()).isEqualTo(2);
         }
-        try (OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+        try (OpenArchives.Lease lease = cache.acquire(files, archive)) {
             assertThat(lease.reader()).isSameAs(first);
         }
         assertThat(cache.size()).isEqualTo(1);
@@ -61,7 +61,7 @@ class OpenArchivesTest {
     @Test
     void anEvictedArchiveClosesOnlyAfterItsLastLease() throws Exception {
         OpenArchives cache = new OpenArchives(0);
-        OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false));
+        OpenArchives.Lease lease = cache.acquire(files, archive);
         ArchiveReader reader = lease.reader();
         assertThat(cache.size()).isZero();
         assertThat(reader.indexReader().getRefCount()).isEqualTo(1);
@@ -73,17 +73,19 @@ class OpenArchivesTest {
     }
 
     @Test
-    void aFileRewrittenInPlaceIsVerifiedAgain() throws Exception {
+    void aFileRewrittenInPlaceIsOpenedAndCheckedAgain() throws Exception {
         OpenArchives cache = new OpenArchives(4);
-        try (OpenArchives.Lease lease = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+        try (OpenArchives.Lease lease = cache.acquire(files, archive)) {
             assertThat(lease.reader().indexReader().numDocs()).isEqualTo(2);
         }
+        // Damaged in the commit file, which Lucene checks entirely when it opens the index.
+        long[] commit = PackedFiles.find(files, archive, "segments_");
         byte[] bytes = Files.readAllBytes(local);
-        bytes[bytes.length / 2] ^= 0x10;
+        bytes[(int) (commit[0] + commit[1] / 2)] ^= 0x10;
         FileTime before = Files.getLastModifiedTime(local);
         Files.write(local, bytes);
         Files.setLastModifiedTime(local, FileTime.fromMillis(before.toMillis() + 2000));
-        assertThatThrownBy(() -> cache.acquire(files, archive, new ArchiveHeaders(false)))
+        assertThatThrownBy(() -> cache.acquire(files, archive))
                 .isInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum");
         cache.clear();
@@ -101,11 +103,10 @@ class OpenArchivesTest {
         IndexFileMeta otherArchive = other.archives().get(0);
 
         OpenArchives cache = new OpenArchives(1);
-        OpenArchives.Lease held = cache.acquire(files, archive, new ArchiveHeaders(false));
+        OpenArchives.Lease held = cache.acquire(files, archive);
         ArchiveReader leased = held.reader();
         ArchiveReader second;
-        try (OpenArchives.Lease lease =
-                cache.acquire(otherFiles, otherArchive, new ArchiveHeaders(false))) {
+        try (OpenArchives.Lease lease = cache.acquire(otherFiles, otherArchive)) {
             second = lease.reader();
         }
         assertThat(cache.size()).as("one archive kept").isEqualTo(1);
@@ -116,7 +117,7 @@ class OpenArchivesTest {
         assertThat(leased.indexReader().getRefCount()).as("dropped but leased").isEqualTo(1);
         assertThat(leased.indexReader().numDocs()).isEqualTo(2);
         // The same archive asked for again is opened afresh, not taken from under the lease.
-        try (OpenArchives.Lease again = cache.acquire(files, archive, new ArchiveHeaders(false))) {
+        try (OpenArchives.Lease again = cache.acquire(files, archive)) {
             assertThat(again.reader()).isNotSameAs(leased);
             assertThat(again.reader().indexReader().numDocs()).isEqualTo(2);
         }
