@@ -41,12 +41,12 @@ import java.util.Map;
 public final class ShreddedReadHandover {
 
     public static final String SELECTED_KEYS =
-            ShreddingOptions.FORMAT_IDENTIFIER + ".read.selected-keys";
+            ShreddingOptions.OPTION_PREFIX + "read.selected-keys";
     public static final String MAP_PREDICATE =
-            ShreddingOptions.FORMAT_IDENTIFIER + ".read.map-predicate";
+            ShreddingOptions.OPTION_PREFIX + "read.map-predicate";
     public static final String VALUE_PREDICATES_SAFE =
-            ShreddingOptions.FORMAT_IDENTIFIER + ".read.value-predicates-safe";
-    public static final String FIELD_IDS = ShreddingOptions.FORMAT_IDENTIFIER + ".read.field-ids";
+            ShreddingOptions.OPTION_PREFIX + "read.value-predicates-safe";
+    public static final String FIELD_IDS = ShreddingOptions.OPTION_PREFIX + "read.field-ids";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

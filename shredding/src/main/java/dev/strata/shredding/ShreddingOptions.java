@@ -20,8 +20,7 @@ import org.apache.paimon.types.MultisetType;
 import org.apache.paimon.types.RowType;
 
 /**
- * The table options of the shared-shredding layout (Paimon's keys), their validation, and the
- * choice of file format:
+ * The table options of the shared-shredding layout (Paimon's keys) and their validation:
  *
  * <ul>
  *   <li>{@code fields.<col>.map.storage-layout}: {@code default} | {@code shared-shredding}
@@ -41,22 +40,21 @@ import org.apache.paimon.types.RowType;
  *
  * Shredded files are Paimon's own shared-shredding Parquet files, written by Strata's {@code
  * parquet} file format whenever these options say shared-shredding; tables keep {@code file.format
- * = parquet}. Files of the earlier private format {@value #FORMAT_IDENTIFIER} stay readable, and
- * {@link #withFileFormat} moves tables that still name it back to {@code parquet}.
+ * = parquet}.
  */
 public final class ShreddingOptions {
 
     /**
-     * The private file format identifier (and data-file extension) of shredded files written by
-     * earlier Strata versions.
+     * The prefix of Strata's own shredding option keys (table options, also after {@code
+     * fields.<col>.}, and the dynamic read options of {@link ShreddedReadHandover}); Paimon ignores
+     * keys it does not know.
      */
-    public static final String FORMAT_IDENTIFIER = "strata-shredded";
+    public static final String OPTION_PREFIX = "strata-shredded.";
 
     public static final String LAYOUT_SUFFIX = "map.storage-layout";
     public static final String MAX_COLUMNS_SUFFIX = "map.shared-shredding.max-columns";
     public static final String POLICY_SUFFIX = "map.shared-shredding.column-placement-policy";
-    public static final String STRATA_POLICY_SUFFIX =
-            FORMAT_IDENTIFIER + ".column-placement-policy";
+    public static final String STRATA_POLICY_SUFFIX = OPTION_PREFIX + "column-placement-policy";
     public static final String LAYOUT_DEFAULT = "default";
     public static final String LAYOUT_SHARED = "shared-shredding";
     public static final int DEFAULT_MAX_COLUMNS = 256;
@@ -69,7 +67,7 @@ public final class ShreddingOptions {
      */
     public static final StrataOption<Boolean> BYTE_STREAM_SPLIT =
             StrataOption.bool(
-                    FORMAT_IDENTIFIER + ".byte-stream-split",
+                    OPTION_PREFIX + "byte-stream-split",
                     false,
                     "shredded DOUBLE/FLOAT sub-columns whose dictionary falls back are written"
                             + " BYTE_STREAM_SPLIT (about 16 % fewer bytes for measured values)"
@@ -84,7 +82,7 @@ public final class ShreddingOptions {
      */
     public static final StrataOption<Integer> MAX_SEGMENTS =
             StrataOption.integer(
-                    FORMAT_IDENTIFIER + ".max-segments",
+                    OPTION_PREFIX + "max-segments",
                     GroupPlacement.DEFAULT_MAX_SEGMENTS,
                     1,
                     "most ownership segments (row ranges in which a shredded value column held"
@@ -414,7 +412,7 @@ public final class ShreddingOptions {
      * The options with {@code stable} moved from Paimon's placement key (where earlier Strata
      * versions wrote it) to Strata's own key, so Paimon 2.0 can open the table; Paimon's writers
      * then use Paimon's default policy. A value already under Strata's key wins. Applied on the
-     * table's next write, compaction or ALTER TABLE, as {@link #withFileFormat} is.
+     * table's next write, compaction or ALTER TABLE.
      */
     public static Map<String, String> withCurrentKeys(Map<String, String> tableOptions) {
         Map<String, String> out = null;
@@ -431,42 +429,6 @@ public final class ShreddingOptions {
             }
         }
         return out == null ? tableOptions : out;
-    }
-
-    /**
-     * The options with {@code file.format} (and {@code changelog-file.format}, per-level formats)
-     * set back to {@code parquet} where they still say {@value #FORMAT_IDENTIFIER} (tables shredded
-     * by earlier Strata versions). Shredded files are {@code parquet} files to every Paimon engine,
-     * so nothing else changes. Files already written keep their format (their extension) and stay
-     * readable.
-     */
-    public static Map<String, String> withFileFormat(
-            RowType rowType, Map<String, String> tableOptions) {
-        String from = FORMAT_IDENTIFIER;
-        String to = CoreOptions.FILE_FORMAT_PARQUET;
-        Map<String, String> out = new LinkedHashMap<>(tableOptions);
-        String format = out.get(FILE_FORMAT);
-        if (format != null && format.trim().equalsIgnoreCase(from)) {
-            out.put(FILE_FORMAT, to);
-        }
-        String changelog = out.get(CHANGELOG_FORMAT);
-        if (changelog != null && changelog.trim().equalsIgnoreCase(from)) {
-            out.put(CHANGELOG_FORMAT, to);
-        }
-        String perLevel = out.get(FORMAT_PER_LEVEL);
-        if (perLevel != null && !perLevel.isBlank()) {
-            List<String> parts = new ArrayList<>();
-            for (String item : perLevel.split(",")) {
-                String[] kv = item.split(":", 2);
-                if (kv.length == 2 && kv[1].trim().equalsIgnoreCase(from)) {
-                    parts.add(kv[0].trim() + ":" + to);
-                } else {
-                    parts.add(item.trim());
-                }
-            }
-            out.put(FORMAT_PER_LEVEL, String.join(",", parts));
-        }
-        return out;
     }
 
     private static Map<String, String> perLevel(Map<String, String> options, String key) {
@@ -498,7 +460,7 @@ public final class ShreddingOptions {
             return;
         }
         String v = value.trim().toLowerCase(Locale.ROOT);
-        if (!v.equals("parquet") && !v.equals(FORMAT_IDENTIFIER)) {
+        if (!v.equals(CoreOptions.FILE_FORMAT_PARQUET)) {
             throw fail(
                     table,
                     "shared-shredding column"
@@ -509,9 +471,7 @@ public final class ShreddingOptions {
                             + key
                             + " is "
                             + value
-                            + " (Strata supports parquet, which it writes as its Parquet-based format "
-                            + FORMAT_IDENTIFIER
-                            + ").",
+                            + " (Strata supports parquet only).",
                     "Set '"
                             + key
                             + "' = 'parquet', or set 'fields.<column>.map.storage-layout' = 'default'.");

@@ -145,6 +145,10 @@ class ShreddingOptionsTest {
                         + "but file.format is orc (Strata supports parquet",
                 "Set 'file.format' = 'parquet'");
         rejects(
+                shredded("m", "file.format", "strata-shredded"),
+                "file.format is strata-shredded (Strata supports parquet only)",
+                "Set 'file.format' = 'parquet'");
+        rejects(
                 shredded("m", "file.format", "avro"),
                 "file.format is avro",
                 "Set 'file.format' = 'parquet'");
@@ -192,45 +196,6 @@ class ShreddingOptionsTest {
                         new String[] {"m"});
         assertThatThrownBy(() -> ShreddingOptions.validate("db.t", blobValues, shredded("m")))
                 .hasMessageContaining("cannot contain BLOB fields.");
-    }
-
-    @Test
-    void shreddedTablesKeepParquetAndTheOldPrivateFormatMovesBackToParquet() {
-        Map<String, String> on =
-                ShreddingOptions.withFileFormat(
-                        SCHEMA,
-                        shredded(
-                                "m",
-                                "changelog-file.format",
-                                "parquet",
-                                "file.format.per.level",
-                                "0:parquet,1:avro"));
-        assertThat(on)
-                .doesNotContainKey("file.format")
-                .containsEntry("changelog-file.format", "parquet")
-                .containsEntry("file.format.per.level", "0:parquet,1:avro");
-        for (String layout : new String[] {"shared-shredding", "default"}) {
-            Map<String, String> old =
-                    new HashMap<>(
-                            shredded(
-                                    "m",
-                                    "file.format",
-                                    ShreddingOptions.FORMAT_IDENTIFIER,
-                                    "changelog-file.format",
-                                    ShreddingOptions.FORMAT_IDENTIFIER,
-                                    "file.format.per.level",
-                                    "0:" + ShreddingOptions.FORMAT_IDENTIFIER + ",1:avro"));
-            old.put("fields.m.map.storage-layout", layout);
-            assertThat(ShreddingOptions.withFileFormat(SCHEMA, old))
-                    .as(layout)
-                    .containsEntry("file.format", "parquet")
-                    .containsEntry("changelog-file.format", "parquet")
-                    .containsEntry("file.format.per.level", "0:parquet,1:avro");
-        }
-        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of("file.format", "orc")))
-                .containsEntry("file.format", "orc");
-        assertThat(ShreddingOptions.withFileFormat(SCHEMA, Map.of()))
-                .doesNotContainKey("file.format");
     }
 
     @Test

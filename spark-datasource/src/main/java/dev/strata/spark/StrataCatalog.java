@@ -449,9 +449,73 @@ public class StrataCatalog
                                     + damaged.get().getMessage(),
                             damaged.get());
                 }
+                java.util.Optional<String> format =
+                        unknownFileFormat(fs.fileIO(), fs.getTableLocation(id), e);
+                if (format.isPresent()) {
+                    throw new IllegalArgumentException(
+                            "Cannot load table "
+                                    + StrataTableNames.qualified(name, ident)
+                                    + ": "
+                                    + format.get(),
+                            e);
+                }
             }
             throw e;
         }
+    }
+
+    /**
+     * Paimon refuses at load a table whose format option names a format no installed {@code
+     * FileFormatFactory} provides (such as {@code strata-shredded}, the private format of early
+     * Strata versions), without naming the table or the option: which option and value it was.
+     */
+    private static java.util.Optional<String> unknownFileFormat(
+            org.apache.paimon.fs.FileIO fileIO,
+            org.apache.paimon.fs.Path location,
+            RuntimeException failure) {
+        boolean formatMissing = false;
+        for (Throwable t = failure; t != null && !formatMissing; t = t.getCause()) {
+            formatMissing = t instanceof org.apache.paimon.factories.FactoryException;
+        }
+        if (!formatMissing) {
+            return java.util.Optional.empty();
+        }
+        java.util.Optional<TableSchema> latest;
+        try {
+            latest = new org.apache.paimon.schema.SchemaManager(fileIO, location).latest();
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+        if (latest.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        for (String key :
+                List.of(
+                        org.apache.paimon.CoreOptions.FILE_FORMAT.key(),
+                        org.apache.paimon.CoreOptions.CHANGELOG_FILE_FORMAT.key())) {
+            String value = latest.get().options().get(key);
+            if (value == null) {
+                continue;
+            }
+            try {
+                org.apache.paimon.factories.FormatFactoryUtil.discoverFactory(
+                        org.apache.paimon.format.FileFormat.class.getClassLoader(),
+                        value.trim().toLowerCase(java.util.Locale.ROOT));
+            } catch (org.apache.paimon.factories.FactoryException e) {
+                return java.util.Optional.of(
+                        "option '"
+                                + key
+                                + "' is '"
+                                + value
+                                + "', a file format no Paimon format on the class path provides"
+                                + " (Strata reads and writes 'parquet'). Rewrite the table's files"
+                                + " with the engine that wrote them (set '"
+                                + key
+                                + "' = 'parquet' there and compact every bucket), then load it"
+                                + " here.");
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /**

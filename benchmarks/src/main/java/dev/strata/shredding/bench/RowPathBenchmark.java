@@ -95,8 +95,7 @@ public final class RowPathBenchmark {
                             .primaryKey("id")
                             .option("bucket", "1")
                             .option("write-only", "true");
-            org.apache.paimon.types.RowType rowType = b.build().rowType();
-            ShreddingOptions.withFileFormat(rowType, options).forEach(b::option);
+            options.forEach(b::option);
             catalog.createTable(Identifier.create("bench", "pk"), b.build(), false);
             FileStoreTable table =
                     (FileStoreTable) catalog.getTable(Identifier.create("bench", "pk"));

@@ -243,7 +243,6 @@ public final class ShreddingBenchmark {
                         },
                         new String[] {"id", "m"});
         ShreddingOptions.validate("bench." + name, rowType, o);
-        o = ShreddingOptions.withFileFormat(rowType, o);
         Schema.Builder b =
                 Schema.newBuilder()
                         .column("id", DataTypes.BIGINT())

@@ -426,9 +426,7 @@ public final class ShreddedBytesBreakdown {
                     tables.create(
                             "s",
                             PaimonTables.Kind.APPEND,
-                            ShreddingOptions.withFileFormat(
-                                    PaimonTables.ROW_TYPE,
-                                    Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding")),
+                            Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"),
                             Map.of());
             FileStoreTable plain =
                     tables.create(
@@ -441,11 +439,7 @@ public final class ShreddedBytesBreakdown {
                         tables.create(
                                 "w" + i,
                                 PaimonTables.Kind.APPEND,
-                                ShreddingOptions.withFileFormat(
-                                        PaimonTables.ROW_TYPE,
-                                        Map.of(
-                                                ShreddingOptions.layoutKey("m"),
-                                                "shared-shredding")),
+                                Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"),
                                 Map.of());
                 long t = System.nanoTime();
                 long cpu = THREADS.getCurrentThreadCpuTime();

@@ -19,10 +19,10 @@ import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 
 /**
- * Paimon {@link FileFormat} writing Parquet with the shared-shredding layout for the table's
- * shared-shredding MAP columns and plain Parquet for every other column. Reads honour the {@link
- * ShreddedReadHandover} dynamic options. Paimon's own value filters are not applied here (Paimon
- * filters by file statistics, and readers above re-check rows).
+ * The shredded part of {@link StrataParquetFileFormat}: writes Parquet with the shared-shredding
+ * layout for the table's shared-shredding MAP columns and plain Parquet for every other column.
+ * Reads honour the {@link ShreddedReadHandover} dynamic options. Paimon's own value filters are not
+ * applied here (Paimon filters by file statistics, and readers above re-check rows).
  */
 final class ShreddedFileFormat extends FileFormat {
 
@@ -32,15 +32,7 @@ final class ShreddedFileFormat extends FileFormat {
     private final int zstdLevel;
 
     ShreddedFileFormat(FileFormatFactory.FormatContext context) {
-        this(context, ShreddingOptions.FORMAT_IDENTIFIER);
-    }
-
-    /**
-     * As a part of the format registered under {@code identifier} ({@link
-     * StrataParquetFileFormat}).
-     */
-    ShreddedFileFormat(FileFormatFactory.FormatContext context, String identifier) {
-        super(identifier);
+        super(CoreOptions.FILE_FORMAT_PARQUET);
         this.options = context.options().toMap();
         this.rowGroupBytes =
                 context.blockSize() != null ? context.blockSize().getBytes() : 128L * 1024 * 1024;

@@ -43,7 +43,7 @@ final class StrataParquetFileFormat extends FileFormat {
     StrataParquetFileFormat(FileFormatFactory.FormatContext context) {
         super(CoreOptions.FILE_FORMAT_PARQUET);
         this.paimon = new ParquetFileFormat(context);
-        this.shredded = new ShreddedFileFormat(context, CoreOptions.FILE_FORMAT_PARQUET);
+        this.shredded = new ShreddedFileFormat(context);
         this.options = context.options().toMap();
     }
 

@@ -38,7 +38,7 @@ public final class ShreddedColumnMeta {
 
     /**
      * @param placements one entry per row group (null for a group whose placement was not
-     *     recorded), or empty when the file records none (footer version 1)
+     *     recorded), or empty when the file records none (no Strata footer entry)
      */
     public ShreddedColumnMeta(
             int numColumns,

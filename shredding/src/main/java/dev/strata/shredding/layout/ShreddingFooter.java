@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -26,15 +25,15 @@ import java.util.zip.Inflater;
  * per shredded column: key {@code strata.shredding.<column name>}, value the standard Base64 text
  * of a {@code Blob}. It holds what Paimon's layout keys ({@link PaimonShreddingKeys}, in the {@link
  * ArrowSchemaFooter} entry every Paimon engine reads) do not: the value kind, per-row-group zone
- * statistics and per-row-group placements. From version 3 it does not repeat D, S and O: a reader
- * takes them from Paimon's keys of the same file ({@link #decode(Map, String, String)}), which must
- * agree on K, W and the number of keys. Version 3 grammar (integers big-endian; VInt/VLong are
- * unsigned LEB128 varints; ZLong is a zig-zag VLong):
+ * statistics and per-row-group placements. It does not repeat D, S and O: a reader takes them from
+ * Paimon's keys of the same file ({@link #decode(Map, String, String)}), which must agree on K, W
+ * and the number of keys. Grammar (integers big-endian; VInt/VLong are unsigned LEB128 varints;
+ * ZLong is a zig-zag VLong):
  *
  * <pre>
  * Blob        --&gt; Magic, Version, RawLength, Deflated, Checksum
  * Magic       --&gt; the 4 bytes "SSMF"
- * Version     --&gt; byte, = 3 (1 and 2 are still read, see below)
+ * Version     --&gt; byte, = 3 (an intact entry of another version is ignored, see below)
  * RawLength   --&gt; VInt, byte length of Payload before compression
  * Deflated    --&gt; CompressedLength:VInt, zlib-deflate(Payload) bytes
  * Checksum    --&gt; int32, CRC32 of every preceding byte of the Blob
@@ -61,32 +60,23 @@ import java.util.zip.Inflater;
  *                 | DECIMAL: Scale:VInt, Length:VInt, unscaled two's-complement bytes
  * </pre>
  *
- * Versions 2 and 1 (still read) carry D, S and O themselves, after DictSize: {@code Key^DictSize,
- * Columns^DictSize, Overflow} with {@code Key --> Length:VInt, UTF-8 bytes} (id order), {@code
- * Columns --> Count:VInt, Column:VInt^Count} (S(id) ascending) and {@code Overflow --> Count:VInt,
- * Id:VInt^Count} (ascending); their Entry stores the Id itself, not its delta; version 1 Groups
- * have no Placement.
- *
  * <p>ValueKind codes are those of {@link ValueKind}. Size bounds: at most {@value #MAX_ZONE_KEYS}
  * entries per row group and column (further keys set Truncated, meaning "keys not listed may be
  * present"), BYTES bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer minimum is cut to
  * its prefix, a longer maximum is dropped), so zones add at most about 1024 &times; (8 + 2 &times;
  * 65) bytes per row group before compression; a placement is recorded for at most {@value
- * #MAX_PLACEMENT_IDS} ids and, from version 3, only when it takes at most {@value
- * #PLACEMENT_BYTES_PER_ROW} bytes per row of its group (at least {@value #MIN_PLACEMENT_BUDGET}
- * bytes), without its Segments if only that fits. Paimon ignores this entry, and Strata reads files
- * without it (written by Paimon or another engine) from Paimon's keys alone.
+ * #MAX_PLACEMENT_IDS} ids and only when it takes at most {@value #PLACEMENT_BYTES_PER_ROW} bytes
+ * per row of its group (at least {@value #MIN_PLACEMENT_BUDGET} bytes), without its Segments if
+ * only that fits. Paimon ignores this entry, and Strata reads files without it (written by Paimon
+ * or another engine) from Paimon's keys alone; an intact entry of a version other than {@value
+ * #VERSION} (magic and checksum hold) counts as no entry, so such a file is read the same way,
+ * without zones and placements. Only bytes that break the magic, the checksum or the grammar make
+ * the file damaged.
  */
 public final class ShreddingFooter {
 
     public static final String KEY_PREFIX = "strata.shredding.";
     public static final int VERSION = 3;
-
-    /** The first version, without per-row-group placements; still read. */
-    static final int VERSION_1 = 1;
-
-    /** The second version, which repeats D, S and O; still read. */
-    static final int VERSION_2 = 2;
 
     /**
      * Most ids a row group's placement lists; a group with more records none (Recorded = 0) and
@@ -96,13 +86,12 @@ public final class ShreddingFooter {
     public static final int MAX_PLACEMENT_IDS = 1 << 16;
 
     /**
-     * From version 3, a row group's placement is recorded only when it encodes in at most this many
-     * bytes per row of the group (before compression). A larger one is recorded without its
-     * segments when that fits (a key owning its columns for the whole group still reads no {@code
-     * __field_mapping}), else dropped (many keys in the group, each spread over many columns):
-     * readers then use the file-level S and O for the group, reading its {@code __field_mapping}.
-     * Bounds the placement part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET} bytes for a
-     * small row group.
+     * A row group's placement is recorded only when it encodes in at most this many bytes per row
+     * of the group (before compression). A larger one is recorded without its segments when that
+     * fits (a key owning its columns for the whole group still reads no {@code __field_mapping}),
+     * else dropped (many keys in the group, each spread over many columns): readers then use the
+     * file-level S and O for the group, reading its {@code __field_mapping}. Bounds the placement
+     * part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET} bytes for a small row group.
      */
     public static final int PLACEMENT_BYTES_PER_ROW = 2;
 
@@ -127,43 +116,13 @@ public final class ShreddingFooter {
 
     /** Encodes the metadata as the Base64 text of a Blob. */
     public static String encode(ShreddedColumnMeta meta) {
-        return encode(meta, VERSION);
-    }
-
-    /**
-     * Encodes in the given version (1 drops the placements, 2 repeats D, S and O); for
-     * compatibility tests.
-     */
-    static String encode(ShreddedColumnMeta meta, int version) {
-        if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
-            throw new IllegalArgumentException(
-                    "Cannot encode shredding metadata version " + version);
-        }
         try {
             ByteArrayOutputStream raw = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(raw);
             writeVInt(out, meta.numColumns());
             writeVInt(out, meta.maxRowWidth());
             out.writeByte(meta.valueKind().code());
-            List<String> keys = meta.keys();
-            writeVInt(out, keys.size());
-            if (version < VERSION) {
-                for (String key : keys) {
-                    writeBytes(out, key.getBytes(StandardCharsets.UTF_8));
-                }
-                for (int id = 0; id < keys.size(); id++) {
-                    int[] cols = meta.columnsOf(id);
-                    writeVInt(out, cols.length);
-                    for (int c : cols) {
-                        writeVInt(out, c);
-                    }
-                }
-                BitSet o = meta.overflowSet();
-                writeVInt(out, o.cardinality());
-                for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
-                    writeVInt(out, id);
-                }
-            }
+            writeVInt(out, meta.keys().size());
             writeVInt(out, meta.zones().size());
             int g = 0;
             for (KeyZones z : meta.zones()) {
@@ -172,7 +131,7 @@ public final class ShreddingFooter {
                 writeVInt(out, z.size());
                 int prevId = 0;
                 for (int i = 0; i < z.size(); i++) {
-                    writeVInt(out, version >= VERSION ? z.idAt(i) - prevId : z.idAt(i));
+                    writeVInt(out, z.idAt(i) - prevId);
                     prevId = z.idAt(i);
                     writeVInt(out, z.presentAt(i));
                     writeVInt(out, z.nullsAt(i));
@@ -187,28 +146,16 @@ public final class ShreddingFooter {
                         writeValue(out, meta.valueKind(), ma);
                     }
                 }
-                if (version >= VERSION_2) {
-                    GroupPlacement placement = meta.placement(g);
-                    if (version >= VERSION && placement != null && sameAsFile(placement, meta)) {
-                        // S_g and O_g are the file's S and O (a file of one row group): only the
-                        // segments.
-                        out.writeByte(2);
-                        writeSegments(
-                                out,
-                                placement,
-                                Math.max(
-                                        MIN_PLACEMENT_BUDGET,
-                                        z.rowCount() * PLACEMENT_BYTES_PER_ROW));
-                    } else {
-                        writePlacement(
-                                out,
-                                placement,
-                                version >= VERSION
-                                        ? Math.max(
-                                                MIN_PLACEMENT_BUDGET,
-                                                z.rowCount() * PLACEMENT_BYTES_PER_ROW)
-                                        : Long.MAX_VALUE);
-                    }
+                GroupPlacement placement = meta.placement(g);
+                long budget =
+                        Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW);
+                if (placement != null && sameAsFile(placement, meta)) {
+                    // S_g and O_g are the file's S and O (a file of one row group): only the
+                    // segments.
+                    out.writeByte(2);
+                    writeSegments(out, placement, budget);
+                } else {
+                    writePlacement(out, placement, budget);
                 }
                 g++;
             }
@@ -233,7 +180,7 @@ public final class ShreddingFooter {
             ByteArrayOutputStream blob = new ByteArrayOutputStream(compressed.length + 32);
             DataOutputStream b = new DataOutputStream(blob);
             b.write(MAGIC);
-            b.writeByte(version);
+            b.writeByte(VERSION);
             writeVInt(b, payload.length);
             writeBytes(b, compressed);
             b.flush();
@@ -248,32 +195,10 @@ public final class ShreddingFooter {
     }
 
     /**
-     * Decodes a Blob's Base64 text. Damage is reported as a {@link DamagedFileException}
-     * (unchecked: {@link DamagedFileException#unchecked()}), naming the column and the file.
-     */
-    public static ShreddedColumnMeta decode(String text, String column, String file) {
-        return decode(
-                text,
-                () -> {
-                    throw new IllegalStateException(
-                            "Cannot read shredding metadata of column '"
-                                    + column
-                                    + "' of file "
-                                    + file
-                                    + ": footer version "
-                                    + VERSION
-                                    + " keeps the keys, S and O in Paimon's "
-                                    + ArrowSchemaFooter.KEY
-                                    + " entry, which was not given. Read the footer with decode(keyValueMetadata, column, file).");
-                },
-                column,
-                file);
-    }
-
-    /**
      * Decodes column {@code column}'s metadata from a file's whole footer key-value metadata:
-     * Strata's entry, completed (version 3) with the keys, S and O of Paimon's keys in the {@link
-     * ArrowSchemaFooter} entry. Returns null when the file has no Strata entry for the column.
+     * Strata's entry, completed with the keys, S and O of Paimon's keys in the {@link
+     * ArrowSchemaFooter} entry. Returns null when the file has no Strata entry for the column or an
+     * intact entry of another version.
      */
     public static ShreddedColumnMeta decode(
             Map<String, String> keyValueMetadata, String column, String file) {
@@ -304,7 +229,7 @@ public final class ShreddingFooter {
     /**
      * D, S, O, K and W of {@code column} from Paimon's layout keys of the column ({@code keys}, the
      * column's custom metadata in the {@link ArrowSchemaFooter} entry; null when the entry or the
-     * column is missing), without zones: what a version 3 Blob is completed with.
+     * column is missing), without zones: what a Blob is completed with.
      */
     public static ShreddedColumnMeta paimonLayout(
             Map<String, String> keys, String column, String file) {
@@ -312,9 +237,7 @@ public final class ShreddingFooter {
             throw damaged(
                     column,
                     file,
-                    "Strata's footer entry (version "
-                            + VERSION
-                            + ") takes the keys from Paimon's "
+                    "Strata's footer entry takes the keys from Paimon's "
                             + ArrowSchemaFooter.KEY
                             + " entry, which has no shared-shredding keys for the column",
                     null);
@@ -323,14 +246,14 @@ public final class ShreddingFooter {
     }
 
     /**
-     * Decodes a Blob's Base64 text; a version 3 Blob takes D, S and O from {@code paimonLayout}
-     * (called at most once, only for version 3), whose K, W and dictionary size must match the
-     * Blob's. Damage is reported as a {@link DamagedFileException} (unchecked) naming the column
-     * and the file.
+     * Decodes a Blob's Base64 text, taking D, S and O from {@code paimonLayout} (called at most
+     * once), whose K, W and dictionary size must match the Blob's. Returns null for an intact Blob
+     * (magic and checksum hold) of a version other than {@value #VERSION}: Strata then reads the
+     * file as one without its entry. Damage is reported as a {@link DamagedFileException}
+     * (unchecked) naming the column and the file.
      */
     public static ShreddedColumnMeta decode(
             String text, Supplier<ShreddedColumnMeta> paimonLayout, String column, String file) {
-        String where = "column '" + column + "' of file " + file;
         byte[] blob;
         try {
             blob = Base64.getDecoder().decode(text);
@@ -356,23 +279,13 @@ public final class ShreddingFooter {
                     String.format("checksum failed: expected %08x, found %08x", expected, actual),
                     null);
         }
-        int version = blob[4];
-        if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
-            throw new IllegalStateException(
-                    "Cannot read shredding metadata of "
-                            + where
-                            + ": unsupported version "
-                            + version
-                            + ", expected "
-                            + VERSION_1
-                            + ", "
-                            + VERSION_2
-                            + " or "
-                            + VERSION
-                            + ". Upgrade Strata to read this file.");
+        if (blob[4] != VERSION) {
+            // Strata's accelerator beside Paimon's keys, of a version this reader does not know:
+            // the file stays readable from Paimon's keys.
+            return null;
         }
-        // Version 3 takes D, S and O from Paimon's entry; a problem there is reported as is.
-        ShreddedColumnMeta layout = version == VERSION ? paimonLayout.get() : null;
+        // D, S and O come from Paimon's entry; a problem there is reported as is.
+        ShreddedColumnMeta layout = paimonLayout.get();
         try {
             Cursor in = new Cursor(blob, 5, blob.length - 4);
             int rawLength = readVInt(in);
@@ -393,57 +306,27 @@ public final class ShreddingFooter {
             int w = readVInt(p);
             ValueKind kind = ValueKind.fromCode(p.readByte());
             int dictSize = readVInt(p);
-            List<String> keys;
-            int[][] cols;
-            BitSet overflow;
-            if (version == VERSION) {
-                if (layout.numColumns() != k
-                        || layout.maxRowWidth() != w
-                        || layout.keys().size() != dictSize) {
-                    throw new IOException(
-                            "Strata's entry records K="
-                                    + k
-                                    + ", W="
-                                    + w
-                                    + " and "
-                                    + dictSize
-                                    + " keys, Paimon's keys K="
-                                    + layout.numColumns()
-                                    + ", W="
-                                    + layout.maxRowWidth()
-                                    + " and "
-                                    + layout.keys().size()
-                                    + " keys");
-                }
-                keys = layout.keys();
-                cols = null;
-                overflow = null;
-            } else {
-                keys = new ArrayList<>(dictSize);
-                for (int i = 0; i < dictSize; i++) {
-                    keys.add(new String(readBytes(p), StandardCharsets.UTF_8));
-                }
-                cols = new int[dictSize][];
-                for (int id = 0; id < dictSize; id++) {
-                    int n = readVInt(p);
-                    cols[id] = new int[n];
-                    for (int j = 0; j < n; j++) {
-                        cols[id][j] = readVInt(p);
-                        if (cols[id][j] >= k) {
-                            throw new IOException(
-                                    "column " + cols[id][j] + " of id " + id + " exceeds K=" + k);
-                        }
-                    }
-                }
-                overflow = new BitSet();
-                int oc = readVInt(p);
-                for (int i = 0; i < oc; i++) {
-                    overflow.set(readVInt(p));
-                }
+            if (layout.numColumns() != k
+                    || layout.maxRowWidth() != w
+                    || layout.keys().size() != dictSize) {
+                throw new IOException(
+                        "Strata's entry records K="
+                                + k
+                                + ", W="
+                                + w
+                                + " and "
+                                + dictSize
+                                + " keys, Paimon's keys K="
+                                + layout.numColumns()
+                                + ", W="
+                                + layout.maxRowWidth()
+                                + " and "
+                                + layout.keys().size()
+                                + " keys");
             }
             int groups = readVInt(p);
             List<KeyZones> zones = new ArrayList<>(groups);
-            List<GroupPlacement> placements = new ArrayList<>(version >= VERSION_2 ? groups : 0);
+            List<GroupPlacement> placements = new ArrayList<>(groups);
             for (int g = 0; g < groups; g++) {
                 long rows = readVLong(p);
                 boolean truncated = p.readByte() != 0;
@@ -466,8 +349,8 @@ public final class ShreddingFooter {
                 }
                 int prevId = 0;
                 for (int i = 0; i < n; i++) {
-                    ids[i] = version == VERSION ? prevId + readVInt(p) : readVInt(p);
-                    if (version == VERSION && ((i > 0 && ids[i] <= prevId) || ids[i] >= dictSize)) {
+                    ids[i] = prevId + readVInt(p);
+                    if ((i > 0 && ids[i] <= prevId) || ids[i] >= dictSize) {
                         throw new IOException(
                                 "zone id "
                                         + ids[i]
@@ -489,17 +372,12 @@ public final class ShreddingFooter {
                     }
                 }
                 zones.add(new KeyZones(rows, truncated, ids, pr, nu, na, mi, ma));
-                if (version >= VERSION_2) {
-                    placements.add(readPlacement(p, k, g, version == VERSION ? layout : null));
-                }
+                placements.add(readPlacement(p, k, g, layout));
             }
             if (p.available() != 0) {
                 throw new IOException(p.available() + " trailing bytes");
             }
-            if (version == VERSION) {
-                return layout.withZones(kind, zones, placements);
-            }
-            return new ShreddedColumnMeta(k, w, kind, keys, cols, overflow, zones, placements);
+            return layout.withZones(kind, zones, placements);
         } catch (IOException | DataFormatException | RuntimeException e) {
             if (e instanceof UncheckedIOException && DamagedFileException.in(e).isPresent()) {
                 throw (UncheckedIOException) e;
@@ -627,8 +505,7 @@ public final class ShreddingFooter {
     }
 
     /**
-     * @param file the file-level layout a version 3 placement may refer to (Recorded = 2), else
-     *     null
+     * @param file the file-level layout a placement may refer to (Recorded = 2)
      */
     private static GroupPlacement readPlacement(
             Cursor in, int k, int group, ShreddedColumnMeta file) throws IOException {
@@ -636,7 +513,7 @@ public final class ShreddingFooter {
         if (recorded == 0) {
             return null;
         }
-        if (recorded == 2 && file != null) {
+        if (recorded == 2) {
             int[] ids = new int[file.keys().size()];
             int[][] cols = new int[ids.length][];
             int n = 0;
@@ -658,12 +535,7 @@ public final class ShreddingFooter {
         }
         if (recorded != 1) {
             throw new IOException(
-                    "placement flag "
-                            + recorded
-                            + " of row group "
-                            + group
-                            + " is not 0, 1"
-                            + (file != null ? " or 2" : ""));
+                    "placement flag " + recorded + " of row group " + group + " is not 0, 1 or 2");
         }
         int n = readVInt(in);
         if (n > MAX_PLACEMENT_IDS) {

@@ -13,15 +13,15 @@ import org.apache.parquet.schema.Type;
 /**
  * Which physical columns of one shredded map one row group needs for a list of selected keys.
  *
- * <p>With the row group's {@link GroupPlacement} (footer version 2) a key needs only S_g(k), not
- * the file-level S(k), and the overflow only when k ∈ O_g. When, in addition, the group records for
- * every column of every selected key the row ranges in which the column may hold that key
+ * <p>With the row group's {@link GroupPlacement} (Strata's footer entry) a key needs only S_g(k),
+ * not the file-level S(k), and the overflow only when k ∈ O_g. When, in addition, the group records
+ * for every column of every selected key the row ranges in which the column may hold that key
  * (ownership segments, {@link GroupPlacement#rangesOf}), {@code __field_mapping} is not read at
  * all: within k's ranges of column c a row holds k where c is non-null, and overflow entries name
  * their key. The map's own NULL-ness then comes from the definition levels of any read column
  * (level 0 means a NULL map); when nothing else is read the smallest value column chunk is read for
- * that. Without a placement (version 1 files, or a group with too many ids) the file-level plan
- * applies.
+ * that. Without a placement (files without Strata's entry, or a group whose placement was too large
+ * to record) the file-level plan applies.
  */
 public final class GroupKeyPlan {
 

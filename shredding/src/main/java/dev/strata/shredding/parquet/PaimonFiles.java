@@ -2,6 +2,7 @@ package dev.strata.shredding.parquet;
 
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.fs.SeekableInputStream;
@@ -18,6 +19,14 @@ import org.apache.parquet.io.PositionOutputStream;
 public final class PaimonFiles {
 
     private PaimonFiles() {}
+
+    /**
+     * Whether a data file of Paimon file format {@code fileFormat} (its {@code
+     * DataFileMeta.fileFormat()}, from the extension) is a Parquet file, which Strata opens itself.
+     */
+    public static boolean isParquet(String fileFormat) {
+        return CoreOptions.FILE_FORMAT_PARQUET.equalsIgnoreCase(fileFormat);
+    }
 
     /**
      * An {@link OutputFile} writing to a stream owned by Paimon: closing it only flushes (Paimon

@@ -161,25 +161,30 @@ public final class ShreddedFooters {
             }
             String name = t.getName();
             String text = kv.get(ShreddingFooter.footerKey(name));
+            ShreddedColumnMeta meta =
+                    text == null
+                            ? null
+                            : ShreddingFooter.decode(
+                                    text,
+                                    () ->
+                                            ShreddingFooter.paimonLayout(
+                                                    paimonKeys(paimonKeys, kv).get(name),
+                                                    name,
+                                                    file),
+                                    name,
+                                    file);
             if (text != null) {
-                metas.put(
-                        name,
-                        ShreddingFooter.decode(
-                                text,
-                                () ->
-                                        ShreddingFooter.paimonLayout(
-                                                paimonKeys(paimonKeys, kv).get(name), name, file),
-                                name,
-                                file));
                 rest.remove(ShreddingFooter.footerKey(name));
-            } else {
+            }
+            if (meta == null) {
+                // No Strata entry, or one of another version: Paimon's keys alone.
                 Map<String, String> keys = paimonKeys(paimonKeys, kv).get(name);
                 if (PaimonShreddingKeys.isShredded(keys)) {
-                    metas.put(
-                            name,
-                            PaimonShreddingKeys.decode(
-                                    keys, valueKind(t.asGroupType()), name, file));
+                    meta = PaimonShreddingKeys.decode(keys, valueKind(t.asGroupType()), name, file);
                 }
+            }
+            if (meta != null) {
+                metas.put(name, meta);
             }
         }
         if (paimonKeys[0] != null) {
@@ -194,9 +199,9 @@ public final class ShreddedFooters {
      * Opens {@code input} ({@code file} names it in errors) with {@link
      * PaimonFiles#readOptions(boolean)}, verifying page checksums when {@code verifyPages}. The
      * metadata holds the columns that look shredded and carry a footer entry: Strata's own ({@link
-     * ShreddingFooter}) when present, else Paimon's layout keys in the {@link ArrowSchemaFooter}
-     * entry (a file written by Paimon or another engine: file-level layout only, no zones). A
-     * shredded-looking column with neither is the caller's to report.
+     * ShreddingFooter}) when present in the version Strata reads, else Paimon's layout keys in the
+     * {@link ArrowSchemaFooter} entry (a file written by Paimon or another engine: file-level
+     * layout only, no zones). A shredded-looking column with neither is the caller's to report.
      */
     public static Opened open(InputFile input, String file, boolean verifyPages)
             throws IOException {

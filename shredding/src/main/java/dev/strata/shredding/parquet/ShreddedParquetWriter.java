@@ -39,9 +39,9 @@ import org.apache.parquet.schema.MessageType;
  * CRC32 checksummed:
  *
  * <pre>
- * Blob     --&gt; Magic "SSMF", Version:byte(2), RawLength:VInt, CompressedLength:VInt, Deflate(Payload), CRC32:int32
- * Payload  --&gt; K, W, ValueKind, DictSize, Key^DictSize, S(id)^DictSize, O, GroupCount, Group^GroupCount
- * Group    --&gt; RowCount, Truncated, EntryCount, &lt;Id, Present, Nulls, NaNs, Flags, [Min], [Max]&gt;^EntryCount,
+ * Blob     --&gt; Magic "SSMF", Version:byte(3), RawLength:VInt, CompressedLength:VInt, Deflate(Payload), CRC32:int32
+ * Payload  --&gt; K, W, ValueKind, DictSize, GroupCount, Group^GroupCount  (keys, S and O: Paimon's entry)
+ * Group    --&gt; RowCount, Truncated, EntryCount, &lt;IdDelta, Present, Nulls, NaNs, Flags, [Min], [Max]&gt;^EntryCount,
  *              Placement (S_g per id and O_g of the row group, or "not recorded")
  * </pre>
  *

@@ -2,6 +2,7 @@ package dev.strata.shredding.read;
 
 import dev.strata.shredding.ShreddedReadMetrics;
 import dev.strata.shredding.io.DamagedFileException;
+import dev.strata.shredding.layout.ArrowSchemaFooter;
 import dev.strata.shredding.layout.KeyZones;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
@@ -212,9 +213,13 @@ public final class ShreddedColumns implements Closeable {
                                 file,
                                 "shredded column '"
                                         + t.getName()
-                                        + "': footer metadata "
+                                        + "': the footer has neither Paimon's shared-shredding"
+                                        + " keys for it in "
+                                        + ArrowSchemaFooter.KEY
+                                        + " nor Strata's entry "
                                         + ShreddingFooter.footerKey(t.getName())
-                                        + " is missing",
+                                        + " of version "
+                                        + ShreddingFooter.VERSION,
                                 null,
                                 null,
                                 DamagedFileException.NOT_WRITTEN_BY_STRATA,

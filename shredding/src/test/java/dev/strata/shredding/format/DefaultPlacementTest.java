@@ -63,13 +63,11 @@ class DefaultPlacementTest extends PaimonTablesTestBase {
                 tables.create(
                         "placed_" + shape,
                         PaimonTables.Kind.APPEND,
-                        ShreddingOptions.withFileFormat(
-                                PaimonTables.ROW_TYPE,
-                                Map.of(
-                                        ShreddingOptions.layoutKey("m"),
-                                        "shared-shredding",
-                                        ShreddingOptions.strataPolicyKey("m"),
-                                        "disjoint")),
+                        Map.of(
+                                ShreddingOptions.layoutKey("m"),
+                                "shared-shredding",
+                                ShreddingOptions.strataPolicyKey("m"),
+                                "disjoint"),
                         Map.of());
         FileStoreTable plain =
                 tables.create(

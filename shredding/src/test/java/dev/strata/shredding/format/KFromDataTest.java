@@ -81,8 +81,7 @@ class KFromDataTest extends PaimonTablesTestBase {
     }
 
     private static Map<String, String> onlyLayout() {
-        return ShreddingOptions.withFileFormat(
-                PaimonTables.ROW_TYPE, Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"));
+        return Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding");
     }
 
     @Test

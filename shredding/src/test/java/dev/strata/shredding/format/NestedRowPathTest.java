@@ -96,7 +96,7 @@ class NestedRowPathTest extends PaimonTablesTestBase {
         b.option("deletion-vectors.enabled", Boolean.toString(deletionVectors));
         RowType rowType = b.build().rowType();
         ShreddingOptions.validate("db." + name, rowType, options);
-        ShreddingOptions.withFileFormat(rowType, options).forEach(b::option);
+        options.forEach(b::option);
         tables.catalog.createTable(Identifier.create("db", name), b.build(), false);
         return tables.table(name);
     }

@@ -68,7 +68,7 @@ final class PaimonTables implements AutoCloseable {
             o.put(ShreddingOptions.maxColumnsKey("m"), Integer.toString(maxColumns));
             o.put(ShreddingOptions.policyKey("m", policy), policy);
         }
-        return ShreddingOptions.withFileFormat(ROW_TYPE, o);
+        return o;
     }
 
     FileStoreTable create(
@@ -99,18 +99,14 @@ final class PaimonTables implements AutoCloseable {
         return (FileStoreTable) catalog.getTable(Identifier.create("db", name));
     }
 
-    /**
-     * Sets options through the catalog (validated first, file format chosen as the Strata catalog
-     * would).
-     */
+    /** Sets options through the catalog (validated first, as the Strata catalog does). */
     FileStoreTable alter(String name, Map<String, String> changes) throws Exception {
         FileStoreTable t = table(name);
         Map<String, String> merged = new HashMap<>(t.options());
         merged.putAll(changes);
         ShreddingOptions.validate("db." + name, ROW_TYPE, merged);
-        Map<String, String> withFormat = ShreddingOptions.withFileFormat(ROW_TYPE, merged);
         List<SchemaChange> sc = new ArrayList<>();
-        for (Map.Entry<String, String> e : withFormat.entrySet()) {
+        for (Map.Entry<String, String> e : merged.entrySet()) {
             if (!e.getValue().equals(t.options().get(e.getKey()))) {
                 sc.add(SchemaChange.setOption(e.getKey(), e.getValue()));
             }

@@ -123,7 +123,6 @@ class SchemaEvolutionTest extends PaimonTablesTestBase {
                         },
                         new String[] {"id", "tags"});
         ShreddingOptions.validate("db.evo", v1, options);
-        options = ShreddingOptions.withFileFormat(v1, options);
         tables.catalog.createTable(
                 Identifier.create("db", "evo"),
                 Schema.newBuilder()

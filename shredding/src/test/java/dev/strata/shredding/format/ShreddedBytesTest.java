@@ -73,9 +73,7 @@ class ShreddedBytesTest extends PaimonTablesTestBase {
                 tables.create(
                         "s" + decimals + "_" + width,
                         PaimonTables.Kind.APPEND,
-                        ShreddingOptions.withFileFormat(
-                                PaimonTables.ROW_TYPE,
-                                Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding")),
+                        Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"),
                         Map.of());
         FileStoreTable plain =
                 tables.create(
@@ -130,9 +128,7 @@ class ShreddedBytesTest extends PaimonTablesTestBase {
                 tables.create(
                         "pages",
                         PaimonTables.Kind.APPEND,
-                        ShreddingOptions.withFileFormat(
-                                PaimonTables.ROW_TYPE,
-                                Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding")),
+                        Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"),
                         Map.of());
         FileStoreTable plain =
                 tables.create(

@@ -132,7 +132,6 @@ class ValueTypesTest extends PaimonTablesTestBase {
         Schema provisional = b.build();
         RowType rowType = provisional.rowType();
         ShreddingOptions.validate("db.types", rowType, options);
-        options = ShreddingOptions.withFileFormat(rowType, options);
         options.forEach(b::option);
         tables.catalog.createTable(Identifier.create("db", "types"), b.build(), false);
         FileStoreTable table = tables.table("types");

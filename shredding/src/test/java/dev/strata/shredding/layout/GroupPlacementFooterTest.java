@@ -12,8 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Per-row-group placements (S_g, O_g) in the footer: round trip, version 1 and 2 blobs, version 3
- * against Paimon's keys, corruption.
+ * Per-row-group placements (S_g, O_g) in the footer: round trip, completion from Paimon's keys,
+ * entries of another version, corruption.
  */
 class GroupPlacementFooterTest {
 
@@ -89,30 +89,7 @@ class GroupPlacementFooterTest {
     }
 
     @Test
-    void version1BlobsAreStillReadWithoutPlacements() {
-        String v1 = ShreddingFooter.encode(meta(), ShreddingFooter.VERSION_1);
-        assertThat(Base64.getDecoder().decode(v1)[4]).isEqualTo((byte) 1);
-        ShreddedColumnMeta back = ShreddingFooter.decode(v1, "m", "old-file");
-        assertThat(back.placements()).isEmpty();
-        assertThat(back.placement(0)).isNull();
-        assertThat(back.zones()).hasSize(3);
-        assertThat(back.keys()).containsExactly("a", "b", "c");
-        assertThat(back.columnsOf(1)).containsExactly(1, 2);
-    }
-
-    @Test
-    void version2BlobsAreStillReadWithTheirOwnKeysAndPlacements() {
-        String v2 = ShreddingFooter.encode(meta(), ShreddingFooter.VERSION_2);
-        assertThat(Base64.getDecoder().decode(v2)[4]).isEqualTo((byte) 2);
-        ShreddedColumnMeta back = ShreddingFooter.decode(v2, "m", "v2-file");
-        assertThat(back.keys()).containsExactly("a", "b", "c");
-        assertThat(back.columnsOf(1)).containsExactly(1, 2);
-        assertThat(back.overflows(2)).isTrue();
-        assertThat(back.placements()).isEqualTo(meta().placements());
-    }
-
-    @Test
-    void version3TakesKeysSAndOFromPaimonsLayoutAndRefusesOneThatDoesNotMatch() {
+    void takesKeysSAndOFromPaimonsLayoutAndRefusesOneThatDoesNotMatch() {
         String v3 = ShreddingFooter.encode(meta());
         assertThat(Base64.getDecoder().decode(v3)[4]).isEqualTo((byte) 3);
         // The keys are Paimon's: decoding against another dictionary of the same size yields that
@@ -150,10 +127,6 @@ class GroupPlacementFooterTest {
                 .hasMessageContaining("mixed-file")
                 .hasMessageContaining("K=3")
                 .hasMessageContaining("K=4");
-        assertThatThrownBy(() -> ShreddingFooter.decode(v3, "m", "lonely-file"))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("lonely-file")
-                .hasMessageContaining("ARROW:schema");
         assertThatThrownBy(() -> ShreddingFooter.paimonLayout(null, "m", "no-arrow-file"))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasCauseInstanceOf(DamagedFileException.class)
@@ -162,7 +135,7 @@ class GroupPlacementFooterTest {
     }
 
     @Test
-    void version3ZoneIdsAreDeltasAndStayInTheDictionary() {
+    void zoneIdsAreDeltasAndStayInTheDictionary() {
         KeyZones z =
                 new KeyZones(
                         4,
@@ -272,14 +245,6 @@ class GroupPlacementFooterTest {
         assertThat(noSegments.ownsItsColumns(2)).isTrue();
         assertThat(noSegments.ownsItsColumns(0)).isFalse();
         assertThat(back.placement(2)).as("S_g alone over the budget").isNull();
-        // Version 2 keeps every placement whatever its size.
-        assertThat(
-                        ShreddingFooter.decode(
-                                        ShreddingFooter.encode(m, ShreddingFooter.VERSION_2),
-                                        "m",
-                                        "f")
-                                .placements())
-                .isEqualTo(m.placements());
     }
 
     @Test
@@ -315,8 +280,6 @@ class GroupPlacementFooterTest {
         assertThat(back.placement(0).segmentsOf(1)).containsExactly(0, 10, 1);
         assertThat(back.placement(0).overflows(n - 1)).isTrue();
         assertThat(v3.length()).as("no per-id lists in the blob").isLessThan(200);
-        assertThat(ShreddingFooter.encode(m, ShreddingFooter.VERSION_2).length())
-                .isGreaterThan(5000);
         // One column differing from the file's S: stored explicitly.
         int[][] other = groupCols.clone();
         other[5] = new int[] {5 % 4};
@@ -346,6 +309,7 @@ class GroupPlacementFooterTest {
                         () ->
                                 ShreddingFooter.decode(
                                         Base64.getEncoder().encodeToString(flipped),
+                                        GroupPlacementFooterTest::meta,
                                         "m",
                                         "bad-file"))
                 .isInstanceOf(UncheckedIOException.class)
@@ -409,17 +373,35 @@ class GroupPlacementFooterTest {
     }
 
     @Test
-    void unknownVersionNamesTheFile() {
+    void anIntactEntryOfAnotherVersionCountsAsNoEntryButADamagedOneIsDamage() {
         byte[] blob = Base64.getDecoder().decode(ShreddingFooter.encode(meta()));
-        blob[4] = 9;
-        FooterBlobs.rechecksum(blob);
+        for (int version : new int[] {1, 2, 4, 9}) {
+            byte[] other = blob.clone();
+            other[4] = (byte) version;
+            FooterBlobs.rechecksum(other);
+            assertThat(
+                            ShreddingFooter.decode(
+                                    Base64.getEncoder().encodeToString(other),
+                                    () -> {
+                                        throw new AssertionError("Paimon's keys are not needed");
+                                    },
+                                    "m",
+                                    "other-version-file"))
+                    .as("version %d", version)
+                    .isNull();
+        }
+        byte[] unchecked = blob.clone();
+        unchecked[4] = 2;
         assertThatThrownBy(
                         () ->
                                 ShreddingFooter.decode(
-                                        Base64.getEncoder().encodeToString(blob),
+                                        Base64.getEncoder().encodeToString(unchecked),
+                                        GroupPlacementFooterTest::meta,
                                         "m",
-                                        "future-file"))
-                .hasMessageContaining("unsupported version 9")
-                .hasMessageContaining("future-file");
+                                        "flipped-version-file"))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasCauseInstanceOf(DamagedFileException.class)
+                .hasMessageContaining("checksum failed")
+                .hasMessageContaining("flipped-version-file");
     }
 }

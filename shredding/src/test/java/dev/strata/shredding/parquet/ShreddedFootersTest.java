@@ -90,7 +90,7 @@ class ShreddedFootersTest {
 
     @Test
     void repeatedOpensShareTheDecodedFooterAndReadTheSameRows() throws Exception {
-        java.nio.file.Path file = tmp.resolve("a.strata-shredded");
+        java.nio.file.Path file = tmp.resolve("a.parquet");
         List<GeneratedMap> maps = write(file, 7, 500);
         List<String> first = rows(file);
         assertThat(first).hasSize(500);
@@ -109,7 +109,7 @@ class ShreddedFootersTest {
 
     @Test
     void anotherFileUnderTheSamePathIsDecodedAfresh() throws Exception {
-        java.nio.file.Path file = tmp.resolve("b.strata-shredded");
+        java.nio.file.Path file = tmp.resolve("b.parquet");
         write(file, 8, 500);
         ShreddedColumnMeta before = open(file);
         assertThat(before.zones()).hasSize(4);
@@ -122,7 +122,7 @@ class ShreddedFootersTest {
 
     @Test
     void aFooterThatFailsToDecodeIsNotRemembered() throws Exception {
-        java.nio.file.Path file = tmp.resolve("c.strata-shredded");
+        java.nio.file.Path file = tmp.resolve("c.parquet");
         write(file, 10, 300);
         byte[] good = Files.readAllBytes(file);
         String value = FileRoundTrip.footerValue(file);
@@ -137,7 +137,7 @@ class ShreddedFootersTest {
                 .isInstanceOf(UncheckedIOException.class)
                 .hasCauseInstanceOf(DamagedFileException.class)
                 .hasMessageContaining("checksum failed")
-                .hasMessageContaining("c.strata-shredded");
+                .hasMessageContaining("c.parquet");
         Files.write(file, good);
         assertThat(open(file).zones()).hasSize(2);
     }

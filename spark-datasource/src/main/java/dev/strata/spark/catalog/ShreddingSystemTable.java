@@ -149,7 +149,7 @@ public final class ShreddingSystemTable {
                                 .createDataFilePathFactory(partitionRow, split.bucket())
                                 .toPath(file);
                 Footer footer =
-                        readFooters && isParquet(file.fileFormat())
+                        readFooters && PaimonFiles.isParquet(file.fileFormat())
                                 ? Footer.read(
                                         PaimonFiles.inputFile(fileIO, path, file.fileSize()),
                                         path.toString())
@@ -197,11 +197,6 @@ public final class ShreddingSystemTable {
             }
         }
         return rows;
-    }
-
-    private static boolean isParquet(String format) {
-        return "parquet".equalsIgnoreCase(format)
-                || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
     }
 
     /** What a system-table row needs of one file's footer. */

@@ -45,17 +45,13 @@ public final class TableDefinitionChecks {
                     });
 
     /**
-     * Derivations receive the proposed schema and return the options to store: a table still naming
-     * the private file format of earlier Strata versions goes back to Parquet (files keep the
-     * format they were written in); Strata's {@code stable} placement moves from Paimon's key to
-     * Strata's, and once a table sets {@code strata-full-text.index.columns} its old full-text keys
-     * move to their new names (both so Apache Paimon 2.0 can open and write the table).
+     * Derivations receive the proposed schema and return the options to store: Strata's {@code
+     * stable} placement moves from Paimon's key to Strata's, and once a table sets {@code
+     * strata-full-text.index.columns} its old full-text keys move to their new names (both so
+     * Apache Paimon 2.0 can open and write the table).
      */
     private static final List<OptionDerivation> DERIVATIONS =
             List.of(
-                    schema ->
-                            ShreddingOptions.withFileFormat(
-                                    schema.logicalRowType(), schema.options()),
                     schema -> ShreddingOptions.withCurrentKeys(schema.options()),
                     schema -> FullTextDefinition.withCurrentKeys(schema.options()));
 
@@ -93,11 +89,9 @@ public final class TableDefinitionChecks {
 
     /**
      * The table to write or compact, after storing the options its definition derives when they
-     * differ: a table an earlier Strata version switched to the private {@code strata-shredded}
-     * file format moves back to {@code parquet} on its next write or compaction, so other Paimon
-     * engines can load it again (its old files stay readable; compaction rewrites them as {@code
-     * .parquet}). The change goes through Paimon's schema manager, as the catalog's ALTER TABLE
-     * does. {@code name} names the table in errors.
+     * differ (keys that moved, see {@link #DERIVATIONS}), so other Paimon engines can load it
+     * again. The change goes through Paimon's schema manager, as the catalog's ALTER TABLE does.
+     * {@code name} names the table in errors.
      */
     public static FileStoreTable storeDerivedOptions(String name, FileStoreTable table) {
         List<SchemaChange> changes = derivedOptionChanges(table.schema());
@@ -114,9 +108,9 @@ public final class TableDefinitionChecks {
                             + changes
                             + " failed: "
                             + e.getMessage()
-                            + ". Run ALTER TABLE "
+                            + ". Make these changes with ALTER TABLE "
                             + name
-                            + " SET TBLPROPERTIES ('file.format' = 'parquet') and retry.",
+                            + " SET / UNSET TBLPROPERTIES and retry.",
                     e);
         }
         // copyWithLatestSchema keeps the loaded table's options, so the derived ones are applied on

@@ -2,7 +2,6 @@ package dev.strata.spark.catalog;
 
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeaders;
-import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.PaimonFiles;
@@ -192,7 +191,7 @@ public final class TableDiagnosis {
                 Path path =
                         paths.createDataFilePathFactory(e.partition(), e.bucket()).toPath(e.file());
                 checkDataFile(fileIO, path, e.file(), cause);
-                if (pages && isParquet(e.file().fileFormat())) {
+                if (pages && PaimonFiles.isParquet(e.file().fileFormat())) {
                     PageChecksums.verifyFile(
                             PaimonFiles.inputFile(fileIO, path, e.file().fileSize()),
                             path.toString());
@@ -222,11 +221,6 @@ public final class TableDiagnosis {
             }
         }
         return false;
-    }
-
-    private static boolean isParquet(String format) {
-        return "parquet".equalsIgnoreCase(format)
-                || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
     }
 
     private static Long pinnedSnapshot(FileStoreTable table) {
@@ -276,7 +270,7 @@ public final class TableDiagnosis {
     private static void checkDataFile(FileIO fileIO, Path path, DataFileMeta file, Throwable cause)
             throws IOException {
         checkLength(fileIO, path, file.fileSize(), "data file", cause);
-        if (isParquet(file.fileFormat())) {
+        if (PaimonFiles.isParquet(file.fileFormat())) {
             // Parquet files may hold shredded maps whatever their format name: decode their
             // shredding metadata too.
             try {

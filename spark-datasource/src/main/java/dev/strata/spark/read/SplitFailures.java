@@ -1,6 +1,5 @@
 package dev.strata.spark.read;
 
-import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.shredding.parquet.PaimonFiles;
@@ -51,7 +50,8 @@ public final class SplitFailures {
             for (DataFileMeta f : data.dataFiles()) {
                 String path = f.externalPath().orElse(data.bucketPath() + "/" + f.fileName());
                 files.add(path);
-                if (!Thread.currentThread().isInterrupted() && isParquet(f.fileFormat())) {
+                if (!Thread.currentThread().isInterrupted()
+                        && PaimonFiles.isParquet(f.fileFormat())) {
                     try {
                         long length = fileIO.getFileSize(new Path(path));
                         if (length != f.fileSize()) {
@@ -86,10 +86,5 @@ public final class SplitFailures {
                         + ": "
                         + root.getMessage(),
                 failure);
-    }
-
-    private static boolean isParquet(String format) {
-        return "parquet".equalsIgnoreCase(format)
-                || ShreddingOptions.FORMAT_IDENTIFIER.equalsIgnoreCase(format);
     }
 }

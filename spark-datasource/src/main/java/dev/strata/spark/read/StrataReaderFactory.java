@@ -2,7 +2,7 @@ package dev.strata.spark.read;
 
 import dev.strata.index.DeletionVectorChecksums;
 import dev.strata.shredding.ShreddedReadMetrics;
-import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.parquet.PaimonFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -108,12 +108,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                                 && raw.get().stream()
                                         .allMatch(
                                                 f ->
-                                                        (ShreddingOptions.FORMAT_IDENTIFIER.equals(
-                                                                                f.format())
-                                                                        || org.apache.paimon
-                                                                                .CoreOptions
-                                                                                .FILE_FORMAT_PARQUET
-                                                                                .equals(f.format()))
+                                                        PaimonFiles.isParquet(f.format())
                                                                 && f.schemaId()
                                                                         == columnar.schemaId)) {
                             PartitionReader<ColumnarBatch> vectorized =
