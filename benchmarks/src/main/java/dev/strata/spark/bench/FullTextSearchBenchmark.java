@@ -38,13 +38,18 @@ import org.apache.spark.sql.types.StructType;
  *       ones carry it): the same top-10s against an RLIKE scan of a Parquet copy of the live rows
  *       (a read of the deletion-vector table does not return level-0 rows), with the rare term's
  *       ids compared ({@code -Dstrata.bench.freshDocs=100000});
+ *   <li>(d) the cost of the index on an INSERT: one {@code INSERT INTO ... SELECT} of the same
+ *       {@code docs} documents into a fresh table with the full-text option and into one without,
+ *       through the launcher's path, 3 rounds with the order alternating, each round's times, the
+ *       medians and their ratio indexed/plain (see {@link #insertCost}; skipped with {@code
+ *       -Dstrata.bench.insert=false}, rounds: {@code -Dstrata.bench.insertRounds=3});
  *   <li>{@code rebuild_pk_fulltext(force => true)} on {@code local[2]} vs {@code local[1]} (best of
  *       two each; skipped with {@code -Dstrata.bench.rebuild=false}).
  * </ol>
  *
  * Run (after {@code mvn -B -DskipTests package}): {@code bash benchmarks/target/run
- * [-Dstrata.bench.docs=1000000] [-Dstrata.bench.docBytes=200] [-Dstrata.bench.rebuild=false]
- * dev.strata.spark.bench.FullTextSearchBenchmark}
+ * [-Dstrata.bench.docs=1000000] [-Dstrata.bench.docBytes=200] [-Dstrata.bench.insert=false]
+ * [-Dstrata.bench.rebuild=false] dev.strata.spark.bench.FullTextSearchBenchmark}
  */
 public final class FullTextSearchBenchmark {
 
@@ -160,6 +165,9 @@ public final class FullTextSearchBenchmark {
                 docBytes,
                 Integer.getInteger("strata.bench.runs", 5),
                 Integer.getInteger("strata.bench.warmup", 5));
+        if (Boolean.parseBoolean(System.getProperty("strata.bench.insert", "true"))) {
+            report.addAll(insertCost(spark, docs, docBytes));
+        }
         report.forEach(System.out::println);
         if (!Boolean.parseBoolean(System.getProperty("strata.bench.rebuild", "true"))) {
             stop(spark);
@@ -346,6 +354,108 @@ public final class FullTextSearchBenchmark {
                 });
         lines.forEach(System.out::println);
         return lines;
+    }
+
+    /**
+     * Section (d): what the full-text index adds to an INSERT. The same {@code INSERT INTO ...
+     * SELECT} of {@code docs} generated documents (the rows of case (a), from a temporary view over
+     * {@link #generated}, so both tables get identical rows and the generation costs both sides
+     * alike) into two fresh tables of case (a)'s layout ({@code PRIMARY KEY (id, dt)}, 2 partitions
+     * x 4 buckets, deletion vectors), one with {@code 'strata-full-text.index.columns'='body'} and
+     * one without, each through the launcher's path. {@code strata.bench.insertRounds} (3) rounds
+     * with fresh tables each, the table that goes first alternating; each line gives a round's two
+     * times, the last the medians and their ratio indexed/plain (issue 30's goal: at most 1.3x).
+     * After each indexed INSERT the table's {@code $fulltext} rows must all be covered by archives,
+     * so the index was built inside the timed statement and not left to query time.
+     */
+    private static List<String> insertCost(SparkSession spark, int docs, int docBytes) {
+        int rounds = Integer.getInteger("strata.bench.insertRounds", 3);
+        generated(spark, spark.range(0, docs), docs, 0, docBytes)
+                .createOrReplaceTempView("bench_insert_rows");
+        double[] indexed = new double[rounds];
+        double[] plain = new double[rounds];
+        List<String> lines = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            boolean indexedFirst = round % 2 == 0;
+            for (int i = 0; i < 2; i++) {
+                boolean withIndex = (i == 0) == indexedFirst;
+                String table = "lake.bench.insert_" + (withIndex ? "indexed" : "plain");
+                spark.sql("DROP TABLE IF EXISTS " + table);
+                spark.sql(
+                        "CREATE TABLE "
+                                + table
+                                + " (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
+                                + "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', "
+                                + "'deletion-vectors.enabled'='true'"
+                                + (withIndex ? ", 'strata-full-text.index.columns'='body'" : "")
+                                + ")");
+                long start = System.nanoTime();
+                LauncherStatements.run(
+                        spark,
+                        "INSERT INTO " + table + " SELECT id, dt, body FROM bench_insert_rows");
+                double seconds = (System.nanoTime() - start) / 1e9;
+                (withIndex ? indexed : plain)[round] = seconds;
+                long rows = spark.sql("SELECT count(*) FROM " + table).first().getLong(0);
+                if (rows != docs) {
+                    throw new IllegalStateException(
+                            "Cannot measure the INSERT cost for table "
+                                    + table
+                                    + ": it holds "
+                                    + rows
+                                    + " rows after inserting "
+                                    + docs
+                                    + ". Check the write path.");
+                }
+                if (withIndex) {
+                    Row covered =
+                            spark.sql(
+                                            "SELECT sum(rows), sum(rows_not_covered) FROM lake.bench.`insert_indexed$fulltext`")
+                                    .first();
+                    if (covered.isNullAt(0)
+                            || covered.getLong(0) < docs
+                            || covered.getLong(1) != 0) {
+                        throw new IllegalStateException(
+                                "Cannot measure the INSERT cost for table "
+                                        + table
+                                        + ": after the INSERT its $fulltext shows "
+                                        + covered
+                                        + " (rows, rows not covered), so the archives were not"
+                                        + " built by the INSERT. Check the write hook.");
+                    }
+                }
+            }
+            String line =
+                    String.format(
+                            "(d) INSERT of %,d docs, round %d (%s first): indexed %.2f s | plain %.2f s",
+                            docs,
+                            round + 1,
+                            indexedFirst ? "indexed" : "plain",
+                            indexed[round],
+                            plain[round]);
+            System.out.println(line);
+            lines.add(line);
+        }
+        spark.sql("DROP TABLE IF EXISTS lake.bench.insert_indexed");
+        spark.sql("DROP TABLE IF EXISTS lake.bench.insert_plain");
+        spark.catalog().dropTempView("bench_insert_rows");
+        double i = median(indexed);
+        double p = median(plain);
+        String line =
+                String.format(
+                        "(d) INSERT of %,d docs of ~%d bytes, 2 partitions x 4 buckets, median of %d rounds"
+                                + " (alternating order): indexed %.2f s | plain %.2f s | indexed/plain %.2fx"
+                                + " (goal <= 1.3x)",
+                        docs, docBytes, rounds, i, p, i / p);
+        System.out.println(line);
+        lines.add(line);
+        return lines;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static void stop(SparkSession spark) {

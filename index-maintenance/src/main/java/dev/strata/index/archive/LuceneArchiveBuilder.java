@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -22,6 +23,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LogByteSizeMergePolicy;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.store.OutputStreamIndexOutput;
 import org.apache.lucene.util.BytesRef;
@@ -80,7 +82,7 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
         Path archivePath = null;
         try {
             long docs;
-            try (Directory dir = FSDirectory.open(temp)) {
+            try (Directory dir = new ScratchDirectory(FSDirectory.open(temp))) {
                 docs = index(sources, dir);
                 ArchiveHeader header =
                         new ArchiveHeader(textFieldId, sourceMeta, analyzer, total, docs);
@@ -225,6 +227,25 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
                             + ".");
         }
         return docs;
+    }
+
+    /**
+     * The local build directory: it is read once, packed into the archive (whose packed files'
+     * checksums are verified as they are copied) and deleted, so Lucene's commit need not force its
+     * files and directory to disk; what must be durable is the archive file Paimon's file system
+     * writes.
+     */
+    private static final class ScratchDirectory extends FilterDirectory {
+
+        ScratchDirectory(Directory in) {
+            super(in);
+        }
+
+        @Override
+        public void sync(Collection<String> names) {}
+
+        @Override
+        public void syncMetaData() {}
     }
 
     private static void deleteRecursively(java.nio.file.Path root) {
