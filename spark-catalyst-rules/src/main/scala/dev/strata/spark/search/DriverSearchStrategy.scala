@@ -156,7 +156,9 @@ object DriverSearchStrategy extends SparkStrategy {
           case _ => None
         }.toSet
         val search = s.scan.asInstanceOf[DriverSearch]
-        if (!search.primaryKeys.asScala.forall(joinedColumns.contains)) other
+        if (
+          search.primaryKeys.isEmpty || !search.primaryKeys.asScala.forall(joinedColumns.contains)
+        ) other
         else
           search.hitRowsIn(table.scan).toScala match {
             case Some(rows) =>
