@@ -66,7 +66,7 @@ class ShreddingOptionsTest {
         var layouts = ShreddingOptions.shreddedColumns(SCHEMA, mixedCase);
         assertThat(layouts).containsOnlyKeys("m");
         assertThat(layouts.get("m").maxColumns()).isEqualTo(256);
-        assertThat(layouts.get("m").policy()).isEqualTo(PlacementPolicy.LRU);
+        assertThat(layouts.get("m").policy()).isEqualTo(PlacementPolicy.DISJOINT);
         assertThat(
                         ShreddingOptions.shreddedColumns(
                                         SCHEMA,

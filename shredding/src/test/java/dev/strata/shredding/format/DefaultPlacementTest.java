@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * row in one column (issue 26): on independent blocks of keys and on device types with their own
  * keys every key's S(k) is one column and nothing overflows, and the table reads back what Paimon's
  * default layout returns. Under {@code lru} (the default before) these keys spread over many
- * columns.
+ * columns; with neither placement key set Strata's writers use {@code disjoint}.
  */
 class DefaultPlacementTest extends PaimonTablesTestBase {
 
@@ -55,7 +55,7 @@ class DefaultPlacementTest extends PaimonTablesTestBase {
 
     @ParameterizedTest
     @ValueSource(strings = {"independent", "correlated"})
-    void keysThatNeverMeetKeepOneColumnUnderDisjoint(String shape) throws Exception {
+    void keysThatNeverMeetKeepOneColumnByDefault(String shape) throws Exception {
         long seed = TestSeeds.seed("defaultPlacement-" + shape);
         String why = TestSeeds.describe("defaultPlacement-" + shape, seed);
         Random random = new Random(seed);
@@ -63,11 +63,7 @@ class DefaultPlacementTest extends PaimonTablesTestBase {
                 tables.create(
                         "placed_" + shape,
                         PaimonTables.Kind.APPEND,
-                        Map.of(
-                                ShreddingOptions.layoutKey("m"),
-                                "shared-shredding",
-                                ShreddingOptions.strataPolicyKey("m"),
-                                "disjoint"),
+                        Map.of(ShreddingOptions.layoutKey("m"), "shared-shredding"),
                         Map.of());
         FileStoreTable plain =
                 tables.create(
