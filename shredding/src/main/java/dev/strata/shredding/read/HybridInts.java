@@ -289,6 +289,37 @@ final class HybridInts {
     }
 
     /**
+     * When the next {@code n} values all lie in one bit-packed run whose current group is not
+     * unpacked, stores the values at {@code offsets[0 .. count)} (ascending, relative to the next
+     * value) into {@code out[outBase ..]}, passes the {@code n} values and returns true: each value
+     * is one load, a shift and a mask, with no walk over the values between. Otherwise returns
+     * false and reads nothing (an RLE run, an unpacked group or a run ending inside the {@code n}
+     * values take the walk).
+     */
+    boolean gatherPacked(int n, int[] offsets, int count, int[] out, int outBase) {
+        if (left == 0 && groupsLeft == 0) {
+            if (pos >= end) {
+                return false;
+            }
+            run();
+        }
+        if (rle || packedAt < 8 || (long) groupsLeft * 8 - skipInGroup < n) {
+            return false;
+        }
+        long first = (long) pos * 8 + (long) skipInGroup * bitWidth;
+        for (int i = 0; i < count; i++) {
+            long bit = first + (long) offsets[i] * bitWidth;
+            out[outBase + i] = (int) ((load((int) (bit >>> 3)) >>> (bit & 7)) & mask);
+        }
+        int passed = skipInGroup + n;
+        pos += (passed >>> 3) * bitWidth;
+        groupsLeft -= passed >>> 3;
+        skipInGroup = passed & 7;
+        left = skipInGroup == 0 ? 0 : 8 - skipInGroup;
+        return true;
+    }
+
+    /**
      * Skips {@code n} values and returns how many of them equal {@code v}: an RLE run is counted by
      * its length, a bit-packed group is unpacked and compared.
      */

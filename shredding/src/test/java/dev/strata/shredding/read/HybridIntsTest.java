@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * encoded by parquet-column's {@link RunLengthBitPackingHybridEncoder} (runs of equal values, which
  * it writes RLE, and varied values, which it bit-packs, in runs of up to 63 groups), at every bit
  * width, read with a random mix of {@code next}, {@code nextSparse}, {@code skip}, {@code
- * skipExpecting} and {@code skipCounting} from inside a larger buffer in either byte order (V1 page
- * levels are little-endian views, a V2 page's level buffers big-endian). Every value read, every
- * count and every expectation answer must be the oracle's.
+ * skipExpecting}, {@code skipCounting} and {@code gatherPacked} from inside a larger buffer in
+ * either byte order (V1 page levels are little-endian views, a V2 page's level buffers big-endian).
+ * Every value read, every count and every expectation answer must be the oracle's.
  */
 class HybridIntsTest {
 
@@ -33,6 +33,7 @@ class HybridIntsTest {
         long seed = TestSeeds.seed(NAME) + bitWidth;
         Random random = new Random(seed);
         String why = TestSeeds.describe(NAME, seed);
+        int gathered = 0;
         for (int trial = 0; trial < 60; trial++) {
             int[] written = values(random, bitWidth, 1 + random.nextInt(3000));
             byte[] encoded = encode(written, bitWidth);
@@ -60,7 +61,7 @@ class HybridIntsTest {
                                         Math.min(
                                                 oracle.length - at, random.nextBoolean() ? 9 : 70));
                 String where = "trial " + trial + " value " + at + " of " + oracle.length;
-                switch (random.nextInt(5)) {
+                switch (random.nextInt(6)) {
                     case 0:
                         for (int i = 0; i < n; i++) {
                             assertThat(ints.next())
@@ -90,6 +91,29 @@ class HybridIntsTest {
                                     .isEqualTo(equal);
                             break;
                         }
+                    case 4:
+                        {
+                            int count = 1 + random.nextInt(Math.min(n, 4));
+                            int[] offsets =
+                                    random.ints(0, n).distinct().limit(count).sorted().toArray();
+                            int[] out = new int[offsets.length + 2];
+                            if (ints.gatherPacked(n, offsets, offsets.length, out, 2)) {
+                                gathered++;
+                                for (int i = 0; i < offsets.length; i++) {
+                                    assertThat(out[2 + i])
+                                            .as(
+                                                    "gatherPacked offset %d at %s (%s)",
+                                                    offsets[i], where, why)
+                                            .isEqualTo(oracle[at + offsets[i]]);
+                                }
+                            } else { // nothing was read
+                                assertThat(ints.nextSparse())
+                                        .as("after a refused gatherPacked at %s (%s)", where, why)
+                                        .isEqualTo(oracle[at]);
+                                ints.skip(n - 1);
+                            }
+                            break;
+                        }
                     default:
                         {
                             int v = random.nextInt(4) == 0 ? oracle[at + n - 1] : oracle[at];
@@ -109,6 +133,11 @@ class HybridIntsTest {
                 }
                 at += n;
             }
+        }
+        if (bitWidth > 0) {
+            assertThat(gathered)
+                    .as("gatherPacked read inside bit-packed runs (%s)", why)
+                    .isPositive();
         }
     }
 

@@ -119,7 +119,10 @@ class MappingProbeTest {
             PageReadStore pages;
             while ((pages = reader.readNextRowGroup()) != null) {
                 TreeSet<Integer> set = new TreeSet<>();
-                for (int i = 1 + random.nextInt(5); i > 0; i--) {
+                // A few positions, or up to all K (a key spread over every column).
+                int draws =
+                        random.nextBoolean() ? 1 + random.nextInt(5) : 1 + random.nextInt(3 * K);
+                for (int i = draws; i > 0; i--) {
                     set.add(random.nextInt(K));
                 }
                 int[] positions = set.stream().mapToInt(Integer::intValue).toArray();
