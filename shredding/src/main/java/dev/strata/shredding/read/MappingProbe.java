@@ -96,7 +96,7 @@ final class MappingProbe extends PageStream {
      * for many positions: a key spread over all K columns (keys meeting at random in nearly full
      * rows) read 1.7-2.6x faster probed than decoded in full (docs/benchmarks.md).
      */
-    static boolean canProbe(ColumnChunkMetaData chunk, int k, int positions) {
+    static boolean canProbe(ColumnChunkMetaData chunk, int k) {
         if (k == 0) {
             return false;
         }

@@ -1061,7 +1061,7 @@ public final class ShreddedColumns implements Closeable {
                 }
                 int[] probed = probedColumns();
                 probe = null;
-                if (MappingProbe.canProbe(chunkOf(d), meta.numColumns(), probed.length)) {
+                if (MappingProbe.canProbe(chunkOf(d), meta.numColumns())) {
                     probe =
                             new MappingProbe(
                                     pages.getPageReader(d), d, file, meta.numColumns(), probed);

@@ -128,9 +128,7 @@ class MappingProbeTest {
                 int[] positions = set.stream().mapToInt(Integer::intValue).toArray();
                 boolean probeable =
                         MappingProbe.canProbe(
-                                reader.getRowGroups().get(rowGroups).getColumns().get(0),
-                                K,
-                                positions.length);
+                                reader.getRowGroups().get(rowGroups).getColumns().get(0), K);
                 if (version == WriterVersion.PARQUET_2_0 && !dictionary) {
                     // V2 pages without a dictionary write DELTA_BINARY_PACKED ids: decoded in full
                     // instead.
