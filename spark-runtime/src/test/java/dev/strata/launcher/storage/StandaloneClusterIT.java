@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/strata-sql --master spark://...} against a real standalone cluster (one master, two
  * worker JVMs, executors started from Spark's jars only): the launcher ships its runtime jar, and
  * the acceptance scenarios run with their tasks, the archive builds among them, on the executors.
+ * That the driver stays within 1 GB on a million-row table is a measurement at scale, {@code
+ * ClusterDriverMemoryBenchmark} in the benchmarks module.
  */
 class StandaloneClusterIT {
 
@@ -102,56 +104,6 @@ class StandaloneClusterIT {
                 .as("executor logs")
                 .contains("Fetching spark://")
                 .contains(PackagedLauncher.runtimeJar().getFileName().toString());
-    }
-
-    @Test
-    void aOneMillionRowFullTextTableKeepsTheDriverWithinOneGigabyte() throws Exception {
-        // The driver plans, commits and collects; rows, compaction and archive builds stay on the
-        // executors. With -Xmx1g a driver that gathered the table would fail with OutOfMemoryError.
-        Path warehouse = Files.createDirectories(dir.resolve("million"));
-        PackagedLauncher.Result r =
-                launcher.run(
-                        "--warehouse",
-                        warehouse.toString(),
-                        "--master",
-                        cluster.masterUrl(),
-                        "--driver-memory",
-                        "1g",
-                        "-e",
-                        String.join(
-                                "\n",
-                                "CREATE NAMESPACE lake.big;",
-                                "CREATE TABLE lake.big.docs (id BIGINT NOT NULL, dt STRING NOT NULL,"
-                                        + " body STRING) PARTITIONED BY (dt)",
-                                "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '4',"
-                                        + " 'deletion-vectors.enabled' = 'true',"
-                                        + " 'strata-full-text.index.columns' = 'body');",
-                                "INSERT INTO lake.big.docs SELECT id, IF(id % 2 = 0, 'a', 'b'),",
-                                "  concat('document ', CAST(id AS STRING), ' about ',"
-                                        + " element_at(array('disks', 'networks', 'queues',"
-                                        + " 'caches', 'lakes'), CAST(id % 5 AS INT) + 1),"
-                                        + " ' and the words around them, written by host ',"
-                                        + " CAST(id % 97 AS STRING),"
-                                        + " IF(id % 100000 = 3, ' zzplanted', ''))",
-                                "FROM range(0, 1000000, 1, 8);",
-                                "CALL lake.sys.compact(table => 'big.docs');",
-                                "CALL lake.sys.rebuild_pk_fulltext(table => 'big.docs');",
-                                "SELECT concat_ws(',', sort_array(collect_list(id))) AS planted"
-                                        + " FROM full_text_search('lake.big.docs', 'body', 'zzplanted', 20);",
-                                "SET spark.sql.strata.search.driverMaxBuckets = 0;",
-                                "SELECT count(*) AS planted_on_executors"
-                                        + " FROM full_text_search('lake.big.docs', 'body', 'zzplanted', 20);",
-                                "SELECT count(*) AS lakes FROM lake.big.docs WHERE text_match(body, 'lakes');",
-                                "SELECT count(*) AS all_docs, sum(id) AS total FROM lake.big.docs;"));
-        assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.err()).as(r.toString()).doesNotContain("OutOfMemoryError");
-        assertThat(r.out())
-                .as(r.toString())
-                .contains("Inserted 1000000 rows into lake.big.docs")
-                .contains("3,100003,200003,300003,400003,500003,600003,700003,800003,900003")
-                .containsPattern("\\|\\s*10\\s*\\|")
-                .containsPattern("\\|\\s*200000\\s*\\|")
-                .containsPattern("\\|\\s*1000000\\s*\\|\\s*499999500000\\s*\\|");
     }
 
     private static Set<String> executorsFor(Map<String, Set<String>> byJob, String prefix) {
