@@ -1,0 +1,74 @@
+package dev.strata.launcher.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged {@code bin/strata-sql} writes a class-data-sharing archive in the background after a
+ * session finds none, and later sessions map it (seen in the JVM's memory map) and answer as
+ * before, with nothing of it on stdout or stderr.
+ */
+class ClassDataSharingIT {
+
+    @TempDir Path dir;
+
+    private static List<Path> archives() throws IOException {
+        try (Stream<Path> files = Files.list(PackagedLauncher.moduleDir().resolve("target"))) {
+            return files.filter(p -> p.getFileName().toString().matches("strata-sql-\\d+\\.jsa"))
+                    .toList();
+        }
+    }
+
+    @Test
+    void aLaterSessionMapsTheArchiveAnEarlierSessionLeft() throws Exception {
+        PackagedLauncher launcher = new PackagedLauncher(dir);
+        String warehouse = Files.createDirectories(dir.resolve("wh")).toString();
+        PackagedLauncher.Result first = launcher.run("--warehouse", warehouse, "-e", "SELECT 1");
+        assertThat(first.exit()).as(first.toString()).isZero();
+
+        // Writing and checking the archive takes two JVMs of low priority (~30 s of CPU).
+        long end = System.nanoTime() + 300_000_000_000L;
+        while (archives().isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(500);
+        }
+        assertThat(archives()).as("archives beside the runtime jar after 300 s").hasSize(1);
+        Path archive = archives().get(0);
+
+        Process later =
+                launcher.start(
+                        "--warehouse",
+                        warehouse,
+                        "-e",
+                        "SELECT sum(id) AS total FROM range(0, 4, 1, 2)"
+                                + " WHERE java_method('java.lang.Thread', 'sleep', 1000L) IS NOT NULL");
+        // bin/strata-sql execs the JVM, so the process is the JVM: the archive is in its memory map
+        // from its start until it exits.
+        Path maps = Path.of("/proc", Long.toString(later.pid()), "maps");
+        boolean mapped = false;
+        while (!mapped && later.isAlive()) {
+            try {
+                mapped =
+                        Files.readString(maps, StandardCharsets.UTF_8).contains(archive.toString());
+            } catch (IOException gone) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        PackagedLauncher.Result r = launcher.finish(later, 300, "SELECT sum(id) ...");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(mapped).as("%s mapped by the later session", archive).isTrue();
+        assertThat(r.out()).as(r.toString()).containsPattern("\\|\\s*6\\s*\\|");
+        assertThat(r.out() + r.err())
+                .as(r.toString())
+                .doesNotContain("cds")
+                .doesNotContain("[warning]");
+    }
+}
