@@ -1,15 +1,12 @@
 package dev.strata.spark;
 
-import java.io.File;
+import dev.strata.testing.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
@@ -86,7 +83,7 @@ public final class SharedSpark {
             throw new UncheckedIOException(e);
         }
         Path dir = sessionCatalogDir;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(dir)));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> TempDirs.delete(dir)));
         Map<String, String> all = new HashMap<>();
         all.put("spark.master", "local[2]");
         all.put("spark.app.name", "strata-tests");
@@ -106,20 +103,8 @@ public final class SharedSpark {
             context.stop();
             SparkSession.clearActiveSession();
             SparkSession.clearDefaultSession();
-            deleteRecursively(sessionCatalogDir);
+            TempDirs.delete(sessionCatalogDir);
             context = null;
-        }
-    }
-
-    private static void deleteRecursively(Path path) {
-        if (path == null || !Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            List<Path> all = walk.sorted(Comparator.reverseOrder()).toList();
-            all.stream().map(Path::toFile).forEach(File::delete);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

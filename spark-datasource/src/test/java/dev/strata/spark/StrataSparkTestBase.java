@@ -2,13 +2,12 @@ package dev.strata.spark;
 
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.search.SearchHit;
-import java.io.File;
+import dev.strata.testing.TempDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +58,7 @@ public abstract class StrataSparkTestBase {
     @AfterAll
     void stopSpark() throws IOException {
         SharedSpark.release(spark);
-        deleteRecursively(root);
+        TempDirs.delete(root);
     }
 
     /**
@@ -136,15 +135,6 @@ public abstract class StrataSparkTestBase {
                     .filter(p -> p.contains("bucket-") && p.contains("data-"))
                     .sorted()
                     .toList();
-        }
-    }
-
-    protected static void deleteRecursively(Path path) throws IOException {
-        if (path == null || !Files.exists(path)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(path)) {
-            walk.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
         }
     }
 

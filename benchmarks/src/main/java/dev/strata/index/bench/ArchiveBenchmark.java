@@ -9,6 +9,7 @@ import dev.strata.index.fixtures.Files;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.search.BucketSearcher;
 import dev.strata.index.search.SearchQuery;
+import dev.strata.testing.TempDirs;
 import dev.strata.testing.text.TextCorpus;
 import java.io.IOException;
 import java.nio.file.Paths;
@@ -91,7 +92,7 @@ public final class ArchiveBenchmark {
             long t0 = System.nanoTime();
             rawSize = raw(texts, scratch.resolve("raw-" + round));
             rawSeconds = Math.min(rawSeconds, (System.nanoTime() - t0) / 1e9);
-            deleteRecursively(scratch.resolve("raw-" + round));
+            TempDirs.delete(scratch.resolve("raw-" + round));
             long t1 = System.nanoTime();
             built = archive(texts, scratch.resolve("archive-" + round));
             archiveSeconds = Math.min(archiveSeconds, (System.nanoTime() - t1) / 1e9);
@@ -154,7 +155,7 @@ public final class ArchiveBenchmark {
                 latencies[queries / 2] / 1e6,
                 latencies[queries * 9 / 10] / 1e6,
                 latencies[Math.min(queries - 1, queries * 99 / 100)] / 1e6);
-        deleteRecursively(scratch);
+        TempDirs.delete(scratch);
     }
 
     private static long raw(String[] texts, java.nio.file.Path dir) throws IOException {
@@ -262,11 +263,5 @@ public final class ArchiveBenchmark {
                 new LuceneArchiveBuilder(files, readers, 1, AnalyzerSettings.defaults(), dir, 128);
         IndexFileMeta meta = builder.build(new ArrayList<>(Collections.singletonList(source)));
         return new Built(meta, source, files);
-    }
-
-    private static void deleteRecursively(java.nio.file.Path root) throws IOException {
-        try (Stream<java.nio.file.Path> paths = java.nio.file.Files.walk(root)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }

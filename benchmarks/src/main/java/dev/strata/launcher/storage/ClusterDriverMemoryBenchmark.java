@@ -1,5 +1,6 @@
 package dev.strata.launcher.storage;
 
+import dev.strata.testing.TempDirs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ final class ClusterDriverMemoryBenchmark {
         }
         Path dir = Files.createTempDirectory("strata-cluster-bench-");
         PackagedLauncher launcher = new PackagedLauncher(dir);
+        int exit = 0;
         try (StandaloneCluster cluster = new StandaloneCluster(dir.resolve("cluster"), 2)) {
             Path warehouse = Files.createDirectories(dir.resolve("wh"));
             String script =
@@ -103,9 +105,12 @@ final class ClusterDriverMemoryBenchmark {
                     wrong.isEmpty() ? "every answer as expected" : "WRONG: " + wrong);
             if (!wrong.isEmpty()) {
                 System.out.println(r);
-                System.exit(1);
+                exit = 1;
             }
+        } finally {
+            TempDirs.delete(dir);
         }
+        System.exit(exit);
     }
 
     private static void expect(List<String> wrong, String out, String text) {

@@ -2,14 +2,13 @@ package dev.strata.shredding.bench;
 
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.TestMaps;
+import dev.strata.testing.TempDirs;
 import dev.strata.testing.maps.MapDataGenerator;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.paimon.catalog.Catalog;
@@ -62,7 +61,7 @@ public final class RowPathBenchmark {
             compact(copy.resolve("warehouse"));
             long t3 = System.nanoTime();
             long c3 = cpu();
-            delete(copy);
+            TempDirs.delete(copy);
             System.out.printf(
                     "%s: PK merge read %.2f s (CPU %.2f s, checksum %d); full compaction %.2f s (CPU %.2f s)%n",
                     label,
@@ -179,16 +178,6 @@ public final class RowPathBenchmark {
             }
         }
         return target;
-    }
-
-    private static void delete(Path dir) throws Exception {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            List<Path> all = new ArrayList<>();
-            paths.forEach(all::add);
-            for (int i = all.size() - 1; i >= 0; i--) {
-                Files.delete(all.get(i));
-            }
-        }
     }
 
     private static long cpu() {

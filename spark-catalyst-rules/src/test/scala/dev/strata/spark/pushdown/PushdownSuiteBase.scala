@@ -1,11 +1,11 @@
 package dev.strata.spark.pushdown
 
-import java.io.File
 import java.nio.file.{Files, Path}
 
 import scala.jdk.CollectionConverters._
 
 import dev.strata.spark.LocalStrataSession
+import dev.strata.testing.TempDirs
 import dev.strata.testing.maps.GeneratedMap
 
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
@@ -35,13 +35,8 @@ abstract class PushdownSuiteBase extends AnyFunSuite with BeforeAndAfterAll {
   override def afterAll(): Unit = {
     try {
       LocalStrataSession.stop(spark)
-      deleteRecursively(root.toFile)
+      TempDirs.delete(root)
     } finally super.afterAll()
-  }
-
-  private def deleteRecursively(f: File): Unit = {
-    if (f.isDirectory) Option(f.listFiles()).foreach(_.foreach(deleteRecursively))
-    f.delete()
   }
 
   protected def sql(query: String): DataFrame = spark.sql(query)

@@ -9,6 +9,7 @@ import scala.jdk.CollectionConverters._
 import dev.strata.shredding.ShreddingOptions
 import dev.strata.shredding.layout.{ArrowSchemaFooter, ShreddingFooter}
 import dev.strata.spark.{StrataCatalog, StrataExtensions}
+import dev.strata.testing.TempDirs
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.ParquetFileReader
@@ -270,7 +271,7 @@ object MapPushdownBenchmark {
       }
     } finally {
       spark.stop()
-      if (System.getProperty("strata.bench.dir") == null) deleteRecursively(dir.toFile)
+      if (System.getProperty("strata.bench.dir") == null) TempDirs.delete(dir)
     }
   }
 
@@ -574,9 +575,4 @@ object MapPushdownBenchmark {
       .getOrElse(0L)
 
   private def mb(bytes: Long): String = f"${bytes / 1048576.0}%.1f MB"
-
-  private def deleteRecursively(f: java.io.File): Unit = {
-    if (f.isDirectory) Option(f.listFiles()).foreach(_.foreach(deleteRecursively))
-    f.delete()
-  }
 }
