@@ -1,7 +1,10 @@
 package dev.strata.shredding.read;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.apache.parquet.column.values.bitpacking.BytePacker;
 import org.apache.parquet.column.values.bitpacking.Packer;
 import org.apache.parquet.io.ParquetDecodingException;
@@ -20,7 +23,17 @@ import org.apache.parquet.io.ParquetDecodingException;
  */
 final class HybridInts {
 
+    /** Little-endian longs of a byte array: heap pages are read without ByteBuffer's checks. */
+    private static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final ByteBuffer buf;
+
+    /** The buffer's backing array and its offset, null for a direct buffer. */
+    private final byte[] array;
+
+    private final int arrayOffset;
+    private final int limit;
     private final int bitWidth;
     private final int byteWidth;
 
@@ -56,6 +69,15 @@ final class HybridInts {
 
     private long pattern;
 
+    /** Values compared per 64-bit word by {@link #matchPacked}; 0 until {@link #prepareMatch}. */
+    private int swarFields;
+
+    private long swarMask;
+    private long swarLow;
+    private long swarHigh;
+    private long[] swarPatterns = new long[0];
+    private int[] swarTargets = new int[0];
+
     /** Reads the encoded values in {@code buf[pos, end)} (absolute positions). */
     HybridInts(ByteBuffer buf, int pos, int end, int bitWidth) {
         // Absolute little-endian loads: a V2 page's level buffers come in big-endian order.
@@ -63,6 +85,9 @@ final class HybridInts {
                 buf.order() == ByteOrder.LITTLE_ENDIAN
                         ? buf
                         : buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.array = this.buf.hasArray() ? this.buf.array() : null;
+        this.arrayOffset = this.buf.hasArray() ? this.buf.arrayOffset() : 0;
+        this.limit = this.buf.limit();
         this.pos = pos;
         this.end = end;
         this.bitWidth = bitWidth;
@@ -278,11 +303,11 @@ final class HybridInts {
      * group of a page) read as 0.
      */
     private long load(int at) {
-        if (at + 8 <= buf.limit()) {
-            return buf.getLong(at);
+        if (at + 8 <= limit) {
+            return array != null ? (long) LONGS.get(array, arrayOffset + at) : buf.getLong(at);
         }
         long bits = 0;
-        for (int b = 0; b < 8 && at + b < buf.limit(); b++) {
+        for (int b = 0; b < 8 && at + b < limit; b++) {
             bits |= (buf.get(at + b) & 0xFFL) << (8 * b);
         }
         return bits;
@@ -290,33 +315,209 @@ final class HybridInts {
 
     /**
      * When the next {@code n} values all lie in one bit-packed run whose current group is not
-     * unpacked, stores the values at {@code offsets[0 .. count)} (ascending, relative to the next
-     * value) into {@code out[outBase ..]}, passes the {@code n} values and returns true: each value
-     * is one load, a shift and a mask, with no walk over the values between. Otherwise returns
-     * false and reads nothing (an RLE run, an unpacked group or a run ending inside the {@code n}
-     * values take the walk).
+     * unpacked, passes them and returns how many of the values at {@code offsets[0 .. count)}
+     * (ascending, relative to the next value) are wanted ({@code wanted[v] >= 0}; every value when
+     * {@code wanted} is null): for each, from {@code outBase} on, its index into {@code offsets} in
+     * {@code outIndex} and the value in {@code outValue}. Each value is one load, a shift and a
+     * mask, with no walk over the values between. Otherwise returns -1 and reads nothing (an RLE
+     * run, an unpacked group or a run ending inside the {@code n} values take the walk).
      */
-    boolean gatherPacked(int n, int[] offsets, int count, int[] out, int outBase) {
+    int gatherPacked(
+            int n,
+            int[] offsets,
+            int count,
+            int[] wanted,
+            int[] outIndex,
+            int[] outValue,
+            int outBase) {
+        if (!packedAhead(n)) {
+            return -1;
+        }
+        long first = (long) pos * 8 + (long) skipInGroup * bitWidth;
+        int out = outBase;
+        if (wanted == null) {
+            for (int i = 0; i < count; i++) {
+                long bit = first + (long) offsets[i] * bitWidth;
+                outIndex[out] = i;
+                outValue[out++] = (int) ((load((int) (bit >>> 3)) >>> (bit & 7)) & mask);
+            }
+        } else {
+            int wantedLength = wanted.length;
+            for (int i = 0; i < count; i++) {
+                long bit = first + (long) offsets[i] * bitWidth;
+                int v = (int) ((load((int) (bit >>> 3)) >>> (bit & 7)) & mask);
+                // Written always, kept only when wanted: no branch on the data in the loop.
+                outIndex[out] = i;
+                outValue[out] = v;
+                // Unsigned: a 32-bit width packs negative ints.
+                out += Integer.compareUnsigned(v, wantedLength) < 0 && wanted[v] >= 0 ? 1 : 0;
+            }
+        }
+        passPacked(n);
+        return out - outBase;
+    }
+
+    /** Whether the next {@code n} values lie in one bit-packed run, no group of it unpacked. */
+    private boolean packedAhead(int n) {
         if (left == 0 && groupsLeft == 0) {
             if (pos >= end) {
                 return false;
             }
             run();
         }
-        if (rle || packedAt < 8 || (long) groupsLeft * 8 - skipInGroup < n) {
-            return false;
-        }
-        long first = (long) pos * 8 + (long) skipInGroup * bitWidth;
-        for (int i = 0; i < count; i++) {
-            long bit = first + (long) offsets[i] * bitWidth;
-            out[outBase + i] = (int) ((load((int) (bit >>> 3)) >>> (bit & 7)) & mask);
-        }
+        return !rle && packedAt >= 8 && (long) groupsLeft * 8 - skipInGroup >= n;
+    }
+
+    private void passPacked(int n) {
         int passed = skipInGroup + n;
         pos += (passed >>> 3) * bitWidth;
         groupsLeft -= passed >>> 3;
         skipInGroup = passed & 7;
         left = skipInGroup == 0 ? 0 : 8 - skipInGroup;
-        return true;
+    }
+
+    /**
+     * Prepares {@link #matchPacked} for the values {@code targets[0 .. count)} and returns how many
+     * values it compares per word, or 0 when it cannot (more than four targets, or widths over 16
+     * bits, where comparing value by value costs about as much).
+     */
+    int prepareMatch(int[] targets, int count) {
+        swarFields = 0;
+        if (bitWidth == 0 || bitWidth > 16 || count > 4) {
+            return 0;
+        }
+        // A load shifted by up to 7 bits holds 57 whole bits.
+        int fields = 57 / bitWidth;
+        long low = 0;
+        long high = 0;
+        for (int i = 0; i < fields; i++) {
+            low |= 1L << (i * bitWidth);
+            high |= 1L << (i * bitWidth + bitWidth - 1);
+        }
+        swarLow = low;
+        swarHigh = high;
+        swarMask = (1L << (fields * bitWidth)) - 1;
+        swarPatterns = new long[count];
+        swarTargets = Arrays.copyOf(targets, count);
+        for (int t = 0; t < count; t++) {
+            swarPatterns[t] = low * (targets[t] & mask);
+        }
+        swarFields = fields;
+        return fields;
+    }
+
+    /**
+     * Passes the next {@code n} values (all in this buffer) and keeps those of the {@code span}
+     * values from {@code from} that {@link #prepareMatch} was given and whose {@code indexAt[e]}
+     * (e: the value's place in the span) is not -1: for each, from {@code outBase} on, that index
+     * in {@code outIndex} and the value in {@code outValue}; returns how many. An RLE run is tested
+     * once; inside a bit-packed run, {@code swarFields} values are compared at once in one word (a
+     * value equal to a target leaves a zero field in {@code word ^ pattern}, which the borrow of a
+     * subtraction flags), and values are extracted only in a word that holds a target.
+     */
+    int matchPacked(
+            int n, int from, int span, int[] indexAt, int[] outIndex, int[] outValue, int outBase) {
+        if (swarPatterns.length == 0) {
+            skip(n);
+            return 0;
+        }
+        int out = outBase;
+        int spanEnd = from + span;
+        int e = 0;
+        while (e < n) {
+            if (left == 0) {
+                run();
+            }
+            int take;
+            if (rle) {
+                take = Math.min(n - e, left);
+                if (isTarget(value)) {
+                    for (int x = Math.max(e, from); x < Math.min(e + take, spanEnd); x++) {
+                        int index = indexAt[x - from];
+                        if (index >= 0) {
+                            outIndex[out] = index;
+                            outValue[out++] = value;
+                        }
+                    }
+                }
+                left -= take;
+            } else if (packedAt < 8) { // the rest of an unpacked group
+                take = Math.min(n - e, 8 - packedAt);
+                for (int i = 0; i < take; i++) {
+                    int x = e + i;
+                    int v = packed[packedAt + i];
+                    if (x >= from && x < spanEnd && indexAt[x - from] >= 0 && isTarget(v)) {
+                        outIndex[out] = indexAt[x - from];
+                        outValue[out++] = v;
+                    }
+                }
+                packedAt += take;
+                left -= take;
+            } else {
+                take = (int) Math.min(n - e, (long) groupsLeft * 8 - skipInGroup);
+                int a = Math.max(e, from);
+                int z = Math.min(e + take, spanEnd);
+                if (a < z) {
+                    out = matchWords(a - e, z - a, a - from, indexAt, outIndex, outValue, out);
+                }
+                passPacked(take);
+            }
+            e += take;
+        }
+        return out - outBase;
+    }
+
+    /**
+     * {@link #matchPacked} over {@code count} values from {@code offset} values after the next one,
+     * inside the current bit-packed run; the first is span entry {@code spanAt}.
+     */
+    private int matchWords(
+            int offset,
+            int count,
+            int spanAt,
+            int[] indexAt,
+            int[] outIndex,
+            int[] outValue,
+            int out) {
+        int b = bitWidth;
+        int fields = swarFields;
+        int targets = swarPatterns.length;
+        long first = (long) pos * 8 + (long) (skipInGroup + offset) * b;
+        long wordMask = swarMask;
+        long low = swarLow;
+        long high = swarHigh;
+        long pattern = swarPatterns[0];
+        for (int e = 0; e < count; e += fields) {
+            long bit = first + (long) e * b;
+            long word = (load((int) (bit >>> 3)) >>> (bit & 7)) & wordMask;
+            long x = word ^ pattern;
+            long flags = (x - low) & ~x & high;
+            for (int t = 1; t < targets; t++) {
+                x = word ^ swarPatterns[t];
+                flags |= (x - low) & ~x & high;
+            }
+            if (flags != 0) {
+                int m = Math.min(fields, count - e);
+                for (int i = 0; i < m; i++) {
+                    int v = (int) ((word >>> (i * b)) & mask);
+                    int index = indexAt[spanAt + e + i];
+                    if (index >= 0 && isTarget(v)) {
+                        outIndex[out] = index;
+                        outValue[out++] = v;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean isTarget(int v) {
+        for (int t : swarTargets) {
+            if (t == v) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

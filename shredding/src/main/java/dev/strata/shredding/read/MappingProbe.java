@@ -22,8 +22,11 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
  * value by value) to be those of a K-id row (repetition 1, definition 4), so a row that does not
  * hold exactly K ids fails naming the file, as with the full decode. Rows may span pages.
  *
- * <p>Only chunks whose pages use RLE levels and dictionary or PLAIN ids are probed ({@link
- * #canProbe}); others are decoded in full by {@link ColumnCursor}.
+ * <p>What a window yields is the probed entries that name a wanted key, as (row, position, id)
+ * triples in row order: a key in few rows is then found without a pass over every probed entry of
+ * every row per column and key (for a key spread over all K columns, that was ~2K strided passes
+ * over the window). Only chunks whose pages use RLE levels and dictionary or PLAIN ids are probed
+ * ({@link #canProbe}); others are decoded in full by {@link ColumnCursor}.
  */
 final class MappingProbe extends PageStream {
 
@@ -33,6 +36,26 @@ final class MappingProbe extends PageStream {
     private final int k;
     private final int[] positions;
     private final int[] dictInts;
+
+    /** Key id → &gt;= 0 when wanted; null: every id is. */
+    private final int[] wanted;
+
+    /** {@link #wanted} by raw dictionary id (null with PLAIN ids or when every id is wanted). */
+    private final int[] rawWanted;
+
+    /** The wanted raw dictionary ids (null where {@link #rawWanted} is). */
+    private final int[] rawTargets;
+
+    /**
+     * The probed positions as one span from {@code positions[0]}: the index of each entry among the
+     * positions, -1 between them.
+     */
+    private final int[] indexAt;
+
+    /**
+     * Whether the current page's ids are matched a word at a time ({@link HybridInts#matchPacked}).
+     */
+    private boolean matchWords;
 
     private HybridInts rep;
     private HybridInts def;
@@ -54,22 +77,34 @@ final class MappingProbe extends PageStream {
     /** Per window row, the definition level of its first entry (0: a NULL map). */
     int[] firstDef = new int[0];
 
-    /**
-     * Per window row r and probed position i, the id at entry {@code positions[i]} of the row, -1
-     * when none.
-     */
-    int[] probed = new int[0];
+    /** How many probed entries of the window name a wanted key. */
+    int hits;
+
+    /** Per hit: its window row (ascending), its index into the probed positions, its key id. */
+    int[] hitRow = new int[0];
+
+    int[] hitIndex = new int[0];
+    int[] hitId = new int[0];
 
     int rows;
 
     /**
      * @param positions the column positions to read, ascending, each &lt; k
+     * @param wanted key id → &gt;= 0 for the ids to yield; null yields every entry (-1 for an
+     *     unused column)
      */
-    MappingProbe(PageReader pages, ColumnDescriptor column, String file, int k, int[] positions)
+    MappingProbe(
+            PageReader pages,
+            ColumnDescriptor column,
+            String file,
+            int k,
+            int[] positions,
+            int[] wanted)
             throws IOException {
         super(pages, column, file);
         this.k = k;
         this.positions = positions;
+        this.wanted = wanted;
         if (column.getMaxRepetitionLevel() != 1 || column.getMaxDefinitionLevel() != ID_DEF) {
             throw corrupt(
                     "expected repetition level 1 and definition level "
@@ -88,6 +123,29 @@ final class MappingProbe extends PageStream {
             }
         } else {
             dictInts = null;
+        }
+        if (dictInts != null && wanted != null) {
+            rawWanted = new int[dictInts.length];
+            int count = 0;
+            for (int i = 0; i < dictInts.length; i++) {
+                rawWanted[i] = isWanted(dictInts[i]) ? 0 : -1;
+                count += rawWanted[i] >= 0 ? 1 : 0;
+            }
+            rawTargets = new int[count];
+            for (int i = 0, t = 0; i < dictInts.length; i++) {
+                if (rawWanted[i] >= 0) {
+                    rawTargets[t++] = i;
+                }
+            }
+        } else {
+            rawWanted = null;
+            rawTargets = null;
+        }
+        int span = positions.length == 0 ? 0 : positions[positions.length - 1] - positions[0] + 1;
+        indexAt = new int[span];
+        Arrays.fill(indexAt, -1);
+        for (int i = 0; i < positions.length; i++) {
+            indexAt[positions[i] - positions[0]] = i;
         }
     }
 
@@ -111,9 +169,22 @@ final class MappingProbe extends PageStream {
         return true;
     }
 
-    /** How many columns each row is probed at ({@link #probed} holds that many ids per row). */
+    /** How many column positions each row is probed at. */
     int probedCount() {
         return positions.length;
+    }
+
+    private boolean isWanted(int id) {
+        return wanted == null || (id >= 0 && id < wanted.length && wanted[id] >= 0);
+    }
+
+    /** Records a hit when {@code id}, at probed position index i of window row r, is wanted. */
+    private void record(int r, int i, int id) {
+        if (isWanted(id)) {
+            hitRow[hits] = r;
+            hitIndex[hits] = i;
+            hitId[hits++] = id;
+        }
     }
 
     @Override
@@ -122,12 +193,15 @@ final class MappingProbe extends PageStream {
         if (firstDef.length < n) {
             firstDef = new int[n];
         }
-        if (probed.length < n * p) {
-            probed = new int[n * p];
-        }
+        hits = 0;
         for (int r = 0; r < n; r++) {
             ensurePage(r, n);
-            int base = r * p;
+            if (hitRow.length - hits < p) {
+                int size = Math.max(hitRow.length * 2, hits + p + 64);
+                hitRow = Arrays.copyOf(hitRow, size);
+                hitIndex = Arrays.copyOf(hitIndex, size);
+                hitId = Arrays.copyOf(hitId, size);
+            }
             int start = rep.runBoundary();
             if (start >= 0
                     && sameLevelsLength > 0
@@ -141,7 +215,7 @@ final class MappingProbe extends PageStream {
                 def.skip(k);
                 pageLeft -= k;
                 firstDef[r] = ID_DEF;
-                readIds(base, p);
+                readIds(r, p);
                 continue;
             }
             int rl = rep.nextSparse();
@@ -152,7 +226,6 @@ final class MappingProbe extends PageStream {
             }
             firstDef[r] = dl;
             if (dl != ID_DEF) { // a NULL map or mapping: one entry, no id
-                Arrays.fill(probed, base, base + p, -1);
                 continue;
             }
             if (pageLeft >= k - 1) {
@@ -168,7 +241,7 @@ final class MappingProbe extends PageStream {
                     sameLevelsStart = start;
                     sameLevelsLength = end - start;
                 }
-                readIds(base, p);
+                readIds(r, p);
                 continue;
             }
             // Entry 0 is read; entries 1..K-1 follow with repetition 1.
@@ -181,7 +254,7 @@ final class MappingProbe extends PageStream {
                     value = nextEntryId();
                     at = target;
                 }
-                probed[base + i] = value;
+                record(r, i, value);
             }
             skipEntries(k - 1 - at);
         }
@@ -189,19 +262,38 @@ final class MappingProbe extends PageStream {
         row += n;
     }
 
-    /** Reads the current row's ids at the probed positions into {@code probed[base ..]}. */
-    private void readIds(int base, int p) {
-        if (ids != null && ids.gatherPacked(k, positions, p, probed, base)) {
-            for (int i = base; i < base + p; i++) {
-                probed[i] = dictInts[probed[i]];
+    /** Reads the ids of window row r at the probed positions, recording the wanted ones. */
+    private void readIds(int r, int p) {
+        if (ids != null) {
+            // The row's K ids are on this page (see next), so matchPacked always reads them.
+            int m =
+                    matchWords
+                            ? ids.matchPacked(
+                                    k, positions[0], indexAt.length, indexAt, hitIndex, hitId, hits)
+                            : ids.gatherPacked(k, positions, p, rawWanted, hitIndex, hitId, hits);
+            if (m >= 0) {
+                for (int x = hits; x < hits + m; x++) {
+                    hitRow[x] = r;
+                    hitId[x] = dictInts[hitId[x]];
+                }
+                hits += m;
+                return;
             }
-            return;
         }
         int next = 0; // the entry the ids are at
         for (int i = 0; i < p; i++) {
             int target = positions[i];
             skipIds(target - next);
-            probed[base + i] = readId();
+            if (rawWanted == null || plain != null) {
+                record(r, i, readId());
+            } else { // dictionary ids, tested before translating: most are not wanted
+                int raw = ids.nextSparse();
+                if (rawWanted[raw] >= 0) {
+                    hitRow[hits] = r;
+                    hitIndex[hits] = i;
+                    hitId[hits++] = dictInts[raw];
+                }
+            }
             next = target + 1;
         }
         skipIds(k - next);
@@ -287,10 +379,14 @@ final class MappingProbe extends PageStream {
             }
             plain = null;
             ids = HybridPage.dictionaryIds(data);
+            // Word-wise when it compares fewer words than value-by-value extracts values.
+            int fields = rawTargets == null ? 0 : ids.prepareMatch(rawTargets, rawTargets.length);
+            matchWords = fields > 0 && indexAt.length < (long) positions.length * fields;
         } else if (encoding == Encoding.PLAIN) {
             plain = data;
             plainPos = data.position();
             ids = null;
+            matchWords = false;
         } else {
             throw corrupt(
                     "ids encoded "

@@ -887,6 +887,16 @@ public final class ShreddedColumns implements Closeable {
         /** Column → its position among the probed columns, -1 when not probed. */
         private int[] probeIndex = new int[0];
 
+        /**
+         * The probe's hits of a window by probed position: those of position i are at {@code
+         * posStart[i] .. posStart[i + 1])} of {@link #posRows} (ascending) and {@link #posIds}.
+         */
+        private int[] posStart = new int[0];
+
+        private int[] posFill = new int[0];
+        private int[] posRows = new int[0];
+        private int[] posIds = new int[0];
+
         private BlockMetaData block;
 
         /** Column index → position in {@link #chunks}, -1 when not read in this group. */
@@ -1064,7 +1074,12 @@ public final class ShreddedColumns implements Closeable {
                 if (MappingProbe.canProbe(chunkOf(d), meta.numColumns())) {
                     probe =
                             new MappingProbe(
-                                    pages.getPageReader(d), d, file, meta.numColumns(), probed);
+                                    pages.getPageReader(d),
+                                    d,
+                                    file,
+                                    meta.numColumns(),
+                                    probed,
+                                    keyOfId);
                     if (probeIndex.length < meta.numColumns()) {
                         probeIndex = new int[meta.numColumns()];
                     }
@@ -1175,6 +1190,7 @@ public final class ShreddedColumns implements Closeable {
             if (probe != null) {
                 probe.seek(from);
                 probe.next(n);
+                hitsByPosition();
             }
             for (int i = 0; i < cols; i++) {
                 ColumnCursor col = chunks[i];
@@ -1247,7 +1263,7 @@ public final class ShreddedColumns implements Closeable {
                 for (int i = 0; i < jc.length; i++) {
                     int ci = readerOf[jc[i]];
                     if (probe != null) {
-                        fromProbe(j, probeIndex[jc[i]], ci, colOrdinals[ci], n);
+                        fromProbe(j, probeIndex[jc[i]], ci, colOrdinals[ci]);
                     } else if (mapping != null) {
                         fromMapping(j, jc[i], ci, colOrdinals[ci], n);
                     } else {
@@ -1260,6 +1276,36 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
+        /** Sorts the probe's hits by probed position (a counting sort: rows stay ascending). */
+        private void hitsByPosition() {
+            int p = probe.probedCount();
+            int h = probe.hits;
+            if (posStart.length < p + 1) {
+                posStart = new int[p + 1];
+                posFill = new int[p];
+            }
+            Arrays.fill(posStart, 0, p + 1, 0);
+            int[] index = probe.hitIndex;
+            for (int x = 0; x < h; x++) {
+                posStart[index[x] + 1]++;
+            }
+            for (int i = 0; i < p; i++) {
+                posStart[i + 1] += posStart[i];
+            }
+            if (posRows.length < h) {
+                posRows = new int[Math.max(h, posRows.length * 2)];
+                posIds = new int[posRows.length];
+            }
+            System.arraycopy(posStart, 0, posFill, 0, p);
+            int[] rows = probe.hitRow;
+            int[] hitIds = probe.hitId;
+            for (int x = 0; x < h; x++) {
+                int at = posFill[index[x]]++;
+                posRows[at] = rows[x];
+                posIds[at] = hitIds[x];
+            }
+        }
+
         /**
          * The window rows whose probed entry at probe position {@code i} is a requested key's id,
          * into {@link #gatherRows}.
@@ -1268,16 +1314,9 @@ public final class ShreddedColumns implements Closeable {
             if (gatherRows.length < n) {
                 gatherRows = new int[n];
             }
-            int[] values = probe.probed;
-            int stride = probe.probedCount();
-            int[] lookup = keyOfId;
-            int count = 0;
-            for (int r = 0, at = i; r < n; r++, at += stride) {
-                int id = values[at];
-                if (id >= 0 && id < lookup.length && lookup[id] >= 0) {
-                    gatherRows[count++] = r;
-                }
-            }
+            int start = posStart[i];
+            int count = posStart[i + 1] - start;
+            System.arraycopy(posRows, start, gatherRows, 0, count);
             return count;
         }
 
@@ -1326,14 +1365,13 @@ public final class ShreddedColumns implements Closeable {
          * As {@link #fromMapping}, with the mapping read at the probed columns only (i: c's probe
          * position).
          */
-        private void fromProbe(int j, int i, int ci, int[] ords, int n) {
+        private void fromProbe(int j, int i, int ci, int[] ords) {
             int[] src = source[j];
             int[] ord = ordinal[j];
-            int[] values = probe.probed;
-            int stride = probe.probedCount();
             int id = ids[j];
-            for (int r = 0, at = i; r < n; r++, at += stride) {
-                if (src[r] < 0 && values[at] == id) {
+            for (int x = posStart[i], end = posStart[i + 1]; x < end; x++) {
+                int r = posRows[x];
+                if (posIds[x] == id && src[r] < 0) {
                     src[r] = ci;
                     ord[r] = ords[r];
                 }

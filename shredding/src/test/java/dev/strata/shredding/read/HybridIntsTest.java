@@ -6,6 +6,9 @@ import dev.strata.testing.TestSeeds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
@@ -61,7 +64,7 @@ class HybridIntsTest {
                                         Math.min(
                                                 oracle.length - at, random.nextBoolean() ? 9 : 70));
                 String where = "trial " + trial + " value " + at + " of " + oracle.length;
-                switch (random.nextInt(6)) {
+                switch (random.nextInt(7)) {
                     case 0:
                         for (int i = 0; i < n; i++) {
                             assertThat(ints.next())
@@ -96,22 +99,94 @@ class HybridIntsTest {
                             int count = 1 + random.nextInt(Math.min(n, 4));
                             int[] offsets =
                                     random.ints(0, n).distinct().limit(count).sorted().toArray();
-                            int[] out = new int[offsets.length + 2];
-                            if (ints.gatherPacked(n, offsets, offsets.length, out, 2)) {
-                                gathered++;
-                                for (int i = 0; i < offsets.length; i++) {
-                                    assertThat(out[2 + i])
-                                            .as(
-                                                    "gatherPacked offset %d at %s (%s)",
-                                                    offsets[i], where, why)
-                                            .isEqualTo(oracle[at + offsets[i]]);
+                            // Every value, or those of a random set of values.
+                            int[] wanted = null;
+                            if (random.nextBoolean()) {
+                                // May end before the largest value: values past its end are not
+                                // wanted.
+                                wanted = new int[1 + random.nextInt(1 << Math.min(bitWidth, 16))];
+                                for (int v = 0; v < wanted.length; v++) {
+                                    wanted[v] = random.nextBoolean() ? 0 : -1;
                                 }
+                            }
+                            int[] index = new int[offsets.length + 2];
+                            int[] out = new int[offsets.length + 2];
+                            int m =
+                                    ints.gatherPacked(
+                                            n, offsets, offsets.length, wanted, index, out, 2);
+                            if (m >= 0) {
+                                gathered++;
+                                List<String> expected = new ArrayList<>();
+                                for (int i = 0; i < offsets.length; i++) {
+                                    int v = oracle[at + offsets[i]];
+                                    if (wanted == null
+                                            || (v >= 0 && v < wanted.length && wanted[v] >= 0)) {
+                                        expected.add(i + "=" + v);
+                                    }
+                                }
+                                List<String> got = new ArrayList<>();
+                                for (int x = 2; x < 2 + m; x++) {
+                                    got.add(index[x] + "=" + out[x]);
+                                }
+                                assertThat(got)
+                                        .as(
+                                                "gatherPacked offsets %s at %s (%s)",
+                                                Arrays.toString(offsets), where, why)
+                                        .containsExactlyElementsOf(expected);
                             } else { // nothing was read
                                 assertThat(ints.nextSparse())
                                         .as("after a refused gatherPacked at %s (%s)", where, why)
                                         .isEqualTo(oracle[at]);
                                 ints.skip(n - 1);
                             }
+                            break;
+                        }
+                    case 5:
+                        {
+                            // One to four targets, mostly values that occur; a span of the n
+                            // values with some entries not kept (indexAt -1).
+                            int[] targets = new int[1 + random.nextInt(4)];
+                            for (int t = 0; t < targets.length; t++) {
+                                targets[t] =
+                                        random.nextInt(4) == 0
+                                                ? random.nextInt(1 << Math.min(bitWidth, 16))
+                                                : oracle[at + random.nextInt(n)];
+                            }
+                            int fields = ints.prepareMatch(targets, targets.length);
+                            if (fields == 0) { // widths over 16: value by value instead
+                                assertThat(bitWidth == 0 || bitWidth > 16)
+                                        .as("prepareMatch refused width %d", bitWidth)
+                                        .isTrue();
+                                ints.skip(n);
+                                break;
+                            }
+                            int from = random.nextInt(n);
+                            int span = 1 + random.nextInt(n - from);
+                            int[] indexAt = new int[span];
+                            for (int e = 0; e < span; e++) {
+                                indexAt[e] = random.nextInt(5) == 0 ? -1 : 100 + e;
+                            }
+                            int[] index = new int[span + 3];
+                            int[] out = new int[span + 3];
+                            // RLE runs, unpacked groups and bit-packed runs alike.
+                            int m = ints.matchPacked(n, from, span, indexAt, index, out, 3);
+                            List<String> expected = new ArrayList<>();
+                            for (int e = 0; e < span; e++) {
+                                int v = oracle[at + from + e];
+                                if (indexAt[e] >= 0
+                                        && Arrays.stream(targets).anyMatch(t -> t == v)) {
+                                    expected.add(indexAt[e] + "=" + v);
+                                }
+                            }
+                            List<String> got = new ArrayList<>();
+                            for (int x = 3; x < 3 + m; x++) {
+                                got.add(index[x] + "=" + out[x]);
+                            }
+                            assertThat(got)
+                                    .as(
+                                            "matchPacked %s from %d span %d at %s (%s)",
+                                            Arrays.toString(targets), from, span, where, why)
+                                    .containsExactlyElementsOf(expected);
                             break;
                         }
                     default:

@@ -137,12 +137,31 @@ class MappingProbeTest {
                 }
                 assertThat(probeable).as("chunk encodings").isTrue();
                 rowGroups++;
+                // Every entry, or the ids of a random set (shorter than the largest id: ids past
+                // its end are not wanted).
+                int[] wanted = null;
+                int choice = random.nextInt(3);
+                if (choice > 0) {
+                    wanted = new int[dictionary ? 250 : (1 << 20) - 1000];
+                    Arrays.fill(wanted, -1);
+                    if (choice == 1) { // many ids: compared value by value
+                        for (int id = 0; id < wanted.length; id++) {
+                            wanted[id] = random.nextInt(3) == 0 ? 0 : -1;
+                        }
+                    } else { // up to four ids, as a query's keys: compared a word at a time
+                        for (int t = 1 + random.nextInt(4); t > 0; t--) {
+                            wanted[random.nextInt(dictionary ? 250 : 300)] = 0;
+                        }
+                    }
+                }
                 MappingProbe probe =
-                        new MappingProbe(pages.getPageReader(d), d, file.toString(), K, positions);
+                        new MappingProbe(
+                                pages.getPageReader(d), d, file.toString(), K, positions, wanted);
                 int groupRows = Math.toIntExact(pages.getRowCount());
                 for (int done = 0; done < groupRows; ) {
                     int n = Math.min(groupRows - done, 1 + random.nextInt(300));
                     probe.next(n);
+                    List<String> expected = new ArrayList<>();
                     for (int r = 0; r < n; r++) {
                         int[] ids = rows.get(row + r);
                         assertThat(probe.firstDef[r])
@@ -150,17 +169,30 @@ class MappingProbeTest {
                                         "row %d (%s)",
                                         row + r, TestSeeds.describe("mappingProbe", seed))
                                 .isEqualTo(ids == null ? 0 : ids.length == 0 ? 1 : 4);
-                        for (int i = 0; i < positions.length; i++) {
-                            int expected = ids == null || ids.length == 0 ? -1 : ids[positions[i]];
-                            assertThat(probe.probed[r * positions.length + i])
-                                    .as(
-                                            "row %d column %d (%s)",
-                                            row + r,
-                                            positions[i],
-                                            TestSeeds.describe("mappingProbe", seed))
-                                    .isEqualTo(expected);
+                        for (int i = 0;
+                                ids != null && i < positions.length && ids.length > 0;
+                                i++) {
+                            int id = ids[positions[i]];
+                            if (wanted == null
+                                    || (id >= 0 && id < wanted.length && wanted[id] >= 0)) {
+                                expected.add((row + r) + "@" + positions[i] + "=" + id);
+                            }
                         }
                     }
+                    List<String> hits = new ArrayList<>();
+                    for (int x = 0; x < probe.hits; x++) {
+                        hits.add(
+                                (row + probe.hitRow[x])
+                                        + "@"
+                                        + positions[probe.hitIndex[x]]
+                                        + "="
+                                        + probe.hitId[x]);
+                    }
+                    assertThat(hits)
+                            .as(
+                                    "hits (row@column=id) of rows %d..%d (%s)",
+                                    row, row + n - 1, TestSeeds.describe("mappingProbe", seed))
+                            .containsExactlyElementsOf(expected);
                     row += n;
                     done += n;
                 }
@@ -207,10 +239,13 @@ class MappingProbeTest {
                 ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
             PageReadStore pages = reader.readNextRowGroup();
             MappingProbe probe =
-                    new MappingProbe(pages.getPageReader(d), d, file.toString(), K, new int[] {3});
+                    new MappingProbe(
+                            pages.getPageReader(d), d, file.toString(), K, new int[] {3}, null);
             probe.next(200);
+            assertThat(probe.hits).isEqualTo(200);
             for (int r = 0; r < 200; r++) {
-                assertThat(probe.probed[r]).as("row %d", r).isEqualTo(3);
+                assertThat(probe.hitRow[r]).as("row %d", r).isEqualTo(r);
+                assertThat(probe.hitId[r]).as("row %d", r).isEqualTo(3);
             }
             assertThatThrownBy(() -> probe.next(100))
                     .hasMessageContaining(file.toString())
@@ -234,7 +269,7 @@ class MappingProbeTest {
             PageReadStore pages = reader.readNextRowGroup();
             MappingProbe probe =
                     new MappingProbe(
-                            pages.getPageReader(d), d, file.toString(), K, new int[] {0, 5});
+                            pages.getPageReader(d), d, file.toString(), K, new int[] {0, 5}, null);
             assertThatThrownBy(() -> probe.next(50))
                     .hasMessageContaining(file.toString())
                     .hasMessageContaining("does not hold exactly K=" + K + " ids");
