@@ -36,7 +36,16 @@ class StrataSqlShellTest {
                                 "SELECT * FROM lake.nowhere.missing;",
                                 "SELECT 'after' AS a;",
                                 ""));
-        Result fromFile = run(dir, "--warehouse", "wh", "-f", file.toString());
+        // A failing statement stops the run: neither the rest of the file nor -e after it runs.
+        Result fromFile =
+                run(
+                        dir,
+                        "--warehouse",
+                        "wh",
+                        "-f",
+                        file.toString(),
+                        "-e",
+                        "SELECT 'after-failure'");
         assertThat(fromFile.exit()).as(fromFile.toString()).isEqualTo(1);
         assertThat(fromFile.out())
                 .containsPattern(
@@ -65,44 +74,15 @@ class StrataSqlShellTest {
                 .contains("Error in statement: SELECT * FROM lake.nowhere.missing");
     }
 
-    @Test
-    void csvAndJsonAreDataEvenForOneMultiLineStringAndKeepFractionalSeconds() throws Exception {
-        String statements =
-                "SELECT concat('line1', char(10), 'line2') AS note; "
-                        + "SELECT TIMESTAMP_NTZ '2026-01-01 00:00:00.123456' AS ts, DATE '2026-11-01' AS d, "
-                        + "map('k', array(1, 2)) AS m; EXPLAIN SELECT 1";
-        Result csv = run(dir, "--warehouse", "wh", "--output", "csv", "-e", statements);
-        assertThat(csv.exit()).as(csv.toString()).isZero();
-        assertThat(csv.out())
-                .startsWith(
-                        String.join(
-                                "\n",
-                                "note",
-                                "\"line1",
-                                "line2\"",
-                                "ts,d,m",
-                                "2026-01-01 00:00:00.123456,2026-11-01,\"{\"\"k\"\":[1,2]}\"",
-                                "plan",
-                                "\"== Physical Plan =="));
-
-        Result json = run(dir, "--warehouse", "wh", "--output", "json", "-e", statements);
-        assertThat(json.exit()).as(json.toString()).isZero();
-        assertThat(json.out())
-                .startsWith(
-                        String.join(
-                                "\n",
-                                "{\"note\":\"line1\\nline2\"}",
-                                "{\"ts\":\"2026-01-01 00:00:00.123456\",\"d\":\"2026-11-01\",\"m\":{\"k\":[1,2]}}",
-                                "{\"plan\":\"== Physical Plan ==\\n"));
-    }
-
     /**
      * With stderr redirected to a file, and port 4040 taken as by another Spark session: no
      * progress bar, no port warning, and a task's failure is its message without log lines or stack
-     * frames.
+     * frames. In the same session (each launcher run starts Spark): tables in Spark's session
+     * catalog say what happened and that they last for the session.
      */
     @Test
-    void redirectedStderrGetsNoProgressBarPortWarningOrTaskStackTrace() throws Exception {
+    void redirectedStderrGetsNoProgressBarPortWarningOrTaskStackTraceAndSessionTablesSaySo()
+            throws Exception {
         ServerSocket ui = null;
         try {
             ui = new ServerSocket(4040);
@@ -123,7 +103,17 @@ class StrataSqlShellTest {
                                     + "WHERE java_method('java.lang.Thread', 'sleep', 1500L) IS NOT NULL; "
                                     + "SELECT 1 / (id - id) AS x FROM range(3); "
                                     + "CREATE TABLE pq (id BIGINT) USING parquet; "
-                                    + "INSERT INTO pq SELECT CAST(concat('x', id) AS BIGINT) FROM range(3)");
+                                    + "INSERT INTO pq SELECT CAST(concat('x', id) AS BIGINT) FROM range(3); "
+                                    + String.join(
+                                            "; ",
+                                            "CREATE TABLE plain_t (id BIGINT) USING parquet",
+                                            "CREATE TABLE plain_c USING parquet AS SELECT id FROM range(3)",
+                                            "INSERT INTO plain_c SELECT id FROM range(5)",
+                                            "CREATE NAMESPACE lake.m",
+                                            "CREATE TABLE lake.m.t (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')",
+                                            "INSERT INTO lake.m.t VALUES (1, 'a'), (2, 'b')",
+                                            "MERGE INTO lake.m.t t USING (SELECT 2L AS id, 'c' AS v) s ON t.id = s.id "
+                                                    + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED BY SOURCE THEN DELETE"));
         } finally {
             if (ui != null) {
                 ui.close();
@@ -142,27 +132,6 @@ class StrataSqlShellTest {
                 .contains("[DIVIDE_BY_ZERO]")
                 .contains("Error in statement: INSERT INTO pq SELECT")
                 .contains("[CAST_INVALID_INPUT]");
-    }
-
-    @Test
-    void sparkCatalogTablesSayWhatHappenedAndThatTheyLastForTheSession() throws Exception {
-        Result r =
-                run(
-                        dir,
-                        "--warehouse",
-                        "wh",
-                        "-e",
-                        String.join(
-                                ";\n",
-                                "CREATE TABLE plain_t (id BIGINT) USING parquet",
-                                "CREATE TABLE plain_c USING parquet AS SELECT id FROM range(3)",
-                                "INSERT INTO plain_c SELECT id FROM range(5)",
-                                "CREATE NAMESPACE lake.m",
-                                "CREATE TABLE lake.m.t (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')",
-                                "INSERT INTO lake.m.t VALUES (1, 'a'), (2, 'b')",
-                                "MERGE INTO lake.m.t t USING (SELECT 2L AS id, 'c' AS v) s ON t.id = s.id "
-                                        + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED BY SOURCE THEN DELETE"));
-        assertThat(r.exit()).as(r.toString()).isZero();
         String warehouse = dir.resolve("wh").resolve("spark-warehouse").toRealPath().toString();
         assertThat(r.out().lines().toList())
                 .as(r.toString())

@@ -185,6 +185,50 @@ class StrataSqlTest {
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("Namespace lake.csv created");
     }
 
+    /**
+     * csv/json are always data: one multi-line string column, fractional seconds, a map of arrays
+     * and EXPLAIN's plan each print as values (formerly a process test; the launcher script only
+     * passes {@code --output} on).
+     */
+    @Test
+    void csvAndJsonAreDataEvenForOneMultiLineStringAndKeepFractionalSeconds() {
+        List<String> statements =
+                List.of(
+                        "SELECT concat('line1', char(10), 'line2') AS note",
+                        "SELECT TIMESTAMP_NTZ '2026-01-01 00:00:00.123456' AS ts, DATE '2026-11-01' AS d, "
+                                + "map('k', array(1, 2)) AS m",
+                        "EXPLAIN SELECT 1");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        for (String statement : statements) {
+            assertThat(StrataSql.run(spark, statement, o, e, StrataSql.Output.CSV, false)).isTrue();
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .startsWith(
+                        String.join(
+                                "\n",
+                                "note",
+                                "\"line1",
+                                "line2\"",
+                                "ts,d,m",
+                                "2026-01-01 00:00:00.123456,2026-11-01,\"{\"\"k\"\":[1,2]}\"",
+                                "plan",
+                                "\"== Physical Plan =="));
+        out.reset();
+        for (String statement : statements) {
+            assertThat(StrataSql.run(spark, statement, o, e, StrataSql.Output.JSON, false))
+                    .isTrue();
+        }
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .startsWith(
+                        String.join(
+                                "\n",
+                                "{\"note\":\"line1\\nline2\"}",
+                                "{\"ts\":\"2026-01-01 00:00:00.123456\",\"d\":\"2026-11-01\",\"m\":{\"k\":[1,2]}}",
+                                "{\"plan\":\"== Physical Plan ==\\n"));
+    }
+
     @Test
     void aFailingStatementStopsTheScriptWithExitCodeOne() {
         assertThat(
