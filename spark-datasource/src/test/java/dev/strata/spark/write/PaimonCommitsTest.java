@@ -275,6 +275,10 @@ class PaimonCommitsTest {
                         // Paimon retries a failed commit after a pause; keep the pauses short.
                         .option("commit.min-retry-wait", "1 ms")
                         .option("commit.max-retry-wait", "5 ms")
+                        // Merge manifests after 5 instead of 30: every step of a sweep scans the
+                        // table, and re-reading its many small manifests was most of the
+                        // class's time; commits that merge put those writes in the sweep too.
+                        .option("manifest.merge-min-count", "5")
                         .build();
         new SchemaManager(io, path).createTable(schema);
         return FileStoreTableFactory.create(io, path);
