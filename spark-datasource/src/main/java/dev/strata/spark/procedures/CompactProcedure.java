@@ -2,7 +2,6 @@ package dev.strata.spark.procedures;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.shredding.io.DamagedFileException;
-import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.read.SplitFailures;
 import dev.strata.spark.write.PaimonCommits;
@@ -61,9 +60,6 @@ final class CompactProcedure extends StrataProcedure {
                     .add("files_after", DataTypes.IntegerType, false)
                     .add("rows", DataTypes.LongType, false);
 
-    /** Compactions planned again after a concurrent change of their buckets, before failing. */
-    private static final int MAX_ATTEMPTS = 5;
-
     CompactProcedure(TableResolver catalog) {
         super(
                 catalog,
@@ -84,29 +80,21 @@ final class CompactProcedure extends StrataProcedure {
     @Override
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
-        try {
-            // A compaction that another writer's change of the same buckets made obsolete committed
-            // nothing: plan it again from the latest snapshot.
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    return compact(target, args);
-                } catch (PaimonCommits.ConcurrentChangeException e) {
-                    if (attempt >= MAX_ATTEMPTS) {
-                        throw new IllegalStateException(
+        // A compaction that another writer's change of the same buckets made obsolete committed
+        // nothing: plan it again from the latest snapshot.
+        return attempts(
+                target,
+                "compact",
+                PaimonCommits.ConcurrentChangeException.class,
+                () -> compact(target, args),
+                (e, attempts) ->
+                        new IllegalStateException(
                                 String.format(
                                         "Cannot compact %s: other writers changed the same buckets during each of %d "
                                                 + "attempts (last: %s). Nothing was committed; run it again when "
                                                 + "fewer writers change the table.",
-                                        target.name(), attempt, StrataErrors.rootMessage(e)),
-                                e);
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            // Paimon's errors for a damaged snapshot, manifest, index or data file rarely name the
-            // file.
-            throw TableDiagnosis.explain(target.name(), target.table(), "compact", e);
-        }
+                                        target.name(), attempts, StrataErrors.rootMessage(e)),
+                                e));
     }
 
     private Scan compact(ProcedureTable target, InternalRow args) {

@@ -3,7 +3,6 @@ package dev.strata.spark.procedures;
 import dev.strata.index.LevelReport;
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextRebuild;
-import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.write.StrataCommitMessage;
 import java.util.ArrayList;
@@ -63,9 +62,6 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                         + "buckets matching where, in Spark tasks, and commits them in one snapshot.");
     }
 
-    /** Rebuilds planned again after a concurrent change of their buckets, before failing. */
-    private static final int MAX_ATTEMPTS = 5;
-
     /** The archives' sources changed before their commit: nothing was committed. */
     private static final class DataChangedException extends IllegalStateException {
         private static final long serialVersionUID = 1L;
@@ -87,29 +83,21 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     @Override
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
-        try {
-            // Archives built from files another writer replaced meanwhile were discarded: build
-            // them again from the latest snapshot.
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    return rebuild(target, args);
-                } catch (DataChangedException e) {
-                    if (attempt >= MAX_ATTEMPTS) {
-                        throw new IllegalStateException(
+        // Archives built from files another writer replaced meanwhile were discarded: build them
+        // again from the latest snapshot.
+        return attempts(
+                target,
+                "rebuild full-text archives of",
+                DataChangedException.class,
+                () -> rebuild(target, args),
+                (e, attempts) ->
+                        new IllegalStateException(
                                 e.getMessage()
                                         + String.format(
                                                 "Other writers changed the data during each of %d attempts; run the "
                                                         + "procedure again when fewer writers change the table.",
-                                                attempt),
-                                e);
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            // Paimon's errors for a damaged snapshot, manifest or index file rarely name the file.
-            throw TableDiagnosis.explain(
-                    target.name(), target.table(), "rebuild full-text archives of", e);
-        }
+                                                attempts),
+                                e));
     }
 
     private Scan rebuild(ProcedureTable target, InternalRow args) {

@@ -1,7 +1,10 @@
 package dev.strata.spark.procedures;
 
+import dev.strata.spark.catalog.TableDiagnosis;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -82,6 +85,41 @@ abstract class StrataProcedure implements BoundProcedure {
     @Override
     public Iterator<Scan> call(InternalRow input) {
         return List.of(run(input)).iterator();
+    }
+
+    /** Times a procedure plans its work again after other writers made it obsolete. */
+    static final int MAX_ATTEMPTS = 5;
+
+    /**
+     * Runs {@code attempt} until it returns, planning it again from the latest snapshot when it
+     * fails with {@code obsolete} (other writers changed what it worked on, so it committed
+     * nothing), at most {@link #MAX_ATTEMPTS} times, then fails with {@code givingUp} (given the
+     * last such failure and the attempts made). Every failure leaves explained in terms of the
+     * table: Paimon's errors for a damaged snapshot, manifest, index or data file rarely name the
+     * file.
+     */
+    static <E extends RuntimeException> Scan attempts(
+            ProcedureTable target,
+            String action,
+            Class<E> obsolete,
+            Supplier<Scan> attempt,
+            BiFunction<E, Integer, RuntimeException> givingUp) {
+        try {
+            for (int n = 1; ; n++) {
+                try {
+                    return attempt.get();
+                } catch (RuntimeException e) {
+                    if (!obsolete.isInstance(e)) {
+                        throw e;
+                    }
+                    if (n >= MAX_ATTEMPTS) {
+                        throw givingUp.apply(obsolete.cast(e), n);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            throw TableDiagnosis.explain(target.name(), target.table(), action, e);
+        }
     }
 
     static String stringArg(InternalRow args, int pos) {
