@@ -25,14 +25,13 @@ import org.apache.spark.sql.types.{MapType, StringType}
   * column across Filter, Aggregate, Join, Sort and subqueries, which a scan builder never gets (it
   * sees required columns only), so a plan-wide rule is needed anyway and can decide predicates in
   * the same place; (2) the translation keeps Catalyst's types at hand (value type vs literal type,
-  * casts on the map side, NULL-rejection), where a V2 round trip loses or reorders them; (3)
-  * Spark's Filter and projections keep their native `GetMapValue` evaluation (code generation, no
-  * function call per row), and no function has to be exposed to users.
+  * casts on the map side, NULL-rejection), where a V2 round trip loses or reorders them; (3) no
+  * function has to be exposed to users.
   *
-  * The original Filter and lookups are never changed, so answers are exact whatever the reader
-  * skips; value pruning on primary-key tables is further limited per split by the scan (see
-  * `SplitReadMode`). Tables of other catalogs, tables without shared-shredding columns and write
-  * targets are left alone.
+  * Spark's Filter stays (its lookups become the scan's key columns where [[MapKeyColumns]]
+  * applies), so answers are exact whatever the reader skips; value pruning on primary-key tables is
+  * further limited per split by the scan (see `SplitReadMode`). Tables of other catalogs, tables
+  * without shared-shredding columns and write targets are left alone.
   */
 object PushMapAccessIntoStrataScans extends Rule[LogicalPlan] with PredicateHelper {
 
@@ -76,11 +75,14 @@ object PushMapAccessIntoStrataScans extends Rule[LogicalPlan] with PredicateHelp
       rel -> new MapPushdown(keys, predicates.getOrElse(rel, Seq.empty).asJava)
     }
 
-    plan.transformUp {
+    val pushed = plan.transformUp {
       case r @ DataSourceV2Relation(t: StrataTable, _, _, _, _, _)
           if pushdowns.get(r.output.map(_.exprId)).exists(!_.isEmpty) =>
         r.copy(table = new MapPushdownTable(t, pushdowns(r.output.map(_.exprId))))
     }
+    val keysOf =
+      columnsOf.values.flatMap(_.keySet).flatMap(id => uses.selectedKeys(id).map(id -> _))
+    MapKeyColumns(pushed, keysOf.toMap)
   }
 
   /** The relation's shared-shredding `MAP<STRING, V>` columns (current table options), by attribute

@@ -6,6 +6,7 @@ import dev.strata.testing.TestSeeds
 import dev.strata.testing.maps.MapDataGenerator
 
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
 import org.apache.spark.sql.types.StructType
 
 /** Which shapes are pushed (EXPLAIN shows them) and which are not, with every answer equal to
@@ -285,6 +286,88 @@ class MapPushdownPlanSuite extends PushdownSuiteBase {
     assert(union.forall(!_.contains("SelectedKeys")), union.mkString("\n"))
     val noKeys = check("SELECT id, ext_map['usage'] FROM $t WHERE ext_map IS NOT NULL")
     assert(noKeys.forall(_.contains("SelectedKeys: [ext_map=[usage]]")), noKeys.mkString("\n"))
+  }
+
+  /** The columns of every Strata scan of a query (after it ran against the oracle). */
+  private def scanColumns(query: String): Seq[Seq[String]] = {
+    val df = sql(query.replace("$t", T))
+    val expected = rowsOf(sql(query.replace("$t", O)))
+    assert(rowsOf(df) == expected, s"answer differs from the oracle for: $query")
+    df.queryExecution.optimizedPlan.collectWithSubqueries { case s: DataSourceV2ScanRelation =>
+      s.output.map(_.name)
+    }
+  }
+
+  test("looked-up keys reach Spark as columns of their own, not as maps") {
+    assert(
+      scanColumns(
+        "SELECT count(*), avg(ext_map['usage']) FROM $t WHERE ext_map['usage'] > 30"
+      ) == Seq(Seq("ext_map['usage']"))
+    )
+    assert(
+      scanColumns(
+        "SELECT host, avg(ext_map['usage']), max(element_at(ext_map, 'cpu')) FROM $t " +
+          "WHERE ext_map['usage'] > 10 GROUP BY host"
+      ).map(_.sorted) == Seq(Seq("ext_map['cpu']", "ext_map['usage']", "host"))
+    )
+    assert(
+      scanColumns(
+        "SELECT id, labels['metric_1'] FROM $t WHERE labels['metric_1'] LIKE 'v1%' ORDER BY id"
+      ).map(_.sorted) == Seq(Seq("id", "labels['metric_1']"))
+    )
+    val joined = scanColumns(
+      "SELECT a.id, b.ext_map['cpu'] FROM $t a JOIN $t b ON a.id = b.id + 1 " +
+        "WHERE a.ext_map['usage'] > 80"
+    )
+    assert(
+      joined.map(_.sorted).toSet == Set(Seq("ext_map['usage']", "id"), Seq("ext_map['cpu']", "id"))
+    )
+    assert(
+      scanColumns(
+        "SELECT ext_map['usage'] AS u, count(*) FROM $t GROUP BY ext_map['usage']"
+      ) == Seq(Seq("ext_map['usage']"))
+    )
+    assert(
+      scanColumns(
+        "SELECT id, sum(ext_map['usage']) OVER (PARTITION BY host ORDER BY id) FROM $t " +
+          "WHERE ext_map['cpu'] IS NOT NULL"
+      ).map(_.sorted) == Seq(Seq("ext_map['cpu']", "ext_map['usage']", "host", "id"))
+    )
+    // a key that needs escaping, and NULL for a key no row has
+    assert(
+      scanColumns("SELECT id, ext_map['it\\'s'] FROM $t WHERE id < 30")
+        .map(_.sorted) == Seq(Seq("ext_map['it\\'s']", "id"))
+    )
+  }
+
+  test("a map needed whole or seen by a subquery stays a map, with the same answers") {
+    // the map itself is tested for NULL: it is read, with the key beside it
+    assert(
+      scanColumns(
+        "SELECT id, ext_map['usage'] FROM $t WHERE ext_map IS NULL OR ext_map['usage'] > 3"
+      ).map(_.sorted) == Seq(Seq("ext_map", "ext_map['usage']", "id"))
+    )
+    // Spark's inferred IS NOT NULL of the map is implied by the key's predicate: dropped
+    assert(
+      scanColumns("SELECT id FROM $t WHERE ext_map IS NOT NULL AND ext_map['usage'] > 3")
+        .map(_.sorted) == Seq(Seq("ext_map['usage']", "id"))
+    )
+    // a correlated subquery (Spark may turn it into a join): the same answers either way
+    scanColumns(
+      "SELECT id FROM $t a WHERE EXISTS (SELECT 1 FROM $t b WHERE b.id = a.id + 1 " +
+        "AND b.ext_map['cpu'] < a.ext_map['usage'])"
+    )
+    // keys equal but for case would give columns Spark's schema pruning cannot tell apart
+    assert(
+      scanColumns("SELECT id, ext_map['cpu'], ext_map['CPU'] FROM $t WHERE ext_map['cpu'] > 1")
+        .map(_.sorted) == Seq(Seq("ext_map", "id"))
+    )
+    assert(
+      scanColumns(
+        "SELECT ext_map['usage'] FROM $t WHERE id < 10 UNION ALL " +
+          "SELECT ext_map['usage'] FROM $t WHERE id > 1190"
+      ).forall(c => c.contains("ext_map['usage']") && !c.contains("ext_map"))
+    )
   }
 
   test("EXPLAIN names the pushed map predicates and selected keys") {

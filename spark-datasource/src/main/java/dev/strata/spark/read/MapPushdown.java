@@ -15,8 +15,9 @@ import java.util.stream.Collectors;
  * What the map pushdown rule (module spark-catalyst-rules) decided for one scan of a table with
  * shared-shredding MAP columns: the keys each map column is read with (only when every use of the
  * column in the query is a {@code m['key']} lookup) and the map-key predicates the reader may prune
- * with. Both are advisory: Spark keeps its Filter and its lookups above the scan, so answers never
- * depend on them. Immutable and serializable.
+ * with. The predicates are advisory: Spark keeps its Filter above the scan, so answers never depend
+ * on them. A scan also returns any selected key as a column of its own when Spark asks for one by
+ * its {@link #keyColumnName name}. Immutable and serializable.
  */
 public final class MapPushdown implements Serializable {
 
@@ -82,6 +83,33 @@ public final class MapPushdown implements Serializable {
                     }
                 });
         return keys.equals(selectedKeys) ? this : new MapPushdown(keys, conjuncts);
+    }
+
+    /**
+     * The name of the scan column that holds the value of {@code key} in map column {@code column}
+     * of each row, e.g. {@code ext_map['usage']}: the map pushdown rule lets Spark read a selected
+     * key's values as a column of their own (NULL where the map is NULL, lacks the key or holds a
+     * NULL for it), so a query filtering or aggregating {@code m['k']} evaluates no map lookup.
+     */
+    public static String keyColumnName(String column, String key) {
+        return column + "['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']";
+    }
+
+    /**
+     * The map column and key whose {@link #keyColumnName key column} is named {@code name}, or null
+     * when no selected key has that name.
+     */
+    String[] keyColumn(String name) {
+        for (Map.Entry<String, List<String>> e : selectedKeys.entrySet()) {
+            if (name.startsWith(e.getKey() + "['")) {
+                for (String key : e.getValue()) {
+                    if (keyColumnName(e.getKey(), key).equals(name)) {
+                        return new String[] {e.getKey(), key};
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** EXPLAIN text of the predicates, e.g. {@code [ext_map['usage'] > 30.0]}. */

@@ -14,25 +14,27 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 final class RowsToColumns extends ColumnBatchReader {
 
     private final RecordReaderIterator<org.apache.paimon.data.InternalRow> rows;
-    private final RowType readType;
+    private final RowType outputType;
+    private final KeyColumns.Projector output;
 
     RowsToColumns(
             RecordReader<org.apache.paimon.data.InternalRow> reader,
-            RowType readType,
+            KeyColumns columns,
             int capacity,
             ShreddedReadMetrics.Scope metrics) {
-        super(readType, capacity, metrics);
+        super(columns.outputType(), capacity, metrics);
         this.rows = new RecordReaderIterator<>(reader);
-        this.readType = readType;
+        this.outputType = columns.outputType();
+        this.output = columns.projector();
     }
 
     @Override
     int fill(WritableColumnVector[] vectors, int offset, int max) {
         int n = 0;
         while (n < max && rows.hasNext()) {
-            org.apache.paimon.data.InternalRow row = rows.next();
+            org.apache.paimon.data.InternalRow row = output.project(rows.next());
             for (int i = 0; i < vectors.length; i++) {
-                ColumnWriter.write(row, i, readType.getTypeAt(i), vectors[i], offset + n);
+                ColumnWriter.write(row, i, outputType.getTypeAt(i), vectors[i], offset + n);
             }
             n++;
         }

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.table.source.RawFile;
-import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
@@ -22,10 +21,10 @@ final class ShreddedColumnarReader extends ColumnBatchReader {
 
     private ShreddedColumnarReader(
             List<ShreddedFileColumns> files,
-            RowType readType,
+            KeyColumns columns,
             int capacity,
             ShreddedReadMetrics.Scope metrics) {
-        super(readType, capacity, metrics);
+        super(columns.outputType(), capacity, metrics);
         this.files = files;
     }
 
@@ -36,7 +35,7 @@ final class ShreddedColumnarReader extends ColumnBatchReader {
     static ShreddedColumnarReader open(
             FileIO fileIO,
             List<RawFile> rawFiles,
-            RowType readType,
+            KeyColumns keyColumns,
             Map<String, List<String>> selectedKeys,
             MapPredicate pruning,
             boolean verifyPages,
@@ -52,7 +51,7 @@ final class ShreddedColumnarReader extends ColumnBatchReader {
                                 fileIO,
                                 f.path(),
                                 f.fileSize(),
-                                readType,
+                                keyColumns,
                                 selectedKeys,
                                 pruning,
                                 verifyPages);
@@ -62,7 +61,7 @@ final class ShreddedColumnarReader extends ColumnBatchReader {
                 }
             }
             ok = true;
-            return new ShreddedColumnarReader(files, readType, capacity, metrics);
+            return new ShreddedColumnarReader(files, keyColumns, capacity, metrics);
         } finally {
             if (!ok) {
                 for (ShreddedFileColumns c : files) {

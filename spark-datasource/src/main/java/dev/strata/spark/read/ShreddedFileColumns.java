@@ -5,12 +5,13 @@ import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.read.ShreddedColumns;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.types.DataType;
-import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
@@ -23,6 +24,10 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 final class ShreddedFileColumns implements Closeable {
 
     private final ShreddedColumns columns;
+    private final KeyColumns keyColumns;
+
+    /** Per key column, the index of its key among its map field's keys (-1: never present). */
+    private final int[] keyIndexes;
 
     /** The selected rows of the reader's current window, and how many of them were returned. */
     private int selectedCount;
@@ -34,7 +39,7 @@ final class ShreddedFileColumns implements Closeable {
             FileIO fileIO,
             String path,
             long size,
-            RowType readType,
+            KeyColumns keyColumns,
             Map<String, List<String>> selectedKeys,
             MapPredicate pruningPredicate,
             boolean verifyPages)
@@ -43,10 +48,25 @@ final class ShreddedFileColumns implements Closeable {
                 new ShreddedColumns(
                         PaimonFiles.inputFile(fileIO, new Path(path), size),
                         path,
-                        readType,
+                        keyColumns.readType(),
                         selectedKeys,
                         pruningPredicate,
                         verifyPages);
+        this.keyColumns = keyColumns;
+        this.keyIndexes = new int[keyColumns.count()];
+        if (columns.readable()) {
+            for (int c = 0; c < keyIndexes.length; c++) {
+                ShreddedColumns.MapKeys f =
+                        (ShreddedColumns.MapKeys) columns.field(keyColumns.mapOrdinal(c));
+                byte[] key = keyColumns.key(c).getBytes(StandardCharsets.UTF_8);
+                keyIndexes[c] = -1;
+                for (int j = 0; j < f.keyCount() && keyIndexes[c] < 0; j++) {
+                    if (Arrays.equals(f.keyBytes(j), key)) {
+                        keyIndexes[c] = j;
+                    }
+                }
+            }
+        }
     }
 
     boolean readable() {
@@ -66,13 +86,22 @@ final class ShreddedFileColumns implements Closeable {
             }
         }
         int n = Math.min(max, selectedCount - selectedAt);
-        for (int i = 0; i < vectors.length; i++) {
+        int returned = keyColumns.returned();
+        for (int i = 0; i < returned; i++) {
             ShreddedColumns.Field f = columns.field(i);
             if (f instanceof ShreddedColumns.MapKeys) {
                 writeMap((ShreddedColumns.MapKeys) f, vectors[i], offset, n);
             } else {
                 writePrimitive((ShreddedColumns.Primitive) f, vectors[i], offset, n);
             }
+        }
+        for (int c = 0; c < keyIndexes.length; c++) {
+            writeKey(
+                    (ShreddedColumns.MapKeys) columns.field(keyColumns.mapOrdinal(c)),
+                    keyIndexes[c],
+                    vectors[returned + c],
+                    offset,
+                    n);
         }
         selectedAt += n;
         return n;
@@ -146,6 +175,38 @@ final class ShreddedFileColumns implements Closeable {
                 }
             }
             v.putArray(row, start, present);
+        }
+    }
+
+    /** The values of key {@code j} of a map field as a column of their own (NULL when absent). */
+    private void writeKey(
+            ShreddedColumns.MapKeys f, int j, WritableColumnVector v, int offset, int n) {
+        if (j < 0) {
+            v.putNulls(offset, n);
+            return;
+        }
+        DataType type = f.valueType();
+        for (int x = 0; x < n; x++) {
+            int r = columns.row(selectedAt + x);
+            int row = offset + x;
+            if (f.isNullMap(r) || !f.contains(j, r) || f.isNullValue(j, r)) {
+                v.putNull(row);
+                continue;
+            }
+            switch (type.getTypeRoot()) {
+                case BIGINT:
+                    v.putLong(row, f.getLong(j, r));
+                    break;
+                case INTEGER:
+                    v.putInt(row, f.getInt(j, r));
+                    break;
+                case DOUBLE:
+                    v.putDouble(row, f.getDouble(j, r));
+                    break;
+                default:
+                    byte[] b = f.getBytes(j, r);
+                    v.putByteArray(row, b, 0, b.length);
+            }
         }
     }
 

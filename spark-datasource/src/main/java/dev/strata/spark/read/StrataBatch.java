@@ -23,6 +23,7 @@ final class StrataBatch implements Batch {
     private final Function<Split, SplitReadMode> modes;
     private final SplitReaders readers;
     private final RowType readType;
+    private final KeyColumns keyColumns;
     private final StrataReaderFactory.ColumnarPlan columnar;
     private final TextMatchPushdown textMatch;
     private final Map<String, PkFullTextSearcher.BucketMatches> textMatches;
@@ -37,6 +38,7 @@ final class StrataBatch implements Batch {
             Function<Split, SplitReadMode> modes,
             SplitReaders readers,
             RowType readType,
+            KeyColumns keyColumns,
             StrataReaderFactory.ColumnarPlan columnar,
             TextMatchPushdown textMatch,
             Map<String, PkFullTextSearcher.BucketMatches> textMatches,
@@ -50,6 +52,7 @@ final class StrataBatch implements Batch {
         this.modes = modes;
         this.readers = readers;
         this.readType = readType;
+        this.keyColumns = keyColumns;
     }
 
     private List<Split> planSplits() {
@@ -111,6 +114,6 @@ final class StrataBatch implements Batch {
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new StrataReaderFactory(tableName, readers, readType, columnar, exact);
+        return new StrataReaderFactory(tableName, readers, readType, keyColumns, columnar, exact);
     }
 }

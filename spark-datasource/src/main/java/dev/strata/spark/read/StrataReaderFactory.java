@@ -31,6 +31,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     private final String tableName;
     private final SplitReaders readers;
     private final RowType readType;
+    private final KeyColumns keyColumns;
     private final ColumnarPlan columnar;
     private final ExactTextMatch exact;
 
@@ -38,11 +39,13 @@ final class StrataReaderFactory implements PartitionReaderFactory {
             String tableName,
             SplitReaders readers,
             RowType readType,
+            KeyColumns keyColumns,
             ColumnarPlan columnar,
             ExactTextMatch exact) {
         this.tableName = tableName;
         this.readers = readers;
         this.readType = readType;
+        this.keyColumns = keyColumns;
         this.columnar = columnar;
         this.exact = exact;
     }
@@ -115,7 +118,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                                     ShreddedColumnarReader.open(
                                             columnar.fileIO,
                                             raw.get(),
-                                            readType,
+                                            keyColumns,
                                             columnar.pushdown.selectedKeys(),
                                             columnar.pushdown.predicate(),
                                             columnar.verifyPages,
@@ -130,7 +133,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                             split,
                             new RowsToColumns(
                                     builder(input.mode()).newRead().createReader(split),
-                                    readType,
+                                    keyColumns,
                                     BATCH_ROWS,
                                     metrics));
                 });
@@ -159,7 +162,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                                                     builder(input.mode())
                                                             .newRead()
                                                             .createReader(input.split()),
-                                                    exact.readType,
+                                                    KeyColumns.none(exact.readType),
                                                     metrics))),
                     exact.textOrdinal,
                     exact.matchers,
@@ -172,7 +175,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                                 input.split(),
                                 new StrataRowReader(
                                         builder(input.mode()).newRead().createReader(input.split()),
-                                        readType,
+                                        keyColumns,
                                         metrics)));
     }
 

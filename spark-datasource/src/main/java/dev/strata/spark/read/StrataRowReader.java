@@ -6,7 +6,6 @@ import dev.strata.spark.metrics.ShreddedScanMetrics;
 import java.io.IOException;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.reader.RecordReaderIterator;
-import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -19,15 +18,17 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
 
     private final RecordReaderIterator<org.apache.paimon.data.InternalRow> rows;
     private final PaimonToSpark converter;
+    private final KeyColumns.Projector output;
     private final ShreddedReadMetrics.Scope metrics;
     private InternalRow current;
 
     StrataRowReader(
             RecordReader<org.apache.paimon.data.InternalRow> reader,
-            RowType readType,
+            KeyColumns columns,
             ShreddedReadMetrics.Scope metrics) {
         this.rows = new RecordReaderIterator<>(reader);
-        this.converter = PaimonToSpark.forRowType(readType);
+        this.converter = PaimonToSpark.forRowType(columns.outputType());
+        this.output = columns.projector();
         this.metrics = metrics;
     }
 
@@ -36,7 +37,7 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
         if (!rows.hasNext()) {
             return false;
         }
-        current = converter.convert(rows.next());
+        current = converter.convert(output.project(rows.next()));
         return true;
     }
 

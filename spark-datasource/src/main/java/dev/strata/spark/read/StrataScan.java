@@ -38,6 +38,7 @@ final class StrataScan implements Scan {
     private final Integer limit;
     private final RowType readType;
     private final MapPushdown mapPushdown;
+    private final KeyColumns keyColumns;
 
     /** The pushed text match, or null. */
     private final TextMatchPushdown textMatch;
@@ -56,7 +57,8 @@ final class StrataScan implements Scan {
             List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed,
             Integer limit,
             MapPushdown mapPushdown,
-            TextMatchPushdown textMatch) {
+            TextMatchPushdown textMatch,
+            KeyColumns keyColumns) {
         this.tableName = tableName;
         this.table = table;
         this.projection = projection;
@@ -66,11 +68,12 @@ final class StrataScan implements Scan {
         this.readType = table.rowType().project(projection);
         this.mapPushdown = mapPushdown;
         this.textMatch = textMatch;
+        this.keyColumns = keyColumns;
     }
 
     @Override
     public StructType readSchema() {
-        return SparkTypes.toSpark(readType);
+        return SparkTypes.toSpark(keyColumns.outputType());
     }
 
     @Override
@@ -169,6 +172,7 @@ final class StrataScan implements Scan {
                         split -> SplitReadMode.of(table, split, mapPushdown),
                         readers,
                         readType,
+                        keyColumns,
                         textMatch == null
                                         && ColumnarReads.eligible(
                                                 table, readType, mapPushdown, limit)

@@ -153,7 +153,14 @@ public final class StrataScanBuilder
     private Long matchedCount() {
         if (!countDecided) {
             countDecided = true;
-            matchedCount = ((StrataBatch) scan(new int[0]).toBatch()).exactTextMatchCount();
+            matchedCount =
+                    ((StrataBatch)
+                                    scan(
+                                                    new int[0],
+                                                    KeyColumns.none(
+                                                            table.rowType().project(new int[0])))
+                                            .toBatch())
+                            .exactTextMatchCount();
         }
         return matchedCount;
     }
@@ -164,27 +171,59 @@ public final class StrataScanBuilder
             return new TextMatchCount(tableName, textMatch, pushedCounts, matchedCount);
         }
         RowType rowType = table.rowType();
-        List<String> names = new ArrayList<>();
+        // Table columns first (returned as read), then key columns and the maps they need.
+        List<Integer> read = new ArrayList<>();
+        List<String[]> keyColumns = new ArrayList<>();
+        List<String> keyNames = new ArrayList<>();
         for (StructField field : requiredSchema.fields()) {
-            names.add(field.name());
-        }
-        int[] projection = new int[names.size()];
-        for (int i = 0; i < projection.length; i++) {
-            projection[i] = rowType.getFieldIndex(names.get(i));
-            if (projection[i] < 0) {
+            int index = rowType.getFieldIndex(field.name());
+            if (index >= 0) {
+                read.add(index);
+                continue;
+            }
+            String[] keyColumn = mapPushdown.keyColumn(field.name());
+            if (keyColumn == null) {
                 throw new IllegalStateException(
                         "Cannot scan "
                                 + tableName
                                 + ": Spark asked for column "
-                                + names.get(i)
+                                + field.name()
                                 + " which the table does not have; columns are "
                                 + rowType.getFieldNames());
             }
+            keyColumns.add(keyColumn);
+            keyNames.add(field.name());
         }
-        return scan(projection);
+        int returned = read.size();
+        int[] mapOrdinals = new int[keyColumns.size()];
+        for (int c = 0; c < mapOrdinals.length; c++) {
+            int map = rowType.getFieldIndex(keyColumns.get(c)[0]);
+            if (!read.contains(map)) {
+                read.add(map);
+            }
+            mapOrdinals[c] = read.indexOf(map);
+        }
+        int[] projection = read.stream().mapToInt(Integer::intValue).toArray();
+        if (!keyColumns.isEmpty() && textMatch != null) {
+            throw new IllegalStateException(
+                    "Cannot scan "
+                            + tableName
+                            + ": map key columns "
+                            + keyNames
+                            + " were asked for together with a text match. This is a bug in the"
+                            + " Strata map pushdown rule.");
+        }
+        return scan(
+                projection,
+                new KeyColumns(
+                        rowType.project(projection),
+                        returned,
+                        mapOrdinals,
+                        keyColumns.stream().map(k -> k[1]).toArray(String[]::new),
+                        keyNames.toArray(new String[0])));
     }
 
-    private StrataScan scan(int[] projection) {
+    private StrataScan scan(int[] projection, KeyColumns keyColumns) {
         List<String> names = new ArrayList<>();
         for (int i : projection) {
             names.add(table.rowType().getFieldNames().get(i));
@@ -197,6 +236,7 @@ public final class StrataScanBuilder
                 pushed,
                 limit,
                 mapPushdown.restrictedTo(names),
-                textMatch);
+                textMatch,
+                keyColumns);
     }
 }

@@ -46,7 +46,13 @@ final class LargeRowGroupRead {
         long ids = 0;
         try (ShreddedFileColumns columns =
                 new ShreddedFileColumns(
-                        io, path, size, readType, Map.of("m", List.of(key)), predicate, true)) {
+                        io,
+                        path,
+                        size,
+                        KeyColumns.none(readType),
+                        Map.of("m", List.of(key)),
+                        predicate,
+                        true)) {
             if (!columns.readable()) {
                 throw new IllegalStateException(
                         "file " + path + " is not readable by the columnar path");
