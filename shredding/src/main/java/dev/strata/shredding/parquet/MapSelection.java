@@ -6,9 +6,11 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.InternalArray;
 
 /**
- * Restricts a plain (default-layout) map to requested keys: first occurrence wins, request order.
+ * Keys of decoded maps: the first entry naming a key is the key's entry (as Spark's {@code m['k']}
+ * takes it), for a plain (default-layout) map restricted to requested keys and for a key looked up
+ * in a map read by Paimon's reader.
  */
-final class MapSelection {
+public final class MapSelection {
 
     private MapSelection() {}
 
@@ -22,15 +24,22 @@ final class MapSelection {
         List<Object> outValues = new ArrayList<>();
         for (String want : requested) {
             BinaryString w = BinaryString.fromString(want);
-            for (int i = 0; i < keys.size(); i++) {
-                if (!keys.isNullAt(i) && keys.getString(i).equals(w)) {
-                    outKeys.add(w);
-                    outValues.add(
-                            ((org.apache.paimon.data.GenericArray) values).toObjectArray()[i]);
-                    break;
-                }
+            int i = indexOf(keys, w);
+            if (i >= 0) {
+                outKeys.add(w);
+                outValues.add(((org.apache.paimon.data.GenericArray) values).toObjectArray()[i]);
             }
         }
         return new ArrayBackedMap(outKeys.toArray(), outValues.toArray());
+    }
+
+    /** The index of the first entry of {@code keys} equal to {@code key}, or -1. */
+    public static int indexOf(InternalArray keys, BinaryString key) {
+        for (int i = 0; i < keys.size(); i++) {
+            if (!keys.isNullAt(i) && keys.getString(i).equals(key)) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

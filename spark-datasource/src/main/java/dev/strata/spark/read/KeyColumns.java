@@ -1,5 +1,6 @@
 package dev.strata.spark.read;
 
+import dev.strata.shredding.parquet.MapSelection;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,13 +133,8 @@ final class KeyColumns implements Serializable {
                 return null;
             }
             InternalMap map = row.getMap(ordinal);
-            InternalArray mapKeys = map.keyArray();
-            for (int i = 0; i < map.size(); i++) {
-                if (!mapKeys.isNullAt(i) && mapKeys.getString(i).equals(binaryKeys[c])) {
-                    return getters[c].getElementOrNull(map.valueArray(), i);
-                }
-            }
-            return null;
+            int i = MapSelection.indexOf(map.keyArray(), binaryKeys[c]);
+            return i < 0 ? null : getters[c].getElementOrNull(map.valueArray(), i);
         }
     }
 }
