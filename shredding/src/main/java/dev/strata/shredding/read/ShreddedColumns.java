@@ -994,7 +994,7 @@ public final class ShreddedColumns implements Closeable {
         }
 
         /** Position of {@code key} among the requested keys, or -1. */
-        int keyIndex(String key) {
+        public int keyIndex(String key) {
             return keys.indexOf(key);
         }
 

@@ -5,8 +5,6 @@ import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.read.ShreddedColumns;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.fs.FileIO;
@@ -26,7 +24,7 @@ final class ShreddedFileColumns implements Closeable {
     private final ShreddedColumns columns;
     private final KeyColumns keyColumns;
 
-    /** Per key column, the index of its key among its map field's keys (-1: never present). */
+    /** Per key column, the index of its key among its map field's requested keys (-1: none). */
     private final int[] keyIndexes;
 
     /** The selected rows of the reader's current window, and how many of them were returned. */
@@ -56,15 +54,9 @@ final class ShreddedFileColumns implements Closeable {
         this.keyIndexes = new int[keyColumns.count()];
         if (columns.readable()) {
             for (int c = 0; c < keyIndexes.length; c++) {
-                ShreddedColumns.MapKeys f =
-                        (ShreddedColumns.MapKeys) columns.field(keyColumns.mapOrdinal(c));
-                byte[] key = keyColumns.key(c).getBytes(StandardCharsets.UTF_8);
-                keyIndexes[c] = -1;
-                for (int j = 0; j < f.keyCount() && keyIndexes[c] < 0; j++) {
-                    if (Arrays.equals(f.keyBytes(j), key)) {
-                        keyIndexes[c] = j;
-                    }
-                }
+                keyIndexes[c] =
+                        ((ShreddedColumns.MapKeys) columns.field(keyColumns.mapOrdinal(c)))
+                                .keyIndex(keyColumns.key(c));
             }
         }
     }
