@@ -1,5 +1,7 @@
 package dev.strata.spark.search
 
+import dev.strata.spark.read.NarrowableScan
+
 import scala.jdk.CollectionConverters._
 import scala.jdk.OptionConverters._
 import scala.util.control.NonFatal
@@ -133,12 +135,8 @@ object DriverSearchStrategy extends SparkStrategy {
         s
     }
     val tableScans = other.collect { case s: DataSourceV2ScanRelation => s }
-    val onlyPrunes = !other.exists {
-      case _: Project | _: Filter | _: SubqueryAlias | _: DataSourceV2ScanRelation => false
-      case _                                                                       => true
-    }
     (searchScan, tableScans) match {
-      case (Some(s), Seq(table)) if onlyPrunes =>
+      case (Some(s), Seq(table)) if onlyPrunes(other) =>
         def column(a: Expression, of: LogicalPlan): Option[String] = a match {
           case a: Attribute if of.output.exists(_.exprId == a.exprId) => Some(a.name)
           case _                                                      => None
@@ -207,7 +205,8 @@ object DriverSearchStrategy extends SparkStrategy {
             Alias(value, a.name)(exprId = a.exprId)
           }
         }
-        Some(Project(columns, Filter(anyOf(matches), other)))
+        val filter = anyOf(matches)
+        Some(Project(columns, Filter(filter, narrowed(filter, other))))
       }
     }
   }
@@ -220,7 +219,62 @@ object DriverSearchStrategy extends SparkStrategy {
       other: LogicalPlan
   ): LogicalPlan =
     if (rows.isEmpty) LocalRelation(other.output, Nil)
-    else Filter(anyOf(rows.map(r => bind(condition, output, r))), other)
+    else {
+      val filter = anyOf(rows.map(r => bind(condition, output, r)))
+      Filter(filter, narrowed(filter, other))
+    }
+
+  /** Whether `plan` only projects, filters (deterministically) and renames one or more scans, so
+    * that a column of its output holds the scan's value of that column.
+    */
+  private def onlyPrunes(plan: LogicalPlan): Boolean = !plan.exists {
+    case p @ (_: Project | _: Filter | _: SubqueryAlias | _: DataSourceV2ScanRelation) =>
+      !p.expressions.forall(_.deterministic)
+    case _ => true
+  }
+
+  /** `other` with its one scan narrowed ([[NarrowableScan]]) to the values `filter` (the join's
+    * filter above `other`) allows each column of that scan, so that the table side reads only the
+    * buckets, files and row groups that can hold the search rows' keys: `c IN (v1, ...)`, or a
+    * disjunction where every branch equates `c` with a value (a join on several columns). Rows are
+    * still filtered by `filter`; only the reading is cut.
+    */
+  private def narrowed(filter: Expression, other: LogicalPlan): LogicalPlan = {
+    def disjuncts(e: Expression): Seq[Expression] = e match {
+      case Or(a, b) => disjuncts(a) ++ disjuncts(b)
+      case other    => Seq(other)
+    }
+    def equalities(e: Expression): Seq[(Attribute, Any)] = e match {
+      case In(a: Attribute, values) if values.forall(_.isInstanceOf[Literal]) =>
+        values.map(v => (a, v.asInstanceOf[Literal].value))
+      case EqualTo(a: Attribute, v: Literal) => Seq((a, v.value))
+      case EqualTo(v: Literal, a: Attribute) => Seq((a, v.value))
+      case _                                 => Nil
+    }
+    other.collect { case s: DataSourceV2ScanRelation => s } match {
+      case Seq(scan) if onlyPrunes(other) =>
+        val branches = disjuncts(filter).map(d => splitConjuncts(d).flatMap(equalities))
+        val columns = scan.output.filter(a =>
+          exactEquality(a.dataType) && branches.forall(_.exists(_._1.exprId == a.exprId))
+        )
+        val narrowedScan = columns.foldLeft(Option(scan.scan)) {
+          case (Some(n: NarrowableScan), a) =>
+            val values = branches.flatMap(_.collect { case (b, v) if b.exprId == a.exprId => v })
+            if (values.contains(null)) Some(n)
+            else
+              n.narrowedTo(a.name, values.distinct.map(_.asInstanceOf[AnyRef]).asJava)
+                .toScala
+                .orElse(Some(n))
+          case (s, _) => s
+        }
+        narrowedScan match {
+          case Some(n) if n ne scan.scan =>
+            other.transform { case t if t eq scan => scan.copy(scan = n) }
+          case _ => other
+        }
+      case _ => other
+    }
+  }
 
   /** Any of `conditions`; `e IN (v1, v2, ...)` when each is `e = v` for one `e` (a single key). */
   private def anyOf(conditions: Seq[Expression]): Expression = {

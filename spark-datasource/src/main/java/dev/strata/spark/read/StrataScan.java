@@ -4,15 +4,19 @@ import dev.strata.index.PkFullTextSearcher;
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import dev.strata.spark.metrics.TextMatchMetrics;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.metric.CustomMetric;
@@ -22,7 +26,7 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 
 /** A configured Strata scan: what it reads, and how it describes itself in EXPLAIN. */
-final class StrataScan implements Scan {
+final class StrataScan implements NarrowableScan {
 
     /**
      * Paimon reads files above this size on a separate thread; the shredded reader counts skipped
@@ -39,6 +43,9 @@ final class StrataScan implements Scan {
     private final RowType readType;
     private final MapPushdown mapPushdown;
     private final KeyColumns keyColumns;
+
+    /** What {@link #narrowedTo} added, for EXPLAIN ("" when nothing). */
+    private final String narrowing;
 
     /** The pushed text match, or null. */
     private final TextMatchPushdown textMatch;
@@ -59,6 +66,31 @@ final class StrataScan implements Scan {
             MapPushdown mapPushdown,
             TextMatchPushdown textMatch,
             KeyColumns keyColumns) {
+        this(
+                tableName,
+                table,
+                projection,
+                predicates,
+                pushed,
+                limit,
+                mapPushdown,
+                textMatch,
+                keyColumns,
+                "");
+    }
+
+    private StrataScan(
+            String tableName,
+            FileStoreTable table,
+            int[] projection,
+            List<Predicate> predicates,
+            List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed,
+            Integer limit,
+            MapPushdown mapPushdown,
+            TextMatchPushdown textMatch,
+            KeyColumns keyColumns,
+            String narrowing) {
+        this.narrowing = narrowing;
         this.tableName = tableName;
         this.table = table;
         this.projection = projection;
@@ -88,6 +120,9 @@ final class StrataScan implements Scan {
         if (!mapPushdown.selectedKeys().isEmpty()) {
             sb.append(", SelectedKeys: ").append(mapPushdown.selectedKeysText());
         }
+        if (!narrowing.isEmpty()) {
+            sb.append(", NarrowedTo: ").append(narrowing);
+        }
         if (textMatch != null) {
             sb.append(", PushedTextMatch: ").append(textMatch.describe());
         }
@@ -110,6 +145,53 @@ final class StrataScan implements Scan {
             return null;
         }
         return new PlainScan(table, readType.getFieldNames());
+    }
+
+    @Override
+    public Optional<Scan> narrowedTo(String column, List<Object> values) {
+        int index = table.rowType().getFieldIndex(column);
+        if (limit != null || index < 0 || values.isEmpty()) {
+            return Optional.empty();
+        }
+        org.apache.paimon.types.DataType type = table.rowType().getTypeAt(index);
+        if (isNested(type)) {
+            return Optional.empty();
+        }
+        List<Object> literals = new ArrayList<>(values.size());
+        try {
+            for (Object v : values) {
+                literals.add(SparkToPaimon.value(v, type));
+            }
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        List<Predicate> morePredicates = new ArrayList<>(predicates);
+        morePredicates.add(new PredicateBuilder(table.rowType()).in(index, literals));
+        String described = column + " IN " + values.size() + " values";
+        return Optional.of(
+                new StrataScan(
+                        tableName,
+                        table,
+                        projection,
+                        morePredicates,
+                        pushed,
+                        null,
+                        mapPushdown,
+                        textMatch,
+                        keyColumns,
+                        narrowing.isEmpty() ? described : narrowing + ", " + described));
+    }
+
+    private static boolean isNested(org.apache.paimon.types.DataType type) {
+        switch (type.getTypeRoot()) {
+            case ARRAY:
+            case MAP:
+            case ROW:
+            case MULTISET:
+                return true;
+            default:
+                return false;
+        }
     }
 
     /** The map pushdown this scan applies (selected keys restricted to the columns it reads). */
