@@ -965,7 +965,7 @@ public final class PkFullTextSearcher {
         Map<Long, InternalRow> found;
         try {
             found =
-                    file.schemaId() == table.schema().id() && "parquet".equals(file.fileFormat())
+                    "parquet".equals(file.fileFormat()) && currentFields(table, file.schemaId())
                             ? readSelected(table, partition, bucket, file, type, positions, dv)
                             : readThrough(table, partition, bucket, file, type, positions, dv);
         } catch (IOException | RuntimeException e) {
@@ -990,7 +990,31 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * Reads only the wanted rows of a Parquet file written with the table's current schema: the
+     * Fields of a table's schemas by (table location, branch, schema id); schema files never
+     * change.
+     */
+    private static final BoundedCache<String, List<DataField>> SCHEMA_FIELDS = BoundedCache.of(256);
+
+    /**
+     * Whether a file written with schema {@code schemaId} holds the table's current fields (same
+     * ids, names and types): true across changes of table options only (each one a new schema),
+     * which {@code ALTER TABLE ... SET TBLPROPERTIES} and Paimon's own jobs make.
+     */
+    private static boolean currentFields(FileStoreTable table, long schemaId) {
+        if (schemaId == table.schema().id()) {
+            return true;
+        }
+        String key = table.location() + "#" + table.coreOptions().branch() + "#" + schemaId;
+        List<DataField> fields = SCHEMA_FIELDS.get(key);
+        if (fields == null) {
+            fields = table.schemaManager().schema(schemaId).fields();
+            SCHEMA_FIELDS.put(key, fields);
+        }
+        return fields.equals(table.schema().fields());
+    }
+
+    /**
+     * Reads only the wanted rows of a Parquet file whose fields are the table's current ones: the
      * positions go to Paimon's Parquet reader as a row selection, which skips the row groups and
      * pages (by the file's column index) that hold none of them, and only the value columns asked
      * for are decoded.

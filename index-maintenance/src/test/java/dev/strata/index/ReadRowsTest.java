@@ -3,6 +3,7 @@ package dev.strata.index;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.index.fixtures.PkTable;
+import dev.strata.testing.io.FailingFileIO;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,12 +15,13 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reading hit rows by position: the row-selection path (Parquet, current schema) and the
- * read-through path (files of an older schema) return the rows a full compaction put at those
+ * Reading hit rows by position: the row-selection path (Parquet, the table's current fields) and
+ * the read-through path (files whose fields differ) return the rows a full compaction put at those
  * positions (the live rows in key order), also when the file has many row groups and pages.
  */
 class ReadRowsTest {
@@ -48,11 +50,38 @@ class ReadRowsTest {
         long schema = t.table().schema().id();
         check(t, random);
         assertThat(t.dataFiles()).allSatisfy(f -> assertThat(f.schemaId()).isEqualTo(schema));
+        long selected = readsOfLastRow(t);
 
-        // A new schema version sends the same files down the read-through path.
+        // A schema version that only changes options (ALTER TABLE ... SET TBLPROPERTIES) keeps
+        // the files' fields: their rows are still read by selection, not from the file's start.
         t.setOption("snapshot.num-retained.min", "5");
         assertThat(t.table().schema().id()).isGreaterThan(schema);
         check(t, random);
+        long afterOptions = readsOfLastRow(t);
+        // (plus the older schema's file, read once to compare its fields)
+        assertThat(afterOptions).isLessThanOrEqualTo(selected + 4096);
+
+        // New fields send the same files down the read-through path, which reads up to the row.
+        t.addColumn("extra", DataTypes.INT());
+        check(t, random);
+        assertThat(readsOfLastRow(t)).isGreaterThan(3 * afterOptions);
+    }
+
+    /** Bytes read to read the last row of the table's one file. */
+    private static long readsOfLastRow(PkTable t) throws Exception {
+        FailingFileIO io = new FailingFileIO();
+        DataFileMeta file = t.dataFiles().get(0);
+        List<InternalRow> read =
+                PkFullTextSearcher.create(t.withFileIO(io))
+                        .readRows(
+                                t.latestSnapshotId(),
+                                BinaryRow.EMPTY_ROW,
+                                0,
+                                file.fileName(),
+                                new long[] {file.rowCount() - 1},
+                                Arrays.asList("body", "id"));
+        assertThat(read).hasSize(1);
+        return io.bytesRead();
     }
 
     private static void check(PkTable t, Random random) throws Exception {
