@@ -172,16 +172,39 @@ public final class SparkPredicates {
         }
     }
 
+    /**
+     * {@code column IN values} for values Spark holds internally for the column's type (known only
+     * while planning, not as literals of a pushed filter); empty when the column is not a top-level
+     * atomic column of the table or a value does not convert.
+     */
+    public Optional<Predicate> in(String column, List<Object> values) {
+        int idx = column(column);
+        if (idx < 0 || values.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            List<Object> literals = new ArrayList<>(values.size());
+            for (Object v : values) {
+                literals.add(SparkToPaimon.value(v, rowType.getTypeAt(idx)));
+            }
+            return Optional.of(builder.in(idx, literals));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The index of a top-level, atomic-typed column reference, or -1. */
     private int column(Expression e) {
         if (!(e instanceof NamedReference)) {
             return -1;
         }
         String[] names = ((NamedReference) e).fieldNames();
-        if (names.length != 1) {
-            return -1;
-        }
-        int idx = rowType.getFieldIndex(names[0]);
+        return names.length == 1 ? column(names[0]) : -1;
+    }
+
+    /** The index of a top-level, atomic-typed column, or -1. */
+    private int column(String name) {
+        int idx = rowType.getFieldIndex(name);
         if (idx < 0) {
             return -1;
         }

@@ -4,7 +4,6 @@ import dev.strata.index.PkFullTextSearcher;
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
-import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import dev.strata.spark.metrics.TextMatchMetrics;
@@ -16,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.paimon.predicate.Predicate;
-import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.metric.CustomMetric;
@@ -56,30 +54,8 @@ final class StrataScan implements NarrowableScan {
 
     private StrataBatch batch;
 
+    /** {@code narrowing}: what {@link #narrowedTo} added, "" for a scan as built. */
     StrataScan(
-            String tableName,
-            FileStoreTable table,
-            int[] projection,
-            List<Predicate> predicates,
-            List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed,
-            Integer limit,
-            MapPushdown mapPushdown,
-            TextMatchPushdown textMatch,
-            KeyColumns keyColumns) {
-        this(
-                tableName,
-                table,
-                projection,
-                predicates,
-                pushed,
-                limit,
-                mapPushdown,
-                textMatch,
-                keyColumns,
-                "");
-    }
-
-    private StrataScan(
             String tableName,
             FileStoreTable table,
             int[] projection,
@@ -149,49 +125,30 @@ final class StrataScan implements NarrowableScan {
 
     @Override
     public Optional<Scan> narrowedTo(String column, List<Object> values) {
-        int index = table.rowType().getFieldIndex(column);
-        if (limit != null || index < 0 || values.isEmpty()) {
+        if (limit != null) {
             return Optional.empty();
         }
-        org.apache.paimon.types.DataType type = table.rowType().getTypeAt(index);
-        if (isNested(type)) {
-            return Optional.empty();
-        }
-        List<Object> literals = new ArrayList<>(values.size());
-        try {
-            for (Object v : values) {
-                literals.add(SparkToPaimon.value(v, type));
-            }
-        } catch (RuntimeException e) {
-            return Optional.empty();
-        }
-        List<Predicate> morePredicates = new ArrayList<>(predicates);
-        morePredicates.add(new PredicateBuilder(table.rowType()).in(index, literals));
         String described = column + " IN " + values.size() + " values";
-        return Optional.of(
-                new StrataScan(
-                        tableName,
-                        table,
-                        projection,
-                        morePredicates,
-                        pushed,
-                        null,
-                        mapPushdown,
-                        textMatch,
-                        keyColumns,
-                        narrowing.isEmpty() ? described : narrowing + ", " + described));
-    }
-
-    private static boolean isNested(org.apache.paimon.types.DataType type) {
-        switch (type.getTypeRoot()) {
-            case ARRAY:
-            case MAP:
-            case ROW:
-            case MULTISET:
-                return true;
-            default:
-                return false;
-        }
+        return new SparkPredicates(table.rowType())
+                .in(column, values)
+                .map(
+                        in -> {
+                            List<Predicate> more = new ArrayList<>(predicates);
+                            more.add(in);
+                            return new StrataScan(
+                                    tableName,
+                                    table,
+                                    projection,
+                                    more,
+                                    pushed,
+                                    null,
+                                    mapPushdown,
+                                    textMatch,
+                                    keyColumns,
+                                    narrowing.isEmpty()
+                                            ? described
+                                            : narrowing + ", " + described);
+                        });
     }
 
     /** The map pushdown this scan applies (selected keys restricted to the columns it reads). */

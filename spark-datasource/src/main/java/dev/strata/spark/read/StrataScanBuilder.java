@@ -237,6 +237,7 @@ public final class StrataScanBuilder
                 limit,
                 mapPushdown.restrictedTo(names),
                 textMatch,
-                keyColumns);
+                keyColumns,
+                "");
     }
 }
