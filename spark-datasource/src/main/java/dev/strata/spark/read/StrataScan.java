@@ -145,9 +145,7 @@ final class StrataScan implements NarrowableScan {
                                     mapPushdown,
                                     textMatch,
                                     keyColumns,
-                                    narrowing.isEmpty()
-                                            ? described
-                                            : narrowing + ", " + described);
+                                    narrowing.isEmpty() ? described : narrowing + ", " + described);
                         });
     }
 
