@@ -257,21 +257,18 @@ object DriverSearchStrategy extends SparkStrategy {
         val columns = scan.output.filter(a =>
           exactEquality(a.dataType) && branches.forall(_.exists(_._1.exprId == a.exprId))
         )
-        val narrowedScan = columns.foldLeft(Option(scan.scan)) {
-          case (Some(n: NarrowableScan), a) =>
+        val narrowedScan = columns.foldLeft(scan.scan) {
+          case (n: NarrowableScan, a) =>
             val values = branches.flatMap(_.collect { case (b, v) if b.exprId == a.exprId => v })
-            if (values.contains(null)) Some(n)
+            if (values.contains(null)) n
             else
               n.narrowedTo(a.name, values.distinct.map(_.asInstanceOf[AnyRef]).asJava)
                 .toScala
-                .orElse(Some(n))
+                .getOrElse(n)
           case (s, _) => s
         }
-        narrowedScan match {
-          case Some(n) if n ne scan.scan =>
-            other.transform { case t if t eq scan => scan.copy(scan = n) }
-          case _ => other
-        }
+        if (narrowedScan eq scan.scan) other
+        else other.transform { case t if t eq scan => scan.copy(scan = narrowedScan) }
       case _ => other
     }
   }
