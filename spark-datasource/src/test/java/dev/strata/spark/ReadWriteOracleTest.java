@@ -80,16 +80,18 @@ class ReadWriteOracleTest extends StrataSparkTestBase {
 
     @Test
     void randomFiltersEqualTheOracle() {
-        RandomFilters filters = new RandomFilters(new Random(seed + 1));
-        for (int i = 0; i < 30; i++) {
+        String seedName = RandomShare.seedName("ReadWriteOracleTest.filters");
+        long filterSeed = TestSeeds.seed(seedName);
+        RandomFilters filters = new RandomFilters(new Random(filterSeed));
+        for (int i = 0; i < RandomShare.of(30); i++) {
             String filter = filters.next(2);
             String query = "SELECT id, k, s, d, p FROM %s WHERE " + filter + " ORDER BY id";
             List<Row> expected = spark.sql(query.replace("%s", "oracle")).collectAsList();
             for (String table : List.of("lake.db.append_t", "lake.db.pk_t", "lake.db.pk_dv_t")) {
                 assertThat(spark.sql(query.replace("%s", table)).collectAsList())
                         .as(
-                                "filter %s on %s (%s)",
-                                filter, table, TestSeeds.describe("ReadWriteOracleTest", seed))
+                                "filter %s on %s (rows: seed %d; %s)",
+                                filter, table, seed, TestSeeds.describe(seedName, filterSeed))
                         .containsExactlyElementsOf(expected);
             }
         }

@@ -45,8 +45,9 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
             })
     void randomStatementsMatchTheParquetOracle(
             String name, String properties, boolean partitioned, int statements) throws Exception {
-        long seed = TestSeeds.seed("RowLevelOperationsTest." + name);
-        String describe = TestSeeds.describe("RowLevelOperationsTest." + name, seed);
+        String seedName = RandomShare.seedName("RowLevelOperationsTest." + name);
+        long seed = TestSeeds.seed(seedName);
+        String describe = TestSeeds.describe(seedName, seed);
         Random random = new Random(seed);
         boolean postpone = properties.contains("'-2'");
         String table = "lake.rl." + name;
@@ -71,7 +72,7 @@ class RowLevelOperationsTest extends StrataSparkTestBase {
         oracle(name, initial);
         assertSameRows(table, name, describe + " after the initial insert");
 
-        for (int i = 0; i < statements; i++) {
+        for (int i = 0; i < RandomShare.of(statements); i++) {
             String step = describe + " statement " + i;
             int kind = random.nextInt(3);
             Snapshot before = latest(name);

@@ -5,7 +5,7 @@ import java.util.Random
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.spark.LocalStrataSession
+import dev.strata.spark.{LocalStrataSession, RandomShare}
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
 import org.apache.spark.sql.{Row, SparkSession}
@@ -131,8 +131,9 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     ("postpone", "'bucket' = '-2', 'postpone.default-bucket-num' = '2'", 10)
   ).foreach { case (name, bucket, statements) =>
     test(s"$name buckets: searches and map lookups after DELETE/UPDATE/MERGE equal the oracle's") {
-      val seed = TestSeeds.seed(s"RowLevelSearchSuite.$name")
-      val describe = TestSeeds.describe(s"RowLevelSearchSuite.$name", seed)
+      val seedName = RandomShare.seedName(s"RowLevelSearchSuite.$name")
+      val seed = TestSeeds.seed(seedName)
+      val describe = TestSeeds.describe(seedName, seed)
       val random = new Random(seed)
       val table = s"lake.rs.$name"
       val postpone = bucket.contains("-2")
@@ -152,7 +153,7 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
       assertSearchesAndLookups(name, !postpone, random, Seq("origin"), s"$describe initial")
 
       var markers = Seq("origin")
-      (0 until statements).foreach { i =>
+      (0 until RandomShare.of(statements)).foreach { i =>
         val marker = s"fresh$i"
         val step = s"$describe statement $i"
         random.nextInt(3) match {
