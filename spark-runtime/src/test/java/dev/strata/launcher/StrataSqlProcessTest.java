@@ -184,7 +184,7 @@ class StrataSqlProcessTest {
                         .directory(dir.toFile())
                         .redirectErrorStream(true);
         builder.environment().put("STRATA_SQL_CLASSPATH", System.getProperty("java.class.path"));
-        builder.environment().put("STRATA_SQL_HEAP", "1g");
+        builder.environment().putAll(TestLaunches.ENVIRONMENT);
         // Keeps the prompt's history file inside the test directory.
         builder.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + dir);
         Process process = builder.start();
@@ -285,7 +285,7 @@ class StrataSqlProcessTest {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
         builder.environment().put("STRATA_SQL_CLASSPATH", System.getProperty("java.class.path"));
-        builder.environment().put("STRATA_SQL_HEAP", "1g");
+        builder.environment().putAll(TestLaunches.ENVIRONMENT);
         File out = workDir.resolve("stdout-" + System.nanoTime() + ".txt").toFile();
         File err = workDir.resolve("stderr-" + System.nanoTime() + ".txt").toFile();
         builder.redirectOutput(out)

@@ -2,6 +2,7 @@ package dev.strata.launcher.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.launcher.TestLaunches;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,8 +54,9 @@ class ClassDataSharingIT {
     }
 
     @Test
+    @EnabledIf("dev.strata.launcher.TestLaunches#onTheLaunchersDefaultMinor")
     void aLaterSessionMapsTheArchiveAnEarlierSessionLeft() throws Exception {
-        PackagedLauncher launcher = new PackagedLauncher(dir);
+        PackagedLauncher launcher = new PackagedLauncher(dir, TestLaunches.ENVIRONMENT);
         String warehouse = Files.createDirectories(dir.resolve("wh")).toString();
         PackagedLauncher.Result first = launcher.run("--warehouse", warehouse, "-e", "SELECT 1");
         assertThat(first.exit()).as(first.toString()).isZero();

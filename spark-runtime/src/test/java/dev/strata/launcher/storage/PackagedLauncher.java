@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -34,9 +35,17 @@ final class PackagedLauncher {
     }
 
     private final Path workDir;
+    private final Map<String, String> environment;
 
+    /** The launcher as a user runs it, with a 1 GB heap. */
     PackagedLauncher(Path workDir) {
+        this(workDir, Map.of("STRATA_SQL_HEAP", "1g"));
+    }
+
+    /** The launcher with these environment variables set for its processes. */
+    PackagedLauncher(Path workDir, Map<String, String> environment) {
         this.workDir = workDir;
+        this.environment = Map.copyOf(environment);
         runtimeJar(); // fail early, naming what is missing
     }
 
@@ -138,7 +147,7 @@ final class PackagedLauncher {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
         builder.environment().remove("STRATA_SQL_CLASSPATH");
-        builder.environment().put("STRATA_SQL_HEAP", "1g");
+        builder.environment().putAll(environment);
         long id = System.nanoTime();
         builder.redirectOutput(workDir.resolve("stdout-" + id + ".txt").toFile())
                 .redirectError(workDir.resolve("stderr-" + id + ".txt").toFile())

@@ -2,6 +2,7 @@ package dev.strata.launcher.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.launcher.TestLaunches;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import org.jclouds.blobstore.options.ListContainerOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,7 +43,7 @@ class S3IT {
 
     @BeforeAll
     static void startS3() throws Exception {
-        launcher = new PackagedLauncher(dir);
+        launcher = new PackagedLauncher(dir, TestLaunches.WITHOUT_ARCHIVE);
         try {
             blobs =
                     ContextBuilder.newBuilder("transient")
@@ -162,6 +164,7 @@ class S3IT {
     }
 
     @Test
+    @EnabledIf("dev.strata.launcher.TestLaunches#onTheLaunchersDefaultMinor")
     void aFilesystemCatalogOnS3IsRefusedAtCreateTableAndAtTheFirstCommit() throws Exception {
         String warehouse = "s3a://" + BUCKET + "/unlocked";
         PackagedLauncher.Result refused =
@@ -198,6 +201,7 @@ class S3IT {
     }
 
     @Test
+    @EnabledIf("dev.strata.launcher.TestLaunches#onTheLaunchersDefaultMinor")
     void twoConcurrentWritersWithTheJdbcLockLoseNoCommitSilently() throws Exception {
         String warehouse = "s3a://" + BUCKET + "/concurrent";
         String[] catalog = lockedCatalog("concurrent");

@@ -30,9 +30,21 @@ final class StandaloneCluster implements AutoCloseable {
     private final int uiPort;
     private final int workers;
 
+    private final List<String> jvmOptions;
+
     StandaloneCluster(Path dir, int workers) throws IOException, InterruptedException {
+        this(dir, workers, List.of());
+    }
+
+    /**
+     * A cluster whose master, workers and executors run with {@code jvmOptions} (executors get them
+     * through {@code JAVA_TOOL_OPTIONS} in their worker's environment, which they inherit).
+     */
+    StandaloneCluster(Path dir, int workers, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         this.dir = dir;
         this.workers = workers;
+        this.jvmOptions = List.copyOf(jvmOptions);
         Path sparkHome = Files.createDirectories(dir.resolve("spark-home"));
         Path jars = Files.createDirectories(sparkHome.resolve("jars"));
         List<Path> classpath = PackagedLauncher.sparkClasspath();
@@ -115,6 +127,7 @@ final class StandaloneCluster implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classpath);
         command.addAll(List.of(mainAndArgs));
@@ -123,6 +136,9 @@ final class StandaloneCluster implements AutoCloseable {
         builder.environment().put("SPARK_SCALA_VERSION", "2.13");
         builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
         builder.environment().remove("SPARK_CONF_DIR");
+        if (!jvmOptions.isEmpty()) {
+            builder.environment().put("JAVA_TOOL_OPTIONS", String.join(" ", jvmOptions));
+        }
         builder.redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile());
         processes.add(builder.start());
     }
