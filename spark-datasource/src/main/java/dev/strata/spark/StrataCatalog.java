@@ -640,6 +640,8 @@ public class StrataCatalog
             StructType schema,
             Transform[] partitions,
             Map<String, String> properties) {
+        SparkTypes.checkDefaultCollation(
+                qualified, "create table", properties.get(TableCatalog.PROP_COLLATION));
         RowType rowType = SparkTypes.toPaimon(qualified, schema);
         Schema.Builder builder = Schema.newBuilder();
         for (DataField field : rowType.getFields()) {
@@ -710,6 +712,11 @@ public class StrataCatalog
         List<SchemaChange> derived = TableDefinitionChecks.derivedOptionChanges(proposed);
         List<SchemaChange> all = new ArrayList<>(schemaChanges);
         all.addAll(derived);
+        if (all.isEmpty()) {
+            // Only what Paimon does not keep (owner, provider, UTF8_BINARY): a new schema version
+            // would change nothing but the schema id, which decides how rows are read back.
+            return loadTable(ident);
+        }
         try {
             paimon.alterTable(StrataTableNames.toPaimon(name, ident, "alter table"), all, false);
         } catch (Catalog.TableNotExistException e) {

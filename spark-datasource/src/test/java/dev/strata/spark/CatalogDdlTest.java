@@ -178,4 +178,62 @@ class CatalogDdlTest extends StrataSparkTestBase {
                 .hasMessageContaining("no_such_ns");
         assertThat(sql("SHOW TABLES IN lake.err")).isEmpty();
     }
+
+    /**
+     * Paimon strings carry no collation: a column or table default collation other than UTF8_BINARY
+     * was dropped silently, so a column declared case-insensitive compared byte-wise. Now it is
+     * refused where it is declared, and nothing is created or changed.
+     */
+    @Test
+    void collationsPaimonCannotKeepAreRefusedWhereTheyAreDeclared() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.coll");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.coll.a (id BIGINT, s STRING COLLATE UTF8_LCASE)"))
+                .hasMessageContaining(
+                        "Cannot store column s of table lake.coll.a with collation UTF8_LCASE: Paimon strings"
+                                + " carry no collation")
+                .hasMessageContaining("Remove the COLLATE clause");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.coll.b (m MAP<STRING COLLATE UNICODE_CI, INT>)"))
+                .hasMessageContaining(
+                        "Cannot store column m.key of table lake.coll.b with collation UNICODE_CI");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.coll.c (st STRUCT<x: ARRAY<STRING COLLATE UTF8_LCASE>>)"))
+                .hasMessageContaining(
+                        "Cannot store column st.x.element of table lake.coll.c with collation UTF8_LCASE");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.coll.d (id BIGINT) DEFAULT COLLATION UTF8_LCASE"))
+                .hasMessageContaining(
+                        "Cannot create table lake.coll.d with DEFAULT COLLATION UTF8_LCASE: Paimon strings carry"
+                                + " no collation");
+        assertThat(sql("SHOW TABLES IN lake.coll")).isEmpty();
+
+        // UTF8_BINARY is what Paimon strings compare by: said explicitly, it is accepted.
+        sql(
+                "CREATE TABLE lake.coll.e (id BIGINT, s STRING COLLATE UTF8_BINARY) DEFAULT COLLATION UTF8_BINARY");
+        sql("INSERT INTO lake.coll.e VALUES (1, 'abc')");
+        assertThat(sql("SELECT id FROM lake.coll.e WHERE s = 'ABC'")).isEmpty();
+        long schemaId = paimonTable("coll", "e").schema().id();
+        assertThatThrownBy(
+                        () -> sql("ALTER TABLE lake.coll.e ADD COLUMN t STRING COLLATE UTF8_LCASE"))
+                .hasMessageContaining(
+                        "Cannot store column t of table lake.coll.e with collation UTF8_LCASE");
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.coll.e DEFAULT COLLATION UNICODE_CI"))
+                .hasMessageContaining(
+                        "Cannot alter table lake.coll.e with DEFAULT COLLATION UNICODE_CI: Paimon strings carry"
+                                + " no collation");
+        sql("ALTER TABLE lake.coll.e DEFAULT COLLATION UTF8_BINARY");
+        FileStoreTable e = paimonTable("coll", "e");
+        assertThat(e.schema().id()).as("no refused change was written").isEqualTo(schemaId);
+        assertThat(e.rowType().getFieldNames()).containsExactly("id", "s");
+        assertThat(e.options()).doesNotContainKey("collation");
+    }
 }

@@ -24,6 +24,8 @@ public final class SchemaChanges {
                 String key = set.property();
                 if (key.equalsIgnoreCase(TableCatalog.PROP_COMMENT)) {
                     out.add(SchemaChange.updateComment(set.value()));
+                } else if (key.equalsIgnoreCase(TableCatalog.PROP_COLLATION)) {
+                    SparkTypes.checkDefaultCollation(table, "alter table", set.value());
                 } else if (!ignoredProperty(key)) {
                     out.add(SchemaChange.setOption(key, set.value()));
                 }
@@ -126,7 +128,9 @@ public final class SchemaChanges {
 
     private static boolean ignoredProperty(String key) {
         String lower = key.toLowerCase(Locale.ROOT);
-        return lower.equals(TableCatalog.PROP_OWNER) || lower.equals(TableCatalog.PROP_PROVIDER);
+        return lower.equals(TableCatalog.PROP_OWNER)
+                || lower.equals(TableCatalog.PROP_PROVIDER)
+                || lower.equals(TableCatalog.PROP_COLLATION);
     }
 
     private static SchemaChange.Move move(

@@ -88,6 +88,15 @@ public final class SparkTypes {
         } else if (type instanceof org.apache.spark.sql.types.VarcharType) {
             return DataTypes.VARCHAR(((org.apache.spark.sql.types.VarcharType) type).length());
         } else if (type instanceof org.apache.spark.sql.types.StringType) {
+            org.apache.spark.sql.types.StringType s = (org.apache.spark.sql.types.StringType) type;
+            if (!s.isUTF8BinaryCollation() || s.usesTrimCollation()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot store column %s of table %s with collation %s: Paimon strings carry no "
+                                        + "collation, so the column would compare as UTF8_BINARY. Remove the "
+                                        + "COLLATE clause; queries can compare with collate(expr, '%s').",
+                                column, table, s.collationName(), s.collationName()));
+            }
             return DataTypes.STRING();
         } else if (type instanceof org.apache.spark.sql.types.BinaryType) {
             return DataTypes.BYTES();
@@ -124,6 +133,22 @@ public final class SparkTypes {
                 String.format(
                         "Cannot store column %s of table %s: Paimon has no type for Spark's %s. Use one of: %s.",
                         column, table, type.sql(), SUPPORTED));
+    }
+
+    /**
+     * Refuses a table's default collation (CREATE or ALTER TABLE ... DEFAULT COLLATION) other than
+     * UTF8_BINARY: Paimon keeps none, so string columns added later would silently compare
+     * byte-wise.
+     */
+    public static void checkDefaultCollation(String table, String doing, String collation) {
+        if (collation != null && !collation.equalsIgnoreCase("UTF8_BINARY")) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s %s with DEFAULT COLLATION %s: Paimon strings carry no collation, so "
+                                    + "its string columns would compare as UTF8_BINARY. Remove the DEFAULT "
+                                    + "COLLATION clause; queries can compare with collate(expr, '%s').",
+                            doing, table, collation, collation));
+        }
     }
 
     /** Converts a Paimon row type into the Spark schema Strata tables report. */
