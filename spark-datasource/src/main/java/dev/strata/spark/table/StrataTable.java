@@ -2,16 +2,25 @@ package dev.strata.spark.table;
 
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
+import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.read.StrataScanBuilder;
 import dev.strata.spark.write.RowLevelStatements;
 import dev.strata.spark.write.StrataWriteBuilder;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.SupportsAtomicPartitionManagement;
 import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
@@ -26,16 +35,21 @@ import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
 import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and
  * write, row-level DELETE / UPDATE / MERGE INTO and partition drops by DELETE (see {@link
- * RowLevelStatements}).
+ * RowLevelStatements}), {@code SHOW PARTITIONS} and {@code ALTER TABLE ... DROP PARTITION}.
  */
 public final class StrataTable
-        implements SupportsRead, SupportsWrite, SupportsRowLevelOperations, SupportsDeleteV2 {
+        implements SupportsRead,
+                SupportsWrite,
+                SupportsRowLevelOperations,
+                SupportsDeleteV2,
+                SupportsAtomicPartitionManagement {
 
     private final String catalogName;
     private final Identifier ident;
@@ -124,6 +138,91 @@ public final class StrataTable
     public void deleteWhere(Predicate[] predicates) {
         RowLevelStatements.dropPartitions(
                 name(), TableDefinitionChecks.storeDerivedOptions(name(), table), predicates);
+    }
+
+    @Override
+    public StructType partitionSchema() {
+        return SparkTypes.toSpark(partitionType());
+    }
+
+    /** The partitions of the table's snapshot whose {@code names} columns equal {@code ident}. */
+    @Override
+    public InternalRow[] listPartitionIdentifiers(String[] names, InternalRow ident) {
+        StructType partitionSchema = partitionSchema();
+        int[] positions = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            positions[i] = partitionSchema.fieldIndex(names[i]);
+        }
+        PaimonToSpark toSpark = PaimonToSpark.forRowType(partitionType());
+        List<InternalRow> matching = new ArrayList<>();
+        for (BinaryRow partition : table.newSnapshotReader().partitions()) {
+            InternalRow row = toSpark.convert(partition);
+            boolean matches = true;
+            for (int i = 0; i < names.length && matches; i++) {
+                DataType type = partitionSchema.fields()[positions[i]].dataType();
+                matches = Objects.equals(row.get(positions[i], type), ident.get(i, type));
+            }
+            if (matches) {
+                matching.add(row);
+            }
+        }
+        return matching.toArray(new InternalRow[0]);
+    }
+
+    @Override
+    public boolean dropPartition(InternalRow ident) {
+        return dropPartitions(new InternalRow[] {ident});
+    }
+
+    /**
+     * Drops the partitions that exist among {@code idents} in one snapshot (an OVERWRITE that
+     * writes no data file, as a DELETE over partition columns does); false when none exists.
+     */
+    @Override
+    public boolean dropPartitions(InternalRow[] idents) {
+        String[] names = partitionSchema().fieldNames();
+        SparkToPaimon toPaimon = SparkToPaimon.forRowType(partitionType());
+        List<org.apache.paimon.data.InternalRow> existing = new ArrayList<>();
+        for (InternalRow ident : idents) {
+            if (listPartitionIdentifiers(names, ident).length > 0) {
+                existing.add(toPaimon.convert(ident));
+            }
+        }
+        if (existing.isEmpty()) {
+            return false;
+        }
+        RowLevelStatements.dropPartitions(
+                TableDefinitionChecks.storeDerivedOptions(name(), table),
+                existing,
+                "ALTER TABLE " + name() + " DROP PARTITION");
+        return true;
+    }
+
+    @Override
+    public void createPartitions(InternalRow[] idents, Map<String, String>[] properties) {
+        throw new UnsupportedOperationException(
+                String.format(
+                        "Cannot add a partition to %s: a Paimon partition exists only while it holds rows. "
+                                + "Insert rows into it instead.",
+                        name()));
+    }
+
+    @Override
+    public void replacePartitionMetadata(InternalRow ident, Map<String, String> properties) {
+        throw new UnsupportedOperationException(
+                String.format(
+                        "Cannot set partition properties of %s: Paimon partitions have none. "
+                                + "Set table options with ALTER TABLE ... SET TBLPROPERTIES instead.",
+                        name()));
+    }
+
+    @Override
+    public Map<String, String> loadPartitionMetadata(InternalRow ident) {
+        return Map.of();
+    }
+
+    private RowType partitionType() {
+        return table.rowType().project(table.partitionKeys());
     }
 
     @Override

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.paimon.CoreOptions;
-import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.FileStoreTable;
@@ -100,8 +99,29 @@ public final class RowLevelStatements {
             commit.dropPartitions(null);
             return;
         }
-        List<BinaryRow> partitions =
-                table.newSnapshotReader().withPartitionFilter(predicate.get()).partitions();
+        commit.dropPartitions(
+                partitionSpecs(
+                        table,
+                        table.newSnapshotReader()
+                                .withPartitionFilter(predicate.get())
+                                .partitions()));
+    }
+
+    /**
+     * Drops these partitions (rows of the table's partition columns) in one snapshot, as {@code
+     * statement} (named in errors) does.
+     */
+    public static void dropPartitions(
+            FileStoreTable table,
+            List<? extends org.apache.paimon.data.InternalRow> partitions,
+            String statement) {
+        PaimonCommits.prepare(table, null, statement)
+                .dropPartitions(partitionSpecs(table, partitions));
+    }
+
+    /** Paimon's partition specs (column to partition value string) of partition rows. */
+    private static List<Map<String, String>> partitionSpecs(
+            FileStoreTable table, List<? extends org.apache.paimon.data.InternalRow> partitions) {
         CoreOptions options = table.coreOptions();
         RowType partitionType = table.rowType().project(table.partitionKeys());
         InternalRowPartitionComputer computer =
@@ -111,10 +131,10 @@ public final class RowLevelStatements {
                         table.partitionKeys().toArray(new String[0]),
                         options.legacyPartitionName());
         List<Map<String, String>> specs = new ArrayList<>();
-        for (BinaryRow partition : partitions) {
+        for (org.apache.paimon.data.InternalRow partition : partitions) {
             specs.add(computer.generatePartValues(partition));
         }
-        commit.dropPartitions(specs);
+        return specs;
     }
 
     private static Optional<Predicate> partitionPredicate(
