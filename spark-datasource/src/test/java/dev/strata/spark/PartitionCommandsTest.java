@@ -90,6 +90,37 @@ class PartitionCommandsTest extends StrataSparkTestBase {
     }
 
     /**
+     * Paimon names a partition whose string value is blank ('' or spaces) like the NULL partition
+     * ({@code __DEFAULT_PARTITION__}) and reads that name back as NULL: dropping a blank partition
+     * by its name dropped the NULL partition instead, and a DELETE over a blank value deleted
+     * nothing.
+     */
+    @Test
+    void blankStringPartitionsAreDroppedAsThemselvesNotAsTheNullPartition() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.pb");
+        sql("CREATE TABLE lake.pb.t (id BIGINT, dt STRING) PARTITIONED BY (dt)");
+        sql("INSERT INTO lake.pb.t VALUES (1, 'a'), (2, NULL), (3, ''), (4, ' '), (5, '  ')");
+        assertThat(sql("SHOW PARTITIONS lake.pb.t")).hasSize(5);
+
+        sql("ALTER TABLE lake.pb.t DROP PARTITION (dt = '')");
+        assertThat(ids("lake.pb.t")).containsExactly(1L, 2L, 4L, 5L);
+        sql("DELETE FROM lake.pb.t WHERE dt = ' '");
+        assertThat(ids("lake.pb.t")).containsExactly(1L, 2L, 5L);
+        sql("ALTER TABLE lake.pb.t DROP PARTITION (dt = NULL)");
+        assertThat(ids("lake.pb.t")).containsExactly(1L, 5L);
+        sql("DELETE FROM lake.pb.t WHERE dt IN ('  ', 'a')");
+        assertThat(ids("lake.pb.t")).isEmpty();
+    }
+
+    private List<Long> ids(String table) {
+        List<Long> ids = new ArrayList<>();
+        for (Row r : sql("SELECT id FROM %s ORDER BY id", table)) {
+            ids.add(r.getLong(0));
+        }
+        return ids;
+    }
+
+    /**
      * One session drops a partition while two others insert into the other partitions and one
      * compacts: nobody writes the dropped partition after the first insert, so whatever the order
      * of the commits, the table holds every row of every statement that succeeded and none of the

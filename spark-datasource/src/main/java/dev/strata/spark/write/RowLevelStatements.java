@@ -12,6 +12,7 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.InternalRowPartitionComputer;
 import org.apache.spark.sql.connector.expressions.Expressions;
@@ -132,7 +133,20 @@ public final class RowLevelStatements {
                         options.legacyPartitionName());
         List<Map<String, String>> specs = new ArrayList<>();
         for (org.apache.paimon.data.InternalRow partition : partitions) {
-            specs.add(computer.generatePartValues(partition));
+            Map<String, String> spec = computer.generatePartValues(partition);
+            // Paimon names a blank string value ('' or spaces) like NULL, the default partition,
+            // and reads that name back as IS NULL: the spec of a blank partition would drop the
+            // NULL partition and leave the blank one.
+            for (int i = 0; i < partitionType.getFieldCount(); i++) {
+                DataTypeRoot root = partitionType.getTypeAt(i).getTypeRoot();
+                if (!partition.isNullAt(i)
+                        && (root == DataTypeRoot.CHAR || root == DataTypeRoot.VARCHAR)) {
+                    spec.put(
+                            partitionType.getFieldNames().get(i),
+                            partition.getString(i).toString());
+                }
+            }
+            specs.add(spec);
         }
         return specs;
     }
