@@ -87,6 +87,13 @@ class PartitionCommandsTest extends StrataSparkTestBase {
         assertThat(paimonTable("pc", "docs").latestSnapshot().get().id())
                 .as("a refused or empty drop writes no snapshot")
                 .isEqualTo(dropped.id());
+
+        String truncate = "TRUNCATE TABLE %s PARTITION (dt = DATE '2026-11-02', h = 1)";
+        sql(truncate, "lake.pc.docs");
+        sql(truncate, "pc_oracle");
+        assertThat(sql("SELECT id, body, dt, h FROM lake.pc.docs ORDER BY id"))
+                .containsExactlyElementsOf(
+                        sql("SELECT id, body, dt, h FROM pc_oracle ORDER BY id"));
     }
 
     /**

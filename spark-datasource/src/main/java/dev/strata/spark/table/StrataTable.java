@@ -42,7 +42,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and
  * write, row-level DELETE / UPDATE / MERGE INTO and partition drops by DELETE (see {@link
- * RowLevelStatements}), {@code SHOW PARTITIONS} and {@code ALTER TABLE ... DROP PARTITION}.
+ * RowLevelStatements}), {@code SHOW PARTITIONS}, {@code ALTER TABLE ... DROP PARTITION} and {@code
+ * TRUNCATE TABLE ... PARTITION}.
  */
 public final class StrataTable
         implements SupportsRead,
@@ -196,6 +197,17 @@ public final class StrataTable
                 existing,
                 "ALTER TABLE " + name() + " DROP PARTITION");
         return true;
+    }
+
+    /** A Paimon partition without rows does not exist: truncating partitions drops them. */
+    @Override
+    public boolean truncatePartitions(InternalRow[] idents) {
+        return dropPartitions(idents);
+    }
+
+    @Override
+    public boolean truncatePartition(InternalRow ident) {
+        return dropPartitions(new InternalRow[] {ident});
     }
 
     @Override
