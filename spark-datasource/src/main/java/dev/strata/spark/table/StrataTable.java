@@ -176,25 +176,22 @@ public final class StrataTable
     }
 
     /**
-     * Drops the partitions that exist among {@code idents} in one snapshot (an OVERWRITE that
-     * writes no data file, as a DELETE over partition columns does); false when none exists.
+     * Drops {@code idents} in one snapshot (an OVERWRITE that writes no data file, as a DELETE over
+     * partition columns does). Spark has already refused or left out partitions that do not exist.
      */
     @Override
     public boolean dropPartitions(InternalRow[] idents) {
-        String[] names = partitionSchema().fieldNames();
-        SparkToPaimon toPaimon = SparkToPaimon.forRowType(partitionType());
-        List<org.apache.paimon.data.InternalRow> existing = new ArrayList<>();
-        for (InternalRow ident : idents) {
-            if (listPartitionIdentifiers(names, ident).length > 0) {
-                existing.add(toPaimon.convert(ident));
-            }
-        }
-        if (existing.isEmpty()) {
+        if (idents.length == 0) {
             return false;
+        }
+        SparkToPaimon toPaimon = SparkToPaimon.forRowType(partitionType());
+        List<org.apache.paimon.data.InternalRow> partitions = new ArrayList<>();
+        for (InternalRow ident : idents) {
+            partitions.add(toPaimon.convert(ident));
         }
         RowLevelStatements.dropPartitions(
                 TableDefinitionChecks.storeDerivedOptions(name(), table),
-                existing,
+                partitions,
                 "ALTER TABLE " + name() + " DROP PARTITION");
         return true;
     }
