@@ -11,6 +11,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.schema.Schema;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
@@ -117,6 +123,46 @@ class PartitionCommandsTest extends StrataSparkTestBase {
         assertThat(ids("lake.pb.t")).containsExactly(1L, 5L);
         sql("DELETE FROM lake.pb.t WHERE dt IN ('  ', 'a')");
         assertThat(ids("lake.pb.t")).isEmpty();
+    }
+
+    /**
+     * Paimon names a BINARY partition's directory after the byte array's identity, so each write
+     * went to a directory no reader found again: the INSERT succeeded and every later read of the
+     * table failed. Refused where the table is defined, and where a table defined elsewhere (by
+     * Paimon's own API here) is written, before any file is.
+     */
+    @Test
+    void binaryPartitionColumnsAreRefusedBeforeAnyRowIsWritten() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.pbin");
+        assertThatThrownBy(
+                        () -> sql("CREATE TABLE lake.pbin.t (id INT, b BINARY) PARTITIONED BY (b)"))
+                .hasMessageContaining(
+                        "Cannot define table lake.pbin.t: partition column b is BINARY, whose values"
+                                + " Paimon cannot name as partition directories")
+                .hasMessageContaining("Partition by a STRING column instead, for example hex(b)");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.pbin.c PARTITIONED BY (b) AS SELECT 1 AS id, X'FF' AS b"))
+                .hasMessageContaining("partition column b is BINARY");
+        assertThat(sql("SHOW TABLES IN lake.pbin")).isEmpty();
+
+        Options options = new Options();
+        options.set("warehouse", warehouse.toUri().toString());
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+            catalog.createTable(
+                    Identifier.create("pbin", "p"),
+                    Schema.newBuilder()
+                            .column("id", org.apache.paimon.types.DataTypes.INT())
+                            .column("b", org.apache.paimon.types.DataTypes.BYTES())
+                            .partitionKeys("b")
+                            .build(),
+                    false);
+        }
+        assertThatThrownBy(() -> sql("INSERT INTO lake.pbin.p VALUES (1, X'0102')"))
+                .hasMessageContaining("Cannot write to lake.pbin.p: partition column b is BINARY");
+        assertThat(paimonTable("pbin", "p").latestSnapshot()).isEmpty();
+        assertThat(sql("SELECT * FROM lake.pbin.p")).isEmpty();
     }
 
     private List<Long> ids(String table) {

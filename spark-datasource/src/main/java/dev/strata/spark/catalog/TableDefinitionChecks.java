@@ -27,6 +27,7 @@ public final class TableDefinitionChecks {
                     // first: a misspelled key explains the other checks' complaints
                     new OptionKeysCheck(),
                     new BucketModeCheck(),
+                    new PartitionTypeCheck(),
                     // Keys Apache Paimon 2.0 owns may not be set to mean Strata's features (tables
                     // that already have them keep working until they move).
                     (table, proposed, previous) -> {

@@ -1,5 +1,6 @@
 package dev.strata.spark.write;
 
+import dev.strata.spark.catalog.PartitionTypeCheck;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,10 +70,12 @@ public final class StrataWriteBuilder
 
     /**
      * Refuses table layouts Strata cannot write correctly, before any task starts: primary-key
-     * tables with dynamic buckets, and postpone-bucket tables asking batch writes to go straight
-     * into real buckets.
+     * tables with dynamic buckets, postpone-bucket tables asking batch writes to go straight into
+     * real buckets, and BINARY partition columns.
      */
     static void checkWritable(String tableName, FileStoreTable table) {
+        PartitionTypeCheck.refuseBinary(
+                "write to " + tableName, table.schema().logicalPartitionType());
         CoreOptions options = table.coreOptions();
         int bucket = options.bucket();
         if (bucket == -2) {
