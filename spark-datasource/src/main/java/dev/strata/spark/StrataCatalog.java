@@ -2,6 +2,7 @@ package dev.strata.spark;
 
 import dev.strata.index.options.FullTextDefinition;
 import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.spark.catalog.ColumnDefaults;
 import dev.strata.spark.catalog.CommitSafety;
 import dev.strata.spark.catalog.LocationOptions;
 import dev.strata.spark.catalog.PaimonSystemTable;
@@ -57,6 +58,7 @@ import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableCatalogCapability;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
@@ -94,6 +96,12 @@ public class StrataCatalog
 
     /** The namespace holding the catalog's procedures. */
     public static final String SYSTEM_NAMESPACE = "sys";
+
+    @Override
+    public Set<TableCatalogCapability> capabilities() {
+        // Defaults are stored in Paimon's schema, where every Paimon writer applies them.
+        return Set.of(TableCatalogCapability.SUPPORT_COLUMN_DEFAULT_VALUE);
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(StrataCatalog.class);
 
@@ -644,8 +652,13 @@ public class StrataCatalog
                 qualified, "create table", properties.get(TableCatalog.PROP_COLLATION));
         RowType rowType = SparkTypes.toPaimon(qualified, schema);
         Schema.Builder builder = Schema.newBuilder();
-        for (DataField field : rowType.getFields()) {
-            builder.column(field.name(), field.type(), field.description());
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            DataField field = rowType.getFields().get(i);
+            builder.column(
+                    field.name(),
+                    field.type(),
+                    field.description(),
+                    ColumnDefaults.forCreate(qualified, schema.fields()[i], field.type()));
         }
         List<String> partitionKeys = new ArrayList<>();
         for (Transform transform : partitions) {
@@ -684,7 +697,7 @@ public class StrataCatalog
         FileStoreTable table = loadStoredTable(ident);
         TableSchema current = table.schema();
         List<SchemaChange> schemaChanges =
-                new ArrayList<>(SchemaChanges.toPaimon(qualified, Arrays.asList(changes)));
+                new ArrayList<>(SchemaChanges.toPaimon(qualified, current, Arrays.asList(changes)));
         schemaChanges.addAll(
                 SchemaChanges.fieldOptionsFollowingRenames(
                         Arrays.asList(changes), current.options()));

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.types.DataField;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 
@@ -16,7 +18,8 @@ public final class SchemaChanges {
     /**
      * The Paimon changes for the given Spark changes; unsupported changes fail naming the table.
      */
-    public static List<SchemaChange> toPaimon(String table, List<TableChange> changes) {
+    public static List<SchemaChange> toPaimon(
+            String table, TableSchema current, List<TableChange> changes) {
         List<SchemaChange> out = new ArrayList<>();
         for (TableChange change : changes) {
             if (change instanceof TableChange.SetProperty) {
@@ -39,6 +42,15 @@ public final class SchemaChanges {
             } else if (change instanceof TableChange.AddColumn) {
                 TableChange.AddColumn add = (TableChange.AddColumn) change;
                 String path = String.join(".", add.fieldNames());
+                if (add.defaultValue() != null) {
+                    throw new UnsupportedOperationException(
+                            String.format(
+                                    "Cannot add column %s with DEFAULT %s to table %s: Paimon has no "
+                                            + "value for a column in the rows already written, so they "
+                                            + "would read NULL where SQL says they read the default. "
+                                            + "Add the column without a DEFAULT.",
+                                    path, add.defaultValue().getSql(), table));
+                }
                 org.apache.paimon.types.DataType type =
                         SparkTypes.toPaimon(table, path, add.dataType(), null)
                                 .copy(add.isNullable());
@@ -70,6 +82,10 @@ public final class SchemaChanges {
             } else if (change instanceof TableChange.UpdateColumnComment) {
                 TableChange.UpdateColumnComment update = (TableChange.UpdateColumnComment) change;
                 out.add(SchemaChange.updateColumnComment(update.fieldNames(), update.newComment()));
+            } else if (change instanceof TableChange.UpdateColumnDefaultValue) {
+                out.add(
+                        defaultChange(
+                                table, current, (TableChange.UpdateColumnDefaultValue) change));
             } else if (change instanceof TableChange.UpdateColumnPosition) {
                 TableChange.UpdateColumnPosition update = (TableChange.UpdateColumnPosition) change;
                 SchemaChange.Move move = move(update.fieldNames(), update.position());
@@ -81,7 +97,7 @@ public final class SchemaChanges {
                         String.format(
                                 "Cannot alter table %s: Strata does not support the change %s. Supported: SET/UNSET "
                                         + "TBLPROPERTIES, ADD/RENAME/DROP COLUMN, ALTER COLUMN TYPE/COMMENT/NULLABILITY/"
-                                        + "POSITION.",
+                                        + "POSITION/DEFAULT.",
                                 table, change.getClass().getSimpleName()));
             }
         }
@@ -124,6 +140,45 @@ public final class SchemaChanges {
             }
         }
         return out;
+    }
+
+    /**
+     * SET DEFAULT on a NOT NULL column, or DROP DEFAULT. Paimon writers write a column's default in
+     * place of NULL, so a default set on a nullable column would turn the NULLs already stored into
+     * the default whenever a later statement rewrites their rows (an UPDATE of another column, a
+     * MERGE): refused.
+     */
+    private static SchemaChange defaultChange(
+            String table, TableSchema current, TableChange.UpdateColumnDefaultValue update) {
+        String path = String.join(".", update.fieldNames());
+        if (update.newCurrentDefault() == null) {
+            return SchemaChange.updateColumnDefaultValue(update.fieldNames(), null);
+        }
+        String sql = update.newCurrentDefault().getSql();
+        DataField field =
+                update.fieldNames().length == 1
+                                && current.logicalRowType().containsField(update.fieldNames()[0])
+                        ? current.logicalRowType().getField(update.fieldNames()[0])
+                        : null;
+        if (field == null) {
+            throw new UnsupportedOperationException(
+                    String.format(
+                            "Cannot set the default %s of column %s of table %s: Spark keeps "
+                                    + "defaults for top-level columns only.",
+                            sql, path, table));
+        }
+        if (field.type().isNullable()) {
+            throw new UnsupportedOperationException(
+                    String.format(
+                            "Cannot set the default %s of nullable column %s of table %s: Paimon "
+                                    + "writers write a column's default in place of NULL, so NULLs "
+                                    + "already stored would turn into %s whenever a later UPDATE or "
+                                    + "MERGE rewrites their rows. Declare the default in CREATE TABLE, "
+                                    + "or on a NOT NULL column.",
+                            sql, path, table, sql));
+        }
+        String text = ColumnDefaults.forAlter(table, path, sql, field.type());
+        return SchemaChange.updateColumnDefaultValue(update.fieldNames(), text);
     }
 
     private static boolean ignoredProperty(String key) {

@@ -1,5 +1,6 @@
 package dev.strata.spark.table;
 
+import dev.strata.spark.catalog.ColumnDefaults;
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.data.PaimonToSpark;
@@ -61,7 +62,8 @@ public final class StrataTable
         this.catalogName = catalogName;
         this.ident = ident;
         this.table = table;
-        this.schema = SparkTypes.toSpark(table.rowType());
+        this.schema =
+                ColumnDefaults.withDefaults(SparkTypes.toSpark(table.rowType()), table.rowType());
     }
 
     /** The Paimon table (with any time-travel options of this load). */

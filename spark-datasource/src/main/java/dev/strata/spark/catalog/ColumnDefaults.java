@@ -1,0 +1,216 @@
+package dev.strata.spark.catalog;
+
+import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.data.SparkToPaimon;
+import dev.strata.spark.data.SparkTypes;
+import java.util.Objects;
+import org.apache.paimon.casting.CastExecutor;
+import org.apache.paimon.casting.CastExecutors;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataTypeFamily;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.VarCharType;
+import org.apache.paimon.utils.DefaultValueUtils;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.parser.CatalystSqlParser$;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import scala.Option;
+
+/**
+ * Column DEFAULT values, kept where Paimon keeps them: the text of a field's default in the schema
+ * ({@code DataField#defaultValue}), which every Paimon writer (Strata's included, through Paimon's
+ * table write) converts with a cast from STRING and writes in place of NULL. So a default is stored
+ * only when it is a constant whose text Paimon reads back as the very value Spark declared, and
+ * Spark is shown the value Paimon writers will write, as a Spark literal.
+ */
+public final class ColumnDefaults {
+
+    private ColumnDefaults() {}
+
+    /**
+     * The text Paimon stores for the default of {@code field} of a table being created, or {@code
+     * null} without one. Spark gives the declared SQL and the value it evaluated at definition
+     * time.
+     */
+    public static String forCreate(
+            String table, StructField field, org.apache.paimon.types.DataType type) {
+        if (field.getCurrentDefaultValue().isEmpty()) {
+            return null;
+        }
+        String sql = field.getCurrentDefaultValue().get();
+        String evaluated =
+                field.getExistenceDefaultValue().isDefined()
+                        ? field.getExistenceDefaultValue().get()
+                        : sql;
+        checkConstant(table, field.name(), sql);
+        return toPaimonText(table, field.name(), sql, evaluate(evaluated, field.dataType()), type);
+    }
+
+    /** The text Paimon stores for the default {@code sql} an ALTER TABLE sets on a column. */
+    public static String forAlter(
+            String table, String column, String sql, org.apache.paimon.types.DataType type) {
+        checkConstant(table, column, sql);
+        return toPaimonText(
+                table, column, sql, evaluate(sql, SparkTypes.toSpark(column, type)), type);
+    }
+
+    /** A constant's value as the column's Spark type (internal representation). */
+    private static Object evaluate(String sql, DataType type) {
+        Expression parsed = CatalystSqlParser$.MODULE$.parseExpression(sql);
+        return new Cast(parsed, type, Option.apply("UTC")).eval(null);
+    }
+
+    /** {@code schema} (converted from {@code rowType}) with each Paimon default shown to Spark. */
+    public static StructType withDefaults(StructType schema, RowType rowType) {
+        StructField[] fields = schema.fields().clone();
+        boolean any = false;
+        for (int i = 0; i < fields.length; i++) {
+            DataField paimon = rowType.getFields().get(i);
+            String literal = sparkLiteral(paimon);
+            if (literal != null) {
+                // The existence default too, or Spark sees no default in the table's columns
+                // (DESCRIBE); Paimon has no other value for rows written before the default.
+                fields[i] =
+                        fields[i]
+                                .withCurrentDefaultValue(literal)
+                                .withExistenceDefaultValue(literal);
+                any = true;
+            }
+        }
+        return any ? new StructType(fields) : schema;
+    }
+
+    /**
+     * The Spark literal of the value Paimon writers write for a field's stored default, or {@code
+     * null} when the field has none or Paimon cannot read it (then Paimon's table write refuses
+     * every write of the table, naming the default).
+     */
+    private static String sparkLiteral(DataField field) {
+        if (field.defaultValue() == null
+                || field.type().getTypeRoot() == DataTypeRoot.CHAR
+                || field.type().getTypeRoot() == DataTypeRoot.VARCHAR
+                        && !field.type()
+                                .equals(VarCharType.STRING_TYPE.copy(field.type().isNullable()))) {
+            return null;
+        }
+        Object value;
+        try {
+            value = DefaultValueUtils.convertDefaultValue(field.type(), field.defaultValue());
+        } catch (RuntimeException e) {
+            return null;
+        }
+        DataType sparkType = SparkTypes.toSpark(field.name(), field.type());
+        Object spark = PaimonToSpark.value(GenericRow.of(value), 0, field.type());
+        return new Literal(spark, sparkType).sql();
+    }
+
+    /** Paimon writes one value for a default: an expression evaluated at each INSERT cannot be. */
+    private static void checkConstant(String table, String column, String sql) {
+        Expression parsed;
+        try {
+            parsed = CatalystSqlParser$.MODULE$.parseExpression(sql);
+        } catch (RuntimeException e) {
+            parsed = null;
+        }
+        if (parsed == null || !parsed.resolved() || !parsed.foldable()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot store the default %s of column %s of table %s: Paimon keeps a "
+                                    + "column's default as one constant value that every writer "
+                                    + "writes, and this default is evaluated at each write. Use a "
+                                    + "constant, such as a literal of the column's type.",
+                            sql, column, table));
+        }
+    }
+
+    private static String toPaimonText(
+            String table,
+            String column,
+            String sql,
+            Object sparkValue,
+            org.apache.paimon.types.DataType type) {
+        if (type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            throw refused(
+                    table,
+                    column,
+                    sql,
+                    "Paimon reads the text of a TIMESTAMP default in each writer's time zone, so "
+                            + "writers in other zones would write other instants",
+                    "Use a TIMESTAMP_NTZ column for a default timestamp, or no default");
+        }
+        if (type.getTypeRoot() == DataTypeRoot.CHAR
+                || type.getTypeRoot() == DataTypeRoot.VARCHAR
+                        && !type.equals(VarCharType.STRING_TYPE.copy(type.isNullable()))) {
+            throw refused(
+                    table,
+                    column,
+                    sql,
+                    "Spark cannot resolve the default of a "
+                            + type.asSQLString()
+                            + " column of a catalog's table when it reads the table back",
+                    "Use a STRING column for a default text");
+        }
+        Object value = SparkToPaimon.value(sparkValue, type);
+        if (value == null) {
+            throw refused(
+                    table,
+                    column,
+                    sql,
+                    "Paimon writes a column's default in place of NULL, so NULL is no default",
+                    "Remove the DEFAULT clause");
+        }
+        @SuppressWarnings("unchecked")
+        CastExecutor<Object, Object> toText =
+                (CastExecutor<Object, Object>) CastExecutors.resolve(type, VarCharType.STRING_TYPE);
+        if (toText == null || type.is(DataTypeFamily.CONSTRUCTED)) {
+            throw refused(
+                    table,
+                    column,
+                    sql,
+                    "Paimon keeps defaults of columns of atomic types only, not "
+                            + type.asSQLString(),
+                    "Remove the DEFAULT clause");
+        }
+        String text = toText.cast(value).toString();
+        // Numbers and booleans as they are, anything else quoted: the text stays a Spark literal
+        // for engines that show Paimon's stored text to Spark as the column's default.
+        if (!(type.is(DataTypeFamily.NUMERIC) || type.getTypeRoot() == DataTypeRoot.BOOLEAN)
+                || !text.matches("[-+0-9.eE]+|true|false")) {
+            text = "'" + text + "'";
+        }
+        Object readBack;
+        try {
+            readBack = DefaultValueUtils.convertDefaultValue(type, text);
+        } catch (RuntimeException e) {
+            readBack = e;
+        }
+        if (!Objects.equals(readBack, value)) {
+            throw refused(
+                    table,
+                    column,
+                    sql,
+                    "Paimon stores a default as text and would read this value back as "
+                            + (readBack instanceof RuntimeException
+                                    ? "an error ("
+                                            + ((RuntimeException) readBack).getMessage()
+                                            + ")"
+                                    : String.valueOf(readBack)),
+                    "Use another value, or no default");
+        }
+        return text;
+    }
+
+    private static IllegalArgumentException refused(
+            String table, String column, String sql, String why, String fix) {
+        return new IllegalArgumentException(
+                String.format(
+                        "Cannot store the default %s of column %s of table %s: %s. %s.",
+                        sql, column, table, why, fix));
+    }
+}
