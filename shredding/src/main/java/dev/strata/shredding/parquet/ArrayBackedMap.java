@@ -6,8 +6,9 @@ import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 
 /**
- * A map read from a file, as parallel key and value arrays: unlike Paimon's {@code GenericMap} it
- * keeps entry order and duplicate keys exactly as the layout yields them.
+ * A map as parallel key and value arrays: unlike Paimon's {@code GenericMap} it keeps entry order
+ * and duplicate keys exactly as a file yields them, and builds no hash map (rows converted for a
+ * write).
  */
 public final class ArrayBackedMap implements InternalMap {
 
@@ -24,6 +25,18 @@ public final class ArrayBackedMap implements InternalMap {
         }
         this.keys = new GenericArray(keys);
         this.values = new GenericArray(values);
+    }
+
+    public ArrayBackedMap(GenericArray keys, GenericArray values) {
+        if (keys.size() != values.size()) {
+            throw new IllegalArgumentException(
+                    "key and value arrays differ in length: "
+                            + keys.size()
+                            + " vs "
+                            + values.size());
+        }
+        this.keys = keys;
+        this.values = values;
     }
 
     @Override

@@ -1,17 +1,16 @@
 package dev.strata.spark.data;
 
+import dev.strata.shredding.parquet.ArrayBackedMap;
 import java.io.Serializable;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericArray;
-import org.apache.paimon.data.GenericMap;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
@@ -114,15 +113,14 @@ public final class SparkToPaimon implements Serializable {
                     MapType mapType = (MapType) type;
                     Accessor key = accessor(mapType.getKeyType());
                     Accessor value = accessor(mapType.getValueType());
+                    DataType valueType = mapType.getValueType();
+                    // Spark's maps hold each key once: no hash map per row, Paimon's writers read
+                    // maps through their key and value arrays only.
                     return (c, p) -> {
                         MapData map = c.getMap(p);
-                        Object[] keys = array(map.keyArray(), key);
-                        Object[] values = array(map.valueArray(), value);
-                        Map<Object, Object> out = new LinkedHashMap<>(keys.length * 2);
-                        for (int i = 0; i < keys.length; i++) {
-                            out.put(keys[i], values[i]);
-                        }
-                        return new GenericMap(out);
+                        return new ArrayBackedMap(
+                                new GenericArray(array(map.keyArray(), key)),
+                                values(map.valueArray(), valueType, value));
                     };
                 }
             case ROW:
@@ -138,6 +136,39 @@ public final class SparkToPaimon implements Serializable {
                                 + type
                                 + " from Spark: the type has no Spark counterpart.");
         }
+    }
+
+    /**
+     * A map's values; primitive ones without NULLs as a primitive array (copied as one block from
+     * Spark's unsafe array, no boxing per value).
+     */
+    private static GenericArray values(ArrayData array, DataType type, Accessor element) {
+        DataTypeRoot root = type.getTypeRoot();
+        boolean primitive =
+                root == DataTypeRoot.DOUBLE
+                        || root == DataTypeRoot.BIGINT
+                        || root == DataTypeRoot.INTEGER
+                        || root == DataTypeRoot.FLOAT;
+        if (primitive) {
+            int n = array.numElements();
+            boolean nulls = false;
+            for (int i = 0; i < n && !nulls; i++) {
+                nulls = array.isNullAt(i);
+            }
+            if (!nulls) {
+                switch (root) {
+                    case DOUBLE:
+                        return new GenericArray(array.toDoubleArray());
+                    case BIGINT:
+                        return new GenericArray(array.toLongArray());
+                    case INTEGER:
+                        return new GenericArray(array.toIntArray());
+                    default:
+                        return new GenericArray(array.toFloatArray());
+                }
+            }
+        }
+        return new GenericArray(array(array, element));
     }
 
     private static Object[] array(ArrayData array, Accessor element) {
