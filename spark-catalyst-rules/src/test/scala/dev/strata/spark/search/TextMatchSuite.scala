@@ -428,4 +428,49 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     )
     assert(renamed.collect().length == oracle(live.values, Seq("lake"))("lake").size)
   }
+
+  test("a read at an older snapshot (WITH options) matches and looks keys up in that snapshot") {
+    spark.sql(
+      "CREATE TABLE lake.kb.older (id BIGINT NOT NULL, body STRING, m MAP<STRING, INT>) " +
+        "TBLPROPERTIES ('primary-key'='id', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body', 'fields.m.map.storage-layout'='shared-shredding')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.older VALUES (1, 'red apple', map('a', 1)), " +
+        "(2, 'green apple', map('a', 2)), (3, 'blue sky', map('b', 3))"
+    )
+    val before = spark
+      .sql("SELECT max(snapshot_id) FROM lake.kb.`older$snapshots`")
+      .collect()
+      .head
+      .getLong(0)
+    spark.sql("UPDATE lake.kb.older SET body = 'red sky', m = map('a', 9) WHERE id = 1")
+    spark.sql("DELETE FROM lake.kb.older WHERE id = 2")
+    spark.sql("INSERT INTO lake.kb.older VALUES (4, 'apple pie', map('a', 4))")
+
+    val at = s"lake.kb.older WITH ('scan.snapshot-id' = '$before')"
+    def ids(q: String): Seq[Long] = spark.sql(q).collect().map(_.getLong(0)).toSeq
+    assert(ids(s"SELECT id FROM $at WHERE text_match(body, 'apple') ORDER BY id") == Seq(1L, 2L))
+    assert(ids(s"SELECT count(*) FROM $at WHERE text_match(body, 'apple')") == Seq(2L))
+    assert(
+      spark.sql(s"SELECT id, m['a'] FROM $at WHERE m['a'] > 0 ORDER BY id").collect().toSeq ==
+        Seq(Row(1L, 1), Row(2L, 2))
+    )
+    assert(
+      spark
+        .sql(s"SELECT id FROM $at WHERE text_match(body, 'apple') AND m['a'] = 2")
+        .collect()
+        .toSeq == Seq(Row(2L))
+    )
+    // The latest snapshot, for contrast.
+    assert(
+      ids("SELECT id FROM lake.kb.older WHERE text_match(body, 'apple') ORDER BY id") == Seq(4L)
+    )
+    assert(
+      spark
+        .sql("SELECT id, m['a'] FROM lake.kb.older WHERE m['a'] > 0 ORDER BY id")
+        .collect()
+        .toSeq == Seq(Row(1L, 9), Row(4L, 4))
+    )
+  }
 }

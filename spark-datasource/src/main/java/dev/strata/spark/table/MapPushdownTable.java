@@ -23,6 +23,7 @@ public final class MapPushdownTable extends PushdownTable<MapPushdown> {
     @Override
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
         StrataTable table = strataTable();
-        return new StrataScanBuilder(table.name(), table.paimonTable(), table.schema(), pushdown());
+        return new StrataScanBuilder(
+                table.name(), table.readTable(options), table.schema(), pushdown());
     }
 }

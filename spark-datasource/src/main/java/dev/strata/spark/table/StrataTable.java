@@ -6,16 +6,20 @@ import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
+import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.read.StrataScanBuilder;
 import dev.strata.spark.write.RowLevelStatements;
 import dev.strata.spark.write.StrataWriteBuilder;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
@@ -118,7 +122,67 @@ public final class StrataTable
 
     @Override
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-        return new StrataScanBuilder(name(), table, schema);
+        return new StrataScanBuilder(name(), readTable(options), schema);
+    }
+
+    /**
+     * The table a read with Spark's read options ({@code WITH (...)} in SQL, {@code
+     * spark.read.option(...)}) scans: the options as Paimon dynamic options, so Paimon's planner
+     * applies its scan options (time travel, incremental reads, split sizes) as in any Paimon
+     * engine.
+     */
+    public FileStoreTable readTable(CaseInsensitiveStringMap options) {
+        if (options == null || options.isEmpty()) {
+            return table;
+        }
+        Map<String, String> dynamic = new HashMap<>(options.asCaseSensitiveMap());
+        FileStoreTable read;
+        try {
+            read = table.copy(dynamic);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot read %s with the options %s: %s. Check the options against "
+                                    + "Paimon's table options.",
+                            name(),
+                            new TreeMap<>(dynamic),
+                            StrataErrors.rootMessage(e).replaceAll("\\.+$", "")),
+                    e);
+        }
+        CoreOptions scan = read.coreOptions();
+        Long snapshot = scan.scanSnapshotId();
+        if (snapshot != null && !read.snapshotManager().snapshotExists(snapshot)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot read %s at scan.snapshot-id = %d: no such snapshot. Use a "
+                                    + "snapshot id from %s.",
+                            name(),
+                            snapshot,
+                            StrataTableNames.systemTable(catalogName, ident, "snapshots")));
+        }
+        String tag = scan.scanTagName();
+        if (tag != null && !read.tagManager().tagExists(tag)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot read %s at scan.tag-name = '%s': no such tag. Use a tag from %s.",
+                            name(), tag, StrataTableNames.systemTable(catalogName, ident, "tags")));
+        }
+        CoreOptions.StartupMode mode = scan.startupMode();
+        if (!read.primaryKeys().isEmpty()
+                && (mode == CoreOptions.StartupMode.INCREMENTAL
+                        || mode == CoreOptions.StartupMode.FROM_FILE_CREATION_TIME
+                        || mode == CoreOptions.StartupMode.FROM_CREATION_TIMESTAMP)) {
+            // These read some of a bucket's files, which Strata's primary-key reads merge whole.
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot read primary-key table %s with the options %s: Strata reads a "
+                                    + "primary-key table as of one snapshot, not the changes between "
+                                    + "snapshots or the files written since a time. Compare two "
+                                    + "snapshots instead: SELECT * FROM %s VERSION AS OF <new> EXCEPT "
+                                    + "SELECT * FROM %s VERSION AS OF <old>.",
+                            name(), new TreeMap<>(dynamic), name(), name()));
+        }
+        return read;
     }
 
     @Override

@@ -1,0 +1,98 @@
+package dev.strata.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Spark's read options ({@code WITH (...)}, {@code spark.read.option(...)}) reach Paimon's planner
+ * as dynamic options: a read at an older snapshot or tag answers from that snapshot, through every
+ * Strata read path (plain scans, map-key lookups, text_match); what Strata cannot read is refused,
+ * never ignored. Expected rows come from the statements written.
+ */
+class ReadOptionsTest extends StrataSparkTestBase {
+
+    @Test
+    void timeTravelAndIncrementalOptionsOfAnAppendTable() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");
+        sql("CREATE TABLE lake.ro.a (id BIGINT, dt STRING, v INT) PARTITIONED BY (dt)");
+        sql("INSERT INTO lake.ro.a VALUES (1, 'x', 10), (2, 'y', 20)");
+        sql("CALL lake.sys.create_tag(table => 'ro.a', tag => 'first')");
+        sql("INSERT INTO lake.ro.a VALUES (3, 'x', 30)");
+
+        List<Row> first = List.of(RowFactory.create(1L, "x", 10), RowFactory.create(2L, "y", 20));
+        assertThat(sql("SELECT * FROM lake.ro.a WITH ('scan.snapshot-id' = '1') ORDER BY id"))
+                .containsExactlyElementsOf(first);
+        assertThat(sql("SELECT * FROM lake.ro.a WITH ('scan.tag-name' = 'first') ORDER BY id"))
+                .containsExactlyElementsOf(first);
+        assertThat(
+                        spark.read()
+                                .option("scan.snapshot-id", "1")
+                                .table("lake.ro.a")
+                                .orderBy("id")
+                                .collectAsList())
+                .containsExactlyElementsOf(first);
+        assertThat(sql("SELECT * FROM lake.ro.a WITH ('incremental-between' = '1,2')"))
+                .containsExactly(RowFactory.create(3L, "x", 30));
+        assertThat(sql("SELECT count(*) FROM lake.ro.a")).containsExactly(RowFactory.create(3L));
+
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.ro.a WITH ('scan.snapshot-id' = '9')"))
+                .hasMessageContaining(
+                        "Cannot read lake.ro.a at scan.snapshot-id = 9: no such snapshot. Use a"
+                                + " snapshot id from lake.ro.`a$snapshots`.");
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.ro.a WITH ('scan.tag-name' = 'nope')"))
+                .hasMessageContaining(
+                        "Cannot read lake.ro.a at scan.tag-name = 'nope': no such tag");
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.ro.a WITH ('bucket' = '4')"))
+                .hasMessageContaining("Cannot read lake.ro.a with the options {bucket=4}:");
+    }
+
+    @Test
+    void anOlderSnapshotOfAPrimaryKeyTableAnswersEveryReadPathFromThatSnapshot() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");
+        sql(
+                "CREATE TABLE lake.ro.k (id BIGINT NOT NULL, body STRING, m MAP<STRING, INT>)"
+                        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2',"
+                        + " 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body',"
+                        + " 'fields.m.map.storage-layout' = 'shared-shredding')");
+        sql(
+                "INSERT INTO lake.ro.k VALUES (1, 'red apple', map('a', 1)), (2, 'green apple', map('a', 2)),"
+                        + " (3, 'blue sky', map('b', 3))");
+        long before = paimonSnapshot("k");
+        sql("UPDATE lake.ro.k SET body = 'red sky', m = map('a', 9) WHERE id = 1");
+        sql("DELETE FROM lake.ro.k WHERE id = 2");
+        sql("INSERT INTO lake.ro.k VALUES (4, 'apple pie', map('a', 4))");
+
+        String at = "lake.ro.k WITH ('scan.snapshot-id' = '" + before + "')";
+        assertThat(sql("SELECT id, body FROM %s ORDER BY id", at))
+                .containsExactly(
+                        RowFactory.create(1L, "red apple"),
+                        RowFactory.create(2L, "green apple"),
+                        RowFactory.create(3L, "blue sky"));
+        assertThat(sql("SELECT id, m['a'] FROM %s WHERE m['a'] > 0 ORDER BY id", at))
+                .containsExactly(RowFactory.create(1L, 1), RowFactory.create(2L, 2));
+        assertThat(sql("SELECT id, m['a'] FROM lake.ro.k WHERE m['a'] > 0 ORDER BY id"))
+                .containsExactly(RowFactory.create(1L, 9), RowFactory.create(4L, 4));
+
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "SELECT * FROM lake.ro.k WITH ('incremental-between' = '%d,%d')",
+                                        before, paimonSnapshot("k")))
+                .hasMessageContaining(
+                        "Cannot read primary-key table lake.ro.k with the options {incremental-between=")
+                .hasMessageContaining("VERSION AS OF <new> EXCEPT");
+    }
+
+    private long paimonSnapshot(String name) {
+        try {
+            return paimonTable("ro", name).latestSnapshot().get().id();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
