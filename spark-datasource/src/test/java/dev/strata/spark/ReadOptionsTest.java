@@ -48,7 +48,9 @@ class ReadOptionsTest extends StrataSparkTestBase {
                 .hasMessageContaining(
                         "Cannot read lake.ro.a at scan.tag-name = 'nope': no such tag");
         assertThatThrownBy(() -> sql("SELECT * FROM lake.ro.a WITH ('bucket' = '4')"))
-                .hasMessageContaining("Cannot read lake.ro.a with the options {bucket=4}:");
+                .hasMessageContaining(
+                        "Cannot read lake.ro.a with the option 'bucket' = '4': a statement may set only"
+                                + " options that choose what it reads or how it writes files");
     }
 
     @Test
@@ -86,6 +88,54 @@ class ReadOptionsTest extends StrataSparkTestBase {
                 .hasMessageContaining(
                         "Cannot read primary-key table lake.ro.k with the options {incremental-between=")
                 .hasMessageContaining("VERSION AS OF <new> EXCEPT");
+    }
+
+    @Test
+    void writeOptionsAreDynamicOptionsOfThatWrite() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");
+        sql(
+                "CREATE TABLE lake.ro.w (id BIGINT NOT NULL, body STRING)"
+                        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1',"
+                        + " 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')");
+        sql("INSERT INTO lake.ro.w VALUES (1, 'a')");
+        // Without options the writer compacts, so the rows are archived at once.
+        assertThat(commitKinds()).containsExactly("APPEND", "COMPACT");
+        spark.sql("SELECT 2L AS id, 'b' AS body")
+                .writeTo("lake.ro.w")
+                .option("write-only", "true")
+                .append();
+        assertThat(commitKinds()).containsExactly("APPEND", "COMPACT", "APPEND");
+        assertThat(paimonTable("ro", "w").options()).doesNotContainKey("write-only");
+        // A deletion-vector table shows level-0 rows once compacted (Paimon's semantics).
+        assertThat(sql("SELECT * FROM lake.ro.w ORDER BY id"))
+                .containsExactly(RowFactory.create(1L, "a"));
+        sql("CALL lake.sys.compact(table => 'ro.w')");
+        assertThat(sql("SELECT * FROM lake.ro.w ORDER BY id"))
+                .containsExactly(RowFactory.create(1L, "a"), RowFactory.create(2L, "b"));
+
+        assertThatThrownBy(
+                        () ->
+                                spark.sql("SELECT 3L AS id, 'c' AS body")
+                                        .writeTo("lake.ro.w")
+                                        .option("bucket", "4")
+                                        .append())
+                .hasMessageContaining("Cannot write to lake.ro.w with the option 'bucket' = '4':")
+                .hasMessageContaining("changes how the table stores or merges its rows");
+        assertThatThrownBy(
+                        () ->
+                                spark.sql("SELECT 3L AS id, 'c' AS body")
+                                        .writeTo("lake.ro.w")
+                                        .option("deletion-vectors.enabled", "false")
+                                        .append())
+                .hasMessageContaining(
+                        "Cannot write to lake.ro.w with the option 'deletion-vectors.enabled' = 'false'");
+        assertThat(commitKinds()).hasSize(4);
+    }
+
+    private List<String> commitKinds() {
+        return sql("SELECT commit_kind FROM lake.ro.`w$snapshots` ORDER BY snapshot_id").stream()
+                .map(r -> r.getString(0))
+                .toList();
     }
 
     private long paimonSnapshot(String name) {

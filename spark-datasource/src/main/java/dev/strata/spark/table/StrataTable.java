@@ -6,19 +6,16 @@ import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
-import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.read.StrataScanBuilder;
 import dev.strata.spark.write.RowLevelStatements;
 import dev.strata.spark.write.StrataWriteBuilder;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.table.FileStoreTable;
@@ -135,20 +132,7 @@ public final class StrataTable
         if (options == null || options.isEmpty()) {
             return table;
         }
-        Map<String, String> dynamic = new HashMap<>(options.asCaseSensitiveMap());
-        FileStoreTable read;
-        try {
-            read = table.copy(dynamic);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Cannot read %s with the options %s: %s. Check the options against "
-                                    + "Paimon's table options.",
-                            name(),
-                            new TreeMap<>(dynamic),
-                            StrataErrors.rootMessage(e).replaceAll("\\.+$", "")),
-                    e);
-        }
+        FileStoreTable read = DynamicOptions.forRead(name(), table, options.asCaseSensitiveMap());
         CoreOptions scan = read.coreOptions();
         Long snapshot = scan.scanSnapshotId();
         if (snapshot != null && !read.snapshotManager().snapshotExists(snapshot)) {
@@ -167,28 +151,17 @@ public final class StrataTable
                             "Cannot read %s at scan.tag-name = '%s': no such tag. Use a tag from %s.",
                             name(), tag, StrataTableNames.systemTable(catalogName, ident, "tags")));
         }
-        CoreOptions.StartupMode mode = scan.startupMode();
-        if (!read.primaryKeys().isEmpty()
-                && (mode == CoreOptions.StartupMode.INCREMENTAL
-                        || mode == CoreOptions.StartupMode.FROM_FILE_CREATION_TIME
-                        || mode == CoreOptions.StartupMode.FROM_CREATION_TIMESTAMP)) {
-            // These read some of a bucket's files, which Strata's primary-key reads merge whole.
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Cannot read primary-key table %s with the options %s: Strata reads a "
-                                    + "primary-key table as of one snapshot, not the changes between "
-                                    + "snapshots or the files written since a time. Compare two "
-                                    + "snapshots instead: SELECT * FROM %s VERSION AS OF <new> EXCEPT "
-                                    + "SELECT * FROM %s VERSION AS OF <old>.",
-                            name(), new TreeMap<>(dynamic), name(), name()));
-        }
         return read;
     }
 
     @Override
     public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-        return new StrataWriteBuilder(
-                name(), TableDefinitionChecks.storeDerivedOptions(name(), table), info);
+        FileStoreTable target =
+                DynamicOptions.forWrite(
+                        name(),
+                        TableDefinitionChecks.storeDerivedOptions(name(), table),
+                        info.options().asCaseSensitiveMap());
+        return new StrataWriteBuilder(name(), target, info);
     }
 
     @Override

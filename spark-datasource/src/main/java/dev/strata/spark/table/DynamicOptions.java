@@ -1,0 +1,108 @@
+package dev.strata.spark.table;
+
+import dev.strata.spark.catalog.TableDefinitionChecks;
+import dev.strata.spark.errors.StrataErrors;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.table.FileStoreTable;
+
+/**
+ * Spark's per-statement options ({@code WITH (...)}, {@code spark.read.option(...)}, {@code
+ * writeTo(t).option(...)}) as Paimon dynamic options of one read or write. Only options that choose
+ * what to read or how to lay out what is written are taken: one that changes how the table's rows
+ * are stored or merged (a bucket count, deletion vectors, the merge engine) would make a write
+ * corrupt the table and a read answer wrongly, so it is refused naming ALTER TABLE instead.
+ */
+final class DynamicOptions {
+
+    /** Keys (exact, or prefixes ending in '.') a read may set. */
+    private static final List<String> READ =
+            List.of("scan.", "incremental-between", "source.split.", "read.batch-size");
+
+    /** Keys (exact, or prefixes ending in '.') a write may set. */
+    private static final List<String> WRITE =
+            List.of(
+                    "write-only",
+                    "target-file-size",
+                    "write-buffer-size",
+                    "write-buffer-spillable",
+                    "file.compression",
+                    "file.compression.zstd-level",
+                    "num-sorted-run.",
+                    "compaction.",
+                    "snapshot.num-retained.",
+                    "snapshot.time-retained");
+
+    private DynamicOptions() {}
+
+    static FileStoreTable forRead(String name, FileStoreTable table, Map<String, String> options) {
+        if (options.isEmpty()) {
+            return table;
+        }
+        FileStoreTable read = copy("read " + name, table, options, READ);
+        CoreOptions.StartupMode mode = read.coreOptions().startupMode();
+        if (!read.primaryKeys().isEmpty()
+                && (mode == CoreOptions.StartupMode.INCREMENTAL
+                        || mode == CoreOptions.StartupMode.FROM_FILE_CREATION_TIME
+                        || mode == CoreOptions.StartupMode.FROM_CREATION_TIMESTAMP)) {
+            // These read some of a bucket's files, which Strata's primary-key reads merge whole.
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot read primary-key table %s with the options %s: Strata reads a "
+                                    + "primary-key table as of one snapshot, not the changes between "
+                                    + "snapshots or the files written since a time. Compare two "
+                                    + "snapshots instead: SELECT * FROM %s VERSION AS OF <new> EXCEPT "
+                                    + "SELECT * FROM %s VERSION AS OF <old>.",
+                            name, new TreeMap<>(options), name, name));
+        }
+        return read;
+    }
+
+    static FileStoreTable forWrite(String name, FileStoreTable table, Map<String, String> options) {
+        if (options.isEmpty()) {
+            return table;
+        }
+        FileStoreTable write = copy("write to " + name, table, options, WRITE);
+        try {
+            TableDefinitionChecks.checkAlter(name, write.schema(), table.schema());
+        } catch (RuntimeException e) {
+            throw refused("write to " + name, options, StrataErrors.rootMessage(e), e);
+        }
+        return write;
+    }
+
+    private static FileStoreTable copy(
+            String doing, FileStoreTable table, Map<String, String> options, List<String> allowed) {
+        for (String key : options.keySet()) {
+            if (allowed.stream().noneMatch(a -> a.endsWith(".") ? key.startsWith(a) : key.equals(a))
+                    && !options.get(key).equals(table.options().get(key))) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot %s with the option '%s' = '%s': a statement may set only "
+                                        + "options that choose what it reads or how it writes files "
+                                        + "(%s); this one changes how the table stores or merges its "
+                                        + "rows. Change it with ALTER TABLE ... SET TBLPROPERTIES if "
+                                        + "Paimon allows.",
+                                doing, key, options.get(key), String.join(", ", allowed)));
+            }
+        }
+        try {
+            return table.copy(new HashMap<>(options));
+        } catch (RuntimeException e) {
+            throw refused(doing, options, StrataErrors.rootMessage(e), e);
+        }
+    }
+
+    private static IllegalArgumentException refused(
+            String doing, Map<String, String> options, String why, RuntimeException cause) {
+        return new IllegalArgumentException(
+                String.format(
+                        "Cannot %s with the options %s: %s. Check the options against Paimon's "
+                                + "table options.",
+                        doing, new TreeMap<>(options), why.replaceAll("\\.+$", "")),
+                cause);
+    }
+}
