@@ -128,7 +128,13 @@ public final class PkFullTextIndex {
                                     + "')."
                                     + todo);
                 }
-                if (!after.name().equals(before.name())) {
+                // A rename that the option follows keeps the archives: they name the column by
+                // field id.
+                if (!after.name().equals(before.name())
+                        && !after.name()
+                                .equals(
+                                        FullTextDefinition.columnsValue(newSchema.options())
+                                                .trim())) {
                     throw new IllegalArgumentException(
                             "Cannot rename column "
                                     + tableName

@@ -201,6 +201,10 @@ class TableValidationTest {
                         "");
         assertThatThrownBy(() -> PkFullTextIndex.validateSchemaChange("db.t", before, renamed))
                 .hasMessageStartingWith("Cannot rename column db.t.content to 'body'");
+        // A rename the option follows keeps the index (archives name the column by field id).
+        Map<String, String> following = new HashMap<>(valid());
+        following.put(FullTextDefinition.COLUMNS, "body");
+        PkFullTextIndex.validateSchemaChange("db.t", before, renamed.copy(following));
         TableSchema retyped =
                 new TableSchema(
                         2,

@@ -201,4 +201,54 @@ class TextQueriesInSqlSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(message.contains("Cannot call lake.sys.expire_snapshots"), message)
     assert(message.contains("argument older_than must be a constant"), message)
   }
+
+  test("the index follows a rename of its column: the same archives answer under the new name") {
+    spark.sql(
+      "CREATE TABLE lake.support.renamed (id BIGINT NOT NULL, body STRING) TBLPROPERTIES " +
+        "('primary-key'='id', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body')"
+    )
+    spark.sql(
+      "INSERT INTO lake.support.renamed VALUES (1, 'red apple'), (2, 'green apple'), (3, 'blue sky')"
+    )
+    def archives(): Seq[Row] = spark
+      .sql("SELECT archive, state FROM lake.support.`renamed$fulltext` ORDER BY archive")
+      .collect()
+      .toSeq
+    val before = archives()
+    assert(before.nonEmpty && before.forall(_.getString(1) == "current"), before)
+
+    spark.sql("ALTER TABLE lake.support.renamed RENAME COLUMN body TO text")
+    val options = spark
+      .sql("SHOW TBLPROPERTIES lake.support.renamed")
+      .collect()
+      .map(r => r.getString(0) -> r.getString(1))
+      .toMap
+    assert(options("strata-full-text.index.columns") == "text", options)
+    assert(archives() == before)
+    def ids(q: String): Seq[Long] = spark.sql(q).collect().map(_.getLong(0)).toSeq
+    assert(
+      ids("SELECT id FROM lake.support.renamed WHERE text_match(text, 'apple') ORDER BY id") ==
+        Seq(1L, 2L)
+    )
+    assert(
+      ids(
+        "SELECT id FROM full_text_search('lake.support.renamed', 'text', 'apple', 5) ORDER BY id"
+      ) == Seq(1L, 2L)
+    )
+    spark.sql("INSERT INTO lake.support.renamed VALUES (4, 'apple pie')")
+    assert(
+      ids("SELECT id FROM lake.support.renamed WHERE text_match(text, 'apple') ORDER BY id") ==
+        Seq(1L, 2L, 4L)
+    )
+
+    // Dropping the indexed column, or changing its type, still says what to do first.
+    val drop = intercept[Exception](spark.sql("ALTER TABLE lake.support.renamed DROP COLUMN text"))
+    assert(
+      drop.getMessage.contains(
+        "Cannot drop column lake.support.renamed.text: it is the primary-key full-text index column"
+      ),
+      drop.getMessage
+    )
+  }
 }

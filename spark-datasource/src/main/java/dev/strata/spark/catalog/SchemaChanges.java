@@ -1,5 +1,6 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.index.options.FullTextDefinition;
 import dev.strata.spark.data.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,8 +107,8 @@ public final class SchemaChanges {
 
     /**
      * The option changes that keep per-column options ({@code fields.<column>.*}, such as a map's
-     * storage layout) attached to a column that the given changes rename, and remove them with a
-     * dropped column.
+     * storage layout, and the full-text index's column) attached to a column that the given changes
+     * rename, and remove the former with a dropped column.
      */
     public static List<SchemaChange> fieldOptionsFollowingRenames(
             List<TableChange> changes, java.util.Map<String, String> options) {
@@ -127,6 +128,15 @@ public final class SchemaChanges {
                 continue;
             }
             TableChange.RenameColumn rename = (TableChange.RenameColumn) change;
+            // Archives name the indexed column by field id, so the index follows a rename.
+            if (FullTextDefinition.isEnabled(options)
+                    && FullTextDefinition.columnsValue(options)
+                            .trim()
+                            .equals(rename.fieldNames()[0])) {
+                out.add(
+                        SchemaChange.setOption(
+                                FullTextDefinition.columnsKey(options), rename.newName()));
+            }
             String oldPrefix = "fields." + rename.fieldNames()[0] + ".";
             String newPrefix = "fields." + rename.newName() + ".";
             for (java.util.Map.Entry<String, String> e : options.entrySet()) {

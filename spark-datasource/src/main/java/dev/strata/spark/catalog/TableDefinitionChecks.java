@@ -39,10 +39,11 @@ public final class TableDefinitionChecks {
                             ShreddingOptions.validate(
                                     table, proposed.logicalRowType(), proposed.options()),
                     (table, proposed, previous) -> {
-                        PkFullTextIndex.validate(table, proposed);
+                        // The change first: it names what the change did to the indexed column.
                         if (previous != null) {
                             PkFullTextIndex.validateSchemaChange(table, previous, proposed);
                         }
+                        PkFullTextIndex.validate(table, proposed);
                     });
 
     /**
