@@ -32,7 +32,7 @@ class ColumnDefaultsTest extends StrataSparkTestBase {
     private static final String COLUMNS =
             "(id INT, s STRING DEFAULT 'none', n BIGINT DEFAULT 5, d DATE DEFAULT DATE '2026-01-02',"
                     + " x DOUBLE DEFAULT 1.5, b BOOLEAN DEFAULT true, dec DECIMAL(10,2) DEFAULT 3.25,"
-                    + " ntz TIMESTAMP_NTZ DEFAULT TIMESTAMP_NTZ '2026-01-02 03:04:05', q STRING DEFAULT 'it''s')";
+                    + " ntz TIMESTAMP_NTZ DEFAULT TIMESTAMP_NTZ '2026-01-02 03:04:05', q STRING DEFAULT 'it''s', bin BINARY DEFAULT X'4142')";
 
     @Test
     void insertsFillDefaultsLikeSparksOwnTables() throws Exception {
@@ -44,7 +44,7 @@ class ColumnDefaultsTest extends StrataSparkTestBase {
             sql("INSERT INTO %s (id, s, n) VALUES (2, 'x', 7)", table);
             sql(
                     "INSERT INTO %s VALUES (3, DEFAULT, DEFAULT, DATE '2020-01-01', DEFAULT, false,"
-                            + " DEFAULT, DEFAULT, DEFAULT)",
+                            + " DEFAULT, DEFAULT, DEFAULT, DEFAULT)",
                     table);
             sql("INSERT INTO %s (n, id) SELECT id * 10, id FROM range(4, 6)", table);
         }
@@ -60,6 +60,7 @@ class ColumnDefaultsTest extends StrataSparkTestBase {
         assertThat(rowType.getField("d").defaultValue()).isEqualTo("'2026-01-02'");
         assertThat(rowType.getField("dec").defaultValue()).isEqualTo("3.25");
         assertThat(rowType.getField("q").defaultValue()).isEqualTo("'it's'");
+        assertThat(rowType.getField("bin").defaultValue()).isEqualTo("'AB'");
 
         // Paimon writes a column's default in place of NULL: Strata's writes go through Paimon's
         // table write, as every Paimon engine's do.

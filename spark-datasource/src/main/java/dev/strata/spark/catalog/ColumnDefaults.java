@@ -3,6 +3,7 @@ package dev.strata.spark.catalog;
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
+import java.util.Arrays;
 import java.util.Objects;
 import org.apache.paimon.casting.CastExecutor;
 import org.apache.paimon.casting.CastExecutors;
@@ -92,11 +93,7 @@ public final class ColumnDefaults {
      * every write of the table, naming the default).
      */
     private static String sparkLiteral(DataField field) {
-        if (field.defaultValue() == null
-                || field.type().getTypeRoot() == DataTypeRoot.CHAR
-                || field.type().getTypeRoot() == DataTypeRoot.VARCHAR
-                        && !field.type()
-                                .equals(VarCharType.STRING_TYPE.copy(field.type().isNullable()))) {
+        if (field.defaultValue() == null || boundedText(field.type())) {
             return null;
         }
         Object value;
@@ -144,9 +141,7 @@ public final class ColumnDefaults {
                             + "writers in other zones would write other instants",
                     "Use a TIMESTAMP_NTZ column for a default timestamp, or no default");
         }
-        if (type.getTypeRoot() == DataTypeRoot.CHAR
-                || type.getTypeRoot() == DataTypeRoot.VARCHAR
-                        && !type.equals(VarCharType.STRING_TYPE.copy(type.isNullable()))) {
+        if (boundedText(type)) {
             throw refused(
                     table,
                     column,
@@ -190,7 +185,7 @@ public final class ColumnDefaults {
         } catch (RuntimeException e) {
             readBack = e;
         }
-        if (!Objects.equals(readBack, value)) {
+        if (!Objects.deepEquals(readBack, value)) {
             throw refused(
                     table,
                     column,
@@ -200,10 +195,19 @@ public final class ColumnDefaults {
                                     ? "an error ("
                                             + ((RuntimeException) readBack).getMessage()
                                             + ")"
-                                    : String.valueOf(readBack)),
+                                    : readBack instanceof byte[]
+                                            ? Arrays.toString((byte[]) readBack)
+                                            : String.valueOf(readBack)),
                     "Use another value, or no default");
         }
         return text;
+    }
+
+    /** CHAR(n) or VARCHAR(n): Spark cannot resolve their defaults when it reads a table back. */
+    private static boolean boundedText(org.apache.paimon.types.DataType type) {
+        return type.getTypeRoot() == DataTypeRoot.CHAR
+                || type.getTypeRoot() == DataTypeRoot.VARCHAR
+                        && !type.equals(VarCharType.STRING_TYPE.copy(type.isNullable()));
     }
 
     private static IllegalArgumentException refused(
