@@ -113,7 +113,13 @@ class StrataSqlShellTest {
                                             "CREATE TABLE lake.m.t (id BIGINT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')",
                                             "INSERT INTO lake.m.t VALUES (1, 'a'), (2, 'b')",
                                             "MERGE INTO lake.m.t t USING (SELECT 2L AS id, 'c' AS v) s ON t.id = s.id "
-                                                    + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED BY SOURCE THEN DELETE"));
+                                                    + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED BY SOURCE THEN DELETE",
+                                            // Failing row-level writes: a task refuses the row, and
+                                            // Spark kills the shuffle tasks of a MERGE whose source
+                                            // matches a row twice.
+                                            "UPDATE lake.m.t SET id = 5 WHERE id = 2",
+                                            "MERGE INTO lake.m.t t USING (SELECT 2L AS id, 'p' AS v UNION ALL "
+                                                    + "SELECT 2L, 'q') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v"));
         } finally {
             if (ui != null) {
                 ui.close();
@@ -131,7 +137,12 @@ class StrataSqlShellTest {
                 .contains("Error in statement: SELECT 1 / (id - id) AS x FROM range(3)")
                 .contains("[DIVIDE_BY_ZERO]")
                 .contains("Error in statement: INSERT INTO pq SELECT")
-                .contains("[CAST_INVALID_INPUT]");
+                .contains("[CAST_INVALID_INPUT]")
+                .contains("Cannot change primary-key column id of lake.m.t from 2 to 5")
+                .contains("[MERGE_CARDINALITY_VIOLATION]")
+                .doesNotContain("Aborting commit")
+                .doesNotContain("is aborting")
+                .doesNotContain("Error deleting");
         String warehouse = dir.resolve("wh").resolve("spark-warehouse").toRealPath().toString();
         assertThat(r.out().lines().toList())
                 .as(r.toString())
