@@ -130,6 +130,16 @@ class ReadOptionsTest extends StrataSparkTestBase {
                 .hasMessageContaining(
                         "Cannot write to lake.ro.w with the option 'deletion-vectors.enabled' = 'false'");
         assertThat(commitKinds()).hasSize(4);
+
+        // Spark's V1 writer API adds no options of its own that a write would refuse.
+        spark.sql("SELECT 3L AS id, 'c' AS body").write().mode("append").saveAsTable("lake.ro.w");
+        spark.sql("SELECT 4L AS id, 'd' AS body").write().insertInto("lake.ro.w");
+        assertThat(sql("SELECT id FROM lake.ro.w ORDER BY id"))
+                .containsExactly(
+                        RowFactory.create(1L),
+                        RowFactory.create(2L),
+                        RowFactory.create(3L),
+                        RowFactory.create(4L));
     }
 
     private List<String> commitKinds() {
