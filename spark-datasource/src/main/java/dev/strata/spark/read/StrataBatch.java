@@ -1,10 +1,10 @@
 package dev.strata.spark.read;
 
 import dev.strata.index.PkFullTextSearcher;
-import dev.strata.spark.catalog.TableDiagnosis;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.RowType;
@@ -22,6 +22,10 @@ final class StrataBatch implements Batch {
     private final FileStoreTable table;
     private final Function<Split, SplitReadMode> modes;
     private final SplitReaders readers;
+
+    /** The scan's splits, planned once (also for its statistics). */
+    private final Supplier<List<Split>> splits;
+
     private final RowType readType;
     private final KeyColumns keyColumns;
     private final StrataReaderFactory.ColumnarPlan columnar;
@@ -42,7 +46,9 @@ final class StrataBatch implements Batch {
             StrataReaderFactory.ColumnarPlan columnar,
             TextMatchPushdown textMatch,
             Map<String, PkFullTextSearcher.BucketMatches> textMatches,
-            StrataReaderFactory.ExactTextMatch exact) {
+            StrataReaderFactory.ExactTextMatch exact,
+            Supplier<List<Split>> splits) {
+        this.splits = splits;
         this.exact = exact;
         this.textMatch = textMatch;
         this.textMatches = textMatches;
@@ -56,12 +62,7 @@ final class StrataBatch implements Batch {
     }
 
     private List<Split> planSplits() {
-        try {
-            return readers.get(SplitReadMode.PLAIN).newScan().plan().splits();
-        } catch (RuntimeException e) {
-            // Paimon's planning errors rarely name the damaged snapshot, manifest or index file.
-            throw TableDiagnosis.explain(tableName, table, "plan a scan of", e);
-        }
+        return splits.get();
     }
 
     /**

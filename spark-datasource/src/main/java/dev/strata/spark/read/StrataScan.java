@@ -4,6 +4,7 @@ import dev.strata.index.PkFullTextSearcher;
 import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import dev.strata.spark.metrics.TextMatchMetrics;
@@ -13,18 +14,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.types.StructType;
 
 /** A configured Strata scan: what it reads, and how it describes itself in EXPLAIN. */
-final class StrataScan implements NarrowableScan {
+final class StrataScan implements NarrowableScan, SupportsReportStatistics {
 
     /**
      * Paimon reads files above this size on a separate thread; the shredded reader counts skipped
@@ -53,6 +59,15 @@ final class StrataScan implements NarrowableScan {
             new java.util.concurrent.ConcurrentHashMap<>();
 
     private StrataBatch batch;
+
+    /** How the scan reads its splits, built once: its statistics and its batch plan with it. */
+    private SplitReaders readers;
+
+    private int[] readProjection;
+    private int textOrdinal = -1;
+
+    /** The splits, planned once for the statistics Spark asks for and the batch that reads them. */
+    private List<Split> splits;
 
     /** {@code narrowing}: what {@link #narrowedTo} added, "" for a scan as built. */
     StrataScan(
@@ -154,8 +169,49 @@ final class StrataScan implements NarrowableScan {
         return mapPushdown;
     }
 
+    /**
+     * Rows and bytes from the planned splits (Paimon's row counts, merged where Paimon knows them)
+     * and the width of the columns read, so Spark can size joins (broadcast a small table) instead
+     * of taking every Strata table for the largest size there is.
+     */
     @Override
-    public Batch toBatch() {
+    public Statistics estimateStatistics() {
+        long rows = 0;
+        for (Split split : splits()) {
+            long n = split.mergedRowCount().orElse(split.rowCount());
+            if (n < 0) {
+                return new ScanStatistics(OptionalLong.empty(), OptionalLong.empty());
+            }
+            rows += n;
+        }
+        long rowBytes = 0;
+        for (DataField field : keyColumns.outputType().getFields()) {
+            rowBytes += field.type().defaultSize();
+        }
+        return new ScanStatistics(
+                OptionalLong.of(Math.max(rows * rowBytes, rows)), OptionalLong.of(rows));
+    }
+
+    private record ScanStatistics(OptionalLong sizeInBytes, OptionalLong numRows)
+            implements Statistics {}
+
+    private synchronized List<Split> splits() {
+        if (splits == null) {
+            try {
+                splits = readers().get(SplitReadMode.PLAIN).newScan().plan().splits();
+            } catch (RuntimeException e) {
+                // Paimon's planning errors rarely name the damaged snapshot, manifest or index
+                // file.
+                throw TableDiagnosis.explain(tableName, table, "plan a scan of", e);
+            }
+        }
+        return splits;
+    }
+
+    private synchronized SplitReaders readers() {
+        if (readers != null) {
+            return readers;
+        }
         Map<SplitReadMode, Map<String, String>> options = new EnumMap<>(SplitReadMode.class);
         boolean shredded =
                 !ShreddingOptions.shreddedColumns(table.rowType(), table.options()).isEmpty();
@@ -179,8 +235,7 @@ final class StrataScan implements NarrowableScan {
                                     mapPushdown.predicate(),
                                     true)));
         }
-        int[] readProjection = projection;
-        int textOrdinal = -1;
+        readProjection = projection;
         if (textMatch != null && textMatch.exact()) {
             // An exact scan matches the rows it reads whole itself: they need the text column.
             int text = table.rowType().getFieldIndex(textMatch.column());
@@ -194,7 +249,13 @@ final class StrataScan implements NarrowableScan {
                 readProjection[projection.length] = text;
             }
         }
-        SplitReaders readers = new SplitReaders(table, options, predicates, readProjection, limit);
+        readers = new SplitReaders(table, options, predicates, readProjection, limit);
+        return readers;
+    }
+
+    @Override
+    public Batch toBatch() {
+        SplitReaders readers = readers();
         StrataReaderFactory.ExactTextMatch exact =
                 textOrdinal < 0
                         ? null
@@ -221,7 +282,8 @@ final class StrataScan implements NarrowableScan {
                                 : null,
                         textMatch,
                         textMatches,
-                        exact);
+                        exact,
+                        this::splits);
         return batch;
     }
 
