@@ -10,13 +10,18 @@ import dev.strata.spark.metrics.ShreddedScanMetrics;
 import dev.strata.spark.metrics.TextMatchMetrics;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
@@ -170,19 +175,33 @@ final class StrataScan implements NarrowableScan, SupportsReportStatistics {
     }
 
     /**
-     * Rows and bytes from the planned splits (Paimon's row counts, merged where Paimon knows them)
-     * and the width of the columns read, so Spark can size joins (broadcast a small table) instead
-     * of taking every Strata table for the largest size there is.
+     * Rows and bytes, so Spark can size joins (broadcast a small table) instead of taking every
+     * Strata table for the largest size there is. Rows are Paimon's: the snapshot's total record
+     * count for a scan of the latest snapshot without partition filters (one small file, where
+     * planning the splits would read every manifest for statements that may not scan at all, such
+     * as a join answered from search hits); otherwise the planned splits' counts, merged where
+     * Paimon knows them. Bytes are rows times the read columns' default widths.
      */
     @Override
     public Statistics estimateStatistics() {
         long rows = 0;
-        for (Split split : splits()) {
-            long n = split.mergedRowCount().orElse(split.rowCount());
-            if (n < 0) {
-                return new ScanStatistics(OptionalLong.empty(), OptionalLong.empty());
+        CoreOptions.StartupMode mode = table.coreOptions().startupMode();
+        boolean latest =
+                mode == CoreOptions.StartupMode.LATEST_FULL
+                        || mode == CoreOptions.StartupMode.LATEST;
+        Set<String> partitionKeys = new HashSet<>(table.partitionKeys());
+        if (latest
+                && predicates.stream()
+                        .noneMatch(p -> PredicateBuilder.containsFields(p, partitionKeys))) {
+            rows = table.latestSnapshot().map(Snapshot::totalRecordCount).orElse(0L);
+        } else {
+            for (Split split : splits()) {
+                long n = split.mergedRowCount().orElse(split.rowCount());
+                if (n < 0) {
+                    return new ScanStatistics(OptionalLong.empty(), OptionalLong.empty());
+                }
+                rows += n;
             }
-            rows += n;
         }
         long rowBytes = 0;
         for (DataField field : keyColumns.outputType().getFields()) {
