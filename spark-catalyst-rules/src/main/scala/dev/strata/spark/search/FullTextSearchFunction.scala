@@ -1,5 +1,7 @@
 package dev.strata.spark.search
 
+import java.util.Locale
+
 import scala.jdk.CollectionConverters._
 
 import dev.strata.spark.StrataCatalog
@@ -15,6 +17,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   Expression,
   ExpressionInfo,
   Literal,
+  NamedArgumentExpression,
   SortOrder
 }
 import org.apache.spark.sql.catalyst.plans.logical.{Limit, LogicalPlan, Sort}
@@ -42,7 +45,7 @@ object FullTextSearchFunction {
   val Name = "full_text_search"
 
   private val Usage =
-    s"$Name(table, column, query, k [, where]) - top-k rows of a Strata primary-key table matching a Lucene " +
+    s"$Name(table, column, query, k [, where]) (or named: table => ..., k => ...) - top-k rows of a Strata primary-key table matching a Lucene " +
       "query on its full-text indexed column, with their BM25 `_score`; `where` filters partitions."
 
   def register(extensions: SparkSessionExtensions): Unit = {
@@ -56,7 +59,11 @@ object FullTextSearchFunction {
     extensions.injectPlannerStrategy(_ => DriverSearchStrategy)
   }
 
-  def build(args: Seq[Expression]): LogicalPlan = {
+  /** The parameters in call order; `where` alone is optional. */
+  private val Parameters = Seq("table", "column", "query", "k", "where")
+
+  def build(given: Seq[Expression]): LogicalPlan = {
+    val args = positional(given)
     if (args.size < 4 || args.size > 5) {
       throw StrataErrors.analysis(
         s"Cannot call $Name with ${args.size} arguments: expected (table, column, query, k [, where]), e.g. " +
@@ -107,6 +114,47 @@ object FullTextSearchFunction {
     val order = SortOrder(attribute(FullTextSearchTable.SCORE), Descending) +:
       paimon.primaryKeys().asScala.toSeq.map(pk => SortOrder(attribute(pk), Ascending))
     Limit(Literal(k), Sort(order, global = true, relation))
+  }
+
+  /** The arguments in parameter order, named ones (`k => 10`) put where their name says. */
+  private def positional(args: Seq[Expression]): Seq[Expression] = {
+    val firstNamed = args.indexWhere(_.isInstanceOf[NamedArgumentExpression])
+    if (firstNamed < 0) {
+      return args
+    }
+    val (plain, named) = args.splitAt(firstNamed)
+    val byName = named.map {
+      case NamedArgumentExpression(key, value) => key.toLowerCase(Locale.ROOT) -> value
+      case other =>
+        throw StrataErrors.analysis(
+          s"Cannot call $Name: the positional argument ${other.sql} follows a named one. Put " +
+            "positional arguments first."
+        )
+    }
+    byName.groupBy(_._1).collectFirst { case (key, uses) if uses.size > 1 => key }.foreach { key =>
+      throw StrataErrors.analysis(s"Cannot call $Name: argument $key is given twice.")
+    }
+    byName.map(_._1).foreach { key =>
+      val at = Parameters.indexOf(key)
+      if (at < 0) {
+        throw StrataErrors.analysis(
+          s"Cannot call $Name: it has no argument named $key. Its arguments are " +
+            s"${Parameters.mkString(", ")}."
+        )
+      }
+      if (at < plain.size) {
+        throw StrataErrors.analysis(
+          s"Cannot call $Name: argument $key is given by position and by name."
+        )
+      }
+    }
+    val values = byName.toMap
+    val ordered =
+      Parameters.indices.map(i => if (i < plain.size) Some(plain(i)) else values.get(Parameters(i)))
+    Parameters.take(4).zip(ordered).collectFirst { case (name, None) => name }.foreach { name =>
+      throw StrataErrors.analysis(s"Cannot call $Name: argument $name is missing.")
+    }
+    ordered.flatten
   }
 
   private def constant(e: Expression, name: String): Any = {

@@ -551,6 +551,35 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
         "no full-text index"
       )
     )
+    val twice = error(
+      "SELECT * FROM full_text_search('lake.kb.docs', 'body', query => 'x', k => 1, query => 'y')"
+    )
+    assert(twice.contains("Cannot call full_text_search: argument query is given twice"), twice)
+    val unknown =
+      error(
+        "SELECT * FROM full_text_search(table => 'lake.kb.docs', col => 'body', query => 'x', k => 1)"
+      )
+    assert(unknown.contains("it has no argument named col"), unknown)
+    val missing =
+      error("SELECT * FROM full_text_search(table => 'lake.kb.docs', column => 'body', k => 1)")
+    assert(missing.contains("argument query is missing"), missing)
+    val both = error("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'x', 1, table => 'y')")
+    assert(both.contains("argument table is given by position and by name"), both)
+  }
+
+  test("named arguments, in any order and after positional ones, search as positional ones do") {
+    def rows(sql: String): Seq[Row] = spark.sql(sql).collect().toSeq
+    val positional = rows("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'lake', 5)")
+    assert(positional.nonEmpty)
+    assert(
+      rows(
+        "SELECT * FROM full_text_search(k => 5, query => 'lake', column => 'body', table => 'lake.kb.docs')"
+      ) == positional
+    )
+    assert(
+      rows("SELECT * FROM full_text_search('lake.kb.docs', 'body', k => 5, query => 'lake')") ==
+        positional
+    )
   }
 
   test("table names that are not one path segment are refused before any file is read") {
