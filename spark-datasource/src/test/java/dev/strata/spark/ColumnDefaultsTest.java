@@ -4,13 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
-import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableCommit;
@@ -87,18 +82,14 @@ class ColumnDefaultsTest extends StrataSparkTestBase {
     @Test
     void aTableWhosePaimonSchemaHasDefaultsIsFilledByStrataAndPaimonAlike() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.dp");
-        Options options = new Options();
-        options.set("warehouse", warehouse.toUri().toString());
-        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
-            catalog.createTable(
-                    Identifier.create("dp", "t"),
-                    Schema.newBuilder()
-                            .column("id", DataTypes.INT())
-                            .column("tag", DataTypes.STRING(), null, "'fresh'")
-                            .column("level", DataTypes.INT(), null, "3")
-                            .build(),
-                    false);
-        }
+        createPaimonTable(
+                "dp",
+                "t",
+                Schema.newBuilder()
+                        .column("id", DataTypes.INT())
+                        .column("tag", DataTypes.STRING(), null, "'fresh'")
+                        .column("level", DataTypes.INT(), null, "3")
+                        .build());
         sql("INSERT INTO lake.dp.t (id) VALUES (1)");
         FileStoreTable paimon = paimonTable("dp", "t");
         BatchWriteBuilder builder = paimon.newBatchWriteBuilder();

@@ -11,11 +11,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.paimon.Snapshot;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
-import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -147,18 +142,14 @@ class PartitionCommandsTest extends StrataSparkTestBase {
                 .hasMessageContaining("partition column b is BINARY");
         assertThat(sql("SHOW TABLES IN lake.pbin")).isEmpty();
 
-        Options options = new Options();
-        options.set("warehouse", warehouse.toUri().toString());
-        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
-            catalog.createTable(
-                    Identifier.create("pbin", "p"),
-                    Schema.newBuilder()
-                            .column("id", org.apache.paimon.types.DataTypes.INT())
-                            .column("b", org.apache.paimon.types.DataTypes.BYTES())
-                            .partitionKeys("b")
-                            .build(),
-                    false);
-        }
+        createPaimonTable(
+                "pbin",
+                "p",
+                Schema.newBuilder()
+                        .column("id", org.apache.paimon.types.DataTypes.INT())
+                        .column("b", org.apache.paimon.types.DataTypes.BYTES())
+                        .partitionKeys("b")
+                        .build());
         assertThatThrownBy(() -> sql("INSERT INTO lake.pbin.p VALUES (1, X'0102')"))
                 .hasMessageContaining("Cannot write to lake.pbin.p: partition column b is BINARY");
         assertThat(paimonTable("pbin", "p").latestSnapshot()).isEmpty();

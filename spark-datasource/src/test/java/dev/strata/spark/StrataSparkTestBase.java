@@ -97,13 +97,28 @@ public abstract class StrataSparkTestBase {
      * The Paimon table behind {@code lake.<db>.<name>}, opened with Paimon's own API (no Spark).
      */
     protected FileStoreTable paimonTable(String db, String name) throws Exception {
-        Options options = new Options();
-        options.set("warehouse", warehouse.toUri().toString());
-        try (org.apache.paimon.catalog.Catalog catalog =
-                CatalogFactory.createCatalog(CatalogContext.create(options))) {
+        try (org.apache.paimon.catalog.Catalog catalog = paimonCatalog()) {
             return (FileStoreTable)
                     catalog.getTable(org.apache.paimon.catalog.Identifier.create(db, name));
         }
+    }
+
+    /**
+     * Creates {@code <db>.<name>} (the database must exist) with Paimon's own API, as another
+     * Paimon engine would define it.
+     */
+    protected void createPaimonTable(String db, String name, org.apache.paimon.schema.Schema schema)
+            throws Exception {
+        try (org.apache.paimon.catalog.Catalog catalog = paimonCatalog()) {
+            catalog.createTable(
+                    org.apache.paimon.catalog.Identifier.create(db, name), schema, false);
+        }
+    }
+
+    private org.apache.paimon.catalog.Catalog paimonCatalog() {
+        Options options = new Options();
+        options.set("warehouse", warehouse.toUri().toString());
+        return CatalogFactory.createCatalog(CatalogContext.create(options));
     }
 
     /**

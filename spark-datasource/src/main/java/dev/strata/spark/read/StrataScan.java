@@ -68,8 +68,11 @@ final class StrataScan implements NarrowableScan, SupportsReportStatistics {
     /** How the scan reads its splits, built once: its statistics and its batch plan with it. */
     private SplitReaders readers;
 
-    private int[] readProjection;
-    private int textOrdinal = -1;
+    /** The columns the splits are read with: the projection, plus the text of an exact match. */
+    private final int[] readProjection;
+
+    /** The text column's position in {@link #readProjection} for an exact match, else -1. */
+    private final int textOrdinal;
 
     /** The splits, planned once for the statistics Spark asks for and the batch that reads them. */
     private List<Split> splits;
@@ -97,6 +100,25 @@ final class StrataScan implements NarrowableScan, SupportsReportStatistics {
         this.mapPushdown = mapPushdown;
         this.textMatch = textMatch;
         this.keyColumns = keyColumns;
+        if (textMatch != null && textMatch.exact()) {
+            // An exact scan matches the rows it reads whole itself: they need the text column.
+            int text = table.rowType().getFieldIndex(textMatch.column());
+            int at =
+                    java.util.stream.IntStream.range(0, projection.length)
+                            .filter(i -> projection[i] == text)
+                            .findFirst()
+                            .orElse(projection.length);
+            int[] read = projection;
+            if (at == projection.length) {
+                read = java.util.Arrays.copyOf(projection, projection.length + 1);
+                read[projection.length] = text;
+            }
+            this.readProjection = read;
+            this.textOrdinal = at;
+        } else {
+            this.readProjection = projection;
+            this.textOrdinal = -1;
+        }
     }
 
     @Override
@@ -253,20 +275,6 @@ final class StrataScan implements NarrowableScan, SupportsReportStatistics {
                                     mapPushdown.selectedKeys(),
                                     mapPushdown.predicate(),
                                     true)));
-        }
-        readProjection = projection;
-        if (textMatch != null && textMatch.exact()) {
-            // An exact scan matches the rows it reads whole itself: they need the text column.
-            int text = table.rowType().getFieldIndex(textMatch.column());
-            textOrdinal =
-                    java.util.stream.IntStream.range(0, projection.length)
-                            .filter(i -> projection[i] == text)
-                            .findFirst()
-                            .orElse(projection.length);
-            if (textOrdinal == projection.length) {
-                readProjection = java.util.Arrays.copyOf(projection, projection.length + 1);
-                readProjection[projection.length] = text;
-            }
         }
         readers = new SplitReaders(table, options, predicates, readProjection, limit);
         return readers;
