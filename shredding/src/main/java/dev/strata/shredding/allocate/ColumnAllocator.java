@@ -1,7 +1,6 @@
 package dev.strata.shredding.allocate;
 
 import dev.strata.shredding.layout.GroupPlacement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -28,7 +27,14 @@ public abstract class ColumnAllocator {
 
     private int[] overflow = new int[8];
     private int overflowCount;
-    private final List<BitSet> columnsById = new ArrayList<>();
+
+    /**
+     * S as {@link #words} longs of column bits per id, flat: with thousands of ids a row's updates
+     * touch one cache line each instead of a list slot, a BitSet and its words.
+     */
+    private long[] columnsById = new long[0];
+
+    private final int words;
     private final BitSet overflowSet = new BitSet();
     private int maxRowWidth;
 
@@ -37,7 +43,9 @@ public abstract class ColumnAllocator {
      */
     private final int[] groupLastRecorded;
 
-    private final List<BitSet> groupColumnsById = new ArrayList<>();
+    /** S_g of the current row group, laid out like {@link #columnsById}. */
+    private long[] groupColumnsById = new long[0];
+
     private final BitSet groupIds = new BitSet();
     private final BitSet groupOverflow = new BitSet();
 
@@ -64,6 +72,7 @@ public abstract class ColumnAllocator {
                     "Cannot create a column allocator: K must be at least 1 but was " + k + ".");
         }
         this.k = k;
+        this.words = (k + 63) >>> 6;
         this.mapping = new int[k];
         this.lastRecorded = new int[k];
         Arrays.fill(lastRecorded, -1);
@@ -108,11 +117,11 @@ public abstract class ColumnAllocator {
         for (int c = 0; c < k; c++) {
             int id = mapping[c];
             if (id >= 0 && lastRecorded[c] != id) {
-                columnsOf(id).set(c);
+                columnsById = set(columnsById, id, c);
                 lastRecorded[c] = id;
             }
             if (id >= 0 && groupLastRecorded[c] != id) {
-                groupColumnsOf(id).set(c);
+                groupColumnsById = set(groupColumnsById, id, c);
                 groupIds.set(id);
                 groupLastRecorded[c] = id;
             }
@@ -170,12 +179,12 @@ public abstract class ColumnAllocator {
             int i = 0;
             for (int id = groupIds.nextSetBit(0); id >= 0; id = groupIds.nextSetBit(id + 1)) {
                 ids[i] = id;
-                cols[i++] = groupColumnsById.get(id).stream().toArray();
+                cols[i++] = columns(groupColumnsById, id);
             }
             result = new GroupPlacement(k, ids, cols, groupOverflow.stream().toArray(), closed);
         }
         for (int id = groupIds.nextSetBit(0); id >= 0; id = groupIds.nextSetBit(id + 1)) {
-            groupColumnsById.get(id).clear();
+            Arrays.fill(groupColumnsById, id * words, (id + 1) * words, 0L);
         }
         groupIds.clear();
         groupOverflow.clear();
@@ -203,11 +212,23 @@ public abstract class ColumnAllocator {
         segmentInts[c] = at + 3;
     }
 
-    private BitSet groupColumnsOf(int id) {
-        while (groupColumnsById.size() <= id) {
-            groupColumnsById.add(new BitSet());
+    /** Sets column {@code c} of {@code id} in a flat per-id set, grown when needed. */
+    private long[] set(long[] sets, int id, int c) {
+        int at = id * words + (c >>> 6);
+        if (at >= sets.length) {
+            sets = Arrays.copyOf(sets, Math.max((id + 1) * words, sets.length * 2));
         }
-        return groupColumnsById.get(id);
+        sets[at] |= 1L << c;
+        return sets;
+    }
+
+    /** The columns of {@code id} in a flat per-id set, ascending. */
+    private int[] columns(long[] sets, int id) {
+        if ((id + 1) * words > sets.length) {
+            return new int[0];
+        }
+        return BitSet.valueOf(Arrays.copyOfRange(sets, id * words, (id + 1) * words)).stream()
+                .toArray();
     }
 
     /**
@@ -234,13 +255,6 @@ public abstract class ColumnAllocator {
         overflow[overflowCount++] = id;
     }
 
-    private BitSet columnsOf(int id) {
-        while (columnsById.size() <= id) {
-            columnsById.add(new BitSet());
-        }
-        return columnsById.get(id);
-    }
-
     /** The row's placement: K ids, -1 for an empty slot. Valid until the next call. */
     public final int[] mapping() {
         return mapping;
@@ -259,7 +273,9 @@ public abstract class ColumnAllocator {
      * S(id): the columns that held {@code id} in some row so far (a copy; empty for unseen ids).
      */
     public final BitSet columnsOfId(int id) {
-        return id < columnsById.size() ? (BitSet) columnsById.get(id).clone() : new BitSet();
+        return (id + 1) * words > columnsById.length
+                ? new BitSet()
+                : BitSet.valueOf(Arrays.copyOfRange(columnsById, id * words, (id + 1) * words));
     }
 
     /** O: the ids that overflowed in some row so far (a copy). */

@@ -1,5 +1,6 @@
 package dev.strata.shredding.layout;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,80 +13,83 @@ import org.apache.paimon.memory.MemorySegment;
  *
  * <p>Looked up once per map entry on the write path, so it is an open-addressing table over the
  * keys' UTF-8 bytes: a heap-backed {@link BinaryString} is hashed and compared in place (no
- * allocation, no boxing); other strings are copied to bytes first.
+ * allocation, no boxing); other strings are copied to bytes first. A slot holds the key's hash, id,
+ * and where its bytes sit in one byte arena side by side: with thousands of keys (a long tail) a
+ * lookup costs two cache misses, not one per array it touches.
  */
 public final class FieldDictionary {
 
     private final List<String> keys = new ArrayList<>();
 
-    /** Key bytes by id. */
-    private byte[][] keyBytes = new byte[64][];
+    /**
+     * Pairs of longs: (hash << 32 | id + 1), (arena offset << 32 | length); 0 marks an empty pair.
+     */
+    private long[] slots = new long[2 * 128];
 
-    private int[] hashOfId = new int[64];
+    private int mask = 2 * 128 - 2;
 
-    /** Open-addressing slots: id + 1, 0 for empty. */
-    private int[] slots = new int[128];
+    private byte[] arena = new byte[1024];
 
-    private int mask = 127;
+    private int arenaSize;
 
     /** The id of {@code key}, assigning the next id when the key is new. */
     public int idOf(BinaryString key) {
         MemorySegment[] segs = key.getSegments();
-        byte[] arr;
-        int off;
         int len = key.getSizeInBytes();
         if (segs.length == 1 && !segs[0].isOffHeap()) {
-            arr = segs[0].getArray();
-            off = key.getOffset();
-        } else {
-            arr = key.toBytes();
-            off = 0;
+            return idOf(segs[0].getArray(), key.getOffset(), len);
         }
-        return idOf(arr, off, len);
+        return idOf(key.toBytes(), 0, len);
     }
 
     private int idOf(byte[] arr, int off, int len) {
         int h = hash(arr, off, len);
-        int slot = h & mask;
+        long[] s = slots;
+        int at = (h * 0x9E3779B9 >>> 7) & mask;
         while (true) {
-            int s = slots[slot];
-            if (s == 0) {
+            long head = s[at];
+            if (head == 0) {
                 break;
             }
-            int id = s - 1;
-            if (hashOfId[id] == h) {
-                byte[] k = keyBytes[id];
-                if (Arrays.equals(k, 0, k.length, arr, off, off + len)) {
-                    return id;
+            if ((int) (head >>> 32) == h) {
+                long where = s[at + 1];
+                int from = (int) (where >>> 32);
+                if ((int) where == len
+                        && Arrays.equals(arena, from, from + len, arr, off, off + len)) {
+                    return (int) head - 1;
                 }
             }
-            slot = (slot + 1) & mask;
+            at = (at + 2) & mask;
         }
-        int next = keys.size();
-        byte[] copy = Arrays.copyOfRange(arr, off, off + len);
-        if (next == keyBytes.length) {
-            keyBytes = Arrays.copyOf(keyBytes, next * 2);
-            hashOfId = Arrays.copyOf(hashOfId, next * 2);
+        int id = keys.size();
+        if (arenaSize + len > arena.length) {
+            arena = Arrays.copyOf(arena, Math.max(arenaSize + len, arena.length * 2));
         }
-        keyBytes[next] = copy;
-        hashOfId[next] = h;
-        keys.add(BinaryString.fromBytes(copy).toString());
-        slots[slot] = next + 1;
-        if ((next + 1) * 2 > slots.length) {
+        System.arraycopy(arr, off, arena, arenaSize, len);
+        s[at] = ((long) h << 32) | (id + 1L);
+        s[at + 1] = ((long) arenaSize << 32) | len;
+        keys.add(new String(arena, arenaSize, len, StandardCharsets.UTF_8));
+        arenaSize += len;
+        if ((id + 1) * 4L > (long) s.length) {
             rehash();
         }
-        return next;
+        return id;
     }
 
+    /** Keeps the table at most half full. */
     private void rehash() {
-        int[] s = new int[slots.length * 2];
-        int m = s.length - 1;
-        for (int id = 0; id < keys.size(); id++) {
-            int slot = hashOfId[id] & m;
-            while (s[slot] != 0) {
-                slot = (slot + 1) & m;
+        long[] old = slots;
+        long[] s = new long[old.length * 2];
+        int m = s.length - 2;
+        for (int i = 0; i < old.length; i += 2) {
+            if (old[i] != 0) {
+                int at = ((int) (old[i] >>> 32) * 0x9E3779B9 >>> 7) & m;
+                while (s[at] != 0) {
+                    at = (at + 2) & m;
+                }
+                s[at] = old[i];
+                s[at + 1] = old[i + 1];
             }
-            s[slot] = id + 1;
         }
         slots = s;
         mask = m;
@@ -97,7 +101,7 @@ public final class FieldDictionary {
         for (int i = off; i < end; i++) {
             h = 31 * h + a[i];
         }
-        return h ^ (h >>> 16) ^ (h >>> 7);
+        return h ^ (h >>> 16);
     }
 
     public int size() {

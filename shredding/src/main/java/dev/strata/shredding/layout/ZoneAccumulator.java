@@ -7,42 +7,49 @@ import java.util.List;
 /**
  * Collects {@link KeyZones} for one shredded column while a file is written: values are added per
  * key id and the current row group is sealed when the Parquet writer flushes it.
+ *
+ * <p>A key's counts and LONG/DOUBLE bounds are one record of {@value #STRIDE} longs (present and
+ * NULL counts, NaN count, min, max): with thousands of keys an entry touches one record, not one
+ * array per statistic.
  */
 public final class ZoneAccumulator {
 
+    private static final int STRIDE = 4;
+    private static final long ONE_NULL = 1L << 32;
+
     private final ValueKind kind;
     private final List<KeyZones> sealed = new ArrayList<>();
-    private int[] present = new int[64];
-    private int[] nulls = new int[64];
-    private int[] nans = new int[64];
-    private Object[] min = new Object[64];
-    private Object[] max = new Object[64];
-    private long[] lmin = new long[64];
-    private long[] lmax = new long[64];
-    private double[] dmin = new double[64];
-    private double[] dmax = new double[64];
-    private boolean[] hasValue = new boolean[64];
+
+    /** Per id: present | nulls << 32, NaNs, min, max (DOUBLE bounds as raw bits). */
+    private long[] stats = new long[64 * STRIDE];
+
+    /** BYTES/DECIMAL bounds by id (null: no value yet). */
+    private Object[] min = new Object[0];
+
+    private Object[] max = new Object[0];
     private int highestId = -1;
 
     public ZoneAccumulator(ValueKind kind) {
         this.kind = kind;
     }
 
-    private void ensure(int id) {
-        if (id < present.length) {
-            return;
+    private int record(int id) {
+        int at = id * STRIDE;
+        if (at >= stats.length) {
+            stats = Arrays.copyOf(stats, Math.max(at + STRIDE, stats.length * 2));
         }
-        int n = Math.max(id + 1, present.length * 2);
-        present = Arrays.copyOf(present, n);
-        nulls = Arrays.copyOf(nulls, n);
-        nans = Arrays.copyOf(nans, n);
-        min = Arrays.copyOf(min, n);
-        max = Arrays.copyOf(max, n);
-        lmin = Arrays.copyOf(lmin, n);
-        lmax = Arrays.copyOf(lmax, n);
-        dmin = Arrays.copyOf(dmin, n);
-        dmax = Arrays.copyOf(dmax, n);
-        hasValue = Arrays.copyOf(hasValue, n);
+        if (id > highestId) {
+            highestId = id;
+        }
+        return at;
+    }
+
+    private static int present(long counts) {
+        return (int) counts;
+    }
+
+    private static int nulls(long counts) {
+        return (int) (counts >>> 32);
     }
 
     /**
@@ -50,98 +57,106 @@ public final class ZoneAccumulator {
      * domain form is {@code domainValue} (null when the kind has no ordering).
      */
     public void add(int id, boolean valueIsNull, Object domainValue) {
-        ensure(id);
-        highestId = Math.max(highestId, id);
-        present[id]++;
+        int at = record(id);
         if (valueIsNull) {
-            nulls[id]++;
-            return;
-        }
-        if (domainValue == null) {
+            stats[at] += 1 + ONE_NULL;
             return;
         }
         switch (kind) {
             case LONG:
-                longValue(id, (Long) domainValue);
+                if (domainValue != null) {
+                    addLong(id, (Long) domainValue);
+                    return;
+                }
                 break;
             case DOUBLE:
-                doubleValue(id, (Double) domainValue);
+                if (domainValue != null) {
+                    addDouble(id, (Double) domainValue);
+                    return;
+                }
                 break;
             case BYTES:
             case DECIMAL:
-                if (!hasValue[id]) {
-                    min[id] = domainValue;
-                    max[id] = domainValue;
-                } else {
-                    if (Domain.compare(kind, domainValue, min[id]) < 0) {
-                        min[id] = domainValue;
-                    }
-                    if (Domain.compare(kind, domainValue, max[id]) > 0) {
-                        max[id] = domainValue;
-                    }
+                if (domainValue != null) {
+                    objectValue(id, domainValue);
                 }
-                hasValue[id] = true;
                 break;
             default:
                 break;
+        }
+        stats[at]++;
+    }
+
+    private void objectValue(int id, Object v) {
+        if (id >= min.length) {
+            int n = Math.max(id + 1, min.length * 2);
+            min = Arrays.copyOf(min, n);
+            max = Arrays.copyOf(max, n);
+        }
+        if (min[id] == null) {
+            min[id] = v;
+            max[id] = v;
+            return;
+        }
+        if (Domain.compare(kind, v, min[id]) < 0) {
+            min[id] = v;
+        }
+        if (Domain.compare(kind, v, max[id]) > 0) {
+            max[id] = v;
         }
     }
 
     /** {@link #add} for a non-null value of a {@link ValueKind#LONG} column, without boxing. */
     public void addLong(int id, long v) {
-        ensure(id);
-        highestId = Math.max(highestId, id);
-        present[id]++;
-        longValue(id, v);
+        int at = record(id);
+        long[] s = stats;
+        long counts = s[at];
+        if (present(counts) == nulls(counts)) {
+            s[at + 2] = v;
+            s[at + 3] = v;
+        } else {
+            if (v < s[at + 2]) {
+                s[at + 2] = v;
+            }
+            if (v > s[at + 3]) {
+                s[at + 3] = v;
+            }
+        }
+        s[at] = counts + 1;
     }
 
     /** {@link #add} for a non-null value of a {@link ValueKind#DOUBLE} column, without boxing. */
     public void addDouble(int id, double v) {
-        ensure(id);
-        highestId = Math.max(highestId, id);
-        present[id]++;
-        doubleValue(id, v);
-    }
-
-    private void longValue(int id, long v) {
-        if (!hasValue[id]) {
-            lmin[id] = v;
-            lmax[id] = v;
-        } else {
-            if (v < lmin[id]) {
-                lmin[id] = v;
-            }
-            if (v > lmax[id]) {
-                lmax[id] = v;
-            }
-        }
-        hasValue[id] = true;
-    }
-
-    private void doubleValue(int id, double v) {
+        int at = record(id);
+        long[] s = stats;
+        long counts = s[at];
+        s[at] = counts + 1;
         if (Double.isNaN(v)) {
-            nans[id]++;
+            s[at + 1]++;
             return;
         }
-        if (!hasValue[id]) {
-            dmin[id] = v;
-            dmax[id] = v;
-        } else {
-            if (v < dmin[id] || (v == 0.0 && Double.compare(v, dmin[id]) < 0)) {
-                dmin[id] = v;
-            }
-            if (v > dmax[id] || (v == 0.0 && Double.compare(v, dmax[id]) > 0)) {
-                dmax[id] = v;
-            }
+        if (present(counts) == nulls(counts) + s[at + 1]) {
+            s[at + 2] = Double.doubleToRawLongBits(v);
+            s[at + 3] = Double.doubleToRawLongBits(v);
+            return;
         }
-        hasValue[id] = true;
+        double lo = Double.longBitsToDouble(s[at + 2]);
+        double hi = Double.longBitsToDouble(s[at + 3]);
+        // -0.0 orders below 0.0 in the bounds.
+        if (v < lo || (v == 0.0 && Double.compare(v, lo) < 0)) {
+            s[at + 2] = Double.doubleToRawLongBits(v);
+        }
+        if (v > hi || (v == 0.0 && Double.compare(v, hi) > 0)) {
+            s[at + 3] = Double.doubleToRawLongBits(v);
+        }
     }
 
     /** Seals the current row group, which held {@code rowCount} rows. */
     public void sealRowGroup(long rowCount) {
+        long[] s = stats;
         int count = 0;
         for (int id = 0; id <= highestId; id++) {
-            if (present[id] > 0) {
+            if (present(s[id * STRIDE]) > 0) {
                 count++;
             }
         }
@@ -155,45 +170,51 @@ public final class ZoneAccumulator {
         Object[] ma = new Object[n];
         int j = 0;
         for (int id = 0; id <= highestId && j < n; id++) {
-            if (present[id] == 0) {
+            int at = id * STRIDE;
+            long counts = s[at];
+            if (present(counts) == 0) {
                 continue;
             }
             ids[j] = id;
-            p[j] = present[id];
-            nu[j] = nulls[id];
-            na[j] = nans[id];
-            if (hasValue[id]) {
-                switch (kind) {
-                    case LONG:
-                        mi[j] = lmin[id];
-                        ma[j] = lmax[id];
-                        break;
-                    case DOUBLE:
-                        mi[j] = dmin[id];
-                        ma[j] = dmax[id];
-                        break;
-                    case BYTES:
+            p[j] = present(counts);
+            nu[j] = nulls(counts);
+            na[j] = (int) s[at + 1];
+            boolean hasBounds = p[j] > nu[j] + na[j];
+            switch (kind) {
+                case LONG:
+                    if (hasBounds) {
+                        mi[j] = s[at + 2];
+                        ma[j] = s[at + 3];
+                    }
+                    break;
+                case DOUBLE:
+                    if (hasBounds) {
+                        mi[j] = Double.longBitsToDouble(s[at + 2]);
+                        ma[j] = Double.longBitsToDouble(s[at + 3]);
+                    }
+                    break;
+                case BYTES:
+                    if (id < min.length && min[id] != null) {
                         mi[j] = ShreddingFooter.lowerBound((byte[]) min[id]);
                         ma[j] = ShreddingFooter.upperBound((byte[]) max[id]);
-                        break;
-                    case DECIMAL:
+                    }
+                    break;
+                case DECIMAL:
+                    if (id < min.length && min[id] != null) {
                         mi[j] = min[id];
                         ma[j] = max[id];
-                        break;
-                    default:
-                        break;
-                }
+                    }
+                    break;
+                default:
+                    break;
             }
             j++;
         }
         sealed.add(new KeyZones(rowCount, truncated, ids, p, nu, na, mi, ma));
         int clear = highestId + 1;
-        Arrays.fill(present, 0, clear, 0);
-        Arrays.fill(nulls, 0, clear, 0);
-        Arrays.fill(nans, 0, clear, 0);
-        Arrays.fill(hasValue, 0, clear, false);
-        Arrays.fill(min, 0, clear, null);
-        Arrays.fill(max, 0, clear, null);
+        Arrays.fill(s, 0, Math.min(s.length, clear * STRIDE), 0L);
+        Arrays.fill(min, 0, Math.min(min.length, clear), null);
+        Arrays.fill(max, 0, Math.min(max.length, clear), null);
         highestId = -1;
     }
 

@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import java.util.Arrays;
 import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
@@ -22,6 +23,13 @@ final class IntDictionaryWriter extends DictionaryValuesWriter {
 
     private ValueIds ids = new ValueIds();
 
+    /**
+     * Index + 1 of value v at {@code direct[v + 1]} for small values (0: not yet seen): the {@code
+     * __field_mapping} column's values are dense key ids and -1, and with thousands of keys this
+     * int array stays in cache where the hash table's slots do not.
+     */
+    private int[] direct = new int[64];
+
     IntDictionaryWriter(
             int maxDictionaryByteSize,
             Encoding encodingForDataPage,
@@ -36,14 +44,32 @@ final class IntDictionaryWriter extends DictionaryValuesWriter {
 
     @Override
     public void writeInteger(int v) {
+        int at = v + 1;
+        int[] d = direct;
+        if (at >= 0 && at < d.length && d[at] != 0) {
+            encodedValues.add(d[at] - 1);
+            return;
+        }
         ValueIds t = ids;
         int before = t.size();
         int id = t.indexOf(v);
         if (id == before) {
             dictionaryByteSize += 4;
         }
+        if (at >= 0 && at < DIRECT_LIMIT) {
+            if (at >= d.length) {
+                direct =
+                        d =
+                                Arrays.copyOf(
+                                        d, Math.min(DIRECT_LIMIT, Math.max(at + 1, d.length * 2)));
+            }
+            d[at] = id + 1;
+        }
         encodedValues.add(id);
     }
+
+    /** Values from -1 below this minus one are indexed directly (4 MB at most). */
+    private static final int DIRECT_LIMIT = 1 << 20;
 
     /**
      * Bytes the buffered ids take bit-packed at the width of the current dictionary (parquet's
@@ -75,6 +101,7 @@ final class IntDictionaryWriter extends DictionaryValuesWriter {
     @Override
     protected void clearDictionaryContent() {
         ids = new ValueIds();
+        Arrays.fill(direct, 0);
     }
 
     @Override

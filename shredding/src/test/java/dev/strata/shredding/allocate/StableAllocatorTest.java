@@ -135,6 +135,46 @@ class StableAllocatorTest {
 
     @ParameterizedTest
     @EnumSource(PlacementPolicy.class)
+    void columnSetsHoldColumnsBeyondTheFirst64(PlacementPolicy policy) {
+        // K = 130: S(id) and S_g(id) span three words of column bits per id.
+        Random random = new Random(130);
+        ColumnAllocator a = policy.newAllocator(130);
+        Map<Integer, BitSet> file = new HashMap<>();
+        Map<Integer, BitSet> group = new HashMap<>();
+        for (int r = 0; r < 400; r++) {
+            int[] row = new int[100 + random.nextInt(60)];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = random.nextInt(900);
+            }
+            a.allocate(row, row.length, r % 100);
+            for (int c = 0; c < 130; c++) {
+                int id = a.mapping()[c];
+                if (id >= 0) {
+                    file.computeIfAbsent(id, x -> new BitSet()).set(c);
+                    group.computeIfAbsent(id, x -> new BitSet()).set(c);
+                }
+            }
+            if (r % 100 == 99) {
+                GroupPlacement g = a.sealGroup(1 << 16, 100);
+                for (int id = 0; id < 900; id++) {
+                    BitSet e = group.getOrDefault(id, new BitSet());
+                    assertThat(g.columnsOf(id))
+                            .as("S_g(%s)", id)
+                            .containsExactly(e.stream().toArray());
+                }
+                group.clear();
+            }
+        }
+        assertThat(file.values().stream().anyMatch(b -> b.nextSetBit(64) >= 0)).isTrue();
+        for (int id = 0; id < 900; id++) {
+            assertThat(a.columnsOfId(id))
+                    .as("S(%s)", id)
+                    .isEqualTo(file.getOrDefault(id, new BitSet()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(PlacementPolicy.class)
     void groupPlacementIsExactlyWhatTheRowsOfTheGroupUsed(PlacementPolicy policy) {
         List<int[]> rows = familyRows(3, 3000, 8, 6, 50);
         ColumnAllocator a = policy.newAllocator(5);
