@@ -81,9 +81,16 @@ object FullTextSearchFunction {
     val (catalog, ident) = parts match {
       case Seq(c, db, t) => (SparkVersionApi.catalog(spark, c), Identifier.of(Array(db), t))
       case Seq(db, t)    => (SparkVersionApi.currentCatalog(spark), Identifier.of(Array(db), t))
+      // a bare name is a table of the current namespace, as in SELECT ... FROM t after USE
+      case Seq(t) if SparkVersionApi.currentNamespace(spark).length == 1 =>
+        (
+          SparkVersionApi.currentCatalog(spark),
+          Identifier.of(SparkVersionApi.currentNamespace(spark), t)
+        )
       case _ =>
         throw StrataErrors.analysis(
-          s"Cannot search '$tableName': expected a table name of the form catalog.db.table or db.table."
+          s"Cannot search '$tableName': expected a table name of the form catalog.db.table, db.table, or a " +
+            "table of the current database (USE catalog.db)."
         )
     }
     val strata = catalog match {

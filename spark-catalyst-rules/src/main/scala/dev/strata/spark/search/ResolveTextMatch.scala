@@ -7,7 +7,7 @@ import dev.strata.spark.StrataCatalog
 import dev.strata.spark.errors.StrataErrors
 import dev.strata.spark.table.StrataTable
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, ExprId, Expression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, ExprId, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
@@ -15,12 +15,12 @@ import org.apache.spark.unsafe.types.UTF8String
 
 /** Binds each `text_match(column, query)` to the Strata table its column comes from, once the
   * operator's inputs are resolved: the column's attribute is traced down the operator's inputs,
-  * through plain renames (`SELECT body AS b`), to a column of a [[StrataTable]] read relation (also
-  * where UPDATE, DELETE and MERGE read their target table). Refused with an error naming the column
-  * and table: a first argument that is not a column, a query that is not a constant non-NULL string
-  * or does not parse, and a column that is not the table's full-text indexed column. A column that
-  * cannot be traced to a Strata table is left unbound and refused by [[TextMatchChecks]] after
-  * analysis.
+  * through plain renames (`SELECT body AS b`, a view's columns), to a column of a [[StrataTable]]
+  * read relation (also where UPDATE, DELETE and MERGE read their target table). Refused with an
+  * error naming the column and table: a first argument that is not a column, a query that is not a
+  * constant non-NULL string or does not parse, and a column that is not the table's full-text
+  * indexed column. A column that cannot be traced to a Strata table is left unbound and refused by
+  * [[TextMatchChecks]] after analysis.
   */
 object ResolveTextMatch extends Rule[LogicalPlan] {
 
@@ -60,7 +60,11 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
 
   private def renamed(e: Expression, known: Map[ExprId, (StrataTable, String)]) = e match {
     case a @ Alias(child: Attribute, _) => known.get(child.exprId).map(a.exprId -> _)
-    case _                              => None
+    // a view's output: each column cast to the type it already has
+    case a @ Alias(c: Cast, _)
+        if c.child.isInstanceOf[Attribute] && c.dataType == c.child.dataType =>
+      known.get(c.child.asInstanceOf[Attribute].exprId).map(a.exprId -> _)
+    case _ => None
   }
 
   private def bind(t: TextMatch, sources: Map[ExprId, (StrataTable, String)]): TextMatch = {

@@ -582,6 +582,29 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     )
   }
 
+  test("a bare table name searches the current database, as FROM t does after USE") {
+    def rows(sql: String): Seq[Row] = spark.sql(sql).collect().toSeq
+    val qualified = rows("SELECT * FROM full_text_search('lake.kb.docs', 'body', 'lake', 5)")
+    assert(qualified.nonEmpty)
+    val before = spark.catalog.currentCatalog()
+    val database = spark.catalog.currentDatabase
+    spark.sql("USE lake.kb")
+    try {
+      assert(rows("SELECT * FROM full_text_search('docs', 'body', 'lake', 5)") == qualified)
+      assert(
+        rows(
+          "SELECT * FROM full_text_search(table => 'docs', column => 'body', query => 'lake', k => 5)"
+        ) == qualified
+      )
+      val missing = intercept[Exception](
+        spark.sql("SELECT * FROM full_text_search('nope', 'body', 'x', 1)").collect()
+      ).getMessage
+      assert(missing.contains("Cannot search lake.kb.nope: the table does not exist."), missing)
+    } finally {
+      spark.sql(s"USE `$before`.`$database`")
+    }
+  }
+
   test("table names that are not one path segment are refused before any file is read") {
     def error(sql: String): String = intercept[Exception](spark.sql(sql).collect()).getMessage
     val dotDot = error("SELECT * FROM full_text_search('lake.kb.`..`', 'body', 'x', 1)")

@@ -427,6 +427,20 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
       "SELECT i FROM (SELECT id AS i, body AS b FROM lake.kb.docs) WHERE text_match(b, 'lake')"
     )
     assert(renamed.collect().length == oracle(live.values, Seq("lake"))("lake").size)
+    // A view's columns are the table's columns (Spark casts each to the type it already has).
+    spark.sql("CREATE OR REPLACE TEMPORARY VIEW docs_view AS SELECT id, body FROM lake.kb.docs")
+    try {
+      val viewed = spark.sql("SELECT id FROM docs_view WHERE text_match(body, 'lake')")
+      assert(viewed.collect().length == oracle(live.values, Seq("lake"))("lake").size)
+      spark.sql(
+        "CREATE OR REPLACE TEMPORARY VIEW docs_lower AS SELECT id, lower(body) AS body FROM lake.kb.docs"
+      )
+      val converted = error("SELECT id FROM docs_lower WHERE text_match(body, 'lake')")
+      assert(converted.contains("is not a column read from a table of a Strata catalog"), converted)
+    } finally {
+      spark.sql("DROP VIEW IF EXISTS docs_view")
+      spark.sql("DROP VIEW IF EXISTS docs_lower")
+    }
   }
 
   test("a read at an older snapshot (WITH options) matches and looks keys up in that snapshot") {

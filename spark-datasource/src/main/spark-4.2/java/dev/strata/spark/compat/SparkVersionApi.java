@@ -43,4 +43,9 @@ public final class SparkVersionApi {
     public static CatalogPlugin currentCatalog(SparkSession spark) {
         return spark.sessionState().catalogManager().currentCatalog();
     }
+
+    /** The session's current namespace (what {@code USE} set) in its current catalog. */
+    public static String[] currentNamespace(SparkSession spark) {
+        return spark.sessionState().catalogManager().currentNamespace();
+    }
 }
