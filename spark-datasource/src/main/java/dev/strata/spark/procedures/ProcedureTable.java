@@ -2,6 +2,7 @@ package dev.strata.spark.procedures;
 
 import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.catalog.StrataTableNames;
+import dev.strata.spark.compat.SparkVersionApi;
 import dev.strata.spark.errors.StrataErrors;
 import java.util.List;
 import org.apache.paimon.data.BinaryRow;
@@ -14,9 +15,9 @@ import org.apache.spark.sql.connector.catalog.Identifier;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The table a procedure works on, resolved from its {@code table => 'db.t'} argument, with helpers
- * to name partitions and to select partitions with a {@code where => '...'} filter over partition
- * columns.
+ * The table a procedure works on, resolved from its {@code table => 'db.t'} argument (or a bare
+ * {@code 't'} of the current database), with helpers to name partitions and to select partitions
+ * with a {@code where => '...'} filter over partition columns.
  */
 final class ProcedureTable {
 
@@ -72,11 +73,22 @@ final class ProcedureTable {
         if (parts.size() == 3 && parts.get(0).equals(catalog.name())) {
             parts = parts.subList(1, 3);
         }
+        if (parts.size() == 1) {
+            // A bare name is a table of the current database (USE lake.db), as in Paimon's
+            // procedures, when that database is this catalog's.
+            SparkSession spark = SparkSession.active();
+            String[] current = SparkVersionApi.currentNamespace(spark);
+            if (SparkVersionApi.currentCatalog(spark).name().equals(catalog.name())
+                    && current.length == 1) {
+                parts = List.of(current[0], parts.get(0));
+            }
+        }
         if (parts.size() != 2) {
             throw StrataErrors.analysis(
                     String.format(
-                            "Cannot run %s.sys.%s: table => '%s' is not of the form 'db.table'. Pass table => 'db.table'.",
-                            catalog.name(), procedure, argument));
+                            "Cannot run %s.sys.%s: table => '%s' is not of the form 'db.table'. Pass table => 'db.table', "
+                                    + "or a bare table name after USE %s.<db>.",
+                            catalog.name(), procedure, argument, catalog.name()));
         }
         Identifier ident = Identifier.of(new String[] {parts.get(0)}, parts.get(1));
         String qualified = StrataTableNames.qualified(catalog.name(), ident);

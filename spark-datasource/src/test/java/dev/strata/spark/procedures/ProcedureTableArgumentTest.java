@@ -38,6 +38,38 @@ class ProcedureTableArgumentTest extends StrataSparkTestBase {
     }
 
     @Test
+    void aBareTableNameIsATableOfTheCurrentDatabase() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.bare");
+        sql(
+                "CREATE TABLE lake.bare.t (id BIGINT, body STRING) TBLPROPERTIES ('primary-key' = 'id', "
+                        + "'bucket' = '1', 'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')");
+        sql("INSERT INTO lake.bare.t VALUES (1, 'a'), (2, 'b')");
+        String catalog = spark.catalog().currentCatalog();
+        String database = spark.catalog().currentDatabase();
+        try {
+            sql("USE lake.bare");
+            assertThat(sql("CALL lake.sys.compact(table => 't')"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.getLong(4)).isEqualTo(2));
+            assertThat(sql("CALL lake.sys.create_tag(table => 't', tag => 'v1')"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.getString(0)).isEqualTo("v1"));
+            assertThat(sql("SELECT tag_name FROM lake.bare.`t$tags`"))
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.getString(0)).isEqualTo("v1"));
+            assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'no_such')"))
+                    .hasMessageContaining(
+                            "Cannot run lake.sys.compact on lake.bare.no_such: the table does not exist");
+        } finally {
+            sql("USE `" + catalog + "`.`" + database + "`");
+        }
+        // Outside this catalog a bare name names no database of it.
+        assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 't')"))
+                .hasMessageContaining(
+                        "Cannot run lake.sys.compact: table => 't' is not of the form 'db.table'");
+    }
+
+    @Test
     void aTableArgumentThatIsNotDbDotTableIsRefusedSayingWhatToPass() {
         assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 'args.we.ird')"))
                 .hasMessageContaining(
