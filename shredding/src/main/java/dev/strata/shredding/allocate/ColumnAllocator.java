@@ -179,7 +179,7 @@ public abstract class ColumnAllocator {
             int i = 0;
             for (int id = groupIds.nextSetBit(0); id >= 0; id = groupIds.nextSetBit(id + 1)) {
                 ids[i] = id;
-                cols[i++] = columns(groupColumnsById, id);
+                cols[i++] = bitsOf(groupColumnsById, id).stream().toArray();
             }
             result = new GroupPlacement(k, ids, cols, groupOverflow.stream().toArray(), closed);
         }
@@ -222,13 +222,11 @@ public abstract class ColumnAllocator {
         return sets;
     }
 
-    /** The columns of {@code id} in a flat per-id set, ascending. */
-    private int[] columns(long[] sets, int id) {
-        if ((id + 1) * words > sets.length) {
-            return new int[0];
-        }
-        return BitSet.valueOf(Arrays.copyOfRange(sets, id * words, (id + 1) * words)).stream()
-                .toArray();
+    /** The columns of {@code id} in a flat per-id set (a copy; empty for unseen ids). */
+    private BitSet bitsOf(long[] sets, int id) {
+        return (id + 1) * words > sets.length
+                ? new BitSet()
+                : BitSet.valueOf(Arrays.copyOfRange(sets, id * words, (id + 1) * words));
     }
 
     /**
@@ -273,9 +271,7 @@ public abstract class ColumnAllocator {
      * S(id): the columns that held {@code id} in some row so far (a copy; empty for unseen ids).
      */
     public final BitSet columnsOfId(int id) {
-        return (id + 1) * words > columnsById.length
-                ? new BitSet()
-                : BitSet.valueOf(Arrays.copyOfRange(columnsById, id * words, (id + 1) * words));
+        return bitsOf(columnsById, id);
     }
 
     /** O: the ids that overflowed in some row so far (a copy). */
