@@ -21,7 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   SortOrder
 }
 import org.apache.spark.sql.catalyst.plans.logical.{Limit, LogicalPlan, Sort}
-import org.apache.spark.sql.connector.catalog.{Identifier, TableCatalog}
+import org.apache.spark.sql.connector.catalog.TableCatalog
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.types.{IntegerType, LongType, ShortType, ByteType, StringType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
@@ -78,21 +78,20 @@ object FullTextSearchFunction {
 
     val spark = SparkSession.active
     val parts = spark.sessionState.sqlParser.parseMultipartIdentifier(tableName)
-    val (catalog, ident) = parts match {
-      case Seq(c, db, t) => (SparkVersionApi.catalog(spark, c), Identifier.of(Array(db), t))
-      case Seq(db, t)    => (SparkVersionApi.currentCatalog(spark), Identifier.of(Array(db), t))
-      // a bare name is a table of the current namespace, as in SELECT ... FROM t after USE
-      case Seq(t) if SparkVersionApi.currentNamespace(spark).length == 1 =>
-        (
-          SparkVersionApi.currentCatalog(spark),
-          Identifier.of(SparkVersionApi.currentNamespace(spark), t)
-        )
-      case _ =>
-        throw StrataErrors.analysis(
-          s"Cannot search '$tableName': expected a table name of the form catalog.db.table, db.table, or a " +
-            "table of the current database (USE catalog.db)."
-        )
+    val named =
+      StrataTableNames.fromArgument(
+        spark,
+        parts.asJava,
+        SparkVersionApi.currentCatalog(spark).name()
+      )
+    if (named == null) {
+      throw StrataErrors.analysis(
+        s"Cannot search '$tableName': expected a table name of the form catalog.db.table, db.table, or a " +
+          "table of the current database (USE catalog.db)."
+      )
     }
+    val catalog = SparkVersionApi.catalog(spark, named.catalog())
+    val ident = named.ident()
     val strata = catalog match {
       case s: StrataCatalog => s
       case other =>

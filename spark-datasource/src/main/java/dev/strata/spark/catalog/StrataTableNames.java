@@ -1,7 +1,10 @@
 package dev.strata.spark.catalog;
 
+import dev.strata.spark.compat.SparkVersionApi;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.util.QuotingUtils;
 
@@ -63,6 +66,44 @@ public final class StrataTableNames {
                 + ".`"
                 + (ident.name() + "$" + suffix).replace("`", "``")
                 + "`";
+    }
+
+    /** A table named in a function or procedure argument: its catalog's name and identifier. */
+    public record ArgumentTable(
+            String catalog, org.apache.spark.sql.connector.catalog.Identifier ident) {}
+
+    /**
+     * The table a parsed name argument ({@code catalog.db.t}, {@code db.t} or {@code t}) names,
+     * {@code db.t} in {@code defaultCatalog}, a bare {@code t} in the session's current database
+     * when that is a one-level database of {@code defaultCatalog} (after {@code USE lake.db}, as
+     * {@code FROM t} reads); null for any other form.
+     */
+    public static ArgumentTable fromArgument(
+            SparkSession spark, List<String> parts, String defaultCatalog) {
+        switch (parts.size()) {
+            case 3:
+                return new ArgumentTable(
+                        parts.get(0),
+                        org.apache.spark.sql.connector.catalog.Identifier.of(
+                                new String[] {parts.get(1)}, parts.get(2)));
+            case 2:
+                return new ArgumentTable(
+                        defaultCatalog,
+                        org.apache.spark.sql.connector.catalog.Identifier.of(
+                                new String[] {parts.get(0)}, parts.get(1)));
+            case 1:
+                String[] current = SparkVersionApi.currentNamespace(spark);
+                if (current.length == 1
+                        && SparkVersionApi.currentCatalog(spark).name().equals(defaultCatalog)) {
+                    return new ArgumentTable(
+                            defaultCatalog,
+                            org.apache.spark.sql.connector.catalog.Identifier.of(
+                                    current, parts.get(0)));
+                }
+                return null;
+            default:
+                return null;
+        }
     }
 
     /** {@code catalog.ns} for messages, parts quoted with backticks where SQL needs it. */

@@ -2,7 +2,6 @@ package dev.strata.spark.procedures;
 
 import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.catalog.StrataTableNames;
-import dev.strata.spark.compat.SparkVersionApi;
 import dev.strata.spark.errors.StrataErrors;
 import java.util.List;
 import org.apache.paimon.data.BinaryRow;
@@ -70,27 +69,16 @@ final class ProcedureTable {
                                     + "quoting parts with backticks where SQL needs it.",
                             catalog.name(), procedure, argument, e.getMessage()));
         }
-        if (parts.size() == 3 && parts.get(0).equals(catalog.name())) {
-            parts = parts.subList(1, 3);
-        }
-        if (parts.size() == 1) {
-            // A bare name is a table of the current database (USE lake.db), as in Paimon's
-            // procedures, when that database is this catalog's.
-            SparkSession spark = SparkSession.active();
-            String[] current = SparkVersionApi.currentNamespace(spark);
-            if (SparkVersionApi.currentCatalog(spark).name().equals(catalog.name())
-                    && current.length == 1) {
-                parts = List.of(current[0], parts.get(0));
-            }
-        }
-        if (parts.size() != 2) {
+        StrataTableNames.ArgumentTable named =
+                StrataTableNames.fromArgument(SparkSession.active(), parts, catalog.name());
+        if (named == null || !named.catalog().equals(catalog.name())) {
             throw StrataErrors.analysis(
                     String.format(
                             "Cannot run %s.sys.%s: table => '%s' is not of the form 'db.table'. Pass table => 'db.table', "
                                     + "or a bare table name after USE %s.<db>.",
                             catalog.name(), procedure, argument, catalog.name()));
         }
-        Identifier ident = Identifier.of(new String[] {parts.get(0)}, parts.get(1));
+        Identifier ident = named.ident();
         String qualified = StrataTableNames.qualified(catalog.name(), ident);
         try {
             StrataTableNames.toPaimon(
