@@ -45,7 +45,7 @@ public final class FieldDictionary {
     private int idOf(byte[] arr, int off, int len) {
         int h = hash(arr, off, len);
         long[] s = slots;
-        int at = (h * 0x9E3779B9 >>> 7) & mask;
+        int at = slotOf(h, mask);
         while (true) {
             long head = s[at];
             if (head == 0) {
@@ -76,6 +76,11 @@ public final class FieldDictionary {
         return id;
     }
 
+    /** The even index of a hash's first slot pair (Fibonacci hashing). */
+    private static int slotOf(int hash, int mask) {
+        return (hash * 0x9E3779B9 >>> 7) & mask;
+    }
+
     /** Keeps the table at most half full. */
     private void rehash() {
         long[] old = slots;
@@ -83,7 +88,7 @@ public final class FieldDictionary {
         int m = s.length - 2;
         for (int i = 0; i < old.length; i += 2) {
             if (old[i] != 0) {
-                int at = ((int) (old[i] >>> 32) * 0x9E3779B9 >>> 7) & m;
+                int at = slotOf((int) (old[i] >>> 32), m);
                 while (s[at] != 0) {
                     at = (at + 2) & m;
                 }
