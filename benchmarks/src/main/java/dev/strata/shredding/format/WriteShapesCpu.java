@@ -1,7 +1,8 @@
-package dev.strata.shredding.bench;
+package dev.strata.shredding.format;
 
-import dev.strata.shredding.format.StrataParquetFileFormatFactory;
+import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.parquet.ArrayBackedMap;
+import dev.strata.testing.maps.GeneratedMap;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -29,9 +30,9 @@ import org.apache.paimon.types.RowType;
 /**
  * One thread's CPU time to write one file of map rows through the table's file format (what a
  * Paimon writer calls), shredded and with Paimon's own Parquet MAP side by side: {@code bash
- * benchmarks/target/run dev.strata.shredding.bench.WriteShapesCpu [shape] [rows] [rounds]}, shape
- * one of {@code independent}, {@code longtail}, {@code wide-universe}, {@code strings} (defaults
- * longtail, 200 000, 8). Prints each round and the medians of the second half.
+ * benchmarks/target/run dev.strata.shredding.format.WriteShapesCpu [shape] [rows] [rounds]}, shape
+ * one of {@code independent}, {@code longtail}, {@code wide-universe}, {@code strings}, {@code
+ * decimals} (defaults longtail, 200 000, 8). Prints each round and the medians of the second half.
  */
 public final class WriteShapesCpu {
 
@@ -111,6 +112,13 @@ public final class WriteShapesCpu {
 
     static List<InternalRow> generate(String shape, int rows, SplittableRandom random) {
         List<InternalRow> out = new ArrayList<>(rows);
+        if (shape.equals("decimals")) {
+            // ShreddedBytesTest's rows: 30 keys a row in families, two-decimal values.
+            for (GeneratedMap m : ShreddedBytesTest.rows(rows, 30, 2)) {
+                out.add(GenericRow.of((long) out.size(), TestMaps.toPaimon(m)));
+            }
+            return out;
+        }
         for (int id = 0; id < rows; id++) {
             switch (shape) {
                 case "independent":
@@ -176,7 +184,7 @@ public final class WriteShapesCpu {
                     throw new IllegalArgumentException(
                             "Cannot generate rows for shape "
                                     + shape
-                                    + ": expected independent, longtail, wide-universe or strings.");
+                                    + ": expected independent, longtail, wide-universe, strings or decimals.");
             }
         }
         return out;
