@@ -2,6 +2,7 @@ package dev.strata.shredding.layout;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /** Comparison helpers over the values of a {@link ValueKind}. */
 public final class Domain {
@@ -23,24 +24,12 @@ public final class Domain {
                     return x < y ? -1 : (x > y ? 1 : 0);
                 }
             case BYTES:
-                return compareUnsigned((byte[]) a, (byte[]) b);
+                return Arrays.compareUnsigned((byte[]) a, (byte[]) b);
             case DECIMAL:
                 return ((BigDecimal) a).compareTo((BigDecimal) b);
             default:
                 throw new IllegalArgumentException("no ordering for kind " + kind);
         }
-    }
-
-    public static int compareUnsigned(byte[] a, byte[] b) {
-        int n = Math.min(a.length, b.length);
-        for (int i = 0; i < n; i++) {
-            int x = a[i] & 0xFF;
-            int y = b[i] & 0xFF;
-            if (x != y) {
-                return x < y ? -1 : 1;
-            }
-        }
-        return Integer.compare(a.length, b.length);
     }
 
     /**

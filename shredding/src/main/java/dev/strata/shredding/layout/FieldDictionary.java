@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.memory.MemorySegment;
 
 /**
  * The field dictionary D of one shredded column in one file: key string → file-local id, ids
@@ -34,10 +33,10 @@ public final class FieldDictionary {
 
     /** The id of {@code key}, assigning the next id when the key is new. */
     public int idOf(BinaryString key) {
-        MemorySegment[] segs = key.getSegments();
         int len = key.getSizeInBytes();
-        if (segs.length == 1 && !segs[0].isOffHeap()) {
-            return idOf(segs[0].getArray(), key.getOffset(), len);
+        byte[] heap = BinaryStrings.heapArray(key);
+        if (heap != null) {
+            return idOf(heap, key.getOffset(), len);
         }
         return idOf(key.toBytes(), 0, len);
     }

@@ -2,6 +2,7 @@ package dev.strata.shredding.parquet;
 
 import dev.strata.shredding.allocate.ColumnAllocator;
 import dev.strata.shredding.allocate.PlacementPolicy;
+import dev.strata.shredding.layout.BinaryStrings;
 import dev.strata.shredding.layout.FieldDictionary;
 import dev.strata.shredding.layout.GroupPlacement;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
@@ -16,6 +17,7 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeFamily;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
@@ -55,6 +57,9 @@ final class ShreddedMapWriter {
     private static final int PRIM_LONG = 3;
     private static final int PRIM_INT = 4;
     private final int prim;
+
+    /** CHAR/VARCHAR values: zone bounds are taken from the string's bytes in place. */
+    private final boolean stringValues;
 
     /** The column writer of {@code __field_mapping.list.element} of the current row group. */
     private ColumnWriter mappingWriter;
@@ -112,6 +117,8 @@ final class ShreddedMapWriter {
             default:
                 prim = PRIM_NONE;
         }
+        this.stringValues =
+                kind == ValueKind.BYTES && valueType.is(DataTypeFamily.CHARACTER_STRING);
         List<String> path = List.of(column);
         this.valueColumns = new ValueWriters.Node[k];
         this.primitiveWriters = new ColumnWriter[k];
@@ -270,6 +277,17 @@ final class ShreddedMapWriter {
                 zones.addLong(id, values.getInt(i));
                 break;
             default:
+                if (stringValues) {
+                    BinaryString v = values.getString(i);
+                    byte[] heap = BinaryStrings.heapArray(v);
+                    if (heap != null) {
+                        zones.addBytes(id, heap, v.getOffset(), v.getSizeInBytes());
+                    } else {
+                        byte[] bytes = v.toBytes();
+                        zones.addBytes(id, bytes, 0, bytes.length);
+                    }
+                    return;
+                }
                 zones.add(
                         id,
                         false,

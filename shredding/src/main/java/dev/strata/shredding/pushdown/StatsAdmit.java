@@ -2,6 +2,7 @@ package dev.strata.shredding.pushdown;
 
 import dev.strata.shredding.layout.Domain;
 import dev.strata.shredding.layout.ValueKind;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -78,7 +79,7 @@ final class StatsAdmit {
                         return true;
                     }
                     byte[] prefix = (byte[]) lits.get(0);
-                    if (max != null && Domain.compareUnsigned((byte[]) max, prefix) < 0) {
+                    if (max != null && Arrays.compareUnsigned((byte[]) max, prefix) < 0) {
                         return false;
                     }
                     if (min != null) {
@@ -87,7 +88,7 @@ final class StatsAdmit {
                                 m.length > prefix.length
                                         ? java.util.Arrays.copyOf(m, prefix.length)
                                         : m;
-                        return Domain.compareUnsigned(head, prefix) <= 0;
+                        return Arrays.compareUnsigned(head, prefix) <= 0;
                     }
                     return true;
                 }

@@ -480,6 +480,6 @@ class PruningSoundnessTest {
         }
         byte[] x = ((String) a).getBytes(StandardCharsets.UTF_8);
         byte[] y = ((String) b).getBytes(StandardCharsets.UTF_8);
-        return dev.strata.shredding.layout.Domain.compareUnsigned(x, y);
+        return java.util.Arrays.compareUnsigned(x, y);
     }
 }
