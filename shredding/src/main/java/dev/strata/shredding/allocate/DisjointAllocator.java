@@ -45,7 +45,7 @@ final class DisjointAllocator extends ColumnAllocator {
     private int[] rank = new int[0];
     private int[] lastColumn = new int[0];
     private long[] order = new long[16];
-    private int[] misses = new int[16];
+    private final long[] claims;
     private int nextFresh;
     private long clock;
 
@@ -54,6 +54,7 @@ final class DisjointAllocator extends ColumnAllocator {
         lru = new LruAllocator(k);
         lastUsed = new long[k];
         usedThisRow = new boolean[k];
+        claims = new long[k];
     }
 
     @Override
@@ -186,27 +187,41 @@ final class DisjointAllocator extends ColumnAllocator {
         int k = mapping.length;
         if (order.length < n) {
             order = new long[Math.max(n, order.length * 2)];
-            misses = new int[order.length];
         }
+        // Each home goes to its claimant of lowest (rank, id); the others miss, and only the misses
+        // are sorted (a sort of every row's ids was a tenth of the writer's time).
+        long[] claim = claims;
+        Arrays.fill(claim, Long.MAX_VALUE);
+        long[] missed = order;
+        int missCount = 0;
         for (int i = 0; i < n; i++) {
             int id = ids[i];
             ensureId(id);
-            order[i] = ((long) rank[id] << 32) | id;
-        }
-        Arrays.sort(order, 0, n);
-        Arrays.fill(usedThisRow, false);
-        int missCount = 0;
-        for (int i = 0; i < n; i++) {
-            int id = (int) order[i];
+            long key = ((long) rank[id] << 32) | id;
             int h = home[id];
-            if (h >= 0 && !usedThisRow[h] && (i == 0 || (int) order[i - 1] != id)) {
-                take(mapping, h, id);
+            if (h < 0) {
+                missed[missCount++] = key;
+            } else if (key < claim[h]) {
+                if (claim[h] != Long.MAX_VALUE) {
+                    missed[missCount++] = claim[h];
+                }
+                claim[h] = key;
             } else {
-                misses[missCount++] = id;
+                // Taken by a key of lower rank, or this id again (a duplicate key).
+                missed[missCount++] = key;
             }
         }
+        Arrays.fill(usedThisRow, false);
+        for (int c = 0; c < k; c++) {
+            if (claim[c] != Long.MAX_VALUE) {
+                take(mapping, c, (int) claim[c]);
+            }
+        }
+        if (missCount > 1) {
+            Arrays.sort(missed, 0, missCount);
+        }
         for (int m = 0; m < missCount; m++) {
-            int id = misses[m];
+            int id = (int) missed[m];
             int last = lastColumn[id];
             int c = last >= 0 && !usedThisRow[last] ? last : leastRecentlyUsedFree(k);
             if (c < 0) {

@@ -3,12 +3,14 @@ package dev.strata.shredding.allocate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -187,5 +189,31 @@ class DisjointAllocatorTest {
             assertThat(placed).containsExactlyInAnyOrderElementsOf(expected);
             assertThat(a.overflowCount()).isEqualTo(Math.max(0, row.length - 40));
         }
+    }
+
+    @Test
+    void whenKeysSharingAHomeMeetTheKeyOfMoreSampleRowsKeepsIt() {
+        // a and b never meet in the sample, so they share a home; a is in more sample rows.
+        List<List<String>> sample = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            sample.add(List.of(i % 4 == 0 ? "b" : "a"));
+        }
+        List<int[]> rows = ids(sample);
+        int a = rows.get(1)[0];
+        int b = rows.get(0)[0];
+        ColumnAllocator allocator = write(PlacementPolicy.DISJOINT, 2, rows);
+        allocator.allocate(new int[] {a}, 1);
+        int home = Arrays.asList(box(allocator.mapping())).indexOf(a);
+        allocator.allocate(new int[] {b}, 1);
+        assertThat(allocator.mapping()[home]).as("b's home is a's").isEqualTo(b);
+        for (int[] row : List.of(new int[] {b, a}, new int[] {a, b})) {
+            allocator.allocate(row, 2);
+            assertThat(allocator.mapping()[home]).isEqualTo(a);
+            assertThat(allocator.mapping()[1 - home]).isEqualTo(b);
+        }
+    }
+
+    private static Integer[] box(int[] values) {
+        return Arrays.stream(values).boxed().toArray(Integer[]::new);
     }
 }
