@@ -104,4 +104,61 @@ class StatementErrorsTest extends StrataSparkTestBase {
         assertThat(values(sql("SHOW TBLPROPERTIES lake.f.opts ('snapshot.num-retained.min')")))
                 .isEqualTo(List.of(list("snapshot.num-retained.min", "5")));
     }
+
+    @Test
+    void misspelledPerColumnOptionsAreRefusedNamingTheColumnsKey() {
+        // Paimon keeps any fields.<column>.* key: these tables would have been created as plain
+        // MAPs, with Paimon's default K, and without the aggregate function.
+        String[][] cases = {
+            {"'fields.m.map.storage-layot' = 'shared-shredding'", "'fields.m.map.storage-layout'"},
+            {
+                "'fields.m.map.storage-layout' = 'shared-shredding', 'fields.m.map.max-columns' = '8'",
+                "'fields.m.map.shared-shredding.max-columns'"
+            },
+            {
+                "'fields.m.map.storage-layout' = 'shared-shredding',"
+                        + " 'fields.m.map.shared-shredding.max-colums' = '8'",
+                "'fields.m.map.shared-shredding.max-columns'"
+            },
+            {
+                "'merge-engine' = 'aggregation', 'fields.v.aggregate-functon' = 'sum'",
+                "'fields.v.aggregate-function'"
+            },
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(
+                            () ->
+                                    sql(
+                                            "CREATE TABLE lake.f.coltypo (id INT NOT NULL, v BIGINT,"
+                                                    + " m MAP<STRING, DOUBLE>) TBLPROPERTIES"
+                                                    + " ('primary-key' = 'id', 'bucket' = '1', "
+                                                    + c[0]
+                                                    + ")"))
+                    .as(c[0])
+                    .hasMessageContaining("for table lake.f.coltypo")
+                    .hasMessageContaining("close to " + c[1]);
+            assertThat(sql("SHOW TABLES IN lake.f LIKE 'coltypo'")).isEmpty();
+        }
+
+        // Paimon's and Strata's per-column keys, a group of columns, and a custom key far from
+        // every option pass; ALTER TABLE checks the keys it adds.
+        sql(
+                "CREATE TABLE lake.f.colopts (id INT NOT NULL, a BIGINT, b BIGINT, v BIGINT,"
+                        + " m MAP<STRING, DOUBLE>) TBLPROPERTIES ('primary-key' = 'id',"
+                        + " 'bucket' = '1', 'merge-engine' = 'partial-update',"
+                        + " 'fields.v.sequence-group' = 'a,b', 'fields.a.stats-mode' = 'full',"
+                        + " 'fields.m.map.storage-layout' = 'shared-shredding',"
+                        + " 'fields.m.map.shared-shredding.max-columns' = '8',"
+                        + " 'fields.m.owner-team' = 'ops')");
+        assertThat(values(sql("SHOW TBLPROPERTIES lake.f.colopts ('fields.m.owner-team')")))
+                .containsExactly(list("fields.m.owner-team", "ops"));
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.f.colopts SET TBLPROPERTIES"
+                                                + " ('fields.m.map.column-placement-policy' = 'lru')"))
+                .hasMessageContaining("'fields.m.map.column-placement-policy'")
+                .hasMessageContaining(
+                        "close to 'fields.m.map.shared-shredding.column-placement-policy'");
+    }
 }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.paimon.CoreOptions;
+import org.apache.paimon.mergetree.compact.PartialUpdateMergeFunction;
 import org.apache.paimon.options.ConfigOption;
 import org.apache.paimon.options.FallbackKey;
 import org.apache.paimon.schema.TableSchema;
@@ -21,14 +22,40 @@ import org.apache.paimon.schema.TableSchema;
  * typing mistakes away from one ({@code 'bukket'} for {@code 'bucket'}): Paimon keeps unknown keys
  * without a word, so a misspelled option would silently do nothing. Known keys are Paimon's {@link
  * CoreOptions#getOptions()} (with their fallback and deprecated keys) and Strata's table options.
- * Unknown keys far from every known key pass, as do {@code fields.<column>.*} keys (per-column
- * options Paimon matches by pattern) and keys listed in {@link CatalogSettings#CUSTOM_KEYS}, which
- * is how a table keeps an intentional custom key. Only keys a statement adds are checked, so
- * existing tables keep their options.
+ * Per-column keys ({@code fields.<column>.<option>}) are compared with the per-column options of
+ * Paimon and Strata ({@code 'fields.m.map.storage-layot'}). Unknown keys far from every known key
+ * pass, as do keys listed in {@link CatalogSettings#CUSTOM_KEYS}, which is how a table keeps an
+ * intentional custom key. Only keys a statement adds are checked, so existing tables keep their
+ * options.
  */
 final class OptionKeysCheck implements TableDefinitionCheck {
 
+    private static final String FIELDS = CoreOptions.FIELDS_PREFIX + ".";
+
     private static final Set<String> KNOWN = known();
+
+    /**
+     * What may follow {@code fields.<column>.}: Paimon's per-field options and Strata's per-column
+     * options.
+     */
+    private static final Set<String> COLUMN_SUFFIXES = columnSuffixes();
+
+    private static Set<String> columnSuffixes() {
+        Set<String> suffixes =
+                new TreeSet<>(
+                        List.of(
+                                CoreOptions.AGG_FUNCTION,
+                                CoreOptions.IGNORE_RETRACT,
+                                CoreOptions.NESTED_KEY,
+                                CoreOptions.COUNT_LIMIT,
+                                CoreOptions.DISTINCT,
+                                CoreOptions.LIST_AGG_DELIMITER,
+                                CoreOptions.MERGE_MAP_TS_FIELD,
+                                CoreOptions.STATS_MODE_SUFFIX,
+                                PartialUpdateMergeFunction.SEQUENCE_GROUP));
+        suffixes.addAll(OptionsCatalogue.strataColumnKeySuffixes());
+        return Collections.unmodifiableSet(suffixes);
+    }
 
     private static Set<String> known() {
         Set<String> keys = new TreeSet<>();
@@ -54,13 +81,11 @@ final class OptionKeysCheck implements TableDefinitionCheck {
                         .map(String::trim)
                         .collect(Collectors.toSet());
         for (String key : options.keySet()) {
-            if (before.containsKey(key)
-                    || KNOWN.contains(key)
-                    || custom.contains(key)
-                    || key.startsWith("fields.")) {
+            if (before.containsKey(key) || KNOWN.contains(key) || custom.contains(key)) {
                 continue;
             }
-            List<String> close = closeKeys(key);
+            List<String> close =
+                    key.startsWith(FIELDS) ? closeColumnKeys(key, proposed) : closeKeys(key);
             if (!close.isEmpty()) {
                 throw new IllegalArgumentException(
                         String.format(
@@ -79,15 +104,77 @@ final class OptionKeysCheck implements TableDefinitionCheck {
         }
     }
 
+    /**
+     * For a key {@code fields.<columns>.<suffix>} naming columns of the table (one, or several
+     * separated by commas, as {@code sequence-group} takes) with a suffix that is no per-column
+     * option: the known keys of those columns it is probably meant as, a typing mistake or two away
+     * ({@code map.storage-layot}) or with parts left out ({@code map.max-columns} for {@code
+     * map.shared-shredding.max-columns}). Keys of other columns are left to the checks that know
+     * them, unknown suffixes far from every option pass.
+     */
+    static List<String> closeColumnKeys(String key, TableSchema schema) {
+        Set<String> columns = new TreeSet<>(schema.fieldNames());
+        String rest = key.substring(FIELDS.length());
+        for (int dot = rest.indexOf('.'); dot > 0; dot = rest.indexOf('.', dot + 1)) {
+            String named = rest.substring(0, dot);
+            if (!Arrays.stream(named.split(",", -1)).allMatch(columns::contains)) {
+                continue;
+            }
+            String suffix = rest.substring(dot + 1);
+            if (COLUMN_SUFFIXES.contains(suffix)) {
+                return List.of();
+            }
+            List<String> found = new ArrayList<>();
+            for (String known : close(suffix, COLUMN_SUFFIXES)) {
+                found.add(FIELDS + named + "." + known);
+            }
+            if (found.isEmpty()) {
+                for (String known : COLUMN_SUFFIXES) {
+                    if (partsOf(suffix, known)) {
+                        found.add(FIELDS + named + "." + known);
+                    }
+                }
+            }
+            return found;
+        }
+        return List.of();
+    }
+
+    /**
+     * Whether {@code suffix} is {@code known} with some of its dotted parts left out, the last kept
+     * ({@code map.max-columns} of {@code map.shared-shredding.max-columns}).
+     */
+    private static boolean partsOf(String suffix, String known) {
+        String[] parts = suffix.toLowerCase(Locale.ROOT).split("\\.");
+        String[] knownParts = known.split("\\.");
+        if (!parts[parts.length - 1].equals(knownParts[knownParts.length - 1])) {
+            return false;
+        }
+        int at = 0;
+        for (String part : parts) {
+            while (at < knownParts.length && !knownParts[at].equals(part)) {
+                at++;
+            }
+            if (at++ == knownParts.length) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The known keys within a typing mistake or two of {@code key}, closest first. */
     static List<String> closeKeys(String key) {
+        return close(key, KNOWN);
+    }
+
+    private static List<String> close(String key, Set<String> knownKeys) {
         String k = key.toLowerCase(Locale.ROOT);
         // one edit for short keys, two for longer ones: 'bukket' (1 from 'bucket'), but not every
         // short custom key next to some option
         int limit = k.length() < 10 ? 1 : 2;
         List<String> found = new ArrayList<>();
         for (int d = 0; d <= limit && found.isEmpty(); d++) {
-            for (String known : KNOWN) {
+            for (String known : knownKeys) {
                 if (Math.abs(known.length() - k.length()) <= d && distance(k, known) == d) {
                     found.add(known);
                 }

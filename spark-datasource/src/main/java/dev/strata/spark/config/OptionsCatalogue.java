@@ -53,6 +53,9 @@ public final class OptionsCatalogue {
         }
     }
 
+    /** The column placeholder in per-column keys. */
+    private static final String COLUMN = "<col>";
+
     private static final List<Entry> ENTRIES = entries();
 
     private OptionsCatalogue() {}
@@ -100,7 +103,7 @@ public final class OptionsCatalogue {
                                 + " engines](#other-paimon-engines-and-the-keys-of-earlier-versions)"));
         e.add(
                 new Entry(
-                        FullTextDefinition.columnOptionsKey("<col>"),
+                        FullTextDefinition.columnOptionsKey(COLUMN),
                         Kind.TABLE,
                         "a JSON object",
                         "the indexed column's analyzer options (`"
@@ -110,7 +113,7 @@ public final class OptionsCatalogue {
                                 + "<option>` keys set them for the table"));
         e.add(
                 new Entry(
-                        ShreddingOptions.strataPolicyKey("<col>"),
+                        ShreddingOptions.strataPolicyKey(COLUMN),
                         Kind.TABLE,
                         "`"
                                 + PlacementPolicy.DISJOINT.optionValue()
@@ -119,7 +122,7 @@ public final class OptionsCatalogue {
                                 + "`",
                         "Strata's writers place the shredded map's keys with Strata's own policy"
                                 + " instead of Paimon's `"
-                                + ShreddingOptions.policyKey("<col>")
+                                + ShreddingOptions.policyKey(COLUMN)
                                 + "`; with neither key set Strata's writers use `"
                                 + ShreddingOptions.DEFAULT_POLICY.optionValue()
                                 + "`"));
@@ -135,7 +138,7 @@ public final class OptionsCatalogue {
                         "readers verify each Parquet page's CRC before decoding it"));
         e.add(
                 new Entry(
-                        ShreddingOptions.layoutKey("<col>"),
+                        ShreddingOptions.layoutKey(COLUMN),
                         Kind.PAIMON_TABLE,
                         "`"
                                 + ShreddingOptions.LAYOUT_SHARED
@@ -148,13 +151,13 @@ public final class OptionsCatalogue {
                                 + " layout (see [Shredded MAP columns](#shredded-map-columns))"));
         e.add(
                 new Entry(
-                        ShreddingOptions.maxColumnsKey("<col>"),
+                        ShreddingOptions.maxColumnsKey(COLUMN),
                         Kind.PAIMON_TABLE,
                         "an integer > 0 (default `" + ShreddingOptions.DEFAULT_MAX_COLUMNS + "`)",
                         "K, the most shared sub-columns a file spreads the values over"));
         e.add(
                 new Entry(
-                        ShreddingOptions.policyKey("<col>"),
+                        ShreddingOptions.policyKey(COLUMN),
                         Kind.PAIMON_TABLE,
                         "`plain`, `sequential` or `lru` (default)",
                         "Paimon's placement of keys in the shared sub-columns"));
@@ -191,6 +194,23 @@ public final class OptionsCatalogue {
             keys.add(FullTextDefinition.FULL_TEXT_PREFIX + k);
         }
         return keys;
+    }
+
+    /**
+     * What follows {@code fields.<column>.} in Strata's per-column table option keys (and in the
+     * full-text key of earlier versions, still read).
+     */
+    public static Set<String> strataColumnKeySuffixes() {
+        String prefix = "fields." + COLUMN + ".";
+        Set<String> suffixes = new LinkedHashSet<>();
+        for (Entry e : ENTRIES) {
+            if ((e.kind() == Kind.TABLE || e.kind() == Kind.PAIMON_TABLE)
+                    && e.key().startsWith(prefix)) {
+                suffixes.add(e.key().substring(prefix.length()));
+            }
+        }
+        suffixes.add(FullTextDefinition.legacyColumnOptionsKey(COLUMN).substring(prefix.length()));
+        return suffixes;
     }
 
     /** The README's option table. */
