@@ -18,9 +18,10 @@ import java.util.List;
  * taken by descending row count (then id) and each gets as home the column whose keys so far share
  * the fewest rows with it (among columns it shares none with, the one with most rows: the evidence
  * that they exclude each other); then every key is moved to the column it conflicts least with
- * given all other homes (up to {@value #REPAIR_PASSES} rounds), which repairs early choices made on
- * little evidence. A key present in every row conflicts with every other key, so it ends up alone
- * in its column. When the homes would still collide in more than {@value
+ * given all other homes (up to {@value #REPAIR_PASSES} rounds, fewer when a round removes less than
+ * half of the collisions and leaves them above the limit below), which repairs early choices made
+ * on little evidence. A key present in every row conflicts with every other key, so it ends up
+ * alone in its column. When the homes would still collide in more than {@value
  * #MAX_CONFLICT_RATE_PERCENT} % of the sample's entries (keys meeting at random, a long tail) the
  * file is placed as {@link LruAllocator} does: homes would only add wandering there.
  *
@@ -39,6 +40,7 @@ final class DisjointAllocator extends ColumnAllocator {
 
     private final LruAllocator lru;
     private boolean planned;
+    private int repairPasses;
     private final long[] lastUsed;
     private final boolean[] usedThisRow;
     private int[] home = new int[0];
@@ -121,8 +123,15 @@ final class DisjointAllocator extends ColumnAllocator {
             home[x] = best;
             load[best] += count[x];
         }
+        long entries = 0;
+        for (int[] r : rows) {
+            entries += r.length;
+        }
+        long collisions = collisions(rows);
         boolean moved = true;
+        repairPasses = 0;
         for (int pass = 0; pass < REPAIR_PASSES && moved; pass++) {
+            repairPasses++;
             moved = false;
             for (int x : sorted) {
                 conflictsOf(x, rows, rowsOf[x], count[x], conflicts);
@@ -138,17 +147,14 @@ final class DisjointAllocator extends ColumnAllocator {
                 home[x] = best;
                 load[best] += count[x];
             }
-        }
-        long entries = 0;
-        long collisions = 0;
-        for (int[] r : rows) {
-            Arrays.fill(usedThisRow, false);
-            for (int id : r) {
-                entries++;
-                if (usedThisRow[home[id]]) {
-                    collisions++;
-                }
-                usedThisRow[home[id]] = true;
+            long after = collisions(rows);
+            // Keys meeting at random: a pass removes few collisions and the homes will not get
+            // under the limit (the passes left would cost as much as this one for nothing).
+            boolean hopeless =
+                    after * 100 > entries * MAX_CONFLICT_RATE_PERCENT && after * 2 > collisions;
+            collisions = after;
+            if (hopeless) {
+                break;
             }
         }
         planned = collisions * 100 <= entries * MAX_CONFLICT_RATE_PERCENT;
@@ -167,6 +173,26 @@ final class DisjointAllocator extends ColumnAllocator {
                 }
             }
         }
+    }
+
+    /** The sample entries whose home another entry of their row already took. */
+    private long collisions(List<int[]> rows) {
+        long collisions = 0;
+        for (int[] r : rows) {
+            Arrays.fill(usedThisRow, false);
+            for (int id : r) {
+                if (usedThisRow[home[id]]) {
+                    collisions++;
+                }
+                usedThisRow[home[id]] = true;
+            }
+        }
+        return collisions;
+    }
+
+    /** The rounds of repair the last {@link #plan} ran. */
+    int repairPasses() {
+        return repairPasses;
     }
 
     /** Whether the sample gave homes (false: placed as LRU). */

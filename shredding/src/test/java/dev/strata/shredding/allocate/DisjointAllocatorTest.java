@@ -146,6 +146,8 @@ class DisjointAllocatorTest {
         ColumnAllocator disjoint = PlacementPolicy.DISJOINT.newAllocator(50);
         disjoint.plan(rows.subList(0, SAMPLE));
         assertThat(((DisjointAllocator) disjoint).planned()).isFalse();
+        // One round of repair shows the homes will not do; the others are not run.
+        assertThat(((DisjointAllocator) disjoint).repairPasses()).isEqualTo(1);
         ColumnAllocator lru = PlacementPolicy.LRU.newAllocator(50);
         for (int[] row : rows) {
             disjoint.allocate(row, row.length);
