@@ -106,6 +106,12 @@ class AllocatorTest {
         assertThat(b.maxRowWidth()).isZero();
         assertThat(place(b, 7)).containsExactly(7, -1);
         assertThat(b.maxRowWidth()).isEqualTo(1);
+
+        // A row's misses are placed in ascending id order, whatever the entry order: 3 takes the
+        // never-used column, then 7 evicts 5.
+        ColumnAllocator c = PlacementPolicy.LRU.newAllocator(2);
+        assertThat(place(c, 5)).containsExactly(5, -1);
+        assertThat(place(c, 7, 3)).containsExactly(7, 3);
     }
 
     @Test
