@@ -152,6 +152,10 @@ class StatementErrorsTest extends StrataSparkTestBase {
                         + " 'fields.m.owner-team' = 'ops')");
         assertThat(values(sql("SHOW TBLPROPERTIES lake.f.colopts ('fields.m.owner-team')")))
                 .containsExactly(list("fields.m.owner-team", "ops"));
+        // A column name with a dot: the key names column `a.b`, not column a.
+        sql(
+                "CREATE TABLE lake.f.dotted (a INT, `a.b` BIGINT) TBLPROPERTIES"
+                        + " ('fields.a.b.stats-mode' = 'full')");
         assertThatThrownBy(
                         () ->
                                 sql(

@@ -115,29 +115,33 @@ final class OptionKeysCheck implements TableDefinitionCheck {
     static List<String> closeColumnKeys(String key, TableSchema schema) {
         Set<String> columns = new TreeSet<>(schema.fieldNames());
         String rest = key.substring(FIELDS.length());
+        // Column names may hold dots: every split naming columns is tried before suggesting.
+        List<Integer> splits = new ArrayList<>();
         for (int dot = rest.indexOf('.'); dot > 0; dot = rest.indexOf('.', dot + 1)) {
-            String named = rest.substring(0, dot);
-            if (!Arrays.stream(named.split(",", -1)).allMatch(columns::contains)) {
-                continue;
+            if (Arrays.stream(rest.substring(0, dot).split(",", -1)).allMatch(columns::contains)) {
+                if (COLUMN_SUFFIXES.contains(rest.substring(dot + 1))) {
+                    return List.of();
+                }
+                splits.add(dot);
             }
-            String suffix = rest.substring(dot + 1);
-            if (COLUMN_SUFFIXES.contains(suffix)) {
-                return List.of();
-            }
-            List<String> found = new ArrayList<>();
-            for (String known : close(suffix, COLUMN_SUFFIXES)) {
-                found.add(FIELDS + named + "." + known);
-            }
-            if (found.isEmpty()) {
-                for (String known : COLUMN_SUFFIXES) {
-                    if (partsOf(suffix, known)) {
-                        found.add(FIELDS + named + "." + known);
-                    }
+        }
+        if (splits.isEmpty()) {
+            return List.of();
+        }
+        String named = rest.substring(0, splits.get(0));
+        String suffix = rest.substring(splits.get(0) + 1);
+        List<String> found = new ArrayList<>();
+        for (String known : close(suffix, COLUMN_SUFFIXES)) {
+            found.add(FIELDS + named + "." + known);
+        }
+        if (found.isEmpty()) {
+            for (String known : COLUMN_SUFFIXES) {
+                if (partsOf(suffix, known)) {
+                    found.add(FIELDS + named + "." + known);
                 }
             }
-            return found;
         }
-        return List.of();
+        return found;
     }
 
     /**
