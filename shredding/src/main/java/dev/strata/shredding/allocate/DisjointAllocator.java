@@ -46,7 +46,10 @@ final class DisjointAllocator extends ColumnAllocator {
     private int[] home = new int[0];
     private int[] rank = new int[0];
     private int[] lastColumn = new int[0];
-    private long[] order = new long[16];
+
+    /** A row's ids that did not take their home, as (rank, id). */
+    private long[] missed = new long[16];
+
     private final long[] claims;
     private int nextFresh;
     private long clock;
@@ -211,14 +214,13 @@ final class DisjointAllocator extends ColumnAllocator {
             return;
         }
         int k = mapping.length;
-        if (order.length < n) {
-            order = new long[Math.max(n, order.length * 2)];
+        if (missed.length < n) {
+            missed = new long[Math.max(n, missed.length * 2)];
         }
         // Each home goes to its claimant of lowest (rank, id); the others miss, and only the misses
         // are sorted (a sort of every row's ids was a tenth of the writer's time).
         long[] claim = claims;
         Arrays.fill(claim, Long.MAX_VALUE);
-        long[] missed = order;
         int missCount = 0;
         for (int i = 0; i < n; i++) {
             int id = ids[i];

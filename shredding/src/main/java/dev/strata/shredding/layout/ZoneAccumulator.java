@@ -1,5 +1,6 @@
 package dev.strata.shredding.layout;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -76,9 +77,15 @@ public final class ZoneAccumulator {
                 }
                 break;
             case BYTES:
+                if (domainValue != null) {
+                    byte[] bytes = (byte[]) domainValue;
+                    addBytes(id, bytes, 0, bytes.length);
+                    return;
+                }
+                break;
             case DECIMAL:
                 if (domainValue != null) {
-                    objectValue(id, domainValue);
+                    decimalValue(id, (BigDecimal) domainValue);
                 }
                 break;
             default:
@@ -87,22 +94,27 @@ public final class ZoneAccumulator {
         stats[at]++;
     }
 
-    private void objectValue(int id, Object v) {
-        if (id >= min.length) {
-            int n = Math.max(id + 1, min.length * 2);
-            min = Arrays.copyOf(min, n);
-            max = Arrays.copyOf(max, n);
-        }
+    private void decimalValue(int id, BigDecimal v) {
+        boundsFor(id);
         if (min[id] == null) {
             min[id] = v;
             max[id] = v;
             return;
         }
-        if (Domain.compare(kind, v, min[id]) < 0) {
+        if (v.compareTo((BigDecimal) min[id]) < 0) {
             min[id] = v;
         }
-        if (Domain.compare(kind, v, max[id]) > 0) {
+        if (v.compareTo((BigDecimal) max[id]) > 0) {
             max[id] = v;
+        }
+    }
+
+    /** Makes room for the BYTES/DECIMAL bounds of {@code id}. */
+    private void boundsFor(int id) {
+        if (id >= min.length) {
+            int n = Math.max(id + 1, min.length * 2);
+            min = Arrays.copyOf(min, n);
+            max = Arrays.copyOf(max, n);
         }
     }
 
@@ -128,16 +140,12 @@ public final class ZoneAccumulator {
     /**
      * {@link #add} for a non-null value of a {@link ValueKind#BYTES} column, read in place: the
      * bytes are copied only when they become a bound (per-value copies were a third of a STRING
-     * map's zone statistics).
+     * map's zone statistics). Every BYTES bound is kept here, also {@link #add}'s.
      */
     public void addBytes(int id, byte[] bytes, int offset, int length) {
         int at = record(id);
         stats[at]++;
-        if (id >= min.length) {
-            int n = Math.max(id + 1, min.length * 2);
-            min = Arrays.copyOf(min, n);
-            max = Arrays.copyOf(max, n);
-        }
+        boundsFor(id);
         byte[] lo = (byte[]) min[id];
         if (lo == null) {
             byte[] v = Arrays.copyOfRange(bytes, offset, offset + length);

@@ -117,8 +117,7 @@ final class ShreddedMapWriter {
             default:
                 prim = PRIM_NONE;
         }
-        this.stringValues =
-                kind == ValueKind.BYTES && valueType.is(DataTypeFamily.CHARACTER_STRING);
+        this.stringValues = valueType.is(DataTypeFamily.CHARACTER_STRING);
         List<String> path = List.of(column);
         this.valueColumns = new ValueWriters.Node[k];
         this.primitiveWriters = new ColumnWriter[k];

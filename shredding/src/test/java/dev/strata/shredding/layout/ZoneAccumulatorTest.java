@@ -11,9 +11,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * STRING zone statistics taken in place ({@link ZoneAccumulator#addBytes}) against bounds computed
- * from the values themselves, over two row groups of strings that share prefixes, are empty,
- * non-ASCII or longer than a footer bound.
+ * BYTES zone statistics, STRING values taken in place ({@link ZoneAccumulator#addBytes}) and BINARY
+ * ones as arrays ({@link ZoneAccumulator#add}), against bounds computed from the values themselves,
+ * over two row groups of strings that share prefixes, are empty, non-ASCII or longer than a footer
+ * bound.
  */
 class ZoneAccumulatorTest {
 
@@ -40,7 +41,14 @@ class ZoneAccumulatorTest {
                 int offset = random.nextInt(5);
                 byte[] buffer = new byte[offset + value.length + random.nextInt(5)];
                 System.arraycopy(value, 0, buffer, offset, value.length);
-                zones.addBytes(id, buffer, offset, value.length);
+                if (random.nextInt(3) == 0) {
+                    // BINARY values come through add() as whole arrays, kept by the same rule.
+                    byte[] whole = Arrays.copyOfRange(buffer, offset, offset + value.length);
+                    zones.add(id, false, whole);
+                    Arrays.fill(whole, (byte) 0);
+                } else {
+                    zones.addBytes(id, buffer, offset, value.length);
+                }
                 Arrays.fill(buffer, (byte) 0);
                 min.merge(id, value, (a, b) -> Arrays.compareUnsigned(a, b) <= 0 ? a : b);
                 max.merge(id, value, (a, b) -> Arrays.compareUnsigned(a, b) >= 0 ? a : b);

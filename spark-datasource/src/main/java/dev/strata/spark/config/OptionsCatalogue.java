@@ -204,8 +204,7 @@ public final class OptionsCatalogue {
         String prefix = "fields." + COLUMN + ".";
         Set<String> suffixes = new LinkedHashSet<>();
         for (Entry e : ENTRIES) {
-            if ((e.kind() == Kind.TABLE || e.kind() == Kind.PAIMON_TABLE)
-                    && e.key().startsWith(prefix)) {
+            if (e.key().startsWith(prefix)) {
                 suffixes.add(e.key().substring(prefix.length()));
             }
         }
