@@ -15,12 +15,13 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 /**
  * Reads a row group's {@code __field_mapping} at the column positions of a lookup's keys only (S_g,
  * from one column up to all K). The layout writes exactly K ids per row whose map is not NULL, in
- * column order (the ids are never NULL); a NULL map, or a NULL mapping, is one entry with a lower
- * definition level. So the id of column c of a row is its entry c: the probe reads those entries
- * and skips the others: RLE runs by count, whole bit-packed groups of dictionary ids by their byte
- * width. The levels of every skipped entry are still checked (RLE runs once, bit-packed groups
- * value by value) to be those of a K-id row (repetition 1, definition 4), so a row that does not
- * hold exactly K ids fails naming the file, as with the full decode. Rows may span pages.
+ * column order (the ids are never NULL); a NULL map is one entry at definition level 0, and any
+ * other row that does not hold K ids fails ({@link FieldMappingWindow}). So the id of column c of a
+ * row is its entry c: the probe reads those entries and skips the others: RLE runs by count, whole
+ * bit-packed groups of dictionary ids by their byte width. The levels of every skipped entry are
+ * still checked (RLE runs once, bit-packed groups value by value) to be those of a K-id row
+ * (repetition 1, definition 4), so a row that does not hold exactly K ids fails naming the file, as
+ * with the full decode. Rows may span pages.
  *
  * <p>What a window yields is the probed entries that name a wanted key, as (row, position, id)
  * triples in row order: a key in few rows is then found without a pass over every probed entry of
@@ -225,8 +226,11 @@ final class MappingProbe extends PageStream {
                 throw notK();
             }
             firstDef[r] = dl;
-            if (dl != ID_DEF) { // a NULL map or mapping: one entry, no id
+            if (dl == 0) { // a NULL map: one entry, no id
                 continue;
+            }
+            if (dl != ID_DEF) { // a NULL or empty mapping, or a NULL id, in a map that is not NULL
+                throw notK();
             }
             if (pageLeft >= k - 1) {
                 // The row's other K-1 entries are on this page: their levels are checked in one

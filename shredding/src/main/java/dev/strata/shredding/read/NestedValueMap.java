@@ -24,12 +24,9 @@ import org.apache.parquet.schema.Type;
  * A shredded map whose values are nested (ROW, ARRAY or MAP values), for the row path, whole or by
  * selected keys: each {@code __col_c} is assembled as a {@link NestedField} of the value type and
  * the overflow as one of {@code MAP<INT, V>}; the row's {@code __field_mapping} says which key each
- * column holds. A whole map lists the keys the mapping places in {@code __col_0 .. __col_{K-1}} in
- * column order, then the row's overflow entries in file order; ids outside the key dictionary (-1
- * marks an unused column) hold no entry. With selected keys a row's map holds, per requested key in
- * request order, the value of the first read column whose mapping holds the key's id, else of the
- * row's first overflow entry naming it; only the columns of S(k) of the requested keys are read,
- * and the overflow only when a key is in O.
+ * column holds, by the rule of {@link FieldMappingWindow}. With selected keys a row's map holds the
+ * requested keys present, in request order; only the columns of S(k) of the requested keys are
+ * read, and the overflow only when a key is in O.
  */
 final class NestedValueMap extends ShreddedColumns.Field {
 
@@ -44,11 +41,7 @@ final class NestedValueMap extends ShreddedColumns.Field {
     private final int[] selectedIds;
 
     private final BinaryString[] selectedStrings;
-    private boolean mapOptional;
-    private ColumnCursor mapping;
-
-    /** Per window entry of the mapping, the id it holds (-1: NULL). */
-    private int[] mappingIds = new int[0];
+    private FieldMappingWindow mapping;
 
     /** The read value columns, by column index (null where not read), and the overflow. */
     private NestedField[] cols;
@@ -118,7 +111,7 @@ final class NestedValueMap extends ShreddedColumns.Field {
     @Override
     void load(PageReadStore pages, MessageType schema) throws IOException {
         GroupType physical = schema.getType(name).asGroupType();
-        mapOptional = physical.getRepetition() == Type.Repetition.OPTIONAL;
+        boolean mapOptional = physical.getRepetition() == Type.Repetition.OPTIONAL;
         GroupType fm = physical.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
         ColumnDescriptor d =
                 schema.getColumnDescription(
@@ -128,13 +121,7 @@ final class NestedValueMap extends ShreddedColumns.Field {
                             fm.getType(0).getName(),
                             fm.getType(0).asGroupType().getType(0).getName()
                         });
-        if (d.getMaxRepetitionLevel() != 1) {
-            throw corrupt(
-                    "its __field_mapping has repetition level "
-                            + d.getMaxRepetitionLevel()
-                            + ", not 1");
-        }
-        mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+        mapping = FieldMappingWindow.open(pages, d, file, name, meta.numColumns(), mapOptional);
         cols = new NestedField[meta.numColumns()];
         overflow = null;
         for (Type t : physical.getFields()) {
@@ -180,15 +167,7 @@ final class NestedValueMap extends ShreddedColumns.Field {
 
     @Override
     void window(int from, int n) throws IOException {
-        mapping.seek(from);
-        mapping.next(n);
-        if (mappingIds.length < mapping.entries) {
-            mappingIds = new int[Math.max(mapping.entries, mappingIds.length * 2)];
-        }
-        int value = 0;
-        for (int e = 0; e < mapping.entries; e++) {
-            mappingIds[e] = mapping.def[e] == mapping.maxDef ? mapping.ints[value++] : -1;
-        }
+        mapping.window(from, n);
         for (NestedField c : cols) {
             if (c != null) {
                 c.window(from, n);
@@ -216,25 +195,18 @@ final class NestedValueMap extends ShreddedColumns.Field {
 
     @Override
     public Object get(int r) {
-        int start = mapping.rowStart[r];
-        int end = mapping.rowStart[r + 1];
-        if (mapOptional && mapping.def[start] == 0) {
+        if (mapping.isNull(r)) {
             return null;
-        }
-        // The mapping's ids of this row, by column (its entries hold a value where def is the
-        // maximum).
-        int[] ids = new int[end - start];
-        for (int e = start; e < end; e++) {
-            ids[e - start] = mappingIds[e];
         }
         InternalMap ovf = overflow == null ? null : (InternalMap) overflow.get(r);
         Object[] ovfValues = ovf == null ? null : ((GenericArray) ovf.valueArray()).toObjectArray();
         if (selected == null) {
             List<Object> keys = new ArrayList<>();
             List<Object> values = new ArrayList<>();
-            for (int c = 0; c < ids.length && c < cols.length; c++) {
-                if (ids[c] >= 0 && ids[c] < keyStrings.length && cols[c] != null) {
-                    keys.add(keyStrings[ids[c]]);
+            for (int c = 0; c < cols.length; c++) {
+                int id = mapping.id(r, c);
+                if (id >= 0 && id < keyStrings.length && cols[c] != null) {
+                    keys.add(keyStrings[id]);
                     values.add(cols[c].get(r));
                 }
             }
@@ -255,8 +227,8 @@ final class NestedValueMap extends ShreddedColumns.Field {
                 continue;
             }
             boolean found = false;
-            for (int c = 0; c < ids.length && c < cols.length && !found; c++) {
-                if (ids[c] == id && cols[c] != null) {
+            for (int c = 0; c < cols.length && !found; c++) {
+                if (cols[c] != null && mapping.id(r, c) == id) {
                     keys.add(selectedStrings[j]);
                     values.add(cols[c].get(r));
                     found = true;

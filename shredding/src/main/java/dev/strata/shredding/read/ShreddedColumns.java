@@ -876,7 +876,7 @@ public final class ShreddedColumns implements Closeable {
         private final DataType valueType;
         private GroupKeyPlan plan;
         private boolean mapOptional;
-        private ColumnCursor mapping;
+        private FieldMappingWindow mapping;
 
         /**
          * Instead of {@link #mapping} when the group's keys sit in few columns: the mapping at
@@ -932,7 +932,6 @@ public final class ShreddedColumns implements Closeable {
          */
         private int[][] colOrdinals;
 
-        private int[] mappingValues = new int[0];
         private boolean[] nullMap = new boolean[0];
 
         /**
@@ -1057,21 +1056,10 @@ public final class ShreddedColumns implements Closeable {
             mapping = null;
             if (plan.mappingNeeded()) {
                 ColumnDescriptor d = fieldMapping(schema, requested, name);
-                if (d.getMaxRepetitionLevel() != 1 || d.getMaxDefinitionLevel() != 4) {
-                    throw new DamagedFileException(
-                            file,
-                            "__field_mapping levels",
-                            "repetition level 1 and definition level 4",
-                            "repetition level "
-                                    + d.getMaxRepetitionLevel()
-                                    + " and definition level "
-                                    + d.getMaxDefinitionLevel(),
-                            DamagedFileException.NOT_WRITTEN_BY_STRATA,
-                            null);
-                }
+                FieldMappingWindow.checkLevels(d, file, mapOptional);
                 int[] probed = probedColumns();
                 probe = null;
-                if (MappingProbe.canProbe(chunkOf(d), meta.numColumns())) {
+                if (mapOptional && MappingProbe.canProbe(chunkOf(d), meta.numColumns())) {
                     probe =
                             new MappingProbe(
                                     pages.getPageReader(d),
@@ -1088,7 +1076,9 @@ public final class ShreddedColumns implements Closeable {
                         probeIndex[probed[i]] = i;
                     }
                 } else {
-                    mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+                    mapping =
+                            FieldMappingWindow.open(
+                                    pages, d, file, name, meta.numColumns(), mapOptional);
                 }
             } else {
                 probe = null;
@@ -1184,8 +1174,7 @@ public final class ShreddedColumns implements Closeable {
         @Override
         void window(int from, int n) throws IOException {
             if (mapping != null) {
-                mapping.seek(from);
-                mapping.next(n);
+                mapping.window(from, n);
             }
             if (probe != null) {
                 probe.seek(from);
@@ -1228,10 +1217,12 @@ public final class ShreddedColumns implements Closeable {
             Arrays.fill(nullMap, 0, n, false);
             if (mapOptional) {
                 ColumnCursor levels =
-                        mapping != null
-                                ? mapping
-                                : cols > 0 ? chunks[0] : overflow != null ? overflow.keys : null;
-                if (probe != null) {
+                        cols > 0 ? chunks[0] : overflow != null ? overflow.keys : null;
+                if (mapping != null) {
+                    for (int r = 0; r < n; r++) {
+                        nullMap[r] = mapping.isNull(r);
+                    }
+                } else if (probe != null) {
                     for (int r = 0; r < n; r++) {
                         nullMap[r] = probe.firstDef[r] == 0;
                     }
@@ -1239,15 +1230,6 @@ public final class ShreddedColumns implements Closeable {
                     for (int r = 0; r < n; r++) {
                         nullMap[r] = levels.def[levels.rowStart[r]] == 0;
                     }
-                }
-            }
-            if (mapping != null) {
-                if (mappingValues.length < mapping.entries) {
-                    mappingValues = new int[Math.max(mapping.entries, mappingValues.length * 2)];
-                }
-                int v = 0;
-                for (int e = 0; e < mapping.entries; e++) {
-                    mappingValues[e] = mapping.def[e] == 4 ? mapping.ints[v++] : -1;
                 }
             }
             for (int j = 0; j < keys.size(); j++) {
@@ -1349,12 +1331,11 @@ public final class ShreddedColumns implements Closeable {
         private void fromMapping(int j, int c, int ci, int[] ords, int n) {
             int[] src = source[j];
             int[] ord = ordinal[j];
-            int[] starts = mapping.rowStart;
-            int[] values = mappingValues;
+            int[] mapped = mapping.ids();
+            int k = meta.numColumns();
             int id = ids[j];
-            for (int r = 0; r < n; r++) {
-                int base = starts[r];
-                if (src[r] < 0 && c < starts[r + 1] - base && values[base + c] == id) {
+            for (int r = 0, at = c; r < n; r++, at += k) {
+                if (src[r] < 0 && !nullMap[r] && mapped[at] == id) {
                     src[r] = ci;
                     ord[r] = ords[r];
                 }
@@ -1465,7 +1446,7 @@ public final class ShreddedColumns implements Closeable {
         private final BinaryString[] keyStrings;
         private final int k;
         private boolean mapOptional;
-        private ColumnCursor mapping;
+        private FieldMappingWindow mapping;
 
         /**
          * The value cursors: {@code __col_0 .. __col_{K-1}}, then the overflow's values when the
@@ -1509,21 +1490,14 @@ public final class ShreddedColumns implements Closeable {
         void load(PageReadStore pages, MessageType schema) throws IOException {
             GroupType physical = schema.getType(name).asGroupType();
             mapOptional = physical.getRepetition() == Type.Repetition.OPTIONAL;
-            ColumnDescriptor d = fieldMapping(schema, physical, name);
-            if (d.getMaxRepetitionLevel() != 1
-                    || d.getMaxDefinitionLevel() < (mapOptional ? 2 : 1)) {
-                throw new DamagedFileException(
-                        file,
-                        "__field_mapping of column " + name,
-                        "a list of INT32 (repetition level 1)",
-                        "repetition level "
-                                + d.getMaxRepetitionLevel()
-                                + " and definition level "
-                                + d.getMaxDefinitionLevel(),
-                        DamagedFileException.NOT_WRITTEN_BY_STRATA,
-                        null);
-            }
-            mapping = new ColumnCursor(pages.getPageReader(d), d, file);
+            mapping =
+                    FieldMappingWindow.open(
+                            pages,
+                            fieldMapping(schema, physical, name),
+                            file,
+                            name,
+                            k,
+                            mapOptional);
             ColumnCursor[] read = new ColumnCursor[k + 1];
             PaimonValues.Value[] values = new PaimonValues.Value[k + 1];
             for (Type t : physical.getFields()) {
@@ -1573,8 +1547,7 @@ public final class ShreddedColumns implements Closeable {
 
         @Override
         void window(int from, int n) throws IOException {
-            mapping.seek(from);
-            mapping.next(n);
+            mapping.window(from, n);
             for (int c = 0; c < k; c++) {
                 ColumnCursor col = chunks[c];
                 col.seek(from);
@@ -1603,41 +1576,17 @@ public final class ShreddedColumns implements Closeable {
                 entryChunk = new int[capacity];
                 entryOrdinal = new int[capacity];
             }
-            int[] starts = mapping.rowStart;
-            int[] def = mapping.def;
-            int maxDef = mapping.maxDef;
-            int value = 0;
+            int[] ids = mapping.ids();
             int entries = 0;
             int ovfEntry = 0;
             int keyOrdinal = 0;
             int valueOrdinal = 0;
             for (int r = 0; r < n; r++) {
                 entryStart[r] = entries;
-                int base = starts[r];
-                int size = starts[r + 1] - base;
-                nullMap[r] = mapOptional && def[base] == 0;
+                nullMap[r] = mapping.isNull(r);
                 if (!nullMap[r]) {
-                    if (size != k || def[base] < maxDef - 1) {
-                        throw corrupt(
-                                name,
-                                "row "
-                                        + (from + r)
-                                        + " of its row group has a field mapping of "
-                                        + (def[base] < maxDef - 1 ? 0 : size)
-                                        + " elements, not the footer's "
-                                        + k);
-                    }
                     for (int c = 0; c < k; c++) {
-                        if (def[base + c] != maxDef) {
-                            throw corrupt(
-                                    name,
-                                    "the field mapping of row "
-                                            + (from + r)
-                                            + " of its row group holds"
-                                            + " NULL at column "
-                                            + c);
-                        }
-                        int id = mapping.ints[value++];
+                        int id = ids[r * k + c];
                         if (id >= 0 && id < keyStrings.length) {
                             entryId[entries] = id;
                             entryChunk[entries] = c;
