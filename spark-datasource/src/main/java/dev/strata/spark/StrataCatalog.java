@@ -20,6 +20,7 @@ import dev.strata.spark.functions.StrataFunctions;
 import dev.strata.spark.procedures.StrataProcedures;
 import dev.strata.spark.procedures.TableResolver;
 import dev.strata.spark.table.StrataTable;
+import dev.strata.spark.table.TimeTravel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -362,7 +363,7 @@ public class StrataCatalog
                                 StrataTableNames.systemTable(name, ident, "snapshots")));
             }
         }
-        return new StrataTable(name, ident, table.copy(Map.of(option, version.trim())));
+        return new StrataTable(name, ident, TimeTravel.copy(table, Map.of(option, version.trim())));
     }
 
     @Override
@@ -370,7 +371,9 @@ public class StrataCatalog
         FileStoreTable table = loadPaimonTable(ident);
         long millis = timestampMicros / 1000;
         return new StrataTable(
-                name, ident, table.copy(Map.of("scan.timestamp-millis", Long.toString(millis))));
+                name,
+                ident,
+                TimeTravel.copy(table, Map.of("scan.timestamp-millis", Long.toString(millis))));
     }
 
     /**

@@ -2,9 +2,11 @@ package dev.strata.spark.read;
 
 import java.io.Serializable;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.predicate.Predicate;
@@ -23,8 +25,10 @@ import org.apache.paimon.table.source.ReadBuilder;
  * holds the table once with each mode's option overrides (null: the table as it is) and builds on
  * first use, and a task on the columnar path never builds one. The table itself travels as its
  * location, file system and schema (1.6 KB instead of 38 KB for the benchmark's table; the schema
- * carries the scan's options, time travel included) and is recreated by Paimon's {@link
- * FileStoreTableFactory} on first use.
+ * carries the scan's options) and is recreated by Paimon's {@link FileStoreTableFactory} on first
+ * use. The schema is the one the scan reads (an older snapshot's for VERSION AS OF) without the
+ * options that chose the snapshot: the splits are planned already, and Paimon would travel again
+ * from the recreated table, checking the current schema's options against the old fields.
  */
 final class SplitReaders implements Serializable {
 
@@ -49,11 +53,29 @@ final class SplitReaders implements Serializable {
         this.table = table;
         this.fileIO = table.fileIO();
         this.location = table.location().toString();
-        this.schema = table.schema();
+        this.schema = withoutTimeTravel(table.schema());
         this.options = new EnumMap<>(options);
         this.predicates = List.copyOf(predicates);
         this.projection = projection.clone();
         this.limit = limit;
+    }
+
+    private static final List<String> TIME_TRAVEL =
+            List.of(
+                    CoreOptions.SCAN_MODE.key(),
+                    CoreOptions.SCAN_SNAPSHOT_ID.key(),
+                    CoreOptions.SCAN_TAG_NAME.key(),
+                    CoreOptions.SCAN_VERSION.key(),
+                    CoreOptions.SCAN_TIMESTAMP_MILLIS.key(),
+                    CoreOptions.SCAN_TIMESTAMP.key(),
+                    CoreOptions.SCAN_WATERMARK.key());
+
+    private static TableSchema withoutTimeTravel(TableSchema schema) {
+        Map<String, String> options = new HashMap<>(schema.options());
+        if (!options.keySet().removeAll(TIME_TRAVEL)) {
+            return schema;
+        }
+        return schema.copy(options);
     }
 
     /** The table (recreated from its location and schema on first use in an executor). */
@@ -86,7 +108,10 @@ final class SplitReaders implements Serializable {
                 m -> {
                     Map<String, String> o = options.get(m);
                     FileStoreTable table = table();
-                    ReadBuilder builder = (o == null ? table : table.copy(o)).newReadBuilder();
+                    // The scan chose the schema (the table's, or a VERSION AS OF's): the mode's
+                    // options must not travel again.
+                    ReadBuilder builder =
+                            (o == null ? table : table.copyWithoutTimeTravel(o)).newReadBuilder();
                     if (!predicates.isEmpty()) {
                         builder = builder.withFilter(PredicateBuilder.and(predicates));
                     }

@@ -90,7 +90,9 @@ final class DynamicOptions {
             }
         }
         try {
-            return table.copy(new HashMap<>(options));
+            // The statement's columns are the table's as Spark resolved them, also for a read of
+            // an older snapshot: Paimon reads that snapshot's files into them by field id.
+            return table.copyWithoutTimeTravel(new HashMap<>(options));
         } catch (RuntimeException e) {
             throw refused(doing, options, StrataErrors.rootMessage(e), e);
         }
