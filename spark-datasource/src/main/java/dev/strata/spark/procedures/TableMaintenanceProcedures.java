@@ -311,7 +311,11 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    /** {@code rollback(table, snapshot | tag)}: later snapshots and their files go away. */
+    /**
+     * {@code rollback(table, version | snapshot | tag)}: later snapshots and their files go away.
+     * {@code version} is Paimon's own procedure's argument: a snapshot id when it is all digits,
+     * else a tag name.
+     */
     static final class Rollback extends StrataProcedure {
         static final String NAME = "rollback";
         private static final StructType OUTPUT =
@@ -330,6 +334,7 @@ final class TableMaintenanceProcedures {
         public ProcedureParameter[] parameters() {
             return new ProcedureParameter[] {
                 ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("version", DataTypes.StringType).defaultValue("NULL").build(),
                 ProcedureParameter.in("snapshot", DataTypes.LongType).defaultValue("NULL").build(),
                 ProcedureParameter.in("tag", DataTypes.StringType).defaultValue("NULL").build()
             };
@@ -339,11 +344,26 @@ final class TableMaintenanceProcedures {
         Scan run(InternalRow args) {
             ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
             FileStoreTable table = target.table();
-            if (args.isNullAt(1) == args.isNullAt(2)) {
+            int given = 0;
+            for (int i = 1; i <= 3; i++) {
+                given += args.isNullAt(i) ? 0 : 1;
+            }
+            if (given != 1) {
                 throw StrataErrors.analysis(
                         String.format(
-                                "Cannot roll back %s: give exactly one of snapshot => <id> or tag => '<name>'.",
+                                "Cannot roll back %s: give exactly one of snapshot => <id>, tag => '<name>' "
+                                        + "or version => '<id or tag name>'.",
                                 target.name()));
+            }
+            Long snapshot = args.isNullAt(2) ? null : args.getLong(2);
+            int tagArg = 3;
+            if (!args.isNullAt(1)) {
+                String version = stringArg(args, 1).trim();
+                if (!version.isEmpty() && version.chars().allMatch(Character::isDigit)) {
+                    snapshot = Long.parseLong(version);
+                } else {
+                    tagArg = 1;
+                }
             }
             Snapshot before = table.snapshotManager().latestSnapshot();
             long previous = before == null ? -1 : before.id();
@@ -353,8 +373,8 @@ final class TableMaintenanceProcedures {
                             + target.name()
                             + "$snapshots for the state of the table before running it again.";
             long current;
-            if (!args.isNullAt(1)) {
-                current = args.getLong(1);
+            if (snapshot != null) {
+                current = snapshot;
                 requireSnapshot(target, current, "roll back");
                 long to = current;
                 run.perform(
@@ -365,7 +385,7 @@ final class TableMaintenanceProcedures {
                         },
                         then);
             } else {
-                String tag = tagArg(target, args, 2, NAME);
+                String tag = tagArg(target, args, tagArg, NAME);
                 if (!table.tagManager().tagExists(tag)) {
                     throw StrataErrors.analysis(
                             String.format(

@@ -223,6 +223,45 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
                 .hasMessageContaining("no such tag");
     }
 
+    /**
+     * Paimon's own rollback takes {@code version}: a snapshot id when all digits, else a tag; its
+     * users' calls, named or by position, roll back the same way.
+     */
+    @Test
+    void rollbackTakesPaimonsVersionArgumentAsASnapshotIdOrATag() throws Exception {
+        createDocs("rollv");
+        FileStoreTable table = paimon("rollv");
+        long latest = table.snapshotManager().latestSnapshotId();
+        long second = latest - 1;
+        long first = latest - 2;
+        Map<Long, String> atSecond = rows("rollv", second);
+        Map<Long, String> atFirst = rows("rollv", first);
+        sql("CALL lake.sys.create_tag(table => 'maint.rollv', tag => 'v1', snapshot => %d)", first);
+
+        assertThat(
+                        values(
+                                sql(
+                                        "CALL lake.sys.rollback(table => 'maint.rollv', version => '%d')",
+                                        second)))
+                .containsExactly(List.of(latest, second));
+        assertThat(rows("rollv", null)).isEqualTo(atSecond);
+        assertThat(values(sql("CALL lake.sys.rollback('maint.rollv', 'v1')")))
+                .containsExactly(List.of(second, first));
+        assertThat(paimon("rollv").snapshotManager().latestSnapshotId()).isEqualTo(first);
+        assertThat(rows("rollv", null)).isEqualTo(atFirst);
+
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CALL lake.sys.rollback(table => 'maint.rollv', version => 'v1',"
+                                                + " snapshot => %d)",
+                                        first))
+                .hasMessageContaining("give exactly one of snapshot => <id>, tag => '<name>'");
+        assertThatThrownBy(
+                        () -> sql("CALL lake.sys.rollback(table => 'maint.rollv', version => 'nope')"))
+                .hasMessageContaining("Cannot roll back lake.maint.rollv to tag 'nope': no such tag");
+    }
+
     @Test
     void orphanRemovalDeletesOnlyUnreferencedOldFiles() throws Exception {
         createDocs("orphans");
