@@ -258,8 +258,11 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
                                         first))
                 .hasMessageContaining("give exactly one of snapshot => <id>, tag => '<name>'");
         assertThatThrownBy(
-                        () -> sql("CALL lake.sys.rollback(table => 'maint.rollv', version => 'nope')"))
-                .hasMessageContaining("Cannot roll back lake.maint.rollv to tag 'nope': no such tag");
+                        () ->
+                                sql(
+                                        "CALL lake.sys.rollback(table => 'maint.rollv', version => 'nope')"))
+                .hasMessageContaining(
+                        "Cannot roll back lake.maint.rollv to tag 'nope': no such tag");
     }
 
     @Test
