@@ -21,6 +21,9 @@ import dev.strata.spark.procedures.StrataProcedures;
 import dev.strata.spark.procedures.TableResolver;
 import dev.strata.spark.table.StrataTable;
 import dev.strata.spark.table.TimeTravel;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -31,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.paimon.CoreOptions;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.AbstractCatalog;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -66,6 +70,7 @@ import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.IdentityTransform;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.slf4j.Logger;
@@ -370,6 +375,25 @@ public class StrataCatalog
     public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
         FileStoreTable table = loadPaimonTable(ident);
         long millis = timestampMicros / 1000;
+        Snapshot earliest = table.snapshotManager().earliestSnapshot();
+        if (earliest == null || earliest.timeMillis() > millis) {
+            ZoneId zone = ZoneId.of(SQLConf.get().sessionLocalTimeZone());
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot time travel table %s to TIMESTAMP AS OF %s: %s. Use a later time, "
+                                    + "or see %s.",
+                            StrataTableNames.qualified(name, ident),
+                            LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone),
+                            earliest == null
+                                    ? "the table has no snapshot yet"
+                                    : "its earliest snapshot ("
+                                            + earliest.id()
+                                            + ") was committed at "
+                                            + LocalDateTime.ofInstant(
+                                                    Instant.ofEpochMilli(earliest.timeMillis()),
+                                                    zone),
+                            StrataTableNames.systemTable(name, ident, "snapshots")));
+        }
         return new StrataTable(
                 name,
                 ident,

@@ -189,6 +189,14 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                         "SELECT * FROM lake.w.tt TIMESTAMP AS OF timestamp_millis(%d) ORDER BY id",
                                         firstCommitMillis)))
                 .containsExactly(list(1L, "first"));
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "SELECT * FROM lake.w.tt TIMESTAMP AS OF timestamp_millis(%d)",
+                                        firstCommitMillis - 1))
+                .hasMessageContaining("Cannot time travel table lake.w.tt to TIMESTAMP AS OF ")
+                .hasMessageContaining("its earliest snapshot (" + first + ") was committed at ")
+                .hasMessageContaining("lake.w.`tt$snapshots`");
     }
 
     @Test
