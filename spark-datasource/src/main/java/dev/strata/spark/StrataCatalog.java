@@ -24,6 +24,7 @@ import dev.strata.spark.table.TimeTravel;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -378,20 +379,24 @@ public class StrataCatalog
         Snapshot earliest = table.snapshotManager().earliestSnapshot();
         if (earliest == null || earliest.timeMillis() > millis) {
             ZoneId zone = ZoneId.of(SQLConf.get().sessionLocalTimeZone());
+            DateTimeFormatter time = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS");
             throw StrataErrors.analysis(
                     String.format(
                             "Cannot time travel table %s to TIMESTAMP AS OF %s: %s. Use a later time, "
                                     + "or see %s.",
                             StrataTableNames.qualified(name, ident),
-                            LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone),
+                            time.format(
+                                    LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone)),
                             earliest == null
                                     ? "the table has no snapshot yet"
                                     : "its earliest snapshot ("
                                             + earliest.id()
                                             + ") was committed at "
-                                            + LocalDateTime.ofInstant(
-                                                    Instant.ofEpochMilli(earliest.timeMillis()),
-                                                    zone),
+                                            + time.format(
+                                                    LocalDateTime.ofInstant(
+                                                            Instant.ofEpochMilli(
+                                                                    earliest.timeMillis()),
+                                                            zone)),
                             StrataTableNames.systemTable(name, ident, "snapshots")));
         }
         return new StrataTable(
