@@ -92,13 +92,17 @@ public final class PaimonCommits {
 
     /** The snapshots commits created on one thread while it was open, per table path. */
     public static final class Recording implements AutoCloseable {
-        private final Map<String, List<Long>> snapshots = new java.util.LinkedHashMap<>();
+        // A set: a commit that runs another inside it (a compaction run again after a lost race)
+        // reports the inner commit's snapshots again with its own.
+        private final Map<String, java.util.TreeSet<Long>> snapshots =
+                new java.util.LinkedHashMap<>();
 
         private Recording() {}
 
         /** The snapshot ids created in {@code table} while recording, oldest first. */
         public List<Long> snapshots(FileStoreTable table) {
-            return snapshots.getOrDefault(table.location().toString(), List.of());
+            java.util.TreeSet<Long> ids = snapshots.get(table.location().toString());
+            return ids == null ? List.of() : List.copyOf(ids);
         }
 
         @Override
@@ -291,7 +295,8 @@ public final class PaimonCommits {
             for (Recording recording : RECORDINGS.get()) {
                 recording
                         .snapshots
-                        .computeIfAbsent(table.location().toString(), k -> new ArrayList<>())
+                        .computeIfAbsent(
+                                table.location().toString(), k -> new java.util.TreeSet<>())
                         .addAll(outcome.snapshots());
             }
             return outcome;

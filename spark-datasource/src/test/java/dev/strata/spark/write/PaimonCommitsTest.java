@@ -54,7 +54,13 @@ class PaimonCommitsTest {
 
         PaimonCommits.Commit commit =
                 PaimonCommits.prepare(table, null, "the second writer's rows");
-        PaimonCommits.Outcome outcome = commit.commit(second);
+        PaimonCommits.Outcome outcome;
+        // The statement's own snapshots, as bin/strata-sql reports them: each once, in order
+        // (the compaction run again is a commit of its own inside this one).
+        try (PaimonCommits.Recording recording = PaimonCommits.record()) {
+            outcome = commit.commit(second);
+            assertThat(recording.snapshots(table)).isEqualTo(outcome.snapshots());
+        }
         // Spark calls abort when a commit throws; a caller that does so anyway must not delete
         // committed files.
         commit.abort(second);
