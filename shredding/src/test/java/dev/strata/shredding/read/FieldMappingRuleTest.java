@@ -43,7 +43,6 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -185,28 +184,7 @@ class FieldMappingRuleTest {
                 assertThat(actual).as("m['%s'] of row %d, row path", key, r).isEqualTo(expected);
             }
             if (flat) {
-                List<String> columnar = new ArrayList<>();
-                try (ShreddedColumns columns =
-                        new ShreddedColumns(
-                                PaimonFiles.inputFile(
-                                        FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
-                                path.toString(),
-                                rowType,
-                                Map.of("m", List.of(key)),
-                                null,
-                                true)) {
-                    ShreddedColumns.MapKeys keys = (ShreddedColumns.MapKeys) columns.field(1);
-                    int n;
-                    while ((n = columns.nextWindow()) > 0) {
-                        for (int x = 0; x < n; x++) {
-                            int r = columns.row(x);
-                            columnar.add(
-                                    keys.isNullValue(0, r)
-                                            ? null
-                                            : Integer.toString(keys.getInt(0, r)));
-                        }
-                    }
-                }
+                List<String> columnar = readColumnar(path, rowType, key);
                 for (int r = 0; r < ROWS; r++) {
                     assertThat(columnar.get(r))
                             .as("m['%s'] of row %d, columnar path", key, r)
@@ -240,8 +218,10 @@ class FieldMappingRuleTest {
         for (int id : present) {
             for (int c : columnsOf.apply(id)) {
                 if (mapping[c] != id) {
-                    int[] ids = mapping.clone();
-                    ids[c] = id;
+                    Integer[] ids = new Integer[mapping.length];
+                    for (int i = 0; i < ids.length; i++) {
+                        ids[i] = i == c ? id : mapping[i];
+                    }
                     return withMapping(row, schema, ids);
                 }
             }
@@ -275,8 +255,11 @@ class FieldMappingRuleTest {
         return ids;
     }
 
-    /** Row {@code row} with its mapping replaced by {@code ids}. */
-    private static Group withMapping(Group row, MessageType schema, int[] ids) {
+    /**
+     * Row {@code row} with its mapping replaced by {@code ids} (null: a NULL mapping; a null
+     * element: a NULL id).
+     */
+    private static Group withMapping(Group row, MessageType schema, Integer[] ids) {
         Group out = new SimpleGroup(schema);
         out.add(0, row.getLong(0, 0));
         GroupType mapType = schema.getType("m").asGroupType();
@@ -284,9 +267,14 @@ class FieldMappingRuleTest {
         Group m = out.addGroup(1);
         for (int f = 0; f < mapType.getFieldCount(); f++) {
             if (mapType.getType(f).getName().equals("__field_mapping")) {
-                Group mapping = m.addGroup(f);
-                for (int id : ids) {
-                    mapping.addGroup(0).add(0, id);
+                if (ids != null) {
+                    Group mapping = m.addGroup(f);
+                    for (Integer id : ids) {
+                        Group element = mapping.addGroup(0);
+                        if (id != null) {
+                            element.add(0, id);
+                        }
+                    }
                 }
                 continue;
             }
@@ -431,8 +419,13 @@ class FieldMappingRuleTest {
         return badKey;
     }
 
-    /** Reads {@code key} through the columnar path, as Spark's scan does. */
-    private static void readColumnar(Path path, RowType rowType, String key) throws IOException {
+    /**
+     * {@code m[key]} (INT values) of every row read through the columnar path, as Spark's scan
+     * does; null where absent or NULL.
+     */
+    private static List<String> readColumnar(Path path, RowType rowType, String key)
+            throws IOException {
+        List<String> values = new ArrayList<>();
         try (ShreddedColumns columns =
                 new ShreddedColumns(
                         PaimonFiles.inputFile(
@@ -442,10 +435,16 @@ class FieldMappingRuleTest {
                         Map.of("m", List.of(key)),
                         null,
                         true)) {
-            while (columns.nextWindow() > 0) {
-                // Every window is decoded; the damaged row's must fail.
+            ShreddedColumns.MapKeys keys = (ShreddedColumns.MapKeys) columns.field(1);
+            int n;
+            while ((n = columns.nextWindow()) > 0) {
+                for (int x = 0; x < n; x++) {
+                    int r = columns.row(x);
+                    values.add(keys.isNullValue(0, r) ? null : Integer.toString(keys.getInt(0, r)));
+                }
             }
         }
+        return values;
     }
 
     /** Copies {@code from} giving row BAD_ROW's map the {@code damage}d mapping. */
@@ -508,37 +507,15 @@ class FieldMappingRuleTest {
 
     /** Row {@code row} with its map's mapping replaced as {@code damage} says. */
     private static Group damaged(Group row, MessageType schema, String damage) {
-        Group out = new SimpleGroup(schema);
-        out.add(0, row.getLong(0, 0));
-        GroupType mapType = schema.getType("m").asGroupType();
-        Group map = row.getGroup(1, 0);
-        Group m = out.addGroup(1);
-        for (int f = 0; f < mapType.getFieldCount(); f++) {
-            Type t = mapType.getType(f);
-            if (t.getName().equals("__field_mapping")) {
-                if (damage.equals("null")) {
-                    continue;
-                }
-                Group list = map.getGroup(f, 0);
-                Group mapping = m.addGroup(f);
-                int n = list.getFieldRepetitionCount(0);
-                assertThat(n).isEqualTo(K);
-                for (int c = 0; c < (damage.equals("short") ? K - 1 : K); c++) {
-                    Group element = mapping.addGroup(0);
-                    if (!(damage.equals("null-id") && c == 0)) {
-                        element.add(0, list.getGroup(0, c).getInteger(0, 0));
-                    }
-                }
-                continue;
-            }
-            for (int j = 0; j < map.getFieldRepetitionCount(f); j++) {
-                if (t.isPrimitive()) {
-                    m.add(f, map.getInteger(f, j));
-                } else {
-                    m.add(f, map.getGroup(f, j));
-                }
-            }
+        int[] ids = mappingOf(row.getGroup(1, 0));
+        assertThat(ids).hasSize(K);
+        if (damage.equals("null")) {
+            return withMapping(row, schema, null);
         }
-        return out;
+        Integer[] damagedIds = new Integer[damage.equals("short") ? K - 1 : K];
+        for (int c = 0; c < damagedIds.length; c++) {
+            damagedIds[c] = damage.equals("null-id") && c == 0 ? null : ids[c];
+        }
+        return withMapping(row, schema, damagedIds);
     }
 }
