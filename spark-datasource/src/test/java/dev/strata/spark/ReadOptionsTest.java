@@ -149,7 +149,7 @@ class ReadOptionsTest extends StrataSparkTestBase {
      * options against the old schema and refused every such read.
      */
     @Test
-    void anEarlierSnapshotIsReadAfterColumnsNamedByOptionsWereRenamedOrAdded() {
+    void anEarlierSnapshotIsReadAfterColumnsNamedByOptionsWereRenamedOrAdded() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");
         sql(
                 "CREATE TABLE lake.ro.r (id BIGINT NOT NULL, body STRING, m MAP<STRING, INT>, s BIGINT)"
@@ -174,9 +174,13 @@ class ReadOptionsTest extends StrataSparkTestBase {
                 List.of(
                         RowFactory.create(1L, "red apple", 1, 1L),
                         RowFactory.create(2L, "blue sky", 2, 1L));
-        // VERSION AS OF reads the snapshot's columns, as they were named then.
+        // VERSION AS OF and TIMESTAMP AS OF read the snapshot's columns, as they were named then.
+        long beforeMillis = paimonTable("ro", "r").snapshotManager().snapshot(before).timeMillis();
         for (String at :
-                List.of("lake.ro.r VERSION AS OF " + before, "lake.ro.r VERSION AS OF 'before'")) {
+                List.of(
+                        "lake.ro.r VERSION AS OF " + before,
+                        "lake.ro.r VERSION AS OF 'before'",
+                        "lake.ro.r TIMESTAMP AS OF timestamp_millis(" + beforeMillis + ")")) {
             assertThat(sql("SELECT id, body, m['a'], s FROM %s ORDER BY id", at))
                     .as(at)
                     .containsExactlyElementsOf(then);
