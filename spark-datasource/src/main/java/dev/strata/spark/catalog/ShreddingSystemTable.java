@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,7 @@ import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -125,6 +127,9 @@ public final class ShreddingSystemTable {
         RowType partitionType = table.rowType().project(table.partitionKeys());
         FileIO fileIO = table.fileIO();
         List<Object[]> rows = new ArrayList<>();
+        // A file written before a column was renamed keeps the column, and its footer entry,
+        // under the name of the file's schema.
+        Map<Long, Map<String, String>> storedNames = new HashMap<>();
         List<DataSplit> splits =
                 new ArrayList<>(
                         table.newSnapshotReader().withSnapshot(snapshot.id()).read().dataSplits());
@@ -173,7 +178,12 @@ public final class ShreddingSystemTable {
                                 null
                             };
                     if (footer != null) {
-                        ShreddedColumnMeta meta = footer.metas.get(column);
+                        String stored =
+                                storedNames
+                                        .computeIfAbsent(
+                                                file.schemaId(), id -> storedNames(table, id))
+                                        .getOrDefault(column, column);
+                        ShreddedColumnMeta meta = footer.metas.get(stored);
                         row[5] = UTF8String.fromString(meta == null ? DEFAULT : SHARED);
                         if (meta != null) {
                             row[6] = meta.numColumns();
@@ -182,7 +192,7 @@ public final class ShreddingSystemTable {
                         }
                         row[11] = footer.footerBytes;
                         row[12] = footer.arrowSchemaBytes;
-                        String strata = footer.keyValues.get(ShreddingFooter.footerKey(column));
+                        String strata = footer.keyValues.get(ShreddingFooter.footerKey(stored));
                         row[13] =
                                 strata == null
                                         ? null
@@ -197,6 +207,25 @@ public final class ShreddingSystemTable {
             }
         }
         return rows;
+    }
+
+    /** Each current column's name in schema {@code schemaId} (by field id), where it has one. */
+    private static Map<String, String> storedNames(FileStoreTable table, long schemaId) {
+        Map<String, String> out = new HashMap<>();
+        if (schemaId == table.schema().id()) {
+            return out;
+        }
+        Map<Integer, String> byId = new HashMap<>();
+        for (DataField f : table.schemaManager().schema(schemaId).fields()) {
+            byId.put(f.id(), f.name());
+        }
+        for (DataField f : table.schema().fields()) {
+            String old = byId.get(f.id());
+            if (old != null) {
+                out.put(f.name(), old);
+            }
+        }
+        return out;
     }
 
     /** What a system-table row needs of one file's footer. */

@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.arrow.flatbuf.Field;
 import org.apache.arrow.flatbuf.KeyValue;
@@ -188,6 +189,32 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
         assertThat(report).anySatisfy(r -> assertThat(r.getString(2)).isEqualTo("default"));
         // Up to 300 keys share the 8 columns.
         assertThat(report).filteredOn(r -> !r.isNullAt(4) && r.getInt(4) > 8).isNotEmpty();
+
+        // After a rename the files keep the column (and its footer entry) under the old name:
+        // each file reports what it did before, under the column's new name.
+        String footerColumns =
+                "layout, k, keys, overflow_keys, rows, footer_bytes, arrow_schema_bytes, strata_footer_bytes";
+        Map<String, List<Object>> before = new TreeMap<>();
+        for (Row r : sql("SELECT file, %s FROM lake.sh_sys.`m$shredding`", footerColumns)) {
+            before.put(r.getString(0), values(r));
+        }
+        sql("ALTER TABLE lake.sh_sys.m RENAME COLUMN ext_map TO attrs");
+        Map<String, List<Object>> after = new TreeMap<>();
+        for (Row r :
+                sql(
+                        "SELECT file, %s FROM lake.sh_sys.`m$shredding` WHERE column = 'attrs'",
+                        footerColumns)) {
+            after.put(r.getString(0), values(r));
+        }
+        assertThat(after).isEqualTo(before);
+    }
+
+    private static List<Object> values(Row r) {
+        List<Object> out = new java.util.ArrayList<>();
+        for (int i = 1; i < r.size(); i++) {
+            out.add(r.get(i));
+        }
+        return out;
     }
 
     @Test
