@@ -183,8 +183,13 @@ public final class ShreddingSystemTable {
                                         .computeIfAbsent(
                                                 file.schemaId(), id -> storedNames(table, id))
                                         .getOrDefault(column, column);
-                        ShreddedColumnMeta meta = footer.metas.get(stored);
-                        row[5] = UTF8String.fromString(meta == null ? DEFAULT : SHARED);
+                        ShreddedColumnMeta meta = stored == null ? null : footer.metas.get(stored);
+                        // NULL: the file was written before the column was added (a column of
+                        // the same name dropped since is another column).
+                        row[5] =
+                                stored == null
+                                        ? null
+                                        : UTF8String.fromString(meta == null ? DEFAULT : SHARED);
                         if (meta != null) {
                             row[6] = meta.numColumns();
                             row[7] = meta.keys().size();
@@ -192,7 +197,10 @@ public final class ShreddingSystemTable {
                         }
                         row[11] = footer.footerBytes;
                         row[12] = footer.arrowSchemaBytes;
-                        String strata = footer.keyValues.get(ShreddingFooter.footerKey(stored));
+                        String strata =
+                                stored == null
+                                        ? null
+                                        : footer.keyValues.get(ShreddingFooter.footerKey(stored));
                         row[13] =
                                 strata == null
                                         ? null
@@ -209,7 +217,10 @@ public final class ShreddingSystemTable {
         return rows;
     }
 
-    /** Each current column's name in schema {@code schemaId} (by field id), where it has one. */
+    /**
+     * Each current column's name in schema {@code schemaId} (by field id); null for a column that
+     * schema does not have.
+     */
     private static Map<String, String> storedNames(FileStoreTable table, long schemaId) {
         Map<String, String> out = new HashMap<>();
         if (schemaId == table.schema().id()) {
@@ -220,10 +231,7 @@ public final class ShreddingSystemTable {
             byId.put(f.id(), f.name());
         }
         for (DataField f : table.schema().fields()) {
-            String old = byId.get(f.id());
-            if (old != null) {
-                out.put(f.name(), old);
-            }
+            out.put(f.name(), byId.get(f.id()));
         }
         return out;
     }

@@ -207,6 +207,22 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
             after.put(r.getString(0), values(r));
         }
         assertThat(after).isEqualTo(before);
+
+        // A column of the same name added after the old one was dropped is another column: the
+        // files written before hold nothing of it.
+        sql("ALTER TABLE lake.sh_sys.m DROP COLUMN attrs");
+        sql("ALTER TABLE lake.sh_sys.m ADD COLUMN attrs MAP<STRING, DOUBLE>");
+        sql(
+                "ALTER TABLE lake.sh_sys.m SET TBLPROPERTIES ('fields.attrs.map.storage-layout' = 'shared-shredding')");
+        sql("INSERT INTO lake.sh_sys.m VALUES (9999, map('z', 1.0D))");
+        Map<String, String> layouts = new TreeMap<>();
+        for (Row r : sql("SELECT file, layout FROM lake.sh_sys.`m$shredding`")) {
+            layouts.put(r.getString(0), r.isNullAt(1) ? "absent" : r.getString(1));
+        }
+        Map<String, String> expected = new TreeMap<>();
+        before.keySet().forEach(f -> expected.put(f, "absent"));
+        assertThat(layouts).containsAllEntriesOf(expected);
+        assertThat(layouts).hasSize(before.size() + 1).containsValue("shared-shredding");
     }
 
     private static List<Object> values(Row r) {
