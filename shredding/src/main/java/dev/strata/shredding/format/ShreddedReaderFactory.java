@@ -14,7 +14,6 @@ import org.apache.paimon.format.FormatReaderFactory;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.reader.FileRecordIterator;
 import org.apache.paimon.reader.FileRecordReader;
-import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 
 /**
@@ -44,16 +43,7 @@ final class ShreddedReaderFactory implements FormatReaderFactory {
         this.readType = readType;
         this.batchSize = batchSize;
         this.verifyPages = verifyPages;
-        Map<String, String> rename = new HashMap<>();
-        request.fieldIds()
-                .forEach(
-                        (name, id) -> {
-                            for (DataField f : dataType.getFields()) {
-                                if (f.id() == id) {
-                                    rename.put(name, f.name());
-                                }
-                            }
-                        });
+        Map<String, String> rename = FieldNames.in(request.fieldIds(), dataType.getFields());
         Map<String, List<String>> keys = new HashMap<>();
         request.selectedKeys().forEach((name, ks) -> keys.put(rename.getOrDefault(name, name), ks));
         this.selectedKeys = keys;

@@ -37,6 +37,18 @@ public final class FileRoundTrip {
             throws IOException {
         Map<String, ShreddedParquetWriter.ColumnSpec> specs = new java.util.LinkedHashMap<>();
         kByColumn.forEach((c, k) -> specs.put(c, new ShreddedParquetWriter.ColumnSpec(k, policy)));
+        write(path, rowType, specs, settings, items, toRow);
+    }
+
+    /** As above, with each shredded column's full layout settings. */
+    public static <T> void write(
+            Path path,
+            RowType rowType,
+            Map<String, ShreddedParquetWriter.ColumnSpec> specs,
+            ShreddedParquetWriter.Settings settings,
+            List<T> items,
+            Function<T, InternalRow> toRow)
+            throws IOException {
         try (PositionOutputStream out = IO.newOutputStream(path, true)) {
             ShreddedParquetWriter w =
                     new ShreddedParquetWriter(

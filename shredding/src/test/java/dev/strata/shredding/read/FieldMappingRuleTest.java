@@ -9,7 +9,6 @@ import dev.strata.shredding.layout.GroupPlacement;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.parquet.FileRoundTrip;
-import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetWriter;
 import dev.strata.testing.TestSeeds;
 import java.io.IOException;
@@ -27,7 +26,6 @@ import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
@@ -76,15 +74,7 @@ class FieldMappingRuleTest {
     })
     void aDamagedMappingFailsEveryReadNamingTheFile(
             String values, String damage, boolean dictionary) throws Exception {
-        DataType valueType =
-                values.equals("INT") ? DataTypes.INT() : DataTypes.ARRAY(DataTypes.INT());
-        RowType rowType =
-                RowType.of(
-                        new DataType[] {
-                            DataTypes.BIGINT().notNull(),
-                            DataTypes.MAP(DataTypes.STRING().notNull(), valueType)
-                        },
-                        new String[] {"id", "m"});
+        RowType rowType = rowType(values.equals("INT"));
         java.nio.file.Path valid = dir.resolve("valid.parquet");
         String badKey = write(valid, rowType, values.equals("INT"));
         java.nio.file.Path damaged = dir.resolve("damaged.parquet");
@@ -127,14 +117,7 @@ class FieldMappingRuleTest {
     void aKeyNamedTwiceInARowIsReadByTheRuleOnEveryPath(String values, boolean dictionary)
             throws Exception {
         boolean flat = values.equals("INT");
-        DataType valueType = flat ? DataTypes.INT() : DataTypes.ARRAY(DataTypes.INT());
-        RowType rowType =
-                RowType.of(
-                        new DataType[] {
-                            DataTypes.BIGINT().notNull(),
-                            DataTypes.MAP(DataTypes.STRING().notNull(), valueType)
-                        },
-                        new String[] {"id", "m"});
+        RowType rowType = rowType(flat);
         java.nio.file.Path valid = dir.resolve("valid.parquet");
         write(valid, rowType, flat);
         ShreddedColumnMeta meta =
@@ -389,34 +372,43 @@ class FieldMappingRuleTest {
     private static String write(java.nio.file.Path file, RowType rowType, boolean flat)
             throws IOException {
         Random random = TestSeeds.random("fieldMappingRule");
-        Path path = new Path(file.toUri().toString());
         Map<String, ShreddedParquetWriter.ColumnSpec> specs = new LinkedHashMap<>();
         specs.put("m", new ShreddedParquetWriter.ColumnSpec(K, PlacementPolicy.LRU, 0));
+        List<InternalRow> rows = new ArrayList<>();
         String badKey = null;
-        try (PositionOutputStream out = FileRoundTrip.IO.newOutputStream(path, true)) {
-            ShreddedParquetWriter w =
-                    new ShreddedParquetWriter(
-                            new PaimonFiles.StreamOutputFile(out, path.toString()),
-                            rowType,
-                            specs,
-                            new ShreddedParquetWriter.Settings());
-            for (int i = 0; i < ROWS; i++) {
-                Map<Object, Object> map = new LinkedHashMap<>();
-                while (map.size() < 6) {
-                    int key = random.nextInt(20);
-                    int v = random.nextInt(1000);
-                    map.put(
-                            BinaryString.fromString("k" + key),
-                            flat ? (Object) v : new GenericArray(new int[] {v, key}));
-                }
-                if (i == BAD_ROW) {
-                    badKey = map.keySet().iterator().next().toString();
-                }
-                w.write(GenericRow.of((long) i, new GenericMap(map)));
+        for (int i = 0; i < ROWS; i++) {
+            Map<Object, Object> map = new LinkedHashMap<>();
+            while (map.size() < 6) {
+                int key = random.nextInt(20);
+                int v = random.nextInt(1000);
+                map.put(
+                        BinaryString.fromString("k" + key),
+                        flat ? (Object) v : new GenericArray(new int[] {v, key}));
             }
-            w.close();
+            if (i == BAD_ROW) {
+                badKey = map.keySet().iterator().next().toString();
+            }
+            rows.add(GenericRow.of((long) i, new GenericMap(map)));
         }
+        FileRoundTrip.write(
+                new Path(file.toUri().toString()),
+                rowType,
+                specs,
+                new ShreddedParquetWriter.Settings(),
+                rows,
+                r -> r);
         return badKey;
+    }
+
+    /** (id BIGINT, m MAP<STRING, INT or ARRAY<INT>>). */
+    private static RowType rowType(boolean flat) {
+        DataType valueType = flat ? DataTypes.INT() : DataTypes.ARRAY(DataTypes.INT());
+        return RowType.of(
+                new DataType[] {
+                    DataTypes.BIGINT().notNull(),
+                    DataTypes.MAP(DataTypes.STRING().notNull(), valueType)
+                },
+                new String[] {"id", "m"});
     }
 
     /**
@@ -426,24 +418,13 @@ class FieldMappingRuleTest {
     private static List<String> readColumnar(Path path, RowType rowType, String key)
             throws IOException {
         List<String> values = new ArrayList<>();
-        try (ShreddedColumns columns =
-                new ShreddedColumns(
-                        PaimonFiles.inputFile(
-                                FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
-                        path.toString(),
-                        rowType,
-                        Map.of("m", List.of(key)),
-                        null,
-                        true)) {
-            ShreddedColumns.MapKeys keys = (ShreddedColumns.MapKeys) columns.field(1);
-            int n;
-            while ((n = columns.nextWindow()) > 0) {
-                for (int x = 0; x < n; x++) {
-                    int r = columns.row(x);
-                    values.add(keys.isNullValue(0, r) ? null : Integer.toString(keys.getInt(0, r)));
-                }
-            }
-        }
+        KeyReads.read(
+                path,
+                rowType,
+                key,
+                null,
+                (id, m, r) ->
+                        values.add(m.isNullValue(0, r) ? null : Integer.toString(m.getInt(0, r))));
         return values;
     }
 

@@ -11,11 +11,12 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.fs.Path;
+import org.apache.paimon.types.RowType;
 
 /**
- * Reads one key of the map column {@code m} of a {@link TestMaps#idAndMap()} file through {@link
- * ShreddedColumns} as the Spark columnar scan does, window by window, checking that each returned
- * row's absolute position is its {@code id}.
+ * Reads one key of the map column {@code m} of a file (by default {@link TestMaps#idAndMap()})
+ * through {@link ShreddedColumns} as the Spark columnar scan does, window by window, checking that
+ * each returned row's absolute position is its {@code id}.
  */
 final class KeyReads {
 
@@ -32,13 +33,20 @@ final class KeyReads {
      */
     static ShreddedReadMetrics.Snapshot read(
             Path path, String key, MapPredicate predicate, RowCheck check) throws IOException {
+        return read(path, TestMaps.idAndMap(), key, predicate, check);
+    }
+
+    /** As above for a file of {@code rowType} (id BIGINT, then the map column {@code m}). */
+    static ShreddedReadMetrics.Snapshot read(
+            Path path, RowType rowType, String key, MapPredicate predicate, RowCheck check)
+            throws IOException {
         try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect();
                 ShreddedColumns columns =
                         new ShreddedColumns(
                                 PaimonFiles.inputFile(
                                         FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
                                 path.toString(),
-                                TestMaps.idAndMap(),
+                                rowType,
                                 Map.of("m", List.of(key)),
                                 predicate,
                                 true)) {

@@ -5,6 +5,7 @@ import dev.strata.spark.data.SparkTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.types.DataField;
@@ -117,7 +118,10 @@ public final class SchemaChanges {
             if (change instanceof TableChange.DeleteColumn
                     && ((TableChange.DeleteColumn) change).fieldNames().length == 1) {
                 String prefix =
-                        "fields." + ((TableChange.DeleteColumn) change).fieldNames()[0] + ".";
+                        CoreOptions.FIELDS_PREFIX
+                                + "."
+                                + ((TableChange.DeleteColumn) change).fieldNames()[0]
+                                + ".";
                 options.keySet().stream()
                         .filter(k -> k.startsWith(prefix))
                         .forEach(k -> out.add(SchemaChange.removeOption(k)));
@@ -137,8 +141,8 @@ public final class SchemaChanges {
                         SchemaChange.setOption(
                                 FullTextDefinition.columnsKey(options), rename.newName()));
             }
-            String oldPrefix = "fields." + rename.fieldNames()[0] + ".";
-            String newPrefix = "fields." + rename.newName() + ".";
+            String oldPrefix = CoreOptions.FIELDS_PREFIX + "." + rename.fieldNames()[0] + ".";
+            String newPrefix = CoreOptions.FIELDS_PREFIX + "." + rename.newName() + ".";
             for (java.util.Map.Entry<String, String> e : options.entrySet()) {
                 if (e.getKey().startsWith(oldPrefix)) {
                     out.add(

@@ -1,6 +1,7 @@
 package dev.strata.spark.catalog;
 
 import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.format.FieldNames;
 import dev.strata.shredding.layout.ArrowSchemaFooter;
 import dev.strata.shredding.layout.ShreddedColumnMeta;
 import dev.strata.shredding.layout.ShreddingFooter;
@@ -23,7 +24,6 @@ import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
-import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -181,8 +181,14 @@ public final class ShreddingSystemTable {
                         String stored =
                                 storedNames
                                         .computeIfAbsent(
-                                                file.schemaId(), id -> storedNames(table, id))
-                                        .getOrDefault(column, column);
+                                                file.schemaId(),
+                                                id ->
+                                                        FieldNames.in(
+                                                                table.schema().fields(),
+                                                                table.schemaManager()
+                                                                        .schema(id)
+                                                                        .fields()))
+                                        .get(column);
                         ShreddedColumnMeta meta = stored == null ? null : footer.metas.get(stored);
                         // NULL: the file was written before the column was added (a column of
                         // the same name dropped since is another column).
@@ -215,25 +221,6 @@ public final class ShreddingSystemTable {
             }
         }
         return rows;
-    }
-
-    /**
-     * Each current column's name in schema {@code schemaId} (by field id); null for a column that
-     * schema does not have.
-     */
-    private static Map<String, String> storedNames(FileStoreTable table, long schemaId) {
-        Map<String, String> out = new HashMap<>();
-        if (schemaId == table.schema().id()) {
-            return out;
-        }
-        Map<Integer, String> byId = new HashMap<>();
-        for (DataField f : table.schemaManager().schema(schemaId).fields()) {
-            byId.put(f.id(), f.name());
-        }
-        for (DataField f : table.schema().fields()) {
-            out.put(f.name(), byId.get(f.id()));
-        }
-        return out;
     }
 
     /** What a system-table row needs of one file's footer. */

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.paimon.CoreOptions;
 
 /**
  * Every setting a Strata user can give: catalog options, Spark SQL settings, table options
@@ -186,7 +187,7 @@ public final class OptionsCatalogue {
     public static Set<String> strataTableKeys() {
         Set<String> keys = new LinkedHashSet<>();
         for (Entry e : ENTRIES) {
-            if (e.kind() == Kind.TABLE && !e.key().startsWith("fields.")) {
+            if (e.kind() == Kind.TABLE && !e.key().startsWith(CoreOptions.FIELDS_PREFIX + ".")) {
                 keys.add(e.key());
             }
         }
@@ -201,7 +202,7 @@ public final class OptionsCatalogue {
      * full-text key of earlier versions, still read).
      */
     public static Set<String> strataColumnKeySuffixes() {
-        String prefix = "fields." + COLUMN + ".";
+        String prefix = CoreOptions.FIELDS_PREFIX + "." + COLUMN + ".";
         Set<String> suffixes = new LinkedHashSet<>();
         for (Entry e : ENTRIES) {
             if (e.key().startsWith(prefix)) {

@@ -356,13 +356,13 @@ final class TableMaintenanceProcedures {
                                 target.name()));
             }
             Long snapshot = args.isNullAt(2) ? null : args.getLong(2);
-            int tagArg = 3;
+            int tagPosition = 3;
             if (!args.isNullAt(1)) {
                 String version = stringArg(args, 1).trim();
                 if (!version.isEmpty() && version.chars().allMatch(Character::isDigit)) {
                     snapshot = Long.parseLong(version);
                 } else {
-                    tagArg = 1;
+                    tagPosition = 1;
                 }
             }
             Snapshot before = table.snapshotManager().latestSnapshot();
@@ -385,7 +385,7 @@ final class TableMaintenanceProcedures {
                         },
                         then);
             } else {
-                String tag = tagArg(target, args, tagArg, NAME);
+                String tag = tagArg(target, args, tagPosition, NAME);
                 if (!table.tagManager().tagExists(tag)) {
                     throw StrataErrors.analysis(
                             String.format(

@@ -1,18 +1,20 @@
 package dev.strata.spark.table;
 
 import dev.strata.index.options.FullTextDefinition;
+import dev.strata.shredding.format.FieldNames;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.snapshot.TimeTravelUtil;
-import org.apache.paimon.types.DataField;
 
 /**
  * Copies of a table with dynamic options that may travel to an older snapshot. Paimon reads an
@@ -26,7 +28,7 @@ import org.apache.paimon.types.DataField;
  */
 public final class TimeTravel {
 
-    private static final String FIELDS_PREFIX = "fields.";
+    private static final String FIELDS_PREFIX = CoreOptions.FIELDS_PREFIX + ".";
 
     private TimeTravel() {}
 
@@ -61,14 +63,8 @@ public final class TimeTravel {
             // No such snapshot or tag: Paimon's copy names what is missing.
             return options;
         }
-        Map<Integer, String> targetNames = new HashMap<>();
-        for (DataField f : target.fields()) {
-            targetNames.put(f.id(), f.name());
-        }
-        Map<String, String> oldNames = new HashMap<>();
-        for (DataField f : table.schema().fields()) {
-            oldNames.put(f.name(), targetNames.get(f.id()));
-        }
+        Set<String> current = new HashSet<>(table.schema().fieldNames());
+        Map<String, String> there = FieldNames.in(table.schema().fields(), target.fields());
         Map<String, String> out = new HashMap<>(options);
         for (Map.Entry<String, String> e : merged.entrySet()) {
             String key = e.getKey();
@@ -80,12 +76,12 @@ public final class TimeTravel {
                 continue;
             }
             String names = key.substring(FIELDS_PREFIX.length(), dot);
-            String names2 = rename(names, oldNames);
-            if (names2 == null) {
+            String targetNames = rename(names, current, there);
+            if (targetNames == null) {
                 out.put(key, null);
-            } else if (!names2.equals(names)) {
+            } else if (!targetNames.equals(names)) {
                 out.put(key, null);
-                out.put(FIELDS_PREFIX + names2 + key.substring(dot), e.getValue());
+                out.put(FIELDS_PREFIX + targetNames + key.substring(dot), e.getValue());
             }
         }
         List<String> naming =
@@ -95,7 +91,7 @@ public final class TimeTravel {
                         FullTextDefinition.columnsKey(merged));
         for (String key : naming) {
             String value = merged.get(key);
-            String renamed = value == null ? null : rename(value, oldNames);
+            String renamed = value == null ? null : rename(value, current, there);
             if (renamed != null && !renamed.equals(value)) {
                 out.put(key, renamed);
             }
@@ -104,24 +100,23 @@ public final class TimeTravel {
     }
 
     /**
-     * The comma-separated column {@code names} as the target schema names them: null when one of
-     * them is a current column the target does not have; names that are no current column (such as
-     * {@code default-aggregate-function}) stay.
+     * The comma-separated column {@code names} as the target schema names them ({@code there}: the
+     * {@code current} columns' names in it): null when one of them is a current column the target
+     * does not have; names that are no current column (such as {@code default-aggregate-function})
+     * stay.
      */
-    private static String rename(String names, Map<String, String> oldNames) {
+    private static String rename(String names, Set<String> current, Map<String, String> there) {
         List<String> out = new ArrayList<>();
-        for (String name : names.split(",", -1)) {
+        for (String name : names.split(CoreOptions.FIELDS_SEPARATOR, -1)) {
             String trimmed = name.trim();
-            if (!oldNames.containsKey(trimmed)) {
+            if (!current.contains(trimmed)) {
                 out.add(name);
-                continue;
-            }
-            String old = oldNames.get(trimmed);
-            if (old == null) {
+            } else if (there.containsKey(trimmed)) {
+                out.add(there.get(trimmed));
+            } else {
                 return null;
             }
-            out.add(old);
         }
-        return String.join(",", out);
+        return String.join(CoreOptions.FIELDS_SEPARATOR, out);
     }
 }

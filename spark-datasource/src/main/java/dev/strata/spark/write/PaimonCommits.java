@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
@@ -94,14 +95,13 @@ public final class PaimonCommits {
     public static final class Recording implements AutoCloseable {
         // A set: a commit that runs another inside it (a compaction run again after a lost race)
         // reports the inner commit's snapshots again with its own.
-        private final Map<String, java.util.TreeSet<Long>> snapshots =
-                new java.util.LinkedHashMap<>();
+        private final Map<String, TreeSet<Long>> snapshots = new java.util.LinkedHashMap<>();
 
         private Recording() {}
 
         /** The snapshot ids created in {@code table} while recording, oldest first. */
         public List<Long> snapshots(FileStoreTable table) {
-            java.util.TreeSet<Long> ids = snapshots.get(table.location().toString());
+            TreeSet<Long> ids = snapshots.get(table.location().toString());
             return ids == null ? List.of() : List.copyOf(ids);
         }
 
@@ -295,8 +295,7 @@ public final class PaimonCommits {
             for (Recording recording : RECORDINGS.get()) {
                 recording
                         .snapshots
-                        .computeIfAbsent(
-                                table.location().toString(), k -> new java.util.TreeSet<>())
+                        .computeIfAbsent(table.location().toString(), k -> new TreeSet<>())
                         .addAll(outcome.snapshots());
             }
             return outcome;
