@@ -2,6 +2,7 @@ package dev.strata.spark
 
 import java.nio.file.Files
 
+import dev.strata.testing.TempDirs
 import org.apache.spark.sql.SparkSession
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
@@ -19,6 +20,7 @@ class StrataExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   override def afterAll(): Unit = {
     LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
   }
 
   test("a session configured as in the README creates, writes, compacts and reads a Strata table") {

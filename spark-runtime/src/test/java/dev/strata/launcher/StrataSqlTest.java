@@ -21,16 +21,16 @@ import org.apache.spark.sql.util.QueryExecutionListener;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The launcher's session and statement runner on a real embedded Spark. */
 class StrataSqlTest {
 
     private static SparkSession spark;
-    private static Path warehouse;
+    @TempDir static Path warehouse;
 
     @BeforeAll
     static void start() throws Exception {
-        warehouse = Files.createTempDirectory("strata-sql-test");
         System.setProperty("strata.master", "local[2]");
         spark = StrataSql.session(warehouse.toUri().toString());
     }

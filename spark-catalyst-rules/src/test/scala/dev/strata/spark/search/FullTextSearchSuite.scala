@@ -8,6 +8,7 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
+import dev.strata.testing.TempDirs
 import org.apache.lucene.analysis.standard.StandardAnalyzer
 import org.apache.lucene.document.{Document, Field, StoredField, TextField}
 import org.apache.lucene.index.{DirectoryReader, IndexWriter, IndexWriterConfig}
@@ -51,6 +52,7 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   override def afterAll(): Unit = {
     LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
   }
 
   private def quote(s: String): String = "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"

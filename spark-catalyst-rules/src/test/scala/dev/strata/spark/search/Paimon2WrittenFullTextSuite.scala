@@ -4,6 +4,7 @@ import java.nio.file.Files
 
 import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.Fixtures
+import dev.strata.testing.TempDirs
 import org.apache.spark.sql.SparkSession
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
@@ -49,7 +50,10 @@ class Paimon2WrittenFullTextSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark = LocalStrataSession.start(warehouse, 2)
   }
 
-  override def afterAll(): Unit = LocalStrataSession.stop(spark)
+  override def afterAll(): Unit = {
+    LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
+  }
 
   private def rows(): Seq[Doc] =
     spark

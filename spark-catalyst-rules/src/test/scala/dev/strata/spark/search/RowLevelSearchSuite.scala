@@ -8,6 +8,7 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.{LocalStrataSession, RandomShare}
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
+import dev.strata.testing.TempDirs
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.types.StructType
 import org.scalatest.BeforeAndAfterAll
@@ -37,6 +38,7 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   override def afterAll(): Unit = {
     LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
   }
 
   private def sql(s: String) = spark.sql(s)

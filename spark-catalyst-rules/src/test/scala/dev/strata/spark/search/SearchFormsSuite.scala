@@ -6,6 +6,7 @@ import java.util.concurrent.{ConcurrentHashMap, CountDownLatch, TimeUnit}
 import java.util.concurrent.atomic.AtomicInteger
 
 import dev.strata.spark.LocalStrataSession
+import dev.strata.testing.TempDirs
 import org.apache.spark.scheduler.{SparkListener, SparkListenerJobStart}
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.execution.SparkPlan
@@ -75,6 +76,7 @@ class SearchFormsSuite extends AnyFunSuite with BeforeAndAfterAll {
   override def afterAll(): Unit = {
     if (spark != null) spark.sparkContext.removeSparkListener(listener)
     LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
   }
 
   /** The rows of `df` and how many Spark jobs collecting it started. A marker job run after it is

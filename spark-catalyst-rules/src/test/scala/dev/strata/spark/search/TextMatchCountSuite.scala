@@ -8,6 +8,7 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.TextCorpus
+import dev.strata.testing.TempDirs
 import org.apache.spark.sql.{Row, SparkSession}
 import org.apache.spark.sql.execution.LocalTableScanExec
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
@@ -51,6 +52,7 @@ class TextMatchCountSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   override def afterAll(): Unit = {
     LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
   }
 
   private def docs(random: Random, ids: Seq[Long]): Map[(Long, String), String] = ids.map { i =>

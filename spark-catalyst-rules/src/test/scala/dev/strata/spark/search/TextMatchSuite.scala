@@ -8,6 +8,7 @@ import scala.jdk.CollectionConverters._
 import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
+import dev.strata.testing.TempDirs
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec
 import org.apache.spark.sql.types.StructType
@@ -58,6 +59,7 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   override def afterAll(): Unit = {
     LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
   }
 
   private def docs(random: Random, ids: Range): Seq[Doc] = ids.map { i =>

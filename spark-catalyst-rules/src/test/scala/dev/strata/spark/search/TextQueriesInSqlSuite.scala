@@ -3,6 +3,7 @@ package dev.strata.spark.search
 import java.nio.file.Files
 
 import dev.strata.spark.LocalStrataSession
+import dev.strata.testing.TempDirs
 import org.apache.spark.sql.{Row, SparkSession}
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
@@ -58,7 +59,10 @@ class TextQueriesInSqlSuite extends AnyFunSuite with BeforeAndAfterAll {
     }
   }
 
-  override def afterAll(): Unit = LocalStrataSession.stop(spark)
+  override def afterAll(): Unit = {
+    LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
+  }
 
   private def contents(table: String): Seq[Row] =
     spark

@@ -3,7 +3,6 @@ package dev.strata.spark.functions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.testing.TestSeeds;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import org.apache.paimon.CoreOptions;
@@ -25,6 +24,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code paimon_bucket} must agree with the bucket Paimon's own writer assigns, or writers would
@@ -33,8 +33,7 @@ import org.junit.jupiter.api.Test;
 class PaimonBucketFunctionTest {
 
     @Test
-    void agreesWithPaimonsWriterForCompositeKeysOfSeveralTypes() throws Exception {
-        Path dir = Files.createTempDirectory("bucket-fn");
+    void agreesWithPaimonsWriterForCompositeKeysOfSeveralTypes(@TempDir Path dir) throws Exception {
         Options options = new Options();
         options.set("warehouse", dir.toUri().toString());
         try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
