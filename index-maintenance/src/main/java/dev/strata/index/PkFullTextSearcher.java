@@ -543,7 +543,7 @@ public final class PkFullTextSearcher {
                             + ": no query was given. Pass at least one full-text query.");
         }
         FileStoreTable table = maintainers.table;
-        Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
+        Snapshot snapshot = SnapshotBuckets.snapshot(table, snapshotId);
         BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         MatchScope scope = new MatchScope();
         scope.queries = queries;
@@ -640,7 +640,7 @@ public final class PkFullTextSearcher {
      * cannot be read). Lowest level first.
      */
     public List<ArchiveLevelState> levelStates(long snapshotId, BinaryRow partition, int bucket) {
-        Snapshot snapshot = maintainers.table.snapshotManager().snapshot(snapshotId);
+        Snapshot snapshot = SnapshotBuckets.snapshot(maintainers.table, snapshotId);
         Bucket b = classify(snapshot, partition, bucket);
         return ArchiveLevelState.of(
                 b.files.dataFiles,
@@ -659,7 +659,7 @@ public final class PkFullTextSearcher {
     }
 
     private Snapshot snapshot(long snapshotId) {
-        return maintainers.table.snapshotManager().snapshot(snapshotId);
+        return SnapshotBuckets.snapshot(maintainers.table, snapshotId);
     }
 
     private Bucket bucket(Snapshot snapshot, BinaryRow partition, int bucket, boolean fresh)
@@ -850,7 +850,7 @@ public final class PkFullTextSearcher {
         FileStoreTable table = maintainers.table;
         BucketFiles files =
                 BucketFiles.read(
-                        table, table.snapshotManager().snapshot(snapshotId), partition, bucket);
+                        table, SnapshotBuckets.snapshot(table, snapshotId), partition, bucket);
         ArchiveFiles archiveFiles = ArchiveFiles.of(table, partition, bucket);
         return BucketIndexState.fromActiveDataFiles(
                         maintainers.definition.fieldId(),

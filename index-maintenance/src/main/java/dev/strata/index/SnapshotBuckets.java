@@ -1,6 +1,7 @@
 package dev.strata.index;
 
 import dev.strata.shredding.cache.BoundedCache;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
@@ -44,6 +45,30 @@ final class SnapshotBuckets {
 
     static SnapshotBuckets shared() {
         return SHARED;
+    }
+
+    /**
+     * Snapshot {@code id} of {@code table}, also after it expired while a tag still holds it: a tag
+     * keeps its snapshot's files, and a read of the tag plans splits with that snapshot's id.
+     */
+    static Snapshot snapshot(FileStoreTable table, long id) {
+        try {
+            return table.snapshotManager().tryGetSnapshot(id);
+        } catch (FileNotFoundException e) {
+            for (Snapshot tagged : table.tagManager().taggedSnapshots()) {
+                if (tagged.id() == id) {
+                    return tagged;
+                }
+            }
+            throw new IllegalStateException(
+                    "Cannot read snapshot "
+                            + id
+                            + " of table "
+                            + table.fullName()
+                            + ": it expired and no tag holds it. Query a snapshot of the table's"
+                            + " $snapshots or a tag of its $tags system table.",
+                    e);
+        }
     }
 
     /** Every (partition, bucket) of the snapshot with its file and row counts (read-only). */

@@ -489,4 +489,53 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
         .toSeq == Seq(Row(1L, 9), Row(4L, 4))
     )
   }
+
+  test("a tag whose snapshot expired is matched as a plain read of the tag sees it") {
+    spark.sql(
+      "CREATE TABLE lake.kb.tagged (id BIGINT NOT NULL, body STRING, m MAP<STRING, INT>) " +
+        "TBLPROPERTIES ('primary-key'='id', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body', 'fields.m.map.storage-layout'='shared-shredding')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kb.tagged VALUES (1, 'red apple', map('a', 1)), " +
+        "(2, 'green apple', map('a', 2)), (3, 'blue sky', map('b', 3))"
+    )
+    spark.sql("CALL lake.sys.create_tag(table => 'kb.tagged', tag => 'fruit')")
+    spark.sql("UPDATE lake.kb.tagged SET body = 'red sky' WHERE id = 1")
+    spark.sql("DELETE FROM lake.kb.tagged WHERE id = 2")
+    spark.sql("INSERT INTO lake.kb.tagged VALUES (4, 'apple pie', map('a', 4))")
+    spark.sql("CALL lake.sys.expire_snapshots(table => 'kb.tagged', retain_max => 1)")
+    val tagged = spark
+      .sql("SELECT snapshot_id FROM lake.kb.`tagged$tags` WHERE tag_name = 'fruit'")
+      .collect()
+      .head
+      .getLong(0)
+    assert(
+      spark
+        .sql(s"SELECT * FROM lake.kb.`tagged$$snapshots` WHERE snapshot_id = $tagged")
+        .count() == 0
+    )
+
+    def ids(q: String): Seq[Long] = spark.sql(q).collect().map(_.getLong(0)).toSeq
+    for (
+      at <- Seq(
+        "lake.kb.tagged VERSION AS OF 'fruit'",
+        "lake.kb.tagged WITH ('scan.tag-name' = 'fruit')"
+      )
+    ) {
+      assert(ids(s"SELECT id FROM $at WHERE body LIKE '%apple%' ORDER BY id") == Seq(1L, 2L), at)
+      assert(
+        ids(s"SELECT id FROM $at WHERE text_match(body, 'apple') ORDER BY id") == Seq(1L, 2L),
+        at
+      )
+      assert(ids(s"SELECT count(*) FROM $at WHERE text_match(body, 'apple')") == Seq(2L), at)
+      assert(
+        ids(s"SELECT id FROM $at WHERE text_match(body, 'apple') AND m['a'] = 2") == Seq(2L),
+        at
+      )
+    }
+    assert(
+      ids("SELECT id FROM lake.kb.tagged WHERE text_match(body, 'apple') ORDER BY id") == Seq(4L)
+    )
+  }
 }
