@@ -2,8 +2,14 @@ package dev.strata.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.catalyst.plans.logical.Statistics;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,6 +53,67 @@ class ScanStatisticsTest extends StrataSparkTestBase {
         assertThat(sql("SELECT * FROM (%s) WHERE name = 'n7'", join))
                 .containsExactly(
                         RowFactory.create("n7", 4000L, 4000L * 7 + 50L * (3999L * 4000L / 2)));
+    }
+
+    @Test
+    void aJoinPrunesThePartitionsOfAStrataTableAtRunTime() {
+        spark.conf().set("spark.sql.adaptive.enabled", "false");
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.st");
+        sql(
+                "CREATE TABLE lake.st.events (id BIGINT NOT NULL, dt STRING NOT NULL,"
+                        + " m MAP<STRING, BIGINT>) PARTITIONED BY (dt)"
+                        + " TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2',"
+                        + " 'fields.m.map.storage-layout' = 'shared-shredding')");
+        sql(
+                "INSERT INTO lake.st.events SELECT id, concat('d', CAST(id % 6 AS STRING)),"
+                        + " map('k', id, concat('r', CAST(id % 7 AS STRING)), 1L)"
+                        + " FROM range(0, 6000)");
+        sql("CREATE TABLE lake.st.days (dt STRING, region STRING)");
+        sql("INSERT INTO lake.st.days VALUES ('d1', 'eu'), ('d2', 'us'), ('d4', 'eu')");
+        String join =
+                "SELECT f.dt, count(*), sum(f.m['k']) FROM lake.st.events f"
+                        + " JOIN lake.st.days d ON f.dt = d.dt"
+                        + " WHERE d.region = 'eu' AND f.m['r3'] = 1 GROUP BY f.dt ORDER BY f.dt";
+        List<Row> expected = new ArrayList<>();
+        for (int day : new int[] {1, 4}) {
+            long count = 0;
+            long sum = 0;
+            for (long id = 0; id < 6000; id++) {
+                if (id % 6 == day && id % 7 == 3) {
+                    count++;
+                    sum += id;
+                }
+            }
+            expected.add(RowFactory.create("d" + day, count, sum));
+        }
+
+        Dataset<Row> pruned = df(join);
+        assertThat(pruned.collectAsList()).isEqualTo(expected);
+        BatchScanExec events = eventsScan(pruned);
+        assertThat(events.runtimeFilters().isEmpty()).as(events.toString()).isFalse();
+        // Two of six partitions, two buckets each.
+        assertThat(events.metrics().apply("splitsPlanned").value()).isEqualTo(4);
+
+        spark.conf().set("spark.sql.optimizer.dynamicPartitionPruning.enabled", "false");
+        try {
+            Dataset<Row> whole = df(join);
+            assertThat(whole.collectAsList()).isEqualTo(expected);
+            assertThat(eventsScan(whole).metrics().apply("splitsPlanned").value()).isEqualTo(12);
+        } finally {
+            spark.conf().unset("spark.sql.optimizer.dynamicPartitionPruning.enabled");
+        }
+    }
+
+    private static BatchScanExec eventsScan(Dataset<Row> df) {
+        for (SparkPlan leaf :
+                scala.jdk.javaapi.CollectionConverters.asJava(
+                        df.queryExecution().executedPlan().collectLeaves())) {
+            if (leaf instanceof BatchScanExec
+                    && ((BatchScanExec) leaf).scan().description().startsWith("lake.st.events")) {
+                return (BatchScanExec) leaf;
+            }
+        }
+        throw new AssertionError("no scan of lake.st.events in " + df.queryExecution());
     }
 
     private long rows(String query) {

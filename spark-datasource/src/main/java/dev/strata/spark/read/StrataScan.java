@@ -26,16 +26,24 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
 import org.apache.spark.sql.types.StructType;
 
-/** A configured Strata scan: what it reads, and how it describes itself in EXPLAIN. */
-final class StrataScan implements NarrowableScan, SupportsReportStatistics {
+/**
+ * A configured Strata scan: what it reads, and how it describes itself in EXPLAIN. Spark may prune
+ * its partitions at run time (dynamic partition pruning: the partition values a join's other side
+ * holds), before the batch plans its splits.
+ */
+final class StrataScan
+        implements NarrowableScan, SupportsReportStatistics, SupportsRuntimeV2Filtering {
 
     /**
      * Paimon reads files above this size on a separate thread; the shredded reader counts skipped
@@ -46,7 +54,10 @@ final class StrataScan implements NarrowableScan, SupportsReportStatistics {
     private final String tableName;
     private final FileStoreTable table;
     private final int[] projection;
-    private final List<Predicate> predicates;
+
+    /** Pushed predicates, plus the runtime filters Spark gave {@link #filter}. */
+    private List<Predicate> predicates;
+
     private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushed;
     private final Integer limit;
     private final RowType readType;
@@ -191,6 +202,45 @@ final class StrataScan implements NarrowableScan, SupportsReportStatistics {
                         });
     }
 
+    /**
+     * The partition columns the scan returns (Spark resolves each against the scan's output), so
+     * that Spark can prune partitions at run time by a join's keys; none under a pushed limit (a
+     * filter below it would change which rows the limit keeps).
+     */
+    @Override
+    public NamedReference[] filterAttributes() {
+        if (limit != null) {
+            return new NamedReference[0];
+        }
+        List<String> output = keyColumns.outputType().getFieldNames();
+        return table.partitionKeys().stream()
+                .filter(output::contains)
+                .map(Expressions::column)
+                .toArray(NamedReference[]::new);
+    }
+
+    /**
+     * Adds Spark's runtime filters on partition columns (IN lists of the partition values a join
+     * can meet) to the predicates the splits are planned with; Spark then asks for the batch again,
+     * so the splits, readers and batch planned so far are dropped. A filter Paimon cannot take is
+     * left to Spark, which still filters the join.
+     */
+    @Override
+    public synchronized void filter(
+            org.apache.spark.sql.connector.expressions.filter.Predicate[] filters) {
+        SparkPredicates converter = new SparkPredicates(table.rowType());
+        List<Predicate> more = new ArrayList<>(predicates);
+        for (org.apache.spark.sql.connector.expressions.filter.Predicate filter : filters) {
+            converter.convert(filter).ifPresent(more::add);
+        }
+        if (more.size() > predicates.size()) {
+            predicates = List.copyOf(more);
+            splits = null;
+            readers = null;
+            batch = null;
+        }
+    }
+
     /** The map pushdown this scan applies (selected keys restricted to the columns it reads). */
     MapPushdown mapPushdown() {
         return mapPushdown;
@@ -280,8 +330,15 @@ final class StrataScan implements NarrowableScan, SupportsReportStatistics {
         return readers;
     }
 
+    /**
+     * One batch until {@link #filter} changes what it plans: Spark may ask again (after runtime
+     * filtering, for its reader factory) and the driver metrics report the batch that planned.
+     */
     @Override
-    public Batch toBatch() {
+    public synchronized Batch toBatch() {
+        if (batch != null) {
+            return batch;
+        }
         SplitReaders readers = readers();
         StrataReaderFactory.ExactTextMatch exact =
                 textOrdinal < 0
