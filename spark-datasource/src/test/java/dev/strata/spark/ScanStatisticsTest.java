@@ -104,6 +104,57 @@ class ScanStatisticsTest extends StrataSparkTestBase {
         }
     }
 
+    @Test
+    void countStarIsAnsweredFromPaimonsRowCountsWithoutReadingWhenNothingIsLeftToMerge() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.st");
+        sql(
+                "CREATE TABLE lake.st.dv (id BIGINT NOT NULL, dt STRING NOT NULL, v INT)"
+                        + " PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'id,dt',"
+                        + " 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
+        sql(
+                "INSERT INTO lake.st.dv SELECT id, IF(id < 600, 'a', 'b'), CAST(id AS INT)"
+                        + " FROM range(0, 1000)");
+        sql("DELETE FROM lake.st.dv WHERE id % 10 = 3");
+        sql("UPDATE lake.st.dv SET v = -1 WHERE id % 10 = 4");
+        sql("INSERT INTO lake.st.dv SELECT id, 'c', 0 FROM range(990, 1010)");
+        assertCount("SELECT count(*) FROM lake.st.dv", 900 + 20, true);
+        assertCount("SELECT count(*), count(*) AS again FROM lake.st.dv", 920, true);
+        assertCount("SELECT count(*) FROM lake.st.dv VERSION AS OF 2", 1000, true);
+        // A filter stays above the scan: Spark counts what the scan returns.
+        assertCount("SELECT count(*) FROM lake.st.dv WHERE dt = 'a'", 540, false);
+        assertCount("SELECT count(v) FROM lake.st.dv WHERE v < 0", 100, false);
+
+        sql("CREATE TABLE lake.st.log (id BIGINT, v INT)");
+        sql("INSERT INTO lake.st.log SELECT id, 1 FROM range(0, 300)");
+        sql("INSERT INTO lake.st.log SELECT id, 2 FROM range(0, 200)");
+        assertCount("SELECT count(*) FROM lake.st.log", 500, true);
+
+        // Without deletion vectors two uncompacted writes of the same keys still merge.
+        sql(
+                "CREATE TABLE lake.st.merging (id BIGINT NOT NULL, v INT)"
+                        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        sql("INSERT INTO lake.st.merging SELECT id, 1 FROM range(0, 300)");
+        sql("INSERT INTO lake.st.merging SELECT id, 2 FROM range(200, 400)");
+        assertCount("SELECT count(*) FROM lake.st.merging", 400, false);
+        sql("CALL lake.sys.compact(table => 'st.merging')");
+        assertCount("SELECT count(*) FROM lake.st.merging", 400, true);
+    }
+
+    private void assertCount(String query, long expected, boolean onDriver) {
+        Dataset<Row> df = df(query);
+        for (Row row : df.collectAsList()) {
+            for (int i = 0; i < row.size(); i++) {
+                assertThat(row.getLong(i)).as(query).isEqualTo(expected);
+            }
+        }
+        String plan = df.queryExecution().executedPlan().toString();
+        if (onDriver) {
+            assertThat(plan).as(query).contains("LocalTableScan").doesNotContain("BatchScan");
+        } else {
+            assertThat(plan).as(query).contains("BatchScan");
+        }
+    }
+
     private static BatchScanExec eventsScan(Dataset<Row> df) {
         for (SparkPlan leaf :
                 scala.jdk.javaapi.CollectionConverters.asJava(

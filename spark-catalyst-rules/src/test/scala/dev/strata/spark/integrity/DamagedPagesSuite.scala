@@ -219,8 +219,9 @@ class DamagedPagesSuite extends PushdownSuiteBase {
     val bytes = Files.readAllBytes(file)
     bytes(bytes.length / 2) = (bytes(bytes.length / 2) ^ 0x04).toByte
     Files.write(file, bytes)
+    // A bare count(*) is answered from the manifests' row counts and reads no deletion vector.
     val queries = Seq(
-      "SELECT count(*) FROM lake.dmg.dv",
+      "SELECT count(*) FROM lake.dmg.dv WHERE body IS NOT NULL",
       "SELECT id FROM lake.dmg.dv WHERE id < 100",
       "SELECT id FROM full_text_search('lake.dmg.dv', 'body', 'doc', 10)",
       "SELECT count(*) FROM lake.dmg.dv WHERE text_match(body, 'doc')",

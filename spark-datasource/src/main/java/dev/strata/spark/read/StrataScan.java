@@ -283,6 +283,23 @@ final class StrataScan
                 OptionalLong.of(Math.max(rows * rowBytes, rows)), OptionalLong.of(rows));
     }
 
+    /**
+     * The rows this scan returns when Paimon knows every split's merged row count (nothing left to
+     * merge, deletion vectors applied), else null. For a scan without predicates, limit, map or
+     * text pushdown: the caller checks.
+     */
+    Long knownRowCount() {
+        long total = 0;
+        for (Split split : splits()) {
+            OptionalLong n = split.mergedRowCount();
+            if (n.isEmpty()) {
+                return null;
+            }
+            total += n.getAsLong();
+        }
+        return total;
+    }
+
     private record ScanStatistics(OptionalLong sizeInBytes, OptionalLong numRows)
             implements Statistics {}
 

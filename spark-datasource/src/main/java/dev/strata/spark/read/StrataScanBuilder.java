@@ -42,12 +42,12 @@ public final class StrataScanBuilder
     private TextMatchPushdown textMatch;
 
     /**
-     * Whether {@link #matchedCount} was decided, the count an exact text match answers alone (null:
+     * Whether {@link #knownCount} was decided: the count the driver has without reading (null:
      * none).
      */
     private boolean countDecided;
 
-    private Long matchedCount;
+    private Long knownCount;
 
     /**
      * The aggregation pushed: the number of {@code count(*)} it asks for, 0 when none was pushed.
@@ -114,16 +114,17 @@ public final class StrataScanBuilder
     }
 
     /**
-     * Whether the aggregation is {@code count(*)} only over a scan whose exact text match the
-     * indexes answer for every row: then the driver has the count without reading, and no Spark job
-     * runs. Spark only asks when no other filter is left above the scan. Anything else (other
-     * predicates or map-key pushdowns, files no index searched, splits that merge rows) is
-     * aggregated by Spark over the scan's rows.
+     * Whether the aggregation is {@code count(*)} only and the driver has the count without
+     * reading, so no Spark job runs: an exact text match the indexes answer for every row, or a
+     * scan without filters whose every split Paimon knows the merged row count of (files with
+     * nothing left to merge, deletion vectors applied: append tables, deletion-vector tables,
+     * compacted primary-key tables). Spark only asks when no other filter is left above the scan.
+     * Anything else (predicates, map-key pushdowns, files no index searched, splits that still
+     * merge rows) is aggregated by Spark over the scan's rows.
      */
     @Override
     public boolean supportCompletePushDown(Aggregation aggregation) {
-        if (textMatch == null
-                || !textMatch.exact()
+        if ((textMatch != null && !textMatch.exact())
                 || !pushed.isEmpty()
                 || !mapPushdown.isEmpty()
                 || aggregation.groupByExpressions().length > 0
@@ -135,7 +136,7 @@ public final class StrataScanBuilder
                 return false;
             }
         }
-        return matchedCount() != null;
+        return knownCount() != null;
     }
 
     @Override
@@ -147,28 +148,24 @@ public final class StrataScanBuilder
         return true;
     }
 
-    /**
-     * The exact text match's row count when the indexes answer every row by position, else null.
-     */
-    private Long matchedCount() {
+    /** The scan's row count when the driver knows it without reading (see above), else null. */
+    private Long knownCount() {
         if (!countDecided) {
             countDecided = true;
-            matchedCount =
-                    ((StrataBatch)
-                                    scan(
-                                                    new int[0],
-                                                    KeyColumns.none(
-                                                            table.rowType().project(new int[0])))
-                                            .toBatch())
-                            .exactTextMatchCount();
+            StrataScan scan =
+                    scan(new int[0], KeyColumns.none(table.rowType().project(new int[0])));
+            knownCount =
+                    textMatch == null
+                            ? scan.knownRowCount()
+                            : ((StrataBatch) scan.toBatch()).exactTextMatchCount();
         }
-        return matchedCount;
+        return knownCount;
     }
 
     @Override
     public Scan build() {
         if (pushedCounts > 0) {
-            return new TextMatchCount(tableName, textMatch, pushedCounts, matchedCount);
+            return new PushedCount(tableName, textMatch, pushedCounts, knownCount);
         }
         RowType rowType = table.rowType();
         // Table columns first (returned as read), then key columns and the maps they need.

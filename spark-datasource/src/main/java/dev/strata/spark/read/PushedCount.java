@@ -8,11 +8,12 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A {@code count(*)} of an exact text match that the indexes answered on the driver (the matching
- * row positions of every file the scan reads, deletion vectors applied): one row, no Spark job,
- * nothing read.
+ * A {@code count(*)} answered on the driver: one row, no Spark job, nothing read. Either an exact
+ * text match the indexes answered (the matching row positions of every file the scan reads,
+ * deletion vectors applied), or the rows of a scan without filters whose every split Paimon knows
+ * the merged row count of.
  */
-final class TextMatchCount implements LocalScan {
+final class PushedCount implements LocalScan {
 
     private final String tableName;
     private final TextMatchPushdown textMatch;
@@ -20,10 +21,11 @@ final class TextMatchCount implements LocalScan {
     private final long count;
 
     /**
+     * @param textMatch the text match that answered, or null for the splits' row counts
      * @param counts how many {@code count(*)} columns the row has (Spark pushes each aggregate
      *     once)
      */
-    TextMatchCount(String tableName, TextMatchPushdown textMatch, int counts, long count) {
+    PushedCount(String tableName, TextMatchPushdown textMatch, int counts, long count) {
         this.tableName = tableName;
         this.textMatch = textMatch;
         this.counts = counts;
@@ -51,9 +53,9 @@ final class TextMatchCount implements LocalScan {
     @Override
     public String description() {
         return tableName
-                + " [PushedTextMatch: "
-                + textMatch.describe()
-                + ", PushedAggregates: [COUNT(*)], Rows: "
+                + " ["
+                + (textMatch == null ? "" : "PushedTextMatch: " + textMatch.describe() + ", ")
+                + "PushedAggregates: [COUNT(*)], Rows: "
                 + count
                 + "]";
     }
