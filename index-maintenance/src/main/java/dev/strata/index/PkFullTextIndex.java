@@ -66,7 +66,7 @@ public final class PkFullTextIndex {
     static FullTextDefinition definition(FileStoreTable table) {
         TableSchema schema = table.schema();
         return FullTextDefinition.resolve(
-                table.name(),
+                table.fullName(),
                 schema.logicalRowType(),
                 schema.primaryKeys(),
                 schema.partitionKeys(),

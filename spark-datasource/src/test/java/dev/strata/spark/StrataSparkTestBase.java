@@ -115,7 +115,7 @@ public abstract class StrataSparkTestBase {
         }
     }
 
-    private org.apache.paimon.catalog.Catalog paimonCatalog() {
+    protected org.apache.paimon.catalog.Catalog paimonCatalog() {
         Options options = new Options();
         options.set("warehouse", warehouse.toUri().toString());
         return CatalogFactory.createCatalog(CatalogContext.create(options));

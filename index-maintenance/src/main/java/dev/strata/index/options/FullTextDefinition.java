@@ -358,16 +358,21 @@ public final class FullTextDefinition {
             }
         }
         if (field == null) {
+            // Also reached when another engine renamed or dropped the column: Paimon renames the
+            // keys of its own field options, not Strata's.
             throw new IllegalArgumentException(
-                    "Cannot create primary-key full-text index for table "
+                    "Cannot use the primary-key full-text index of table "
                             + table
                             + ": option '"
                             + columnsKey
                             + "' entry '"
                             + column
-                            + "' must reference an existing column. Columns are "
+                            + "' must reference an existing column, and the table's columns are "
                             + rowType.getFieldNames()
-                            + ".");
+                            + " (another engine may have renamed or dropped it). Set the option to"
+                            + " the column to index (ALTER TABLE ... SET TBLPROPERTIES ('"
+                            + columnsKey
+                            + "' = '<column>'): a renamed column keeps its archives) or unset it.");
         }
         DataTypeRoot root = field.type().getTypeRoot();
         if (root != DataTypeRoot.CHAR && root != DataTypeRoot.VARCHAR) {

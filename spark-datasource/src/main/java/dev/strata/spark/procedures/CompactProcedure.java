@@ -102,6 +102,7 @@ final class CompactProcedure extends StrataProcedure {
         target.checkWhere(where);
         boolean full = args.isNullAt(2) || args.getBoolean(2);
         FileStoreTable table = target.table();
+        PkFullTextIndex.validate(target.name(), table.schema());
         if (table.coreOptions().bucket() == PostponeCompaction.POSTPONE_BUCKET) {
             return compactPostpone(target, where);
         }

@@ -115,6 +115,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
                             target.name(),
                             PkFullTextIndex.COLUMNS_OPTION));
         }
+        PkFullTextIndex.validate(target.name(), table.schema());
         Snapshot snapshot = table.snapshotManager().latestSnapshot();
         if (snapshot == null) {
             return result(OUTPUT, List.of());

@@ -1,5 +1,6 @@
 package dev.strata.spark.write;
 
+import dev.strata.index.PkFullTextIndex;
 import dev.strata.spark.catalog.PartitionTypeCheck;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
@@ -71,11 +72,15 @@ public final class StrataWriteBuilder
     /**
      * Refuses table layouts Strata cannot write correctly, before any task starts: primary-key
      * tables with dynamic buckets, postpone-bucket tables asking batch writes to go straight into
-     * real buckets, and BINARY partition columns.
+     * real buckets, BINARY partition columns and a full-text index definition the table no longer
+     * satisfies.
      */
     static void checkWritable(String tableName, FileStoreTable table) {
         PartitionTypeCheck.refuseBinary(
                 "write to " + tableName, table.schema().logicalPartitionType());
+        // The definition may have been broken by another engine (a renamed text column): say so
+        // here rather than in every task.
+        PkFullTextIndex.validate(tableName, table.schema());
         CoreOptions options = table.coreOptions();
         int bucket = options.bucket();
         if (bucket == -2) {

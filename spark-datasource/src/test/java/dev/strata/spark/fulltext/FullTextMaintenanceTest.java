@@ -346,6 +346,56 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
     }
 
     @Test
+    void aTextColumnRenamedByAnotherEngineIsRefusedUntilTheOptionNamesIt() throws Exception {
+        long seed = TestSeeds.seed("aTextColumnRenamedByAnotherEngine");
+        createDocs("renamed", 2);
+        insertDocs("renamed", 0, 200, seed);
+        // Another Paimon engine renames the column: Paimon knows nothing of Strata's option.
+        try (org.apache.paimon.catalog.Catalog catalog = paimonCatalog()) {
+            catalog.alterTable(
+                    org.apache.paimon.catalog.Identifier.create("kb", "renamed"),
+                    org.apache.paimon.schema.SchemaChange.renameColumn("body", "content"),
+                    false);
+        }
+        long before = paimonTable("kb", "renamed").snapshotManager().latestSnapshotId();
+        assertThat(sql("SELECT count(*) FROM lake.kb.renamed").get(0).getLong(0)).isEqualTo(200);
+        assertThatThrownBy(() -> sql("INSERT INTO lake.kb.renamed VALUES (900, 'd0', 't', 'late')"))
+                .hasMessageContaining("full-text index of table lake.kb.renamed")
+                .hasMessageContaining("entry 'body' must reference an existing column")
+                .hasMessageContaining("[id, dt, title, content]")
+                .hasMessageContaining(
+                        "SET TBLPROPERTIES ('strata-full-text.index.columns' = '<column>')");
+        for (String call :
+                List.of(
+                        "CALL lake.sys.compact(table => 'kb.renamed')",
+                        "CALL lake.sys.rebuild_pk_fulltext(table => 'kb.renamed')")) {
+            assertThatThrownBy(() -> sql(call))
+                    .as(call)
+                    .hasMessageStartingWith(
+                            "Cannot use the primary-key full-text index of table lake.kb.renamed");
+        }
+        assertThat(paimonTable("kb", "renamed").snapshotManager().latestSnapshotId())
+                .as("nothing committed")
+                .isEqualTo(before);
+
+        sql(
+                "ALTER TABLE lake.kb.renamed SET TBLPROPERTIES"
+                        + " ('strata-full-text.index.columns' = 'content')");
+        assertArchivesCurrent("renamed");
+        sql("INSERT INTO lake.kb.renamed VALUES (900, 'd0', 't', 'late token900')");
+        assertArchivesCurrent("renamed");
+        assertThat(search("renamed", "token900", 10)).containsExactly(900L);
+        List<Row> live = spark.sql("SELECT id, content FROM lake.kb.renamed").collectAsList();
+        for (Row r : live) {
+            long id = r.getLong(0);
+            if (id % 41 == 0) {
+                assertThat(search("renamed", "token" + id, 10))
+                        .isEqualTo(r.isNullAt(1) ? List.of() : List.of(id));
+            }
+        }
+    }
+
+    @Test
     void paimonsOwnReaderReadsATableWithArchives() throws Exception {
         createDocs("interop", 2);
         insertDocs("interop", 0, 100, 3);
