@@ -31,6 +31,15 @@ public final class StrataProcedures {
         register(
                 TableMaintenanceProcedures.Rollback.NAME, TableMaintenanceProcedures.Rollback::new);
         register(
+                TableMaintenanceProcedures.CreateBranch.NAME,
+                TableMaintenanceProcedures.CreateBranch::new);
+        register(
+                TableMaintenanceProcedures.DeleteBranch.NAME,
+                TableMaintenanceProcedures.DeleteBranch::new);
+        register(
+                TableMaintenanceProcedures.FastForward.NAME,
+                TableMaintenanceProcedures.FastForward::new);
+        register(
                 TableMaintenanceProcedures.RemoveOrphanFiles.NAME,
                 TableMaintenanceProcedures.RemoveOrphanFiles::new);
     }

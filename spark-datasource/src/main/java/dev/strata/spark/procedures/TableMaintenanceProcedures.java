@@ -13,6 +13,7 @@ import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
 import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.utils.BranchManager;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -28,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so
  * data files, manifests and index files — full-text archives included — are kept or deleted by the
  * same rules as in any other Paimon engine): {@code expire_snapshots}, {@code create_tag}, {@code
- * delete_tag}, {@code rollback}, {@code remove_orphan_files}. Each runs its operation through
- * {@link ProcedureRun#perform}, like every other procedure: job description, and a failure reported
- * as {@code "Cannot <action> <table>: ..."}.
+ * delete_tag}, {@code rollback}, {@code create_branch}, {@code delete_branch}, {@code
+ * fast_forward}, {@code remove_orphan_files}. Each runs its operation through {@link
+ * ProcedureRun#perform}, like every other procedure: job description, and a failure reported as
+ * {@code "Cannot <action> <table>: ..."}.
  */
 final class TableMaintenanceProcedures {
 
@@ -406,6 +408,145 @@ final class TableMaintenanceProcedures {
     }
 
     /**
+     * {@code create_branch(table, branch, tag)}: a branch starting at the tag's snapshot, or an
+     * empty one with the table's current schema when no tag is given (Paimon's procedure). Its rows
+     * are read and written as {@code db.`t$branch_<name>`}.
+     */
+    static final class CreateBranch extends StrataProcedure {
+        static final String NAME = "create_branch";
+        private static final StructType OUTPUT =
+                new StructType()
+                        .add("branch", DataTypes.StringType, false)
+                        .add("tag", DataTypes.StringType, true);
+
+        CreateBranch(TableResolver catalog) {
+            super(
+                    catalog,
+                    NAME,
+                    "Creates a branch from a tag (or an empty one); read and write it as t$branch_<name>.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("branch", DataTypes.StringType).build(),
+                ProcedureParameter.in("tag", DataTypes.StringType).defaultValue("NULL").build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            FileStoreTable table = mainBranch(target, NAME);
+            String branch = branchArg(target, args, 1, NAME);
+            if (table.branchManager().branchExists(branch)) {
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot create branch '%s' of %s: the branch exists. Delete it first with CALL"
+                                        + " sys.delete_branch, or choose another name.",
+                                branch, target.name()));
+            }
+            String tag = args.isNullAt(2) ? null : tagArg(target, args, 2, NAME);
+            if (tag != null && !table.tagManager().tagExists(tag)) {
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot create branch '%s' of %s from tag '%s': no such tag. See the tags in %s.",
+                                branch, target.name(), tag, target.systemTable("tags")));
+            }
+            new ProcedureRun(NAME, "create branch '" + branch + "' of", target.name(), table)
+                    .perform(
+                            tag == null ? "an empty branch" : "tag " + tag,
+                            () -> {
+                                if (tag == null) {
+                                    table.createBranch(branch);
+                                } else {
+                                    table.createBranch(branch, tag);
+                                }
+                                return null;
+                            },
+                            "See the branches in " + target.systemTable("branches") + ".");
+            return result(OUTPUT, List.of(row(branch, tag)));
+        }
+    }
+
+    /** {@code delete_branch(table, branch)}: the branch and the files only it kept. */
+    static final class DeleteBranch extends StrataProcedure {
+        static final String NAME = "delete_branch";
+        private static final StructType OUTPUT =
+                new StructType().add("branch", DataTypes.StringType, false);
+
+        DeleteBranch(TableResolver catalog) {
+            super(catalog, NAME, "Deletes a branch and the files only it kept.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("branch", DataTypes.StringType).build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            FileStoreTable table = mainBranch(target, NAME);
+            String branch = existingBranch(target, table, args, NAME);
+            new ProcedureRun(NAME, "delete branch '" + branch + "' of", target.name(), table)
+                    .perform(
+                            "branch " + branch,
+                            () -> {
+                                table.deleteBranch(branch);
+                                return null;
+                            },
+                            "See the branches in " + target.systemTable("branches") + ".");
+            return result(OUTPUT, List.of(row(branch)));
+        }
+    }
+
+    /**
+     * {@code fast_forward(table, branch)}: the table's snapshots, schemas and tags become the
+     * branch's (Paimon's fast-forward; the branch stays).
+     */
+    static final class FastForward extends StrataProcedure {
+        static final String NAME = "fast_forward";
+        private static final StructType OUTPUT =
+                new StructType()
+                        .add("branch", DataTypes.StringType, false)
+                        .add("current_snapshot_id", DataTypes.LongType, true);
+
+        FastForward(TableResolver catalog) {
+            super(catalog, NAME, "Makes the table's main branch what a branch is now.");
+        }
+
+        @Override
+        public ProcedureParameter[] parameters() {
+            return new ProcedureParameter[] {
+                ProcedureParameter.in("table", DataTypes.StringType).build(),
+                ProcedureParameter.in("branch", DataTypes.StringType).build()
+            };
+        }
+
+        @Override
+        Scan run(InternalRow args) {
+            ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
+            FileStoreTable table = mainBranch(target, NAME);
+            String branch = existingBranch(target, table, args, NAME);
+            new ProcedureRun(NAME, "fast-forward", target.name(), table)
+                    .perform(
+                            "to branch " + branch,
+                            () -> {
+                                table.fastForward(branch);
+                                return null;
+                            },
+                            "See " + target.systemTable("snapshots") + " before running it again.");
+            Long current = table.snapshotManager().latestSnapshotId();
+            return result(OUTPUT, List.of(row(branch, current)));
+        }
+    }
+
+    /**
      * {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch
      * references.
      *
@@ -504,6 +645,57 @@ final class TableMaintenanceProcedures {
             }
             return new long[] {count, bytes};
         }
+    }
+
+    /** The target's table when it is the main branch (branch procedures act on the table). */
+    private static FileStoreTable mainBranch(ProcedureTable target, String procedure) {
+        FileStoreTable table = target.table();
+        if (!BranchManager.isMainBranch(table.coreOptions().branch())) {
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run sys.%s on %s: it names a branch. Pass the table itself,"
+                                    + " table => 'db.table', and the branch as branch => 'name'.",
+                            procedure, target.name()));
+        }
+        return table;
+    }
+
+    private static String branchArg(
+            ProcedureTable target, InternalRow args, int pos, String procedure) {
+        String branch = StrataProcedure.stringArg(args, pos);
+        if (branch == null || branch.isBlank()) {
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run sys.%s on %s: argument branch is empty. Pass branch => 'name'.",
+                            procedure, target.name()));
+        }
+        String name = branch.trim();
+        dev.strata.spark.catalog.WarehouseNames.check(
+                "use a branch of " + target.name(),
+                dev.strata.spark.catalog.WarehouseNames.Kind.BRANCH,
+                name);
+        try {
+            BranchManager.validateBranch(name);
+        } catch (IllegalArgumentException e) {
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run sys.%s on %s: '%s' is not a branch name Paimon accepts (%s)."
+                                    + " Choose another name.",
+                            procedure, target.name(), name, e.getMessage()));
+        }
+        return name;
+    }
+
+    private static String existingBranch(
+            ProcedureTable target, FileStoreTable table, InternalRow args, String procedure) {
+        String branch = branchArg(target, args, 1, procedure);
+        if (!table.branchManager().branchExists(branch)) {
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot run sys.%s on %s: no branch '%s'. See the branches in %s.",
+                            procedure, target.name(), branch, target.systemTable("branches")));
+        }
+        return branch;
     }
 
     private static String tagArg(

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * expire_snapshots, create_tag, delete_tag, rollback and remove_orphan_files on a primary-key table
- * with full-text archives: every remaining snapshot stays readable and searchable, and exactly the
- * files nothing references any more are removed (archives included), counted on disk.
+ * expire_snapshots, create_tag, delete_tag, rollback, the branch procedures and remove_orphan_files
+ * on a primary-key table with full-text archives: every remaining snapshot stays readable and
+ * searchable, and exactly the files nothing references any more are removed (archives included),
+ * counted on disk.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TableMaintenanceProceduresTest extends StrataSparkTestBase {
@@ -186,6 +187,78 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
                                 sql(
                                         "CALL lake.sys.expire_snapshots(table => 'maint.expire', retain_max => 0)"))
                 .hasMessageContaining("retain_max must be at least 1");
+    }
+
+    @Test
+    void aBranchFromATagIsWrittenOnItsOwnThenFastForwardedAndDeleted() throws Exception {
+        createDocs("branched");
+        Map<Long, String> tagged = rows("branched", null);
+        sql("CALL lake.sys.create_tag(table => 'maint.branched', tag => 't1')");
+        assertThat(
+                        values(
+                                sql(
+                                        "CALL lake.sys.create_branch(table => 'maint.branched',"
+                                                + " branch => 'dev', tag => 't1')")))
+                .containsExactly(List.of("dev", "t1"));
+        String dev = "lake.maint.`branched$branch_dev`";
+        sql("INSERT INTO %s VALUES (1000, 'devonly word1000')", dev);
+        sql("DELETE FROM %s WHERE id < 10", dev);
+        sql("INSERT INTO lake.maint.branched VALUES (2000, 'mainonly word2000')");
+
+        Map<Long, String> onDev = new TreeMap<>(tagged);
+        onDev.keySet().removeIf(id -> id < 10);
+        onDev.put(1000L, "devonly word1000");
+        Map<Long, String> onMain = new TreeMap<>(tagged);
+        onMain.put(2000L, "mainonly word2000");
+        Map<Long, String> devRows = new TreeMap<>();
+        for (Row r : sql("SELECT id, body FROM %s", dev)) {
+            devRows.put(r.getLong(0), r.getString(1));
+        }
+        assertThat(devRows).isEqualTo(onDev);
+        assertThat(rows("branched", null)).isEqualTo(onMain);
+        assertThat(values(sql("SELECT branch_name FROM lake.maint.`branched$branches`")))
+                .containsExactly(List.of("dev"));
+
+        for (String[] bad :
+                new String[][] {
+                    {"branch => 'dev', tag => 't1'", "the branch exists"},
+                    {"branch => 'other', tag => 'nope'", "no such tag"},
+                    {"branch => 'a/b'", "'/'"},
+                    {"branch => 'main'", "is not a branch name Paimon accepts"},
+                }) {
+            assertThatThrownBy(
+                            () ->
+                                    sql(
+                                            "CALL lake.sys.create_branch(table => 'maint.branched', %s)",
+                                            bad[0]))
+                    .as(bad[0])
+                    .hasMessageContaining(bad[1]);
+        }
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CALL lake.sys.fast_forward(table =>"
+                                                + " 'maint.`branched$branch_dev`', branch => 'dev')"))
+                .hasMessageContaining("it names a branch");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CALL lake.sys.delete_branch(table => 'maint.branched',"
+                                                + " branch => 'nope')"))
+                .hasMessageContaining("no branch 'nope'");
+
+        sql("CALL lake.sys.fast_forward(table => 'maint.branched', branch => 'dev')");
+        assertThat(rows("branched", null)).isEqualTo(onDev);
+        // The branch's archives came with its snapshots: the search finds its rows.
+        assertThat(search("branched", "devonly")).containsExactly(1000L);
+        assertThat(search("branched", "mainonly")).isEmpty();
+        assertThat(
+                        values(
+                                sql(
+                                        "CALL lake.sys.delete_branch(table => 'maint.branched', branch => 'dev')")))
+                .containsExactly(List.of("dev"));
+        assertThat(sql("SELECT * FROM lake.maint.`branched$branches`")).isEmpty();
+        assertThat(rows("branched", null)).isEqualTo(onDev);
     }
 
     @Test
