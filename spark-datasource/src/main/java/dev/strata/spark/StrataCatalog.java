@@ -66,6 +66,9 @@ import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableCatalogCapability;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.TableInfo;
+import org.apache.spark.sql.connector.catalog.constraints.Constraint;
+import org.apache.spark.sql.connector.catalog.constraints.PrimaryKey;
 import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.IdentityTransform;
@@ -107,7 +110,9 @@ public class StrataCatalog
     @Override
     public Set<TableCatalogCapability> capabilities() {
         // Defaults are stored in Paimon's schema, where every Paimon writer applies them.
-        return Set.of(TableCatalogCapability.SUPPORT_COLUMN_DEFAULT_VALUE);
+        return Set.of(
+                TableCatalogCapability.SUPPORT_COLUMN_DEFAULT_VALUE,
+                TableCatalogCapability.SUPPORT_TABLE_CONSTRAINT);
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(StrataCatalog.class);
@@ -597,6 +602,51 @@ public class StrataCatalog
         }
     }
 
+    /**
+     * {@code CREATE TABLE t (..., PRIMARY KEY (a, b))}: the primary key becomes Paimon's {@code
+     * primary-key} option (Paimon keys are always enforced: a later row replaces the row of its
+     * key). Other constraints have no Paimon counterpart and are refused.
+     */
+    @Override
+    public Table createTable(Identifier ident, TableInfo info)
+            throws TableAlreadyExistsException, NoSuchNamespaceException {
+        Map<String, String> properties = info.properties();
+        Constraint[] constraints = info.constraints();
+        if (constraints != null && constraints.length > 0) {
+            String qualified = StrataTableNames.qualified(name, ident);
+            properties = new HashMap<>(properties);
+            for (Constraint constraint : constraints) {
+                if (!(constraint instanceof PrimaryKey)) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot create table %s with constraint %s: Paimon tables have"
+                                            + " a primary key only, no CHECK, UNIQUE or FOREIGN KEY"
+                                            + " constraints. Remove the constraint.",
+                                    qualified, constraint.toDDL()));
+                }
+                List<String> columns = new ArrayList<>();
+                for (NamedReference column : ((PrimaryKey) constraint).columns()) {
+                    columns.add(String.join(".", column.fieldNames()));
+                }
+                String keys = String.join(",", columns);
+                String option = properties.get(CoreOptions.PRIMARY_KEY.key());
+                if (option != null
+                        && !Arrays.asList(option.split(",")).stream()
+                                .map(String::trim)
+                                .toList()
+                                .equals(columns)) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot create table %s: PRIMARY KEY (%s) and TBLPROPERTIES"
+                                            + " '%s' = '%s' name different keys. Give the key once.",
+                                    qualified, keys, CoreOptions.PRIMARY_KEY.key(), option));
+                }
+                properties.put(CoreOptions.PRIMARY_KEY.key(), keys);
+            }
+        }
+        return createTable(ident, info.columns(), info.partitions(), properties);
+    }
+
     @Override
     @SuppressWarnings("deprecation")
     public Table createTable(
@@ -775,6 +825,12 @@ public class StrataCatalog
                     e);
         }
         return loadTable(ident);
+    }
+
+    /** {@code DROP TABLE ... PURGE}: a dropped table's files are deleted anyway (below). */
+    @Override
+    public boolean purgeTable(Identifier ident) {
+        return dropTable(ident);
     }
 
     /**

@@ -3,11 +3,13 @@ package dev.strata.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -32,6 +34,55 @@ class CatalogDdlTest extends StrataSparkTestBase {
         sql("DROP NAMESPACE lake.ns_a CASCADE");
         assertThat(sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0)))
                 .doesNotContain("ns_a");
+    }
+
+    @Test
+    void aPrimaryKeyClauseIsThePaimonPrimaryKeyAndPurgeDropsTheFiles() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.keys");
+        sql(
+                "CREATE TABLE lake.keys.orders (id BIGINT NOT NULL, dt STRING NOT NULL, v INT,"
+                        + " PRIMARY KEY (id, dt)) PARTITIONED BY (dt)"
+                        + " TBLPROPERTIES ('bucket' = '2')");
+        assertThat(paimonTable("keys", "orders").primaryKeys()).containsExactly("id", "dt");
+        sql("INSERT INTO lake.keys.orders VALUES (1, 'a', 1), (2, 'a', 2)");
+        sql("INSERT INTO lake.keys.orders VALUES (1, 'a', 10)");
+        assertThat(sql("SELECT id, v FROM lake.keys.orders ORDER BY id"))
+                .containsExactly(RowFactory.create(1L, 10), RowFactory.create(2L, 2));
+        // The same key given twice is one key.
+        sql(
+                "CREATE TABLE lake.keys.same (id BIGINT NOT NULL, PRIMARY KEY (id))"
+                        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        assertThat(paimonTable("keys", "same").primaryKeys()).containsExactly("id");
+
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.keys.two (id BIGINT NOT NULL, k INT NOT NULL,"
+                                                + " PRIMARY KEY (id)) TBLPROPERTIES ('primary-key' = 'k',"
+                                                + " 'bucket' = '1')"))
+                .hasMessageContaining("PRIMARY KEY (id) and TBLPROPERTIES 'primary-key' = 'k'");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.keys.checked (id BIGINT NOT NULL, v INT,"
+                                                + " CONSTRAINT positive CHECK (v > 0))"))
+                .hasMessageContaining("Cannot create table lake.keys.checked with constraint")
+                .hasMessageContaining("no CHECK, UNIQUE or FOREIGN KEY constraints");
+        assertThat(sql("SHOW TABLES IN lake.keys").stream().map(r -> r.getString(1)))
+                .containsExactlyInAnyOrder("orders", "same");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.keys.orders ADD CONSTRAINT pk2"
+                                                + " PRIMARY KEY (id)"))
+                .hasMessageContaining("Cannot alter the constraints of table lake.keys.orders");
+
+        Path dir = warehouse.resolve("keys.db").resolve("orders");
+        assertThat(dir).exists();
+        sql("DROP TABLE lake.keys.orders PURGE");
+        assertThat(dir).doesNotExist();
+        assertThat(sql("SHOW TABLES IN lake.keys").stream().map(r -> r.getString(1)))
+                .containsExactly("same");
     }
 
     @Test

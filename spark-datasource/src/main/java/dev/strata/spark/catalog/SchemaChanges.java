@@ -94,6 +94,15 @@ public final class SchemaChanges {
                 if (move != null) {
                     out.add(SchemaChange.updateColumnPosition(move));
                 }
+            } else if (change instanceof TableChange.AddConstraint
+                    || change instanceof TableChange.DropConstraint) {
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Cannot alter the constraints of table %s: a Paimon table's primary"
+                                        + " key is fixed when the table is created, and it has no"
+                                        + " other constraints. Create a new table with the key you"
+                                        + " need and INSERT INTO it.",
+                                table));
             } else {
                 throw new UnsupportedOperationException(
                         String.format(
