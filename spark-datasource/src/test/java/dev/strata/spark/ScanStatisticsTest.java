@@ -140,6 +140,83 @@ class ScanStatisticsTest extends StrataSparkTestBase {
         assertCount("SELECT count(*) FROM lake.st.merging", 400, true);
     }
 
+    @Test
+    void tablesBucketedAlikeJoinOnTheirKeyWithoutAShuffle() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.st");
+        sql(
+                "CREATE TABLE lake.st.orders (id BIGINT NOT NULL, amount INT)"
+                        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '4')");
+        sql("INSERT INTO lake.st.orders SELECT id, CAST(id AS INT) FROM range(0, 1000)");
+        // Partitioned: each bucket is a split per partition, and reading them in one task would
+        // cost the scan its parallelism, so it reports no bucketing.
+        sql(
+                "CREATE TABLE lake.st.daily (id BIGINT NOT NULL, dt STRING NOT NULL, amount INT)"
+                        + " PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'id,dt',"
+                        + " 'bucket' = '4')");
+        sql(
+                "INSERT INTO lake.st.daily SELECT id, concat('d', CAST(id % 3 AS STRING)),"
+                        + " CAST(id AS INT) FROM range(0, 1000)");
+        for (int buckets : new int[] {4, 8}) {
+            sql(
+                    "CREATE TABLE lake.st.items%d (id BIGINT NOT NULL, n INT)"
+                            + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '%d')",
+                    buckets, buckets);
+            sql("INSERT INTO lake.st.items%d SELECT id, 1 FROM range(0, 2000, 2)", buckets);
+        }
+        sql("CREATE TABLE st_items USING parquet AS SELECT id, 1 AS n FROM range(0, 2000, 2)");
+        long expectedSum = 0;
+        for (long id = 0; id < 1000; id += 2) {
+            expectedSum += id;
+        }
+        Row expected = RowFactory.create(500L, expectedSum, 500L);
+        spark.conf().set("spark.sql.adaptive.enabled", "false");
+        spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+        try {
+            for (boolean shuffleOneSide : new boolean[] {false, true}) {
+                // With shuffle.enabled Spark shuffles only the other side, computing each row's
+                // bucket with the catalog's bucket function: it must be Paimon's.
+                spark.conf().set("spark.sql.sources.v2.bucketing.shuffle.enabled", shuffleOneSide);
+                for (String left : List.of("lake.st.orders", "lake.st.daily")) {
+                    for (String right : List.of("lake.st.items4", "lake.st.items8", "st_items")) {
+                        Dataset<Row> join =
+                                df(
+                                        "SELECT count(*), sum(o.amount), sum(i.n) FROM %s o"
+                                                + " JOIN %s i ON o.id = i.id",
+                                        left, right);
+                        String what = left + " JOIN " + right + ", one side " + shuffleOneSide;
+                        assertThat(join.collectAsList()).as(what).containsExactly(expected);
+                        String plan = join.queryExecution().executedPlan().toString();
+                        assertThat(plan).as(what).contains("SortMergeJoin");
+                        if (left.equals("lake.st.orders") && right.equals("lake.st.items4")) {
+                            assertThat(plan).as(what).doesNotContain("Exchange hashpartitioning");
+                        }
+                        if (left.equals("lake.st.daily")) {
+                            // Its rows are shuffled: by hash, or to the other side's buckets.
+                            assertThat(plan)
+                                    .as(what)
+                                    .containsPattern(
+                                            "(?s)Exchange (hashpartitioning|key[a-z]*partitioning)"
+                                                    + "[^\\n]*\\n[^\\n]*Project[^\\n]*\\n"
+                                                    + "[^\\n]*BatchScan lake.st.daily");
+                        }
+                    }
+                }
+            }
+            spark.conf().set("spark.sql.sources.v2.bucketing.enabled", false);
+            Dataset<Row> off =
+                    df(
+                            "SELECT count(*), sum(o.amount), sum(i.n) FROM lake.st.orders o"
+                                    + " JOIN lake.st.items4 i ON o.id = i.id");
+            assertThat(off.collectAsList()).containsExactly(expected);
+            assertThat(off.queryExecution().executedPlan().toString())
+                    .contains("Exchange hashpartitioning");
+        } finally {
+            spark.conf().unset("spark.sql.sources.v2.bucketing.enabled");
+            spark.conf().unset("spark.sql.sources.v2.bucketing.shuffle.enabled");
+            spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
+        }
+    }
+
     private void assertCount(String query, long expected, boolean onDriver) {
         Dataset<Row> df = df(query);
         for (Row row : df.collectAsList()) {

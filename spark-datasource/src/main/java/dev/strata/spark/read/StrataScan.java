@@ -6,6 +6,7 @@ import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.data.SparkTypes;
+import dev.strata.spark.functions.BucketTransformFunction;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import dev.strata.spark.metrics.TextMatchMetrics;
 import java.util.ArrayList;
@@ -22,7 +23,10 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.table.BucketMode;
+import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
@@ -33,8 +37,13 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportPartitioning;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
+import org.apache.spark.sql.connector.read.partitioning.KeyGroupedPartitioning;
+import org.apache.spark.sql.connector.read.partitioning.Partitioning;
+import org.apache.spark.sql.connector.read.partitioning.UnknownPartitioning;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -43,7 +52,10 @@ import org.apache.spark.sql.types.StructType;
  * holds), before the batch plans its splits.
  */
 final class StrataScan
-        implements NarrowableScan, SupportsReportStatistics, SupportsRuntimeV2Filtering {
+        implements NarrowableScan,
+                SupportsReportStatistics,
+                SupportsRuntimeV2Filtering,
+                SupportsReportPartitioning {
 
     /**
      * Paimon reads files above this size on a separate thread; the shredded reader counts skipped
@@ -215,7 +227,7 @@ final class StrataScan
         List<String> output = keyColumns.outputType().getFieldNames();
         return table.partitionKeys().stream()
                 .filter(output::contains)
-                .map(Expressions::column)
+                .map(name -> Expressions.column(quoted(name)))
                 .toArray(NamedReference[]::new);
     }
 
@@ -281,6 +293,61 @@ final class StrataScan
         }
         return new ScanStatistics(
                 OptionalLong.of(Math.max(rows * rowBytes, rows)), OptionalLong.of(rows));
+    }
+
+    /**
+     * {@code bucket(N, key)} when Spark may join on it without a shuffle: with {@code
+     * spark.sql.sources.v2.bucketing.enabled}, a fixed-bucket table with Paimon's default bucket
+     * function and a one-column bucket key (Spark's bucket transform takes one column) of a type
+     * {@link BucketTransformFunction#supports}, which the scan returns, and every bucket one split
+     * (each split carries its bucket as its key, {@link StrataInputPartition}, and Spark reads the
+     * splits of one key in one task: reporting a bucketing over more splits than buckets would cost
+     * a partitioned table's scan its parallelism). A pushed text match reads through other input
+     * partitions and reports nothing.
+     */
+    @Override
+    public Partitioning outputPartitioning() {
+        BucketSpec spec = table.bucketSpec();
+        if (!SQLConf.get().v2BucketingEnabled()
+                || textMatch != null
+                || spec.getBucketMode() != BucketMode.HASH_FIXED
+                || table.coreOptions().bucketFunctionType()
+                        != CoreOptions.BucketFunctionType.DEFAULT
+                || spec.getBucketKeys().size() != 1) {
+            return new UnknownPartitioning(0);
+        }
+        String key = spec.getBucketKeys().get(0);
+        int index = table.rowType().getFieldIndex(key);
+        if (index < 0
+                || !BucketTransformFunction.supports(table.rowType().getTypeAt(index))
+                || !keyColumns.outputType().getFieldNames().contains(key)) {
+            return new UnknownPartitioning(0);
+        }
+        Set<Integer> buckets = new HashSet<>();
+        for (Split split : splits()) {
+            if (!(split instanceof DataSplit)
+                    || ((DataSplit) split).totalBuckets() == null
+                    || ((DataSplit) split).totalBuckets() != spec.getNumBuckets()) {
+                // A split written under another bucket count (before a rescale) holds rows of
+                // other buckets' keys.
+                return new UnknownPartitioning(0);
+            }
+            if (!buckets.add(((DataSplit) split).bucket())) {
+                // Spark would read all splits of a bucket in one task: a partitioned table, or a
+                // bucket larger than a split, keeps a task per split instead.
+                return new UnknownPartitioning(0);
+            }
+        }
+        return new KeyGroupedPartitioning(
+                new org.apache.spark.sql.connector.expressions.Expression[] {
+                    Expressions.bucket(spec.getNumBuckets(), quoted(key))
+                },
+                buckets.size());
+    }
+
+    /** A column name as Spark's reference parser reads it back (dots, dashes, backticks). */
+    private static String quoted(String column) {
+        return "`" + column.replace("`", "``") + "`";
     }
 
     /**

@@ -60,6 +60,88 @@ class PaimonBucketFunctionTest {
         }
     }
 
+    /**
+     * {@code bucket(N, key)}, the function behind a scan's reported bucketing, bound with the key's
+     * Spark type as Spark binds it, agrees with Paimon's writer for one-column keys of the types it
+     * serves, and refuses to serve a TIMESTAMP(3) key (its layout is not TIMESTAMP(6)'s).
+     */
+    @Test
+    void theBucketTransformAgreesWithPaimonsWriterForOneColumnKeys(@TempDir Path dir)
+            throws Exception {
+        Random random = new Random(TestSeeds.seed("bucket transform"));
+        org.apache.paimon.types.DataType[] types = {
+            DataTypes.INT(),
+            DataTypes.BIGINT(),
+            DataTypes.STRING(),
+            DataTypes.DECIMAL(20, 4),
+            DataTypes.DATE(),
+            DataTypes.TIMESTAMP(6),
+            DataTypes.DOUBLE()
+        };
+        assertThat(BucketTransformFunction.supports(DataTypes.TIMESTAMP(3))).isFalse();
+        Options options = new Options();
+        options.set("warehouse", dir.toUri().toString());
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
+            catalog.createDatabase("db", true);
+            for (int t = 0; t < types.length; t++) {
+                org.apache.paimon.types.DataType type = types[t];
+                assertThat(BucketTransformFunction.supports(type)).as(type.toString()).isTrue();
+                Identifier id = Identifier.create("db", "k" + t);
+                catalog.createTable(
+                        id,
+                        Schema.newBuilder()
+                                .column("k", type.copy(false))
+                                .column("v", DataTypes.INT())
+                                .primaryKey("k")
+                                .option("bucket", "7")
+                                .build(),
+                        false);
+                FileStoreTable table = (FileStoreTable) catalog.getTable(id);
+                org.apache.spark.sql.types.DataType sparkType =
+                        dev.strata.spark.data.SparkTypes.toSpark("k", type);
+                org.apache.spark.sql.connector.catalog.functions.ScalarFunction<Integer> bound =
+                        (org.apache.spark.sql.connector.catalog.functions.ScalarFunction<Integer>)
+                                new BucketTransformFunction()
+                                        .bind(new StructType().add("n", "int").add("k", sparkType));
+                try (BatchTableWrite write = table.newBatchWriteBuilder().newWrite()) {
+                    for (int i = 0; i < 500; i++) {
+                        Object paimon = value(type, random);
+                        Object spark =
+                                dev.strata.spark.data.PaimonToSpark.value(
+                                        GenericRow.of(paimon), 0, type);
+                        assertThat(
+                                        bound.produceResult(
+                                                new GenericInternalRow(new Object[] {7, spark})))
+                                .as("%s key %s", type, paimon)
+                                .isEqualTo(write.getBucket(GenericRow.of(paimon, 1)));
+                    }
+                }
+            }
+        }
+    }
+
+    private static Object value(org.apache.paimon.types.DataType type, Random random) {
+        switch (type.getTypeRoot()) {
+            case INTEGER:
+                return random.nextInt();
+            case BIGINT:
+                return random.nextLong();
+            case VARCHAR:
+                return BinaryString.fromString("s" + random.nextInt(100_000));
+            case DECIMAL:
+                return org.apache.paimon.data.Decimal.fromBigDecimal(
+                        java.math.BigDecimal.valueOf(random.nextInt(), 4), 20, 4);
+            case DATE:
+                return random.nextInt(40_000);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return Timestamp.fromMicros(1_700_000_000_000_000L + random.nextInt());
+            case DOUBLE:
+                return random.nextDouble();
+            default:
+                throw new IllegalArgumentException(type.toString());
+        }
+    }
+
     private static void check(FileStoreTable table) throws Exception {
         long seed = TestSeeds.seed("paimon_bucket " + table.name());
         Random random = new Random(seed);

@@ -1,0 +1,150 @@
+package dev.strata.spark.functions;
+
+import dev.strata.spark.data.SparkToPaimon;
+import dev.strata.spark.data.SparkTypes;
+import java.io.Serializable;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.bucket.BucketFunction;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.LocalZonedTimestampType;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.TimestampType;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.catalog.functions.BoundFunction;
+import org.apache.spark.sql.connector.catalog.functions.ScalarFunction;
+import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code bucket(numBuckets, key)}: Paimon's default fixed bucket of a one-column key, the function
+ * behind the {@code bucket(N, col)} partitioning a Strata scan reports so that Spark joins two
+ * tables bucketed alike without a shuffle (storage-partitioned join). Spark binds it with the key
+ * column's Spark type, so only key types whose Paimon binary layout that type decides are served
+ * ({@link #supports}); a table with another key type reports no partitioning.
+ */
+public final class BucketTransformFunction implements UnboundFunction {
+
+    public static final String NAME = "bucket";
+
+    /** Paimon types whose binary layout the Spark type alone decides. */
+    private static final Set<DataTypeRoot> LAYOUT_FROM_SPARK_TYPE =
+            EnumSet.of(
+                    DataTypeRoot.BOOLEAN,
+                    DataTypeRoot.TINYINT,
+                    DataTypeRoot.SMALLINT,
+                    DataTypeRoot.INTEGER,
+                    DataTypeRoot.BIGINT,
+                    DataTypeRoot.FLOAT,
+                    DataTypeRoot.DOUBLE,
+                    DataTypeRoot.DATE,
+                    DataTypeRoot.DECIMAL,
+                    DataTypeRoot.CHAR,
+                    DataTypeRoot.VARCHAR,
+                    DataTypeRoot.BINARY,
+                    DataTypeRoot.VARBINARY);
+
+    /** Spark's timestamps carry microseconds: Paimon's layout for precision 6. */
+    private static final int SPARK_TIMESTAMP_PRECISION = 6;
+
+    /**
+     * Whether a bucket key of this Paimon type hashes the same when rebuilt from its Spark type (a
+     * TIMESTAMP(3) key would not: its binary layout differs from TIMESTAMP(6)'s).
+     */
+    public static boolean supports(org.apache.paimon.types.DataType type) {
+        if (type instanceof TimestampType) {
+            return ((TimestampType) type).getPrecision() == SPARK_TIMESTAMP_PRECISION;
+        }
+        if (type instanceof LocalZonedTimestampType) {
+            return ((LocalZonedTimestampType) type).getPrecision() == SPARK_TIMESTAMP_PRECISION;
+        }
+        return LAYOUT_FROM_SPARK_TYPE.contains(type.getTypeRoot());
+    }
+
+    @Override
+    public BoundFunction bind(StructType inputType) {
+        StructField[] fields = inputType.fields();
+        if (fields.length != 2 || !fields[0].dataType().equals(DataTypes.IntegerType)) {
+            throw new UnsupportedOperationException(
+                    "Cannot bind "
+                            + NAME
+                            + " to "
+                            + inputType.simpleString()
+                            + ": expected (int numBuckets, one key column).");
+        }
+        return new Bound(fields[1].dataType());
+    }
+
+    @Override
+    public String description() {
+        return NAME + "(numBuckets, key): Paimon's default fixed bucket of a one-column key";
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    private static final class Bound implements ScalarFunction<Integer>, Serializable {
+
+        private static final long serialVersionUID = 1L;
+
+        private final DataType keyType;
+        private transient RowType paimonKey;
+        private transient InternalRowSerializer serializer;
+        private transient BucketFunction function;
+
+        Bound(DataType keyType) {
+            this.keyType = keyType;
+        }
+
+        @Override
+        public DataType[] inputTypes() {
+            return new DataType[] {DataTypes.IntegerType, keyType};
+        }
+
+        @Override
+        public DataType resultType() {
+            return DataTypes.IntegerType;
+        }
+
+        @Override
+        public boolean isResultNullable() {
+            return false;
+        }
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public String canonicalName() {
+            return "strata.bucket(int, " + keyType.catalogString() + ")";
+        }
+
+        @Override
+        public Integer produceResult(InternalRow input) {
+            if (function == null) {
+                paimonKey =
+                        RowType.of(
+                                new DataField(
+                                        0, "k", SparkTypes.toPaimon(NAME, "key", keyType, null)));
+                serializer = new InternalRowSerializer(paimonKey);
+                function = BucketFunction.create(CoreOptions.BucketFunctionType.DEFAULT, paimonKey);
+            }
+            GenericRow key = new GenericRow(1);
+            if (!input.isNullAt(1)) {
+                key.setField(0, SparkToPaimon.value(input.get(1, keyType), paimonKey.getTypeAt(0)));
+            }
+            return function.bucket(serializer.toBinaryRow(key).copy(), input.getInt(0));
+        }
+    }
+}
