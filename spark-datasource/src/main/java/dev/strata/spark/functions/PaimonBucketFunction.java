@@ -1,5 +1,6 @@
 package dev.strata.spark.functions;
 
+import dev.strata.spark.data.ColumnReferences;
 import dev.strata.spark.data.SparkToPaimon;
 import java.io.Serializable;
 import org.apache.paimon.CoreOptions;
@@ -44,7 +45,9 @@ final class PaimonBucketFunction implements UnboundFunction {
         args[1] = Expressions.literal(type.name());
         args[2] = Expressions.literal(JsonSerdeUtil.toJson(bucketKeyType));
         for (int i = 0; i < bucketKeyType.getFieldCount(); i++) {
-            NamedReference ref = Expressions.column(bucketKeyType.getFieldNames().get(i));
+            NamedReference ref =
+                    Expressions.column(
+                            ColumnReferences.quoted(bucketKeyType.getFieldNames().get(i)));
             args[3 + i] = ref;
         }
         return Expressions.apply(NAME, args);

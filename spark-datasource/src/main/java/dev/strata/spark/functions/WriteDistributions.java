@@ -1,5 +1,6 @@
 package dev.strata.spark.functions;
 
+import dev.strata.spark.data.ColumnReferences;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.paimon.CoreOptions;
@@ -27,7 +28,7 @@ public final class WriteDistributions {
         }
         List<Expression> clustering = new ArrayList<>();
         for (String partitionKey : table.partitionKeys()) {
-            clustering.add(Expressions.identity(partitionKey));
+            clustering.add(Expressions.identity(ColumnReferences.quoted(partitionKey)));
         }
         RowType bucketKeyType = table.rowType().project(table.schema().bucketKeys());
         clustering.add(

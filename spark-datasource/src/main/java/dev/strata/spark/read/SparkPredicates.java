@@ -202,9 +202,14 @@ public final class SparkPredicates {
         return names.length == 1 ? column(names[0]) : -1;
     }
 
-    /** The index of a top-level, atomic-typed column, or -1. */
+    /**
+     * The index of a top-level, atomic-typed column, or -1. Also -1 for a name with a dot: Paimon's
+     * Parquet filters (1.4.2 and 2.0.0) take {@code a.b} as the path to a nested {@code b}, find no
+     * such column and skip every row group, so a pushed {@code `a.b` > 0} returned no rows; Spark's
+     * own filter above the scan still applies it.
+     */
     private int column(String name) {
-        int idx = rowType.getFieldIndex(name);
+        int idx = name.indexOf('.') >= 0 ? -1 : rowType.getFieldIndex(name);
         if (idx < 0) {
             return -1;
         }

@@ -5,6 +5,7 @@ import dev.strata.shredding.ShreddedReadHandover;
 import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.catalog.TableDiagnosis;
+import dev.strata.spark.data.ColumnReferences;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.functions.BucketTransformFunction;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
@@ -227,7 +228,7 @@ final class StrataScan
         List<String> output = keyColumns.outputType().getFieldNames();
         return table.partitionKeys().stream()
                 .filter(output::contains)
-                .map(name -> Expressions.column(quoted(name)))
+                .map(name -> Expressions.column(ColumnReferences.quoted(name)))
                 .toArray(NamedReference[]::new);
     }
 
@@ -340,14 +341,9 @@ final class StrataScan
         }
         return new KeyGroupedPartitioning(
                 new org.apache.spark.sql.connector.expressions.Expression[] {
-                    Expressions.bucket(spec.getNumBuckets(), quoted(key))
+                    Expressions.bucket(spec.getNumBuckets(), ColumnReferences.quoted(key))
                 },
                 buckets.size());
-    }
-
-    /** A column name as Spark's reference parser reads it back (dots, dashes, backticks). */
-    private static String quoted(String column) {
-        return "`" + column.replace("`", "``") + "`";
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.strata.spark.table;
 import dev.strata.spark.catalog.ColumnDefaults;
 import dev.strata.spark.catalog.StrataTableNames;
 import dev.strata.spark.catalog.TableDefinitionChecks;
+import dev.strata.spark.data.ColumnReferences;
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
@@ -94,7 +95,9 @@ public final class StrataTable
 
     @Override
     public Transform[] partitioning() {
-        return table.partitionKeys().stream().map(Expressions::identity).toArray(Transform[]::new);
+        return table.partitionKeys().stream()
+                .map(key -> Expressions.identity(ColumnReferences.quoted(key)))
+                .toArray(Transform[]::new);
     }
 
     @Override

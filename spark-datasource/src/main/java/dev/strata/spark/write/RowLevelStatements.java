@@ -1,6 +1,7 @@
 package dev.strata.spark.write;
 
 import dev.strata.spark.catalog.TableDefinitionChecks;
+import dev.strata.spark.data.ColumnReferences;
 import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.read.SparkPredicates;
 import dev.strata.spark.read.StrataScanBuilder;
@@ -305,7 +306,7 @@ public final class RowLevelStatements {
         @Override
         public NamedReference[] rowId() {
             return table.primaryKeys().stream()
-                    .map(Expressions::column)
+                    .map(key -> Expressions.column(ColumnReferences.quoted(key)))
                     .toArray(NamedReference[]::new);
         }
 
