@@ -170,6 +170,20 @@ class ScanStatisticsTest extends StrataSparkTestBase {
         }
         Row expected = RowFactory.create(500L, expectedSum, 500L);
         spark.conf().set("spark.sql.adaptive.enabled", "false");
+        // A task per split: the partitioned table's 12 splits are not grouped into 4 buckets.
+        for (String[] table : new String[][] {{"lake.st.daily", "12"}, {"lake.st.orders", "4"}}) {
+            Dataset<Row> scan = df("SELECT id, amount FROM %s", table[0]);
+            scan.collectAsList();
+            int tasks = 0;
+            for (SparkPlan leaf :
+                    scala.jdk.javaapi.CollectionConverters.asJava(
+                            scan.queryExecution().executedPlan().collectLeaves())) {
+                if (leaf instanceof BatchScanExec) {
+                    tasks += ((BatchScanExec) leaf).inputRDD().getNumPartitions();
+                }
+            }
+            assertThat(tasks).as(table[0]).isEqualTo(Integer.parseInt(table[1]));
+        }
         spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
         try {
             for (boolean shuffleOneSide : new boolean[] {false, true}) {

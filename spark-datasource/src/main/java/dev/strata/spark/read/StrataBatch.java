@@ -1,11 +1,14 @@
 package dev.strata.spark.read;
 
 import dev.strata.index.PkFullTextSearcher;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.connector.read.Batch;
@@ -32,6 +35,10 @@ final class StrataBatch implements Batch {
     private final TextMatchPushdown textMatch;
     private final Map<String, PkFullTextSearcher.BucketMatches> textMatches;
     private final StrataReaderFactory.ExactTextMatch exact;
+
+    /** The bucket count when the scan reports its bucketing to Spark, else null. */
+    private final Integer bucketKeyed;
+
     private InputPartition[] partitions;
     private long splitsPruning;
     private TextMatchSplits textMatchSplits;
@@ -47,8 +54,10 @@ final class StrataBatch implements Batch {
             TextMatchPushdown textMatch,
             Map<String, PkFullTextSearcher.BucketMatches> textMatches,
             StrataReaderFactory.ExactTextMatch exact,
-            Supplier<List<Split>> splits) {
+            Supplier<List<Split>> splits,
+            Integer bucketKeyed) {
         this.splits = splits;
+        this.bucketKeyed = bucketKeyed;
         this.exact = exact;
         this.textMatch = textMatch;
         this.textMatches = textMatches;
@@ -80,12 +89,17 @@ final class StrataBatch implements Batch {
     public InputPartition[] planInputPartitions() {
         if (partitions == null) {
             List<Split> splits = planSplits();
+            boolean keyed = oneSplitPerBucket(splits);
             partitions = new InputPartition[splits.size()];
             long pruning = 0;
             for (int i = 0; i < partitions.length; i++) {
                 SplitReadMode mode = modes.apply(splits.get(i));
                 pruning += mode == SplitReadMode.PRUNING ? 1 : 0;
-                partitions[i] = new StrataInputPartition(splits.get(i), mode);
+                partitions[i] =
+                        keyed
+                                ? new StrataInputPartition.BucketKeyed(
+                                        (DataSplit) splits.get(i), mode)
+                                : new StrataInputPartition(splits.get(i), mode);
             }
             splitsPruning = pruning;
             if (textMatch != null) {
@@ -96,6 +110,26 @@ final class StrataBatch implements Batch {
             }
         }
         return partitions;
+    }
+
+    /**
+     * Whether the splits may be keyed by bucket: the scan reports its bucketing and each bucket is
+     * one split, all written under the table's bucket count (a split from before a rescale holds
+     * rows of other buckets' keys).
+     */
+    private boolean oneSplitPerBucket(List<Split> splits) {
+        if (bucketKeyed == null) {
+            return false;
+        }
+        Set<Integer> buckets = new HashSet<>();
+        for (Split split : splits) {
+            if (!(split instanceof DataSplit)
+                    || !bucketKeyed.equals(((DataSplit) split).totalBuckets())
+                    || !buckets.add(((DataSplit) split).bucket())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Splits planned so far (0 before planning). */

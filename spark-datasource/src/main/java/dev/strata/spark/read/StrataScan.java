@@ -27,7 +27,6 @@ import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
@@ -300,14 +299,30 @@ final class StrataScan
      * {@code bucket(N, key)} when Spark may join on it without a shuffle: with {@code
      * spark.sql.sources.v2.bucketing.enabled}, a fixed-bucket table with Paimon's default bucket
      * function and a one-column bucket key (Spark's bucket transform takes one column) of a type
-     * {@link BucketTransformFunction#supports}, which the scan returns, and every bucket one split
-     * (each split carries its bucket as its key, {@link StrataInputPartition}, and Spark reads the
-     * splits of one key in one task: reporting a bucketing over more splits than buckets would cost
-     * a partitioned table's scan its parallelism). A pushed text match reads through other input
+     * {@link BucketTransformFunction#supports}, which the scan returns. Decided without planning
+     * splits (a statement Strata answers from search hits never runs its scans, and planning reads
+     * manifests); whether Spark may group by it is decided when the splits are planned: only when
+     * every bucket is one split are they keyed by bucket ({@link StrataBatch}), since Spark reads
+     * the splits of one key in one task, which would cost a partitioned table's scan, or one with
+     * buckets larger than a split, its parallelism. A pushed text match reads through other input
      * partitions and reports nothing.
      */
     @Override
     public Partitioning outputPartitioning() {
+        Integer buckets = bucketKeyed();
+        if (buckets == null) {
+            return new UnknownPartitioning(0);
+        }
+        String key = table.bucketSpec().getBucketKeys().get(0);
+        return new KeyGroupedPartitioning(
+                new org.apache.spark.sql.connector.expressions.Expression[] {
+                    Expressions.bucket(buckets, ColumnReferences.quoted(key))
+                },
+                buckets);
+    }
+
+    /** The table's bucket count when the scan reports its bucketing (see above), else null. */
+    private Integer bucketKeyed() {
         BucketSpec spec = table.bucketSpec();
         if (!SQLConf.get().v2BucketingEnabled()
                 || textMatch != null
@@ -315,35 +330,16 @@ final class StrataScan
                 || table.coreOptions().bucketFunctionType()
                         != CoreOptions.BucketFunctionType.DEFAULT
                 || spec.getBucketKeys().size() != 1) {
-            return new UnknownPartitioning(0);
+            return null;
         }
         String key = spec.getBucketKeys().get(0);
         int index = table.rowType().getFieldIndex(key);
         if (index < 0
                 || !BucketTransformFunction.supports(table.rowType().getTypeAt(index))
                 || !keyColumns.outputType().getFieldNames().contains(key)) {
-            return new UnknownPartitioning(0);
+            return null;
         }
-        Set<Integer> buckets = new HashSet<>();
-        for (Split split : splits()) {
-            if (!(split instanceof DataSplit)
-                    || ((DataSplit) split).totalBuckets() == null
-                    || ((DataSplit) split).totalBuckets() != spec.getNumBuckets()) {
-                // A split written under another bucket count (before a rescale) holds rows of
-                // other buckets' keys.
-                return new UnknownPartitioning(0);
-            }
-            if (!buckets.add(((DataSplit) split).bucket())) {
-                // Spark would read all splits of a bucket in one task: a partitioned table, or a
-                // bucket larger than a split, keeps a task per split instead.
-                return new UnknownPartitioning(0);
-            }
-        }
-        return new KeyGroupedPartitioning(
-                new org.apache.spark.sql.connector.expressions.Expression[] {
-                    Expressions.bucket(spec.getNumBuckets(), ColumnReferences.quoted(key))
-                },
-                buckets.size());
+        return spec.getNumBuckets();
     }
 
     /**
@@ -447,7 +443,8 @@ final class StrataScan
                         textMatch,
                         textMatches,
                         exact,
-                        this::splits);
+                        this::splits,
+                        bucketKeyed());
         return batch;
     }
 
