@@ -1,14 +1,10 @@
 package dev.strata.spark.functions;
 
-import dev.strata.spark.data.SparkToPaimon;
 import dev.strata.spark.data.SparkTypes;
 import java.io.Serializable;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.paimon.CoreOptions;
-import org.apache.paimon.bucket.BucketFunction;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.LocalZonedTimestampType;
@@ -97,9 +93,8 @@ public final class BucketTransformFunction implements UnboundFunction {
         private static final long serialVersionUID = 1L;
 
         private final DataType keyType;
-        private transient RowType paimonKey;
-        private transient InternalRowSerializer serializer;
-        private transient BucketFunction function;
+        private transient PaimonBuckets buckets;
+        private transient DataType[] keyTypes;
 
         Bound(DataType keyType) {
             this.keyType = keyType;
@@ -132,19 +127,18 @@ public final class BucketTransformFunction implements UnboundFunction {
 
         @Override
         public Integer produceResult(InternalRow input) {
-            if (function == null) {
-                paimonKey =
-                        RowType.of(
-                                new DataField(
-                                        0, "k", SparkTypes.toPaimon(NAME, "key", keyType, null)));
-                serializer = new InternalRowSerializer(paimonKey);
-                function = BucketFunction.create(CoreOptions.BucketFunctionType.DEFAULT, paimonKey);
+            if (buckets == null) {
+                keyTypes = new DataType[] {keyType};
+                buckets =
+                        new PaimonBuckets(
+                                CoreOptions.BucketFunctionType.DEFAULT,
+                                RowType.of(
+                                        new DataField(
+                                                0,
+                                                "key",
+                                                SparkTypes.toPaimon(NAME, "key", keyType, null))));
             }
-            GenericRow key = new GenericRow(1);
-            if (!input.isNullAt(1)) {
-                key.setField(0, SparkToPaimon.value(input.get(1, keyType), paimonKey.getTypeAt(0)));
-            }
-            return function.bucket(serializer.toBinaryRow(key).copy(), input.getInt(0));
+            return buckets.bucket(input, 1, keyTypes, input.getInt(0));
         }
     }
 }

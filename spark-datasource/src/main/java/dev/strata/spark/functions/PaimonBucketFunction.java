@@ -1,12 +1,8 @@
 package dev.strata.spark.functions;
 
 import dev.strata.spark.data.ColumnReferences;
-import dev.strata.spark.data.SparkToPaimon;
 import java.io.Serializable;
 import org.apache.paimon.CoreOptions;
-import org.apache.paimon.bucket.BucketFunction;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.JsonSerdeUtil;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -129,33 +125,31 @@ final class PaimonBucketFunction implements UnboundFunction {
             State s = state;
             String typeJson = input.getUTF8String(2).toString();
             if (s == null || !s.typeJson.equals(typeJson)) {
-                s = new State(input.getUTF8String(1).toString(), typeJson);
+                DataType[] types = inputTypes();
+                s =
+                        new State(
+                                input.getUTF8String(1).toString(),
+                                typeJson,
+                                java.util.Arrays.copyOfRange(types, 3, types.length));
                 state = s;
             }
-            int keyCount = s.keyType.getFieldCount();
-            GenericRow key = new GenericRow(keyCount);
-            for (int i = 0; i < keyCount; i++) {
-                DataType sparkType = inputType.fields()[3 + i].dataType();
-                Object value = input.isNullAt(3 + i) ? null : input.get(3 + i, sparkType);
-                key.setField(i, SparkToPaimon.value(value, s.keyType.getTypeAt(i)));
-            }
-            return s.function.bucket(s.serializer.toBinaryRow(key).copy(), input.getInt(0));
+            return s.buckets.bucket(input, 3, s.keyTypes, input.getInt(0));
         }
     }
 
+    /** The Paimon side of the bound function, built from the first row's constant arguments. */
     private static final class State {
         final String typeJson;
-        final RowType keyType;
-        final InternalRowSerializer serializer;
-        final BucketFunction function;
+        final PaimonBuckets buckets;
+        final DataType[] keyTypes;
 
-        State(String functionType, String typeJson) {
+        State(String functionType, String typeJson, DataType[] keyTypes) {
             this.typeJson = typeJson;
-            this.keyType = JsonSerdeUtil.fromJson(typeJson, RowType.class);
-            this.serializer = new InternalRowSerializer(keyType);
-            this.function =
-                    BucketFunction.create(
-                            CoreOptions.BucketFunctionType.valueOf(functionType), keyType);
+            this.keyTypes = keyTypes;
+            this.buckets =
+                    new PaimonBuckets(
+                            CoreOptions.BucketFunctionType.valueOf(functionType),
+                            JsonSerdeUtil.fromJson(typeJson, RowType.class));
         }
     }
 }

@@ -1,0 +1,43 @@
+package dev.strata.spark.functions;
+
+import dev.strata.spark.data.SparkToPaimon;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.bucket.BucketFunction;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * Paimon's fixed bucket of a key given as columns of a Spark row, computed exactly as Paimon's
+ * writer does: the key laid out as a Paimon {@code BinaryRow} of the key's Paimon types and hashed
+ * by the table's bucket function. Shared by {@code paimon_bucket} (write distribution) and {@code
+ * bucket} (a scan's reported bucketing).
+ */
+final class PaimonBuckets {
+
+    private final RowType keyType;
+    private final InternalRowSerializer serializer;
+    private final BucketFunction function;
+
+    PaimonBuckets(CoreOptions.BucketFunctionType type, RowType keyType) {
+        this.keyType = keyType;
+        this.serializer = new InternalRowSerializer(keyType);
+        this.function = BucketFunction.create(type, keyType);
+    }
+
+    /**
+     * The bucket, among {@code numBuckets}, of the key in the columns of {@code input} from {@code
+     * first} on, whose Spark types are {@code sparkTypes}.
+     */
+    int bucket(InternalRow input, int first, DataType[] sparkTypes, int numBuckets) {
+        int count = keyType.getFieldCount();
+        GenericRow key = new GenericRow(count);
+        for (int i = 0; i < count; i++) {
+            Object value = input.isNullAt(first + i) ? null : input.get(first + i, sparkTypes[i]);
+            key.setField(i, SparkToPaimon.value(value, keyType.getTypeAt(i)));
+        }
+        return function.bucket(serializer.toBinaryRow(key).copy(), numBuckets);
+    }
+}
