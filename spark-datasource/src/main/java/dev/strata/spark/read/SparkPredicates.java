@@ -203,13 +203,18 @@ public final class SparkPredicates {
     }
 
     /**
-     * The index of a top-level, atomic-typed column, or -1. Also -1 for a name with a dot: Paimon's
-     * Parquet filters (1.4.2 and 2.0.0) take {@code a.b} as the path to a nested {@code b}, find no
-     * such column and skip every row group, so a pushed {@code `a.b` > 0} returned no rows; Spark's
-     * own filter above the scan still applies it.
+     * Whether predicates on this column may be pushed into Paimon: not for a name with a dot.
+     * Paimon's Parquet filters (1.4.2 and 2.0.0) take {@code a.b} as the path to a nested {@code
+     * b}, find no such column and skip every row group, so a pushed {@code `a.b` > 0} returned no
+     * rows; Spark's own filter above the scan still applies it.
      */
+    public static boolean pushable(String column) {
+        return column.indexOf('.') < 0;
+    }
+
+    /** The index of a top-level, atomic-typed, {@link #pushable} column, or -1. */
     private int column(String name) {
-        int idx = name.indexOf('.') >= 0 ? -1 : rowType.getFieldIndex(name);
+        int idx = pushable(name) ? rowType.getFieldIndex(name) : -1;
         if (idx < 0) {
             return -1;
         }

@@ -215,9 +215,10 @@ final class StrataScan
     }
 
     /**
-     * The partition columns the scan returns (Spark resolves each against the scan's output), so
-     * that Spark can prune partitions at run time by a join's keys; none under a pushed limit (a
-     * filter below it would change which rows the limit keeps).
+     * The partition columns the scan returns (Spark resolves each against the scan's output) and
+     * whose predicates reach Paimon ({@link SparkPredicates#pushable}), so that Spark can prune
+     * partitions at run time by a join's keys; none under a pushed limit (a filter below it would
+     * change which rows the limit keeps).
      */
     @Override
     public NamedReference[] filterAttributes() {
@@ -226,7 +227,7 @@ final class StrataScan
         }
         List<String> output = keyColumns.outputType().getFieldNames();
         return table.partitionKeys().stream()
-                .filter(output::contains)
+                .filter(name -> output.contains(name) && SparkPredicates.pushable(name))
                 .map(name -> Expressions.column(ColumnReferences.quoted(name)))
                 .toArray(NamedReference[]::new);
     }
