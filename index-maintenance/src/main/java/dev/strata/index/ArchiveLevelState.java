@@ -12,15 +12,13 @@ import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 
 /**
- * The full-text archive state of one level of one bucket in a snapshot (see {@link
+ * The full-text archive state of one level of one bucket in a snapshot ({@link
  * PkFullTextSearcher#levelStates}). {@code state} is {@code current} (the archive covers exactly
- * the level's files), {@code stale} (an archive whose sources, text field or header do not match
- * the level's files; a rebuild or the next Strata compaction replaces it), {@code missing} (a level
- * above 0 without an archive) or {@code not_indexed} (level 0, never archived: its files overlap
- * and the next compaction moves them up). {@code sourceFiles} and {@code rows} count the level's
- * data files; {@code rowsNotCovered} the rows of those files that no current archive covers,
- * counted on the first entry of a level only, so that a bucket's sum is the rows a search indexes
- * at query time (or leaves out). A stale archive whose header cannot be read has level -1.
+ * the level's files), {@code stale} (sources, text field or header do not match; a rebuild or the
+ * next compaction replaces it), {@code missing} (a level above 0 without an archive) or {@code
+ * not_indexed} (level 0). {@code rowsNotCovered} counts rows no current archive covers, on a
+ * level's first entry only, so a bucket's sum is what a search indexes at query time or leaves out.
+ * A stale archive whose header cannot be read has level -1.
  */
 public final class ArchiveLevelState {
 

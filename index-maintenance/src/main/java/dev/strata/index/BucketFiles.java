@@ -16,10 +16,7 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
 
-/**
- * The data files, archives and deletion-vector index files of one (partition, bucket) in one
- * snapshot.
- */
+/** The data files, archives and deletion-vector index files of one bucket in one snapshot. */
 final class BucketFiles {
 
     final List<DataFileMeta> dataFiles;

@@ -32,11 +32,8 @@ public final class BucketRef implements Serializable {
     }
 
     /**
-     * The (partition, bucket) pairs that hold data files in a snapshot, in partition-byte then
-     * bucket order; negative (postpone) buckets are left out.
-     *
-     * @param partitionFilter a Paimon predicate on the partition columns, or null for all
-     *     partitions
+     * The (partition, bucket)s with data files in a snapshot, in partition-byte then bucket order,
+     * postpone buckets left out; {@code partitionFilter} null means all partitions.
      */
     public static List<BucketRef> list(
             FileStoreTable table, long snapshotId, Predicate partitionFilter) {

@@ -93,13 +93,9 @@ public final class DeletionVectorChecksums {
     }
 
     /**
-     * Checks the deletion-vector files a task's writers restored their buckets from, before the
-     * task's commit messages are handed on. Paimon's writer reads a bucket's deletion vectors when
-     * it first touches the bucket, from the snapshot latest at that moment, and merges them into
-     * the files it writes (a compaction applies them to the rows it rewrites): a damaged bitmap
-     * would be re-written with a fresh, valid checksum. The writers restored from a snapshot
-     * between {@code fromSnapshot} (latest when the task opened its write) and the latest now; the
-     * files of the messages' buckets in each of them are checked.
+     * Checks the deletion-vector files the task's writers restored their buckets from (snapshots
+     * {@code fromSnapshot} to latest), before its commit messages are handed on: the writer merges
+     * them into what it writes, so a damaged bitmap would be re-written with a valid checksum.
      */
     public static void verifyRestored(
             FileStoreTable table, Long fromSnapshot, List<CommitMessage> messages)

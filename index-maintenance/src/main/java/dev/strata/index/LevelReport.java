@@ -4,11 +4,9 @@ import java.io.Serializable;
 import org.apache.paimon.data.BinaryRow;
 
 /**
- * What a rebuild did to one level of one bucket. {@code action} is {@code built} (a new archive),
- * {@code retired} (an archive removed, nothing built in its place) or {@code kept} (already
- * current). {@code level} is -1 for a retired archive whose header could not be read. Counts
- * describe the new archive for {@code built}, the existing one for {@code kept} and the removed one
- * for {@code retired}.
+ * What a rebuild did to one level of one bucket: {@code action} is {@code built}, {@code retired}
+ * (removed, nothing built in its place) or {@code kept} (already current); counts describe that
+ * archive. {@code level} is -1 for a retired archive whose header could not be read.
  */
 public final class LevelReport implements Serializable {
 

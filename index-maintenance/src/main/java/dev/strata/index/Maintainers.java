@@ -14,8 +14,7 @@ import org.apache.paimon.table.FileStoreTable;
 
 /**
  * Creates bucket maintainers of one table, sharing a header cache. An archive built with other
- * analyzer settings than the table's current ones is classified stale (and so rebuilt by the next
- * blocking commit).
+ * analyzer settings than the table's is stale, so the next blocking commit rebuilds it.
  */
 final class Maintainers {
 
@@ -61,8 +60,6 @@ final class Maintainers {
                 archive -> {
                     ArchiveHeader header = headers.header(files, archive);
                     if (!header.analyzer().equals(definition.analyzer())) {
-                        // Classified as stale, so the next blocking commit rebuilds it with the
-                        // table's analyzer.
                         throw new IllegalStateException(
                                 "Full-text archive "
                                         + archive.fileName()

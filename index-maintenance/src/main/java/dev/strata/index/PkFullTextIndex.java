@@ -13,16 +13,8 @@ import org.apache.paimon.types.RowType;
 
 /**
  * Entry point of primary-key full-text archives for engines: is the feature on, is a table
- * definition valid, may a schema change be applied, and clean-up of archives whose commit failed.
- *
- * <p>Options: {@code strata-full-text.index.columns} (exactly one CHAR/VARCHAR/STRING column),
- * {@code fields.<col>.strata-full-text.index.options} (JSON object of analyzer options; unqualified
- * keys are read as {@code strata-full-text.*}), table-level {@code strata-full-text.*}. Tables of
- * earlier versions still read with {@code pk-full-text.index.columns}, {@code
- * fields.<col>.pk-full-text.index.options} and {@code full-text.*}, keys that Apache Paimon 2.0
- * owns (see {@link FullTextDefinition#LEGACY_COLUMNS}). Requirements: primary-key table, {@code
- * deletion-vectors.enabled = true} unless {@code merge-engine = first-row}, {@code
- * deletion-vectors.merge-on-read} not true, {@code bucket > 0} or {@code bucket = -2}.
+ * definition valid, may a schema change be applied. Options and requirements: {@link
+ * FullTextDefinition#resolve}.
  */
 public final class PkFullTextIndex {
 
@@ -49,13 +41,7 @@ public final class PkFullTextIndex {
         return definition(table).column();
     }
 
-    /**
-     * The per-row matcher of {@code query} on the table's indexed column, with the analyzer its
-     * archives and fresh indexes use (the table's current definition).
-     *
-     * @throws IllegalArgumentException for a table without a valid index definition or an
-     *     unparsable query
-     */
+    /** The per-row matcher of {@code query} with the table's current analyzer. */
     public static TextMatcher matcher(FileStoreTable table, String query) {
         FullTextDefinition definition = definition(table);
         return TextMatcher.of(
@@ -73,10 +59,7 @@ public final class PkFullTextIndex {
                 schema.options());
     }
 
-    /**
-     * Validates a table definition when the index is configured; does nothing otherwise. Throws
-     * {@link IllegalArgumentException} naming the table, option, value found and values allowed.
-     */
+    /** Validates a table definition when the index is configured; does nothing otherwise. */
     public static void validate(String tableName, TableSchema schema) {
         validate(
                 tableName,
@@ -99,9 +82,8 @@ public final class PkFullTextIndex {
     }
 
     /**
-     * Checks an ALTER TABLE: the new schema must be valid, and the column indexed before may not be
-     * dropped, renamed or retyped while it stays indexed (its field id must keep its name and
-     * type). Throws {@link IllegalArgumentException} with what to do instead.
+     * Checks an ALTER TABLE: the new schema must be valid, and the indexed column may not be
+     * dropped, renamed or retyped while it stays indexed.
      */
     public static void validateSchemaChange(
             String tableName, TableSchema oldSchema, TableSchema newSchema) {

@@ -25,19 +25,14 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 
 /**
- * Rebuilds the archives of one (partition, bucket) from a snapshot, independently of any data write
- * (for {@code CALL rebuild_pk_fulltext}; run one per bucket, commit all messages in one snapshot):
- * levels without a current archive; with {@code force}, every level. Archives are classified with a
- * whole-file checksum check, so an archive that is damaged or not of the current format is retired
- * and its level rebuilt.
+ * Rebuilds the archives of one (partition, bucket) for {@code CALL rebuild_pk_fulltext}: levels
+ * without a current archive (whole-file checksum checked), or every level with {@code force}.
  */
 public final class PkFullTextRebuild {
 
     private PkFullTextRebuild() {}
 
-    /**
-     * The outcome of a rebuild: index-only commit messages, a per-level report and an abort hook.
-     */
+    /** Index-only commit messages, a per-level report and an abort hook. */
     public static final class Result {
         private final List<CommitMessage> messages;
         private final List<LevelReport> report;
@@ -58,20 +53,13 @@ public final class PkFullTextRebuild {
             return report;
         }
 
-        /**
-         * Deletes the archives this rebuild generated (call when its messages will not be
-         * committed).
-         */
+        /** Deletes the archives this rebuild generated, when its messages will not be committed. */
         public void abort() throws IOException {
             commit.abort();
         }
     }
 
-    /**
-     * @param snapshotId the snapshot to rebuild against (usually the latest)
-     * @param force rebuild every level, even current ones
-     * @param localTempDir where Lucene builds its index before packing (null: java.io.tmpdir)
-     */
+    /** Rebuilds against {@code snapshotId}; a null {@code localTempDir} means java.io.tmpdir. */
     public static Result run(
             FileStoreTable table,
             long snapshotId,

@@ -49,24 +49,15 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.RoaringBitmap32;
 
 /**
- * Searches the archives of a table, one bucket at a time (run per bucket in engine tasks, then
- * merge with {@link #topK}), and reads the rows behind the hits. Files covered by a current archive
- * are searched through it; rows of level 0 and of levels whose archive is missing or stale are
- * indexed at query time ({@link FreshRows}, counted in {@link
- * BucketResult#rowsIndexedAtQueryTime()}) when the search asks for fresh rows, else not searched
- * (counted in {@link BucketResult#unsearchableRows()}). One BM25 across buckets: {@link #stats} per
- * bucket, summed, then {@link #search} with the sum. Archives are classified by their heads; an
- * archive Lucene finds damaged as it opens or reads it makes the search fail with {@link
- * dev.strata.shredding.io.DamagedFileException} (a failed read is diagnosed with the whole-file
- * checksum, {@link dev.strata.index.archive.ArchiveReader#diagnose}); a rebuild replaces it. A
- * search does not read whole archives to check them: that is the rebuild's and the diagnosis's job.
+ * Searches a table's archives one bucket at a time and reads the rows behind the hits. Rows no
+ * current archive covers are indexed at query time ({@link FreshRows}) when fresh rows are asked
+ * for, else counted as unsearchable. For one BM25 across buckets, sum {@link #stats} over the
+ * buckets and pass the sum to {@link #search}. A damaged archive fails the search with {@code
+ * DamagedFileException}; verifying whole archives is the rebuild's job, not the search's.
  */
 public final class PkFullTextSearcher {
 
-    /**
-     * Archive headers read by the searches of this JVM (cached by path, length, time and footer
-     * checksum).
-     */
+    /** Archive headers read by this JVM's searches, cached by path, length, time and checksum. */
     private static final ArchiveHeaders HEADERS = new ArchiveHeaders(false);
 
     private final Maintainers maintainers;
@@ -85,10 +76,6 @@ public final class PkFullTextSearcher {
                 query, maintainers.table.fullName(), maintainers.definition.column());
     }
 
-    /**
-     * Hits of one bucket, how many rows were indexed at query time, and how many could not be
-     * searched.
-     */
     public static final class BucketResult {
         private final List<SearchHit> hits;
         private final long unsearchableRows;
@@ -105,10 +92,7 @@ public final class PkFullTextSearcher {
             return hits;
         }
 
-        /**
-         * Physical rows of the bucket's data files that were not searched (no current archive,
-         * fresh search off).
-         */
+        /** Rows of the bucket's data files not searched (no current archive, fresh search off). */
         public long unsearchableRows() {
             return unsearchableRows;
         }
@@ -119,12 +103,7 @@ public final class PkFullTextSearcher {
         }
     }
 
-    /**
-     * Whether searches of this table can index uncovered rows at query time: the primary-key rules
-     * {@link FreshRows} applies are those of a deletion-vector table with the {@code deduplicate}
-     * merge engine ordered by Paimon's own sequence numbers. Other tables search their archives
-     * only.
-     */
+    /** Whether {@link FreshRows}' rules apply: deduplicate, deletion vectors, no sequence field. */
     public boolean freshSearchSupported() {
         CoreOptions options = CoreOptions.fromMap(maintainers.table.options());
         return options.mergeEngine() == CoreOptions.MergeEngine.DEDUPLICATE
@@ -132,25 +111,14 @@ public final class PkFullTextSearcher {
                 && options.deletionVectorsEnabled();
     }
 
-    /**
-     * The top-k live rows of one bucket for a Lucene classic query, from the current archives only,
-     * each scored with its archive's own statistics.
-     *
-     * @throws IllegalArgumentException for a blank or unparsable query or k &lt;= 0
-     * @throws IOException when an archive cannot be read (e.g. {@code DamagedFileException})
-     */
+    /** The top-k live rows of one bucket from current archives only, scored per archive. */
     public BucketResult search(
             long snapshotId, BinaryRow partition, int bucket, String query, int k)
             throws IOException {
         return search(snapshotId, partition, bucket, query, k, null, false);
     }
 
-    /**
-     * The collection statistics of {@code query} over what {@link #search(long, BinaryRow, int,
-     * String, int, CorpusStats, boolean)} with the same {@code fresh} reads in this bucket; sum
-     * them over every bucket of a search (with {@link CorpusStats#add}) and pass the sum to each
-     * bucket's search, so all scores are comparable.
-     */
+    /** {@code query}'s statistics over what {@link #search} reads here; sum them over buckets. */
     public CorpusStats stats(
             long snapshotId, BinaryRow partition, int bucket, String query, boolean fresh)
             throws IOException {
@@ -158,10 +126,8 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * The top-k live rows of one bucket for a Lucene classic query. With {@code fresh} (and {@link
-     * #freshSearchSupported()}), rows no current archive covers are indexed at query time, and
-     * archived versions of keys that have a newer version in level 0 are not returned. Scores use
-     * {@code global} (null: each index's own statistics).
+     * The top-k live rows of one bucket; with {@code fresh}, uncovered rows too, minus archived
+     * versions of keys newer in level 0. Scores use {@code global} (null: each index's own).
      */
     public BucketResult search(
             long snapshotId,
@@ -175,22 +141,12 @@ public final class PkFullTextSearcher {
         return prepare(snapshot(snapshotId), partition, bucket, fresh).search(query, k, global);
     }
 
-    /**
-     * Every (partition, bucket) of {@code snapshot} with its file and row counts, as Paimon's scan
-     * reads them from the snapshot's manifests (remembered per snapshot in this JVM, so a repeated
-     * search skips the manifest scan; a new commit is a new snapshot).
-     */
+    /** Every (partition, bucket) of {@code snapshot} with file and row counts, cached. */
     public List<BucketEntry> bucketEntries(Snapshot snapshot) {
         return SnapshotBuckets.shared().bucketEntries(maintainers.table, snapshot);
     }
 
-    /**
-     * One bucket of a snapshot classified once for a query (its data files, current archives,
-     * deletion vectors and, with {@code fresh}, the rows indexed at query time): {@link
-     * PreparedBucket#stats}, {@link PreparedBucket#search} and {@link PreparedBucket#readRows} of
-     * the same query all read what was classified here, without looking the snapshot's files up
-     * again. Holds no query result; valid for the snapshot it was prepared for only.
-     */
+    /** One bucket classified once for a query's passes; valid for {@code snapshot} only. */
     public PreparedBucket prepare(Snapshot snapshot, BinaryRow partition, int bucket, boolean fresh)
             throws IOException {
         return new PreparedBucket(
@@ -211,10 +167,7 @@ public final class PkFullTextSearcher {
             this.b = b;
         }
 
-        /**
-         * The collection statistics of {@code query} over what {@link #search} reads in this
-         * bucket; sum them over every bucket of a search and pass the sum to each bucket's search.
-         */
+        /** {@link PkFullTextSearcher#stats} of this bucket. */
         public CorpusStats stats(String query) throws IOException {
             try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
                 return BucketSearcher.stats(
@@ -229,10 +182,7 @@ public final class PkFullTextSearcher {
             }
         }
 
-        /**
-         * The top-k live rows of this bucket, as {@link PkFullTextSearcher#search(long, BinaryRow,
-         * int, String, int, CorpusStats, boolean)} with the prepared {@code fresh}.
-         */
+        /** {@link PkFullTextSearcher#search} of this bucket with the prepared {@code fresh}. */
         public BucketResult search(String query, int k, CorpusStats global) throws IOException {
             return searchPrepared(this, query, k, global);
         }
@@ -244,11 +194,8 @@ public final class PkFullTextSearcher {
         }
 
         /**
-         * The given columns of the rows behind {@code hits} (all of this bucket), aligned with
-         * {@code hits}; an entry is null when the snapshot's deletion vector deletes that row. When
-         * every column is a primary-key or partition column, the rows are made from the keys the
-         * hits carry and the bucket's partition and no data file is read; otherwise each hit's row
-         * is read from its data file by position. No columns: rows of no fields, for liveness only.
+         * The columns of the rows behind {@code hits}, aligned with them (null: deleted), made from
+         * the hits' keys and partition when possible. No columns: empty rows, for liveness only.
          */
         public List<InternalRow> rows(List<SearchHit> hits, List<String> columns)
                 throws IOException {
@@ -279,10 +226,7 @@ public final class PkFullTextSearcher {
         }
     }
 
-    /**
-     * {@link PreparedBucket#rows} answered from the hits' keys and the partition, or null when a
-     * column is neither a primary-key nor a partition column.
-     */
+    /** {@link PreparedBucket#rows} from keys and partition, or null if a column is neither. */
     private List<InternalRow> rowsFromKeys(
             PreparedBucket prepared, List<SearchHit> hits, List<String> columns) {
         FileStoreTable table = maintainers.table;
@@ -355,8 +299,7 @@ public final class PkFullTextSearcher {
                 archived = kept;
                 break;
             }
-            // Some of the best archived hits are older versions of keys updated in level 0: look
-            // further.
+            // Hits hidden by newer level-0 versions: look further.
             n = n * 4;
         }
         List<SearchHit> all = new ArrayList<>(archived);
@@ -392,11 +335,7 @@ public final class PkFullTextSearcher {
             this.rowsIndexedAtQueryTime = rowsIndexedAtQueryTime;
         }
 
-        /**
-         * The matching row positions of a data file of a level above 0 that was searched; an empty
-         * bitmap when none of its rows matches, null when the file was not searched ({@link
-         * #isUnknown}).
-         */
+        /** Matching positions of a searched file (empty if none), null if {@link #isUnknown}. */
         public RoaringBitmap32 positions(String fileName) {
             if (unknownFiles.contains(fileName)) {
                 return null;
@@ -405,10 +344,7 @@ public final class PkFullTextSearcher {
             return p == null ? new RoaringBitmap32() : p;
         }
 
-        /**
-         * Whether the file's rows were not searched (level 0, or no current archive and no fresh
-         * indexing).
-         */
+        /** Whether the file was not searched (level 0, or uncovered without fresh indexing). */
         public boolean isUnknown(String fileName) {
             return unknownFiles.contains(fileName);
         }
@@ -420,14 +356,10 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * Every row of one bucket that a batch read of the snapshot returns and that matches all of
-     * {@code queries}: the rows of the data files above level 0, with the snapshot's deletion
-     * vectors applied — what Paimon reads of a deletion-vector (or first-row) table, whose level-0
-     * rows become readable only once compacted. Unlike {@link #search}, no level-0 version hides an
-     * archived one, since a read returns the archived version until that compaction. Files a
-     * current archive covers are matched through it; with {@code fresh} (and {@link
-     * #freshSearchSupported()}) the other files above level 0 are indexed at query time, else they
-     * (and level-0 files) are reported as unknown, so a caller reads them whole.
+     * The rows of one bucket a batch read of the snapshot returns that match all {@code queries}:
+     * rows above level 0 with deletion vectors applied, since Paimon reads level-0 rows only once
+     * compacted (so no level-0 version hides an archived one). Without {@code fresh}, uncovered
+     * files are reported unknown so the caller reads them whole.
      */
     public BucketMatches matches(
             long snapshotId, BinaryRow partition, int bucket, List<String> queries, boolean fresh)
@@ -439,14 +371,9 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * How many rows of {@code readFiles} (data files of the bucket a read returns) {@link #matches}
-     * with the same arguments would report, or null when one of them was not searched ({@link
-     * BucketMatches#isUnknown}). A current archive all of whose source files are read and none of
-     * which has a deleted row (a deletion vector also marks each row a newer version of its key
-     * replaced) has only live documents, so its matches are counted by Lucene ({@link
-     * BucketSearcher#countWhereAllLive}, from the term's document frequency for a single term)
-     * without visiting a row position; the other archives and the rows indexed at query time are
-     * matched position by position, as {@link #matches} does.
+     * How many rows of {@code readFiles} {@link #matches} would report (null if one was not
+     * searched). Archives whose sources are all read and free of deleted rows hold only live
+     * documents, so Lucene counts them without row positions; the rest are matched by position.
      */
     public Long count(
             long snapshotId,
@@ -491,10 +418,7 @@ public final class PkFullTextSearcher {
         FreshRows freshRows;
         List<String> queries;
 
-        /**
-         * The matching row positions, by data file, of every query in {@code archives} (current
-         * archives of the bucket) and in the rows indexed at query time.
-         */
+        /** Matching positions by data file of all queries, in {@code archives} and fresh rows. */
         Map<String, RoaringBitmap32> positions(List<IndexFileMeta> archives) throws IOException {
             Map<String, RoaringBitmap32> result = null;
             for (String query : queries) {
@@ -584,7 +508,6 @@ public final class PkFullTextSearcher {
         return scope;
     }
 
-    /** The hits whose row's primary key (stored in the archive) is not in {@code keys}. */
     private static List<SearchHit> withoutKeys(List<SearchHit> hits, Set<BinaryRow> keys) {
         List<SearchHit> kept = new ArrayList<>();
         for (SearchHit h : hits) {
@@ -595,7 +518,6 @@ public final class PkFullTextSearcher {
         return kept;
     }
 
-    /** What one bucket's search reads. */
     private static final class Bucket {
         BucketFiles files;
         ArchiveFiles archiveFiles;
@@ -606,10 +528,7 @@ public final class PkFullTextSearcher {
         long unsearchable;
     }
 
-    /**
-     * The data files, archives and archive state of one bucket, and the data files no current
-     * archive covers (the rows a search indexes at query time or leaves out).
-     */
+    /** The bucket's files, archive state and the data files no current archive covers. */
     private Bucket classify(Snapshot snapshot, BinaryRow partition, int bucket) {
         FileStoreTable table = maintainers.table;
         Bucket b = new Bucket();
@@ -631,14 +550,7 @@ public final class PkFullTextSearcher {
         return b;
     }
 
-    /**
-     * The archive state of every level of one bucket in a snapshot, classified exactly as a search
-     * classifies it (so {@link ArchiveLevelState#rowsNotCovered()} summed over a bucket is what a
-     * search without fresh rows leaves out): level 0 ({@code not_indexed}), each level above 0 with
-     * its current archive ({@code current}), a stale one ({@code stale}) or none ({@code missing}),
-     * and stale archives of levels that no longer have files (level -1 when the archive's header
-     * cannot be read). Lowest level first.
-     */
+    /** Each level's archive state, classified as a search classifies it, lowest level first. */
     public List<ArchiveLevelState> levelStates(long snapshotId, BinaryRow partition, int bucket) {
         Snapshot snapshot = SnapshotBuckets.snapshot(maintainers.table, snapshotId);
         Bucket b = classify(snapshot, partition, bucket);
@@ -680,8 +592,7 @@ public final class PkFullTextSearcher {
                                         uncovered,
                                         maintainers.definition);
             } else {
-                // A postpone-bucket table's parked rows are newer than every row of the partition's
-                // buckets.
+                // Parked rows are newer than every row of the partition's buckets.
                 Set<BinaryRow> parkedKeys = parkedKeys(table, snapshot, partition);
                 b.fresh =
                         uncovered.isEmpty() && parkedKeys.isEmpty()
@@ -704,10 +615,7 @@ public final class PkFullTextSearcher {
         return b;
     }
 
-    /**
-     * The keys parked in bucket -2 of {@code partition} of a postpone-bucket table (empty for other
-     * tables).
-     */
+    /** Keys parked in bucket -2 of a postpone-bucket table's partition (empty for other tables). */
     private Set<BinaryRow> parkedKeys(FileStoreTable table, Snapshot snapshot, BinaryRow partition)
             throws IOException {
         if (CoreOptions.fromMap(table.options()).bucket() != BucketMode.POSTPONE_BUCKET) {
@@ -723,14 +631,10 @@ public final class PkFullTextSearcher {
                         .level0Keys();
     }
 
-    /**
-     * Rows indexed at query time, kept for the statistics pass and the search pass of the same
-     * query.
-     */
+    /** Rows indexed at query time, kept for the stats and search passes of the same query. */
     private static final FreshCache FRESH = new FreshCache();
 
     private static final class FreshCache {
-        /** Buckets whose query-time rows are kept. */
         private static final int CAPACITY = 32;
 
         // Not closed on eviction: the rows are indexed on the heap, which the collector frees
@@ -767,8 +671,7 @@ public final class PkFullTextSearcher {
                 FullTextDefinition definition,
                 Set<BinaryRow> newerElsewhere)
                 throws IOException {
-            // The keys newer elsewhere follow from the snapshot and the partition, both part of the
-            // cache key.
+            // Keys newer elsewhere follow from snapshot and partition, both in the cache key.
             return cached(
                     table,
                     snapshot,
@@ -860,11 +763,7 @@ public final class PkFullTextSearcher {
                 .currentPayloads();
     }
 
-    /**
-     * Reads the given columns of rows of one data file by physical position. The result is aligned
-     * with {@code positions}; an entry is null when the snapshot's deletion vector deletes that
-     * row.
-     */
+    /** The columns of one data file's rows at {@code positions}; null for a deleted row. */
     public List<InternalRow> readRows(
             long snapshotId,
             BinaryRow partition,
@@ -989,16 +888,12 @@ public final class PkFullTextSearcher {
         return rows;
     }
 
-    /**
-     * Fields of a table's schemas by (table location, branch, schema id); schema files never
-     * change.
-     */
+    /** Fields of a table's schemas by (location, branch, schema id); schema files never change. */
     private static final BoundedCache<String, List<DataField>> SCHEMA_FIELDS = BoundedCache.of(256);
 
     /**
-     * Whether a file written with schema {@code schemaId} holds the table's current fields (same
-     * ids, names and types): true across changes of table options only (each one a new schema),
-     * which {@code ALTER TABLE ... SET TBLPROPERTIES} and Paimon's own jobs make.
+     * Whether schema {@code schemaId} has the table's current fields: true across option-only
+     * changes, which {@code ALTER TABLE ... SET TBLPROPERTIES} and Paimon's own jobs make.
      */
     private static boolean currentFields(FileStoreTable table, long schemaId) {
         if (schemaId == table.schema().id()) {
@@ -1014,10 +909,8 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * Reads only the wanted rows of a Parquet file whose fields are the table's current ones: the
-     * positions go to Paimon's Parquet reader as a row selection, which skips the row groups and
-     * pages (by the file's column index) that hold none of them, and only the value columns asked
-     * for are decoded.
+     * Reads only the wanted rows of a Parquet file with the current fields: the positions become a
+     * row selection, so the reader skips row groups and pages holding none of them.
      */
     private static Map<Long, InternalRow> readSelected(
             FileStoreTable table,

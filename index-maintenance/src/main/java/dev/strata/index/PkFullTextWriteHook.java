@@ -25,16 +25,11 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 
 /**
- * Keeps full-text archives current inside one Paimon table write (one per write task). Call {@link
- * #prepareCommit} with the messages of {@code BatchTableWrite.prepareCommit()}; it runs the bucket
- * maintainer of every (partition, bucket) in them and returns copies of the messages that also
- * carry the index changes (in the compact increment when the message has a compaction, else in the
- * append increment), so data and archives land in the same snapshot.
- *
- * <p>Maintainers are restored lazily, when their bucket is first seen, from {@code
- * restoredSnapshotId}: pass the snapshot the Paimon writer restored from (the latest snapshot when
- * the write was created), or null when the table had no snapshot. Buckets below 0 (postpone bucket
- * {@code -2}) are passed through.
+ * Keeps full-text archives current inside one Paimon table write (one per write task): {@link
+ * #prepareCommit} runs the bucket maintainers of the messages and returns copies that also carry
+ * the index changes, so data and archives land in the same snapshot. Maintainers are restored
+ * lazily from {@code restoredSnapshotId}, the snapshot the Paimon writer restored from. Buckets
+ * below 0 (postpone bucket {@code -2}) are passed through.
  */
 public final class PkFullTextWriteHook implements AutoCloseable {
 
@@ -67,22 +62,13 @@ public final class PkFullTextWriteHook implements AutoCloseable {
                                 });
     }
 
-    /**
-     * @param table a table with {@code strata-full-text.index.columns} set
-     * @param restoredSnapshotId the snapshot the Paimon writer restored from, or null for an empty
-     *     table
-     * @param executor runs archive builds (shared by all buckets of the write); null: a single
-     *     daemon thread owned by the hook
-     */
+    /** {@code restoredSnapshotId} null: empty table; {@code executor} null: own daemon thread. */
     public static PkFullTextWriteHook create(
             FileStoreTable table, Long restoredSnapshotId, ExecutorService executor) {
         return create(table, restoredSnapshotId, executor, null);
     }
 
-    /**
-     * As {@link #create(FileStoreTable, Long, ExecutorService)}, building Lucene indexes under
-     * {@code localTempDir}.
-     */
+    /** As the other {@code create}, building Lucene indexes under {@code localTempDir}. */
     public static PkFullTextWriteHook create(
             FileStoreTable table,
             Long restoredSnapshotId,
@@ -92,13 +78,10 @@ public final class PkFullTextWriteHook implements AutoCloseable {
     }
 
     /**
-     * Applies the maintainers to the messages and returns rewritten copies (same order), plus one
-     * index-only message for each other known bucket whose pending build finished or had archives
-     * to retire.
-     *
-     * @param waitCompaction true in compaction tasks: every level of every touched bucket is
-     *     current when this returns; false: harvest finished builds and start new ones in the
-     *     background
+     * Returns the messages rewritten with their index changes (same order), plus an index-only
+     * message for each other known bucket whose pending build finished or had archives to retire.
+     * With {@code waitCompaction} (compaction tasks) every level of every touched bucket is current
+     * on return; otherwise finished builds are harvested and new ones start in the background.
      */
     public synchronized List<CommitMessage> prepareCommit(
             List<CommitMessage> messages, boolean waitCompaction) throws Exception {
@@ -222,10 +205,7 @@ public final class PkFullTextWriteHook implements AutoCloseable {
         return out;
     }
 
-    /**
-     * Whether a background archive build is still pending in any bucket (do not close the writer
-     * then).
-     */
+    /** Whether any bucket still has a background build pending (do not close the writer then). */
     public synchronized boolean buildNotCompleted() {
         for (Map<Integer, BucketMaintainer> byBucket : buckets.values()) {
             for (BucketMaintainer m : byBucket.values()) {
@@ -258,9 +238,7 @@ public final class PkFullTextWriteHook implements AutoCloseable {
         }
     }
 
-    /**
-     * The current archives of one bucket as the hook sees them (empty if the bucket was not seen).
-     */
+    /** The current archives of one bucket as the hook sees them (empty if not seen). */
     public synchronized List<IndexFileMeta> archives(BinaryRow partition, int bucket) {
         Map<Integer, BucketMaintainer> byBucket = buckets.get(partition);
         BucketMaintainer m = byBucket == null ? null : byBucket.get(bucket);

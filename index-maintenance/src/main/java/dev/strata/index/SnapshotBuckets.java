@@ -14,12 +14,10 @@ import org.apache.paimon.manifest.BucketEntry;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
- * The files and deletion vectors of (partition, bucket)s in snapshots, remembered per JVM for
- * searches: a snapshot never changes, so a repeated query, and the row reads after a search, skip
- * the manifest scan; so does the list of a snapshot's (partition, bucket)s a search plans over.
- * Keyed by the table's location and the snapshot's id, commit time and manifest lists (unique per
- * snapshot even when a table is dropped and re-created at the same path). Bounded ({@link
- * BoundedCache}). Also remembers which deletion-vector files had their checksums verified.
+ * The files and deletion vectors of (partition, bucket)s in snapshots, remembered per JVM so
+ * repeated queries and row reads skip the manifest scan (a snapshot never changes). Keyed by the
+ * table's location and the snapshot's id, commit time and manifest lists, unique per snapshot even
+ * when a table is re-created at the same path.
  */
 final class SnapshotBuckets {
 
@@ -34,10 +32,7 @@ final class SnapshotBuckets {
 
     private static final int ENTRIES_CAPACITY = 32;
 
-    /**
-     * Full paths of deletion-vector files whose checksums were verified ({@link
-     * DeletionVectorChecksums}); such a file is immutable, so once per JVM is enough.
-     */
+    /** Deletion-vector files whose checksums were verified (immutable: once per JVM is enough). */
     private final BoundedCache<String, Boolean> verifiedDeletionFiles =
             BoundedCache.of(VERIFIED_CAPACITY);
 

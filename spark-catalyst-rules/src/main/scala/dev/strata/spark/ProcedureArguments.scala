@@ -15,10 +15,8 @@ import org.apache.spark.sql.catalyst.parser.{ParameterContext, ParserInterface}
 import org.apache.spark.sql.catalyst.plans.logical.{Call, LogicalPlan}
 import org.apache.spark.sql.types.{DataType, StructType}
 
-/** Names the procedure and argument when a CALL argument is not a constant. Spark evaluates CALL
-  * arguments during analysis and otherwise fails with "requirement failed: args must be foldable",
-  * naming neither; the parser wraps each argument of a parsed CALL in a [[ProcedureArgument]] that
-  * reports it instead.
+/** Names the procedure and argument of a non-constant CALL argument, where Spark would only say
+  * "requirement failed: args must be foldable", by wrapping each in a [[ProcedureArgument]].
   */
 object ProcedureArguments extends (SparkSessionExtensions => Unit) {
 
@@ -56,9 +54,8 @@ object ProcedureArguments extends (SparkSessionExtensions => Unit) {
   }
 }
 
-/** One argument of a CALL: its value when it is a constant, else an error naming the procedure and
-  * the argument. It claims to be foldable so that Spark asks it for the value (Spark evaluates
-  * every CALL argument during analysis, before any optimizer rule sees the plan).
+/** One CALL argument: its value when constant, else an error naming procedure and argument. It
+  * claims to be foldable so Spark asks it for the value (during analysis, before any optimizer).
   */
 case class ProcedureArgument(child: Expression, procedure: String, argument: String)
     extends UnaryExpression

@@ -81,21 +81,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Spark catalog over a Paimon filesystem warehouse.
+ * Spark catalog over a Paimon filesystem warehouse ({@code spark.sql.catalog.lake.warehouse}).
  *
- * <pre>
- * spark.sql.catalog.lake=dev.strata.spark.StrataCatalog
- * spark.sql.catalog.lake.warehouse=file:/tmp/wh
- * </pre>
- *
- * Namespaces are Paimon databases; tables are Paimon tables whose TBLPROPERTIES are Paimon table
- * options. Every other {@code spark.sql.catalog.<name>.*} key is handed to Paimon as a catalog
- * option, except {@code allow-external-paths} (default false), Strata's switch for table options
- * that put files outside the warehouse ({@link LocationOptions}). Names are checked by {@link
- * WarehouseNames} before any file operation, and DROP deletes only the table's or database's own
- * directory inside the warehouse. Procedures live in the {@code sys} namespace ({@code CALL
- * lake.sys.compact(table => 'db.t')}); functions (used by writes to route rows to their bucket) are
- * served by {@link FunctionCatalog}.
+ * <p>Namespaces are Paimon databases; TBLPROPERTIES are Paimon table options. Other catalog keys go
+ * to Paimon as catalog options, except {@code allow-external-paths} (default false; see {@link
+ * LocationOptions}). Names are checked by {@link WarehouseNames} before any file operation, and
+ * DROP deletes only the object's own directory inside the warehouse. Procedures live in the {@code
+ * sys} namespace.
  */
 public class StrataCatalog
         implements TableCatalog,
@@ -104,7 +96,6 @@ public class StrataCatalog
                 FunctionCatalog,
                 TableResolver {
 
-    /** The namespace holding the catalog's procedures. */
     public static final String SYSTEM_NAMESPACE = "sys";
 
     @Override
@@ -117,7 +108,7 @@ public class StrataCatalog
 
     private static final Logger LOG = LoggerFactory.getLogger(StrataCatalog.class);
 
-    /** Tables (location and schema id) whose old full-text keys were reported. */
+    /** Location and schema id of tables whose legacy full-text keys were reported. */
     private static final Set<String> LEGACY_WARNED = ConcurrentHashMap.newKeySet();
 
     private static final Set<String> SPARK_RESERVED_PROPERTIES =
@@ -152,8 +143,7 @@ public class StrataCatalog
                 CatalogSettings.ALLOW_EXTERNAL_PATHS.read(
                         options.get(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()),
                         "initialize catalog " + name);
-        // The caches read their sizes when first used, inside a task; a bad value is reported
-        // here, where the session starts, instead.
+        // Fail on a bad cache size here rather than later inside a task.
         new SparkCacheSettings().footerCacheFiles();
         new SparkCacheSettings().openArchives();
         paimonOptions
@@ -161,14 +151,10 @@ public class StrataCatalog
                 .removeIf(k -> k.equalsIgnoreCase(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()));
         this.warehouse = warehouse;
         paimonOptions.putIfAbsent("metastore", "filesystem");
-        // Shared-shredding tables are plain 'parquet' tables; only Strata's parquet format writes
-        // and reads
-        // their shredded columns, so refuse to start when another Paimon jar shadows it.
+        // Only Strata's 'parquet' format handles shredded columns: refuse if it is shadowed.
         dev.strata.shredding.format.StrataParquetFileFormatFactory.checkResolved();
         try {
-            // Spark's Hadoop configuration (spark.hadoop.* settings, core-site.xml) reaches
-            // Paimon's
-            // file IO, so file systems such as s3a get their endpoint and credentials from it.
+            // Spark's Hadoop configuration gives file systems such as s3a their credentials.
             this.paimon =
                     CatalogFactory.createCatalog(
                             CatalogContext.create(
@@ -192,7 +178,6 @@ public class StrataCatalog
         return name;
     }
 
-    /** The Paimon catalog behind this Spark catalog. */
     public Catalog paimonCatalog() {
         return paimon;
     }
@@ -318,10 +303,8 @@ public class StrataCatalog
     }
 
     /**
-     * A Strata table; for {@code t$fulltext} and {@code t$shredding} Strata's own read-only system
-     * tables ({@link StrataSystemTables}) of table {@code t}; for any other system-table name
-     * ({@code t$snapshots}, {@code t$files}, ... as Paimon defines them) a read-only {@link
-     * PaimonSystemTable}.
+     * A Strata table, or a read-only system table: Strata's ({@link StrataSystemTables}) or
+     * Paimon's ({@code t$snapshots}, ...).
      */
     @Override
     public Table loadTable(Identifier ident) throws NoSuchTableException {
@@ -411,10 +394,8 @@ public class StrataCatalog
     }
 
     /**
-     * Loads the Paimon table behind a Spark identifier, as Strata reads and writes it: a table that
-     * does not set {@link PageChecksums#VERIFY_OPTION} (created before Strata set it, or by another
-     * engine) gets it as a dynamic option, so Paimon's and Strata's readers verify every page's
-     * checksum.
+     * The Paimon table as Strata reads and writes it: {@link PageChecksums#VERIFY_OPTION} is added
+     * when missing (older tables, other engines) so readers verify every page's checksum.
      */
     @Override
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
@@ -426,10 +407,9 @@ public class StrataCatalog
     }
 
     /**
-     * Says once per table and schema that a table still enables its full-text archives with the key
-     * of earlier versions, which Apache Paimon 2.0 reads as its own index (its writers then fail on
-     * the table), and the statement that moves it. Strata keeps reading the old keys; it does not
-     * move them itself because it cannot tell such a table from one meant for Paimon's own index.
+     * Warns once per table and schema of legacy full-text keys, which Paimon 2.0 reads as its own
+     * index (its writers then fail). Strata does not move them: it cannot tell such a table from
+     * one meant for Paimon's index.
      */
     private static void warnOfLegacyFullTextKeys(String qualified, FileStoreTable table) {
         Map<String, String> options = table.schema().options();
@@ -451,9 +431,7 @@ public class StrataCatalog
                 options.get(FullTextDefinition.LEGACY_COLUMNS).trim());
     }
 
-    /**
-     * The Paimon table behind a Spark identifier with its stored options only (for schema changes).
-     */
+    /** With stored options only, for schema changes. */
     private FileStoreTable loadStoredTable(Identifier ident) throws NoSuchTableException {
         org.apache.paimon.table.Table table = loadAnyTable(ident);
         if (!(table instanceof FileStoreTable)) {
@@ -467,7 +445,6 @@ public class StrataCatalog
         return (FileStoreTable) table;
     }
 
-    /** The Paimon table (data, branch or system table) behind a Spark identifier. */
     private org.apache.paimon.table.Table loadAnyTable(Identifier ident)
             throws NoSuchTableException {
         org.apache.paimon.catalog.Identifier id =
@@ -478,7 +455,7 @@ public class StrataCatalog
         } catch (Catalog.TableNotExistException e) {
             throw new NoSuchTableException(ident);
         } catch (RuntimeException e) {
-            // A damaged schema file fails Paimon's load without naming the file: find and name it.
+            // Paimon's error does not name a damaged schema file: find it.
             org.apache.paimon.catalog.Catalog root =
                     org.apache.paimon.catalog.DelegateCatalog.rootCatalog(paimon);
             if (root instanceof org.apache.paimon.catalog.AbstractCatalog) {
@@ -510,9 +487,8 @@ public class StrataCatalog
     }
 
     /**
-     * Paimon refuses at load a table whose format option names a format no installed {@code
-     * FileFormatFactory} provides (such as {@code strata-shredded}, the private format of early
-     * Strata versions), without naming the table or the option: which option and value it was.
+     * Which format option names a format no installed {@code FileFormatFactory} provides (e.g.
+     * early Strata's {@code strata-shredded}); Paimon's refusal does not say.
      */
     private static java.util.Optional<String> unknownFileFormat(
             org.apache.paimon.fs.FileIO fileIO,
@@ -564,12 +540,9 @@ public class StrataCatalog
     }
 
     /**
-     * Paimon's catalog keeps a loaded table (its schema and options) for minutes, and a system or
-     * branch table is built from it; snapshots are read fresh on every scan, schema changes are
-     * not. Another writer's ALTER TABLE, DROP TABLE or re-CREATE would go unseen, so the kept table
-     * is dropped (and loaded again by the caller) when the table's latest schema on storage is no
-     * longer the one it was loaded with: another id, or the same id written at another time (a
-     * table dropped and created again).
+     * Paimon's catalog caches a table's schema for minutes, so another writer's ALTER, DROP or
+     * re-CREATE would go unseen. Invalidates the cached table when the latest schema on storage
+     * differs in id or write time (dropped and re-created).
      */
     private void dropIfStale(org.apache.paimon.catalog.Identifier id) {
         org.apache.paimon.catalog.Identifier data =
@@ -603,9 +576,8 @@ public class StrataCatalog
     }
 
     /**
-     * {@code CREATE TABLE t (..., PRIMARY KEY (a, b))}: the primary key becomes Paimon's {@code
-     * primary-key} option (Paimon keys are always enforced: a later row replaces the row of its
-     * key). Other constraints have no Paimon counterpart and are refused.
+     * A PRIMARY KEY constraint becomes Paimon's (always enforced) {@code primary-key}; other
+     * constraints are refused.
      */
     @Override
     public Table createTable(Identifier ident, TableInfo info)
@@ -764,7 +736,7 @@ public class StrataCatalog
                 options.put(key, e.getValue());
             }
         }
-        // Readers (Paimon's and Strata's) verify each Parquet page's CRC before decoding it.
+        // Readers verify each Parquet page's CRC before decoding it.
         options.putIfAbsent(PageChecksums.VERIFY_OPTION, "true");
         builder.options(options);
         if (properties.containsKey(TableCatalog.PROP_COMMENT)) {
@@ -808,8 +780,7 @@ public class StrataCatalog
         List<SchemaChange> all = new ArrayList<>(schemaChanges);
         all.addAll(derived);
         if (all.isEmpty()) {
-            // Only what Paimon does not keep (owner, provider, UTF8_BINARY): a new schema version
-            // would change nothing but the schema id, which decides how rows are read back.
+            // Nothing Paimon keeps changed; a new schema id alone would change how rows are read.
             return loadTable(ident);
         }
         try {
@@ -827,17 +798,15 @@ public class StrataCatalog
         return loadTable(ident);
     }
 
-    /** {@code DROP TABLE ... PURGE}: a dropped table's files are deleted anyway (below). */
+    /** A dropped table's files are deleted anyway. */
     @Override
     public boolean purgeTable(Identifier ident) {
         return dropTable(ident);
     }
 
     /**
-     * Drops a table by deleting its own directory, {@code <warehouse>/<db>.db/<table>}, and nothing
-     * else. Paimon's drop also deletes every {@code data-file.external-paths} root the table's
-     * schemas ever named (directories other tables may share); for such tables Strata deletes only
-     * the table directory and leaves the files in external locations.
+     * Deletes only the table's own directory: Paimon's drop would also delete every {@code
+     * data-file.external-paths} root ever named, which other tables may share.
      */
     @Override
     public boolean dropTable(Identifier ident) {
@@ -880,7 +849,7 @@ public class StrataCatalog
         }
     }
 
-    /** Whether any schema of the table, on any branch, names external data paths. */
+    /** On any schema of any branch. */
     private static boolean hasExternalPaths(FileStoreTable table) {
         List<TableSchema> schemas = new ArrayList<>(table.schemaManager().listAll());
         for (String branch : table.branchManager().branches()) {
@@ -900,7 +869,7 @@ public class StrataCatalog
             throws NoSuchTableException, TableAlreadyExistsException {
         String action = "rename table " + StrataTableNames.qualified(name, oldIdent) + " to";
         String[] ns = newIdent.namespace();
-        // Spark passes RENAME TO's name as written: lake.db.t2 arrives with the catalog in front
+        // Spark passes RENAME TO's name as written, possibly with the catalog in front.
         if (ns.length == 2 && ns[0].equalsIgnoreCase(name)) {
             newIdent = Identifier.of(new String[] {ns[1]}, newIdent.name());
         } else if (ns.length != 1) {

@@ -20,9 +20,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Prints query results as an aligned text table, like a SQL shell, or as CSV or JSON lines. Values
- * are written as spark-sql writes them (timestamps with their fraction of a second, nested values
- * as {@code {"k":[1,2]}}), except binary values, written {@code X'0A0B'} as SQL literals.
+ * Prints query results as an aligned table, CSV or JSON lines, values as spark-sql writes them
+ * except binary, written {@code X'0A0B'} as a SQL literal.
  */
 final class ResultPrinter {
 
@@ -35,9 +34,8 @@ final class ResultPrinter {
     }
 
     /**
-     * Prints rows in the given format. In table output, a command's result of one string column and
-     * one row holding a line break (EXPLAIN, SHOW CREATE TABLE) prints as that text; a query's
-     * result is always a table, and csv/json output is always data.
+     * Prints rows in the given format; in table output a one-row, one-string command result with a
+     * line break (EXPLAIN, SHOW CREATE TABLE) prints as that text.
      */
     void print(
             StructType schema,
@@ -69,9 +67,8 @@ final class ResultPrinter {
     }
 
     /**
-     * One JSON object per row: numbers and booleans as JSON values, arrays as arrays, structs and
-     * maps with string keys as objects (other maps as arrays of {"key", "value"}), binary as
-     * base64, everything else as spark-sql writes it, in a string.
+     * One JSON object per row: numbers, booleans and arrays as JSON, structs and string-keyed maps
+     * as objects (other maps as arrays of {"key", "value"}), binary as base64, else spark-sql text.
      */
     private void printJson(StructType schema, List<Row> rows) {
         JsonFactory factory = new JsonFactory();

@@ -3,10 +3,7 @@ package dev.strata.launcher;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * Splits SQL text into statements at semicolons that are outside quotes ('...', "...", `...`) and
- * outside comments (-- to end of line, and block comments). Empty statements are dropped.
- */
+/** Splits SQL text into statements at semicolons outside quotes and comments; drops empty ones. */
 final class SqlScript {
 
     private SqlScript() {}
@@ -64,16 +61,13 @@ final class SqlScript {
         return statements;
     }
 
-    /**
-     * True when {@code text} ends a statement: a semicolon outside quotes and comments at its end.
-     */
+    /** Whether {@code text} ends with a semicolon outside quotes and comments. */
     static boolean complete(String text) {
         String trimmed = text.strip();
         if (trimmed.isEmpty()) {
             return false;
         }
-        // Re-split with a sentinel: if the text ends with a terminated statement, nothing follows
-        // it.
+        // Re-split with a sentinel: after a terminated statement, nothing follows.
         List<String> withSentinel = split(text + "\n\u0000");
         return withSentinel.get(withSentinel.size() - 1).equals("\u0000");
     }

@@ -45,11 +45,9 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 
 /**
- * What a statement without result columns did, in one line: {@code Table lake.db.t created}, {@code
- * Inserted 100 rows into lake.db.t (snapshot 3)}. Row counts and snapshot ids come from the Paimon
- * snapshots the statement's own commits created (recorded by {@link PaimonCommits#record()}, so
- * commits of other sessions at the same time are never reported), and for Spark's own file tables
- * from the write's row metrics; statements it does not know are reported as {@code OK}.
+ * What a statement without result columns did, in one line ({@code Inserted 100 rows into lake.db.t
+ * (snapshot 3)}), from the snapshots the statement's own commits created ({@link
+ * PaimonCommits#record()}, so other sessions' commits are never reported); unknown ones print OK.
  */
 final class StatementReport {
 
@@ -71,8 +69,7 @@ final class StatementReport {
         if (sessionTable != null) {
             return sessionTable;
         }
-        // The statement as written decides the verb: analysis turns a MERGE into writes of
-        // several kinds.
+        // The statement as written decides the verb: analysis turns a MERGE into several writes.
         boolean merge = execution.logical() instanceof MergeIntoTable;
         if (plan instanceof CreateTableAsSelect) {
             CreateTableAsSelect ctas = (CreateTableAsSelect) plan;
@@ -102,10 +99,8 @@ final class StatementReport {
                     + name(drop.namespace())
                     + (drop.ifExists() ? " dropped if it existed" : " dropped");
         }
-        // Row-level statements are analysed into a write of the changes (whose relation is the
-        // operation's
-        // table, not the Strata table) or, for DELETE without WHERE, into the delete itself. A
-        // MERGE with only
+        // Row-level statements are analysed into a write of the changes (on the operation's table,
+        // not the Strata table) or, for DELETE without WHERE, the delete itself. A MERGE with only
         // NOT MATCHED clauses is analysed into an INSERT and reported as one.
         if (plan instanceof RowLevelWrite
                 && ((RowLevelWrite) plan).originalTable() instanceof DataSourceV2Relation) {
@@ -146,8 +141,7 @@ final class StatementReport {
                 if (merge) {
                     return "Merged into " + name + snapshot(table.paimonTable(), commits);
                 }
-                // An OVERWRITE snapshot records added minus removed rows, not the rows written: no
-                // count.
+                // An OVERWRITE snapshot records added minus removed rows: no count.
                 return "Overwrote " + name + snapshot(table.paimonTable(), commits);
             }
         }
@@ -155,9 +149,8 @@ final class StatementReport {
     }
 
     /**
-     * What a statement did to a table of Spark's own catalog ({@code spark_catalog}), with a notice
-     * when it created one: without a Hive metastore Spark keeps their definitions in memory, so
-     * they are gone at exit while their files stay. Null for other statements.
+     * What a statement did to a {@code spark_catalog} table, warning on create that without a Hive
+     * metastore its definition is gone at exit while its files stay. Null for other statements.
      */
     private static String sessionCatalogReport(
             SparkSession spark, LogicalPlan plan, SparkPlan physical) {
@@ -203,9 +196,8 @@ final class StatementReport {
     }
 
     /**
-     * {@code " with 3 rows"}: what a new parquet or ORC table of Spark's catalog holds, counted
-     * from the files' footers (Spark's CTAS command keeps no row metrics of the write it runs
-     * inside); "" for other formats, whose count would read every row.
+     * {@code " with 3 rows"} for a new parquet or ORC table, from the files' footers (Spark's CTAS
+     * keeps no write metrics); "" for other formats, whose count would read every row.
      */
     private static String createdRows(SparkSession spark, CatalogTable table) {
         String provider =
@@ -272,10 +264,7 @@ final class StatementReport {
                 + ". Create tables in lake to keep them.";
     }
 
-    /**
-     * {@code Deleted from lake.db.t (snapshot 5)}; no row count, a snapshot's records include the
-     * deletes.
-     */
+    /** {@code Deleted from t (snapshot 5)}; no count, as snapshot records include the deletes. */
     private static String rowLevel(
             RowLevelOperation.Command command, StrataTable table, PaimonCommits.Recording commits) {
         String verb =

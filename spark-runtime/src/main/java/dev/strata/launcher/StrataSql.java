@@ -46,11 +46,9 @@ import org.jline.terminal.TerminalBuilder;
  *            (no -e/-f: the prompt after -i, or the statements piped on stdin)
  * </pre>
  *
- * Statements run in order; query results print as aligned tables (or csv/json) while Spark's
- * console progress bar shows long stages on a terminal, EXPLAIN as plain text, and DDL/DML print
- * what they did. In a batch (-i, -f, -e, piped stdin) the first failing statement prints its error
- * and ends the program with exit code 1, unless --continue-on-error runs the rest (exit code 1 at
- * the end); the prompt always goes on.
+ * Statements run in order; results print as tables (or csv/json), DDL/DML print what they did. In a
+ * batch (-i, -f, -e, piped stdin) the first failure ends with exit code 1, unless
+ * --continue-on-error runs the rest; the prompt always goes on.
  */
 public final class StrataSql {
 
@@ -137,10 +135,8 @@ public final class StrataSql {
     }
 
     /**
-     * Waits (at most {@code maxMillis}) until no task runs. A failed statement returns as soon as
-     * its job is aborted, while the job's other tasks are still being killed; stopping Spark before
-     * they report makes the scheduler log a RejectedExecutionException with its stack trace at
-     * exit.
+     * Waits (at most {@code maxMillis}) until no task runs: stopping Spark while an aborted job's
+     * tasks are still being killed logs a RejectedExecutionException stack trace at exit.
      */
     static void awaitRunningTasks(SparkSession spark, long maxMillis) {
         SparkStatusTracker tracker = spark.sparkContext().statusTracker();
@@ -201,8 +197,7 @@ public final class StrataSql {
                     continue;
                 }
                 if (name.equals("--verbose")) {
-                    // bin/strata-sql has set the log levels to INFO; here it also prints the
-                    // session's set-up.
+                    // bin/strata-sql set the log levels to INFO; also print the session's set-up.
                     options.verbose = true;
                     continue;
                 }
@@ -245,8 +240,7 @@ public final class StrataSql {
                         }
                         break;
                     case "--driver-memory":
-                        // bin/strata-sql sizes the JVM heap from it; Spark records it as its driver
-                        // memory.
+                        // bin/strata-sql sizes the heap from it; Spark keeps it as driver memory.
                         options.conf.put("spark.driver.memory", value);
                         break;
                     case "--conf":
@@ -347,10 +341,8 @@ public final class StrataSql {
     }
 
     /**
-     * The warehouse location for the catalog: a URI with a scheme ({@code file:}, {@code hdfs:},
-     * {@code s3a:} ...) is kept as given, for Paimon's FileIO to resolve; a plain path is made
-     * absolute. A local warehouse that does not exist is created (saying so on {@code err}) when
-     * its parent directory exists; otherwise this prints why and returns null.
+     * The catalog's warehouse: a URI with a scheme is kept for Paimon's FileIO, a plain path made
+     * absolute; a missing local warehouse is created if its parent exists, else this returns null.
      */
     static String warehouseUri(String warehouse, PrintStream err) {
         boolean uri = URI_SCHEME.matcher(warehouse).lookingAt();
@@ -427,11 +419,9 @@ public final class StrataSql {
     }
 
     /**
-     * The value of {@code spark.jars} for a session: on a cluster master, the executors need
-     * Strata's classes (else every task fails deserializing its closures), so the runtime jar is
-     * shipped, followed by the {@code --jars} the driver got on its classpath. A {@code spark.jars}
-     * set with {@code --conf} is the user's choice and stays as given. Null: nothing to set (a
-     * local master runs its tasks in this JVM, which has all of them on its classpath).
+     * {@code spark.jars} for a session: on a cluster master the executors need Strata's classes, so
+     * the runtime jar is shipped with the {@code --jars}; a user's {@code spark.jars} stays. Null
+     * for a local master, whose tasks run in this JVM.
      */
     static String executorJars(
             String master,
@@ -466,10 +456,7 @@ public final class StrataSql {
         return session(warehouseUri, System.getProperty("strata.master", "local[*]"), Map.of());
     }
 
-    /**
-     * A session with catalog {@code lake} over the warehouse; {@code conf} (from --conf) is applied
-     * last.
-     */
+    /** A session with catalog {@code lake} over the warehouse, {@code conf} applied last. */
     static SparkSession session(String warehouseUri, String master, Map<String, String> conf) {
         String sparkWarehouse =
                 warehouseUri.endsWith("/")
@@ -510,7 +497,6 @@ public final class StrataSql {
         return new Runner(output, timing, false, false, out, err).run(spark, statement);
     }
 
-    /** Runs statements with the command line's output settings. */
     static final class Runner {
         private final Output output;
         private final boolean timing;
@@ -534,10 +520,7 @@ public final class StrataSql {
             this.err = err;
         }
 
-        /**
-         * Runs statements in order; 0 when all succeeded, else 1, after the first failure or, with
-         * --continue-on-error, after the last statement.
-         */
+        /** Runs statements; 1 on failure (with --continue-on-error only after the rest), else 0. */
         int runScript(SparkSession spark, String script) {
             int exit = 0;
             for (String statement : SqlScript.split(script)) {
@@ -552,10 +535,8 @@ public final class StrataSql {
         }
 
         /**
-         * Runs one statement and prints its result on {@code out}: rows in the {@code output}
-         * format (in table output a command's single multi-line string, EXPLAIN or SHOW CREATE
-         * TABLE, as plain text), and for statements without result columns what they did (on {@code
-         * err} in csv/json output, so stdout stays data).
+         * Runs one statement and prints its rows in the {@code output} format, or for statements
+         * without result columns what they did (on {@code err} in csv/json, so stdout stays data).
          */
         boolean run(SparkSession spark, String statement) {
             long startedNanos = System.nanoTime();
@@ -603,9 +584,8 @@ public final class StrataSql {
             Pattern.compile("\\s*(at \\S+\\(.*\\)|\\.\\.\\. \\d+ more|Driver stacktrace:)\\s*");
 
     /**
-     * The message of a failed statement without stack frames: a task's failure reaches the driver
-     * as "Job aborted due to stage failure: ..." with the task's trace in the text and the task's
-     * own exception as its cause, whose message says what went wrong.
+     * A failed statement's message without stack frames: a task failure's message holds the task's
+     * trace; its cause's message says what went wrong.
      */
     static String errorMessage(Throwable e) {
         Throwable t = e;
@@ -622,11 +602,9 @@ public final class StrataSql {
     }
 
     /**
-     * What {@link #run} collects of a query: the statement's own Dataset when its optimized plan
-     * cannot return more than {@link #MAX_PRINTED_ROWS} rows (SELECT 1, aggregates without
-     * grouping, LIMIT n, full_text_search top-k) or its analysed plan, so it is analysed, optimized
-     * and planned once, exactly as {@code spark.sql(q).collect()} runs it; otherwise the statement
-     * under a limit of one row more, to know it was truncated.
+     * What {@link #run} collects: the statement's own Dataset when its plan cannot return more than
+     * {@link #MAX_PRINTED_ROWS} rows, so it runs exactly as {@code spark.sql(q).collect()} would;
+     * otherwise the statement under a limit of one row more, to know it was truncated.
      */
     static Dataset<Row> printable(Dataset<Row> result) {
         // Either plan's bound holds for the result. The analysed one is checked first: Strata's
@@ -655,10 +633,9 @@ public final class StrataSql {
     private static final String JOB_GROUP = "strata-sql-statement";
 
     /**
-     * The prompt: line editing and history (JLine, history in ~/.strata_sql_history), statements
-     * over several lines until ';'. Ctrl-C while a statement runs cancels its Spark jobs and
-     * returns to the prompt; at the prompt it drops the typed text. Ctrl-D on an empty line leaves;
-     * on a half-typed statement it warns first and leaves on the second Ctrl-D.
+     * The prompt (JLine, history in ~/.strata_sql_history), statements over lines until ';'. Ctrl-C
+     * cancels the running statement's jobs or drops typed text; Ctrl-D leaves (twice if
+     * half-typed).
      */
     private static int interactive(SparkSession spark, Runner runner) throws IOException {
         Path history = Path.of(System.getProperty("user.home"), ".strata_sql_history");
@@ -752,10 +729,7 @@ public final class StrataSql {
         }
     }
 
-    /**
-     * Whether stdin is a terminal (then the prompt opens) or a pipe or file (then it is read as a
-     * script). bin/strata-sql tells with {@code -t 0}; Java 17 cannot tell stdin alone.
-     */
+    /** Whether stdin is a terminal; bin/strata-sql tells with {@code -t 0} (Java 17 cannot). */
     private static boolean stdinIsTerminal() {
         String told = System.getProperty("strata.sql.stdin.terminal");
         return told == null ? System.console() != null : Boolean.parseBoolean(told);

@@ -9,10 +9,8 @@ import org.apache.paimon.io.DataFileMeta;
 public interface ArchiveBuilder {
 
     /**
-     * Builds and writes the archive, returning its manifest record. On failure no file is left
-     * behind.
-     *
-     * @param sources the level's files in name order, all at the same level above 0, each with rows
+     * Builds and writes the archive over {@code sources} (one level above 0, name order, each with
+     * rows) and returns its manifest record; on failure no file is left behind.
      */
     IndexFileMeta build(List<DataFileMeta> sources) throws IOException;
 }

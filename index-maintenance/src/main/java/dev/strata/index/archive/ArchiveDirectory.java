@@ -21,9 +21,7 @@ final class ArchiveDirectory extends BaseDirectory {
     private final IndexInput archive;
     private final Map<String, long[]> files;
 
-    /**
-     * @param files name to {offset, length} in {@code archive}
-     */
+    /** {@code files}: name to {offset, length} in {@code archive}. */
     ArchiveDirectory(String file, IndexInput archive, Map<String, long[]> files) {
         super(NoLockFactory.INSTANCE);
         this.file = file;

@@ -9,11 +9,7 @@ import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.index.IndexPathFactory;
 import org.apache.paimon.table.FileStoreTable;
 
-/**
- * Where the archives of one (partition, bucket) live and how to reach them: the table's {@link
- * FileIO} and the bucket's index path factory (table {@code index/} directory, an external index
- * root, or the bucket directory, as the table is configured).
- */
+/** The archives of one (partition, bucket): the table's {@link FileIO} and index path factory. */
 public final class ArchiveFiles {
 
     /** The index type of archive entries in Paimon's index manifest. */

@@ -61,13 +61,11 @@ import org.apache.lucene.util.StringHelper;
  * SerializationUtils.serializeBinaryRow} writes a {@code BinaryRow}; the text is indexed in {@link
  * #TEXT_FIELD}.
  *
- * <p>Opening an archive ({@link #readHead}) checks what is cheap, as Lucene's compound reader does:
- * the header, the footer's structure ({@link CodecUtil#retrieveChecksum}) and the whole Head,
- * checksum included (it is small and decides what is read); Lucene then checks each packed file's
- * header and footer, and the small ones entirely, as it opens the index. The whole file's checksum
- * ({@link #checkIntegrity}) is read where a full check is wanted: when a rebuild classifies
- * archives, when a failed read is diagnosed, and after a search failed. Any other file, an earlier
- * Strata container included, is a damaged archive.
+ * <p>Opening an archive ({@link #readHead}) checks only what is cheap, as Lucene's compound reader
+ * does: the header, the footer's structure and the whole Head (small, and it decides what is read);
+ * Lucene checks each packed file as it opens the index. The whole-file checksum ({@link
+ * #checkIntegrity}) is read by rebuilds, by diagnoses of failed reads, and after a failed search.
+ * Any other file, an earlier Strata container included, is a damaged archive.
  */
 public final class ArchiveFormat {
 
@@ -98,10 +96,7 @@ public final class ArchiveFormat {
 
     private ArchiveFormat() {}
 
-    /**
-     * Writes the archive of the latest commit in {@code dir} to {@code out}, verifying each packed
-     * file's checksum as it is copied; returns the number of bytes written.
-     */
+    /** Packs the latest commit of {@code dir} into {@code out}, verifying each file's checksum. */
     static long write(ArchiveHeader header, Directory dir, IndexOutput out) throws IOException {
         SegmentInfos commit = SegmentInfos.readLatestCommit(dir);
         List<String> names = new ArrayList<>(commit.files(true));
@@ -139,10 +134,7 @@ public final class ArchiveFormat {
         return out.getFilePointer();
     }
 
-    /**
-     * Checks the header, the footer's structure and the Head (its checksum included) of the archive
-     * {@code in} and returns what the Head says. Reads the Head and the footer only.
-     */
+    /** Checks the header, footer structure and Head (checksum included); reads only those. */
     static Head readHead(String file, IndexInput in) throws IOException {
         in.seek(0);
         byte[] id = new byte[StringHelper.ID_LENGTH];

@@ -4,10 +4,7 @@ import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceMeta;
 import java.util.Objects;
 
-/**
- * What an archive says about itself: the text field it indexes, its sources (level and ordered
- * files), the analyzer it was built with, and how many archive rows and Lucene documents it holds.
- */
+/** What an archive says about itself: text field, sources, analyzer, row and document counts. */
 public final class ArchiveHeader {
 
     private final int textFieldId;

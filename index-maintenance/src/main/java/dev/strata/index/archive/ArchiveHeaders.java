@@ -10,17 +10,10 @@ import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 
 /**
- * Reads archive headers, cached by what identifies an archive's bytes: its full path, length,
- * modification time and the whole-file checksum stored in its footer (read and checked on every
- * call, 16 bytes). A file name alone is not enough: a copied or restored table holds archives of
- * the same name whose bytes may differ, and a damaged copy must be checked, not served because the
- * original was.
- *
- * <p>A header read checks that the file has the size recorded in the manifest, and the archive's
- * header, footer structure and head ({@link ArchiveFormat#readHead}); {@link #verify} additionally
- * reads the whole file for its checksum, once per identity. Failures are not cached (an I/O error
- * may be transient). At most 4 096 headers are remembered ({@link BoundedCache}), so a long-lived
- * searcher does not grow without bound.
+ * Reads archive headers, cached by full path, length, modification time and the footer's whole-file
+ * checksum (read on every call): a copied or restored table holds archives of the same name whose
+ * bytes may differ, and a damaged copy must not be served because the original was. Failures are
+ * not cached (an I/O error may be transient).
  */
 public final class ArchiveHeaders {
 
@@ -31,10 +24,7 @@ public final class ArchiveHeaders {
 
     private final boolean verifyContent;
 
-    /**
-     * @param verifyContent whether {@link #header} also checks the whole file's checksum (reads the
-     *     whole file, catches damage inside the packed index)
-     */
+    /** With {@code verifyContent}, {@link #header} also checks the whole file's checksum. */
     public ArchiveHeaders(boolean verifyContent) {
         this.verifyContent = verifyContent;
     }
@@ -67,10 +57,7 @@ public final class ArchiveHeaders {
         }
     }
 
-    /**
-     * What identifies the archive's bytes: {@code path|length|modification time|footer checksum}.
-     * Checks that the file has the size recorded in the index manifest and a well-formed footer.
-     */
+    /** {@code path|length|mtime|footer checksum}, after checking the manifest size and footer. */
     static String identity(
             ArchiveFiles files, IndexFileMeta meta, Path path, SeekableInputStream in)
             throws IOException {

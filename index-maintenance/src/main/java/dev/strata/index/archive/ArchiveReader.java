@@ -15,10 +15,8 @@ import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 
 /**
- * An open archive: its checked head and its Lucene index, read in place from the archive file (no
- * copy to local disk). Opening reads the head, the footer and what Lucene reads to open an index,
- * not the whole file: {@link ArchiveHeaders#verify} does that, and {@link #diagnose} after a failed
- * read.
+ * An open archive: its checked head and its Lucene index, read in place from the archive file.
+ * Opening does not read the whole file; {@link ArchiveHeaders#verify} and {@link #diagnose} do.
  */
 public final class ArchiveReader implements Closeable {
 
@@ -42,10 +40,8 @@ public final class ArchiveReader implements Closeable {
     }
 
     /**
-     * Opens the archive {@code meta} records.
-     *
-     * @throws DamagedFileException when the file does not match its manifest entry, is not an
-     *     archive of the current format, or Lucene finds its index damaged
+     * Opens the archive {@code meta} records; throws {@link DamagedFileException} when the file
+     * does not match its manifest entry, is of another format, or Lucene finds its index damaged.
      */
     public static ArchiveReader open(ArchiveFiles files, IndexFileMeta meta) throws IOException {
         Path path = files.path(meta);
@@ -109,10 +105,10 @@ public final class ArchiveReader implements Closeable {
     }
 
     /**
-     * The error to report after {@code failure} while reading the archive {@code meta} records: the
-     * damage a whole-file check finds (Lucene trusts the bytes it reads, so a damaged index file
-     * fails in any way), else {@code failure} itself. An {@link IllegalArgumentException} is a
-     * query Lucene refused, not damage: it is rethrown without reading the file.
+     * The error to report after {@code failure} reading {@code meta}'s archive: the damage a
+     * whole-file check finds (Lucene trusts the bytes it reads, so damage can fail in any way),
+     * else {@code failure}. An IllegalArgumentException is a refused query, rethrown without
+     * reading.
      */
     public static IOException diagnose(ArchiveFiles files, IndexFileMeta meta, Exception failure) {
         if (failure instanceof DamagedFileException) {

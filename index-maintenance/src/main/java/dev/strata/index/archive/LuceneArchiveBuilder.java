@@ -36,13 +36,10 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.utils.SerializationUtils;
 
 /**
- * Builds an archive with Lucene: one document per non-null text, carrying its archive row id
- * (source offset + row position) and its row's primary key in doc-values fields; null texts take a
- * row id and produce no document. The index is built in a local temporary directory on one thread,
- * merged to one segment (merges only join neighbouring segments, so document order is row-id
- * order), then packed into one archive file (see {@link ArchiveFormat}). The manifest record has
- * index type {@link ArchiveFiles#INDEX_TYPE}, the real file size, the total row count and no
- * global-index meta.
+ * Builds an archive with Lucene: one document per non-null text, with its archive row id (source
+ * offset + row position) and primary key in doc-values fields; null texts take a row id and no
+ * document. The index is built locally on one thread and merged to one segment (merges only join
+ * neighbouring segments, so document order is row-id order), then packed ({@link ArchiveFormat}).
  */
 public final class LuceneArchiveBuilder implements ArchiveBuilder {
 
@@ -229,12 +226,7 @@ public final class LuceneArchiveBuilder implements ArchiveBuilder {
         return docs;
     }
 
-    /**
-     * The local build directory: it is read once, packed into the archive (whose packed files'
-     * checksums are verified as they are copied) and deleted, so Lucene's commit need not force its
-     * files and directory to disk; what must be durable is the archive file Paimon's file system
-     * writes.
-     */
+    /** Local build dir, read once and deleted: only the archive must be durable (no fsync). */
     private static final class ScratchDirectory extends FilterDirectory {
 
         ScratchDirectory(Directory in) {

@@ -11,15 +11,10 @@ import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 
 /**
- * Opened archives shared by the searches of one JVM (a driver or an executor), so a repeated query
- * does not re-open an archive's Lucene index.
- *
- * <p>An entry is keyed by what identifies the archive's bytes (full path, length, modification time
- * and the checksum stored in its footer, see {@link ArchiveHeaders}): a copied or restored table's
- * archive of the same name, or a file rewritten in place, is a different entry that is opened and
- * checked afresh. At most {@code capacity} archives stay open ({@link BoundedCache}; the engine's
- * {@link CacheSettings}, default {@value #DEFAULT_CAPACITY}); an evicted archive is closed when its
- * last {@link Lease} is returned. Failures are not cached.
+ * Opened archives shared by the searches of one JVM, so a repeated query does not re-open an
+ * archive's Lucene index. Entries are keyed by what identifies the archive's bytes (see {@link
+ * ArchiveHeaders}), so a copied, restored or rewritten file is opened and checked afresh. An
+ * evicted archive is closed when its last {@link Lease} is returned. Failures are not cached.
  */
 public final class OpenArchives {
 
@@ -45,16 +40,13 @@ public final class OpenArchives {
         this.entries = BoundedCache.of(capacity, Entry::uncache);
     }
 
-    /** The cache of this JVM. */
     public static OpenArchives shared() {
         return SHARED;
     }
 
     /**
-     * An open archive for a search; close the lease when done.
-     *
-     * @throws DamagedFileException when the file does not match its manifest entry or is not an
-     *     intact archive of the current format (see {@link ArchiveReader#open})
+     * An open archive for a search; close the lease when done. Throws {@link DamagedFileException}
+     * when the file is not an intact archive matching its manifest entry.
      */
     public Lease acquire(ArchiveFiles files, IndexFileMeta meta) throws IOException {
         Path path = files.path(meta);
@@ -92,11 +84,7 @@ public final class OpenArchives {
         return entries.size();
     }
 
-    /**
-     * An open archive and who holds it: the searches with a lease and the cache. It is closed once,
-     * when neither holds it any more; a leased entry the cache dropped stays open until its last
-     * lease is returned.
-     */
+    /** An open archive, closed once neither the cache nor any lease holds it. */
     private static final class Entry {
         final ArchiveReader reader;
         private int leases;

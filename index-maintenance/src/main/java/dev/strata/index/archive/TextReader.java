@@ -5,9 +5,7 @@ import java.io.IOException;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.io.DataFileMeta;
 
-/**
- * The text column of one data file, one value per physical row (nulls included, deletions ignored).
- */
+/** The text column of one data file, one value per physical row (nulls kept, deletions ignored). */
 public interface TextReader extends Closeable {
 
     /** The data file's declared row count. */
@@ -16,11 +14,7 @@ public interface TextReader extends Closeable {
     /** The next row's text, or null when the row's text is null. */
     String readNextText() throws IOException;
 
-    /**
-     * The primary key (the table's primary key without its partition fields) of the row {@link
-     * #readNextText} returned last, valid until the next call. The archive stores it, so a hit's
-     * key needs no data file read.
-     */
+    /** The primary key (no partition fields) of the row last read; valid until the next call. */
     BinaryRow key();
 
     /** Opens text readers on data files of one (partition, bucket). */

@@ -16,11 +16,9 @@ import java.util.function.ToIntFunction;
 import org.apache.paimon.io.DataFileMeta;
 
 /**
- * Plans index work per data level of one bucket, for any kind of index unit that covers exactly the
- * files of one level. The desired sources of level {@code L > 0} are the given active files at that
- * level, sorted by file name ({@link String} natural order). The first level, lowest first, whose
- * unit is missing or does not match its desired sources wins; a plan without sources removes the
- * unit.
+ * Plans index work per data level of one bucket, for any index unit that covers exactly one level's
+ * files (sorted by file name). The lowest level whose unit is missing or does not match its files
+ * is planned first; a plan without sources removes the unit.
  *
  * @param <T> the index unit (e.g. an archive's manifest record)
  */

@@ -19,13 +19,10 @@ import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 
 /**
- * Which archives of one bucket are current and which are stale. Immutable.
- *
- * <p>The strict form ({@link #strict}) trusts its input and fails on any inconsistency. The lenient
- * form ({@link #fromActiveDataFiles}) is used on restore, on acceptance of a fresh build and when
- * planning a search: an archive is current only if its header is readable, indexes the text field,
- * and its ordered sources equal the desired files of its level exactly; anything else, including a
- * header that cannot be read, makes it stale. Two matching archives for one level are both stale.
+ * Which archives of one bucket are current and which are stale. Immutable. The lenient form ({@link
+ * #fromActiveDataFiles}) makes an archive current only if its header is readable, it indexes the
+ * text field and its ordered sources equal its level's desired files exactly; anything else is
+ * stale, as are two matching archives for one level.
  */
 public final class BucketIndexState {
 

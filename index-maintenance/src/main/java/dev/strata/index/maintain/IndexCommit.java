@@ -3,9 +3,8 @@ package dev.strata.index.maintain;
 import java.util.Optional;
 
 /**
- * The index part of one bucket's commit: at most one of an append-increment change and a
- * compact-increment change, and an abort hook that rolls the maintainer back and deletes every
- * archive this commit generated.
+ * The index part of one bucket's commit: at most one of an append-increment and a compact-increment
+ * change, and an abort hook.
  */
 public final class IndexCommit {
 

@@ -28,9 +28,8 @@ import org.apache.lucene.analysis.ngram.NGramTokenizer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 
 /**
- * The analyzer of one full-text column, resolved from its options (keys without the {@code
- * strata-full-text.} prefix) with every default filled in. Its canonical JSON form is stored in
- * each archive header, and the same analyzer is rebuilt from it at query time.
+ * The analyzer of one full-text column with every default filled in; its canonical JSON is stored
+ * in each archive header and rebuilds the same analyzer at query time.
  *
  * <p>Keys: {@code analyzer} = standard (default) | whitespace | simple | keyword | english | cjk |
  * ngram; {@code lowercase} = true (default) | false; {@code max-token-length} = 1..1048576 (default
@@ -82,10 +81,7 @@ public final class AnalyzerSettings {
         return of(Collections.emptyMap(), FullTextDefinition.FULL_TEXT_PREFIX);
     }
 
-    /**
-     * Resolves settings from unprefixed keys. {@code keyPrefix} is put in front of key names in
-     * error messages (e.g. {@code "strata-full-text."}).
-     */
+    /** Resolves settings from unprefixed keys; {@code keyPrefix} names keys in error messages. */
     public static AnalyzerSettings of(Map<String, String> options, String keyPrefix) {
         for (String key : options.keySet()) {
             if (!KEYS.contains(key)) {
@@ -259,7 +255,6 @@ public final class AnalyzerSettings {
         return of(map == null ? Collections.emptyMap() : map, "");
     }
 
-    /** A new Lucene analyzer for these settings. */
     public Analyzer newAnalyzer() {
         final String name = analyzer;
         final boolean lower = lowercase;

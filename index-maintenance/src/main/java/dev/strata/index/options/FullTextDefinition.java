@@ -14,28 +14,18 @@ import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
 
-/**
- * The resolved full-text definition of a table: the indexed column, its field id and its analyzer.
- * Also holds the table requirements and their error messages.
- */
+/** The resolved full-text definition of a table (column, field id, analyzer) and its checks. */
 public final class FullTextDefinition {
 
     /** The option that enables the index: the one CHAR/VARCHAR/STRING column to index. */
     public static final String COLUMNS = "strata-full-text.index.columns";
 
-    /**
-     * Prefix of table-level analyzer options ({@code strata-full-text.analyzer}, ...). Keys under
-     * {@code strata-full-text.index.} define the index and are not analyzer options.
-     */
+    /** Prefix of table-level analyzer options (keys under {@code index.} define the index). */
     public static final String FULL_TEXT_PREFIX = "strata-full-text.";
 
     private static final String INDEX_KEYS = FULL_TEXT_PREFIX + "index.";
 
-    /**
-     * The key earlier Strata versions enabled the index with. Apache Paimon 2.0 owns it (its own
-     * full-text index, index type {@code full-text}, which its writers then build or demand), so
-     * Strata reads it only on tables that still have it and refuses to set it.
-     */
+    /** Key of earlier Strata versions, now Paimon 2.0's: read on tables that have it, never set. */
     public static final String LEGACY_COLUMNS = "pk-full-text.index.columns";
 
     /** Prefix of table-level analyzer options of earlier versions (Paimon 2.0 owns it too). */
@@ -79,15 +69,11 @@ public final class FullTextDefinition {
         return "fields." + column + ".strata-full-text.index.options";
     }
 
-    /** The key of earlier versions holding the JSON analyzer options of {@code column}. */
     public static String legacyColumnOptionsKey(String column) {
         return "fields." + column + ".pk-full-text.index.options";
     }
 
-    /**
-     * Whether the options enable the primary-key full-text index, by its key or by the key of
-     * earlier versions (tables created before the move keep working).
-     */
+    /** Whether the options enable the index, by its current key or the legacy one. */
     public static boolean isEnabled(Map<String, String> options) {
         return options.containsKey(COLUMNS) || options.containsKey(LEGACY_COLUMNS);
     }
@@ -110,9 +96,8 @@ public final class FullTextDefinition {
     }
 
     /**
-     * The full-text keys of earlier versions in these options that Strata reads as its own: the
-     * columns key, the per-column JSON options, and the table-level {@code full-text.*} keys of a
-     * table whose index the columns key enables.
+     * The legacy full-text keys Strata reads as its own: the columns key, the per-column JSON
+     * options, and the {@code full-text.*} keys of a table the legacy columns key enables.
      */
     public static List<String> legacyKeys(Map<String, String> options) {
         List<String> keys = new ArrayList<>();
@@ -129,12 +114,8 @@ public final class FullTextDefinition {
     }
 
     /**
-     * The options with every full-text key of earlier versions moved to its current name, when
-     * {@link #COLUMNS} is set (the user chose the new keys: {@code ALTER TABLE t SET TBLPROPERTIES
-     * ('strata-full-text.index.columns' = 'body')}); a value already set under the current name
-     * wins. Without {@link #COLUMNS} the options are returned unchanged: a table that still uses
-     * the old key keeps it until its owner moves it, because Strata cannot tell it apart from a
-     * table that means Paimon 2.0's own index.
+     * The options with legacy keys renamed to current ones (a current value wins) when {@link
+     * #COLUMNS} is set; else unchanged, as Strata cannot tell an old table from a Paimon 2.0 one.
      */
     public static Map<String, String> withCurrentKeys(Map<String, String> options) {
         if (!options.containsKey(COLUMNS) || !hasLegacyKeys(options)) {
@@ -163,10 +144,7 @@ public final class FullTextDefinition {
         return null;
     }
 
-    /**
-     * The options as the current keys name them: the legacy keys of a table that has not moved yet
-     * are read under their current names (a current key wins over its legacy one).
-     */
+    /** The options with legacy keys also readable under their current names (current keys win). */
     static Map<String, String> readable(Map<String, String> options) {
         if (!hasLegacyKeys(options)) {
             return options;
@@ -185,10 +163,8 @@ public final class FullTextDefinition {
     }
 
     /**
-     * Refuses full-text keys of earlier versions that a CREATE or ALTER TABLE sets or changes
-     * ({@code previous} is null for CREATE): Apache Paimon 2.0 reads them as its own full-text
-     * index, so a table that sets them cannot be written by Paimon 2.0. Keys a table already had
-     * are left alone (the table keeps working until it moves).
+     * Refuses legacy keys a CREATE ({@code previous} null) or ALTER TABLE sets or changes: Paimon
+     * 2.0's writers would fail on the table. Keys the table already had are left alone.
      */
     public static void checkNoNewLegacyKeys(
             String table, Map<String, String> proposed, Map<String, String> previous) {
@@ -235,10 +211,7 @@ public final class FullTextDefinition {
         }
     }
 
-    /**
-     * Resolves the definition and checks every table requirement. Throws {@link
-     * IllegalArgumentException} naming the table, the option, the value found and what is allowed.
-     */
+    /** Resolves the definition; throws IllegalArgumentException for an unmet table requirement. */
     public static FullTextDefinition resolve(
             String table,
             RowType rowType,
@@ -394,11 +367,7 @@ public final class FullTextDefinition {
         return new FullTextDefinition(field, settings);
     }
 
-    /**
-     * The effective analyzer options of {@code column} without the {@code strata-full-text.}
-     * prefix: every table-level analyzer option plus the column's JSON options (unqualified JSON
-     * keys are read as {@code strata-full-text.*}).
-     */
+    /** The unprefixed analyzer options of {@code column}: table-level plus its JSON options. */
     static Map<String, String> effectiveOptions(
             String table, String column, Map<String, String> options) {
         Map<String, String> prefixed = new LinkedHashMap<>();
@@ -444,9 +413,7 @@ public final class FullTextDefinition {
                                     + k
                                     + "'). Give every option a name and a value.");
                 }
-                // A JSON key may be qualified as the table-level key is (either prefix: values
-                // moved
-                // from the old key stay valid as they are).
+                // A JSON key may carry either prefix: values moved from the old key stay valid.
                 String bare =
                         k.startsWith(FULL_TEXT_PREFIX)
                                 ? k.substring(FULL_TEXT_PREFIX.length())

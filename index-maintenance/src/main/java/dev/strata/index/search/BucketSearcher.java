@@ -40,24 +40,15 @@ import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.paimon.utils.SerializationUtils;
 
 /**
- * Searches the current archives of one bucket: for each archive, a filter of live rows is built
- * from its sources' ranges, the active files of the snapshot and their deletion vectors; the query
- * (Lucene classic syntax, parsed with the archive's own analyzer, BM25) runs with that filter
- * inside, so the top-k is taken among live rows only. Hits are ranked by score, then file name,
- * then row position. Archives are opened through the JVM's {@link OpenArchives}, so repeated
- * searches reuse verified readers.
+ * Searches the current archives of one bucket. Each archive's query runs with a filter of its live
+ * rows (sources active in the snapshot, not deleted by their deletion vectors) inside, so the top-k
+ * is taken among live rows only. Archives are opened through the JVM's {@link OpenArchives}.
  */
 public final class BucketSearcher {
 
     private BucketSearcher() {}
 
-    /**
-     * @param archives the bucket's current archives (classified against {@code activeFiles})
-     * @param activeFiles the snapshot's data files of the bucket
-     * @param deletionVectors the snapshot's deletion vectors of the bucket, by data file name
-     * @param global the statistics to score with (those of every index the whole search reads), or
-     *     null for each archive's own
-     */
+    /** The top-k live hits of {@code archives}, scored with {@code global} (null: each its own). */
     public static List<SearchHit> search(
             BinaryRow partition,
             int bucket,
@@ -115,10 +106,7 @@ public final class BucketSearcher {
         return topK(all, k);
     }
 
-    /**
-     * The collection statistics of the query's terms over the archives of the bucket that hold a
-     * live row (as {@link #search} reads them) and over {@code fresh} (null: none).
-     */
+    /** The query's term statistics over the archives {@link #search} reads and {@code fresh}. */
     public static CorpusStats stats(
             ArchiveFiles files,
             ArchiveHeaders headers,
@@ -153,11 +141,7 @@ public final class BucketSearcher {
         return sum;
     }
 
-    /**
-     * Every live row of the bucket's current archives that matches the query, as row positions by
-     * data file name (not ranked, no k). Live as in {@link #search}: the row's source is one of
-     * {@code activeFiles} and its deletion vector keeps it.
-     */
+    /** Live rows of the current archives matching the query, as positions by data file (no k). */
     public static Map<String, RoaringBitmap32> matchAll(
             ArchiveFiles files,
             ArchiveHeaders headers,
@@ -209,20 +193,15 @@ public final class BucketSearcher {
             return count;
         }
 
-        /** The archives that were not counted, in the order given. */
         public List<IndexFileMeta> notCounted() {
             return notCounted;
         }
     }
 
     /**
-     * Counts the documents matching all of {@code queries} in each archive whose every document is
-     * a row {@link #matchAll} would report within {@code readFiles}: all its source files are
-     * active, read and without a deleted row (their deletion vectors are absent or empty). Such an
-     * archive's count needs no row position: Lucene's {@link IndexSearcher#count} answers a single
-     * term from its document frequency. The other archives are returned for {@link #matchAll}.
-     *
-     * @param readFiles the names of the bucket's data files whose rows are counted
+     * Counts the documents matching all {@code queries} in each archive whose sources are all
+     * active, in {@code readFiles} and without deleted rows, so every document is a live row and
+     * Lucene counts without row positions. Other archives are returned for {@link #matchAll}.
      */
     public static Count countWhereAllLive(
             ArchiveFiles files,
@@ -276,10 +255,7 @@ public final class BucketSearcher {
         return new Count(count, notCounted);
     }
 
-    /**
-     * Every document of the rows indexed at query time that matches the query, as row positions by
-     * data file name.
-     */
+    /** Matches among the rows indexed at query time, as positions by data file. */
     public static Map<String, RoaringBitmap32> matchAllFresh(
             FreshRows fresh, Analyzer analyzer, SearchQuery query) throws IOException {
         checkQuery(query);
@@ -304,10 +280,7 @@ public final class BucketSearcher {
         void accept(long rowId) throws IOException;
     }
 
-    /**
-     * Calls {@code consumer} with the row id of every live document of {@code reader} that matches
-     * {@code query}.
-     */
+    /** Calls {@code consumer} with the row id of every live document matching {@code query}. */
     private static void forEachMatch(
             IndexReader reader, Query query, String what, RowIdConsumer consumer)
             throws IOException {
@@ -342,10 +315,7 @@ public final class BucketSearcher {
         }
     }
 
-    /**
-     * The top-k documents of the rows indexed at query time, scored with {@code global} (null:
-     * their own).
-     */
+    /** The top-k rows indexed at query time, scored with {@code global} (null: their own). */
     public static List<SearchHit> searchFresh(
             BinaryRow partition,
             int bucket,
@@ -384,10 +354,7 @@ public final class BucketSearcher {
         return hits;
     }
 
-    /**
-     * The primary key a document stores in {@link ArchiveFormat#KEY_FIELD} (every document of an
-     * archive and of the rows indexed at query time has one).
-     */
+    /** The primary key stored in {@link ArchiveFormat#KEY_FIELD}; every document has one. */
     private static BinaryRow key(LeafReaderContext leaf, int doc, String index) throws IOException {
         BinaryDocValues keys = leaf.reader().getBinaryDocValues(ArchiveFormat.KEY_FIELD);
         if (keys == null || !keys.advanceExact(doc - leaf.docBase)) {
@@ -412,11 +379,7 @@ public final class BucketSearcher {
         return byName;
     }
 
-    /**
-     * The archive row ids of one archive's sources (each source's offset and row count, in source
-     * order), which sources are active data files of the snapshot and their deletion vectors: what
-     * makes a document a live row.
-     */
+    /** Row-id ranges of one archive's sources, with liveness (active file, deletion vector). */
     private static final class ArchiveRows {
         final String archive;
         final List<SourceFile> sources;
@@ -541,10 +504,7 @@ public final class BucketSearcher {
         }
     }
 
-    /**
-     * The k best hits by score, ties broken by position; a position found twice keeps its best
-     * score.
-     */
+    /** The k best hits by score, ties broken by position; a duplicate position keeps its best. */
     public static List<SearchHit> topK(List<SearchHit> hits, int k) {
         Map<String, SearchHit> best = new LinkedHashMap<>();
         for (SearchHit h : hits) {

@@ -23,20 +23,10 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
 /**
- * The BM25 collection statistics of the text field over every index a search reads (the archives of
- * all searched buckets and levels plus the rows indexed at query time), summed as if one Lucene
- * index held all their documents: per field the maximum document count, the document count, the sum
- * of term frequencies and of document frequencies; per query term its document frequency and total
- * term frequency. A search that scores every index with the same sums gives rows of different
- * buckets, partitions and levels comparable scores (Lucene's {@link IndexSearcher#termStatistics}
- * and {@link IndexSearcher#collectionStatistics} are the hooks). As in Lucene, documents of rows
- * deleted since their index was written still count.
- *
- * <p>Terms are the ones the query holds after it is rewritten against each index (a fuzzy query
- * expands to different terms in different indexes; all of them are collected, and its terms are
- * scored with the largest document frequency among them, as Lucene blends a fuzzy query's terms in
- * one index). A term a query uses both plainly and inside a fuzzy expansion gets the blended
- * frequency in both places.
+ * The BM25 collection statistics of the text field summed over every index a search reads, as if
+ * one index held all their documents, so rows of different buckets and levels score comparably
+ * (deleted rows still count, as in Lucene). A fuzzy query's expansions from every index are scored
+ * with the group's largest document frequency, as Lucene blends them within one index.
  */
 public final class CorpusStats implements Serializable {
 
@@ -50,11 +40,7 @@ public final class CorpusStats implements Serializable {
     /** Term text → {docFreq, totalTermFreq}. */
     private final Map<String, long[]> terms = new LinkedHashMap<>();
 
-    /**
-     * Per scoring multi-term query (a fuzzy query, by its text): the terms it expanded to in any
-     * index. Lucene scores such a query's terms with a blended document frequency, the largest of
-     * its terms'.
-     */
+    /** The terms each blended multi-term (fuzzy) query, by its text, expanded to in any index. */
     private final Map<String, Set<String>> blendedGroups = new LinkedHashMap<>();
 
     /** Statistics of nothing (the neutral element of {@link #add}). */
@@ -146,13 +132,9 @@ public final class CorpusStats implements Serializable {
         return docCount;
     }
 
-    /**
-     * A searcher over {@code reader} that scores with these statistics (BM25, no query cache).
-     * Terms these statistics do not know keep the reader's own statistics.
-     */
+    /** A BM25 searcher over {@code reader} using these statistics where they know the term. */
     IndexSearcher searcher(IndexReader reader) {
-        // A term of a blended group is scored with the group's largest document frequency, as
-        // Lucene does in one index.
+        // Blended group terms get the group's largest document frequency, as in one Lucene index.
         Map<String, Long> blendedDf = new HashMap<>();
         for (Set<String> group : blendedGroups.values()) {
             long max = 0;
@@ -179,12 +161,10 @@ public final class CorpusStats implements Serializable {
                                         : Math.max(
                                                 global[0], blendedDf.getOrDefault(term.text(), 0L));
                         if (df < docFreq) {
-                            // Not a term of the statistics (or fewer documents than this index
-                            // alone): its own.
+                            // Unknown term (or fewer docs than this index alone): its own.
                             return super.termStatistics(term, docFreq, totalTermFreq);
                         }
-                        // BM25 reads only the document frequency; the total term frequency just has
-                        // to be >= it.
+                        // BM25 reads only the df; totalTermFreq need only be >= it.
                         return new TermStatistics(term.bytes(), df, Math.max(global[1], df));
                     }
 

@@ -34,31 +34,20 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.SerializationUtils;
 
 /**
- * The rows of one (partition, bucket) that no current archive covers — level 0 and levels without a
- * current archive — indexed at query time in memory with the table's analyzer, so a search answers
- * over every live row of the snapshot, not only the archived ones.
+ * The rows of one (partition, bucket) that no current archive covers, indexed in memory at query
+ * time with the table's analyzer, so a search sees every live row of the snapshot.
  *
- * <p>Which of these rows are live follows the primary-key rules of a deletion-vector table with the
- * {@code deduplicate} merge engine: within level 0 the version of a key with the highest sequence
- * number is the key's current version, and a key whose current version is a delete ({@code -D},
- * {@code -U}) has none; a row of a higher level is live when its deletion vector keeps it, it is an
- * insert or update ({@code +I}, {@code +U}), and its key has no version in level 0 (level 0 always
- * holds the newest versions of its keys). {@link #level0Keys()} are the keys whose archived
- * versions a search must not return. The rows parked in a postpone-bucket table's bucket -2 ({@link
- * #indexParked}) are newer than all of these: their keys are left out of the partition's buckets
- * ({@code newerElsewhere}).
- *
- * <p>Documents carry the same fields as an archive's ({@link ArchiveFormat#TEXT_FIELD} analysed,
- * the row id in {@link ArchiveFormat#ROW_ID_FIELD}: the file's offset in {@link #files()} order
- * plus the row's position), so one scoring path serves archives and fresh rows. Memory is that of
- * an in-memory Lucene index over these rows' text plus one serialized key per level-0 row.
+ * <p>Liveness follows the primary-key rules of a deletion-vector table with the {@code deduplicate}
+ * merge engine: within level 0 a key's version with the highest sequence number is current, and a
+ * key whose current version is a delete ({@code -D}, {@code -U}) has none; a row of a higher level
+ * is live when its deletion vector keeps it, it is {@code +I} or {@code +U}, and its key has no
+ * version in level 0 (level 0 always holds the newest versions). {@link #level0Keys()} are the keys
+ * whose archived versions a search must not return. Rows parked in a postpone-bucket table's bucket
+ * -2 ({@link #indexParked}) are newer still, so their keys are left out of the partition's buckets.
  */
 public final class FreshRows implements Closeable {
 
-    /**
-     * Reads one data file as key-values (key, sequence number, row kind, the text column as value
-     * 0).
-     */
+    /** Reads a data file as key-values: key, sequence number, row kind, the text as value 0. */
     public interface KeyValueFiles {
         RecordReader<KeyValue> open(DataFileMeta file) throws IOException;
     }
@@ -88,12 +77,7 @@ public final class FreshRows implements Closeable {
         this.documents = documents;
     }
 
-    /**
-     * Indexes {@code files} (the bucket's data files no current archive covers).
-     *
-     * @param keyType the row type of the key the readers return (the table's trimmed primary key)
-     * @param deletionVectors the snapshot's deletion vectors of the bucket by file name
-     */
+    /** Indexes {@code files}, the bucket's data files no current archive covers. */
     public static FreshRows index(
             List<DataFileMeta> files,
             KeyValueFiles readers,
@@ -105,11 +89,9 @@ public final class FreshRows implements Closeable {
     }
 
     /**
-     * Like {@link #index(List, KeyValueFiles, RowType, Map, AnalyzerSettings)}, leaving out the
-     * rows of keys in {@code newerElsewhere}: keys whose newest version lives outside this bucket
-     * (the rows of a postpone-bucket table parked in bucket -2 are newer than every row of the
-     * partition's real buckets). Those keys are also in {@link #level0Keys()}, so their archived
-     * versions are not returned either.
+     * Like {@link #index(List, KeyValueFiles, RowType, Map, AnalyzerSettings)}, leaving out keys
+     * whose newest version is outside this bucket ({@code newerElsewhere}, e.g. parked rows); they
+     * are also in {@link #level0Keys()}.
      */
     public static FreshRows index(
             List<DataFileMeta> files,
@@ -130,11 +112,9 @@ public final class FreshRows implements Closeable {
     }
 
     /**
-     * Indexes the files parked in a postpone-bucket table's bucket -2 of one partition. Their
-     * versions are ordered by {@link ParkedFiles#WRITE_ORDER} and row position (a later row of a
-     * key wins; its sequence numbers are not comparable across files); a key whose newest parked
-     * version is a delete has none. Parked files have no deletion vectors. {@link #level0Keys()}
-     * are every parked key: the real buckets' versions of them are older.
+     * Indexes the files parked in a postpone-bucket table's bucket -2 of one partition. Versions
+     * are ordered by {@link ParkedFiles#WRITE_ORDER} and row position, since sequence numbers are
+     * not comparable across parked files. {@link #level0Keys()} are every parked key.
      */
     public static FreshRows indexParked(
             List<DataFileMeta> files,
@@ -170,8 +150,7 @@ public final class FreshRows implements Closeable {
             offset += ordered.get(i).rowCount();
         }
         InternalRowSerializer keys = new InternalRowSerializer(keyType);
-        // Level 0: the newest version of each key (highest sequence number); higher levels: live
-        // rows by deletion vector.
+        // Level 0: each key's newest version; higher levels: rows their deletion vectors keep.
         Map<BinaryRow, Version> newest = new HashMap<>();
         List<Long> upperRows = new ArrayList<>();
         List<String> upperTexts = new ArrayList<>();
@@ -302,9 +281,7 @@ public final class FreshRows implements Closeable {
         }
     }
 
-    /**
-     * The indexed files; a document's row id is its file's offset in this order plus its position.
-     */
+    /** The indexed files; a row id is its file's offset in this order plus its position. */
     public List<DataFileMeta> files() {
         return files;
     }
@@ -319,10 +296,7 @@ public final class FreshRows implements Closeable {
         return documents;
     }
 
-    /**
-     * Keys with a version in level 0, or newer elsewhere (serialized with the key type); their
-     * archived versions are not live.
-     */
+    /** Keys with a version in level 0 or newer elsewhere; their archived versions are not live. */
     public Set<BinaryRow> level0Keys() {
         return level0Keys;
     }

@@ -18,10 +18,9 @@ import org.apache.lucene.search.Weight;
 import org.apache.paimon.deletionvectors.DeletionVectorJudger;
 
 /**
- * Matches the documents whose archive row id is live: it falls in a source that is active in the
- * search's snapshot and is not deleted by that source's deletion vector. Used as a FILTER clause so
- * the top-k is taken among live rows only. A row id is judged by a binary search over the source
- * ranges and one deletion-vector probe; live rows are never enumerated.
+ * Matches documents whose archive row id is live (in an active source, not deleted by its deletion
+ * vector), as a FILTER clause so the top-k is taken among live rows. A row id is judged by a binary
+ * search over source ranges and one deletion-vector probe; live rows are never enumerated.
  */
 final class LiveRowsQuery extends Query {
 

@@ -10,12 +10,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs the per-bucket work of one search or text match on the JVM that plans it (the driver), one
- * bucket per thread of a small pool sized to the JVM's processors, so a search of 8 buckets on the
- * driver takes about the time of its slowest bucket rather than their sum. The work must be
- * thread-safe (the archive, snapshot and fresh-row caches are). Work submitted from a pool thread
- * runs inline, so nested calls cannot deadlock; one bucket, or a one-processor JVM, runs inline
- * too.
+ * Runs the per-bucket work of one search on the driver, one bucket per thread of a small pool. The
+ * work must be thread-safe; work submitted from a pool thread runs inline, so nesting cannot
+ * deadlock.
  */
 public final class ParallelBuckets {
 
@@ -43,15 +40,11 @@ public final class ParallelBuckets {
 
     private ParallelBuckets() {}
 
-    /** Work on one bucket. */
     public interface BucketWork<T, R> {
         R apply(T bucket) throws IOException;
     }
 
-    /**
-     * {@code work} applied to every bucket, results in the order of {@code buckets}. After every
-     * bucket finished, the first failure in bucket order is rethrown as it was thrown.
-     */
+    /** {@code work} on every bucket, in order; after all finish, the first failure is rethrown. */
     public static <T, R> List<R> map(List<T> buckets, BucketWork<T, R> work) throws IOException {
         List<R> out = new ArrayList<>(buckets.size());
         if (buckets.size() <= 1

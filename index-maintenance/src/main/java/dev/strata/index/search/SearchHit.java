@@ -6,20 +6,14 @@ import java.util.Objects;
 import org.apache.paimon.data.BinaryRow;
 
 /**
- * One live row found by a full-text search: where it is (partition, bucket, data file, physical row
- * position), its BM25 score and the row's primary key without the partition fields ({@link #key}),
- * which every archive and the rows indexed at query time store. A hit is identified by its
- * position: the key is what the data file holds there, carried so that primary-key columns need no
- * data file read, and takes no part in equality or ranking.
+ * One live row found by a search: its position (partition, bucket, data file, row), BM25 score and
+ * primary key. The key spares data file reads for key columns; equality and ranking ignore it.
  */
 public final class SearchHit implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /**
-     * Score descending, then position order (partition bytes unsigned, bucket, file name, row
-     * position).
-     */
+    /** Score descending, then position (partition bytes unsigned, bucket, file name, row). */
     public static final Comparator<SearchHit> RANKING =
             Comparator.comparingDouble((SearchHit h) -> -h.score)
                     .thenComparing(SearchHit::comparePosition);
@@ -35,10 +29,7 @@ public final class SearchHit implements Serializable {
         this(partition, bucket, fileName, position, score, null);
     }
 
-    /**
-     * @param key the row's primary key without the partition fields (the key of Paimon's key-value
-     *     files); null only where no key is needed (ranking by position)
-     */
+    /** {@code key} may be null only where no key is needed (ranking by position). */
     public SearchHit(
             BinaryRow partition,
             int bucket,

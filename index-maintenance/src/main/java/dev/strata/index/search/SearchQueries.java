@@ -37,11 +37,9 @@ import org.apache.lucene.util.QueryBuilder;
  * with the index's analyzer. Two forms are accepted:
  *
  * <ul>
- *   <li>Lucene classic query syntax (the default): terms, {@code AND/OR/NOT}, {@code "phrases"},
- *       {@code prefix*}, {@code fuzzy~}.
- *   <li>The JSON query DSL of Apache Paimon's own {@code full_text_search}, recognised when the
- *       text is a JSON object whose single key is one of the query types below, so a query written
- *       for Paimon runs unchanged:
+ *   <li>Lucene classic query syntax (the default).
+ *   <li>Apache Paimon's JSON query DSL, when the text is a JSON object whose single key is a query
+ *       type below, so a query written for Paimon runs unchanged:
  *       <pre>
  * Query    = {"match": Match} | {"match_phrase" | "phrase": Phrase} | {"boolean" | "bool": Boolean}
  *          | {"boost": Boosting} | {"multi_match": Match (with "columns", one column only)}
@@ -53,14 +51,11 @@ import org.apache.lucene.util.QueryBuilder;
  *             "queries": [["Must" | "Should" | "MustNot", Query]]}
  * Boosting = {"positive": Query, "negative": Query, "negative_boost": number (default 0.5)}
  *       </pre>
- *       {@code fuzziness: "auto"} is 0 for terms of up to 2 characters, 1 up to 5, else 2. A
- *       boolean query with only {@code must_not} clauses matches every other row. The table column
- *       comes from the call, as in Paimon; a {@code column} field inside the JSON may repeat it.
+ *       {@code fuzziness: "auto"} is 0 for terms of up to 2 characters, 1 up to 5, else 2.
  * </ul>
  *
- * A field qualifier ({@code body:disk}) or a JSON {@code column} names the searched column: given
- * the column ({@link SearchQuery}), its name in any case is accepted and any other is refused (the
- * archives hold that one column, so another field would match no row).
+ * A field qualifier or JSON {@code column} may only name the searched column (any case): the
+ * archives hold that one column. Invalid queries throw IllegalArgumentException naming the query.
  */
 public final class SearchQueries {
 
@@ -71,22 +66,12 @@ public final class SearchQueries {
 
     private SearchQueries() {}
 
-    /**
-     * The Lucene query for {@code query}, which may name no field (nothing tells which column a
-     * qualifier would name).
-     *
-     * @throws IllegalArgumentException naming the query and what is wrong with it
-     */
+    /** The Lucene query for {@code query}, which may name no field. */
     public static Query parse(Analyzer analyzer, String query) {
         return parse(analyzer, new SearchQuery(query, null, null));
     }
 
-    /**
-     * The Lucene query for {@code query}: a field qualifier naming the searched column (any case)
-     * is that column, any other field is refused naming it, the column and the table.
-     *
-     * @throws IllegalArgumentException naming the query and what is wrong with it
-     */
+    /** The Lucene query for {@code query}; a field qualifier must name the searched column. */
     public static Query parse(Analyzer analyzer, SearchQuery query) {
         String text = query.text();
         JsonNode dsl = dsl(text);
@@ -142,9 +127,7 @@ public final class SearchQueries {
         return "'" + shortened(query) + "'";
     }
 
-    /**
-     * {@code text} cut after {@link #SHOWN_CHARS} characters, saying how long it was, for messages.
-     */
+    /** {@code text} cut after {@link #SHOWN_CHARS} characters, for messages. */
     public static String shortened(String text) {
         return text.length() <= SHOWN_CHARS
                 ? text
@@ -201,10 +184,8 @@ public final class SearchQueries {
     private static final String UNQUALIFIED = "\u0000";
 
     /**
-     * Lucene's classic parser with field qualifiers checked: unqualified terms and terms qualified
-     * with the searched column go to the archive's text field, {@code *:*} stays match-all, any
-     * other field is refused. Only the methods that receive a field from the query text are
-     * overridden (the phrase-with-slop form calls the quoted form).
+     * Lucene's classic parser with field qualifiers checked. Only the methods that receive a field
+     * from the query text are overridden (the phrase-with-slop form calls the quoted form).
      */
     private static final class ColumnQueryParser extends QueryParser {
         private final SearchQuery query;
@@ -286,11 +267,9 @@ public final class SearchQueries {
 
     /**
      * Whether a document matches {@code query} in an index iff it matches in an index holding only
-     * that document: true for terms, phrases (with slop), synonyms, match-all/none and boolean,
-     * boost and constant-score combinations of those, and for Paimon's boosting query when its
-     * positive query is (the negative one only changes scores). False for queries that expand
-     * against the index's term dictionary with limits (fuzzy, wildcard, prefix, regexp, range: what
-     * they match depends on the other terms of the index) and for any other query type.
+     * that document: true for terms, phrases, synonyms, match-all/none and boolean, boost,
+     * constant-score and boosting combinations of those; false for queries that expand against the
+     * term dictionary (fuzzy, wildcard, prefix, regexp, range) and any other type.
      */
     public static boolean perDocument(Query query) {
         if (query instanceof TermQuery
@@ -329,10 +308,7 @@ public final class SearchQueries {
         return false;
     }
 
-    /**
-     * The JSON object when {@code query} is one in the DSL's shape (one known query type), else
-     * null.
-     */
+    /** The JSON object when {@code query} has the DSL's shape (one known type), else null. */
     private static JsonNode dsl(String query) {
         String t = query.trim();
         if (!t.startsWith("{") || !t.endsWith("}")) {

@@ -5,9 +5,8 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.search.Query;
 
 /**
- * A full-text query's text together with the table and indexed column it searches, so that a field
- * qualifier in the text ({@code body:disk}) can be read as the column or refused naming both (an
- * archive holds one text field: any other field would match nothing).
+ * A full-text query's text with the table and indexed column it searches, so a field qualifier in
+ * the text can be read as the column or refused.
  */
 public final class SearchQuery implements Serializable {
 
@@ -17,10 +16,7 @@ public final class SearchQuery implements Serializable {
     private final String table;
     private final String column;
 
-    /**
-     * @param table the table's name, for messages
-     * @param column the indexed column; null when unknown, then no qualifier is accepted
-     */
+    /** {@code column} is null when unknown: then no qualifier is accepted. */
     public SearchQuery(String text, String table, String column) {
         this.text = text;
         this.table = table;

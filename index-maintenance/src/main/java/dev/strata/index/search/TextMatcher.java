@@ -10,17 +10,12 @@ import org.apache.lucene.index.memory.MemoryIndex;
 import org.apache.lucene.search.Query;
 
 /**
- * Whether one text matches a full-text query, decided exactly as a search of the archives decides
- * it: the text is analysed with the index's analyzer into the archive's text field of a
- * one-document in-memory index (Lucene's {@link MemoryIndex}, positions kept, so phrases, prefixes
- * and fuzzy terms behave as in an archive), and the query is parsed by {@link SearchQueries} with
- * the same analyzer. A row matches when the query matches its document, whatever the score (a
- * demoted {@code boost} match still matches). A null text never matches: archives and fresh indexes
- * hold no document for it.
+ * Whether one text matches a full-text query, decided exactly as an archive search decides it: the
+ * text is analysed into a one-document {@link MemoryIndex} (positions kept, so phrases, prefixes
+ * and fuzzy terms behave as in an archive) and the query is parsed by {@link SearchQueries} with
+ * the same analyzer. A match counts whatever its score; a null text never matches.
  *
- * <p>Serializable (the analyzer settings as their JSON and the query text); the analyzer and the
- * parsed query are built once per deserialized copy. Not thread-safe: use one instance per thread
- * (Spark evaluates each task's own copy of an expression).
+ * <p>Not thread-safe: one instance per thread (Spark gives each task its own copy).
  */
 public final class TextMatcher implements Serializable {
 
@@ -36,21 +31,12 @@ public final class TextMatcher implements Serializable {
         this.query = query;
     }
 
-    /**
-     * A matcher for {@code query} under {@code analyzer}.
-     *
-     * @throws IllegalArgumentException for a blank or unparsable query, naming the query
-     */
+    /** A matcher for {@code query}; throws IllegalArgumentException for a blank or bad query. */
     public static TextMatcher of(AnalyzerSettings analyzer, String query) {
         return of(analyzer, new SearchQuery(query, null, null));
     }
 
-    /**
-     * A matcher for {@code query} under {@code analyzer}, field qualifiers checked against the
-     * query's column.
-     *
-     * @throws IllegalArgumentException for a blank or unparsable query, naming the query
-     */
+    /** A matcher for {@code query}, field qualifiers checked against its column. */
     public static TextMatcher of(AnalyzerSettings analyzer, SearchQuery query) {
         if (query.text() == null || query.text().trim().isEmpty()) {
             throw new IllegalArgumentException(
@@ -70,11 +56,9 @@ public final class TextMatcher implements Serializable {
     }
 
     /**
-     * Whether an archive or fresh index matches a row iff this matcher matches the row's text: the
-     * query's match of a document does not depend on the other documents ({@link
-     * SearchQueries#perDocument}). A scan that answers such a query from the index answers it
-     * exactly; fuzzy, wildcard, prefix, regexp and range queries expand against the index's terms,
-     * so their rows must still be matched one by one.
+     * Whether an index match equals this matcher's match for every row ({@link
+     * SearchQueries#perDocument}); fuzzy, wildcard, prefix, regexp and range queries expand against
+     * the index's terms, so their rows must be matched one by one.
      */
     public boolean exactInIndex() {
         query();

@@ -4,11 +4,10 @@ import java.util.Comparator;
 import org.apache.paimon.io.DataFileMeta;
 
 /**
- * The files parked in a postpone-bucket table's bucket -2 ({@code BucketMode.POSTPONE_BUCKET}) in
- * the order they were written. Their sequence numbers are not comparable across files (each writer
- * numbers its own rows), so the order is: creation time, then smallest sequence number, then file
- * name; within a file, row position. A later row of a key is the key's newer version. Postpone
- * compaction and searches over parked rows both resolve versions in this order.
+ * The files parked in a postpone-bucket table's bucket -2 in write order. Sequence numbers are not
+ * comparable across files (each writer numbers its own rows), so the order is creation time, then
+ * smallest sequence number, then file name; within a file, row position. Postpone compaction and
+ * searches over parked rows both resolve versions in this order.
  */
 public final class ParkedFiles {
 

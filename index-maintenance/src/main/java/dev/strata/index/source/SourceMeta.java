@@ -11,9 +11,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The data level and the ordered source files of one archive, with a binary form that is
- * byte-for-byte the primary-key index source metadata of Apache Paimon (so a Paimon release with
- * {@code _SOURCE_META} can carry the same bytes).
+ * The data level and ordered source files of one archive; the binary form is byte-for-byte Paimon's
+ * primary-key index source metadata ({@code _SOURCE_META}).
  *
  * <p>Grammar (big-endian, {@link java.io.DataOutput} conventions):
  *

@@ -6,15 +6,12 @@ import org.apache.paimon.manifest.FileSource;
 
 /**
  * Which data files an archive may index: every file at a level above 0, whatever wrote it. Level 0
- * is never indexed (its files overlap and are merged away by the next compaction).
+ * is never indexed (its files overlap and the next compaction merges them away).
  *
- * <p>Paimon's own primary-key full-text index admits only files a compaction rewrote ({@link
- * FileSource#COMPACT}), so a file that a compaction merely moves up a level keeps its {@code
- * APPEND} source and stays unindexed until it is rewritten. That is what the writer's own
- * compaction of a deletion-vector table does with the rows of a small INSERT: they would be
- * readable but never searchable. Strata indexes such a file at its new level in the same commit; a
- * level's files form one sorted run whatever their source, and deletion vectors still decide which
- * of their rows are live.
+ * <p>Unlike Paimon's own index, which admits only files a compaction rewrote ({@link
+ * FileSource#COMPACT}), Strata also indexes files a compaction merely moved up a level (still
+ * {@code APPEND}), such as a small INSERT's rows after the writer's compaction of a deletion-vector
+ * table, which would otherwise be readable but never searchable.
  */
 public final class SourcePolicy {
 

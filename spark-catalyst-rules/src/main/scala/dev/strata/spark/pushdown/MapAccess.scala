@@ -11,10 +11,8 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.types.{DataType, MapType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
-/** A lookup of a constant key in a map column: `m['k']` (`GetMapValue`) or `element_at(m, 'k')`
-  * (`ElementAt` on a map), with `m` a column of a relation (possibly seen from a subquery as an
-  * outer reference) of type `MAP<STRING, V>` with binary string keys. Both return NULL for a
-  * missing key, the first matching entry otherwise, in Spark 4 with or without ANSI mode.
+/** A constant-key lookup `m['k']` or `element_at(m, 'k')` on a `MAP<STRING, V>` column with binary
+  * string keys; both return NULL for a missing key, the first match otherwise, ANSI or not.
   */
 private[pushdown] final case class MapAccess(
     column: AttributeReference,
@@ -48,7 +46,6 @@ private[pushdown] object MapAccess {
       }
   }
 
-  /** A column reference, directly or as an outer reference. */
   object Column {
     def unapply(e: Expression): Option[AttributeReference] = e match {
       case a: AttributeReference                 => Some(a)

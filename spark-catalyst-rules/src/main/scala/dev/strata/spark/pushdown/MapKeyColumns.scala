@@ -21,26 +21,15 @@ import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.types.MapType
 
-/** Lets Spark read the selected keys of a shared-shredding map column as columns of the scan (named
-  * `m['k']`, see `MapPushdown.keyColumnName`) instead of maps it looks each key up in: the relation
-  * gets one column per selected key, every `m['k']` above it becomes that column, and a Filter's `m
-  * IS NOT NULL` is dropped where another conjunct of it is false or NULL whenever `m['k']` is NULL
-  * (Spark infers the first from the second, and it would keep the map in the scan). A query that
-  * uses `m` only through constant-key lookups then reads no map at all: the scan fills plain
-  * columns, and Spark evaluates its Filter and aggregates on them as on any column, with no map
-  * built per row and no key compared per lookup.
-  *
-  * Applied only where it provably keeps every answer: the map flows from its relation only through
-  * operators that keep attributes by id and list no map-typed output of their own (Project, Filter,
-  * Join, Sort, Aggregate, Window, limits, subquery aliases, repartitions), no subquery refers to
-  * it, no `text_match` is in the plan (its pushdown needs the scan's own columns), and no column of
-  * the relation has a key column's name (compared ignoring case, as Spark's schema pruning does).
+/** Rewrites constant-key lookups `m['k']` of a shared-shredding map into scan columns (one per
+  * selected key, `MapPushdown.keyColumnName`), dropping `m IS NOT NULL` where a key conjunct
+  * implies it, so a query using `m` only through such lookups reads no map. Applied only where
+  * every answer provably stays: the map flows only through id-keeping operators, no subquery refers
+  * to it, no `text_match` in the plan, no relation column named like a key column.
   */
 private[pushdown] object MapKeyColumns extends PredicateHelper {
 
-  /** @param keysOf
-    *   map column attribute id -> its selected keys, for the relations the map pushdown replaced
-    */
+  /** `keysOf`: map column attribute id -> its selected keys, for the relations pushed down. */
   def apply(plan: LogicalPlan, keysOf: Map[ExprId, Seq[String]]): LogicalPlan = {
     if (keysOf.isEmpty || plan.exists(_.expressions.exists(_.exists(_.isInstanceOf[TextMatch])))) {
       return plan

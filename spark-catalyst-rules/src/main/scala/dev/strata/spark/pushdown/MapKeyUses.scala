@@ -13,22 +13,16 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
-/** Which keys of which map columns a whole query plan needs (extended to every operator). A column
-  * qualifies for selected keys only when every use of it, anywhere in the plan and in its
-  * subqueries, is a constant-key lookup (`m['k']`, `element_at(m, 'k')`) or a null test of the map
-  * (`m IS [NOT] NULL`, which selected-key reads preserve: a non-null map reads back non-null). Any
-  * other use reads the whole map: the column in the query result, passed to a function (`size(m)`,
-  * `map_keys(m)`, `explode(m)`, a UDF), a non-constant key, or flowing through an operator that
-  * renames its columns positionally (UNION, EXPAND, a write, any operator not known to keep
-  * attributes by id).
+/** Which keys of which map columns a whole plan needs: a column gets selected keys only when every
+  * use, subqueries included, is a constant-key lookup or a null test of the map; anything else
+  * (including positional renames: UNION, EXPAND, writes) reads the whole map.
   */
 private[pushdown] final class MapKeyUses(targets: Set[ExprId]) {
 
   private val keys = mutable.LinkedHashMap[ExprId, mutable.LinkedHashSet[String]]()
   private val whole = mutable.Set[ExprId]()
 
-  /** The keys of a column, or None when the column must be read whole or is not looked up at all.
-    */
+  /** The keys of a column, or None when it is read whole or not looked up. */
   def selectedKeys(id: ExprId): Option[Seq[String]] =
     if (whole.contains(id)) None else keys.get(id).filter(_.nonEmpty).map(_.toSeq)
 
@@ -63,9 +57,7 @@ private[pushdown] final class MapKeyUses(targets: Set[ExprId]) {
     plan.children.foreach(visitPlan(_, isRoot = false))
   }
 
-  /** Operators whose output attributes are their children's (same ids) or new ones computed by
-    * expressions.
-    */
+  /** Operators whose output attributes keep their children's ids or are newly computed. */
   private def keepsAttributesById(plan: LogicalPlan): Boolean = plan match {
     case _: Project | _: Filter | _: Join | _: Sort | _: Aggregate | _: Window | _: GlobalLimit |
         _: LocalLimit | _: Offset | _: Tail | _: SubqueryAlias | _: Sample | _: Repartition |

@@ -7,15 +7,9 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
-/** Translates Catalyst conditions into [[MapPredicate]]s over map lookups. Only null-rejecting
-  * leaves are translated: a lookup compared with a non-null literal of exactly the map's value type
-  * (=, <>, <, <=, >, >=, <=>), IN / InSet (NULL items dropped), IS NOT NULL and StartsWith (LIKE
-  * 'x%' arrives as StartsWith). Implicit casts of the literal arrive folded (`m['k'] > 30` on
-  * DOUBLE values is `m['k'] > 30.0`); a cast on the map side (`CAST(m['k'] AS ...)`) is not
-  * translated, since a cast can change the order. AND keeps what translates (dropping a conjunct
-  * only weakens the predicate); OR needs both sides; other NOTs, IS NULL, coalesce, CASE, UDFs and
-  * comparisons of two lookups are not translated. The result is only used to skip data that cannot
-  * match: Spark's Filter stays above the scan.
+/** Translates Catalyst conditions into [[MapPredicate]]s over map lookups, only to skip data (the
+  * Filter stays). Only null-rejecting leaves translate, with literals of exactly the value type and
+  * no cast on the map side (it can change the order); AND keeps what translates, OR needs both.
   */
 private[pushdown] object MapPredicateTranslation {
 
@@ -58,7 +52,6 @@ private[pushdown] object MapPredicateTranslation {
     case _ => None
   }
 
-  /** A non-null literal with its type. */
   private object ValueLiteral {
     def unapply(e: Expression): Option[Literal] = e match {
       case l @ Literal(v, _) if v != null => Some(l)
@@ -82,10 +75,7 @@ private[pushdown] object MapPredicateTranslation {
     else Some((a, MapPredicate.leaf(a.column.name, a.key, Op.IN, values.map(_.get): _*)))
   }
 
-  /** Value types whose literals the shredded reader compares exactly like Spark does, as covered by
-    * the oracle tests (INT, BIGINT, DOUBLE with NaN, binary STRING). Other value types are not
-    * pushed.
-    */
+  /** Value types compared exactly like Spark: INT, BIGINT, DOUBLE (with NaN), binary STRING. */
   def pushable(dt: DataType): Boolean = dt match {
     case IntegerType | LongType | DoubleType | StringType => true
     case _                                                => false

@@ -13,25 +13,9 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.types.{MapType, StringType}
 
-/** Pushes map-key predicates and selected keys of shared-shredding MAP columns into Strata scans.
-  *
-  * '''Mechanism: planning time, not a V2 function.''' The rule runs once just before Spark's V2
-  * scan push-down (`injectPreCBORule`), sees the whole optimized plan, and replaces the read
-  * relation's [[StrataTable]] by a [[MapPushdownTable]] carrying a [[MapPushdown]]; the scan
-  * builder it creates then reads only the selected keys' sub-columns and lets the shredded reader
-  * skip files, row groups and pages that cannot match. The alternative (rewrite `m['k']` into a
-  * call of a catalog `ScalarFunction` so Spark's V2 translation hands `map_value(m, 'k') > 30.0` to
-  * `pushPredicates`) was not taken because: (1) selected keys need a view of every use of the
-  * column across Filter, Aggregate, Join, Sort and subqueries, which a scan builder never gets (it
-  * sees required columns only), so a plan-wide rule is needed anyway and can decide predicates in
-  * the same place; (2) the translation keeps Catalyst's types at hand (value type vs literal type,
-  * casts on the map side, NULL-rejection), where a V2 round trip loses or reorders them; (3) no
-  * function has to be exposed to users.
-  *
-  * Spark's Filter stays (its lookups become the scan's key columns where [[MapKeyColumns]]
-  * applies), so answers are exact whatever the reader skips; value pruning on primary-key tables is
-  * further limited per split by the scan (see `SplitReadMode`). Tables of other catalogs, tables
-  * without shared-shredding columns and write targets are left alone.
+/** Pushes map-key predicates and selected keys of shared-shredding MAP columns into Strata scans,
+  * as a plan-wide rule rather than a V2 function: selected keys need every use of a column, which a
+  * scan builder never sees, and Catalyst's types are at hand here. Spark's Filter stays.
   */
 object PushMapAccessIntoStrataScans extends Rule[LogicalPlan] with PredicateHelper {
 
@@ -41,8 +25,7 @@ object PushMapAccessIntoStrataScans extends Rule[LogicalPlan] with PredicateHelp
           if shreddedColumns(r, t).nonEmpty =>
         (r, t)
     }
-    // A relation node that occurs twice with the same attribute ids (e.g. a plan fragment reused) cannot
-    // tell its filters apart from the other occurrence's: leave those alone.
+    // A relation node occurring twice with the same ids cannot tell its filters apart: skip it.
     val occurrences = all.groupBy(_._1.output.map(_.exprId)).map { case (k, v) => k -> v.size }
     val candidates = all.filter { case (r, _) => occurrences(r.output.map(_.exprId)) == 1 }
     if (candidates.isEmpty) return plan
@@ -85,9 +68,7 @@ object PushMapAccessIntoStrataScans extends Rule[LogicalPlan] with PredicateHelp
     MapKeyColumns(pushed, keysOf.toMap)
   }
 
-  /** The relation's shared-shredding `MAP<STRING, V>` columns (current table options), by attribute
-    * id.
-    */
+  /** The relation's shared-shredding `MAP<STRING, V>` columns, by attribute id. */
   private def shreddedColumns(r: DataSourceV2Relation, t: StrataTable): Map[ExprId, String] = {
     val paimon = t.paimonTable()
     val shredded =

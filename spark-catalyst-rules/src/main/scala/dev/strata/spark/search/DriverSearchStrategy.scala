@@ -46,25 +46,12 @@ import org.apache.spark.sql.execution.{LocalTableScanExec, SparkPlan, SparkStrat
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
 import org.apache.spark.sql.types._
 
-/** Plans a `full_text_search` answered on the driver (its scan is a [[LocalScan]]), together with
-  * the deterministic `Project`, `Filter`, `Sort`, `Limit` and `Offset` above it, as one local
-  * relation evaluated while planning: whatever form the statement takes (`SELECT id`, `ORDER BY`
-  * any column, `WHERE` on the result, a CTE), collecting the search part runs no Spark job. At most
-  * k rows (plus ties at the k-th score) reach these operators, so evaluating them on the driver
-  * costs microseconds, where Spark would plan a `Sort` as a range-partitioning shuffle and a
-  * `Filter` or `TakeOrderedAndProject` as a job over the local rows.
-  *
-  * The operators are evaluated with Spark's own expression evaluation (projections, predicates,
-  * `InterpretedOrdering` with each order's direction, NULL ordering and collation), so the answer
-  * is Spark's. Expressions that are nondeterministic, hold a subquery or cannot be evaluated
-  * outside Spark's execution are left to Spark, and so is an operator whose evaluation fails (an
-  * ANSI error): Spark then plans it as usual and raises the error when it runs, as it would without
-  * Strata. Above anything else (a join, an aggregate) the search itself is still one local
-  * relation.
-  *
-  * Why a planner strategy and not an optimizer rule: the search's scan only exists after V2 scan
-  * push-down, which runs after every rule an extension can inject into the optimizer. Searches run
-  * as executor tasks are left to Spark.
+/** Plans a driver-side `full_text_search` (a [[LocalScan]]) with the deterministic `Project`,
+  * `Filter`, `Sort`, `Limit` and `Offset` above it as one local relation evaluated while planning,
+  * with Spark's own expressions, so the search part runs no Spark job. Whatever cannot be evaluated
+  * here or fails (an ANSI error) is left to Spark, which raises the error as usual. A planner
+  * strategy because the search's scan only exists after V2 scan push-down, which runs after every
+  * optimizer rule an extension can inject.
   */
 object DriverSearchStrategy extends SparkStrategy {
 
@@ -83,27 +70,13 @@ object DriverSearchStrategy extends SparkStrategy {
     }
   }
 
-  /** At most this many search rows are turned into a filter on the other side of a join; more go to
-    * Spark's join (the filter compares each row of the other side with every search row).
-    */
+  /** Most search rows turned into a join filter (each other-side row is compared with all). */
   private val MaxJoinedRows = 100
 
-  /** A search joined to another relation (typically its own table, by key), rewritten so that no
-    * Spark job serves the search side: an inner join becomes a filter of the other side keeping the
-    * rows the join condition matches with some search row, and a projection putting that row's
-    * columns next to them; a left semi join (`WHERE t.id IN (SELECT id FROM
-    * full_text_search(...))`) just the filter. Spark would broadcast the search's local rows, a job
-    * of its own. When the join equates the search's whole primary key with the same columns of the
-    * searched table, the table's rows come from the hits themselves ([[answeredBySearch]]) and the
-    * whole statement is evaluated here; otherwise the filter is evaluated above the other side's
-    * scan, not pushed into it (that scan was built by V2 push-down before the search's rows
-    * existed), so the table is read as Spark's join reads it.
-    *
-    * The inner join is rewritten only when the condition holds equalities between search and other
-    * columns (of types whose SQL equality is value equality) whose values are distinct over the
-    * search rows: then each row of the other side matches at most one search row, and the
-    * projection can name it. Otherwise (or over [[MaxJoinedRows]] rows) Spark plans the join, with
-    * the search still one local relation.
+  /** A search joined to another relation (typically its table, by key), rewritten so no Spark job
+    * (a broadcast) serves the search side: an inner join becomes a filter of the other side plus a
+    * projection of the matched search row's columns, a left semi join just the filter. Inner joins
+    * need equalities on exact-equality columns whose values are distinct over the search rows.
     */
   private def joinBack(plan: LogicalPlan): Option[LogicalPlan] = plan match {
     case Join(left, right, Inner, Some(condition), _) if evaluable(condition) =>
@@ -118,12 +91,8 @@ object DriverSearchStrategy extends SparkStrategy {
     case _ => None
   }
 
-  /** `other` with its scan of the searched table replaced by the rows the search's hits have in it,
-    * when that changes no answer: `other` only projects and filters that one scan, the join
-    * condition equates every primary-key column of the search with the same column of the scan (so
-    * only rows with a hit's key can match), and the search can tell those rows
-    * ([[DriverSearch.hitRowsIn]]: a plain scan of the same snapshot, every row archived). Then a
-    * join back to the table by key reads no table file and runs no job. Otherwise `other` as is.
+  /** `other` with its scan of the searched table replaced by the hits' rows, when `other` only
+    * prunes it and the condition equates the search's whole primary key with the same columns.
     */
   private def answeredBySearch(
       search: LogicalPlan,
@@ -224,21 +193,14 @@ object DriverSearchStrategy extends SparkStrategy {
       Filter(filter, narrowed(filter, other))
     }
 
-  /** Whether `plan` only projects, filters (deterministically) and renames one or more scans, so
-    * that a column of its output holds the scan's value of that column.
-    */
+  /** Whether `plan` only projects, filters (deterministically) and renames scans. */
   private def onlyPrunes(plan: LogicalPlan): Boolean = !plan.exists {
     case p @ (_: Project | _: Filter | _: SubqueryAlias | _: DataSourceV2ScanRelation) =>
       !p.expressions.forall(_.deterministic)
     case _ => true
   }
 
-  /** `other` with its one scan narrowed ([[NarrowableScan]]) to the values `filter` (the join's
-    * filter above `other`) allows each column of that scan, so that the table side reads only the
-    * buckets, files and row groups that can hold the search rows' keys: `c IN (v1, ...)`, or a
-    * disjunction where every branch equates `c` with a value (a join on several columns). Rows are
-    * still filtered by `filter`; only the reading is cut.
-    */
+  /** `other` with its one scan narrowed ([[NarrowableScan]]) to the key values `filter` allows. */
   private def narrowed(filter: Expression, other: LogicalPlan): LogicalPlan = {
     def disjuncts(e: Expression): Seq[Expression] = e match {
       case Or(a, b) => disjuncts(a) ++ disjuncts(b)
@@ -310,10 +272,7 @@ object DriverSearchStrategy extends SparkStrategy {
     case _              => false
   }
 
-  /** The rows of `plan` when it is a driver-side search under operators the driver evaluates. The
-    * search's own failure propagates (the statement fails as the scan would); an operator's failure
-    * gives `None`, leaving the plan to Spark.
-    */
+  /** The rows of a driver-side search under evaluable operators; `None` if an operator fails. */
   private def evaluate(plan: LogicalPlan): Option[Seq[InternalRow]] = plan match {
     case scan: DataSourceV2ScanRelation if isDriverSearch(scan) =>
       Some(scan.scan.asInstanceOf[LocalScan].rows().toSeq)
@@ -377,7 +336,5 @@ object DriverSearchStrategy extends SparkStrategy {
     }
 }
 
-/** The rows a driver-side search's hits have in a scan of its table (see
-  * `DriverSearchStrategy.answeredBySearch`), standing in for that scan.
-  */
+/** The rows a driver search's hits have in a scan of its table, standing in for that scan. */
 private[search] case class HitRows(output: Seq[Attribute], rows: Seq[InternalRow]) extends LeafNode

@@ -28,17 +28,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.unsafe.types.UTF8String
 
 /** `full_text_search(table, column, query, k [, where])`: the top-k live rows of a primary-key
-  * table's full-text archives for a Lucene classic query, as the table's columns plus `_score
-  * DOUBLE`, best first.
-  *
-  * The plan is `Limit(k, Sort(_score DESC, primary key ASC, scan))` over a scan with one task per
-  * selected (partition, bucket), each returning its bucket's top-k: Spark merges the global top-k
-  * on the driver, and the primary key makes the order of equal scores deterministic. When few
-  * buckets are selected the scan searches them on the driver and [[DriverSearchStrategy]] answers
-  * the whole plan without a Spark job. `where` is a partition predicate (partition columns,
-  * literals, comparisons and built-in functions of literals, checked by
-  * [[dev.strata.spark.catalog.PartitionSelector]] before any of it runs) that prunes buckets before
-  * any task runs.
+  * table's full-text archives plus `_score DOUBLE`, best first, as `Limit(k, Sort(_score DESC, key
+  * ASC, scan))` over per-bucket top-k tasks; `where` is a partition predicate pruning buckets.
   */
 object FullTextSearchFunction {
 

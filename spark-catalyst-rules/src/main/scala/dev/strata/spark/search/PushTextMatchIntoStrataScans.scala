@@ -11,22 +11,11 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.connector.catalog.SupportsRead
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
-/** Pushes `text_match(column, 'query')` conjuncts of a Filter directly over a Strata read relation
-  * into that relation's scan: the relation's table is wrapped in a [[TextMatchTable]] (around the
-  * [[MapPushdownTable]] when map-key predicates were pushed, so both reach the scan), whose scan
-  * reads only the rows the full-text archives (and files indexed at query time) say can match. Only
-  * the deterministic prefix of the conjuncts is considered, as in Spark's own filter push-down.
-  *
-  * A query whose match of a row does not depend on the rest of the index (terms, phrases, boolean
-  * combinations: `TextMatcher.exactInIndex`) is answered exactly by the scan — by position from the
-  * indexes, and by matching each row itself where it reads rows otherwise — so its conjunct is
-  * removed from the Filter (the Filter too when nothing is left). Fuzzy, wildcard, prefix, regexp
-  * and range queries expand against each index's terms with limits: their conjuncts stay, and Spark
-  * evaluates them on every row read.
-  *
-  * Runs once just before V2 scan push-down (`injectPreCBORule`), after the map-key pushdown rule;
-  * each Filter's own relation node is replaced, so a table read twice (a self-join) gets each scan
-  * its own text match.
+/** Pushes `text_match` conjuncts of a Filter over a Strata relation into its scan (a
+  * [[TextMatchTable]], around any [[MapPushdownTable]]), which reads only rows the indexes say can
+  * match. Exactly answered conjuncts (`TextMatcher.exactInIndex`) leave the Filter; fuzzy,
+  * wildcard, prefix, regexp and range ones stay. Each Filter's own relation is replaced, so each
+  * scan of a self-join gets its own match.
   */
 object PushTextMatchIntoStrataScans extends Rule[LogicalPlan] with PredicateHelper {
 

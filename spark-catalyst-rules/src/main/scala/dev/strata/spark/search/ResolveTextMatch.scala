@@ -13,14 +13,8 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.unsafe.types.UTF8String
 
-/** Binds each `text_match(column, query)` to the Strata table its column comes from, once the
-  * operator's inputs are resolved: the column's attribute is traced down the operator's inputs,
-  * through plain renames (`SELECT body AS b`, a view's columns), to a column of a [[StrataTable]]
-  * read relation (also where UPDATE, DELETE and MERGE read their target table). Refused with an
-  * error naming the column and table: a first argument that is not a column, a query that is not a
-  * constant non-NULL string or does not parse, and a column that is not the table's full-text
-  * indexed column. A column that cannot be traced to a Strata table is left unbound and refused by
-  * [[TextMatchChecks]] after analysis.
+/** Binds each `text_match(column, query)` to the [[StrataTable]] its column is read from (through
+  * renames, views, UPDATE/DELETE/MERGE targets); untraced columns are left to [[TextMatchChecks]].
   */
 object ResolveTextMatch extends Rule[LogicalPlan] {
 
@@ -44,8 +38,7 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
     plans.foreach(_.foreachUp {
       case r @ DataSourceV2Relation(t: StrataTable, _, _, _, _, _) =>
         r.output.foreach(a => out += a.exprId -> (t, a.name))
-      // UPDATE, DELETE and MERGE read their target through a wrapper table of Spark's, which
-      // keeps the relation's catalog and identifier: the table is the catalog's
+      // UPDATE/DELETE/MERGE targets: Spark's wrapper keeps the relation's catalog and identifier
       case r @ DataSourceV2Relation(_, _, Some(catalog: StrataCatalog), Some(ident), _, _) =>
         catalog.loadTable(ident) match {
           case t: StrataTable => r.output.foreach(a => out += a.exprId -> (t, a.name))
@@ -121,8 +114,7 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
   }
 }
 
-/** Refuses, after analysis, every `text_match` whose column could not be traced to a Strata table.
-  */
+/** Refuses, after analysis, every `text_match` whose column was not traced to a Strata table. */
 object TextMatchChecks extends (LogicalPlan => Unit) {
 
   override def apply(plan: LogicalPlan): Unit = plan.foreachWithSubqueries { p =>

@@ -7,25 +7,13 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, BinaryExpression, E
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenFallback
 import org.apache.spark.sql.types.{BooleanType, DataType, StringType}
 
-/** What [[ResolveTextMatch]] found for a `text_match` call: the Strata table and full-text indexed
-  * column its first argument reads, the constant query, and the matcher built with that table's
-  * analyzer (not part of equality: it follows from the other three).
-  */
+/** What [[ResolveTextMatch]] bound a `text_match` to; `matcher`, derived, is outside equality. */
 final case class TextMatchBinding(table: String, column: String, query: String)(
     val matcher: TextMatcher
 )
 
-/** `text_match(column, query)`: true when the text in `column` matches the full-text `query`
-  * (Lucene classic syntax or Paimon's JSON query DSL), exactly as the table's full-text archives
-  * answer it — analysed with the analyzer the table's archives use and parsed by the same parser
-  * ([[TextMatcher]]); NULL for a NULL text. Deterministic.
-  *
-  * `column` must be a full-text indexed column of a Strata table and `query` a constant string: the
-  * function is first built unbound, and [[ResolveTextMatch]] binds it to the table the column comes
-  * from (or reports why it cannot). In a WHERE clause over a Strata table
-  * [[PushTextMatchIntoStrataScans]] also pushes it into the scan, which then reads only the rows
-  * that can match; Spark still evaluates it on every row it reads, so the answer never depends on
-  * the pushdown.
+/** `text_match(column, query)`: whether the text matches the full-text `query` as the table's
+  * archives answer it ([[TextMatcher]]); NULL for a NULL text. Bound by [[ResolveTextMatch]].
   */
 case class TextMatch(left: Expression, right: Expression, binding: Option[TextMatchBinding])
     extends BinaryExpression
@@ -66,9 +54,7 @@ case class TextMatch(left: Expression, right: Expression, binding: Option[TextMa
 object TextMatch {
   val Name = "text_match"
 
-  /** The call as a user wrote it, e.g. `text_match(body, 'disk')` (columns by their names,
-    * unqualified).
-    */
+  /** The call as written, e.g. `text_match(body, 'disk')`. */
   def describe(t: TextMatch): String = s"$Name(${columnText(t.left)}, ${columnText(t.right)})"
 
   def columnText(e: Expression): String = e match {

@@ -6,11 +6,7 @@ import org.apache.spark.sql.SparkSessionExtensions
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo}
 
-/** Registers `text_match(column, query)` ([[TextMatch]]): the function, the rule binding it to its
-  * table ([[ResolveTextMatch]]), the check refusing unbound calls ([[TextMatchChecks]]) and the
-  * scan pushdown ([[PushTextMatchIntoStrataScans]], registered after the map-key pushdown so it
-  * wraps that rule's table).
-  */
+/** Registers `text_match` ([[TextMatch]]): function, binding rule, check and scan pushdown. */
 object TextMatchFunction extends (SparkSessionExtensions => Unit) {
 
   private val Usage =

@@ -5,12 +5,9 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.schema.TableSchema;
 
 /**
- * Strata writes a fixed-bucket primary-key table with one Spark task per (partition, bucket), which
- * needs the bucket of a row to be a pure function of its bucket key: a fixed bucket count. Paimon's
- * dynamic buckets (-1 on a primary-key table) assign buckets through a per-partition hash index,
- * which Strata does not maintain, so they are refused up front. Postpone buckets (-2) are accepted
- * on primary-key tables: writes park rows in bucket -2 and {@code CALL sys.compact} assigns real
- * buckets.
+ * One task per bucket needs a row's bucket to be a function of its key. Dynamic buckets (-1 on a
+ * primary-key table) need a hash index Strata does not maintain, so they are refused; postpone
+ * buckets (-2) are accepted, {@code sys.compact} assigning real buckets.
  */
 final class BucketModeCheck implements TableDefinitionCheck {
 

@@ -24,21 +24,15 @@ import org.apache.spark.sql.types.StructType;
 import scala.Option;
 
 /**
- * Column DEFAULT values, kept where Paimon keeps them: the text of a field's default in the schema
- * ({@code DataField#defaultValue}), which every Paimon writer (Strata's included, through Paimon's
- * table write) converts with a cast from STRING and writes in place of NULL. So a default is stored
- * only when it is a constant whose text Paimon reads back as the very value Spark declared, and
- * Spark is shown the value Paimon writers will write, as a Spark literal.
+ * Column DEFAULT values, stored as Paimon's {@code DataField#defaultValue} text, which every Paimon
+ * writer casts from STRING and writes in place of NULL. So a default is stored only when it is a
+ * constant Paimon reads back as the declared value, and Spark is shown what Paimon will write.
  */
 public final class ColumnDefaults {
 
     private ColumnDefaults() {}
 
-    /**
-     * The text Paimon stores for the default of {@code field} of a table being created, or {@code
-     * null} without one. Spark gives the declared SQL and the value it evaluated at definition
-     * time.
-     */
+    /** The text Paimon stores for the field's default, or null without one. */
     public static String forCreate(
             String table, StructField field, org.apache.paimon.types.DataType type) {
         if (field.getCurrentDefaultValue().isEmpty()) {
@@ -53,7 +47,6 @@ public final class ColumnDefaults {
         return toPaimonText(table, field.name(), sql, evaluate(evaluated, field.dataType()), type);
     }
 
-    /** The text Paimon stores for the default {@code sql} an ALTER TABLE sets on a column. */
     public static String forAlter(
             String table, String column, String sql, org.apache.paimon.types.DataType type) {
         checkConstant(table, column, sql);
@@ -61,13 +54,13 @@ public final class ColumnDefaults {
                 table, column, sql, evaluate(sql, SparkTypes.toSpark(column, type)), type);
     }
 
-    /** A constant's value as the column's Spark type (internal representation). */
+    /** In Spark's internal representation. */
     private static Object evaluate(String sql, DataType type) {
         Expression parsed = CatalystSqlParser$.MODULE$.parseExpression(sql);
         return new Cast(parsed, type, Option.apply("UTC")).eval(null);
     }
 
-    /** {@code schema} (converted from {@code rowType}) with each Paimon default shown to Spark. */
+    /** {@code schema} with each Paimon default shown to Spark. */
     public static StructType withDefaults(StructType schema, RowType rowType) {
         StructField[] fields = schema.fields().clone();
         boolean any = false;
@@ -75,8 +68,8 @@ public final class ColumnDefaults {
             DataField paimon = rowType.getFields().get(i);
             String literal = sparkLiteral(paimon);
             if (literal != null) {
-                // The existence default too, or Spark sees no default in the table's columns
-                // (DESCRIBE); Paimon has no other value for rows written before the default.
+                // The existence default too, or DESCRIBE shows none; Paimon has no other value for
+                // older rows.
                 fields[i] =
                         fields[i]
                                 .withCurrentDefaultValue(literal)
@@ -88,9 +81,8 @@ public final class ColumnDefaults {
     }
 
     /**
-     * The Spark literal of the value Paimon writers write for a field's stored default, or {@code
-     * null} when the field has none or Paimon cannot read it (then Paimon's table write refuses
-     * every write of the table, naming the default).
+     * Null when the field has none or Paimon cannot read it (then Paimon refuses every write,
+     * naming the default).
      */
     private static String sparkLiteral(DataField field) {
         if (field.defaultValue() == null || boundedText(field.type())) {
@@ -173,8 +165,7 @@ public final class ColumnDefaults {
                     "Remove the DEFAULT clause");
         }
         String text = toText.cast(value).toString();
-        // Numbers and booleans as they are, anything else quoted: the text stays a Spark literal
-        // for engines that show Paimon's stored text to Spark as the column's default.
+        // Quote all but numbers and booleans: other engines show this text to Spark as a literal.
         if (!(type.is(DataTypeFamily.NUMERIC) || type.getTypeRoot() == DataTypeRoot.BOOLEAN)
                 || !text.matches("[-+0-9.eE]+|true|false")) {
             text = "'" + text + "'";
@@ -203,7 +194,7 @@ public final class ColumnDefaults {
         return text;
     }
 
-    /** CHAR(n) or VARCHAR(n): Spark cannot resolve their defaults when it reads a table back. */
+    /** Spark cannot resolve CHAR(n) or VARCHAR(n) defaults when it reads a table back. */
     private static boolean boundedText(org.apache.paimon.types.DataType type) {
         return type.getTypeRoot() == DataTypeRoot.CHAR
                 || type.getTypeRoot() == DataTypeRoot.VARCHAR

@@ -10,23 +10,17 @@ import org.apache.paimon.table.CatalogEnvironment;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
- * Refuses commits that concurrent writers could silently lose. Paimon's filesystem catalog lands a
- * snapshot by renaming its file into place only if no file of that id exists; on an object store
- * (s3, s3a, oss, gs, abfs, ...) the check and the copy-based rename are two steps, so two writers
- * picking the same snapshot id can both "succeed" and one snapshot is overwritten. Paimon makes
- * this safe only with a catalog lock around the commit (its JDBC catalog with {@code lock.enabled},
- * or a Hive metastore) or a catalog that versions snapshots itself (REST). Paimon enables the lock
- * by default on object stores but its filesystem catalog has no lock to take, so without this check
- * commits there are unlocked without a word.
- *
- * <p>An explicit {@code lock.enabled = false} in the catalog options is the user's statement that
- * one writer commits at a time, and is accepted.
+ * Refuses commits concurrent writers could silently lose. On an object store the filesystem
+ * catalog's "rename if absent" of a snapshot file is two steps, so two writers of the same id can
+ * both succeed and one snapshot is overwritten. Only a catalog lock (JDBC with {@code
+ * lock.enabled}, Hive) or a versioning catalog (REST) is safe; the filesystem catalog has no lock.
+ * An explicit {@code lock.enabled = false} declares a single writer and is accepted.
  */
 public final class CommitSafety {
 
     private CommitSafety() {}
 
-    /** Before CREATE TABLE (and CTAS) in {@code catalogName}: checks the catalog's commits. */
+    /** Before CREATE TABLE and CTAS. */
     public static void checkCatalog(String action, String catalogName, Catalog paimon) {
         Catalog root = DelegateCatalog.rootCatalog(paimon);
         if (!(root instanceof AbstractCatalog)) {
@@ -45,7 +39,7 @@ public final class CommitSafety {
         }
     }
 
-    /** Before a commit of {@code table} ({@code what}: "the write (APPEND) to lake.db.t"). */
+    /** Before every commit. */
     public static void checkTable(FileStoreTable table, String what) {
         CatalogEnvironment env = table.catalogEnvironment();
         if (env == null) {

@@ -20,11 +20,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * {@code t$fulltext}: the primary-key full-text archive state of every (partition, bucket, level)
- * of the table's latest snapshot, classified exactly as {@code full_text_search} classifies it
- * ({@link PkFullTextSearcher#levelStates}). {@code rows_not_covered} summed over the table is what
- * a search indexes at query time (or, with {@code spark.sql.strata.search.fresh = false}, leaves
- * out).
+ * {@code t$fulltext}: the archive state of every (partition, bucket, level) of the latest snapshot,
+ * classified as {@code full_text_search} does; {@code rows_not_covered} is what a search indexes at
+ * query time.
  */
 public final class FullTextSystemTable {
 
@@ -44,10 +42,7 @@ public final class FullTextSystemTable {
 
     private FullTextSystemTable() {}
 
-    /**
-     * The system table of {@code table} (named {@code tableName}); refused when the table has no
-     * full-text index.
-     */
+    /** Refused without a full-text index. */
     public static Table of(String systemTableName, String tableName, FileStoreTable table) {
         if (!PkFullTextIndex.isEnabled(table)) {
             throw StrataErrors.analysis(

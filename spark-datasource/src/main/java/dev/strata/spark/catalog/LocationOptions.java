@@ -15,36 +15,16 @@ import org.apache.paimon.options.FallbackKey;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 
 /**
- * The Paimon table options that decide where files go, checked at CREATE TABLE, CTAS and ALTER
- * TABLE SET TBLPROPERTIES so that no option puts a file outside the warehouse unless the catalog
- * allows it:
- *
- * <ul>
- *   <li>options that move data, index or blob files to other locations ({@code
- *       data-file.external-paths}, {@code global-index.external-path}, {@code
- *       blob-external-storage-path}) are refused unless the catalog option {@code
- *       allow-external-paths} is true, and then only hold absolute locations without {@code .} or
- *       {@code ..} segments;
- *   <li>{@code path} and Spark's {@code location} are always refused: a table of the filesystem
- *       catalog lives at {@code <warehouse>/<db>.db/<table>};
- *   <li>{@code data-file.path-directory} must name a sub-directory inside the table;
- *   <li>file name prefixes must not contain separators; branch and tag names follow {@link
- *       WarehouseNames};
- *   <li>Iceberg compatibility ({@code metadata.iceberg.storage}, {@code
- *       metadata.iceberg.storage-location}) may only write its metadata inside the table unless the
- *       catalog allows external paths; so may commit and tag callback classes ({@code
- *       commit.callbacks}, {@code tag.callbacks}), which run arbitrary code, only with that switch.
- * </ul>
- *
- * Options that only choose among external paths ({@code data-file.external-paths.strategy}, {@code
- * .weights}, {@code .specific-fs}) move nothing by themselves and are not checked.
+ * Checks the table options that decide where files go, at CREATE, CTAS and ALTER, so that no file
+ * lands outside the warehouse unless the catalog sets {@code allow-external-paths}. External data,
+ * index and blob locations need the switch and must be absolute without {@code .}/{@code ..};
+ * {@code path} and {@code location} are always refused; {@code data-file.path-directory} must stay
+ * inside the table; prefixes may not contain separators; branch and tag names follow {@link
+ * WarehouseNames}; Iceberg metadata outside the table and commit/tag callbacks (arbitrary code)
+ * need the switch. Options that only choose among external paths are not checked.
  */
 public final class LocationOptions {
 
-    /**
-     * The catalog option ({@code spark.sql.catalog.<name>.allow-external-paths}) allowing external
-     * paths.
-     */
     private enum Rule {
         EXTERNAL_LOCATIONS,
         TABLE_LOCATION,
@@ -114,15 +94,8 @@ public final class LocationOptions {
     }
 
     /**
-     * Checks the options a CREATE or ALTER TABLE would store. On ALTER only options that are new or
-     * change value are checked, so a table keeps working with options a catalog allowed when it was
-     * created.
-     *
-     * @param action what was attempted, naming the table, e.g. {@code create table lake.db.t}
-     * @param catalog the catalog name, for the option to set in messages
-     * @param proposed the options the table would have
-     * @param current the options it has now, empty on CREATE TABLE
-     * @param allowExternal the value of the catalog option {@code allow-external-paths}
+     * Checks the options a CREATE or ALTER would store. Only new or changed values are checked, so
+     * a table keeps options its catalog allowed at creation. {@code current} is empty on CREATE.
      */
     public static void check(
             String action,
@@ -154,7 +127,7 @@ public final class LocationOptions {
         return !Objects.equals(get(proposed, key), get(current, key));
     }
 
-    /** The value of {@code key} in any letter case (Paimon's keys are matched exactly). */
+    /** In any letter case. */
     private static String get(Map<String, String> options, String key) {
         String exact = options.get(key);
         if (exact != null) {
@@ -168,17 +141,15 @@ public final class LocationOptions {
         return null;
     }
 
-    /** An enum option's value as Paimon spells it: lower case, words joined by '-'. */
+    /** As Paimon spells enum values: lower case, words joined by '-'. */
     private static String enumValue(String value) {
         return value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /**
-     * Paimon's Iceberg compatibility writes Iceberg metadata at every commit: inside the table for
-     * {@code table-location}, else (hadoop-, hive- and rest-catalog by default) under {@code
-     * <warehouse>/iceberg/<db>/<table>}, where DROP TABLE leaves it; hive- and rest-catalog also
-     * register the table in another catalog. Only metadata inside the table is allowed without the
-     * catalog switch; the two options are judged together, as Paimon reads them.
+     * Iceberg metadata goes inside the table only for {@code table-location}; otherwise under
+     * {@code <warehouse>/iceberg/<db>/<table>}, which DROP leaves, and hive/rest-catalog also
+     * register the table elsewhere. Both options are judged together, as Paimon reads them.
      */
     private static void checkIceberg(
             String action, String catalog, Map<String, String> proposed, boolean allow) {
@@ -334,9 +305,7 @@ public final class LocationOptions {
         }
     }
 
-    /**
-     * Why {@code location} is not an absolute location without relative steps, or null when it is.
-     */
+    /** Why {@code location} is not absolute without relative steps, or null. */
     static String notAbsolute(String location) {
         if (location.isEmpty()) {
             return "is empty";
@@ -362,7 +331,7 @@ public final class LocationOptions {
         return null;
     }
 
-    /** Why {@code dir} is not a relative sub-directory, or null when it is. */
+    /** Why {@code dir} is not a relative sub-directory, or null. */
     static String notSubDirectory(String dir) {
         if (dir.isEmpty()) {
             return "is empty";

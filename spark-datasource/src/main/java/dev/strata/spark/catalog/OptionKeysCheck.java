@@ -18,15 +18,9 @@ import org.apache.paimon.options.FallbackKey;
 import org.apache.paimon.schema.TableSchema;
 
 /**
- * Refuses a new table option key that is not an option Paimon or Strata declares but is a few
- * typing mistakes away from one ({@code 'bukket'} for {@code 'bucket'}): Paimon keeps unknown keys
- * without a word, so a misspelled option would silently do nothing. Known keys are Paimon's {@link
- * CoreOptions#getOptions()} (with their fallback and deprecated keys) and Strata's table options.
- * Per-column keys ({@code fields.<column>.<option>}) are compared with the per-column options of
- * Paimon and Strata ({@code 'fields.m.map.storage-layot'}). Unknown keys far from every known key
- * pass, as do keys listed in {@link CatalogSettings#CUSTOM_KEYS}, which is how a table keeps an
- * intentional custom key. Only keys a statement adds are checked, so existing tables keep their
- * options.
+ * Refuses a new option key that is a typo of a known Paimon or Strata key ({@code 'bukket'}):
+ * Paimon silently keeps unknown keys. Keys far from every known key pass, as do those listed in
+ * {@link CatalogSettings#CUSTOM_KEYS}; only keys a statement adds are checked.
  */
 final class OptionKeysCheck implements TableDefinitionCheck {
 
@@ -34,10 +28,7 @@ final class OptionKeysCheck implements TableDefinitionCheck {
 
     private static final Set<String> KNOWN = known();
 
-    /**
-     * What may follow {@code fields.<column>.}: Paimon's per-field options and Strata's per-column
-     * options.
-     */
+    /** What may follow {@code fields.<column>.}. */
     private static final Set<String> COLUMN_SUFFIXES = columnSuffixes();
 
     private static Set<String> columnSuffixes() {
@@ -105,12 +96,8 @@ final class OptionKeysCheck implements TableDefinitionCheck {
     }
 
     /**
-     * For a key {@code fields.<columns>.<suffix>} naming columns of the table (one, or several
-     * separated by commas, as {@code sequence-group} takes) with a suffix that is no per-column
-     * option: the known keys of those columns it is probably meant as, a typing mistake or two away
-     * ({@code map.storage-layot}) or with parts left out ({@code map.max-columns} for {@code
-     * map.shared-shredding.max-columns}). Keys of other columns are left to the checks that know
-     * them, unknown suffixes far from every option pass.
+     * For {@code fields.<columns>.<suffix>} naming table columns with an unknown suffix: the keys
+     * it probably means, a typo away or with dotted parts left out ({@code map.max-columns}).
      */
     static List<String> closeColumnKeys(String key, TableSchema schema) {
         Set<String> columns = new TreeSet<>(schema.fieldNames());
@@ -144,10 +131,7 @@ final class OptionKeysCheck implements TableDefinitionCheck {
         return found;
     }
 
-    /**
-     * Whether {@code suffix} is {@code known} with some of its dotted parts left out, the last kept
-     * ({@code map.max-columns} of {@code map.shared-shredding.max-columns}).
-     */
+    /** {@code map.max-columns} of {@code map.shared-shredding.max-columns}: last part kept. */
     private static boolean partsOf(String suffix, String known) {
         String[] parts = suffix.toLowerCase(Locale.ROOT).split("\\.");
         String[] knownParts = known.split("\\.");
@@ -166,15 +150,14 @@ final class OptionKeysCheck implements TableDefinitionCheck {
         return true;
     }
 
-    /** The known keys within a typing mistake or two of {@code key}, closest first. */
+    /** Closest first. */
     static List<String> closeKeys(String key) {
         return close(key, KNOWN);
     }
 
     private static List<String> close(String key, Set<String> knownKeys) {
         String k = key.toLowerCase(Locale.ROOT);
-        // one edit for short keys, two for longer ones: 'bukket' (1 from 'bucket'), but not every
-        // short custom key next to some option
+        // Two edits would put every short custom key next to some option.
         int limit = k.length() < 10 ? 1 : 2;
         List<String> found = new ArrayList<>();
         for (int d = 0; d <= limit && found.isEmpty(); d++) {
@@ -187,7 +170,7 @@ final class OptionKeysCheck implements TableDefinitionCheck {
         return found;
     }
 
-    /** Levenshtein distance (insertions, deletions, substitutions). */
+    /** Levenshtein distance. */
     static int distance(String a, String b) {
         int[] prev = new int[b.length() + 1];
         int[] cur = new int[b.length() + 1];

@@ -20,11 +20,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A Paimon system table ({@code t$snapshots}, {@code t$schemas}, {@code t$options}, {@code
- * t$files}, {@code t$manifests}, {@code t$partitions}, {@code t$buckets}, {@code t$tags}, {@code
- * t$audit_log}, ...) as a read-only Spark table: the columns and rows are exactly Paimon's (its own
- * {@link ReadBuilder} plans and reads them), projected to the columns a query uses, one Spark task
- * per Paimon split.
+ * A Paimon system table ({@code t$snapshots}, ...) as a read-only Spark table, read by Paimon's own
+ * {@link ReadBuilder}, one task per split.
  */
 public final class PaimonSystemTable extends ReadOnlySystemTable {
 
@@ -126,8 +123,7 @@ public final class PaimonSystemTable extends ReadOnlySystemTable {
                 throw new UncheckedIOException(
                         "Cannot read system table " + name + ": " + e.getMessage(), e);
             }
-            // System tables are metadata-sized except audit_log and friends, which read batch by
-            // batch.
+            // audit_log and friends are not metadata-sized: read batch by batch.
             return new PartitionReader<>() {
                 private RecordReader.RecordIterator<InternalRow> batch;
                 private org.apache.spark.sql.catalyst.InternalRow current;

@@ -48,45 +48,22 @@ import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The check that a {@code where => '...'} argument is a partition predicate and nothing else, done
- * on the unresolved expression Spark's parser makes of it, before anything of it is analysed or
- * evaluated.
+ * Checks that a {@code where => '...'} argument is a partition predicate and nothing else, on the
+ * unresolved expression Spark's parser makes of it, before anything is analysed or evaluated.
  *
- * <p>A filter may contain only:
- *
- * <ul>
- *   <li>partition columns, named by one unquoted or back-quoted identifier (matched
- *       case-insensitively unless {@code spark.sql.caseSensitive} is set), and literals;
- *   <li>comparisons ({@code = <=> < <= > >= != <>}), {@code IN} with items that are constants,
- *       {@code BETWEEN}, {@code IS [NOT] NULL}, {@code IS [NOT] TRUE/FALSE}, {@code IS [NOT]
- *       DISTINCT FROM}, {@code LIKE}, {@code ILIKE}, {@code AND}, {@code OR}, {@code NOT}, and
- *       {@code CAST} (also {@code ::}) of anything allowed;
- *   <li>constants: literals and, applied to constants only, arithmetic operators, {@code ||} and
- *       calls of Spark's built-in scalar functions.
- * </ul>
- *
- * A function call is allowed when its name is a single identifier naming a function of Spark's
- * built-in registry (not a temporary, catalog or user-defined function, and not shadowed by a
- * temporary function of the session), it is not an aggregate, window, generator or lambda function,
- * its arguments are constants, and the expression Spark's built-in registry builds for it is
- * deterministic and evaluable (not a placeholder for session context such as {@code current_user()}
- * or {@code current_database()}). Functions that do more than compute a value from their arguments
- * are refused by name: {@code reflect}, {@code java_method} and {@code try_reflect} call arbitrary
- * Java methods; {@code raise_error} and {@code assert_true} fail the statement with a message of
- * the caller's choosing; the {@code xpath} family, {@code from_xml} and {@code schema_of_xml} parse
- * XML documents, which may refer to external entities. Functions that call fixed methods of Spark's
- * own code (Spark builds many built-ins that way) are not refused: only the reflection functions
- * take the method from their arguments. {@code current_date()}, {@code current_timestamp()} and
- * {@code now()} are allowed: they are constant within a statement and make filters such as {@code
- * dt >= date_sub(current_date(), 7)} possible.
- *
- * <p>Everything else is refused naming the construct: subqueries, {@code *}, lambda functions,
- * parameter markers, field, element or key access, qualified or unknown column names, aggregates,
- * window functions, {@code CASE} and other expressions.
+ * <p>Allowed: unqualified partition columns, literals, comparisons, {@code IN} of constants, {@code
+ * BETWEEN}, {@code IS [NOT] ...}, {@code LIKE}, {@code ILIKE}, {@code AND/OR/NOT}, {@code CAST};
+ * and on constants only, arithmetic, {@code ||} and Spark built-in scalar functions. A function
+ * must be an unshadowed built-in (no temporary, catalog or UDF) whose built expression is
+ * deterministic and evaluable (not session context such as {@code current_user()}). Refused by
+ * name: the reflection functions (they take an arbitrary Java method from their arguments), {@code
+ * raise_error} and {@code assert_true} (caller-chosen messages), and the XML parsers (external
+ * entities). {@code current_date()} and the like are allowed: constant within a statement.
+ * Everything else is refused, naming the construct.
  */
 final class PartitionFilter {
 
-    /** Built-in functions refused whatever their arguments (see the class comment). */
+    /** Refused whatever their arguments (see the class comment). */
     private static final Set<String> REFUSED_FUNCTIONS =
             Set.of(
                     "reflect",
@@ -125,11 +102,7 @@ final class PartitionFilter {
         this.caseSensitive = spark.sessionState().conf().caseSensitiveAnalysis();
     }
 
-    /**
-     * Parses {@code where} with the session's SQL parser and checks it is a partition predicate
-     * over {@code partitionColumns}; throws an analysis error naming the first construct that is
-     * not allowed.
-     */
+    /** Throws an analysis error naming the first construct that is not allowed. */
     static void check(
             SparkSession spark, String tableName, String where, List<String> partitionColumns) {
         new PartitionFilter(spark, tableName, where, partitionColumns).check();
@@ -154,9 +127,7 @@ final class PartitionFilter {
         checkNode(parsed);
     }
 
-    /**
-     * Checks {@code e} and its children; returns whether {@code e} references a partition column.
-     */
+    /** Whether {@code e} references a partition column. */
     private boolean checkNode(Expression e) {
         if (e instanceof Literal) {
             return false;
@@ -253,7 +224,7 @@ final class PartitionFilter {
                             shown));
         }
         if (name.equals("between") && f.arguments().size() == 3) {
-            // What the parser makes of x BETWEEN a AND b: a predicate, not a function of literals.
+            // The parser's form of x BETWEEN a AND b: a predicate, not a function of literals.
             return checkChildren(f);
         }
         if (REFUSED_FUNCTIONS.contains(name)) {
@@ -277,7 +248,7 @@ final class PartitionFilter {
                                     + "user-defined functions are not allowed in a partition filter",
                             shown));
         }
-        // What the unqualified name means in this session: a temporary function may shadow it.
+        // A temporary function may shadow the built-in.
         Option<ExpressionInfo> inSession =
                 spark.sessionState().catalog().lookupBuiltinOrTempFunction(name);
         if (inSession.isEmpty()
@@ -312,8 +283,7 @@ final class PartitionFilter {
                     builtin.lookupFunctionBuilder(id).get();
             built = builder.apply(CollectionConverters.asScala(builtArguments(arguments)).toList());
         } catch (Exception | AssertionError e) {
-            // Spark's builders throw AnalysisException (checked for javac) for a wrong number of
-            // arguments.
+            // Builders throw AnalysisException (checked for javac) for a wrong argument count.
             throw refuse(
                     String.format(
                             "function %s cannot be applied to these arguments (%s)",
@@ -344,10 +314,7 @@ final class PartitionFilter {
         return false;
     }
 
-    /**
-     * The arguments with every (already checked) built-in call replaced by what the registry builds
-     * for it.
-     */
+    /** The arguments with every checked built-in call replaced by what the registry builds. */
     private static List<Expression> builtArguments(List<Expression> arguments) {
         List<Expression> out = new ArrayList<>();
         for (Expression a : arguments) {
@@ -443,7 +410,7 @@ final class PartitionFilter {
                         where, tableName, why, String.join(", ", partitionColumns)));
     }
 
-    /** The first non-blank line of a message (Spark's parse errors start with a line break). */
+    /** Spark's parse errors start with a line break. */
     static String firstLine(String message) {
         if (message == null) {
             return "no message";

@@ -22,12 +22,9 @@ import org.apache.spark.sql.types.StructType;
 import scala.Function1;
 
 /**
- * Selects partitions of a table with a SQL filter over its partition columns (the {@code where}
- * argument of procedures and functions). The filter is first checked to be a partition predicate
- * (partition columns, literals, comparisons, IN, BETWEEN, IS [NOT] NULL, LIKE, AND/OR/NOT and
- * built-in functions of literals; see {@link PartitionFilter}) without analysing or running any of
- * it; only then Spark evaluates it on the partition values, so the filter means what it means in a
- * query.
+ * Selects partitions with a SQL {@code where} filter: first checked by {@link PartitionFilter}
+ * without running any of it, then evaluated by Spark on the partition values, so it means what it
+ * means in a query.
  */
 public final class PartitionSelector {
 
@@ -35,12 +32,7 @@ public final class PartitionSelector {
 
     private PartitionSelector() {}
 
-    /**
-     * Checks that {@code where} is a partition predicate of {@code table}, without evaluating it;
-     * nothing when it is null or blank.
-     *
-     * @param tableName the table's name for errors, e.g. {@code lake.db.t}
-     */
+    /** Without evaluating it; null or blank passes. */
     public static void check(FileStoreTable table, String tableName, String where) {
         if (where == null || where.isBlank()) {
             return;
@@ -54,12 +46,7 @@ public final class PartitionSelector {
         PartitionFilter.check(SparkSession.active(), tableName, where, table.partitionKeys());
     }
 
-    /**
-     * The partitions among {@code partitions} matching {@code where}; all of them when it is null
-     * or blank.
-     *
-     * @param tableName the table's name for errors, e.g. {@code lake.db.t}
-     */
+    /** All of them when {@code where} is null or blank. */
     public static List<BinaryRow> select(
             FileStoreTable table, String tableName, List<BinaryRow> partitions, String where) {
         if (where == null || where.isBlank()) {
@@ -87,7 +74,7 @@ public final class PartitionSelector {
         }
         List<Row> matching;
         try {
-            // The same string the check parsed, parsed by the same parser into the same expression.
+            // The same string and parser as the check, so the same expression.
             Dataset<Row> filtered =
                     SparkSession.active().createDataFrame(rows, schema).where(where);
             matching = filtered.select(INDEX_COLUMN).collectAsList();
@@ -108,7 +95,6 @@ public final class PartitionSelector {
         return new ArrayList<>(selected.values());
     }
 
-    /** The partition's values as an external Spark row. */
     public static Row toExternal(RowType partitionType, BinaryRow partition) {
         org.apache.spark.sql.catalyst.InternalRow internal =
                 PaimonToSpark.forRowType(partitionType).convert(partition);

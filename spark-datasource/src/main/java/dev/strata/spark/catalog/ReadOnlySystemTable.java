@@ -10,11 +10,7 @@ import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
-/**
- * What every read-only system table shares: a name, a schema, batch reads only, and a scan of just
- * the columns the query uses ({@link #scan}). Paimon's system tables ({@link PaimonSystemTable})
- * and Strata's own ({@link DriverSystemTable}) differ only in how that scan produces rows.
- */
+/** Base of read-only system tables; subclasses differ only in how {@link #scan} produces rows. */
 abstract class ReadOnlySystemTable implements SupportsRead {
 
     private final String name;
@@ -25,10 +21,7 @@ abstract class ReadOnlySystemTable implements SupportsRead {
         this.schema = schema;
     }
 
-    /**
-     * A scan producing the columns of {@code required} (a subset of {@link #schema()}, in its
-     * order).
-     */
+    /** {@code required} is a subset of {@link #schema()}, in its order. */
     abstract Scan scan(StructType required);
 
     @Override

@@ -17,9 +17,7 @@ public final class SchemaChanges {
 
     private SchemaChanges() {}
 
-    /**
-     * The Paimon changes for the given Spark changes; unsupported changes fail naming the table.
-     */
+    /** Unsupported changes fail naming the table. */
     public static List<SchemaChange> toPaimon(
             String table, TableSchema current, List<TableChange> changes) {
         List<SchemaChange> out = new ArrayList<>();
@@ -115,11 +113,7 @@ public final class SchemaChanges {
         return out;
     }
 
-    /**
-     * The option changes that keep per-column options ({@code fields.<column>.*}, such as a map's
-     * storage layout, and the full-text index's column) attached to a column that the given changes
-     * rename, and remove the former with a dropped column.
-     */
+    /** Moves per-column options with a renamed column and removes them with a dropped one. */
     public static List<SchemaChange> fieldOptionsFollowingRenames(
             List<TableChange> changes, java.util.Map<String, String> options) {
         List<SchemaChange> out = new ArrayList<>();
@@ -166,10 +160,8 @@ public final class SchemaChanges {
     }
 
     /**
-     * SET DEFAULT on a NOT NULL column, or DROP DEFAULT. Paimon writers write a column's default in
-     * place of NULL, so a default set on a nullable column would turn the NULLs already stored into
-     * the default whenever a later statement rewrites their rows (an UPDATE of another column, a
-     * MERGE): refused.
+     * SET DEFAULT only on a NOT NULL column: Paimon writes the default in place of NULL, so stored
+     * NULLs would become the default whenever their rows are rewritten.
      */
     private static SchemaChange defaultChange(
             String table, TableSchema current, TableChange.UpdateColumnDefaultValue update) {

@@ -35,21 +35,17 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * {@code t$shredding}: one row per data file of the table's latest snapshot and shredded MAP column
- * (a column whose {@code fields.<col>.map.storage-layout} is {@code shared-shredding}), with the
- * layout the file stores the column in and what its footer says: K sub-columns, dictionary keys,
- * keys kept in the overflow, and the sizes of the Parquet footer and of the footer entries holding
- * the layout. Reads only footers (the last bytes of each file), never data pages, and no footer at
- * all when the query uses only manifest columns.
+ * {@code t$shredding}: one row per (data file of the latest snapshot, shredded MAP column), with
+ * the file's layout of the column and its footer's shredding metadata and sizes. Reads only
+ * footers, and none when the query uses only manifest columns.
  */
 public final class ShreddingSystemTable {
 
     public static final String SUFFIX = "shredding";
 
-    /** A file's column stored as PIP-43 shared shredding. */
     static final String SHARED = ShreddingOptions.LAYOUT_SHARED;
 
-    /** A file's column stored as Paimon's plain MAP (written before the option was set). */
+    /** Paimon's plain MAP (written before the option was set). */
     static final String DEFAULT = ShreddingOptions.LAYOUT_DEFAULT;
 
     static final StructType SCHEMA =
@@ -69,7 +65,6 @@ public final class ShreddingSystemTable {
                     .add("arrow_schema_bytes", DataTypes.LongType, true)
                     .add("strata_footer_bytes", DataTypes.LongType, true);
 
-    /** The columns only a file's footer can answer. */
     private static final Set<String> FOOTER_COLUMNS =
             Set.of(
                     "layout",
@@ -82,7 +77,7 @@ public final class ShreddingSystemTable {
 
     private ShreddingSystemTable() {}
 
-    /** The system table of {@code table}; refused when no column of the table is shredded. */
+    /** Refused when no column is shredded. */
     public static Table of(String systemTableName, String tableName, FileStoreTable table) {
         List<String> columns =
                 new ArrayList<>(
@@ -127,8 +122,7 @@ public final class ShreddingSystemTable {
         RowType partitionType = table.rowType().project(table.partitionKeys());
         FileIO fileIO = table.fileIO();
         List<Object[]> rows = new ArrayList<>();
-        // A file written before a column was renamed keeps the column, and its footer entry,
-        // under the name of the file's schema.
+        // Files written before a rename keep the column under its old name.
         Map<Long, Map<String, String>> storedNames = new HashMap<>();
         List<DataSplit> splits =
                 new ArrayList<>(
@@ -190,8 +184,7 @@ public final class ShreddingSystemTable {
                                                                         .fields()))
                                         .get(column);
                         ShreddedColumnMeta meta = stored == null ? null : footer.metas.get(stored);
-                        // NULL: the file was written before the column was added (a column of
-                        // the same name dropped since is another column).
+                        // NULL: written before the column was added.
                         row[5] =
                                 stored == null
                                         ? null
@@ -212,8 +205,7 @@ public final class ShreddingSystemTable {
                                         ? null
                                         : (long) strata.getBytes(StandardCharsets.UTF_8).length;
                     } else if (readFooters) {
-                        // Not a Parquet file (a table of another format): its maps are Paimon's
-                        // plain MAPs.
+                        // Not a Parquet file: plain MAPs.
                         row[5] = UTF8String.fromString(DEFAULT);
                     }
                     rows.add(row);
@@ -223,7 +215,6 @@ public final class ShreddingSystemTable {
         return rows;
     }
 
-    /** What a system-table row needs of one file's footer. */
     private static final class Footer {
         final Map<String, ShreddedColumnMeta> metas;
         final Map<String, String> keyValues;
@@ -243,9 +234,8 @@ public final class ShreddingSystemTable {
         }
 
         /**
-         * The footer of a Parquet file: its length from the file's last 8 bytes (a 4-byte
-         * little-endian length, then the magic {@code PAR1}), its key-value metadata and the
-         * decoded shredding metadata.
+         * The footer length comes from the file's last 8 bytes: a 4-byte little-endian length, then
+         * the magic {@code PAR1}.
          */
         static Footer read(InputFile input, String file) {
             try {

@@ -13,12 +13,7 @@ public final class StrataTableNames {
 
     private StrataTableNames() {}
 
-    /**
-     * The Paimon identifier of a Spark table identifier; refuses nested namespaces, and names that
-     * are not a single path segment ({@link WarehouseNames}) before anything touches the warehouse.
-     *
-     * @param verb what is being done, for messages: {@code create table}, {@code drop table}, ...
-     */
+    /** Refuses nested namespaces and unsafe names ({@link WarehouseNames}). */
     public static Identifier toPaimon(
             String catalog, org.apache.spark.sql.connector.catalog.Identifier ident, String verb)
             throws NoSuchTableException {
@@ -30,13 +25,13 @@ public final class StrataTableNames {
         return id;
     }
 
-    /** Like {@link #toPaimon} for identifiers already known to have a one-level namespace. */
+    /** For identifiers known to have a one-level namespace. */
     public static Identifier toPaimonUnchecked(
             org.apache.spark.sql.connector.catalog.Identifier ident) {
         return Identifier.create(ident.namespace()[0], ident.name());
     }
 
-    /** {@code catalog.ns.name} for messages, parts quoted with backticks where SQL needs it. */
+    /** For messages, parts quoted with backticks where SQL needs it. */
     public static String qualified(
             String catalog, org.apache.spark.sql.connector.catalog.Identifier ident) {
         StringBuilder sb = new StringBuilder(QuotingUtils.quoteIfNeeded(catalog));
@@ -45,7 +40,6 @@ public final class StrataTableNames {
         return sb.append('.').append(QuotingUtils.quoteIfNeeded(ident.name())).toString();
     }
 
-    /** {@code catalog.db.table} for messages, parts quoted with backticks where SQL needs it. */
     public static String qualified(String catalog, Identifier ident) {
         return QuotingUtils.quoteIfNeeded(catalog)
                 + "."
@@ -54,10 +48,7 @@ public final class StrataTableNames {
                 + QuotingUtils.quoteIfNeeded(ident.getObjectName());
     }
 
-    /**
-     * {@code catalog.db.`table$suffix`} for messages: the system table quoted as a whole, the one
-     * form Spark 4.2's parser accepts besides 4.1's.
-     */
+    /** {@code catalog.db.`table$suffix`}: the one form both Spark 4.1 and 4.2 parse. */
     public static String systemTable(
             String catalog,
             org.apache.spark.sql.connector.catalog.Identifier ident,
@@ -68,15 +59,13 @@ public final class StrataTableNames {
                 + "`";
     }
 
-    /** A table named in a function or procedure argument: its catalog's name and identifier. */
+    /** A table named in a function or procedure argument. */
     public record ArgumentTable(
             String catalog, org.apache.spark.sql.connector.catalog.Identifier ident) {}
 
     /**
-     * The table a parsed name argument ({@code catalog.db.t}, {@code db.t} or {@code t}) names,
-     * {@code db.t} in {@code defaultCatalog}, a bare {@code t} in the session's current database
-     * when that is a one-level database of {@code defaultCatalog} (after {@code USE lake.db}, as
-     * {@code FROM t} reads); null for any other form.
+     * {@code catalog.db.t}, {@code db.t} in {@code defaultCatalog}, or {@code t} in the current
+     * database when it belongs to {@code defaultCatalog}; null otherwise.
      */
     public static ArgumentTable fromArgument(
             SparkSession spark, List<String> parts, String defaultCatalog) {
@@ -106,7 +95,6 @@ public final class StrataTableNames {
         }
     }
 
-    /** {@code catalog.ns} for messages, parts quoted with backticks where SQL needs it. */
     public static String qualifiedNamespace(String catalog, String[] namespace) {
         StringBuilder sb = new StringBuilder(QuotingUtils.quoteIfNeeded(catalog));
         Arrays.stream(namespace).forEach(n -> sb.append('.').append(QuotingUtils.quoteIfNeeded(n)));

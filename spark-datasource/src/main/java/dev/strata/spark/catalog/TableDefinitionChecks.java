@@ -15,10 +15,8 @@ import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
- * The table definition rules Strata enforces on CREATE and ALTER TABLE, and the options it derives
- * from a definition (for example the file format a storage layout needs). Paimon keeps unknown
- * options without validating them, so every Strata feature that reads options registers its rules
- * here.
+ * Strata's table definition rules on CREATE and ALTER, and the options it derives. Paimon does not
+ * validate unknown options, so every feature that reads options registers its rules here.
  */
 public final class TableDefinitionChecks {
 
@@ -28,8 +26,7 @@ public final class TableDefinitionChecks {
                     new OptionKeysCheck(),
                     new BucketModeCheck(),
                     new PartitionTypeCheck(),
-                    // Keys Apache Paimon 2.0 owns may not be set to mean Strata's features (tables
-                    // that already have them keep working until they move).
+                    // Keys Paimon 2.0 owns may not be set to mean Strata's features.
                     (table, proposed, previous) -> {
                         Map<String, String> before = previous == null ? null : previous.options();
                         FullTextDefinition.checkNoNewLegacyKeys(table, proposed.options(), before);
@@ -46,18 +43,13 @@ public final class TableDefinitionChecks {
                         PkFullTextIndex.validate(table, proposed);
                     });
 
-    /**
-     * Derivations receive the proposed schema and return the options to store: Strata's {@code
-     * stable} placement moves from Paimon's key to Strata's, and once a table sets {@code
-     * strata-full-text.index.columns} its old full-text keys move to their new names (both so
-     * Apache Paimon 2.0 can open and write the table).
-     */
+    /** Keys move off Paimon's names so Paimon 2.0 can open and write the table. */
     private static final List<OptionDerivation> DERIVATIONS =
             List.of(
                     schema -> ShreddingOptions.withCurrentKeys(schema.options()),
                     schema -> FullTextDefinition.withCurrentKeys(schema.options()));
 
-    /** Computes options from a proposed schema (the result replaces the schema's options). */
+    /** The result replaces the schema's options. */
     @FunctionalInterface
     interface OptionDerivation {
         Map<String, String> derive(TableSchema schema);
@@ -65,17 +57,14 @@ public final class TableDefinitionChecks {
 
     private TableDefinitionChecks() {}
 
-    /** Runs every check on a new table. */
     public static void checkCreate(String table, TableSchema proposed) {
         CHECKS.forEach(c -> c.check(table, proposed, null));
     }
 
-    /** Runs every check on the schema an ALTER TABLE would produce. */
     public static void checkAlter(String table, TableSchema proposed, TableSchema previous) {
         CHECKS.forEach(c -> c.check(table, proposed, previous));
     }
 
-    /** The schema to create, with derived options applied. */
     public static Schema withDerivedOptions(Schema schema) {
         Map<String, String> options = derive(TableSchema.create(0, schema));
         if (options.equals(schema.options())) {
@@ -89,12 +78,7 @@ public final class TableDefinitionChecks {
                 schema.comment());
     }
 
-    /**
-     * The table to write or compact, after storing the options its definition derives when they
-     * differ (keys that moved, see {@link #DERIVATIONS}), so other Paimon engines can load it
-     * again. The change goes through Paimon's schema manager, as the catalog's ALTER TABLE does.
-     * {@code name} names the table in errors.
-     */
+    /** Stores differing derived options before a write or compaction, so other engines can load. */
     public static FileStoreTable storeDerivedOptions(String name, FileStoreTable table) {
         List<SchemaChange> changes = derivedOptionChanges(table.schema());
         if (changes.isEmpty()) {
@@ -115,8 +99,7 @@ public final class TableDefinitionChecks {
                             + " SET / UNSET TBLPROPERTIES and retry.",
                     e);
         }
-        // copyWithLatestSchema keeps the loaded table's options, so the derived ones are applied on
-        // top.
+        // copyWithLatestSchema keeps the loaded table's options: apply the derived ones on top.
         Map<String, String> derived = new HashMap<>();
         for (SchemaChange c : changes) {
             if (c instanceof SchemaChange.SetOption) {
@@ -127,10 +110,7 @@ public final class TableDefinitionChecks {
         return table.copyWithLatestSchema().copy(derived);
     }
 
-    /**
-     * The option changes an ALTER TABLE must also make so derived options follow the new
-     * definition.
-     */
+    /** What an ALTER must also change so derived options follow. */
     public static List<SchemaChange> derivedOptionChanges(TableSchema proposed) {
         Map<String, String> derived = derive(proposed);
         List<SchemaChange> changes = new ArrayList<>();

@@ -33,31 +33,22 @@ import org.apache.paimon.utils.FileStorePathFactory;
 import org.apache.paimon.utils.SnapshotManager;
 
 /**
- * Finds the damaged file of a table after Paimon failed with an exception that does not name it
- * ("Retry fail after 10 times", a NullPointerException, an EOFException, ...). It re-reads the
- * table's metadata chain with Paimon's own readers one file at a time, in the order a read depends
- * on them: schema files, the snapshot, its manifest lists, their manifests, the index manifest,
- * then the live data files (recorded length, Parquet footer, shredding metadata) and full-text
- * archives (whole-file checksum); the pages of data files are checked too when the table's pages
- * carry checksums and the failure came from decoding a page. The first file that fails is reported
- * with what was expected of it; the failure that started the diagnosis stays the cause.
+ * Finds the damaged file after Paimon failed without naming it, by re-reading the table's metadata
+ * chain one file at a time in dependency order (schemas, snapshot, manifest lists, manifests, index
+ * manifest, data files, archives; pages only when they carry checksums and a page failed to
+ * decode). The first failing file is reported; the original failure stays the cause.
  */
 public final class TableDiagnosis {
 
     private TableDiagnosis() {}
 
-    /**
-     * The error to throw for {@code failure} while doing {@code action} ("read", "compact", ...) on
-     * {@code qualified}: one naming the damaged file when there is one, else {@code failure}
-     * itself.
-     */
+    /** An error naming the damaged file if there is one, else {@code failure} itself. */
     public static RuntimeException explain(
             String qualified, FileStoreTable table, String action, Throwable failure) {
         Optional<DamagedFileException> damaged = find(table, failure);
         if (damaged.isPresent()) {
             String own = failure.getMessage();
-            // Strata's own errors say what happened to the operation (e.g. nothing committed): keep
-            // that.
+            // Strata's own errors say what happened to the operation: keep that.
             String message =
                     own != null && own.startsWith("Cannot ")
                             ? own + " The cause: " + damaged.get().getMessage()
@@ -75,10 +66,7 @@ public final class TableDiagnosis {
                         "Cannot " + action + " table " + qualified + ": " + failure, asIo(failure));
     }
 
-    /**
-     * The schema files of the table at {@code location}, checked one by one; used when the table
-     * cannot be loaded.
-     */
+    /** For a table that cannot be loaded. */
     public static Optional<DamagedFileException> findInSchemas(
             FileIO fileIO, Path location, Throwable cause) {
         try {
@@ -91,9 +79,7 @@ public final class TableDiagnosis {
         }
     }
 
-    /**
-     * The first damaged file of the table's current snapshot (or the one it is pinned to), if any.
-     */
+    /** In the current snapshot, or the one the table is pinned to. */
     public static Optional<DamagedFileException> find(FileStoreTable table, Throwable cause) {
         Optional<DamagedFileException> reported = DamagedFileException.in(cause);
         if (reported.isPresent()) {
@@ -105,8 +91,7 @@ public final class TableDiagnosis {
         } catch (DamagedFileException e) {
             return Optional.of(e);
         } catch (IOException | RuntimeException e) {
-            // The diagnosis itself failed (e.g. the file system is unreachable): report the
-            // original failure.
+            // The diagnosis itself failed: report the original failure.
             if (cause != null) {
                 cause.addSuppressed(e);
             }
@@ -182,9 +167,7 @@ public final class TableDiagnosis {
                         path, "not a readable index manifest (" + describe(e) + ")", cause, e);
             }
         }
-        // Reading every page is a scan of the table: only for a failure that decoding a page
-        // raised (Paimon reports a damaged page as parquet-mr's decoding error, in its shaded copy
-        // or not), never for e.g. a commit that gave up after conflicts.
+        // Reading every page is a full scan: only when a page failed to decode.
         boolean pages = PageChecksums.verifyEnabled(table.options()) && pageDecodingFailed(cause);
         try {
             for (ManifestEntry e : live.values()) {
@@ -209,7 +192,7 @@ public final class TableDiagnosis {
         }
     }
 
-    /** Whether parquet-mr's decoding error (any shaded copy of it) is in the cause chain. */
+    /** Parquet-mr's decoding error, shaded or not, in the cause chain. */
     private static boolean pageDecodingFailed(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof org.apache.parquet.io.ParquetDecodingException
@@ -271,8 +254,7 @@ public final class TableDiagnosis {
             throws IOException {
         checkLength(fileIO, path, file.fileSize(), "data file", cause);
         if (PaimonFiles.isParquet(file.fileFormat())) {
-            // Parquet files may hold shredded maps whatever their format name: decode their
-            // shredding metadata too.
+            // Any Parquet file may hold shredded maps.
             try {
                 ShreddedFooters.open(
                                 PaimonFiles.inputFile(fileIO, path, file.fileSize()),

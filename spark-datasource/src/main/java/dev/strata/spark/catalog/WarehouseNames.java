@@ -6,16 +6,13 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.fs.Path;
 
 /**
- * The rules that keep user-given names inside the warehouse. Namespace, table, branch and tag names
- * become path segments ({@code <warehouse>/<db>.db/<table>/branch/branch-<name>}, {@code
- * .../tag/tag-<name>}), so each must be exactly one segment: not empty, not {@code .} or {@code
- * ..}, without {@code /}, {@code \} or control characters (below U+0020, and U+007F). Every catalog
- * entry point checks its names here before any file operation, and every delete checks that it
- * removes a directory of the catalog's own layout.
+ * Keeps user-given names inside the warehouse. Namespace, table, branch and tag names become path
+ * segments, so each must be exactly one: not empty, not {@code .} or {@code ..}, without {@code /},
+ * {@code \} or control characters (below U+0020, and U+007F). Deletes check that they remove a
+ * directory of the catalog's own layout.
  */
 public final class WarehouseNames {
 
-    /** What a name names, for messages. */
     public enum Kind {
         NAMESPACE("Namespace"),
         TABLE("Table"),
@@ -37,12 +34,7 @@ public final class WarehouseNames {
 
     private WarehouseNames() {}
 
-    /**
-     * Throws {@link IllegalArgumentException} {@code Cannot <action>: <problem>. <rule>} when
-     * {@code name} is not a single safe path segment.
-     *
-     * @param action what was attempted, naming the object, e.g. {@code create table lake.db.t}
-     */
+    /** Throws {@code Cannot <action>: <problem>. <rule>} unless a single safe path segment. */
     public static void check(String action, Kind kind, String name) {
         String problem = problem(name);
         if (problem != null) {
@@ -51,16 +43,12 @@ public final class WarehouseNames {
         }
     }
 
-    /** Whether {@code name} is a single safe path segment ({@link #check} would accept it). */
+    /** Whether {@link #check} would accept it. */
     public static boolean isSegment(String name) {
         return problem(name) == null;
     }
 
-    /**
-     * Checks the database and table of a Paimon identifier, and its branch when it names one
-     * ({@code t$branch_b}); system-table suffixes ({@code t$snapshots}) are part of the checked
-     * object name.
-     */
+    /** Database, table and branch; a system-table suffix is checked as part of the object name. */
     public static void checkTable(String action, Identifier id) {
         check(action, Kind.NAMESPACE, id.getDatabaseName());
         check(action, Kind.TABLE, id.getObjectName());
@@ -70,10 +58,7 @@ public final class WarehouseNames {
         }
     }
 
-    /**
-     * What is wrong with {@code name} as one path segment, or null when nothing is: empty, a
-     * relative path step, or the first separator or control character it contains.
-     */
+    /** What is wrong with {@code name} as one path segment, or null. */
     static String problem(String name) {
         if (name == null || name.isEmpty()) {
             return "the name is empty";
@@ -84,10 +69,6 @@ public final class WarehouseNames {
         return characterProblem(name);
     }
 
-    /**
-     * The first '/', '\' or control character of {@code name} as a problem, or null when it has
-     * none.
-     */
     static String characterProblem(String name) {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
@@ -99,7 +80,6 @@ public final class WarehouseNames {
         return controlProblem(name);
     }
 
-    /** The first control character of {@code name} as a problem, or null when it has none. */
     static String controlProblem(String name) {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
@@ -113,12 +93,8 @@ public final class WarehouseNames {
     }
 
     /**
-     * Refuses to delete {@code dir} unless it is exactly {@code <warehouse>/<segments...>}: same
-     * file system, no {@code .} or {@code ..} steps, each segment one path element. This holds for
-     * a table's and a database's own directory, whatever names other engines stored.
-     *
-     * @param action what was attempted, e.g. {@code drop table lake.db.t}
-     * @param segments the expected path below the warehouse, e.g. {@code db.db}, {@code t}
+     * Refuses unless {@code dir} is exactly {@code <warehouse>/<segments...>} on the same file
+     * system, whatever names other engines stored.
      */
     public static void checkOwnDirectory(
             String action, Path warehouse, Path dir, List<String> segments) {
@@ -155,12 +131,10 @@ public final class WarehouseNames {
         return p.equals("/") ? "" : p;
     }
 
-    /** {@code U+002F} for '/'. */
     static String codePoint(char c) {
         return String.format("U+%04X", (int) c);
     }
 
-    /** The name with control characters shown as {@code \\uXXXX}, for messages. */
     static String printable(String name) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < name.length(); i++) {

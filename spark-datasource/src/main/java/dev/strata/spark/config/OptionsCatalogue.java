@@ -14,15 +14,11 @@ import java.util.Set;
 import org.apache.paimon.CoreOptions;
 
 /**
- * Every setting a Strata user can give: catalog options, Spark SQL settings, table options
- * (Strata's and the Paimon keys Strata acts on) and the Spark configuration of each JVM, in the
- * order the README's option table lists them. The table is generated from here ({@link
- * #markdownTable()}; a test checks the README holds it), and the check of misspelled table option
- * keys takes Strata's keys from here.
+ * Every setting a Strata user can give, in README order; the README's option table is generated
+ * from here ({@link #markdownTable()}, checked by a test).
  */
 public final class OptionsCatalogue {
 
-    /** Where a setting is given. */
     public enum Kind {
         CATALOG("catalog (`spark.sql.catalog.<name>.<key>`)"),
         SPARK("Spark"),
@@ -38,7 +34,7 @@ public final class OptionsCatalogue {
         }
     }
 
-    /** One row of the table; {@code values} says what is valid and the default. */
+    /** {@code values} says what is valid and the default. */
     public record Entry(String key, Kind kind, String values, String meaning) {
 
         static <T> Entry of(StrataOption<T> option, Kind kind) {
@@ -54,7 +50,6 @@ public final class OptionsCatalogue {
         }
     }
 
-    /** The column placeholder in per-column keys. */
     private static final String COLUMN = "<col>";
 
     private static final List<Entry> ENTRIES = entries();
@@ -180,10 +175,7 @@ public final class OptionsCatalogue {
         return ENTRIES;
     }
 
-    /**
-     * Strata's own table option keys without a column (per-column keys start with {@code fields.},
-     * matched by pattern): the keys a misspelled key is compared with.
-     */
+    /** Strata's table option keys, per-column ones excluded. */
     public static Set<String> strataTableKeys() {
         Set<String> keys = new LinkedHashSet<>();
         for (Entry e : ENTRIES) {
@@ -197,10 +189,7 @@ public final class OptionsCatalogue {
         return keys;
     }
 
-    /**
-     * What follows {@code fields.<column>.} in Strata's per-column table option keys (and in the
-     * full-text key of earlier versions, still read).
-     */
+    /** What follows {@code fields.<column>.}, legacy full-text key included. */
     public static Set<String> strataColumnKeySuffixes() {
         String prefix = CoreOptions.FIELDS_PREFIX + "." + COLUMN + ".";
         Set<String> suffixes = new LinkedHashSet<>();
@@ -213,7 +202,6 @@ public final class OptionsCatalogue {
         return suffixes;
     }
 
-    /** The README's option table. */
     public static String markdownTable() {
         StringBuilder out = new StringBuilder();
         out.append("| key | where | values | meaning |\n|---|---|---|---|\n");

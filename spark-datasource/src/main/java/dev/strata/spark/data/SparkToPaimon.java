@@ -21,10 +21,7 @@ import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.sql.types.Decimal;
 
-/**
- * Turns Spark's internal rows into Paimon rows of a given row type, field by field. Like {@link
- * PaimonToSpark}, the accessors are chosen once per type.
- */
+/** Spark internal rows to Paimon rows; accessors are chosen once per type. */
 public final class SparkToPaimon implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -44,12 +41,10 @@ public final class SparkToPaimon implements Serializable {
         }
     }
 
-    /** A converter producing rows of the given type. */
     public static SparkToPaimon forRowType(RowType rowType) {
         return new SparkToPaimon(rowType);
     }
 
-    /** Converts one Spark row. */
     public GenericRow convert(InternalRow row) {
         GenericRow out = new GenericRow(accessors.length);
         for (int i = 0; i < accessors.length; i++) {
@@ -58,7 +53,7 @@ public final class SparkToPaimon implements Serializable {
         return out;
     }
 
-    /** Converts one Spark value (internal representation) of the given Paimon type. */
+    /** From Spark's internal representation. */
     public static Object value(Object sparkValue, DataType type) {
         if (sparkValue == null) {
             return null;
@@ -114,8 +109,7 @@ public final class SparkToPaimon implements Serializable {
                     Accessor key = accessor(mapType.getKeyType());
                     Accessor value = accessor(mapType.getValueType());
                     DataType valueType = mapType.getValueType();
-                    // Spark's maps hold each key once: no hash map per row, Paimon's writers read
-                    // maps through their key and value arrays only.
+                    // Keys are unique and Paimon's writers read only the arrays: no hash map.
                     return (c, p) -> {
                         MapData map = c.getMap(p);
                         return new ArrayBackedMap(
@@ -138,10 +132,7 @@ public final class SparkToPaimon implements Serializable {
         }
     }
 
-    /**
-     * A map's values; primitive ones without NULLs as a primitive array (copied as one block from
-     * Spark's unsafe array, no boxing per value).
-     */
+    /** Primitive values without NULLs are copied as one block, unboxed. */
     private static GenericArray values(ArrayData array, DataType type, Accessor element) {
         DataTypeRoot root = type.getTypeRoot();
         boolean primitive =

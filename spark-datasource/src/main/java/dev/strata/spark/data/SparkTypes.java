@@ -20,13 +20,12 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Converts between Spark SQL types and Paimon types. Every Spark type Paimon can store has exactly
- * one Paimon counterpart; anything else is refused with an error naming the column, so a table
- * never exists with a column Spark could not read back.
+ * Converts between Spark SQL and Paimon types one-to-one; anything else is refused naming the
+ * column, so no table has a column Spark could not read back.
  */
 public final class SparkTypes {
 
-    /** The field metadata key Spark uses for CHAR/VARCHAR columns it has replaced by STRING. */
+    /** Spark's metadata key for CHAR/VARCHAR columns it replaced by STRING. */
     private static final String CHAR_VARCHAR_METADATA = "__CHAR_VARCHAR_TYPE_STRING";
 
     private static final Pattern CHAR_PATTERN =
@@ -39,7 +38,6 @@ public final class SparkTypes {
 
     private SparkTypes() {}
 
-    /** Converts a Spark schema into a Paimon row type, naming the table in any error. */
     public static RowType toPaimon(String table, StructType schema) {
         List<DataField> fields = new ArrayList<>();
         int id = 0;
@@ -53,7 +51,7 @@ public final class SparkTypes {
         return new RowType(fields);
     }
 
-    /** Converts one Spark type; {@code column} is the dotted path used in error messages. */
+    /** {@code column} is the dotted path used in error messages. */
     public static org.apache.paimon.types.DataType toPaimon(
             String table, String column, DataType type, Metadata metadata) {
         if (metadata != null && metadata.contains(CHAR_VARCHAR_METADATA)) {
@@ -136,9 +134,8 @@ public final class SparkTypes {
     }
 
     /**
-     * Refuses a table's default collation (CREATE or ALTER TABLE ... DEFAULT COLLATION) other than
-     * UTF8_BINARY: Paimon keeps none, so string columns added later would silently compare
-     * byte-wise.
+     * Refuses a default collation other than UTF8_BINARY: Paimon keeps none, so columns added later
+     * would silently compare byte-wise.
      */
     public static void checkDefaultCollation(String table, String doing, String collation) {
         if (collation != null && !collation.equalsIgnoreCase("UTF8_BINARY")) {
@@ -151,7 +148,6 @@ public final class SparkTypes {
         }
     }
 
-    /** Converts a Paimon row type into the Spark schema Strata tables report. */
     public static StructType toSpark(RowType rowType) {
         List<StructField> fields = new ArrayList<>();
         for (DataField field : rowType.getFields()) {
@@ -169,7 +165,6 @@ public final class SparkTypes {
         return new StructType(fields.toArray(new StructField[0]));
     }
 
-    /** Converts one Paimon type; {@code column} names the column in errors. */
     public static DataType toSpark(String column, org.apache.paimon.types.DataType type) {
         switch (type.getTypeRoot()) {
             case BOOLEAN:

@@ -11,10 +11,8 @@ public final class StrataErrors {
     private StrataErrors() {}
 
     /**
-     * Throws an {@link AnalysisException} with exactly {@code message}, optionally caused by {@code
-     * cause}. Spark reports it like its own analysis errors. The exception is checked for javac but
-     * not for Spark's Scala callers, so it is thrown here; the declared return type lets call sites
-     * write {@code throw StrataErrors.analysis(...)}.
+     * Throws an {@link AnalysisException} (checked for javac, so thrown here); the return type lets
+     * call sites write {@code throw StrataErrors.analysis(...)}.
      */
     public static RuntimeException analysis(String message, Throwable cause) {
         throw StrataErrors.<RuntimeException>sneaky(
@@ -28,7 +26,6 @@ public final class StrataErrors {
                         new QueryContext[0]));
     }
 
-    /** Like {@link #analysis(String, Throwable)} without a cause. */
     public static RuntimeException analysis(String message) {
         return analysis(message, null);
     }
@@ -38,7 +35,7 @@ public final class StrataErrors {
         throw (E) t;
     }
 
-    /** The most specific message of a Paimon failure, without Paimon's wrapper prefixes. */
+    /** Without Paimon's wrapper prefixes. */
     public static String rootMessage(Throwable t) {
         Throwable current = t;
         while (current.getCause() != null

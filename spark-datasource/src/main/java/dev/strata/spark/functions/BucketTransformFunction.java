@@ -20,17 +20,14 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * {@code bucket(numBuckets, key)}: Paimon's default fixed bucket of a one-column key, the function
- * behind the {@code bucket(N, col)} partitioning a Strata scan reports so that Spark joins two
- * tables bucketed alike without a shuffle (storage-partitioned join). Spark binds it with the key
- * column's Spark type, so only key types whose Paimon binary layout that type decides are served
- * ({@link #supports}); a table with another key type reports no partitioning.
+ * {@code bucket(numBuckets, key)}: Paimon's default bucket of a one-column key, for
+ * storage-partitioned joins. Spark binds it with the Spark type, so only key types whose Paimon
+ * layout that type decides are served ({@link #supports}).
  */
 public final class BucketTransformFunction implements UnboundFunction {
 
     public static final String NAME = "bucket";
 
-    /** Paimon types whose binary layout the Spark type alone decides. */
     private static final Set<DataTypeRoot> LAYOUT_FROM_SPARK_TYPE =
             EnumSet.of(
                     DataTypeRoot.BOOLEAN,
@@ -50,10 +47,7 @@ public final class BucketTransformFunction implements UnboundFunction {
     /** Spark's timestamps carry microseconds: Paimon's layout for precision 6. */
     private static final int SPARK_TIMESTAMP_PRECISION = 6;
 
-    /**
-     * Whether a bucket key of this Paimon type hashes the same when rebuilt from its Spark type (a
-     * TIMESTAMP(3) key would not: its binary layout differs from TIMESTAMP(6)'s).
-     */
+    /** Hashes the same when rebuilt from its Spark type (TIMESTAMP(3) would not). */
     public static boolean supports(org.apache.paimon.types.DataType type) {
         if (type instanceof TimestampType) {
             return ((TimestampType) type).getPrecision() == SPARK_TIMESTAMP_PRECISION;

@@ -20,20 +20,15 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code paimon_bucket(numBuckets, bucketFunctionType, bucketKeyTypeJson, key1, key2, ...)}: the
- * bucket Paimon's fixed-bucket writer assigns to a row. Strata's writes require their input
- * clustered by (partition, this function), so each (partition, bucket) is written by exactly one
- * Spark task, the invariant Paimon's primary-key merge relies on.
- *
- * <p>The bucket is computed exactly as Paimon does: the key columns are laid out as a Paimon {@code
- * BinaryRow} of the table's own bucket-key types (passed as JSON, because the Spark type of a
- * column does not carry, for example, the timestamp precision that changes the binary layout) and
- * hashed by the table's bucket function.
+ * bucket Paimon's writer assigns. Writes are clustered by (partition, this), so each bucket is
+ * written by exactly one task, as Paimon's primary-key merge requires. Key types are passed as JSON
+ * since Spark types lack details (e.g. timestamp precision) that change the {@code BinaryRow}
+ * layout.
  */
 final class PaimonBucketFunction implements UnboundFunction {
 
     static final String NAME = "paimon_bucket";
 
-    /** The distribution expression for a table's writes. */
     static Transform transform(
             int numBuckets, CoreOptions.BucketFunctionType type, RowType bucketKeyType) {
         Expression[] args = new Expression[3 + bucketKeyType.getFieldCount()];
@@ -78,7 +73,7 @@ final class PaimonBucketFunction implements UnboundFunction {
         return NAME;
     }
 
-    /** The bound function; its Paimon state is built from the first row's constant arguments. */
+    /** Its Paimon state is built from the first row's constant arguments. */
     static final class Bound implements ScalarFunction<Integer>, Serializable {
 
         private static final long serialVersionUID = 1L;
@@ -137,7 +132,6 @@ final class PaimonBucketFunction implements UnboundFunction {
         }
     }
 
-    /** The Paimon side of the bound function, built from the first row's constant arguments. */
     private static final class State {
         final String typeJson;
         final PaimonBuckets buckets;

@@ -10,10 +10,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 
 /**
- * Paimon's fixed bucket of a key given as columns of a Spark row, computed exactly as Paimon's
- * writer does: the key laid out as a Paimon {@code BinaryRow} of the key's Paimon types and hashed
- * by the table's bucket function. Shared by {@code paimon_bucket} (write distribution) and {@code
- * bucket} (a scan's reported bucketing).
+ * Paimon's fixed bucket of a key in a Spark row, exactly as Paimon's writer computes it; shared by
+ * {@code paimon_bucket} and {@code bucket}.
  */
 final class PaimonBuckets {
 
@@ -27,10 +25,7 @@ final class PaimonBuckets {
         this.function = BucketFunction.create(type, keyType);
     }
 
-    /**
-     * The bucket, among {@code numBuckets}, of the key in the columns of {@code input} from {@code
-     * first} on, whose Spark types are {@code sparkTypes}.
-     */
+    /** The key is in the columns of {@code input} from {@code first} on. */
     int bucket(InternalRow input, int first, DataType[] sparkTypes, int numBuckets) {
         int count = keyType.getFieldCount();
         GenericRow key = new GenericRow(count);

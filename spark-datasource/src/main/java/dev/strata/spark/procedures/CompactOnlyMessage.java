@@ -14,14 +14,9 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 
 /**
- * Turns the message of a task that wrote rows and then compacted its bucket into a compact-only
- * message, so that moving rows out of the postpone bucket is one COMPACT snapshot rather than an
- * APPEND snapshot of level-0 files immediately followed by a COMPACT snapshot that removes them.
- *
- * <p>New files that the task's own compaction already replaced were never committed: they leave the
- * message and are deleted here (a file the compaction only moved to another level keeps its name
- * and is kept). Remaining new files, changelog files and every index change join the compact
- * increment.
+ * Folds a write-then-compact task message into a compact-only one, so leaving the postpone bucket
+ * is one COMPACT snapshot. New files the task's own compaction replaced are deleted here (a file
+ * only moved to another level keeps its name and is kept); the rest join the compact increment.
  */
 final class CompactOnlyMessage {
 

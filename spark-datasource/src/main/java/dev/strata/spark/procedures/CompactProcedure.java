@@ -35,18 +35,11 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * {@code CALL <catalog>.sys.compact(table => 'db.t', where => 'dt = ''2026-11-01''', full =>
- * true)}.
+ * true)}: one row per visited (partition, bucket).
  *
- * <p>Compacts every (partition, bucket) of the latest snapshot that the optional partition filter
- * selects, one Spark task per bucket on the executors, and commits all results in one snapshot.
- * {@code full} (default true, as Paimon's own compact procedure does for batch jobs) rewrites each
- * bucket into its top level; {@code full => false} runs Paimon's regular compaction picking. Tables
- * without buckets (append tables with {@code bucket = -1}) are compacted with Paimon's append
- * compaction planner, which groups small files of a partition into tasks. Postpone-bucket tables
- * ({@code bucket = -2}) move the rows parked in bucket -2 of the selected partitions into real
- * buckets and fully compact every bucket they write ({@link PostponeCompaction}); their report
- * lists the written buckets and bucket -2 of each partition. Returns one row per (partition,
- * bucket) that was visited.
+ * <p>One Spark task per selected bucket, committed in one snapshot. {@code full} (default true, as
+ * in Paimon's batch compact) rewrites each bucket into its top level. Bucket-unaware tables use
+ * Paimon's append compaction planner; postpone-bucket tables go through {@link PostponeCompaction}.
  */
 final class CompactProcedure extends StrataProcedure {
 
@@ -80,8 +73,7 @@ final class CompactProcedure extends StrataProcedure {
     @Override
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
-        // A compaction that another writer's change of the same buckets made obsolete committed
-        // nothing: plan it again from the latest snapshot.
+        // A compaction made obsolete by a concurrent change committed nothing: plan it again.
         return attempts(
                 target,
                 "compact",
@@ -107,10 +99,8 @@ final class CompactProcedure extends StrataProcedure {
             return compactPostpone(target, where);
         }
         if (full && PkFullTextIndex.isEnabled(table)) {
-            // A full compaction moves a lone level-0 file up without rewriting it; the file would
-            // keep its
-            // APPEND source and never be indexed. Rewriting every file makes all top-level files
-            // archive sources.
+            // A lone level-0 file moved up unrewritten keeps its APPEND source and is never
+            // indexed: rewrite every file so all top-level files are archive sources.
             table = table.copy(Map.of("compaction.force-rewrite-all-files", "true"));
         }
 
@@ -148,8 +138,7 @@ final class CompactProcedure extends StrataProcedure {
             List<byte[]> tasks = new ArrayList<>();
             List<String> labels = new ArrayList<>();
             AppendCompactTaskSerializer serializer = new AppendCompactTaskSerializer();
-            // Paimon's coordinator ends its scan (EndOfScanException) on a table without a
-            // snapshot: such a table has nothing to compact
+            // Paimon's coordinator throws EndOfScanException on a table without a snapshot.
             List<AppendCompactTask> planned =
                     table.snapshotManager().latestSnapshotId() == null
                             ? List.of()
@@ -176,12 +165,7 @@ final class CompactProcedure extends StrataProcedure {
         return result(OUTPUT, rows(target, before, selected, messages));
     }
 
-    /**
-     * A postpone-bucket table: the selected partitions' rows in bucket -2 move into real buckets
-     * (see {@link PostponeCompaction}); the consumed postpone files are removed in the same
-     * snapshot. Reports the written buckets and, per partition, bucket -2 with its files before and
-     * none after.
-     */
+    /** Reports the written buckets and, per partition, bucket -2 (files before, none after). */
     private Scan compactPostpone(ProcedureTable target, String where) {
         FileStoreTable table = target.table();
         Long snapshotId = table.snapshotManager().latestSnapshotId();
@@ -313,7 +297,6 @@ final class CompactProcedure extends StrataProcedure {
         return rows;
     }
 
-    /** The live data files of each (partition, bucket) in the latest snapshot. */
     private static Map<BucketRef, BucketFiles> bucketFiles(FileStoreTable table) {
         Map<BucketRef, BucketFiles> files = new LinkedHashMap<>();
         for (DataSplit split : table.newSnapshotReader().read().dataSplits()) {
@@ -335,7 +318,6 @@ final class CompactProcedure extends StrataProcedure {
         }
     }
 
-    /** The files of one bucket by name. */
     private static final class BucketFiles {
         private final Map<String, Long> rowsByFile = new LinkedHashMap<>();
 
@@ -384,8 +366,7 @@ final class CompactProcedure extends StrataProcedure {
                 return new TaskAttempts.Outcome(
                         StrataCommitMessage.of(writer.prepareCommit()), null);
             } catch (Exception e) {
-                // Paimon's merge reader reports a damaged page without naming the file: check the
-                // bucket's files here, where they are, as a failed scan does.
+                // Paimon's merge reader does not name a damaged file: check the bucket's files.
                 for (org.apache.paimon.table.source.DataSplit split :
                         table.newSnapshotReader()
                                 .withPartitionFilter(java.util.List.of(task.partition))

@@ -36,23 +36,16 @@ import org.apache.spark.Partitioner;
 import scala.Tuple2;
 
 /**
- * Compaction of a postpone-bucket table ({@code bucket = -2}): the rows parked in bucket -2 of each
- * selected partition move into real buckets.
+ * Compaction of a postpone-bucket table ({@code bucket = -2}): rows parked in bucket -2 move into
+ * real buckets.
  *
- * <p>Planning (driver), on one snapshot: a partition keeps the bucket count its real-bucket files
- * already have; a partition without any gets {@code postpone.default-bucket-num}. Postpone files
- * are put in write order (creation time, then sequence number and name), since a later write of a
- * key must win.
- *
- * <p>Execution (Spark): one task per postpone file reads its key-values in file order and routes
- * each row to its (partition, bucket) with Paimon's bucket function; Spark's shuffle brings each
- * target bucket's rows to one task sorted by (file order, row position). That task writes them with
- * a fixed-bucket writer of the partition's bucket count, which restores the bucket's existing files
- * and numbers the new rows after them, then fully compacts the bucket, so the merge engine sees
- * every version in write order and the data ends above level 0. Full-text archives of the written
- * buckets are built in the same task (blocking), exactly as in a fixed-bucket compaction. Each task
- * folds its messages into one compact increment, so the commit of the driver, which also removes
- * the consumed postpone files, creates a single COMPACT snapshot.
+ * <p>A partition keeps the bucket count its real-bucket files have, else gets {@code
+ * postpone.default-bucket-num}. Postpone files are ordered by write order (creation time, sequence
+ * number, name) since a later write of a key must win. One task per file routes rows to their
+ * bucket; the shuffle sorts each bucket's rows by (file order, row position) into one task, which
+ * writes them after the bucket's existing files and fully compacts the bucket (so the merge engine
+ * sees write order and data ends above level 0), building its full-text archives. Each task folds
+ * its messages into one compact increment, so the driver's commit is a single COMPACT snapshot.
  */
 final class PostponeCompaction {
 
@@ -60,10 +53,6 @@ final class PostponeCompaction {
 
     private PostponeCompaction() {}
 
-    /**
-     * What the driver planned: the target buckets, the postpone files feeding them, and their
-     * removal.
-     */
     static final class Plan {
         final List<Target> targets = new ArrayList<>();
         final List<SourceFile> sources = new ArrayList<>();
@@ -71,7 +60,7 @@ final class PostponeCompaction {
         final Map<BinaryRow, Integer> bucketCounts = new LinkedHashMap<>();
     }
 
-    /** One (partition, bucket) to write, with the partition's bucket count. */
+    /** A (partition, bucket) to write, with the partition's bucket count. */
     static final class Target implements Serializable {
         private static final long serialVersionUID = 1L;
         final BinaryRow partition;
@@ -85,9 +74,7 @@ final class PostponeCompaction {
         }
     }
 
-    /**
-     * One postpone file, its rank in write order, and the index of its partition's first target.
-     */
+    /** A postpone file, its rank in write order, and the index of its partition's first target. */
     static final class SourceFile implements Serializable {
         private static final long serialVersionUID = 1L;
         final DataSplit split;
@@ -105,11 +92,7 @@ final class PostponeCompaction {
         }
     }
 
-    /**
-     * Plans the compaction of the selected partitions' postpone files in {@code snapshotId}.
-     *
-     * @param knownBuckets the bucket count of each partition that has real-bucket files
-     */
+    /** {@code knownBuckets}: the bucket count of each partition that has real-bucket files. */
     static Plan plan(
             FileStoreTable table,
             List<DataSplit> postponeSplits,
@@ -173,25 +156,20 @@ final class PostponeCompaction {
         return plan;
     }
 
-    /**
-     * The table as the fixed-bucket writer of a partition with {@code numBuckets} buckets sees it.
-     */
     static FileStoreTable fixedBucketTable(FileStoreTable table, int numBuckets) {
         Map<String, String> options = new HashMap<>();
         options.put(CoreOptions.BUCKET.key(), Integer.toString(numBuckets));
         options.put(CoreOptions.WRITE_ONLY.key(), "false");
         if (PkFullTextIndex.isEnabled(table)) {
-            // Every top-level file must be rewritten to become an archive source (see
-            // CompactProcedure).
+            // Every top-level file must be rewritten to become an archive source.
             options.put("compaction.force-rewrite-all-files", "true");
         }
         return table.copy(options);
     }
 
     /**
-     * Runs the plan on Spark as part of {@code run} (its jobs described by {@code detail}) and
-     * returns the messages of the written buckets (not yet committed). If a bucket's last attempt
-     * fails, deletes what the other buckets wrote and throws.
+     * The uncommitted messages of the written buckets; if a bucket fails, deletes what the others
+     * wrote and throws.
      */
     static List<CommitMessage> execute(
             ProcedureRun run, FileStoreTable table, Plan plan, String detail) {
@@ -216,9 +194,7 @@ final class PostponeCompaction {
         return run.messagesOrAbort(results, null);
     }
 
-    /**
-     * Where a row goes (target index) and where it came from (file rank, row position in the file).
-     */
+    /** Target index, and file rank and row position for ordering. */
     static final class RowPosition implements Serializable {
         private static final long serialVersionUID = 1L;
         final int target;
@@ -232,7 +208,6 @@ final class PostponeCompaction {
         }
     }
 
-    /** Sorts a target's rows into write order. */
     static final class PositionOrder implements Comparator<RowPosition>, Serializable {
         private static final long serialVersionUID = 1L;
 
@@ -243,7 +218,6 @@ final class PostponeCompaction {
         }
     }
 
-    /** Sends each row to the Spark partition of its target bucket. */
     static final class TargetPartitioner extends Partitioner {
         private static final long serialVersionUID = 1L;
         private final int targets;
@@ -274,9 +248,8 @@ final class PostponeCompaction {
     }
 
     /**
-     * Executor side, read stage: the key-values of one postpone file in file order, each routed to
-     * its bucket. A record is the row kind byte followed by the value row in Paimon's binary row
-     * serialization.
+     * One postpone file's key-values in file order, routed to their bucket. A record is the row
+     * kind byte followed by the value row in Paimon's binary row serialization.
      */
     static final class ReadPostponeFile
             implements org.apache.spark.api.java.function.PairFlatMapFunction<
@@ -360,11 +333,7 @@ final class PostponeCompaction {
         }
     }
 
-    /**
-     * Executor side, write stage: the rows of one target bucket in write order through a
-     * fixed-bucket writer, then a full compaction of the bucket, full-text archives, and one
-     * compact-only message.
-     */
+    /** Writes one bucket's rows, fully compacts it, and returns one compact-only message. */
     static final class WriteTarget
             implements org.apache.spark.api.java.function.Function2<
                     Integer,

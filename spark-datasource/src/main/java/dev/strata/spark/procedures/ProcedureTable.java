@@ -13,11 +13,7 @@ import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import scala.jdk.javaapi.CollectionConverters;
 
-/**
- * The table a procedure works on, resolved from its {@code table => 'db.t'} argument (or a bare
- * {@code 't'} of the current database), with helpers to name partitions and to select partitions
- * with a {@code where => '...'} filter over partition columns.
- */
+/** The table a procedure works on, resolved from its {@code table => 'db.t'} argument. */
 final class ProcedureTable {
 
     private final String procedure;
@@ -34,19 +30,14 @@ final class ProcedureTable {
         this.procedure = procedure;
         this.qualifiedName = qualifiedName;
         this.systemTablePrefix = systemTablePrefix;
-        // A table of the old private shredding format moves back to parquet before a procedure
-        // rewrites it.
+        // A table of the old private shredding format moves back to parquet first.
         this.table =
                 dev.strata.spark.catalog.TableDefinitionChecks.storeDerivedOptions(
                         qualifiedName, table);
         this.partitionType = table.rowType().project(table.partitionKeys());
     }
 
-    /**
-     * Resolves {@code db.t} (or {@code catalog.db.t} naming this catalog) in {@code catalog},
-     * parsed as a SQL multi-part identifier (backticks quote parts) and checked like any table name
-     * before files are read.
-     */
+    /** {@code db.t} or {@code catalog.db.t}, parsed as a SQL multi-part identifier. */
     static ProcedureTable resolve(TableResolver catalog, String procedure, String argument) {
         if (argument == null || argument.isBlank()) {
             throw StrataErrors.analysis(
@@ -104,9 +95,7 @@ final class ProcedureTable {
         return qualifiedName;
     }
 
-    /**
-     * The name of one of the table's system tables, in the quoted form every Spark minor parses.
-     */
+    /** In the quoted form every Spark minor parses. */
     String systemTable(String suffix) {
         return systemTablePrefix.substring(0, systemTablePrefix.length() - 1) + suffix + "`";
     }
@@ -115,22 +104,14 @@ final class ProcedureTable {
         return table;
     }
 
-    /** {@code k1=v1/k2=v2}, or the empty string for an unpartitioned table. */
     String describe(BinaryRow partition) {
         return PartitionSelector.describe(partitionType, partition);
     }
 
-    /**
-     * Checks that {@code where} is a partition predicate of the table, before the procedure reads
-     * or plans anything; nothing when it is blank.
-     */
     void checkWhere(String where) {
         PartitionSelector.check(table, qualifiedName, where);
     }
 
-    /**
-     * The partitions among {@code partitions} matching {@code where}; all of them when it is blank.
-     */
     List<BinaryRow> select(List<BinaryRow> partitions, String where) {
         return PartitionSelector.select(table, qualifiedName, partitions, where);
     }

@@ -30,15 +30,12 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * {@code CALL <catalog>.sys.rebuild_pk_fulltext(table => 'db.t', where => '...', force => false)}.
+ * {@code CALL <catalog>.sys.rebuild_pk_fulltext(table => 'db.t', where => '...', force => false)}:
+ * one row per (partition, bucket, level) touched.
  *
- * <p>Plans the (partition, bucket) pairs of the latest snapshot that {@code where} selects and runs
- * one Spark task per pair: restore the bucket's archive state, plan levels, build missing or stale
- * archives (every level with {@code force}) and retire stale ones. Tasks report failures instead of
- * throwing, so the driver sees every outcome: if any bucket failed, or the buckets' data changed
- * since planning, the driver deletes every generated archive and fails without a snapshot;
- * otherwise it commits all index changes in one snapshot. Returns one row per (partition, bucket,
- * level) touched.
+ * <p>One task per selected bucket builds missing or stale archives (every level with {@code force})
+ * and retires stale ones. If any bucket failed or the data changed since planning, every generated
+ * archive is deleted; otherwise all index changes are committed in one snapshot.
  */
 final class RebuildPkFullTextProcedure extends StrataProcedure {
 
@@ -83,8 +80,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     @Override
     Scan run(InternalRow args) {
         ProcedureTable target = ProcedureTable.resolve(catalog(), NAME, stringArg(args, 0));
-        // Archives built from files another writer replaced meanwhile were discarded: build them
-        // again from the latest snapshot.
+        // Archives of files replaced meanwhile were discarded: build them again.
         return attempts(
                 target,
                 "rebuild full-text archives of",
@@ -200,7 +196,6 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         return result(OUTPUT, rows);
     }
 
-    /** Data file names per (partition, bucket) of a snapshot. */
     private static Map<BucketRef, Set<String>> dataFiles(FileStoreTable table, long snapshotId) {
         Map<BucketRef, Set<String>> files = new LinkedHashMap<>();
         for (DataSplit split :
@@ -215,10 +210,8 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
     }
 
     /**
-     * The table as a task with {@code spark.task.cpus = 1} should read it: without Paimon's
-     * asynchronous file reader, whose prefetch thread would keep a second core busy while the task
-     * thread indexes, so that an executor's task slots, not hidden threads, decide how many cores a
-     * rebuild uses.
+     * Without Paimon's async file reader, whose prefetch thread would use a second core: task
+     * slots, not hidden threads, decide how many cores a rebuild uses.
      */
     static FileStoreTable withinTaskCores(FileStoreTable table) {
         TaskContext task = TaskContext.get();
@@ -228,11 +221,7 @@ final class RebuildPkFullTextProcedure extends StrataProcedure {
         return table.copy(Map.of(CoreOptions.FILE_READER_ASYNC_THRESHOLD.key(), "1024 tb"));
     }
 
-    /**
-     * Executor side: rebuild one bucket. A failed attempt deletes its archives; Spark retries it,
-     * and the last attempt reports the failure instead of throwing ({@link TaskAttempts}) so that
-     * the driver can clean up every bucket.
-     */
+    /** Rebuilds one bucket; a failed attempt deletes its archives. */
     private static final class RebuildBucket
             implements org.apache.spark.api.java.function.Function<
                     BucketRef, TaskAttempts.Outcome> {

@@ -14,9 +14,8 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Base of Strata's procedures: a fixed parameter list (so binding is trivial), a run that returns
- * one result set, and helpers to read arguments. Spark delivers named and positional arguments in
- * parameter order, with defaults filled in.
+ * Base of Strata's procedures: a fixed parameter list and one result set. Spark delivers arguments
+ * in parameter order, with defaults filled in.
  */
 abstract class StrataProcedure implements BoundProcedure {
 
@@ -45,12 +44,9 @@ abstract class StrataProcedure implements BoundProcedure {
     }
 
     /**
-     * This procedure as the catalog hands it to Spark: a separate unbound object, bound to this one
-     * when Spark binds the call. Spark binds (and fills in the defaults of named arguments) only
-     * once every argument is resolved, but runs a procedure that is already bound as soon as the
-     * call is resolved; were this object both, a call whose arguments resolve late (an expression
-     * rather than a literal) would run with the defaults missing and fail with "number of args and
-     * params must match after binding".
+     * A separate unbound object: Spark fills in defaults only when binding, after all arguments
+     * resolve, but runs an already-bound procedure as soon as the call resolves, so a
+     * late-resolving argument would run without defaults and fail.
      */
     UnboundProcedure unbound() {
         StrataProcedure bound = this;
@@ -87,16 +83,13 @@ abstract class StrataProcedure implements BoundProcedure {
         return List.of(run(input)).iterator();
     }
 
-    /** Times a procedure plans its work again after other writers made it obsolete. */
+    /** Replans after other writers made the work obsolete. */
     static final int MAX_ATTEMPTS = 5;
 
     /**
-     * Runs {@code attempt} until it returns, planning it again from the latest snapshot when it
-     * fails with {@code obsolete} (other writers changed what it worked on, so it committed
-     * nothing), at most {@link #MAX_ATTEMPTS} times, then fails with {@code givingUp} (given the
-     * last such failure and the attempts made). Every failure leaves explained in terms of the
-     * table: Paimon's errors for a damaged snapshot, manifest, index or data file rarely name the
-     * file.
+     * Replans {@code attempt} from the latest snapshot while it fails with {@code obsolete} (it
+     * committed nothing), at most {@link #MAX_ATTEMPTS} times. Failures are explained in terms of
+     * the table, since Paimon's errors rarely name the damaged file.
      */
     static <E extends RuntimeException> Scan attempts(
             ProcedureTable target,

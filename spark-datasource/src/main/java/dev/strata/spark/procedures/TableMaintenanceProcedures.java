@@ -26,13 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Snapshot and tag maintenance of a table, each through Paimon's own operation on the table (so
- * data files, manifests and index files — full-text archives included — are kept or deleted by the
- * same rules as in any other Paimon engine): {@code expire_snapshots}, {@code create_tag}, {@code
- * delete_tag}, {@code rollback}, {@code create_branch}, {@code delete_branch}, {@code
- * fast_forward}, {@code remove_orphan_files}. Each runs its operation through {@link
- * ProcedureRun#perform}, like every other procedure: job description, and a failure reported as
- * {@code "Cannot <action> <table>: ..."}.
+ * Snapshot, tag and branch maintenance, each through Paimon's own operation so files (full-text
+ * archives included) are kept or deleted by the same rules as in any other Paimon engine.
  */
 final class TableMaintenanceProcedures {
 
@@ -40,10 +35,7 @@ final class TableMaintenanceProcedures {
 
     private TableMaintenanceProcedures() {}
 
-    /**
-     * Orphan-file removal never touches files younger than this: they may belong to a commit in
-     * flight.
-     */
+    /** Younger files may belong to a commit in flight. */
     static final Duration MIN_ORPHAN_AGE = Duration.ofHours(1);
 
     private static InternalRow row(Object... values) {
@@ -57,10 +49,7 @@ final class TableMaintenanceProcedures {
         return new GenericInternalRow(out);
     }
 
-    /**
-     * A {@code yyyy-MM-dd HH:mm:ss[.SSS]} (or ISO) timestamp in the session time zone, as epoch
-     * millis.
-     */
+    /** {@code yyyy-MM-dd HH:mm:ss[.SSS]} or ISO, in the session time zone, to epoch millis. */
     static long timestampArg(String procedure, String argument, String value) {
         String t = value.trim().replace(' ', 'T');
         try {
@@ -132,8 +121,7 @@ final class TableMaintenanceProcedures {
             int retainMin = positiveInt(args, 2, NAME, "retain_min");
             int maxDeletes = positiveInt(args, 4, NAME, "max_deletes");
             int max = retainMax > 0 ? retainMax : options.snapshotNumRetainMax();
-            // Without retain_min, the table's minimum is lowered to retain_max (Paimon refuses max
-            // < min).
+            // Paimon refuses max < min: without retain_min, lower the minimum to retain_max.
             int min = retainMin > 0 ? retainMin : Math.min(options.snapshotNumRetainMin(), max);
             if (min > max) {
                 throw StrataErrors.analysis(
@@ -166,10 +154,7 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    /**
-     * {@code create_tag(table, tag, snapshot)}: the latest snapshot when {@code snapshot} is not
-     * given.
-     */
+    /** {@code create_tag(table, tag, snapshot)}; default: the latest snapshot. */
     static final class CreateTag extends StrataProcedure {
         static final String NAME = "create_tag";
         private static final StructType OUTPUT =
@@ -239,10 +224,7 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    /**
-     * {@code delete_tag(table, tag)}; several tags separated by commas ({@code create_tag} refuses
-     * names with a comma).
-     */
+    /** {@code delete_tag(table, tag)}; several tags separated by commas. */
     static final class DeleteTag extends StrataProcedure {
         static final String NAME = "delete_tag";
         private static final StructType OUTPUT =
@@ -266,8 +248,7 @@ final class TableMaintenanceProcedures {
             String tags = stringArg(args, 1);
             List<InternalRow> rows = new ArrayList<>();
             List<String> names = new ArrayList<>();
-            // a tag named with a comma (created before create_tag refused such names) is deleted
-            // by its whole name
+            // Older tags may have a comma in their name: delete by the whole name.
             boolean whole =
                     tags != null
                             && tags.contains(",")
@@ -314,9 +295,8 @@ final class TableMaintenanceProcedures {
     }
 
     /**
-     * {@code rollback(table, version | snapshot | tag)}: later snapshots and their files go away.
-     * {@code version} is Paimon's own procedure's argument: a snapshot id when it is all digits,
-     * else a tag name.
+     * {@code rollback(table, version | snapshot | tag)}; {@code version} (as in Paimon's procedure)
+     * is a snapshot id when all digits, else a tag name.
      */
     static final class Rollback extends StrataProcedure {
         static final String NAME = "rollback";
@@ -408,9 +388,8 @@ final class TableMaintenanceProcedures {
     }
 
     /**
-     * {@code create_branch(table, branch, tag)}: a branch starting at the tag's snapshot, or an
-     * empty one with the table's current schema when no tag is given (Paimon's procedure). Its rows
-     * are read and written as {@code db.`t$branch_<name>`}.
+     * {@code create_branch(table, branch, tag)}: at the tag's snapshot, or empty with the current
+     * schema. Used as {@code db.`t$branch_<name>`}.
      */
     static final class CreateBranch extends StrataProcedure {
         static final String NAME = "create_branch";
@@ -505,10 +484,7 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    /**
-     * {@code fast_forward(table, branch)}: the table's snapshots, schemas and tags become the
-     * branch's (Paimon's fast-forward; the branch stays).
-     */
+    /** {@code fast_forward(table, branch)}: the table becomes the branch; the branch stays. */
     static final class FastForward extends StrataProcedure {
         static final String NAME = "fast_forward";
         private static final StructType OUTPUT =
@@ -548,15 +524,8 @@ final class TableMaintenanceProcedures {
 
     /**
      * {@code remove_orphan_files(table, older_than, dry_run)}: files no snapshot, tag or branch
-     * references.
-     *
-     * <p>Also the pending directories ({@link PendingMessages}) of commits whose driver stopped
-     * before committing or aborting, when nothing in them is newer than {@code older_than}. The
-     * files their markers name are data, changelog and index files of the table's own directories,
-     * so Paimon's orphan clean decides about them by the same rule as about any other file: deleted
-     * exactly when nothing references them (a commit that landed before its driver stopped keeps
-     * its files). The directory and its markers are then deleted too, and counted in the result;
-     * the dry run counts and logs them.
+     * references, and stale {@link PendingMessages} directories older than {@code older_than}
+     * (their files are table files, so Paimon's rule decides: deleted only when unreferenced).
      */
     static final class RemoveOrphanFiles extends StrataProcedure {
         static final String NAME = "remove_orphan_files";
@@ -613,12 +582,10 @@ final class TableMaintenanceProcedures {
             return result(OUTPUT, List.of(row(cleaned[0], cleaned[1], dryRun)));
         }
 
-        /** The count and bytes of the files deleted (or, in a dry run, to delete). */
+        /** Count and bytes deleted (or, in a dry run, to delete). */
         private static long[] removeOrphans(ProcedureTable target, long millis, boolean dryRun)
                 throws Exception {
-            // Pending directories of commits whose driver stopped before committing or aborting:
-            // taken before the
-            // clean, so a directory that a commit creates meanwhile is not among them.
+            // Listed before the clean, so a directory a commit creates meanwhile is not among them.
             List<PendingMessages> stale = new ArrayList<>();
             for (PendingMessages pending : PendingMessages.all(target.table())) {
                 if (pending.lastModified() < millis) {
@@ -647,7 +614,7 @@ final class TableMaintenanceProcedures {
         }
     }
 
-    /** The target's table when it is the main branch (branch procedures act on the table). */
+    /** Branch procedures act on the main branch. */
     private static FileStoreTable mainBranch(ProcedureTable target, String procedure) {
         FileStoreTable table = target.table();
         if (!BranchManager.isMainBranch(table.coreOptions().branch())) {

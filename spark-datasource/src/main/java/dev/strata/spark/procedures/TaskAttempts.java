@@ -13,20 +13,14 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function;
 
 /**
- * Runs a procedure's task so that Spark still retries a failed attempt, but the last attempt
- * reports its failure as a result instead of failing the job. A failed job would drop the commit
- * messages of the tasks that succeeded, and with them the only record of the files and archives
- * they wrote; with every task reporting, the driver can delete all of them and commit nothing
- * ({@link ProcedureRun#messagesOrAbort}).
+ * Spark still retries a failed attempt, but the last attempt reports its failure as a result: a
+ * failed job would drop the messages of succeeded tasks, the only record of the files they wrote.
  */
 final class TaskAttempts {
 
     private TaskAttempts() {}
 
-    /**
-     * What one task produced (its commit messages and, for procedures that report more, a result),
-     * or why its last attempt failed.
-     */
+    /** A task's messages and optional result, or why its last attempt failed. */
     static final class Outcome implements Serializable {
         private static final long serialVersionUID = 1L;
 
@@ -45,10 +39,7 @@ final class TaskAttempts {
         }
     }
 
-    /**
-     * {@code task} with its last attempt's failure turned into an {@link Outcome}, and a successful
-     * outcome recorded in {@code pending} before it is returned.
-     */
+    /** Successful outcomes are recorded in {@code pending} before they are returned. */
     static <T> Function<T, Outcome> reportingLastFailure(
             Function<T, Outcome> task, PendingMessages pending) {
         return input -> {
@@ -66,10 +57,8 @@ final class TaskAttempts {
     }
 
     /**
-     * Records the messages of a successful outcome in {@code pending} under this task attempt's
-     * name, so the driver finds its files even if the outcome never reaches it. If recording fails,
-     * the outcome is returned as failed with its messages: the driver then deletes its files with
-     * everything else and commits nothing.
+     * If recording fails, the outcome is returned as failed with its messages, so the driver
+     * deletes its files and commits nothing.
      */
     static Outcome recorded(Outcome outcome, PendingMessages pending) {
         if (outcome.error != null) {
@@ -86,10 +75,7 @@ final class TaskAttempts {
         }
     }
 
-    /**
-     * {@code <partition>-<task attempt id>} of the running Spark task (unique within the
-     * application).
-     */
+    /** {@code <partition>-<task attempt id>}, unique within the application. */
     private static String attemptName() {
         TaskContext task = TaskContext.get();
         return task == null
@@ -97,16 +83,12 @@ final class TaskAttempts {
                 : task.partitionId() + "-" + task.taskAttemptId();
     }
 
-    /**
-     * The outcome of a last attempt that failed with {@code e} (having cleaned up after itself).
-     */
     static Outcome failed(Throwable e) {
         return new Outcome(
                 StrataCommitMessage.of(List.of()),
                 e.getClass().getSimpleName() + ": " + StrataErrors.rootMessage(e));
     }
 
-    /** Whether Spark will not retry the running task attempt if it fails. */
     static boolean isLastAttempt() {
         TaskContext task = TaskContext.get();
         if (task == null) {
@@ -117,10 +99,7 @@ final class TaskAttempts {
                         SparkEnv.get() == null ? new SparkConf(false) : SparkEnv.get().conf());
     }
 
-    /**
-     * Spark's attempts per task: {@code local[N]} 1, {@code local[N,F]} F, otherwise
-     * spark.task.maxFailures.
-     */
+    /** {@code local[N]}: 1, {@code local[N,F]}: F, otherwise spark.task.maxFailures. */
     static int maxFailures(SparkConf conf) {
         String master = conf.get("spark.master", "");
         if (master.startsWith("local")) {

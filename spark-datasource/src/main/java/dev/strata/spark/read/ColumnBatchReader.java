@@ -13,9 +13,8 @@ import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Base of the readers that hand Spark column batches: one set of vectors reused for every batch,
- * the task's shredded-reader counters reported as DSv2 metrics, and the metrics scope and the batch
- * closed after the source, whatever the source's close throws.
+ * Base of column batch readers: vectors reused per batch, shredded-reader counters as DSv2 metrics,
+ * and the metrics scope closed even when the source's close throws.
  */
 abstract class ColumnBatchReader implements PartitionReader<ColumnarBatch> {
 
@@ -31,13 +30,9 @@ abstract class ColumnBatchReader implements PartitionReader<ColumnarBatch> {
         this.metrics = metrics;
     }
 
-    /**
-     * Writes at most {@code max} rows into the vectors from row {@code offset}; returns how many, 0
-     * at the end.
-     */
+    /** Returns how many rows were written, 0 at the end. */
     abstract int fill(WritableColumnVector[] vectors, int offset, int max) throws IOException;
 
-    /** Closes what {@link #fill} reads from. */
     abstract void closeSource() throws IOException;
 
     @Override
@@ -74,7 +69,7 @@ abstract class ColumnBatchReader implements PartitionReader<ColumnarBatch> {
         }
     }
 
-    /** Closes a Paimon row iterator, with its checked exceptions as IOException. */
+    /** Checked exceptions become IOException. */
     static void close(RecordReaderIterator<?> rows) throws IOException {
         try {
             rows.close();

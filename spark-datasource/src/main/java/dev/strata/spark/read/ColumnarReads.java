@@ -11,17 +11,9 @@ import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 
 /**
- * When a Strata scan reads column batches instead of rows. The benchmark of issue 4 showed the row
- * path spending almost all its time assembling records (parquet-mr's record API) for every row,
- * although only a few sub-columns of the shredded map are read; the columnar path decodes the
- * selected keys' sub-columns column by column into Spark vectors ({@link ShreddedColumnarReader}).
- *
- * <p>Used for append tables whose read columns are all BIGINT, INT, DOUBLE or STRING, or
- * shared-shredding maps of such values read with selected keys (every use is a {@code m['k']}
- * lookup), without a pushed limit. Everything else, and every split that is not a plain list of
- * current-schema shredded files without deletion vectors, keeps Paimon's row reader (split-wise
- * through {@link RowsToColumns}). {@code spark.sql.strata.columnarReads.enabled} = false turns the
- * columnar path off.
+ * When a scan reads column batches ({@link ShreddedColumnarReader}) instead of assembling records:
+ * append tables whose read columns are BIGINT, INT, DOUBLE, STRING or selected-key maps of them,
+ * without a pushed limit. Other splits keep Paimon's row reader (through {@link RowsToColumns}).
  */
 final class ColumnarReads {
 

@@ -17,11 +17,9 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.ProjectedRow;
 
 /**
- * What a scan returns when Spark reads selected map keys as columns of their own ({@link
- * MapPushdown#keyColumnName}): the first {@link #returned} columns of the read type as they are,
- * then one column per key holding the value of that key in its map column — NULL where the map is
- * NULL, lacks the key or holds NULL for it, the first entry's value otherwise, as Spark's {@code
- * m['k']}. A map column read only for its keys is read (with those keys) but not returned.
+ * A scan's output with map keys as columns ({@link MapPushdown#keyColumnName}): the first {@link
+ * #returned} read columns, then one column per key with its first entry's value or NULL, as Spark's
+ * {@code m['k']}. A map column read only for its keys is not returned.
  */
 final class KeyColumns implements Serializable {
 
@@ -33,13 +31,7 @@ final class KeyColumns implements Serializable {
     private final String[] keys;
     private final RowType outputType;
 
-    /**
-     * @param readType the columns read
-     * @param returned how many of them (a prefix) are returned
-     * @param mapOrdinals per key column, the ordinal of its map column in {@code readType}
-     * @param keys per key column, its key
-     * @param names per key column, its name
-     */
+    /** {@code returned}: a prefix of {@code readType}; the arrays are per key column. */
     KeyColumns(RowType readType, int returned, int[] mapOrdinals, String[] keys, String[] names) {
         this.readType = readType;
         this.returned = returned;
@@ -54,7 +46,6 @@ final class KeyColumns implements Serializable {
         this.outputType = new RowType(fields);
     }
 
-    /** Every column read is returned, no key column. */
     static KeyColumns none(RowType readType) {
         return new KeyColumns(
                 readType, readType.getFieldCount(), new int[0], new String[0], new String[0]);
@@ -68,7 +59,6 @@ final class KeyColumns implements Serializable {
         return readType;
     }
 
-    /** The columns returned: the returned read columns, then the key columns. */
     RowType outputType() {
         return outputType;
     }
@@ -89,7 +79,7 @@ final class KeyColumns implements Serializable {
         return keys[column];
     }
 
-    /** Turns rows of the read type into rows of the output type; one per reader. */
+    /** One per reader. */
     Projector projector() {
         return new Projector();
     }

@@ -12,12 +12,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What the map pushdown rule (module spark-catalyst-rules) decided for one scan of a table with
- * shared-shredding MAP columns: the keys each map column is read with (only when every use of the
- * column in the query is a {@code m['key']} lookup) and the map-key predicates the reader may prune
- * with. The predicates are advisory: Spark keeps its Filter above the scan, so answers never depend
- * on them. A scan also returns any selected key as a column of its own when Spark asks for one by
- * its {@link #keyColumnName name}. Immutable and serializable.
+ * The map pushdown decided for one scan: the keys each shared-shredding map column is read with,
+ * and advisory map-key predicates to prune with (Spark keeps its Filter). Selected keys can also be
+ * read as columns of their own ({@link #keyColumnName}).
  */
 public final class MapPushdown implements Serializable {
 
@@ -28,10 +25,7 @@ public final class MapPushdown implements Serializable {
     private final Map<String, List<String>> selectedKeys;
     private final List<MapPredicate> conjuncts;
 
-    /**
-     * @param selectedKeys map column → keys read (in first-use order, duplicates dropped)
-     * @param conjuncts map-key predicates that all hold for every row the query keeps (AND-ed)
-     */
+    /** {@code selectedKeys}: map column to keys read; {@code conjuncts} are AND-ed. */
     public MapPushdown(
             Map<String, ? extends Collection<String>> selectedKeys, List<MapPredicate> conjuncts) {
         Map<String, List<String>> keys = new LinkedHashMap<>();
@@ -61,7 +55,7 @@ public final class MapPushdown implements Serializable {
         return conjuncts;
     }
 
-    /** The AND of all conjuncts, or null when there is none. */
+    /** Null when there is none. */
     public MapPredicate predicate() {
         if (conjuncts.isEmpty()) {
             return null;
@@ -73,7 +67,7 @@ public final class MapPushdown implements Serializable {
         return selectedKeys.isEmpty() && conjuncts.isEmpty();
     }
 
-    /** The same pushdown with selected keys only for the columns a scan actually reads. */
+    /** Selected keys only for the columns a scan reads. */
     MapPushdown restrictedTo(Collection<String> readColumns) {
         Map<String, List<String>> keys = new LinkedHashMap<>();
         selectedKeys.forEach(
@@ -86,19 +80,14 @@ public final class MapPushdown implements Serializable {
     }
 
     /**
-     * The name of the scan column that holds the value of {@code key} in map column {@code column}
-     * of each row, e.g. {@code ext_map['usage']}: the map pushdown rule lets Spark read a selected
-     * key's values as a column of their own (NULL where the map is NULL, lacks the key or holds a
-     * NULL for it), so a query filtering or aggregating {@code m['k']} evaluates no map lookup.
+     * E.g. {@code ext_map['usage']}: a column holding the key's value (NULL where absent), so a
+     * query on {@code m['k']} evaluates no map lookup.
      */
     public static String keyColumnName(String column, String key) {
         return column + "['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']";
     }
 
-    /**
-     * The map column and key whose {@link #keyColumnName key column} is named {@code name}, or null
-     * when no selected key has that name.
-     */
+    /** The map column and key of a {@link #keyColumnName key column}, or null. */
     String[] keyColumn(String name) {
         for (Map.Entry<String, List<String>> e : selectedKeys.entrySet()) {
             if (name.startsWith(e.getKey() + "['")) {
@@ -112,21 +101,19 @@ public final class MapPushdown implements Serializable {
         return null;
     }
 
-    /** EXPLAIN text of the predicates, e.g. {@code [ext_map['usage'] > 30.0]}. */
     String predicatesText() {
         return conjuncts.stream()
                 .map(p -> text(p, true))
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** EXPLAIN text of the selected keys, e.g. {@code [ext_map=[usage, cpu]]}. */
     String selectedKeysText() {
         return selectedKeys.entrySet().stream()
                 .map(e -> e.getKey() + "=[" + String.join(", ", e.getValue()) + "]")
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** Spark-SQL-like text of a predicate. */
+    /** Spark-SQL-like. */
     static String text(MapPredicate p, boolean top) {
         if (p instanceof MapPredicate.Leaf) {
             MapPredicate.Leaf l = (MapPredicate.Leaf) p;

@@ -7,12 +7,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
-/**
- * A {@code count(*)} answered on the driver: one row, no Spark job, nothing read. Either an exact
- * text match the indexes answered (the matching row positions of every file the scan reads,
- * deletion vectors applied), or the rows of a scan without filters whose every split Paimon knows
- * the merged row count of.
- */
+/** A {@code count(*)} answered on the driver without reading: one row, no Spark job. */
 final class PushedCount implements LocalScan {
 
     private final String tableName;
@@ -20,11 +15,7 @@ final class PushedCount implements LocalScan {
     private final int counts;
     private final long count;
 
-    /**
-     * @param textMatch the text match that answered, or null for the splits' row counts
-     * @param counts how many {@code count(*)} columns the row has (Spark pushes each aggregate
-     *     once)
-     */
+    /** {@code textMatch} null: split row counts; {@code counts}: {@code count(*)} columns. */
     PushedCount(String tableName, TextMatchPushdown textMatch, int counts, long count) {
         this.tableName = tableName;
         this.textMatch = textMatch;

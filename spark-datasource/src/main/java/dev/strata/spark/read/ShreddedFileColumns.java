@@ -13,26 +13,23 @@ import org.apache.paimon.types.DataType;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
- * Writes what the shredding module's columnar reader ({@link ShreddedColumns}) decodes from one
- * shredded data file into Spark vectors, for the columns {@link ColumnarReads} accepts: primitive
- * columns as they are and a selected-key map column as a map of the requested keys present in the
- * row, in request order. Decoding, skipping, the pushed row filter and metrics are the reader's;
- * this class only copies values.
+ * Copies what {@link ShreddedColumns} decodes from one shredded file into Spark vectors; a
+ * selected-key map column becomes a map of the requested keys present, in request order.
  */
 final class ShreddedFileColumns implements Closeable {
 
     private final ShreddedColumns columns;
     private final KeyColumns keyColumns;
 
-    /** Per key column, the index of its key among its map field's requested keys (-1: none). */
+    /** Per key column, its key's index among the map field's requested keys, or -1. */
     private final int[] keyIndexes;
 
-    /** The selected rows of the reader's current window, and how many of them were returned. */
+    /** The current window's selected rows, and how many were returned. */
     private int selectedCount;
 
     private int selectedAt;
 
-    /** Opens the file; {@link #readable()} says whether every read column can be decoded here. */
+    /** {@link #readable()} says whether every read column can be decoded here. */
     ShreddedFileColumns(
             FileIO fileIO,
             String path,
@@ -65,10 +62,7 @@ final class ShreddedFileColumns implements Closeable {
         return columns.readable();
     }
 
-    /**
-     * Reads up to {@code max} rows into the vectors from row {@code offset}; returns the rows read,
-     * 0 at the end. Rows the pushed predicate rules out are not returned.
-     */
+    /** Returns the rows read, 0 at the end; rows the pushed predicate rules out are skipped. */
     int read(WritableColumnVector[] vectors, int offset, int max) throws IOException {
         while (selectedAt == selectedCount) {
             selectedCount = columns.nextWindow();
@@ -170,7 +164,7 @@ final class ShreddedFileColumns implements Closeable {
         }
     }
 
-    /** The values of key {@code j} of a map field as a column of their own (NULL when absent). */
+    /** NULL when absent. */
     private void writeKey(
             ShreddedColumns.MapKeys f, int j, WritableColumnVector v, int offset, int n) {
         if (j < 0) {

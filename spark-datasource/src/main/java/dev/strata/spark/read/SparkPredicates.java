@@ -15,11 +15,9 @@ import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 
 /**
- * Translates Spark V2 predicates on top-level columns into Paimon predicates: comparisons, {@code
- * <=>}, IN, IS [NOT] NULL, AND, OR, NOT and STARTS_WITH. A predicate that cannot be translated
- * exactly yields {@link Optional#empty()} (an AND may still be translated partially by the caller
- * splitting conjuncts). Literals are only accepted when their Spark type equals the column's, so no
- * implicit cast changes the meaning of a comparison.
+ * Translates Spark V2 predicates on top-level columns into Paimon predicates, or empty when not
+ * exact. Literals must have the column's exact Spark type, so no implicit cast changes a
+ * comparison's meaning.
  */
 public final class SparkPredicates {
 
@@ -40,7 +38,7 @@ public final class SparkPredicates {
         }
     }
 
-    /** Converts child {@code i} of a boolean predicate; null when it cannot be converted. */
+    /** Null when it cannot be converted. */
     private Predicate child(Expression[] children, int i) {
         return doConvert((org.apache.spark.sql.connector.expressions.filter.Predicate) children[i]);
     }
@@ -173,9 +171,8 @@ public final class SparkPredicates {
     }
 
     /**
-     * {@code column IN values} for values Spark holds internally for the column's type (known only
-     * while planning, not as literals of a pushed filter); empty when the column is not a top-level
-     * atomic column of the table or a value does not convert.
+     * {@code column IN values} of Spark-internal values (runtime filters); empty when the column or
+     * a value does not convert.
      */
     public Optional<Predicate> in(String column, List<Object> values) {
         int idx = column(column);
@@ -203,16 +200,14 @@ public final class SparkPredicates {
     }
 
     /**
-     * Whether predicates on this column may be pushed into Paimon: not for a name with a dot.
-     * Paimon's Parquet filters (1.4.2 and 2.0.0) take {@code a.b} as the path to a nested {@code
-     * b}, find no such column and skip every row group, so a pushed {@code `a.b` > 0} returned no
-     * rows; Spark's own filter above the scan still applies it.
+     * Not for a name with a dot: Paimon's Parquet filters (1.4.2, 2.0.0) take {@code a.b} as a
+     * nested path, find nothing and skip every row group.
      */
     public static boolean pushable(String column) {
         return column.indexOf('.') < 0;
     }
 
-    /** The index of a top-level, atomic-typed, {@link #pushable} column, or -1. */
+    /** A top-level, atomic-typed, {@link #pushable} column's index, or -1. */
     private int column(String name) {
         int idx = pushable(name) ? rowType.getFieldIndex(name) : -1;
         if (idx < 0) {

@@ -15,21 +15,14 @@ import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 
 /**
- * Turns a failed read of a split into an error that names the file at fault. Paimon's readers
- * report a damaged page as a bare "CRC checksum verification failed" (or a decoding error) without
- * saying which file; here each Parquet data file of the split is checked page by page ({@link
- * PageChecksums}) and the first damaged one is named, with Paimon's exception as the cause.
- * Otherwise the error names the split's data files and the underlying exception's class and
- * message.
+ * Names the file at fault in a failed split read: Paimon's page errors do not, so each file is
+ * checked with {@link PageChecksums}; otherwise the split's files are named.
  */
 public final class SplitFailures {
 
     private SplitFailures() {}
 
-    /**
-     * The error to report for {@code failure} while reading {@code split} (null: not known) of
-     * {@code table}.
-     */
+    /** {@code split} may be null. */
     public static IOException explain(String table, FileIO fileIO, Split split, Throwable failure) {
         Optional<DamagedFileException> reported = DamagedFileException.in(failure);
         if (reported.isPresent()) {

@@ -17,18 +17,11 @@ import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.source.ReadBuilder;
 
 /**
- * The Paimon read builders of one scan, one per {@link SplitReadMode}, built where first needed.
- *
- * <p>Why not ready-made builders: each mode reads a copy of the table with its own reader options,
- * and Spark deserializes the reader factory once per task; three serialized table copies made a
- * task's deserialization 3-14 ms in the map-pushdown benchmark, as long as its actual reading. This
- * holds the table once with each mode's option overrides (null: the table as it is) and builds on
- * first use, and a task on the columnar path never builds one. The table itself travels as its
- * location, file system and schema (1.6 KB instead of 38 KB for the benchmark's table; the schema
- * carries the scan's options) and is recreated by Paimon's {@link FileStoreTableFactory} on first
- * use. The schema is the one the scan reads (an older snapshot's for VERSION AS OF) without the
- * options that chose the snapshot: the splits are planned already, and Paimon would travel again
- * from the recreated table, checking the current schema's options against the old fields.
+ * The Paimon read builders of one scan, one per {@link SplitReadMode}, built on first use: Spark
+ * deserializes the reader factory per task, and serialized table copies are costly. The table
+ * travels as location, file system and schema and is recreated by {@link FileStoreTableFactory}.
+ * The schema is the scan's without the options that chose the snapshot: splits are planned, and
+ * Paimon would otherwise travel again and check current options against old fields.
  */
 final class SplitReaders implements Serializable {
 
@@ -78,7 +71,7 @@ final class SplitReaders implements Serializable {
         return schema.copy(options);
     }
 
-    /** The table (recreated from its location and schema on first use in an executor). */
+    /** Recreated on first use in an executor. */
     synchronized FileStoreTable table() {
         if (table == null) {
             table = FileStoreTableFactory.create(fileIO, new Path(location), schema);
@@ -86,7 +79,6 @@ final class SplitReaders implements Serializable {
         return table;
     }
 
-    /** The table's file system. */
     FileIO fileIO() {
         return fileIO;
     }
@@ -95,7 +87,7 @@ final class SplitReaders implements Serializable {
         return options.keySet();
     }
 
-    /** The builder of a mode; null when the scan prepared none for it. */
+    /** Null when the scan prepared none for the mode. */
     synchronized ReadBuilder get(SplitReadMode mode) {
         if (!options.containsKey(mode)) {
             return null;
@@ -108,15 +100,13 @@ final class SplitReaders implements Serializable {
                 m -> {
                     Map<String, String> o = options.get(m);
                     FileStoreTable table = table();
-                    // The scan chose the schema (the table's, or a VERSION AS OF's): the mode's
-                    // options must not travel again.
+                    // The scan chose the schema: the mode's options must not travel again.
                     ReadBuilder builder =
                             (o == null ? table : table.copyWithoutTimeTravel(o)).newReadBuilder();
                     if (!predicates.isEmpty()) {
                         builder = builder.withFilter(PredicateBuilder.and(predicates));
                     }
-                    // Paimon cannot read zero columns; read the first one and emit rows with no
-                    // fields.
+                    // Paimon cannot read zero columns: read one, emit rows with no fields.
                     builder =
                             builder.withProjection(
                                     projection.length == 0 ? new int[] {0} : projection);

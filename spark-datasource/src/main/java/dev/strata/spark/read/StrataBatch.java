@@ -26,7 +26,7 @@ final class StrataBatch implements Batch {
     private final Function<Split, SplitReadMode> modes;
     private final SplitReaders readers;
 
-    /** The scan's splits, planned once (also for its statistics). */
+    /** Planned once, also for statistics. */
     private final Supplier<List<Split>> splits;
 
     private final RowType readType;
@@ -74,10 +74,7 @@ final class StrataBatch implements Batch {
         return splits.get();
     }
 
-    /**
-     * The number of rows this exact text-match scan returns when the indexes answer every one by
-     * position (then nothing needs to be read), else null.
-     */
+    /** Known when the indexes answer every row by position, else null. */
     Long exactTextMatchCount() {
         if (textMatch == null || !textMatch.exact()) {
             return null;
@@ -113,9 +110,8 @@ final class StrataBatch implements Batch {
     }
 
     /**
-     * Whether the splits may be keyed by bucket: the scan reports its bucketing and each bucket is
-     * one split, all written under the table's bucket count (a split from before a rescale holds
-     * rows of other buckets' keys).
+     * Each bucket is one split written under the table's bucket count (a split from before a
+     * rescale holds other buckets' keys).
      */
     private boolean oneSplitPerBucket(List<Split> splits) {
         if (bucketKeyed == null) {
@@ -132,17 +128,16 @@ final class StrataBatch implements Batch {
         return true;
     }
 
-    /** Splits planned so far (0 before planning). */
     long splitsPlanned() {
         return partitions == null ? 0 : partitions.length;
     }
 
-    /** What a pushed text match planned (null: none pushed, or not planned yet). */
+    /** Nullable. */
     TextMatchSplits textMatchSplits() {
         return textMatchSplits;
     }
 
-    /** Planned splits whose reader may skip data by the map predicate. */
+    /** Splits whose reader may skip data by the map predicate. */
     long splitsPruning() {
         return splitsPruning;
     }

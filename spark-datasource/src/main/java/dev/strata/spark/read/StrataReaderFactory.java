@@ -51,10 +51,8 @@ final class StrataReaderFactory implements PartitionReaderFactory {
     }
 
     /**
-     * How an exact text-match scan matches the rows it reads other than by position: the readers
-     * read {@code readType} (the scan's columns, plus the text column at the end when the scan does
-     * not return it), and a row is returned, cut to the scan's columns, when its text matches every
-     * matcher.
+     * Matches rows an exact scan reads other than by position; {@code readType} has the text column
+     * appended when the scan does not return it.
      */
     static final class ExactTextMatch implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
@@ -72,7 +70,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
         }
     }
 
-    /** What the columnar path needs on executors; null when the scan reads rows. */
+    /** Null when the scan reads rows. */
     static final class ColumnarPlan implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
         final FileIO fileIO;
@@ -179,10 +177,7 @@ final class StrataReaderFactory implements PartitionReaderFactory {
                                         metrics)));
     }
 
-    /**
-     * Paimon's reader of a split, whose failures name the damaged data file when one is ({@link
-     * SplitFailures}).
-     */
+    /** Failures name the damaged data file ({@link SplitFailures}). */
     private <T> PartitionReader<T> diagnosed(Split split, PartitionReader<T> reader) {
         return new PartitionReader<T>() {
             @Override
@@ -226,10 +221,9 @@ final class StrataReaderFactory implements PartitionReaderFactory {
         return builder;
     }
 
-    /** Opens a reader that owns the metrics scope; the scope is closed here if opening fails. */
+    /** The reader owns the metrics scope, closed here if opening fails. */
     private <T> PartitionReader<T> open(Split split, Opener<T> opener) {
-        // Counters of the shredded reader are thread-local: collect from here (the task thread)
-        // until close.
+        // The shredded reader's counters are thread-local to the task thread.
         ShreddedReadMetrics.Scope metrics = ShreddedReadMetrics.collect();
         try {
             // Paimon's reader skips the deletion vectors' checksums: check them first.

@@ -47,9 +47,8 @@ import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A configured Strata scan: what it reads, and how it describes itself in EXPLAIN. Spark may prune
- * its partitions at run time (dynamic partition pruning: the partition values a join's other side
- * holds), before the batch plans its splits.
+ * A configured Strata scan. Spark may prune its partitions at run time (dynamic partition pruning)
+ * before the batch plans its splits.
  */
 final class StrataScan
         implements NarrowableScan,
@@ -79,28 +78,27 @@ final class StrataScan
     /** What {@link #narrowedTo} added, for EXPLAIN ("" when nothing). */
     private final String narrowing;
 
-    /** The pushed text match, or null. */
+    /** Nullable. */
     private final TextMatchPushdown textMatch;
 
-    /** The text match's matching rows per bucket, found once for every batch of this scan. */
+    /** Per bucket, found once for every batch of this scan. */
     private final Map<String, PkFullTextSearcher.BucketMatches> textMatches =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     private StrataBatch batch;
 
-    /** How the scan reads its splits, built once: its statistics and its batch plan with it. */
+    /** Built once: statistics and the batch plan with it. */
     private SplitReaders readers;
 
-    /** The columns the splits are read with: the projection, plus the text of an exact match. */
+    /** The projection, plus the text column of an exact match. */
     private final int[] readProjection;
 
     /** The text column's position in {@link #readProjection} for an exact match, else -1. */
     private final int textOrdinal;
 
-    /** The splits, planned once for the statistics Spark asks for and the batch that reads them. */
+    /** Planned once for both the statistics and the batch. */
     private List<Split> splits;
 
-    /** {@code narrowing}: what {@link #narrowedTo} added, "" for a scan as built. */
     StrataScan(
             String tableName,
             FileStoreTable table,
@@ -124,7 +122,7 @@ final class StrataScan
         this.textMatch = textMatch;
         this.keyColumns = keyColumns;
         if (textMatch != null && textMatch.exact()) {
-            // An exact scan matches the rows it reads whole itself: they need the text column.
+            // An exact scan matches rows it reads whole itself, so it needs the text column.
             int text = table.rowType().getFieldIndex(textMatch.column());
             int at =
                     java.util.stream.IntStream.range(0, projection.length)
@@ -178,8 +176,7 @@ final class StrataScan
     }
 
     /**
-     * The table and columns this scan reads when it does nothing but prune (columns, and predicates
-     * Spark evaluates again above it): no map pushdown, text match or limit; else null.
+     * This scan when it does nothing but prune (no map pushdown, text match or limit), else null.
      */
     PlainScan plain() {
         if (limit != null || !mapPushdown.isEmpty() || textMatch != null) {
@@ -215,10 +212,8 @@ final class StrataScan
     }
 
     /**
-     * The partition columns the scan returns (Spark resolves each against the scan's output) and
-     * whose predicates reach Paimon ({@link SparkPredicates#pushable}), so that Spark can prune
-     * partitions at run time by a join's keys; none under a pushed limit (a filter below it would
-     * change which rows the limit keeps).
+     * Returned partition columns whose predicates reach Paimon ({@link SparkPredicates#pushable});
+     * none under a pushed limit, since a filter below it would change which rows it keeps.
      */
     @Override
     public NamedReference[] filterAttributes() {
@@ -233,10 +228,8 @@ final class StrataScan
     }
 
     /**
-     * Adds Spark's runtime filters on partition columns (IN lists of the partition values a join
-     * can meet) to the predicates the splits are planned with; Spark then asks for the batch again,
-     * so the splits, readers and batch planned so far are dropped. A filter Paimon cannot take is
-     * left to Spark, which still filters the join.
+     * Adds runtime partition filters to the planning predicates and drops what was planned: Spark
+     * asks for the batch again. Filters Paimon cannot take are left to Spark.
      */
     @Override
     public synchronized void filter(
@@ -254,18 +247,14 @@ final class StrataScan
         }
     }
 
-    /** The map pushdown this scan applies (selected keys restricted to the columns it reads). */
     MapPushdown mapPushdown() {
         return mapPushdown;
     }
 
     /**
-     * Rows and bytes, so Spark can size joins (broadcast a small table) instead of taking every
-     * Strata table for the largest size there is. Rows are Paimon's: the snapshot's total record
-     * count for a scan of the latest snapshot without partition filters (one small file, where
-     * planning the splits would read every manifest for statements that may not scan at all, such
-     * as a join answered from search hits); otherwise the planned splits' counts, merged where
-     * Paimon knows them. Bytes are rows times the read columns' default widths.
+     * Lets Spark size joins. Rows: the snapshot's total record count for an unfiltered scan of the
+     * latest snapshot (avoids planning, which reads every manifest), else the planned splits'
+     * counts. Bytes: rows times the read columns' default widths.
      */
     @Override
     public Statistics estimateStatistics() {
@@ -297,16 +286,11 @@ final class StrataScan
     }
 
     /**
-     * {@code bucket(N, key)} when Spark may join on it without a shuffle: with {@code
-     * spark.sql.sources.v2.bucketing.enabled}, a fixed-bucket table with Paimon's default bucket
-     * function and a one-column bucket key (Spark's bucket transform takes one column) of a type
-     * {@link BucketTransformFunction#supports}, which the scan returns. Decided without planning
-     * splits (a statement Strata answers from search hits never runs its scans, and planning reads
-     * manifests); whether Spark may group by it is decided when the splits are planned: only when
-     * every bucket is one split are they keyed by bucket ({@link StrataBatch}), since Spark reads
-     * the splits of one key in one task, which would cost a partitioned table's scan, or one with
-     * buckets larger than a split, its parallelism. A pushed text match reads through other input
-     * partitions and reports nothing.
+     * {@code bucket(N, key)} for storage-partitioned joins: a fixed-bucket table with Paimon's
+     * default bucket function and a returned one-column key of a type {@link
+     * BucketTransformFunction#supports}. Decided without planning splits; splits are keyed by
+     * bucket only when each bucket is one split ({@link StrataBatch}), since Spark reads one key's
+     * splits in one task. A pushed text match reports nothing.
      */
     @Override
     public Partitioning outputPartitioning() {
@@ -322,7 +306,7 @@ final class StrataScan
                 buckets);
     }
 
-    /** The table's bucket count when the scan reports its bucketing (see above), else null. */
+    /** The bucket count when the scan reports its bucketing, else null. */
     private Integer bucketKeyed() {
         BucketSpec spec = table.bucketSpec();
         if (!SQLConf.get().v2BucketingEnabled()
@@ -344,9 +328,8 @@ final class StrataScan
     }
 
     /**
-     * The rows this scan returns when Paimon knows every split's merged row count (nothing left to
-     * merge, deletion vectors applied), else null. For a scan without predicates, limit, map or
-     * text pushdown: the caller checks.
+     * The row count when Paimon knows every split's merged count, else null. Only valid without
+     * predicates, limit, map or text pushdown; the caller checks.
      */
     Long knownRowCount() {
         long total = 0;
@@ -368,8 +351,7 @@ final class StrataScan
             try {
                 splits = readers().get(SplitReadMode.PLAIN).newScan().plan().splits();
             } catch (RuntimeException e) {
-                // Paimon's planning errors rarely name the damaged snapshot, manifest or index
-                // file.
+                // Paimon's planning errors rarely name the damaged file.
                 throw TableDiagnosis.explain(tableName, table, "plan a scan of", e);
             }
         }
@@ -407,10 +389,7 @@ final class StrataScan
         return readers;
     }
 
-    /**
-     * One batch until {@link #filter} changes what it plans: Spark may ask again (after runtime
-     * filtering, for its reader factory) and the driver metrics report the batch that planned.
-     */
+    /** Cached until {@link #filter}: driver metrics report the batch that planned. */
     @Override
     public synchronized Batch toBatch() {
         if (batch != null) {

@@ -19,10 +19,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Decides what a Strata scan can push into Paimon: the columns it needs, the predicates Paimon can
- * use to skip partitions, files and row groups, and a limit. Every predicate is also returned to
- * Spark for evaluation after the scan, because Paimon uses predicates to prune, not to filter row
- * by row; answers therefore never depend on how much Paimon could skip.
+ * Pushes columns, predicates and a limit into Paimon. Every predicate is also returned to Spark,
+ * because Paimon uses predicates to prune, not to filter row by row.
  */
 public final class StrataScanBuilder
         implements ScanBuilder,
@@ -41,27 +39,19 @@ public final class StrataScanBuilder
     private final MapPushdown mapPushdown;
     private TextMatchPushdown textMatch;
 
-    /**
-     * Whether {@link #knownCount} was decided: the count the driver has without reading (null:
-     * none).
-     */
+    /** Whether {@link #knownCount} was decided. */
     private boolean countDecided;
 
     private Long knownCount;
 
-    /**
-     * The aggregation pushed: the number of {@code count(*)} it asks for, 0 when none was pushed.
-     */
+    /** The number of {@code count(*)} pushed, 0 when none. */
     private int pushedCounts;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
         this(tableName, table, schema, MapPushdown.none());
     }
 
-    /**
-     * A builder whose scans also apply the map pushdown decided by the optimizer (see {@code
-     * dev.strata.spark.table.MapPushdownTable}).
-     */
+    /** Scans also apply the optimizer's map pushdown. */
     public StrataScanBuilder(
             String tableName, FileStoreTable table, StructType schema, MapPushdown mapPushdown) {
         this.tableName = tableName;
@@ -70,10 +60,7 @@ public final class StrataScanBuilder
         this.mapPushdown = mapPushdown;
     }
 
-    /**
-     * Makes the scan read only rows that can match {@code textMatch} (see {@code
-     * dev.strata.spark.table.TextMatchTable}).
-     */
+    /** Reads only rows that can match {@code textMatch}. */
     public StrataScanBuilder withTextMatch(TextMatchPushdown textMatch) {
         this.textMatch = textMatch;
         return this;
@@ -114,13 +101,9 @@ public final class StrataScanBuilder
     }
 
     /**
-     * Whether the aggregation is {@code count(*)} only and the driver has the count without
-     * reading, so no Spark job runs: an exact text match the indexes answer for every row, or a
-     * scan without filters whose every split Paimon knows the merged row count of (files with
-     * nothing left to merge, deletion vectors applied: append tables, deletion-vector tables,
-     * compacted primary-key tables). Spark only asks when no other filter is left above the scan.
-     * Anything else (predicates, map-key pushdowns, files no index searched, splits that still
-     * merge rows) is aggregated by Spark over the scan's rows.
+     * Only {@code count(*)} the driver knows without reading: an exact text match the indexes
+     * answer for every row, or an unfiltered scan whose every split has a known merged row count.
+     * Anything else is aggregated by Spark.
      */
     @Override
     public boolean supportCompletePushDown(Aggregation aggregation) {
@@ -148,7 +131,7 @@ public final class StrataScanBuilder
         return true;
     }
 
-    /** The scan's row count when the driver knows it without reading (see above), else null. */
+    /** Null when the driver does not know it without reading. */
     private Long knownCount() {
         if (!countDecided) {
             countDecided = true;

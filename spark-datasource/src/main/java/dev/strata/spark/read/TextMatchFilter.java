@@ -9,10 +9,8 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
- * The rows of an exact text-match scan that it reads other than by position (files no index
- * searched, splits that merge rows): only those whose text matches every query, matched one by one
- * exactly as Spark's {@code text_match} would ({@link TextMatcher}, the index's analyzer), then cut
- * to the scan's columns when the text column was read only for matching.
+ * Filters rows an exact text-match scan reads other than by position, exactly as Spark's {@code
+ * text_match} would, dropping a text column read only for matching.
  */
 final class TextMatchFilter implements PartitionReader<InternalRow> {
 
@@ -22,11 +20,7 @@ final class TextMatchFilter implements PartitionReader<InternalRow> {
     private final int arity;
     private InternalRow current;
 
-    /**
-     * @param rows rows with the text at {@code textOrdinal}
-     * @param arity the number of leading fields returned (the text column is dropped when it is
-     *     beyond them)
-     */
+    /** {@code arity}: leading fields returned. */
     TextMatchFilter(
             PartitionReader<InternalRow> rows,
             int textOrdinal,
@@ -61,7 +55,6 @@ final class TextMatchFilter implements PartitionReader<InternalRow> {
         return true;
     }
 
-    /** The row without its last field, the text column read for matching only. */
     private InternalRow cut(InternalRow row) {
         Object[] values = new Object[arity];
         for (int i = 0; i < arity; i++) {

@@ -6,18 +6,11 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The {@code text_match(column, 'query')} conjuncts the optimizer pushed into one scan of a
- * full-text indexed Strata table (module spark-catalyst-rules decides them). The scan reads only
- * the rows that match all of the queries, found in the bucket's archives and, with {@link
- * #fresh()}, in files no current archive covers, indexed at query time.
- *
- * <p>Without {@link #matchers()} it is advisory like {@link MapPushdown}: Spark keeps its Filter
- * above the scan and evaluates every {@code text_match} per row, so answers never depend on how
- * much the scan skips. With them the scan is exact: it returns only rows that match every query, so
- * the optimizer drops the conjuncts whose index answer is exact ({@code TextMatcher#exactInIndex})
- * from Spark's Filter. Rows the indexes answer are read by position; every other row the scan reads
- * (files no index searched, splits that merge rows) is matched by the scan itself with these
- * matchers, as Spark would have. Immutable and serializable.
+ * The {@code text_match(column, 'query')} conjuncts pushed into one scan of a full-text indexed
+ * table; the scan reads only rows matching all of them ({@link #fresh()}: also indexing uncovered
+ * files at query time). Without {@link #matchers()} it is advisory: Spark keeps its Filter. With
+ * them the scan is exact and matches rows the indexes do not answer itself, so the optimizer may
+ * drop conjuncts whose index answer is exact.
  */
 public final class TextMatchPushdown implements Serializable {
 
@@ -28,18 +21,14 @@ public final class TextMatchPushdown implements Serializable {
     private final boolean fresh;
     private final List<TextMatcher> matchers;
 
-    /** An advisory pushdown (Spark keeps evaluating every query); see the other constructor. */
+    /** Advisory. */
     public TextMatchPushdown(String column, List<String> queries, boolean fresh) {
         this(column, queries, fresh, List.of());
     }
 
     /**
-     * @param column the table's full-text indexed column
-     * @param queries full-text queries (Lucene classic syntax or Paimon's JSON DSL), all of which a
-     *     row matches
-     * @param fresh whether files no current archive covers are indexed at query time (else read
-     *     whole)
-     * @param matchers empty (advisory), or one matcher per query, in order: the scan is then exact
+     * {@code queries}: Lucene classic syntax or Paimon's JSON DSL; {@code matchers}: empty
+     * (advisory) or one per query, making the scan exact.
      */
     public TextMatchPushdown(
             String column, List<String> queries, boolean fresh, List<TextMatcher> matchers) {
@@ -77,19 +66,16 @@ public final class TextMatchPushdown implements Serializable {
         return fresh;
     }
 
-    /**
-     * Whether the scan returns only rows matching every query (Spark does not re-evaluate them).
-     */
+    /** Whether the scan returns only rows matching every query. */
     public boolean exact() {
         return !matchers.isEmpty();
     }
 
-    /** One matcher per query when {@link #exact()}, else empty. */
     List<TextMatcher> matchers() {
         return matchers;
     }
 
-    /** EXPLAIN text, e.g. {@code [body: disk AND failure]}. */
+    /** EXPLAIN text. */
     String describe() {
         return queries.stream()
                 .map(q -> column + ": " + q)

@@ -15,20 +15,12 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 
-/**
- * Reads a {@link TextMatchInputPartition}: the matching rows of each file by position (the
- * projected columns only, deletion vectors applied; with no column, as many empty rows without
- * reading), then the files read whole through {@code rest}.
- */
+/** Reads matching rows by position, then the files read whole through {@code rest}. */
 final class TextMatchReader implements PartitionReader<InternalRow> {
 
     private static final InternalRow EMPTY = new GenericInternalRow(0);
 
-    /**
-     * Rows of one file read by position at a time: a common term matches most of a file, and
-     * holding all its selected rows (Paimon's and Spark's copies) would take a task's memory with
-     * the file's size.
-     */
+    /** Bounds memory: a common term matches most of a file. */
     static final int POSITIONS_PER_READ = 4096;
 
     private final String tableName;
@@ -88,13 +80,11 @@ final class TextMatchReader implements PartitionReader<InternalRow> {
         return false;
     }
 
-    /** The live rows at {@code positions} (ascending) of data file {@code file}. */
+    /** {@code positions} ascending. */
     private List<InternalRow> read(String file, long[] positions) {
         List<String> columns = readType.getFieldNames();
         if (columns.isEmpty()) {
-            // No column wanted (count(*)): the positions are live rows already (deletion vectors
-            // applied when
-            // they were matched), so nothing is read, not even the table.
+            // No column (count(*)): the positions are live rows already, so nothing is read.
             return java.util.Collections.nCopies(positions.length, EMPTY);
         }
         if (searcher == null) {

@@ -22,27 +22,12 @@ import org.apache.paimon.utils.RoaringBitmap32;
 import org.apache.spark.sql.connector.read.InputPartition;
 
 /**
- * Turns a scan's planned splits into input partitions that read only the rows a pushed {@link
- * TextMatchPushdown} can match. Planned on the driver, once per (snapshot, partition, bucket):
- * {@link PkFullTextSearcher#matches} finds the matching row positions of every file above level 0
- * (archives, plus files indexed at query time). Then, for a split whose files Paimon reads one by
- * one with their deletion vectors ({@link DataSplit#rawConvertible()}, every split of a
- * deletion-vector table), so each returned row is one physical row of one file:
- *
- * <ul>
- *   <li>a file with no matching row is not read;
- *   <li>a file with matches is read by those positions only (the Parquet reader skips the pages
- *       that hold none of them), unless they are more than half of its rows and the scan is not
- *       exact: then it is read whole, streaming, which costs no more;
- *   <li>a file whose rows were not searched (no current archive and fresh indexing off) is read
- *       whole;
- *   <li>a split with nothing left is dropped.
- * </ul>
- *
- * Splits that merge rows (not raw-convertible) are read as they are. Rows read other than by
- * position are filtered afterwards (by Spark, or by the scan when it is exact), so this only
- * decides what is read. The matches of a bucket are found once per scan ({@code matchesByBucket} is
- * kept by the scan: Spark may plan a scan's batch more than once).
+ * Turns planned splits into input partitions that read only rows a pushed {@link TextMatchPushdown}
+ * can match, using {@link PkFullTextSearcher#matches} once per bucket on the driver. In
+ * raw-convertible splits a file without matches is skipped, one with matches is read by position
+ * (whole when over half its rows match and the scan is not exact), an unsearched file is read
+ * whole, and an empty split is dropped. Merging splits are read as they are. Rows not read by
+ * position are filtered afterwards, so this only decides what is read.
  */
 final class TextMatchSplits {
 
@@ -63,7 +48,7 @@ final class TextMatchSplits {
             Map<String, PkFullTextSearcher.BucketMatches> matchesByBucket) {
         TextMatchSplits out = new TextMatchSplits();
         PkFullTextSearcher searcher = PkFullTextSearcher.create(table);
-        // The buckets' matches, found on the driver's processors in parallel.
+        // Found in parallel on the driver.
         Map<String, DataSplit> missing = new LinkedHashMap<>();
         for (Split split : splits) {
             if (searchable(split) && !matchesByBucket.containsKey(bucketKey((DataSplit) split))) {
@@ -105,8 +90,7 @@ final class TextMatchSplits {
                     out.filesSkipped++;
                 } else {
                     out.rowsMatched += found.getCardinality();
-                    // An exact scan reads by position: reading whole, it would have to match every
-                    // row itself.
+                    // Read whole, an exact scan would have to match every row itself.
                     if (!pushdown.exact() && found.getCardinality() * 2 > file.rowCount()) {
                         whole.add(file.fileName());
                     } else {
@@ -136,10 +120,8 @@ final class TextMatchSplits {
     }
 
     /**
-     * The number of rows an exact scan of {@code splits} returns, found without planning what to
-     * read, or null when some row would not be answered by position (a split that merges rows, a
-     * file no index searched): then the caller reads. Per (partition, bucket), {@link
-     * PkFullTextSearcher#count} counts the rows of the files the splits read.
+     * The row count of an exact scan without reading, or null when some row is not answered by
+     * position (a merging split, an unsearched file).
      */
     static Long count(
             String tableName,
@@ -193,7 +175,7 @@ final class TextMatchSplits {
         return total;
     }
 
-    /** A split read file by file (raw-convertible, batch), so its rows can be found by position. */
+    /** Read file by file, so its rows can be found by position. */
     private static boolean searchable(Split split) {
         return split instanceof DataSplit
                 && ((DataSplit) split).rawConvertible()

@@ -16,18 +16,14 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * Searches one (partition, bucket) of a snapshot and turns its top-k hits into Spark rows of the
- * requested columns (plus {@code _score}), reading each hit's row by file position. Used by
- * executor tasks and by the driver-side search alike.
- */
+/** Searches one bucket and turns its top-k hits into Spark rows, on executors or the driver. */
 final class BucketSearch {
 
     private static final Logger LOG = LoggerFactory.getLogger(BucketSearch.class);
 
     private BucketSearch() {}
 
-    /** The rows found in one bucket and how many of its rows no current archive covers. */
+    /** Also how many of its rows no current archive covers. */
     static final class Found {
         final List<InternalRow> rows;
         final long unsearchableRows;
@@ -72,12 +68,11 @@ final class BucketSearch {
                 result.rowsIndexedAtQueryTime());
     }
 
-    /** What one bucket's search runs. */
     interface Search {
         PkFullTextSearcher.BucketResult run() throws IOException;
     }
 
-    /** The top-k hits {@code search} finds in one bucket, with a warning for unsearched rows. */
+    /** Warns of unsearched rows. */
     static PkFullTextSearcher.BucketResult hits(
             String tableName, int bucket, boolean fresh, Search search) {
         try {
@@ -101,12 +96,7 @@ final class BucketSearch {
         }
     }
 
-    /**
-     * The rows behind {@code hits} of one bucket ({@link PkFullTextSearcher.PreparedBucket#rows}:
-     * from the keys the hits carry when only primary-key and partition columns are asked for, else
-     * read by file position): the requested columns (plus {@code _score}); a hit whose row the
-     * snapshot deleted is left out.
-     */
+    /** A hit whose row the snapshot deleted is left out. */
     static List<InternalRow> rows(
             String tableName,
             FileStoreTable table,

@@ -7,21 +7,17 @@ import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.connector.read.Scan;
 
 /**
- * A {@code full_text_search} answered on the driver. Besides its rows it can give the rows its hits
- * have in a scan of the searched table, so that a join back to the table by primary key is answered
- * from the hits instead of by reading the table.
+ * A {@code full_text_search} answered on the driver; a join back to the table by primary key can be
+ * answered from its hits instead of reading the table.
  */
 public interface DriverSearch extends LocalScan {
 
-    /** The searched table's primary-key columns (partition columns included). */
+    /** Partition columns included. */
     List<String> primaryKeys();
 
     /**
-     * The rows of this search's hits (those {@link #rows()} returns) with the columns of {@code
-     * scan}, in its order, when they are exactly the rows {@code scan} returns for the hits'
-     * primary keys: {@code scan} is a Strata scan of the searched table that only prunes and reads
-     * the snapshot the search read, and the search found every live row of its buckets in current
-     * archives (none indexed at query time, none left out). Empty otherwise.
+     * The hits' rows with {@code scan}'s columns, when exactly what {@code scan} returns for their
+     * keys: a pruning-only scan of the searched snapshot, all rows found in current archives.
      */
     Optional<InternalRow[]> hitRowsIn(Scan scan);
 }

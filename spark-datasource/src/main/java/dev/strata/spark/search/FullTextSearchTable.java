@@ -15,16 +15,12 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The result of {@code full_text_search(table, column, query, k[, where])} as a readable table: the
- * searched table's columns plus {@code _score DOUBLE}. Scanning it returns each selected
- * (partition, bucket)'s top-k live rows, searched in one Spark task per bucket, or on the driver
- * without a job when few buckets are selected ({@code spark.sql.strata.search.driverMaxBuckets},
- * default 16); the function's plan sorts by score and keeps k rows, so the global top-k is merged
- * on the driver.
+ * {@code full_text_search(table, column, query, k[, where])}: the table's columns plus {@code
+ * _score DOUBLE}. Each bucket's top k rows come from one task per bucket, or from the driver for
+ * few buckets; the function's plan then keeps the global top k.
  */
 public final class FullTextSearchTable implements SupportsRead {
 
-    /** The score column appended to the table's columns. */
     public static final String SCORE = "_score";
 
     private final String tableName;
@@ -44,12 +40,7 @@ public final class FullTextSearchTable implements SupportsRead {
         this.schema = SparkTypes.toSpark(table.rowType()).add(SCORE, DataTypes.DoubleType, false);
     }
 
-    /**
-     * Checks the arguments and builds the search table.
-     *
-     * @throws org.apache.spark.sql.AnalysisException (unchecked here) naming the table, the column,
-     *     and what is allowed
-     */
+    /** Throws an AnalysisException naming the table, the column and what is allowed. */
     public static FullTextSearchTable create(
             String tableName,
             FileStoreTable table,
@@ -87,7 +78,7 @@ public final class FullTextSearchTable implements SupportsRead {
                             tableName, column, k));
         }
         try {
-            // parse now: a bad query or a field other than the column fails the statement here
+            // A bad query fails the statement here.
             PkFullTextIndex.matcher(table, query);
         } catch (IllegalArgumentException e) {
             throw StrataErrors.analysis(e.getMessage(), e);

@@ -16,12 +16,8 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A search of few buckets answered on the driver, without a Spark job: the buckets are searched on
- * the driver's processors in parallel ({@link ParallelBuckets}), then only the rows of the global
- * top-k hits (and of hits tied with the k-th) are read (archives stay open in the driver's {@link
- * dev.strata.index.archive.OpenArchives} between queries) and the rows handed to Spark as a local
- * relation. Searches of more buckets than {@code spark.sql.strata.search.driverMaxBuckets} allows
- * run as executor tasks ({@link FullTextScan}).
+ * A search of few buckets answered on the driver without a Spark job: buckets are searched in
+ * parallel, then only the rows of the global top-k hits (and ties with the k-th) are read.
  */
 final class LocalFullTextScan implements DriverSearch {
 
@@ -29,10 +25,9 @@ final class LocalFullTextScan implements DriverSearch {
     private final SearchPlan plan;
     private InternalRow[] rows;
 
-    /** The hits whose rows {@link #rows} read, per bucket of the plan. */
+    /** Per bucket of the plan. */
     private List<List<SearchHit>> kept;
 
-    /** Whether every bucket's live rows were searched in current archives only. */
     private boolean archivedOnly;
 
     LocalFullTextScan(SearchRequest request, SearchPlan plan) {
@@ -51,9 +46,8 @@ final class LocalFullTextScan implements DriverSearch {
     }
 
     /**
-     * The k-th best score over every bucket's hits (each bucket's top k), or negative infinity when
-     * there are at most k hits. A hit scoring below it cannot be in the top k, so its row is not
-     * read; hits scoring exactly it are all read, as their primary keys order them.
+     * The k-th best score, or negative infinity with at most k hits. Hits tying it are all read, as
+     * their primary keys order them.
      */
     private static float cut(List<List<SearchHit>> hits, int k) {
         List<Float> scores = new ArrayList<>();
@@ -148,7 +142,7 @@ final class LocalFullTextScan implements DriverSearch {
         return Optional.of(found.toArray(new InternalRow[0]));
     }
 
-    /** Whether {@code other} is the searched table (same branch) read at the search's snapshot. */
+    /** The searched table and branch, at the search's snapshot. */
     private boolean readsSearchedSnapshot(FileStoreTable other) {
         FileStoreTable searched = request.table;
         if (!other.location().equals(searched.location())

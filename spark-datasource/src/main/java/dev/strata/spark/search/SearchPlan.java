@@ -21,10 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The snapshot a search reads and its (partition, bucket)s that hold files and match {@code where}.
- * Rows parked in a postpone-bucket table's bucket -2 are searched like a bucket of their partition
- * (indexed at query time) when the search is fresh and the table supports it; otherwise they are
- * not searchable (a warning says how many).
+ * The snapshot a search reads and its non-empty buckets matching {@code where}. Postpone rows
+ * (bucket -2) are indexed at query time when the search is fresh and the table supports it, else
+ * unsearchable (with a warning).
  */
 final class SearchPlan implements Serializable {
 
@@ -35,17 +34,10 @@ final class SearchPlan implements Serializable {
     final long snapshotId;
     final List<BucketSearchPartition> buckets;
 
-    /**
-     * BM25 statistics of everything the search reads, so scores of all buckets are comparable
-     * (null: none).
-     */
+    /** Over everything the search reads, so scores of all buckets are comparable; nullable. */
     final CorpusStats stats;
 
-    /**
-     * Each bucket of {@link #buckets} as the driver classified it for the statistics, so a search
-     * on the driver reads the same files without classifying them again (null once serialized: an
-     * executor task prepares its own bucket).
-     */
+    /** Reused by a driver-side search; null once serialized (executors prepare their own). */
     private final transient List<PkFullTextSearcher.PreparedBucket> prepared;
 
     private SearchPlan(
@@ -59,7 +51,6 @@ final class SearchPlan implements Serializable {
         this.prepared = prepared;
     }
 
-    /** The {@code i}-th bucket as prepared while planning (on the driver only). */
     PkFullTextSearcher.PreparedBucket prepared(int i) {
         if (prepared == null) {
             throw new IllegalStateException(
@@ -73,11 +64,7 @@ final class SearchPlan implements Serializable {
         return prepared.get(i);
     }
 
-    /**
-     * Plans the search and sums the BM25 statistics of the query's terms over every selected bucket
-     * (their archives and, with {@code fresh}, the rows indexed at query time; on the driver, whose
-     * rows indexed here are reused by a driver-side search of the same snapshot).
-     */
+    /** Plans the search and sums the query terms' BM25 statistics over every selected bucket. */
     static SearchPlan of(
             String tableName, FileStoreTable table, String where, String query, boolean fresh) {
         PartitionSelector.check(table, tableName, where);
@@ -94,8 +81,7 @@ final class SearchPlan implements Serializable {
                 continue;
             }
             if (e.bucket() == BucketMode.POSTPONE_BUCKET && !searchParked) {
-                // Rows of a postpone-bucket table not yet moved to a real bucket: no archive covers
-                // them.
+                // No archive covers postpone rows.
                 parked += e.recordCount();
             } else if (e.bucket() >= 0 || e.bucket() == BucketMode.POSTPONE_BUCKET) {
                 entries.add(e);
@@ -124,7 +110,7 @@ final class SearchPlan implements Serializable {
         List<PkFullTextSearcher.PreparedBucket> prepared = new ArrayList<>();
         CorpusStats stats = CorpusStats.empty();
         try {
-            // One pass per bucket: classify it, then sum the statistics of what was classified.
+            // One pass per bucket: classify, then sum.
             for (Map.Entry<PkFullTextSearcher.PreparedBucket, CorpusStats> e :
                     ParallelBuckets.map(
                             buckets,

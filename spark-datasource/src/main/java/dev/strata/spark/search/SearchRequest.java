@@ -7,10 +7,7 @@ import java.util.List;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.types.StructType;
 
-/**
- * One {@code full_text_search} call after column pruning: what to search and which columns to
- * return.
- */
+/** One {@code full_text_search} call after column pruning. */
 final class SearchRequest implements Serializable {
 
     private static final long serialVersionUID = 1L;
@@ -21,19 +18,13 @@ final class SearchRequest implements Serializable {
     final int k;
     final String where;
 
-    /**
-     * The table columns to return, in order; {@code _score} follows them when {@link #score} is
-     * set.
-     */
+    /** {@code _score} follows them when {@link #score} is set. */
     final List<String> columns;
 
     final boolean score;
     final StructType readSchema;
 
-    /**
-     * Whether rows no current archive covers are indexed at query time ({@link
-     * dev.strata.spark.config.SessionSettings#SEARCH_FRESH}).
-     */
+    /** Index rows no current archive covers at query time. */
     final boolean fresh;
 
     SearchRequest(
@@ -57,7 +48,6 @@ final class SearchRequest implements Serializable {
         this.readSchema = readSchema;
     }
 
-    /** The hit rows of one bucket of the planned snapshot. */
     BucketSearch.Found search(SearchPlan plan, BucketSearchPartition bucket) {
         return BucketSearch.run(
                 tableName,
@@ -73,10 +63,7 @@ final class SearchRequest implements Serializable {
                 fresh);
     }
 
-    /**
-     * The top-k hits of the {@code i}-th bucket of the plan, searched in what the driver classified
-     * while planning (see {@link SearchPlan#prepared}).
-     */
+    /** Searched in what the driver classified while planning. */
     PkFullTextSearcher.BucketResult hits(SearchPlan plan, int i) {
         PkFullTextSearcher.PreparedBucket prepared = plan.prepared(i);
         return BucketSearch.hits(
@@ -86,16 +73,11 @@ final class SearchRequest implements Serializable {
                 () -> prepared.search(query, k, plan.stats));
     }
 
-    /**
-     * The rows of {@code hits}, all of the {@code i}-th bucket of the plan, as prepared: the
-     * requested columns and score.
-     */
     List<org.apache.spark.sql.catalyst.InternalRow> rows(
             SearchPlan plan, int i, List<SearchHit> hits) {
         return rows(plan, i, hits, columns, score);
     }
 
-    /** The rows of {@code hits} of the {@code i}-th bucket with other columns of the table. */
     List<org.apache.spark.sql.catalyst.InternalRow> rows(
             SearchPlan plan, int i, List<SearchHit> hits, List<String> columns, boolean score) {
         return BucketSearch.rows(

@@ -10,19 +10,16 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
 
 /**
- * Spark's per-statement options ({@code WITH (...)}, {@code spark.read.option(...)}, {@code
- * writeTo(t).option(...)}) as Paimon dynamic options of one read or write. Only options that choose
- * what to read or how to lay out what is written are taken: one that changes how the table's rows
- * are stored or merged (a bucket count, deletion vectors, the merge engine) would make a write
- * corrupt the table and a read answer wrongly, so it is refused naming ALTER TABLE instead.
+ * Spark's per-statement options as Paimon dynamic options. Options that change how rows are stored
+ * or merged (bucket count, deletion vectors, merge engine) would corrupt writes and mislead reads,
+ * so they are refused in favour of ALTER TABLE.
  */
 final class DynamicOptions {
 
-    /** Keys (exact, or prefixes ending in '.') a read may set. */
+    /** Exact keys, or prefixes ending in '.'. */
     private static final List<String> READ =
             List.of("scan.", "incremental-between", "source.split.", "read.batch-size");
 
-    /** Keys (exact, or prefixes ending in '.') a write may set. */
     private static final List<String> WRITE =
             List.of(
                     "write-only",
@@ -90,8 +87,7 @@ final class DynamicOptions {
             }
         }
         try {
-            // The statement's columns are the table's as Spark resolved them, also for a read of
-            // an older snapshot: Paimon reads that snapshot's files into them by field id.
+            // Spark resolved the current columns; Paimon maps older files into them by field id.
             return table.copyWithoutTimeTravel(new HashMap<>(options));
         } catch (RuntimeException e) {
             throw refused(doing, options, StrataErrors.rootMessage(e), e);

@@ -9,12 +9,8 @@ import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A Strata table as read by one query, carrying a pushdown the optimizer decided for its scan:
- * everything but the scan builder is the wrapped table's. Two wrappers are equal when they wrap the
- * same table with equal pushdowns, so Spark's plan comparisons treat a re-applied rule as no
- * change.
- *
- * @param <P> the pushdown carried
+ * A Strata table carrying a pushdown the optimizer decided for its scan. Equal when wrapping the
+ * same table with equal pushdowns, so a re-applied rule is no plan change.
  */
 public abstract class PushdownTable<P> implements SupportsRead {
 
@@ -26,7 +22,6 @@ public abstract class PushdownTable<P> implements SupportsRead {
         this.pushdown = Objects.requireNonNull(pushdown, "pushdown");
     }
 
-    /** The wrapped table. */
     SupportsRead wrapped() {
         return table;
     }

@@ -43,10 +43,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A Paimon table seen through Spark: schema, partitioning, options as properties, batch read and
- * write, row-level DELETE / UPDATE / MERGE INTO and partition drops by DELETE (see {@link
- * RowLevelStatements}), {@code SHOW PARTITIONS}, {@code ALTER TABLE ... DROP PARTITION} and {@code
- * TRUNCATE TABLE ... PARTITION}.
+ * A Paimon table seen through Spark; row-level statements go through {@link RowLevelStatements}.
  */
 public final class StrataTable
         implements SupportsRead,
@@ -68,17 +65,15 @@ public final class StrataTable
                 ColumnDefaults.withDefaults(SparkTypes.toSpark(table.rowType()), table.rowType());
     }
 
-    /** The Paimon table (with any time-travel options of this load). */
+    /** With any time-travel options of this load. */
     public FileStoreTable paimonTable() {
         return table;
     }
 
-    /** The Spark identifier this table was loaded with. */
     public Identifier identifier() {
         return ident;
     }
 
-    /** The catalog this table was loaded from. */
     public String catalogName() {
         return catalogName;
     }
@@ -125,12 +120,7 @@ public final class StrataTable
         return new StrataScanBuilder(name(), readTable(options), schema);
     }
 
-    /**
-     * The table a read with Spark's read options ({@code WITH (...)} in SQL, {@code
-     * spark.read.option(...)}) scans: the options as Paimon dynamic options, so Paimon's planner
-     * applies its scan options (time travel, incremental reads, split sizes) as in any Paimon
-     * engine.
-     */
+    /** Spark read options become Paimon dynamic options, as in any Paimon engine. */
     public FileStoreTable readTable(CaseInsensitiveStringMap options) {
         if (options == null || options.isEmpty()) {
             return table;
@@ -188,7 +178,6 @@ public final class StrataTable
         return SparkTypes.toSpark(partitionType());
     }
 
-    /** The partitions of the table's snapshot whose {@code names} columns equal {@code ident}. */
     @Override
     public InternalRow[] listPartitionIdentifiers(String[] names, InternalRow ident) {
         StructType partitionSchema = partitionSchema();
@@ -217,10 +206,7 @@ public final class StrataTable
         return dropPartitions(new InternalRow[] {ident});
     }
 
-    /**
-     * Drops {@code idents} in one snapshot (an OVERWRITE that writes no data file, as a DELETE over
-     * partition columns does). Spark has already refused or left out partitions that do not exist.
-     */
+    /** In one OVERWRITE snapshot; Spark has already handled partitions that do not exist. */
     @Override
     public boolean dropPartitions(InternalRow[] idents) {
         if (idents.length == 0) {

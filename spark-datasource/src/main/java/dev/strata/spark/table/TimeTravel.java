@@ -17,14 +17,10 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.snapshot.TimeTravelUtil;
 
 /**
- * Copies of a table with dynamic options that may travel to an older snapshot. Paimon reads an
- * older snapshot with the fields of that snapshot's schema and the table's current options, and
- * checks the two together; options that name columns ({@code fields.<column>.*}, {@code
- * sequence.field}, {@code bucket-key}, the full-text index's column) name them as they are now, so
- * after a column was renamed (or added) every read of an earlier snapshot failed with "Field ...
- * can not be found in table schema". The names are translated to the travelled-to schema through
- * the field ids (stable across renames); per-column options of a column the snapshot does not have
- * yet are left out.
+ * Copies of a table with options that may travel to an older snapshot. Paimon checks the current
+ * options against the old schema's fields, so options naming renamed or added columns would fail
+ * ("Field ... can not be found"). Names are translated through field ids; options of columns the
+ * snapshot lacks are left out.
  */
 public final class TimeTravel {
 
@@ -32,14 +28,11 @@ public final class TimeTravel {
 
     private TimeTravel() {}
 
-    /** {@code table.copy(options)}, with column names of options translated as above. */
+    /** {@code table.copy(options)}, with column names translated. */
     public static FileStoreTable copy(FileStoreTable table, Map<String, String> options) {
         return table.copy(translated(table, options));
     }
 
-    /**
-     * The dynamic options to copy {@code table} with so that its options name the target's columns.
-     */
     static Map<String, String> translated(FileStoreTable table, Map<String, String> options) {
         Map<String, String> merged = new HashMap<>(table.options());
         options.forEach(
@@ -100,10 +93,8 @@ public final class TimeTravel {
     }
 
     /**
-     * The comma-separated column {@code names} as the target schema names them ({@code there}: the
-     * {@code current} columns' names in it): null when one of them is a current column the target
-     * does not have; names that are no current column (such as {@code default-aggregate-function})
-     * stay.
+     * {@code names} as the target names them; null when one is a current column the target lacks.
+     * Non-column names stay.
      */
     private static String rename(String names, Set<String> current, Map<String, String> there) {
         List<String> out = new ArrayList<>();

@@ -24,34 +24,27 @@ import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.utils.Pair;
 
 /**
- * The conflict rule Paimon's own commit check lacks for bucketed primary-key tables whose reads
- * skip level 0 (deletion vectors, or the {@code first-row} merge engine).
+ * The conflict rule Paimon's commit check lacks for bucketed primary-key tables whose reads skip
+ * level 0 (deletion vectors, or the {@code first-row} merge engine).
  *
- * <p>Paimon checks that the files a commit deletes still exist, but on a fixed-bucket table it
- * neither checks deletion vectors (its deletion-vector check covers bucket-unaware tables only) nor
- * keeps a deletion-vector index file per data file: a commit's index entries for a bucket replace
- * the bucket's entries. So a compaction planned before a concurrent DELETE drops the DELETE's
- * deletion vectors (the deleted rows return), and a DELETE whose deletion vectors point at files a
- * concurrent compaction rewrote marks rows of files no snapshot reads any more. Strata therefore
- * treats two commits as conflicting when both change the same bucket by removing data files or
- * changing its deletion vectors, and the later one is checked against every snapshot since its
- * writers read the table: see {@link #conflict}.
+ * <p>On fixed-bucket tables Paimon does not check deletion vectors, and a commit's index entries
+ * for a bucket replace the bucket's entries. So a compaction planned before a concurrent DELETE
+ * drops its deletion vectors (deleted rows return), and a DELETE's vectors may point at files a
+ * concurrent compaction rewrote. Two commits therefore conflict when both remove data files or
+ * change deletion vectors of the same bucket; the later is checked against every snapshot since its
+ * writers read the table ({@link #conflict}).
  */
 final class BucketConflicts {
 
     private BucketConflicts() {}
 
-    /** A (partition, bucket). */
     record Bucket(BinaryRow partition, int bucket) {
         Bucket {
             Objects.requireNonNull(partition);
         }
     }
 
-    /**
-     * Whether the rule applies: a primary-key table whose reads skip level 0, so a commit's rows
-     * are only visible once its compaction landed and a compaction's inputs carry deletion vectors.
-     */
+    /** A primary-key table whose reads skip level 0. */
     static boolean applies(FileStoreTable table) {
         CoreOptions options = table.coreOptions();
         return !table.primaryKeys().isEmpty()
@@ -60,8 +53,8 @@ final class BucketConflicts {
     }
 
     /**
-     * The buckets whose data files or deletion vectors the compact increments of {@code messages}
-     * change (archive-only changes do not count: an archive of replaced files is retired as stale).
+     * Buckets whose data files or deletion vectors the compact increments change (archive-only
+     * changes do not count: an archive of replaced files is retired as stale).
      */
     static Set<Bucket> rewritten(List<CommitMessage> messages) {
         Set<Bucket> buckets = new LinkedHashSet<>();
@@ -77,7 +70,7 @@ final class BucketConflicts {
         return buckets;
     }
 
-    /** The files the compact increments of {@code messages} replace, per bucket. */
+    /** The files the compact increments replace, per bucket. */
     static Map<Bucket, Set<String>> inputs(List<CommitMessage> messages) {
         Map<Bucket, Set<String>> inputs = new HashMap<>();
         for (CommitMessage message : messages) {
@@ -110,12 +103,10 @@ final class BucketConflicts {
     }
 
     /**
-     * Why a change of {@code buckets} whose writers read the table at or after snapshot {@code
-     * base} must not land on snapshot {@code latest}, or null when it may: a snapshot of another
-     * commit since {@code base} removed a data file of one of those buckets or changed its deletion
-     * vectors. Only COMPACT and OVERWRITE snapshots can (an APPEND snapshot only adds level-0
-     * files), so without one nothing more is read. A snapshot that expired meanwhile counts as a
-     * conflict: what it changed can no longer be told.
+     * Why a change of {@code buckets} read at or after {@code base} must not land on {@code
+     * latest}, or null: another commit since {@code base} removed a data file of those buckets or
+     * changed their deletion vectors. Only COMPACT and OVERWRITE snapshots can, so only those are
+     * read. An expired snapshot counts as a conflict, since what it changed is unknown.
      */
     static String conflict(
             FileStoreTable table,
@@ -156,8 +147,7 @@ final class BucketConflicts {
         Map<Bucket, Set<String>> vectorsAfter = deletionVectors(table, after, buckets);
         for (Bucket bucket : buckets) {
             Set<String> kept = filesAfter.getOrDefault(bucket, Set.of());
-            // Inputs may be newer than base (writers restore when they start): they must still
-            // be there too.
+            // Inputs may be newer than base (writers restore when they start): they must remain.
             boolean removed =
                     !kept.containsAll(filesBefore.getOrDefault(bucket, Set.of()))
                             || !kept.containsAll(inputs.getOrDefault(bucket, Set.of()));
@@ -177,10 +167,7 @@ final class BucketConflicts {
         return null;
     }
 
-    /**
-     * Whether a snapshot of another commit after {@code since} rewrote files (a COMPACT or
-     * OVERWRITE snapshot): the case in which a failed commit is checked again.
-     */
+    /** Whether another commit's COMPACT or OVERWRITE snapshot landed after {@code since}. */
     static boolean rewrittenSince(FileStoreTable table, String commitUser, long since) {
         Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
         if (latest == null) {

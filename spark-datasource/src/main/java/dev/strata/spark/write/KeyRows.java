@@ -18,11 +18,9 @@ import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * The Paimon rows of a row-level statement's deletes: Spark hands a delete over as its row id (the
- * table's primary-key columns), and the table's merge engine ({@code deduplicate}) removes a key on
- * a {@code -D} row whatever its other fields hold. So a delete row carries the key, nulls in
- * nullable fields and a fixed placeholder (zero, empty string, empty collection, epoch) in NOT NULL
- * fields, which Paimon's writer refuses to leave null. Created on the executor, once per task.
+ * The {@code -D} rows of a row-level statement's deletes, built from Spark's row id (the primary
+ * key). The merge engine ignores non-key fields, so those hold nulls, or a placeholder where NOT
+ * NULL (Paimon's writer refuses nulls there).
  */
 final class KeyRows {
 
@@ -33,10 +31,6 @@ final class KeyRows {
     private final SparkToPaimon keyConverter;
     private final Object[] placeholders;
 
-    /**
-     * @param rowType the table's row type
-     * @param rowIdColumns the columns of Spark's row id rows, in their order
-     */
     KeyRows(String tableName, RowType rowType, List<String> rowIdColumns) {
         this.tableName = tableName;
         this.rowIdNames = List.copyOf(rowIdColumns);
@@ -60,7 +54,6 @@ final class KeyRows {
         }
     }
 
-    /** The {@code -D} row of a key given as Spark's row id row. */
     GenericRow deleteRow(InternalRow rowId) {
         GenericRow key = keyConverter.convert(rowId);
         GenericRow out = new GenericRow(RowKind.DELETE, arity);
@@ -74,11 +67,8 @@ final class KeyRows {
     }
 
     /**
-     * Checks that an updated row keeps the key of the row it replaces. Spark sends an update that
-     * assigns key columns as one update carrying the old key as row id and the new key in the row;
-     * the old key's delete and the new key's insert may belong to buckets that other tasks of the
-     * job write, and one bucket must be written by one task, so such a statement is refused (its
-     * job aborts and leaves nothing behind).
+     * Refuses an update that changes the key: the old key's delete and the new key's insert may
+     * belong to buckets other tasks write, and a bucket must be written by one task.
      */
     void checkSameKey(InternalRow rowId, GenericRow updated) {
         GenericRow key = keyConverter.convert(rowId);

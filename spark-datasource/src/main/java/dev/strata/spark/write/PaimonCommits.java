@@ -34,34 +34,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The one commit-or-clean-up path of every Strata writer and procedure.
  *
- * <p>A Paimon commit of messages that both add files and compact lands as up to two snapshots:
- * first the APPEND (or OVERWRITE) part, then the COMPACT part, each checked for conflicts on its
- * own. So a commit that throws may have landed completely, partly or not at all, and deleting
- * "everything the messages added" after a failure would delete files that a committed snapshot
- * references. Therefore each {@link Commit} uses a commit user of its own, remembers the latest
- * snapshot before it started, and after any failure reads the snapshots written since then to find
- * out which parts landed (Paimon records the commit user in every snapshot). Only the parts that
- * did not land are cleaned up, and even then a file is never deleted if its name is referenced by
- * the latest snapshot, a landed part or a compaction's inputs (a file moved up a level keeps its
- * name).
+ * <p>Paimon lands a commit that both adds and compacts as up to two snapshots (APPEND or OVERWRITE,
+ * then COMPACT), each conflict-checked on its own, so a commit that throws may have landed wholly,
+ * partly or not at all. Each {@link Commit} therefore has its own commit user and a baseline
+ * snapshot, and after a failure reads the snapshots since the baseline to see which parts landed.
+ * Only parts that did not land are cleaned up, and never a file named by the latest snapshot, a
+ * landed part or a compaction's inputs (a file moved up a level keeps its name). Outcomes: all
+ * landed is success (also when Paimon failed afterwards); rows landed but compaction given up
+ * deletes the compaction's files and succeeds; nothing landed deletes every new file and throws
+ * {@link CommitFailedException}.
  *
- * <p>Outcomes:
- *
- * <ul>
- *   <li>everything landed: success, also when Paimon failed afterwards (for example in snapshot
- *       expiry);
- *   <li>the adding part landed but the compaction was given up (another writer compacted or
- *       overwrote the same files): the compaction's new files are deleted and the commit succeeds
- *       with the compaction dropped (the rows are committed; the next compaction of those buckets
- *       merges them);
- *   <li>nothing landed: every new file is deleted and {@link CommitFailedException} says so.
- * </ul>
- *
- * <p>Each commit also owns a pending directory ({@link PendingMessages}) where its tasks record
- * their messages before returning them. An abort cleans up the recorded messages together with the
- * ones it was given, so the files of a task whose message never reached the driver are deleted too;
- * a commit deletes the files of recorded attempts whose messages it did not commit. Both then
- * delete the directory.
+ * <p>Tasks record their messages in the commit's {@link PendingMessages} directory, so an abort
+ * also deletes the files of tasks whose message never reached the driver, and a commit deletes
+ * those of recorded attempts it did not commit.
  */
 public final class PaimonCommits {
 
@@ -73,17 +58,15 @@ public final class PaimonCommits {
     /** Compactions run again for a statement whose compaction conflicted, before it fails. */
     private static final int MAX_RECOMPACTIONS = 10;
 
-    /** The commits of the recordings open on each thread (see {@link #record()}). */
     private static final ThreadLocal<List<Recording>> RECORDINGS =
             ThreadLocal.withInitial(ArrayList::new);
 
     private PaimonCommits() {}
 
     /**
-     * Starts recording the snapshots that commits made on this thread create, until the recording
-     * is closed: how a caller that runs a statement learns the statement's own snapshots, whatever
-     * other writers commit at the same time (Spark commits a statement's writes and runs its
-     * procedures on the thread that runs the statement).
+     * Records the snapshots that commits on this thread create until closed, so a statement learns
+     * its own snapshots despite concurrent writers (Spark commits a statement's writes and runs its
+     * procedures on the statement's thread).
      */
     public static Recording record() {
         Recording recording = new Recording();
@@ -93,8 +76,7 @@ public final class PaimonCommits {
 
     /** The snapshots commits created on one thread while it was open, per table path. */
     public static final class Recording implements AutoCloseable {
-        // A set: a commit that runs another inside it (a compaction run again after a lost race)
-        // reports the inner commit's snapshots again with its own.
+        // A set: a commit that runs another inside it reports the inner snapshots again.
         private final Map<String, TreeSet<Long>> snapshots = new java.util.LinkedHashMap<>();
 
         private Recording() {}
@@ -112,17 +94,14 @@ public final class PaimonCommits {
     }
 
     /**
-     * Starts a commit of {@code table}; {@code overwritePartition} non-null makes it an INSERT
-     * OVERWRITE.
-     *
-     * @param what what is committed, for messages: "the compaction of lake.db.t"
+     * Starts a commit; non-null {@code overwritePartition} makes it an INSERT OVERWRITE. {@code
+     * what} names the commit in messages ("the compaction of lake.db.t").
      */
     public static Commit prepare(
             FileStoreTable table, Map<String, String> overwritePartition, String what) {
         return new Commit(table, overwritePartition, what);
     }
 
-    /** Commits {@code messages} in one Paimon commit (see {@link Commit#commit}). */
     public static Outcome commit(FileStoreTable table, List<CommitMessage> messages, String what) {
         Commit commit;
         try {
@@ -143,17 +122,12 @@ public final class PaimonCommits {
         return commit.commit(messages);
     }
 
-    /**
-     * Deletes what {@code messages} would have added, for messages that were never handed to a
-     * commit (a failed task, a procedure that gave up): data, changelog and index files, never a
-     * compaction input.
-     */
+    /** Deletes the files of messages never handed to a commit, never a compaction input. */
     public static void discard(FileStoreTable table, List<CommitMessage> messages)
             throws IOException {
         cleanUp(table, messages, true, true, Set.of());
     }
 
-    /** What a commit did. */
     public static final class Outcome {
         private final List<Long> snapshots;
         private final boolean compactionDropped;
@@ -163,10 +137,7 @@ public final class PaimonCommits {
             this.compactionDropped = compactionDropped;
         }
 
-        /**
-         * The ids of the snapshots this commit created, oldest first (empty when there was nothing
-         * to commit).
-         */
+        /** Snapshot ids this commit created, oldest first. */
         public List<Long> snapshots() {
             return snapshots;
         }
@@ -198,9 +169,7 @@ public final class PaimonCommits {
         }
     }
 
-    /**
-     * A commit that failed where Strata could not tell whether it landed, so it deleted nothing.
-     */
+    /** Whether the commit landed is unknown, so nothing was deleted. */
     static final class UndeterminedCommitException extends CommitFailedException {
         private static final long serialVersionUID = 1L;
 
@@ -210,10 +179,8 @@ public final class PaimonCommits {
     }
 
     /**
-     * One commit attempt of a job. Created before the job's tasks write (its baseline is the latest
-     * snapshot at that time), then either {@link #commit}ted or {@link #abort}ed; both may be
-     * called in that order (Spark aborts a write whose commit threw), the abort then does nothing
-     * more.
+     * One commit attempt of a job, created before its tasks write (the baseline is the latest
+     * snapshot then). Spark aborts a write whose commit threw, so abort after commit is a no-op.
      */
     public static final class Commit {
         private final FileStoreTable table;
@@ -234,25 +201,16 @@ public final class PaimonCommits {
             this.baseline = latest == null ? 0 : latest;
         }
 
-        /** The commit user recorded in the snapshots this commit creates. */
         public String commitUser() {
             return commitUser;
         }
 
-        /**
-         * Where this commit's tasks record their messages before returning them: the driver's abort
-         * finds the files of tasks whose messages it never got there. Ship it to the tasks; see
-         * {@link PendingMessages}.
-         */
+        /** Ship to the tasks: they record their messages there before returning them. */
         public PendingMessages pending() {
             return pending;
         }
 
-        /**
-         * Commits {@code messages}; see the class comment for the outcomes.
-         *
-         * @throws CommitFailedException when nothing landed (every new file was deleted)
-         */
+        /** See the class comment for the outcomes. */
         public Outcome commit(List<CommitMessage> messages) {
             if (settled) {
                 throw new IllegalStateException(
@@ -263,9 +221,7 @@ public final class PaimonCommits {
             try {
                 return commitOnce(messages);
             } catch (UndeterminedCommitException e) {
-                // Whether the messages landed is unknown: their files and the pending directory
-                // stay for
-                // remove_orphan_files, which decides by what the snapshots reference.
+                // Unknown whether it landed: leave files to remove_orphan_files.
                 settle = false;
                 throw e;
             } finally {
@@ -290,7 +246,6 @@ public final class PaimonCommits {
             return record(commitChecked(messages, rewritten));
         }
 
-        /** One Paimon commit of all parts, under Paimon's own conflict rules only. */
         private Outcome record(Outcome outcome) {
             for (Recording recording : RECORDINGS.get()) {
                 recording
@@ -301,6 +256,7 @@ public final class PaimonCommits {
             return outcome;
         }
 
+        /** One Paimon commit of all parts, under Paimon's own conflict rules only. */
         private Outcome commitWhole(List<CommitMessage> messages) {
             try {
                 paimonCommit(table, messages);
@@ -314,8 +270,7 @@ public final class PaimonCommits {
             try {
                 return landed().ids;
             } catch (RuntimeException e) {
-                // Paimon returned normally, so the commit landed; only reading back its snapshot
-                // ids failed.
+                // Paimon returned normally, so the commit landed.
                 LOG.warn(
                         "The commit of {} landed, but its snapshots could not be read back: {}",
                         what,
@@ -337,17 +292,14 @@ public final class PaimonCommits {
         }
 
         /**
-         * A commit whose compaction removes files or changes deletion vectors of {@code rewritten}
-         * on a table whose reads skip level 0 (see {@link BucketConflicts}): the adding part lands
-         * first under Paimon's rules; the compacting part only on a snapshot that no other commit
-         * since this commit's baseline changed in those buckets. Paimon's strict mode ({@code
-         * commit.strict-mode.last-safe-snapshot} = the snapshot just checked) makes Paimon refuse
-         * the compacting part if another compaction lands between that check and the commit, so the
-         * check and the commit are one step; after such a refusal the new snapshots are checked in
-         * turn. A compacting part that conflicts is given up: a pure compaction then fails with
-         * {@link ConcurrentChangeException} (nothing committed), and a statement whose rows landed
-         * compacts its level-0 files again from the latest snapshot, so that what it committed is
-         * visible when it returns.
+         * For a compaction that rewrites {@code rewritten} on a table whose reads skip level 0 (see
+         * {@link BucketConflicts}): the adding part lands first under Paimon's rules; the
+         * compacting part only on a snapshot where no other commit since the baseline changed those
+         * buckets. Strict mode ({@code commit.strict-mode.last-safe-snapshot} = the snapshot just
+         * checked) makes check and commit one step: Paimon refuses if another compaction lands in
+         * between, and the new snapshots are then checked in turn. On conflict a pure compaction
+         * throws {@link ConcurrentChangeException}; a statement whose rows landed compacts its
+         * level-0 files again so its change is visible when it returns.
          */
         private Outcome commitChecked(
                 List<CommitMessage> messages, Set<BucketConflicts.Bucket> rewritten) {
@@ -444,10 +396,9 @@ public final class PaimonCommits {
         }
 
         /**
-         * After the compaction of a statement whose rows landed (snapshots {@code landed}) was
-         * given up: compacts the level-0 files of {@code buckets} from the latest snapshot on the
-         * driver, committing through the same checked path, until it lands (reads of this table
-         * skip level 0, so until then the statement's change is invisible).
+         * Compacts the level-0 files of {@code buckets} again from the latest snapshot, through the
+         * checked path, until it lands: reads skip level 0, so the landed rows are invisible until
+         * then.
          */
         private Outcome compactAgain(
                 List<Long> landed, Set<BucketConflicts.Bucket> buckets, String conflict) {
@@ -493,7 +444,6 @@ public final class PaimonCommits {
                     cause);
         }
 
-        /** The adding ({@code append}) or the compacting part of each message. */
         private static List<CommitMessage> part(List<CommitMessage> messages, boolean append) {
             List<CommitMessage> part = new ArrayList<>();
             for (CommitMessage message : messages) {
@@ -564,12 +514,10 @@ public final class PaimonCommits {
         }
 
         /**
-         * After a commit of {@code committed} (landed wholly, partly or not at all and cleaned up):
-         * deletes the files of recorded task attempts whose messages are not among {@code
-         * committed} (zombie or duplicate attempts), never a file {@code committed} names or the
-         * latest snapshot references, then the pending directory. Failures are logged, not thrown:
-         * the commit's own outcome stands, and the files are unreferenced, so remove_orphan_files
-         * finds them.
+         * Deletes the files of recorded attempts not in {@code committed} (zombie or duplicate
+         * attempts), never one {@code committed} names or the latest snapshot references, then the
+         * pending directory. Failures are only logged: the commit's outcome stands and
+         * remove_orphan_files finds unreferenced files.
          */
         private void settlePending(List<CommitMessage> committed) {
             try {
@@ -593,13 +541,8 @@ public final class PaimonCommits {
         }
 
         /**
-         * Drops whole partitions (or, with {@code partitions} null, every row of the table) in one
-         * OVERWRITE snapshot, writing no data file; nothing to commit when {@code partitions} is
-         * empty. A failure that still landed the snapshot counts as success, as for {@link
-         * #commit}.
-         *
-         * @param partitions partition specs (column name to Paimon's partition value string)
-         * @throws CommitFailedException when the snapshot did not land
+         * Drops whole partitions (null: the whole table) in one OVERWRITE snapshot. {@code
+         * partitions} maps column names to Paimon's partition value strings.
          */
         public Outcome dropPartitions(List<Map<String, String>> partitions) {
             if (settled) {
@@ -648,9 +591,8 @@ public final class PaimonCommits {
         }
 
         /**
-         * Deletes what the messages added, except what a snapshot of this commit already
-         * references. Safe to call after {@link #commit} (it then does nothing) and when some tasks
-         * never reported.
+         * Deletes what the messages and recorded attempts added, except what a snapshot of this
+         * commit references. A no-op after {@link #commit}.
          */
         public void abort(List<CommitMessage> messages) throws IOException {
             if (settled) {
@@ -672,10 +614,7 @@ public final class PaimonCommits {
             pending.delete();
         }
 
-        /**
-         * Gives up this commit without committing: deletes what {@code messages} and every recorded
-         * task attempt would have added (as {@link #abort}), then the pending directory.
-         */
+        /** Gives up without committing, as {@link #abort}. */
         public void discard(List<CommitMessage> messages) throws IOException {
             abort(messages);
         }
@@ -723,7 +662,6 @@ public final class PaimonCommits {
                     failure);
         }
 
-        /** The snapshots since the baseline that this commit wrote. */
         private Landed landed() {
             Landed landed = new Landed();
             Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
@@ -752,7 +690,6 @@ public final class PaimonCommits {
         }
     }
 
-    /** Which parts of one commit landed. */
     private static final class Landed {
         final List<Long> ids = new ArrayList<>();
         boolean append;
@@ -760,9 +697,8 @@ public final class PaimonCommits {
         Long latest;
 
         /**
-         * Names no clean-up may delete besides the messages' own inputs: the files of a part that
-         * landed and the data and index files of the latest snapshot in the messages' partitions (a
-         * file another writer's snapshot took over, or one whose snapshot expired meanwhile).
+         * Names no clean-up may delete: files of a landed part and the latest snapshot's files in
+         * the messages' partitions (taken over by another writer, or whose snapshot expired).
          */
         Set<String> protectedNames(FileStoreTable table, List<CommitMessage> messages) {
             Set<String> names = new HashSet<>();
@@ -812,10 +748,8 @@ public final class PaimonCommits {
     }
 
     /**
-     * Which of {@code names} a snapshot of the table added, in the messages' partitions: files a
-     * landed commit wrote and a later compaction replaced are still read by the older snapshots.
-     * Reads the delta manifests of every snapshot, which only a clean-up of a writer's own
-     * compacted files needs.
+     * Which of {@code names} any snapshot added: older snapshots still read files a later
+     * compaction replaced. Reads every snapshot's delta manifests, so use only when needed.
      */
     private static Set<String> referencedByAnySnapshot(
             FileStoreTable table, List<CommitMessage> messages, Set<String> names) {
@@ -855,7 +789,6 @@ public final class PaimonCommits {
         return found;
     }
 
-    /** Every file name {@code messages} add, compact away or delete. */
     private static Set<String> allNames(List<CommitMessage> messages) {
         Set<String> names = new HashSet<>();
         for (CommitMessage message : messages) {
@@ -899,12 +832,10 @@ public final class PaimonCommits {
     }
 
     /**
-     * Deletes the new files of the selected parts of {@code messages}, except {@code keep} and the
-     * messages' inputs (compaction inputs and deleted files: a compaction that only moves a file up
-     * a level "adds" a file of the same name). When the adding part is cleaned up, a compaction
-     * input that the messages themselves add (a writer compacting its own level-0 files, as on
-     * deletion-vector tables) is not an input of the table but a file of this commit, and is
-     * deleted too.
+     * Deletes the new files of the selected parts, except {@code keep} and the messages' inputs (a
+     * compaction that moves a file up a level "adds" the same name). A compaction input the
+     * messages themselves add (own level-0 files, as on deletion-vector tables) is deleted with the
+     * adding part.
      */
     private static void cleanUp(
             FileStoreTable table,

@@ -15,23 +15,15 @@ import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 
 /**
- * The Paimon table write of one Spark task, shared by INSERT tasks and compaction tasks. It owns
- * the task's spill directory and is the single place where a task's commit messages are produced.
- *
- * <p>On a primary-key table with {@code strata-full-text.index.columns}, the task's full-text
- * maintainers run inside {@link #prepareCommit()}: they are restored from the snapshot that was
- * latest when the task started (the one Paimon's writer restores its buckets from), see the task's
- * append and compact increments, and add their archive changes to the same commit messages, so data
- * and archives land in one snapshot. Batch tasks wait for their archive builds, as they wait for
- * compaction. Writes into a postpone-bucket table ({@code bucket = -2}) have no maintainer: the
- * compaction that assigns real buckets builds the archives of the buckets it writes.
+ * The Paimon table write of one Spark task (INSERT or compaction), and the single place a task's
+ * commit messages are produced. Full-text maintainers, restored from the snapshot Paimon's writer
+ * restores from, add their archive changes to the same messages in {@link #prepareCommit()}, so
+ * data and archives land in one snapshot. Postpone-bucket writes have none: the compaction that
+ * assigns real buckets builds the archives.
  */
 public final class PaimonTaskWriter implements AutoCloseable {
 
-    /**
-     * Paimon's postpone bucket: rows parked until compaction assigns real buckets; archives never
-     * cover it.
-     */
+    /** Paimon's postpone bucket; archives never cover it. */
     private static final int POSTPONE_BUCKET = -2;
 
     private final FileStoreTable table;
@@ -54,12 +46,7 @@ public final class PaimonTaskWriter implements AutoCloseable {
         this.fullText = fullText;
     }
 
-    /**
-     * Opens a writer.
-     *
-     * @param table the table the job writes (with any dynamic options of the job)
-     * @param builder the job's write builder shipped from the driver
-     */
+    /** {@code table} with the job's dynamic options; {@code builder} shipped from the driver. */
     public static PaimonTaskWriter open(FileStoreTable table, BatchWriteBuilder builder) {
         String tmp = new File(System.getProperty("java.io.tmpdir")).getAbsolutePath();
         PkFullTextWriteHook fullText = null;
@@ -78,9 +65,6 @@ public final class PaimonTaskWriter implements AutoCloseable {
         write.write(row);
     }
 
-    /**
-     * Writes a row into a given bucket (the caller computed it with the table's bucket function).
-     */
     public void write(InternalRow row, int bucket) throws Exception {
         write.write(row, bucket);
     }
@@ -90,14 +74,11 @@ public final class PaimonTaskWriter implements AutoCloseable {
         write.compact(partition, bucket, full);
     }
 
-    /**
-     * Flushes and waits for compaction and archive builds; the messages describe everything this
-     * task changed.
-     */
+    /** Flushes and waits for compaction and archive builds. */
     public List<CommitMessage> prepareCommit() throws Exception {
         List<CommitMessage> messages = write.prepareCommit();
-        // The writers merged the buckets' deletion vectors into what they wrote; a damaged one
-        // must fail the task, not be re-written with a valid checksum.
+        // A damaged restored deletion vector must fail the task, not be rewritten with a valid
+        // checksum.
         try {
             DeletionVectorChecksums.verifyRestored(table, restored, messages);
         } catch (Exception e) {
@@ -111,10 +92,7 @@ public final class PaimonTaskWriter implements AutoCloseable {
         return fullText == null ? messages : fullText.prepareCommit(messages, true);
     }
 
-    /**
-     * Gives up the task's work: generated archives are deleted, and Paimon's writers delete the
-     * data files they wrote but did not hand over in a commit message.
-     */
+    /** Deletes generated archives; Paimon's writers delete their unreported data files. */
     public void abort() throws Exception {
         try {
             if (fullText != null) {

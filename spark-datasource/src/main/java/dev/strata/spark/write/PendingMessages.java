@@ -19,13 +19,11 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageSerializer;
 
 /**
- * The job-scoped pending directory of one {@link PaimonCommits.Commit}: {@code <table
- * path>/_strata-pending/<commit user>/}. Before a task returns its commit messages to the driver it
- * records them here, one marker file per task attempt, so that files of a task whose message never
- * reached the driver (a cancelled job, a zombie or speculative attempt, an executor lost after the
- * task finished) can still be found and deleted by the driver's abort, or, after a crashed driver,
- * by {@code remove_orphan_files}. Paimon's readers never list the table directory, and its
- * orphan-file cleaning skips names starting with {@code _}.
+ * The pending directory of one {@link PaimonCommits.Commit}: {@code <table
+ * path>/_strata-pending/<commit user>/}. Each task attempt records its messages here before
+ * returning them, so files of a task whose message never reached the driver are found by the
+ * driver's abort or, after a crashed driver, by {@code remove_orphan_files}. Paimon's readers never
+ * list the table directory and its orphan clean skips names starting with {@code _}.
  *
  * <p>Marker format (big-endian, written to a temporary file {@code .<name>.tmp} and renamed to
  * {@code <name>}, so a marker is either complete or absent):
@@ -38,15 +36,11 @@ import org.apache.paimon.table.sink.CommitMessageSerializer;
  *   n x   (int length, length bytes of CommitMessageSerializer output)
  *   long  CRC32 of all bytes before it
  * </pre>
- *
- * This handle is what tasks get: the table's file IO and the directory, nothing of the driver's
- * commit.
  */
 public final class PendingMessages implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** The directory under the table path holding the pending directories of running commits. */
     public static final String DIRECTORY = "_strata-pending";
 
     private static final int MAGIC = 0x5354504D;
@@ -61,19 +55,15 @@ public final class PendingMessages implements Serializable {
         this.dir = dir;
     }
 
-    /** The pending directory of the commit with {@code commitUser} on {@code table}. */
     static PendingMessages of(FileStoreTable table, String commitUser) {
         return new PendingMessages(table.fileIO(), new Path(root(table), commitUser));
     }
 
-    /** {@code <table path>/_strata-pending}. */
     public static Path root(FileStoreTable table) {
         return new Path(table.location(), DIRECTORY);
     }
 
-    /**
-     * The pending directories of {@code table} (of running commits, or of drivers that crashed).
-     */
+    /** Of running commits, or of drivers that crashed. */
     public static List<PendingMessages> all(FileStoreTable table) throws IOException {
         Path root = root(table);
         List<PendingMessages> out = new ArrayList<>();
@@ -92,10 +82,7 @@ public final class PendingMessages implements Serializable {
         return dir;
     }
 
-    /**
-     * Records the messages of one task attempt ({@code attempt} names it uniquely within the job,
-     * e.g. {@code 3-1042} for partition 3, task attempt 1042), atomically.
-     */
+    /** Atomically; {@code attempt} is unique within the job, e.g. {@code 3-1042}. */
     public void record(String attempt, List<CommitMessage> messages) throws IOException {
         CommitMessageSerializer serializer = new CommitMessageSerializer();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -130,9 +117,7 @@ public final class PendingMessages implements Serializable {
         }
     }
 
-    /**
-     * The messages of every complete marker, in no particular order; temporary files are skipped.
-     */
+    /** The messages of every complete marker, in no particular order. */
     public List<CommitMessage> read() throws IOException {
         List<CommitMessage> messages = new ArrayList<>();
         if (!fileIO.exists(dir)) {
@@ -146,7 +131,7 @@ public final class PendingMessages implements Serializable {
         return messages;
     }
 
-    /** The number of files in the directory and their total size: what deleting it removes. */
+    /** File count and total size. */
     public long[] filesAndBytes() throws IOException {
         long files = 0;
         long bytes = 0;
@@ -161,7 +146,7 @@ public final class PendingMessages implements Serializable {
         return new long[] {files, bytes};
     }
 
-    /** The newest modification time of the directory and its files (epoch millis). */
+    /** Newest modification time of the directory and its files, epoch millis. */
     public long lastModified() throws IOException {
         long newest = fileIO.getFileStatus(dir).getModificationTime();
         for (FileStatus status : fileIO.listStatus(dir)) {

@@ -32,25 +32,15 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * DELETE, UPDATE and MERGE INTO on Strata tables.
- *
- * <p>Primary-key tables: Spark scans the table, works out the changed rows and hands them to the
- * writer as deletes (by row id = the primary-key columns, which include the partition columns),
- * updates and inserts. They are written as Paimon rows of kind {@code -D}, {@code +U} and {@code
- * +I} through the table's own writer, exactly as INSERT writes (same bucket routing, postpone
- * bucket, in-writer compaction and full-text archive maintenance), and committed in one snapshot
- * through {@link PaimonCommits}; the {@code deduplicate} merge engine applies them when the table
- * is read or compacted.
- *
- * <p>A DELETE whose condition uses partition columns only drops the matching partitions instead (an
- * OVERWRITE snapshot, no data file written), on append and primary-key tables. Other DELETEs,
- * UPDATE and MERGE on append tables are refused with an error saying what to set.
+ * DELETE, UPDATE and MERGE INTO. On primary-key tables the changed rows (row id = the primary key)
+ * are written as {@code -D}, {@code +U} and {@code +I} rows through the same writer as INSERT and
+ * committed in one snapshot; the merge engine applies them. A DELETE on partition columns only
+ * drops partitions; other row-level statements on append tables are refused.
  */
 public final class RowLevelStatements {
 
     private RowLevelStatements() {}
 
-    /** The builder Spark asks for when it plans a DELETE, UPDATE or MERGE on {@code table}. */
     public static RowLevelOperationBuilder builder(
             String tableName, FileStoreTable table, StructType schema, RowLevelOperationInfo info) {
         RowLevelOperation.Command command = info.command();
@@ -59,9 +49,8 @@ public final class RowLevelStatements {
             if (command != RowLevelOperation.Command.DELETE) {
                 throw StrataErrors.analysis(appendTableRefusal(tableName, table, statement));
             }
-            // Spark turns a DELETE over partition columns into dropPartitions before it builds the
-            // write;
-            // only a DELETE that would rewrite rows reaches the write builder, which refuses it.
+            // Spark turns a DELETE over partition columns into dropPartitions first; only one that
+            // would rewrite rows reaches the write builder, which refuses it.
             return () -> new AppendTableDelete(tableName, table, schema);
         }
         checkPrimaryKeyTable(tableName, table, command, statement);
@@ -69,9 +58,7 @@ public final class RowLevelStatements {
     }
 
     /**
-     * Whether a DELETE with these predicates (Spark's, ANDed) can drop whole partitions: every
-     * predicate is over partition columns only and Paimon can evaluate it exactly on partition
-     * values. A table without partition columns qualifies only for a DELETE without condition.
+     * Whether every (ANDed) predicate is over partition columns only and exact on partition values.
      */
     public static boolean canDropPartitions(
             FileStoreTable table,
@@ -79,10 +66,7 @@ public final class RowLevelStatements {
         return partitionPredicate(table, predicates).isPresent();
     }
 
-    /**
-     * Drops the partitions matching {@code predicates} (see {@link #canDropPartitions}) in one
-     * snapshot; with no condition, every row of the table.
-     */
+    /** In one snapshot; with no condition, every row. */
     public static void dropPartitions(
             String tableName,
             FileStoreTable table,
@@ -109,10 +93,7 @@ public final class RowLevelStatements {
                                 .partitions()));
     }
 
-    /**
-     * Drops these partitions (rows of the table's partition columns) in one snapshot, as {@code
-     * statement} (named in errors) does.
-     */
+    /** {@code statement} is named in errors. */
     public static void dropPartitions(
             FileStoreTable table,
             List<? extends org.apache.paimon.data.InternalRow> partitions,
@@ -121,7 +102,6 @@ public final class RowLevelStatements {
                 .dropPartitions(partitionSpecs(table, partitions));
     }
 
-    /** Paimon's partition specs (column to partition value string) of partition rows. */
     private static List<Map<String, String>> partitionSpecs(
             FileStoreTable table, List<? extends org.apache.paimon.data.InternalRow> partitions) {
         CoreOptions options = table.coreOptions();
@@ -135,9 +115,8 @@ public final class RowLevelStatements {
         List<Map<String, String>> specs = new ArrayList<>();
         for (org.apache.paimon.data.InternalRow partition : partitions) {
             Map<String, String> spec = computer.generatePartValues(partition);
-            // Paimon names a blank string value ('' or spaces) like NULL, the default partition,
-            // and reads that name back as IS NULL: the spec of a blank partition would drop the
-            // NULL partition and leave the blank one.
+            // Paimon names a blank string partition like the NULL one and reads it back as IS
+            // NULL: dropping a blank partition would drop the NULL one instead.
             for (int i = 0; i < partitionType.getFieldCount(); i++) {
                 DataTypeRoot root = partitionType.getTypeAt(i).getTypeRoot();
                 if (!partition.isNullAt(i)
@@ -267,7 +246,6 @@ public final class RowLevelStatements {
         }
     }
 
-    /** The changes of a statement on a primary-key table, by primary key. */
     private static final class PrimaryKeyChanges implements SupportsDelta {
         private final String tableName;
         private final FileStoreTable table;
@@ -344,11 +322,7 @@ public final class RowLevelStatements {
         }
     }
 
-    /**
-     * A DELETE on an append table. Spark plans it as a rewrite of the files holding matching rows;
-     * one over partition columns only becomes a partition drop before the write is built, any other
-     * is refused here.
-     */
+    /** Only reached by a DELETE that is not a partition drop, which is refused. */
     private static final class AppendTableDelete implements RowLevelOperation {
         private final String tableName;
         private final FileStoreTable table;

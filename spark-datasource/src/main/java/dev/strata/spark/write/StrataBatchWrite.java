@@ -13,16 +13,9 @@ import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /**
- * A job's write: tasks write with Paimon's table write and return their commit messages; the driver
- * commits all of them in one Paimon commit through {@link PaimonCommits}, which after a failure
- * keeps whatever part of the commit landed and deletes only the rest. A job that aborts deletes the
- * files its tasks wrote, never one a committed snapshot references. Row-level statements go the
- * same way: their deletes and updates are Paimon rows of kind {@code -D} and {@code +U} written by
- * the same task writers.
- *
- * <p>Each task records its messages in the commit's pending directory before returning them, so an
- * abort also deletes the files of tasks whose messages Spark dropped (the {@code null} slots of a
- * cancelled or failed job).
+ * A job's write: the driver commits all task messages in one commit through {@link PaimonCommits}.
+ * Tasks record their messages in the pending directory first, so an abort also deletes files of
+ * tasks whose messages Spark dropped (the {@code null} slots).
  */
 final class StrataBatchWrite implements DeltaBatchWrite {
 

@@ -11,11 +11,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DeltaWriter;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
-/**
- * Writes one task's rows through Paimon: inserted rows as {@code +I}; for row-level statements also
- * deletes as {@code -D} rows of the key and updates as {@code +U} rows, which the table's merge
- * engine applies.
- */
+/** Writes one task's rows through Paimon as {@code +I}, {@code -D} and {@code +U} rows. */
 final class StrataDataWriter implements DeltaWriter<InternalRow> {
 
     private final String tableName;
@@ -26,12 +22,7 @@ final class StrataDataWriter implements DeltaWriter<InternalRow> {
     private final PendingMessages pending;
     private final String attempt;
 
-    /**
-     * @param keys the delete rows of a row-level statement; null for INSERT, which has no deletes
-     *     or updates
-     * @param pending where {@link #commit()} records the task's messages before returning them
-     * @param attempt the task attempt, unique within the job ({@code <partition>-<task id>})
-     */
+    /** {@code keys} is null for INSERT; {@code attempt} is unique within the job. */
     StrataDataWriter(
             String tableName,
             FileStoreTable table,
@@ -105,8 +96,7 @@ final class StrataDataWriter implements DeltaWriter<InternalRow> {
         try {
             pending.record(attempt, messages);
         } catch (IOException | RuntimeException e) {
-            // Without the record the driver might never learn of these files: delete them before
-            // failing.
+            // Unrecorded, the driver might never learn of these files: delete them.
             try {
                 PaimonCommits.discard(table, messages);
             } catch (IOException | RuntimeException cleanup) {

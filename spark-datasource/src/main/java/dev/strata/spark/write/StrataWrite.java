@@ -9,11 +9,7 @@ import org.apache.spark.sql.connector.write.DeltaWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 
-/**
- * A planned write; asks Spark to cluster rows by (partition, Paimon bucket) for fixed-bucket
- * tables. The same write serves INSERT (rows only) and row-level statements (rows plus deletes and
- * updates by row id).
- */
+/** A planned write; rows are clustered by (partition, Paimon bucket) for fixed-bucket tables. */
 final class StrataWrite implements DeltaWrite, RequiresDistributionAndOrdering {
 
     private final String tableName;
@@ -22,10 +18,6 @@ final class StrataWrite implements DeltaWrite, RequiresDistributionAndOrdering {
     private final WriteMode mode;
     private final List<String> rowIdColumns;
 
-    /**
-     * @param rowIdColumns the row id columns of a row-level statement in Spark's order, empty for
-     *     INSERT
-     */
     StrataWrite(
             String tableName,
             FileStoreTable table,

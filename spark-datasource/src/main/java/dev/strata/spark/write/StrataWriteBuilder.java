@@ -19,11 +19,7 @@ import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.DataTypes;
 
-/**
- * Configures a write: append, overwrite of the partitions named by equality filters (static), or
- * overwrite of the partitions the written rows fall into (dynamic). Refuses table layouts Strata
- * cannot write correctly before any task starts.
- */
+/** Append, static overwrite (equality filters) or dynamic overwrite. */
 public final class StrataWriteBuilder
         implements WriteBuilder, SupportsOverwriteV2, SupportsDynamicOverwrite {
 
@@ -69,17 +65,11 @@ public final class StrataWriteBuilder
         return new StrataWrite(tableName, table, info, mode, List.of());
     }
 
-    /**
-     * Refuses table layouts Strata cannot write correctly, before any task starts: primary-key
-     * tables with dynamic buckets, postpone-bucket tables asking batch writes to go straight into
-     * real buckets, BINARY partition columns and a full-text index definition the table no longer
-     * satisfies.
-     */
+    /** Refuses table layouts Strata cannot write correctly, before any task starts. */
     static void checkWritable(String tableName, FileStoreTable table) {
         PartitionTypeCheck.refuseBinary(
                 "write to " + tableName, table.schema().logicalPartitionType());
-        // The definition may have been broken by another engine (a renamed text column): say so
-        // here rather than in every task.
+        // Another engine may have broken the definition: say so here, not in every task.
         PkFullTextIndex.validate(tableName, table.schema());
         CoreOptions options = table.coreOptions();
         int bucket = options.bucket();
@@ -107,7 +97,7 @@ public final class StrataWriteBuilder
         }
     }
 
-    /** The partition spec of an overwrite given as equality filters on partition columns. */
+    /** From equality filters on partition columns. */
     private Map<String, String> staticPartition(Predicate[] predicates) {
         Map<String, String> partition = new LinkedHashMap<>();
         for (Predicate p : predicates) {

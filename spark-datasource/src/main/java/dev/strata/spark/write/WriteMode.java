@@ -40,9 +40,6 @@ final class WriteMode implements Serializable {
         return new WriteMode(true, true, Map.of(), null);
     }
 
-    /**
-     * The row changes of a row-level statement ({@code DELETE}, {@code UPDATE} or {@code MERGE}).
-     */
     static WriteMode rowLevel(String statement) {
         return new WriteMode(false, false, Map.of(), statement);
     }
@@ -55,7 +52,6 @@ final class WriteMode implements Serializable {
         return dynamic;
     }
 
-    /** Whether this is a row-level statement (DELETE, UPDATE, MERGE). */
     boolean rowLevel() {
         return statement != null;
     }

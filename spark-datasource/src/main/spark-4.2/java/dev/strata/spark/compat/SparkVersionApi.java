@@ -7,44 +7,36 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 
 /**
- * The few Spark calls whose signatures differ between Spark minors, compiled once per minor (this
- * copy is built into the Spark 4.2 jars). Spark 4.2: {@code UnresolvedFunction.ignoreNulls} is an
- * {@code Option} and {@code CatalogManager} an interface, and function registries take only
- * qualified names. Code calling these compiles against every supported minor; everything else uses
- * APIs the minors share.
+ * Spark calls whose signatures differ between minors; this copy is for 4.2, where {@code
+ * UnresolvedFunction.ignoreNulls} is an {@code Option}, {@code CatalogManager} an interface, and
+ * function registries take only qualified names.
  */
 public final class SparkVersionApi {
 
-    /** The Spark minor this copy is compiled for. */
     public static final String SPARK_MINOR = "4.2";
 
     private SparkVersionApi() {}
 
-    /** Whether a parsed function call says IGNORE NULLS. */
     public static boolean ignoresNulls(UnresolvedFunction f) {
         // 4.2 keeps "not said" (None) apart from RESPECT NULLS (Some(false)).
         return f.ignoreNulls().isDefined() && (Boolean) f.ignoreNulls().get();
     }
 
-    /** The identifier of the built-in function of that name in Spark's built-in registry. */
     public static FunctionIdentifier builtinFunctionId(String name) {
         // 4.2's registries take only qualified names: built-ins are system.builtin.<name>.
         return FunctionRegistry$.MODULE$.builtinFunctionIdentifier(name);
     }
 
-    /**
-     * The session's catalog of that name (loading and initializing it on first use, as SQL does).
-     */
+    /** Loads and initializes it on first use, as SQL does. */
     public static CatalogPlugin catalog(SparkSession spark, String name) {
         return spark.sessionState().catalogManager().catalog(name);
     }
 
-    /** The session's current catalog. */
     public static CatalogPlugin currentCatalog(SparkSession spark) {
         return spark.sessionState().catalogManager().currentCatalog();
     }
 
-    /** The session's current namespace (what {@code USE} set) in its current catalog. */
+    /** What {@code USE} set. */
     public static String[] currentNamespace(SparkSession spark) {
         return spark.sessionState().catalogManager().currentNamespace();
     }
