@@ -15,22 +15,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The hand-over from a scan to the shredded reader, carried as per-read dynamic table options (pass
- * {@link #encode} to {@code FileStoreTable.copy(Map)}; writes and the stored schema are
- * unaffected):
+ * The hand-over from a scan to the shredded reader, as per-read dynamic table options (pass {@link
+ * #encode} to {@code FileStoreTable.copy(Map)}; writes and the stored schema are unaffected):
  *
  * <ul>
- *   <li>{@value #SELECTED_KEYS}: JSON object column → array of keys. The reader then returns, for
- *       that map column, only the requested keys that are present in the row (in request order), so
- *       {@code m['k']} is unchanged for each requested key; use it only when every use of the
- *       column is such a lookup. Files in Paimon's default Parquet layout ignore it and return
- *       whole maps, which give the same lookups.
+ *   <li>{@value #SELECTED_KEYS}: JSON object column → array of keys; the reader then returns only
+ *       the requested keys present in the row, in request order, so {@code m['k']} is unchanged for
+ *       them: use it only when every use of the column is such a lookup. Default-layout files
+ *       return whole maps, which give the same lookups.
  *   <li>{@value #MAP_PREDICATE}: JSON of a {@link MapPredicate} tree.
- *   <li>{@value #VALUE_PREDICATES_SAFE}: {@code true} lets the reader skip files, row groups and
- *       pages that cannot match the predicate. Only set it where a file's rows are final: append
- *       tables, deletion-vector tables, or splits whose files do not overlap (never under
- *       merge-on-read of overlapping runs). Without it the predicate is ignored. Skipping is
- *       advisory: keep the filter above the scan.
+ *   <li>{@value #VALUE_PREDICATES_SAFE}: {@code true} lets the reader skip data that cannot match
+ *       the predicate; set it only where a file's rows are final (append or deletion-vector tables,
+ *       splits of non-overlapping files). Skipping is advisory: keep the filter above the scan.
  * </ul>
  *
  * Predicate JSON grammar: {@code {"and":[P...]}} | {@code {"or":[P...]}} | {@code
@@ -52,13 +48,7 @@ public final class ShreddedReadHandover {
 
     private ShreddedReadHandover() {}
 
-    /**
-     * The dynamic options for one read.
-     *
-     * @param selectedKeys column → keys to read (may be empty or null); duplicate keys are dropped
-     * @param predicate map-key predicate, or null
-     * @param valuePredicatesSafe whether the reader may skip data by the predicate (see class doc)
-     */
+    /** The dynamic options for one read; {@code selectedKeys} and {@code predicate} may be null. */
     public static Map<String, String> encode(
             Map<String, ? extends List<String>> selectedKeys,
             MapPredicate predicate,
@@ -121,7 +111,6 @@ public final class ShreddedReadHandover {
         return out;
     }
 
-    /** What a reader was asked for. */
     public static final class ReadRequest implements Serializable {
         private static final long serialVersionUID = 1L;
         private final Map<String, List<String>> selectedKeys;
@@ -141,9 +130,7 @@ public final class ShreddedReadHandover {
             this.fieldIds = fieldIds;
         }
 
-        /**
-         * Column name (as the caller named it) → Paimon field id, when the caller gave the schema.
-         */
+        /** Column name as the caller named it → Paimon field id, if the caller gave the schema. */
         public Map<String, Integer> fieldIds() {
             return fieldIds;
         }
@@ -166,10 +153,7 @@ public final class ShreddedReadHandover {
         }
     }
 
-    /**
-     * Decodes the hand-over from table options; throws IllegalArgumentException naming a malformed
-     * option.
-     */
+    /** Decodes the hand-over; throws IllegalArgumentException naming a malformed option. */
     public static ReadRequest decode(Map<String, String> options) {
         Map<String, List<String>> keys = new LinkedHashMap<>();
         String sk = options.get(SELECTED_KEYS);

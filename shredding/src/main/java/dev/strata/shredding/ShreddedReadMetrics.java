@@ -1,18 +1,11 @@
 package dev.strata.shredding;
 
 /**
- * Counters of shredded-format reads done on one thread while a collector is installed. A caller
- * (e.g. Spark's partition reader) wraps its reads:
- *
- * <pre>
- * try (ShreddedReadMetrics.Scope scope = ShreddedReadMetrics.collect()) {
- *     ... read through Paimon ...
- *     ShreddedReadMetrics.Snapshot s = scope.snapshot();
- * }
- * </pre>
- *
- * Reads on a thread without an installed collector are not counted. Scopes nest: an inner scope
- * counts only its own reads and adds them to the enclosing scope when it closes.
+ * Counters of shredded-format reads done on one thread while a collector is installed: a caller
+ * (e.g. Spark's partition reader) wraps its reads in {@code try (Scope scope = collect())} and
+ * takes {@link Scope#snapshot()}. Reads on a thread without a collector are not counted. Scopes
+ * nest: an inner scope counts only its own reads and adds them to the enclosing scope when it
+ * closes.
  */
 public final class ShreddedReadMetrics {
 
@@ -32,17 +25,7 @@ public final class ShreddedReadMetrics {
         return CURRENT.get();
     }
 
-    /**
-     * The counters, each a count summed over the reads of a scope. {@link #FILES_READ}: shredded
-     * files opened; {@link #FILES_SKIPPED}: files skipped because the predicate cannot match (their
-     * row groups are not counted); {@link #ROW_GROUPS_TOTAL} / {@link #ROW_GROUPS_SKIPPED}: row
-     * groups of opened files and those skipped by statistics; {@link
-     * #ROW_GROUPS_SKIPPED_BY_ZONE_STATS_ONLY}: skipped ones that Parquet statistics alone would
-     * have read; {@link #SUB_COLUMNS_READ}: Parquet leaf columns of shredded map columns read per
-     * file, summed; {@link #ROWS_SKIPPED_BY_PAGE_INDEX}: rows of read row groups dropped by
-     * page-level filtering; {@link #VALUE_PAGES_SKIPPED}: pages of shredded value columns passed
-     * undecoded because no row of them holds a looked-up key.
-     */
+    /** The counters, each summed over a scope's reads (see the method that counts each). */
     public enum Counter {
         FILES_READ("filesRead"),
         FILES_SKIPPED("filesSkipped"),
@@ -55,7 +38,6 @@ public final class ShreddedReadMetrics {
 
         private static final Counter[] ALL = values();
 
-        /** The counter's name in {@link Snapshot#toString()}. */
         public final String label;
 
         Counter(String label) {
@@ -63,10 +45,7 @@ public final class ShreddedReadMetrics {
         }
     }
 
-    /**
-     * A shredded file was opened for reading: its {@code rowGroups} and the shredded leaf columns
-     * read from it.
-     */
+    /** A shredded file was opened: its row groups and the shredded leaf columns read from it. */
     public static void fileRead(long rowGroups, long subColumns) {
         Scope s = CURRENT.get();
         if (s != null) {
@@ -76,17 +55,11 @@ public final class ShreddedReadMetrics {
         }
     }
 
-    /**
-     * A file was skipped because the predicate cannot match it (its row groups are not counted).
-     */
     public static void fileSkipped() {
         count(Counter.FILES_SKIPPED, 1);
     }
 
-    /**
-     * A row group of an opened file was not read; {@code byZoneStatsOnly}: Parquet's own statistics
-     * alone would have read it.
-     */
+    /** A row group was skipped; {@code byZoneStatsOnly}: Parquet statistics alone would read it. */
     public static void rowGroupSkipped(boolean byZoneStatsOnly) {
         Scope s = CURRENT.get();
         if (s != null) {
@@ -100,11 +73,7 @@ public final class ShreddedReadMetrics {
         count(Counter.ROWS_SKIPPED_BY_PAGE_INDEX, rows);
     }
 
-    /**
-     * Pages of shredded value columns that a key lookup passed without decoding, because none of
-     * their rows holds a looked-up key (the row group's {@code __field_mapping} says which rows
-     * do).
-     */
+    /** Value pages a key lookup passed undecoded: none of their rows holds a looked-up key. */
     public static void valuePagesSkipped(long pages) {
         count(Counter.VALUE_PAGES_SKIPPED, pages);
     }
@@ -164,7 +133,6 @@ public final class ShreddedReadMetrics {
             this.counts = counts;
         }
 
-        /** The count of {@code counter}. */
         public long get(Counter counter) {
             return counts[counter.ordinal()];
         }

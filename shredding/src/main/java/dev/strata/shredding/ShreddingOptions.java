@@ -20,36 +20,18 @@ import org.apache.paimon.types.MultisetType;
 import org.apache.paimon.types.RowType;
 
 /**
- * The table options of the shared-shredding layout (Paimon's keys) and their validation:
- *
- * <ul>
- *   <li>{@code fields.<col>.map.storage-layout}: {@code default} | {@code shared-shredding}
- *       (case-insensitive), default {@code default};
- *   <li>{@code fields.<col>.map.shared-shredding.max-columns}: K_max, an int &gt; 0, default 256;
- *   <li>{@code fields.<col>.map.shared-shredding.column-placement-policy}: {@code plain} | {@code
- *       sequential} | {@code lru} (case-insensitive); Strata's writers use it when Strata's key
- *       below is not set;
- *   <li>{@code fields.<col>.strata-shredded.column-placement-policy}: {@code disjoint} or {@code
- *       stable}, Strata's own policies, which Strata's writers use instead of Paimon's key. When
- *       neither key is set Strata's writers use {@code disjoint} (Paimon's writers {@code lru}):
- *       placement is the writer's choice, readers of either engine only follow the mapping. It has
- *       a key of its own because Apache Paimon 2.0 validates Paimon's key and refuses to open a
- *       table whose value it does not know; earlier versions wrote {@code stable} under Paimon's
- *       key, which Strata still reads and moves to this key on the table's next write, compaction
- *       or ALTER TABLE.
- * </ul>
- *
- * Shredded files are Paimon's own shared-shredding Parquet files, written by Strata's {@code
- * parquet} file format whenever these options say shared-shredding; tables keep {@code file.format
- * = parquet}.
+ * The table options of the shared-shredding layout and their validation: {@code
+ * fields.<col>.map.storage-layout} ({@code default} | {@code shared-shredding}), {@code
+ * fields.<col>.map.shared-shredding.max-columns} (K_max, default 256), Paimon's {@code
+ * fields.<col>.map.shared-shredding.column-placement-policy} ({@code plain} | {@code sequential} |
+ * {@code lru}) and Strata's {@code fields.<col>.strata-shredded.column-placement-policy} ({@code
+ * disjoint}, the default, | {@code stable}), which wins when set; values are case-insensitive.
+ * Strata's policies have a key of their own because Apache Paimon 2.0 refuses to open a table with
+ * a value of Paimon's key it does not know ({@link #withCurrentKeys}).
  */
 public final class ShreddingOptions {
 
-    /**
-     * The prefix of Strata's own shredding option keys (table options, also after {@code
-     * fields.<col>.}, and the dynamic read options of {@link ShreddedReadHandover}); Paimon ignores
-     * keys it does not know.
-     */
+    /** Prefix of Strata's own option keys, which Paimon ignores. */
     public static final String OPTION_PREFIX = "strata-shredded.";
 
     public static final String LAYOUT_SUFFIX = "map.storage-layout";
@@ -60,12 +42,7 @@ public final class ShreddingOptions {
     public static final String LAYOUT_SHARED = "shared-shredding";
     public static final int DEFAULT_MAX_COLUMNS = 256;
 
-    /**
-     * Table option: FLOAT/DOUBLE sub-columns whose dictionary falls back are written
-     * BYTE_STREAM_SPLIT or PLAIN. Off by default because Paimon's own vectorized Parquet reader
-     * (1.4 and 2.0) rejects BYTE_STREAM_SPLIT pages, so only tables read by Strata alone should
-     * turn it on.
-     */
+    /** Off by default: Paimon's vectorized Parquet reader (1.4, 2.0) rejects BYTE_STREAM_SPLIT. */
     public static final StrataOption<Boolean> BYTE_STREAM_SPLIT =
             StrataOption.bool(
                     OPTION_PREFIX + "byte-stream-split",
@@ -76,11 +53,6 @@ public final class ShreddingOptions {
                             + " BYTE_STREAM_SPLIT pages, so only tables no other engine reads"
                             + " should set it");
 
-    /**
-     * Table option: the most ownership segments the writer records per value column and row group
-     * in Strata's footer. Fewer make footers smaller, more let readers skip the mapping of more
-     * columns.
-     */
     public static final StrataOption<Integer> MAX_SEGMENTS =
             StrataOption.integer(
                     OPTION_PREFIX + "max-segments",
@@ -91,12 +63,7 @@ public final class ShreddingOptions {
                             + " column with more is recorded as fragmented and key reads over it"
                             + " decode `__field_mapping`");
 
-    /**
-     * What Strata's writers use when neither placement key is set: {@code disjoint} writes as fast
-     * as {@code lru} (both write orders measured) and keeps keys that never meet in one column, so
-     * a key's read decodes one value column instead of up to K; where keys meet at random it places
-     * as {@code lru} does.
-     */
+    /** Used when no placement key is set: keys that never meet share a column. */
     public static final PlacementPolicy DEFAULT_POLICY = PlacementPolicy.DISJOINT;
 
     private static final Pattern FIELD_OPTION =
@@ -123,10 +90,7 @@ public final class ShreddingOptions {
         return "fields." + column + "." + POLICY_SUFFIX;
     }
 
-    /**
-     * The key that takes placement policy {@code policy} of {@code column}: Strata's own key for
-     * {@code stable} and {@code disjoint}, Paimon's for the others.
-     */
+    /** The key for {@code policy}: Strata's for its own policies, else Paimon's. */
     public static String policyKey(String column, String policy) {
         PlacementPolicy p = PlacementPolicy.parseOrNull(policy);
         return p == PlacementPolicy.STABLE || p == PlacementPolicy.DISJOINT
@@ -134,12 +98,10 @@ public final class ShreddingOptions {
                 : policyKey(column);
     }
 
-    /** The key of Strata's own placement policy of {@code column}. */
     public static String strataPolicyKey(String column) {
         return "fields." + column + "." + STRATA_POLICY_SUFFIX;
     }
 
-    /** Layout settings of one shredded column. */
     public static final class ColumnLayout {
         private final String column;
         private final int maxColumns;
@@ -164,12 +126,7 @@ public final class ShreddingOptions {
         }
     }
 
-    /**
-     * Checks the layout options against the schema; the catalog calls it on CREATE and ALTER TABLE.
-     *
-     * @throws IllegalArgumentException naming the table, the option, the value found and the values
-     *     allowed
-     */
+    /** Checks the layout options against the schema on CREATE and ALTER TABLE. */
     public static void validate(
             String tableName, RowType rowType, Map<String, String> tableOptions) {
         byteStreamSplit(tableName, tableOptions);
@@ -343,9 +300,7 @@ public final class ShreddingOptions {
         }
     }
 
-    /**
-     * The shredded columns of a table with their settings, in schema order (options assumed valid).
-     */
+    /** The table's shredded columns with their settings, in schema order (options valid). */
     public static Map<String, ColumnLayout> shreddedColumns(
             RowType rowType, Map<String, String> tableOptions) {
         Map<String, ColumnLayout> out = new LinkedHashMap<>();
@@ -378,11 +333,7 @@ public final class ShreddingOptions {
         return parsePolicy("table", column, tableOptions.get(policyKey(column)));
     }
 
-    /**
-     * Refuses {@code stable} under Paimon's placement key when a CREATE or ALTER TABLE sets it
-     * ({@code previous} is null for CREATE): Apache Paimon 2.0 cannot open such a table. A value a
-     * table already had is left to {@link #withCurrentKeys}.
-     */
+    /** Refuses {@code stable} newly set under Paimon's key: Apache Paimon 2.0 cannot open that. */
     public static void checkNoNewLegacyKeys(
             String tableName, Map<String, String> proposed, Map<String, String> previous) {
         for (Map.Entry<String, String> e : proposed.entrySet()) {
@@ -410,12 +361,7 @@ public final class ShreddingOptions {
         }
     }
 
-    /**
-     * The options with {@code stable} moved from Paimon's placement key (where earlier Strata
-     * versions wrote it) to Strata's own key, so Paimon 2.0 can open the table; Paimon's writers
-     * then use Paimon's default policy. A value already under Strata's key wins. Applied on the
-     * table's next write, compaction or ALTER TABLE.
-     */
+    /** Moves {@code stable} from Paimon's key to Strata's, so Paimon 2.0 can open the table. */
     public static Map<String, String> withCurrentKeys(Map<String, String> tableOptions) {
         Map<String, String> out = null;
         for (Map.Entry<String, String> e : tableOptions.entrySet()) {
@@ -453,10 +399,7 @@ public final class ShreddingOptions {
         return out;
     }
 
-    /**
-     * Strata stores shredded maps in Parquet only (Paimon's PIP-43 also allows ORC; Strata does
-     * not).
-     */
+    /** Parquet only (Paimon's PIP-43 also allows ORC). */
     private static void checkFormat(String table, List<String> shredded, String key, String value) {
         if (value == null || value.isBlank()) {
             return;
@@ -512,12 +455,10 @@ public final class ShreddingOptions {
                         + "].");
     }
 
-    /** The value of {@link #BYTE_STREAM_SPLIT}. */
     public static boolean byteStreamSplit(String table, Map<String, String> tableOptions) {
         return BYTE_STREAM_SPLIT.read(tableOptions, doWhat(table));
     }
 
-    /** The value of {@link #MAX_SEGMENTS}. */
     public static int maxSegments(String table, Map<String, String> tableOptions) {
         return MAX_SEGMENTS.read(tableOptions, doWhat(table));
     }

@@ -9,38 +9,25 @@ import java.util.List;
  * Places the file-local key ids of one map row into the K value columns of a file and keeps the
  * file-level bookkeeping: S (id → columns that held it), O (ids that overflowed) and W (the largest
  * number of entries of a non-null map). One allocator serves one file of one column.
- *
- * <p>After {@link #allocate(int[], int)} the row's placement is in {@link #mapping()} (K ints, -1
- * for an empty slot) and {@link #overflowIds()} / {@link #overflowCount()} (overflowed ids in
- * order).
  */
 public abstract class ColumnAllocator {
 
     private final int k;
     private final int[] mapping;
 
-    /**
-     * Per column, the id last recorded in S for it (-1: none); S only grows, so a repeat needs no
-     * BitSet update.
-     */
+    /** Per column, the id last recorded in S (-1: none); S only grows, so repeats skip it. */
     private final int[] lastRecorded;
 
     private int[] overflow = new int[8];
     private int overflowCount;
 
-    /**
-     * S as {@link #words} longs of column bits per id, flat: with thousands of ids a row's updates
-     * touch one cache line each instead of a list slot, a BitSet and its words.
-     */
+    /** S as {@link #words} longs of column bits per id, flat: an update touches one cache line. */
     private long[] columnsById = new long[0];
 
     private final int words;
     private final BitSet overflowSet = new BitSet();
     private int maxRowWidth;
 
-    /**
-     * Per column, the id last recorded in the current row group's S_g (-1: none yet in this group).
-     */
     private final int[] groupLastRecorded;
 
     /** S_g of the current row group, laid out like {@link #columnsById}. */
@@ -49,18 +36,12 @@ public abstract class ColumnAllocator {
     private final BitSet groupIds = new BitSet();
     private final BitSet groupOverflow = new BitSet();
 
-    /**
-     * Ownership segments of the current group: per column the open segment's owner (-1: none yet)
-     * and start row.
-     */
+    /** Per column, the current group's open ownership segment: owner (-1: none) and start row. */
     private final int[] segmentOwner;
 
     private final int[] segmentStart;
 
-    /**
-     * Per column the closed segments of the current group as (start, length, owner) triples; null
-     * once fragmented.
-     */
+    /** Per column, the group's closed segments as (start, length, owner); null once fragmented. */
     private final int[][] segments;
 
     private final int[] segmentInts;
@@ -97,18 +78,12 @@ public abstract class ColumnAllocator {
         return k;
     }
 
-    /**
-     * Places the ids {@code ids[0..n)} (entry order, duplicates allowed) and updates S, O and W.
-     */
+    /** Places {@code ids[0..n)} (entry order, duplicates allowed) and updates S, O and W. */
     public final void allocate(int[] ids, int n) {
         allocate(ids, n, -1);
     }
 
-    /**
-     * As {@link #allocate(int[], int)} for the row at {@code rowInGroup} (0-based within the
-     * current row group, counting NULL maps too), which also records the columns' ownership
-     * segments; -1 records none.
-     */
+    /** As {@link #allocate(int[], int)}, recording segments at {@code rowInGroup} (-1: none). */
     public final void allocate(int[] ids, int n, int rowInGroup) {
         Arrays.fill(mapping, -1);
         overflowCount = 0;
@@ -139,20 +114,12 @@ public abstract class ColumnAllocator {
         }
     }
 
-    /**
-     * Ends the current row group: returns its S_g and O_g ({@link GroupPlacement}), or null when
-     * more than {@code maxIds} ids held a column in it (the footer then records no placement for
-     * the group), and starts the next group empty.
-     */
+    /** Ends the row group: its S_g and O_g, or null if over {@code maxIds} ids held a column. */
     public final GroupPlacement sealGroup(int maxIds) {
         return sealGroup(maxIds, -1);
     }
 
-    /**
-     * As {@link #sealGroup(int)} for a group of {@code rows} rows whose rows were allocated with
-     * their row index: the placement then carries each column's ownership segments ({@link
-     * GroupPlacement#segmentsOf}).
-     */
+    /** As {@link #sealGroup(int)}, with the segments of rows allocated with their index. */
     public final GroupPlacement sealGroup(int maxIds, int rows) {
         int[][] closed = null;
         if (rows >= 0) {
@@ -212,7 +179,6 @@ public abstract class ColumnAllocator {
         segmentInts[c] = at + 3;
     }
 
-    /** Sets column {@code c} of {@code id} in a flat per-id set, grown when needed. */
     private long[] set(long[] sets, int id, int c) {
         int at = id * words + (c >>> 6);
         if (at >= sets.length) {
@@ -222,18 +188,13 @@ public abstract class ColumnAllocator {
         return sets;
     }
 
-    /** The columns of {@code id} in a flat per-id set (a copy; empty for unseen ids). */
     private BitSet bitsOf(long[] sets, int id) {
         return (id + 1) * words > sets.length
                 ? new BitSet()
                 : BitSet.valueOf(Arrays.copyOfRange(sets, id * words, (id + 1) * words));
     }
 
-    /**
-     * Called once, before the first row, with the ids of the file's first rows (the writer's
-     * sample; each array one non-null map's ids in entry order), which are then placed again row by
-     * row. Policies that do not plan ignore it.
-     */
+    /** Called once before the first row with the ids of the file's first rows. */
     public void plan(List<int[]> rows) {}
 
     /** Forgets the overflow of the last row (for an allocator another one delegates to). */
@@ -241,9 +202,7 @@ public abstract class ColumnAllocator {
         overflowCount = 0;
     }
 
-    /**
-     * Fills {@code mapping} (pre-filled with -1) and calls {@link #addOverflow(int)} for the rest.
-     */
+    /** Fills {@code mapping} (pre-filled with -1) and calls {@link #addOverflow} for the rest. */
     abstract void place(int[] ids, int n, int[] mapping);
 
     final void addOverflow(int id) {
@@ -267,9 +226,7 @@ public abstract class ColumnAllocator {
         return overflowCount;
     }
 
-    /**
-     * S(id): the columns that held {@code id} in some row so far (a copy; empty for unseen ids).
-     */
+    /** S(id): the columns that held {@code id} so far (a copy; empty for unseen ids). */
     public final BitSet columnsOfId(int id) {
         return bitsOf(columnsById, id);
     }

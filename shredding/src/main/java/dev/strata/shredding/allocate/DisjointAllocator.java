@@ -4,31 +4,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Keys that never share a row share a column (Strata's own policy and its default; readers need
- * nothing new because key presence is still carried only by the mapping).
+ * Keys that never share a row share a column (Strata's own policy and its default). LRU keeps a key
+ * in a column only while no other key took it, so on keys co-occurring at random S(k) grows towards
+ * all K columns; {@link StableAllocator} keeps homes but overflows a stray whose home is busy.
  *
- * <p>Why: LRU keeps a key in a column only while no other key took it, so on keys that co-occur at
- * random (one key of each block of 50, a device type's own keys) a key lands in a different column
- * nearly every time it comes back and its column set S(k) grows towards all K columns; a one-key
- * read then decodes most value columns and the whole {@code __field_mapping}. {@link
- * StableAllocator} keeps homes but overflows a stray whose home is busy, which on such data
- * overflows about half of the entries.
- *
- * <p>Here the writer hands the file's first rows ({@link #plan}) before placing any row: keys are
- * taken by descending row count (then id) and each gets as home the column whose keys so far share
- * the fewest rows with it (among columns it shares none with, the one with most rows: the evidence
- * that they exclude each other); then every key is moved to the column it conflicts least with
- * given all other homes (up to {@value #REPAIR_PASSES} rounds, fewer when a round removes less than
- * half of the collisions and leaves them above the limit below), which repairs early choices made
- * on little evidence. A key present in every row conflicts with every other key, so it ends up
- * alone in its column. When the homes would still collide in more than {@value
- * #MAX_CONFLICT_RATE_PERCENT} % of the sample's entries (keys meeting at random, a long tail) the
- * file is placed as {@link LruAllocator} does: homes would only add wandering there.
- *
- * <p>Per row (planned): ids by sample row count (descending), then id; an id takes its home if
- * free, else the column it used last if free, else the least recently used free column (a key not
- * in the sample makes that its home); only a row with more than K entries overflows, as under
- * Paimon's policies. Deterministic: same rows, same placement.
+ * <p>{@link #plan} gets the file's first rows: keys, by descending row count, each take as home the
+ * column whose keys so far share the fewest rows with them, then up to {@value #REPAIR_PASSES}
+ * rounds move each key to its least conflicting column. When homes would still collide in more than
+ * {@value #MAX_CONFLICT_RATE_PERCENT} % of the sample's entries, the file is placed as {@link
+ * LruAllocator} does. Per row, an id takes its home if free, else its last column if free, else the
+ * least recently used free column; only rows of more than K entries overflow. Deterministic.
  */
 final class DisjointAllocator extends ColumnAllocator {
 
@@ -151,8 +136,7 @@ final class DisjointAllocator extends ColumnAllocator {
                 load[best] += count[x];
             }
             long after = collisions(rows);
-            // Keys meeting at random: a pass removes few collisions and the homes will not get
-            // under the limit (the passes left would cost as much as this one for nothing).
+            // Keys meeting at random: more passes would not get the homes under the limit.
             boolean hopeless =
                     after * 100 > entries * MAX_CONFLICT_RATE_PERCENT && after * 2 > collisions;
             collisions = after;
@@ -193,12 +177,10 @@ final class DisjointAllocator extends ColumnAllocator {
         return collisions;
     }
 
-    /** The rounds of repair the last {@link #plan} ran. */
     int repairPasses() {
         return repairPasses;
     }
 
-    /** Whether the sample gave homes (false: placed as LRU). */
     boolean planned() {
         return planned;
     }
@@ -217,8 +199,7 @@ final class DisjointAllocator extends ColumnAllocator {
         if (missed.length < n) {
             missed = new long[Math.max(n, missed.length * 2)];
         }
-        // Each home goes to its claimant of lowest (rank, id); the others miss, and only the misses
-        // are sorted (a sort of every row's ids was a tenth of the writer's time).
+        // Each home goes to its claimant of lowest (rank, id); only the misses are sorted.
         long[] claim = claims;
         Arrays.fill(claim, Long.MAX_VALUE);
         int missCount = 0;

@@ -4,13 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 
-/**
- * Chooses K for the next file of one shredded column from the max row widths W of the last {@value
- * #WINDOW} files completed by the same rolling writer: with no history K = K_max; otherwise take
- * the P90 of the window (1-based rank ceil(0.9·n)) and the maximum, use the maximum when it is
- * within 4 of the P90 or within 1.25× of it, and clamp to [1, K_max]. Not thread-safe; one instance
- * per writer factory and column.
- */
+/** K for a column's next file from the maximum row widths W of its last {@value #WINDOW} files. */
 public final class KAdaptation {
 
     static final int WINDOW = 20;
@@ -28,7 +22,6 @@ public final class KAdaptation {
         this.maxColumns = maxColumns;
     }
 
-    /** K for the next file. */
     public synchronized int nextK() {
         if (window.isEmpty()) {
             return maxColumns;
@@ -37,9 +30,7 @@ public final class KAdaptation {
                 window.stream().mapToInt(Integer::intValue).toArray(), window.size(), maxColumns);
     }
 
-    /**
-     * Whether a file has completed since this window was created (else {@link #nextK()} is K_max).
-     */
+    /** Whether a file has completed in this window (else {@link #nextK()} is K_max). */
     public synchronized boolean hasHistory() {
         return !window.isEmpty();
     }

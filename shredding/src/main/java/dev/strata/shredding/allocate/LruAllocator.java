@@ -5,21 +5,14 @@ import java.util.Arrays;
 /**
  * Least-recently-used residency: an id keeps the column it last used; a miss takes the lowest
  * never-used column, else the column with the oldest use (ties: lowest index), else overflows.
- * Residency and use times carry over from row to row within the file.
- *
- * <p>The columns are kept in that order (oldest use first, ties by index): a row's misses take the
- * first columns of it that the row has not used, and after the row its used columns move to the end
- * in index order. So a row costs O(K), not O(K) per miss (a profile of a 40-key insert had the
- * per-miss scan at 14 % of the write).
+ * Residency and use times carry over from row to row within the file. The columns are kept in that
+ * order, so a row's misses take its first unused columns and a row costs O(K), not O(K) per miss.
  */
 final class LruAllocator extends ColumnAllocator {
 
     private final int[] resident;
 
-    /**
-     * Every column, oldest use first (ties: lowest index); {@link #spare} is the next order's
-     * buffer.
-     */
+    /** Every column, oldest use first (ties: lowest index); {@link #spare} is its next buffer. */
     private int[] order;
 
     private int[] spare;

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** How a row's keys are placed into the K shared value columns of a file. */
+/** How a row's keys are placed in a file's K value columns; readers only follow the mapping. */
 public enum PlacementPolicy {
     /** The first K keys in entry order take columns 0..K-1; the rest overflow. */
     PLAIN,
@@ -12,19 +12,11 @@ public enum PlacementPolicy {
     SEQUENTIAL,
     /** Keys keep the column they last used; misses evict the least recently used column. */
     LRU,
-    /**
-     * Strata's own: each key keeps one home column for the whole file, hot keys win their home and
-     * keep it to themselves, so a key's values stay in few columns ({@link StableAllocator}).
-     */
+    /** Strata's own: one home column per key for the file; hot keys keep theirs alone. */
     STABLE,
-    /**
-     * Strata's own and its default: keys that never share a row of the file's first rows share a
-     * column, each key keeps that home; LRU when the sample shows no such structure ({@link
-     * DisjointAllocator}).
-     */
+    /** Strata's default: keys never sharing a row of the sample share a column; else as LRU. */
     DISJOINT;
 
-    /** The option spelling, lower case. */
     public String optionValue() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -42,14 +34,12 @@ public enum PlacementPolicy {
         return null;
     }
 
-    /** The allowed spellings, for error messages. */
     public static String allowedValues() {
         return Arrays.stream(values())
                 .map(PlacementPolicy::optionValue)
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** A fresh allocator of this policy for one file with {@code k} columns. */
     public ColumnAllocator newAllocator(int k) {
         switch (this) {
             case PLAIN:

@@ -3,38 +3,15 @@ package dev.strata.shredding.allocate;
 import java.util.Arrays;
 
 /**
- * Keeps every key in as few columns as the data allows (Strata's own policy, not one of Paimon's;
- * readers need nothing new because key presence is still carried only by the mapping).
- *
- * <p>LRU re-admits an evicted key into whatever column is least recently used, so on data where
- * groups of keys take turns (device families, tenants) a key wanders over most of the K columns and
- * a one-key read has to decode most of them. Here each id has a <em>home</em>: the column of its
- * first placement in the file, kept for the whole file. Per row:
- *
- * <ol>
- *   <li>ids are taken in priority order: ids that were in the previous non-null row first, then by
- *       how many rows of the file held them (descending), then by id;
- *   <li>an id takes its home if no earlier id of the row took it, else the column it used last time
- *       if free, else it is a miss; a column that is the home of a hot id (one present in at least
- *       half of the rows so far) living there is not free for other ids in this step, nor, for an
- *       id that was not in the previous row, a column another id used in the previous row (so a
- *       stray does not cut a running key's run of rows into pieces);
- *   <li>a miss of an id that has a home (taken by another id of the row) and was not in the
- *       previous row overflows, instead of wandering into a column other keys live in;
- *   <li>any other miss takes the lowest never-used column, else the least recently used free column
- *       that is not the home of a hot id (an id present in at least half of the rows so far), else
- *       the least recently used free column, else it overflows. That column becomes the id's home
- *       (for a continuing id that lost its home to a stronger one, too: it moves house rather than
- *       wander).
- * </ol>
- *
- * The priority makes a hot key win its home whenever two keys of a row share one, and the
- * reservation keeps other keys out of a hot key's home, so a key present in most rows ends up alone
- * in its column. Deterministic: same rows, same placement.
- *
- * <p>Unlike Paimon's policies (where only rows wider than K overflow) a row with at most K entries
- * may overflow (a stray key whose home is busy), so O ≠ ∅ no longer implies W &gt; K. Readers and
- * the pruning rule only rely on S and O being complete (I1, I2), which holds.
+ * Keeps every key in as few columns as the data allows (Strata's own policy): where LRU lets a
+ * re-admitted key wander over most columns, here each id has a home, the column of its first
+ * placement. Per row, ids are taken by priority (in the previous non-null row first, then by row
+ * count, then id); an id takes its home if free, else its last column if free, else misses; a hot
+ * id's home (the id in at least half of the rows) is not free for others, nor, for an id not in the
+ * previous row, a column another id used there. A miss of an id with a home not in the previous row
+ * overflows; other misses take the lowest never-used column, else the least recently used free one
+ * not home to a hot id, else any, else overflow, making it their home. Deterministic. Unlike
+ * Paimon's policies a row of at most K entries may overflow, so O ≠ ∅ does not imply W &gt; K.
  */
 final class StableAllocator extends ColumnAllocator {
 
@@ -126,10 +103,8 @@ final class StableAllocator extends ColumnAllocator {
                 continue;
             }
             if (home[id] < 0 || !duplicate) {
-                // First placement, or a continuing id that keeps losing its home: this column
-                // becomes its home, so
-                // keys that arrive together settle into distinct homes instead of displacing each
-                // other row by row.
+                // First placement, or a continuing id that keeps losing its home: it moves here, so
+                // keys arriving together settle into distinct homes.
                 home[id] = c;
             }
             take(mapping, c, id);
@@ -159,10 +134,7 @@ final class StableAllocator extends ColumnAllocator {
         resident[c] = id;
     }
 
-    /**
-     * Whether another id used column c in the previous row that filled columns (a stray would cut
-     * its run short).
-     */
+    /** Whether another id used c in the previous filling row (a stray would cut its run short). */
     private boolean busy(int c, int id) {
         int r = resident[c];
         return r >= 0 && r != id && lastUsed[c] == clock - 1;

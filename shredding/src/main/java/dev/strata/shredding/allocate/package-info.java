@@ -1,5 +1,2 @@
-/**
- * Column placement (plain, sequential, lru, stable) and K adaptation. Internal: public only for use
- * across this module's packages; the Spark side should not call it.
- */
+/** Column placement and K adaptation; internal to this module. */
 package dev.strata.shredding.allocate;

@@ -10,9 +10,6 @@ import java.util.function.Consumer;
  * which entry leaves (frequency and recency, not strictly least recently used); its maintenance and
  * the removal callback run on the calling thread, so a removed entry is handed over before the call
  * that removed it returns and no background thread is started.
- *
- * @param <K> the key
- * @param <V> the value
  */
 public final class BoundedCache<K, V> {
 
@@ -30,8 +27,7 @@ public final class BoundedCache<K, V> {
                         ? builder.build()
                         : builder.<K, V>removalListener(
                                         (key, value, cause) -> {
-                                            // Strong references only: a removed value is never
-                                            // null.
+                                            // Strong references: a removed value is never null.
                                             onRemoval.accept(value);
                                         })
                                 .build();
@@ -42,20 +38,15 @@ public final class BoundedCache<K, V> {
         return new BoundedCache<>(capacity, null);
     }
 
-    /**
-     * A cache of at most {@code capacity} entries whose removed values (evicted, replaced by {@link
-     * #put}, or dropped by {@link #clear}) are passed to {@code onRemoval} once each.
-     */
+    /** As {@link #of(long)}, passing each removed value to {@code onRemoval} once. */
     public static <K, V> BoundedCache<K, V> of(long capacity, Consumer<? super V> onRemoval) {
         return new BoundedCache<>(capacity, onRemoval);
     }
 
-    /** The value of {@code key}, or null. */
     public V get(K key) {
         return cache.getIfPresent(key);
     }
 
-    /** Keeps {@code value} for {@code key}, replacing what was there. */
     public void put(K key, V value) {
         cache.put(key, value);
     }
@@ -70,7 +61,6 @@ public final class BoundedCache<K, V> {
         return raced == null ? value : raced;
     }
 
-    /** Removes every entry. */
     public void clear() {
         cache.invalidateAll();
         cache.cleanUp();

@@ -14,10 +14,7 @@ public final class FieldNames {
 
     private FieldNames() {}
 
-    /**
-     * For each column of {@code ids} (name to field id), the name of the field with that id in
-     * {@code fields}; columns whose id {@code fields} lack are left out.
-     */
+    /** Per column of {@code ids} (name → field id), its name in {@code fields}, if any. */
     public static Map<String, String> in(Map<String, Integer> ids, List<DataField> fields) {
         Map<Integer, String> byId = new HashMap<>();
         for (DataField f : fields) {

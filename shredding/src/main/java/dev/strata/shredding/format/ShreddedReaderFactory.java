@@ -16,11 +16,7 @@ import org.apache.paimon.reader.FileRecordIterator;
 import org.apache.paimon.reader.FileRecordReader;
 import org.apache.paimon.types.RowType;
 
-/**
- * Opens shredded files for Paimon's row path (primary-key merges, deletion-vector reads, compaction
- * rewrites) with {@link ShreddedParquetReader}, which reads every file through the shredding
- * module's columnar reader; batches carry absolute row positions (deletion vectors need them).
- */
+/** Opens shredded files for Paimon's row path with {@link ShreddedParquetReader}. */
 final class ShreddedReaderFactory implements FormatReaderFactory {
 
     private final RowType readType;
@@ -29,11 +25,7 @@ final class ShreddedReaderFactory implements FormatReaderFactory {
     private final int batchSize;
     private final boolean verifyPages;
 
-    /**
-     * @param dataType the schema the files being read were written with (Paimon passes the file's
-     *     schema version), used to map the caller's column names to the files' names through field
-     *     ids
-     */
+    /** {@code dataType}: the schema the files were written with; names are mapped by field id. */
     ShreddedReaderFactory(
             RowType dataType,
             RowType readType,

@@ -20,17 +20,12 @@ import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.types.RowType;
 
 /**
- * One per rolling writer (Paimon creates a writer factory per rolling file writer): chooses K for
- * each file from the K adaptation window of each shredded column, so consecutive files adapt K to
- * the max row widths of the files completed before.
- *
- * <p>Difference from Paimon [INF]: Paimon keeps the window per writer factory, so every commit and
- * every compaction starts again at K_max. Here the window is shared by all writers of the same
- * table location and column in this JVM (a bounded cache), so a stream of small commits does not
- * write K_max-wide files forever. K stays per file and self-described, so this only changes file
- * shape, never answers. Tables without a {@code path} option keep a window per factory, as in
- * Paimon. A column whose window is still empty takes K from the first rows of the file instead of
- * K_max ({@link SampledWriter}).
+ * One per rolling writer: chooses K for each file from each shredded column's K adaptation window.
+ * Unlike Paimon's per-factory window (every commit and compaction restarting at K_max), the window
+ * is shared by all writers of the same table location and column in this JVM, so small commits do
+ * not write K_max-wide files forever; K is self-described per file, so this changes file shape,
+ * never answers. Tables without a {@code path} option keep a window per factory. A column with an
+ * empty window takes K from the file's first rows ({@link SampledWriter}).
  */
 final class ShreddedWriterFactory implements FormatWriterFactory {
 
@@ -83,11 +78,7 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
         return new SampledWriter(out, compression);
     }
 
-    /**
-     * The K of every shredded column for a file: from the window when this table's column has
-     * completed files (Paimon's rule), otherwise from the widths of the file's first rows ({@code
-     * sample}, null when every column has history).
-     */
+    /** K per shredded column: the window's once it has history, else from the sample's widths. */
     private Map<String, ShreddedParquetWriter.ColumnSpec> specs(List<InternalRow> sample) {
         Map<String, ShreddedParquetWriter.ColumnSpec> specs = new LinkedHashMap<>();
         layouts.forEach(
@@ -139,12 +130,11 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     }
 
     /**
-     * Beyond Paimon [INF], which starts every writer at K_max: while a column has no completed file
-     * in its window, the file's schema is fixed only after its first {@value #SAMPLE_ROWS} rows (or
-     * {@value #SAMPLE_BYTES} bytes of them, or the file's end), and K is chosen by the window rule
-     * over those rows' map widths, capped by max-columns. Rows are copied while buffered (Paimon
-     * and Spark reuse row objects). Wider rows overflow. Files of a column placed by {@code
-     * disjoint} are always sampled: the policy plans its columns from these rows.
+     * While a column has no completed file in its window, the file's schema is fixed only after its
+     * first {@value #SAMPLE_ROWS} rows (or {@value #SAMPLE_BYTES} bytes, or the end), K chosen by
+     * the window rule over their map widths; wider rows overflow. Rows are copied, as Paimon and
+     * Spark reuse row objects. {@code disjoint} columns are always sampled: the policy plans from
+     * these rows.
      */
     private final class SampledWriter implements FormatWriter {
         private final PositionOutputStream out;
@@ -226,9 +216,6 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
     /** Rows buffered before a file without K history fixes its schema. */
     static final int SAMPLE_ROWS = 10_000;
 
-    /**
-     * Bytes (Paimon's binary row size) buffered at most before a file without K history fixes its
-     * schema.
-     */
+    /** Bytes (Paimon's binary row size) buffered at most before such a file fixes its schema. */
     static final long SAMPLE_BYTES = 16L * 1024 * 1024;
 }

@@ -89,10 +89,7 @@ final class StrataParquetFileFormat extends FileFormat {
         };
     }
 
-    /**
-     * Whether the file stores a column in the shredded layout (its footer is kept in Strata's
-     * footer cache).
-     */
+    /** Whether the file stores a shredded column (its footer is then kept in Strata's cache). */
     private static boolean hasShreddedColumn(FormatReaderFactory.Context context)
             throws IOException {
         String path = context.filePath().toString();

@@ -6,19 +6,14 @@ import org.apache.paimon.format.FileFormatFactory;
 
 /**
  * Registers {@link StrataParquetFileFormat} with Paimon under the identifier {@code parquet}, so
- * tables keep {@code file.format = parquet} and Paimon-compatible {@code .parquet} data files while
- * Strata writes and reads the shared-shredding layout in them.
+ * tables keep {@code file.format = parquet} and {@code .parquet} data files while Strata writes and
+ * reads the shared-shredding layout in them.
  *
- * <p>Why this wins over Paimon's own {@code parquet} factory: Paimon's {@code FormatFactoryUtil}
- * loads every {@link FileFormatFactory} with {@link java.util.ServiceLoader} and takes the first
- * one whose identifier matches. ServiceLoader reads the {@code META-INF/services} files in
- * class-path order, and the lines of one file in order. On a cluster, Strata's runtime jar is the
- * only jar holding Paimon, and its merged services file lists Strata's factories before Paimon's
- * (the shade plugin appends the service files of the shaded artifacts in dependency order, and
- * {@code strata-shredding} comes before {@code paimon-bundle}); in a Maven build the module jars
- * come before {@code paimon-bundle} on the class path for the same reason. Any other arrangement
- * (another Paimon jar placed before Strata's) is detected by {@link #checkResolved()}, which the
- * catalog calls when it starts, instead of silently writing unshredded files.
+ * <p>Paimon's {@code FormatFactoryUtil} takes the first {@link FileFormatFactory} from {@link
+ * java.util.ServiceLoader} whose identifier matches. Strata's runtime jar lists Strata's factories
+ * before Paimon's in its merged services file (the shade plugin appends service files in dependency
+ * order), and in a Maven build the module jars come before {@code paimon-bundle} on the class path.
+ * Any other arrangement is caught by {@link #checkResolved()}, which the catalog calls at start.
  */
 public final class StrataParquetFileFormatFactory implements FileFormatFactory {
 
@@ -32,10 +27,7 @@ public final class StrataParquetFileFormatFactory implements FileFormatFactory {
         return new StrataParquetFileFormat(formatContext);
     }
 
-    /**
-     * Throws unless Paimon resolves {@code parquet} to this factory in this JVM, naming the factory
-     * and the jar it resolved to.
-     */
+    /** Throws, naming the jar, unless Paimon resolves {@code parquet} to this factory here. */
     public static void checkResolved() {
         FileFormat f =
                 FileFormat.fromIdentifier(

@@ -37,10 +37,7 @@ public final class DamagedFileException extends IOException {
         this(file, what, String.valueOf(expected), String.valueOf(found), RESTORE, null);
     }
 
-    /**
-     * The general form: {@code expected} and {@code found} may be null when the damage is not a
-     * single value; {@code whatToDo} replaces {@link #RESTORE} where other advice fits.
-     */
+    /** The general form; {@code expected} and {@code found} may be null. */
     public DamagedFileException(
             String file,
             String what,
@@ -81,7 +78,6 @@ public final class DamagedFileException extends IOException {
         addSuppressed(damage);
     }
 
-    /** The damaged file, as a path string. */
     public String file() {
         return file;
     }

@@ -1,5 +1,2 @@
-/**
- * What every reader of Strata, Parquet and archive files shares, below every other package: the one
- * exception for a damaged file.
- */
+/** The one exception for a damaged file, shared by every reader. */
 package dev.strata.shredding.io;

@@ -66,7 +66,6 @@ import org.apache.paimon.types.TimestampType;
  */
 public final class ArrowSchemaFooter {
 
-    /** The footer key. */
     public static final String KEY = "ARROW:schema";
 
     /** The custom-metadata key carrying a field's Parquet field id. */
@@ -92,10 +91,7 @@ public final class ArrowSchemaFooter {
 
     private ArrowSchemaFooter() {}
 
-    /**
-     * The footer value for a file whose physical (as stored) row type is {@code physical}; {@code
-     * metadata} holds the custom metadata of top-level fields by name, in the order to store them.
-     */
+    /** The footer value for row type {@code physical} with its top-level fields' metadata. */
     public static String encode(RowType physical, Map<String, Map<String, String>> metadata) {
         FlatBufferBuilder b = new FlatBufferBuilder();
         List<ArrowField> fields = new ArrayList<>();
@@ -133,10 +129,7 @@ public final class ArrowSchemaFooter {
         return Base64.getEncoder().encodeToString(out.array());
     }
 
-    /**
-     * The custom metadata of the top-level fields that carry any, by field name; empty when the
-     * value is null or not an Arrow Schema message.
-     */
+    /** Top-level fields' custom metadata by name; empty if {@code value} is no Arrow Schema. */
     public static Map<String, Map<String, String>> decode(String value) {
         if (value == null) {
             return Collections.emptyMap();
@@ -208,7 +201,6 @@ public final class ArrowSchemaFooter {
         }
     }
 
-    /** An Arrow type: its union tag and the attributes its table stores. */
     private static final class ArrowType {
         final byte tag;
         int bitWidth;

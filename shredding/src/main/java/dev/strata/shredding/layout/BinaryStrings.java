@@ -8,10 +8,7 @@ public final class BinaryStrings {
 
     private BinaryStrings() {}
 
-    /**
-     * The heap array holding all of {@code s}'s bytes from {@code s.getOffset()}, or null when
-     * {@code s} spans several segments or lives off heap (then {@code s.toBytes()} copies them).
-     */
+    /** The heap array holding all of {@code s}'s bytes from its offset, or null (then copy). */
     public static byte[] heapArray(BinaryString s) {
         MemorySegment[] segments = s.getSegments();
         return segments.length == 1 && !segments[0].isOffHeap() ? segments[0].getArray() : null;

@@ -4,23 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Fast paths for the two large JSON values of Paimon's layout keys, in exactly the compact form
- * Paimon's JSON mapper writes them: the dictionary {@code {"key":id,...}} and {@code field-columns}
- * {@code {"id":[c,...],...}}, without whitespace, ids and columns plain non-negative decimals. A
- * key holding a backslash (an escape), any whitespace or any other deviation makes the fast path
- * give up (null) and the caller parses with a general JSON parser; on valid UTF-8 the fast path
- * never accepts what a JSON parser would read differently (a test checks both paths agree). It
- * exists because these values are parsed on every first open of a file, and a file with 200 000
- * keys holds megabytes of them.
+ * Fast paths for the two large JSON values of Paimon's layout keys, parsed on every first open of a
+ * file, in exactly the compact form Paimon's JSON mapper writes: the dictionary {@code
+ * {"key":id,...}} and {@code field-columns} {@code {"id":[c,...],...}}. Any deviation (a backslash
+ * escape, whitespace, ...) gives null and the caller parses with a general JSON parser; on valid
+ * UTF-8 the fast path never accepts what a JSON parser would read differently.
  */
 final class CompactJson {
 
     private CompactJson() {}
 
-    /**
-     * The key of each id, or null when the text is not in the compact form or ids are not 0..n-1
-     * once each.
-     */
+    /** The key of each id, or null unless the text is compact with ids 0..n-1 once each. */
     static String[] dictionary(byte[] json) {
         int n = json.length;
         if (n < 2 || json[0] != '{' || json[n - 1] != '}') {
@@ -100,11 +94,7 @@ final class CompactJson {
         return count == keys.length ? keys : Arrays.copyOf(keys, count);
     }
 
-    /**
-     * S by id (ascending columns, ids the text does not name get none), or null when the text is
-     * not in the compact form or names an id outside 0..dictSize-1 or a column outside 0..k-1 (the
-     * general parser then reports it).
-     */
+    /** S by id (ascending), or null unless compact with ids and columns in range. */
     static int[][] fieldColumns(String json, int dictSize, int k) {
         int n = json.length();
         if (n < 2 || json.charAt(0) != '{' || json.charAt(n - 1) != '}') {

@@ -9,10 +9,7 @@ public final class Domain {
 
     private Domain() {}
 
-    /**
-     * Compares two values of the same kind; doubles compare numerically ({@code -0.0 == 0.0}) and
-     * callers must keep NaN out.
-     */
+    /** Compares two values of one kind; doubles numerically ({@code -0.0 == 0.0}), NaN kept out. */
     public static int compare(ValueKind kind, Object a, Object b) {
         switch (kind) {
             case LONG:

@@ -7,22 +7,16 @@ import java.util.List;
 import org.apache.paimon.data.BinaryString;
 
 /**
- * The field dictionary D of one shredded column in one file: key string → file-local id, ids
- * assigned densely from 0 in first-appearance order. Ids are not stable across files.
- *
- * <p>Looked up once per map entry on the write path, so it is an open-addressing table over the
- * keys' UTF-8 bytes: a heap-backed {@link BinaryString} is hashed and compared in place (no
- * allocation, no boxing); other strings are copied to bytes first. A slot holds the key's hash, id,
- * and where its bytes sit in one byte arena side by side: with thousands of keys (a long tail) a
- * lookup costs two cache misses, not one per array it touches.
+ * The field dictionary D of one shredded column in one file: key string → file-local id, dense from
+ * 0 in first-appearance order; not stable across files. Looked up per map entry when writing, so an
+ * open-addressing table over the keys' UTF-8 bytes (a heap {@link BinaryString} is hashed in place)
+ * whose slot holds hash, id and arena position side by side: two cache misses a lookup.
  */
 public final class FieldDictionary {
 
     private final List<String> keys = new ArrayList<>();
 
-    /**
-     * Pairs of longs: (hash << 32 | id + 1), (arena offset << 32 | length); 0 marks an empty pair.
-     */
+    /** Pairs of longs: (hash << 32 | id + 1), (arena offset << 32 | length); 0: an empty pair. */
     private long[] slots = new long[2 * 128];
 
     private int mask = 2 * 128 - 2;
@@ -75,7 +69,6 @@ public final class FieldDictionary {
         return id;
     }
 
-    /** The even index of a hash's first slot pair (Fibonacci hashing). */
     private static int slotOf(int hash, int mask) {
         return (hash * 0x9E3779B9 >>> 7) & mask;
     }
@@ -112,7 +105,6 @@ public final class FieldDictionary {
         return keys.size();
     }
 
-    /** Keys by id. */
     public List<String> keys() {
         return keys;
     }

@@ -3,21 +3,19 @@ package dev.strata.shredding.layout;
 import java.util.Arrays;
 
 /**
- * Where the keys of one shredded column sat in one row group (beyond Paimon, whose S and O are
- * file-level): S_g(id), the columns that held id in some row of the group, and O_g, the ids that
- * overflowed in some row of the group. S_g(id) ⊆ S(id) and O_g ⊆ O. From these follows each
- * column's owner in the group: the only id it held, none, or several ({@link #SHARED}).
+ * Where the keys of one shredded column sat in one row group (Paimon's S and O are file-level):
+ * S_g(id), the columns that held id in some row of the group, and O_g, the ids that overflowed in
+ * some row of it; S_g(id) ⊆ S(id) and O_g ⊆ O. Each column's owner in the group follows: the only
+ * id it held, none, or several ({@link #SHARED}).
  *
- * <p>Optionally, per column, its <em>ownership segments</em>: maximal row ranges of the group in
- * which the column held one id only (rows in between hold nothing). Rows outside every segment have
- * the slot empty. A column whose segments would exceed the writer's bound is <em>fragmented</em>
- * (nothing recorded).
+ * <p>Optionally, per column, its ownership segments: maximal row ranges in which it held one id
+ * only; rows outside every segment have the slot empty. A column with more segments than the
+ * writer's bound is fragmented (nothing recorded).
  *
- * <p>What a reader may conclude (the read shortcut): in a row of a segment of column c owned by k,
- * k sits in c exactly when c is non-null (empty slots are NULL, spec I4), apart from rows where k
- * is present with a NULL value, which read as NULL either way; outside k's segments c never holds
- * k. So when no column of S_g(k) is fragmented, {@code m['k']} needs S_g(k), the segments and, if k
- * ∈ O_g, the overflow (whose entries name their key) — not {@code __field_mapping}.
+ * <p>In a row of a segment of column c owned by k, k sits in c exactly when c is non-null (empty
+ * slots are NULL; a NULL value of k reads as NULL either way), and outside k's segments c never
+ * holds k. So when no column of S_g(k) is fragmented, {@code m['k']} needs S_g(k), the segments
+ * and, if k ∈ O_g, the overflow, but not {@code __field_mapping}.
  */
 public final class GroupPlacement {
 
@@ -35,26 +33,15 @@ public final class GroupPlacement {
     private final int[] overflowIds;
     private final int[] owners;
 
-    /**
-     * Per column (start, length, owner) triples in row order, null when fragmented; null array:
-     * none recorded.
-     */
+    /** Per column, (start, length, owner) triples or null if fragmented; null: none recorded. */
     private final int[][] segments;
 
-    /**
-     * @param k the file's K
-     * @param ids ids with a non-empty S_g, ascending
-     * @param columns S_g of each of {@code ids}, each ascending, every column &lt; k
-     * @param overflowIds O_g, ascending
-     */
+    /** {@code ids} (non-empty S_g), their {@code columns}, {@code overflowIds}: all ascending. */
     public GroupPlacement(int k, int[] ids, int[][] columns, int[] overflowIds) {
         this(k, ids, columns, overflowIds, null);
     }
 
-    /**
-     * @param segments null when no segments are recorded; else K entries, each null (fragmented) or
-     *     (start, length, owner) triples with ascending, non-overlapping ranges and owners of ids
-     */
+    /** {@code segments}: null, or per column null (fragmented) or (start, length, owner)s. */
     public GroupPlacement(int k, int[] ids, int[][] columns, int[] overflowIds, int[][] segments) {
         if (ids.length != columns.length) {
             throw new IllegalArgumentException(
@@ -134,7 +121,6 @@ public final class GroupPlacement {
         }
     }
 
-    /** K of the file. */
     public int numColumns() {
         return owners.length;
     }
@@ -165,24 +151,16 @@ public final class GroupPlacement {
         return owners[c];
     }
 
-    /** Whether ownership segments were recorded for this group. */
     public boolean hasSegments() {
         return segments != null;
     }
 
-    /**
-     * Column c's ownership segments as (start, length, owner) triples in row order (a view; do not
-     * modify), or null when none were recorded or the column is fragmented.
-     */
+    /** Column c's (start, length, owner) triples (a view), or null: none recorded or fragmented. */
     public int[] segmentsOf(int c) {
         return segments == null ? null : segments[c];
     }
 
-    /**
-     * The row ranges of the group in which column c may hold {@code id}, as (start, end) pairs, end
-     * exclusive, ascending; null when this cannot be told without {@code __field_mapping} (no
-     * segments or a fragmented column).
-     */
+    /** Ascending (start, end) row ranges where column c may hold {@code id}; null: unknown. */
     public int[] rangesOf(int c, int id) {
         int[] seg = segmentsOf(c);
         if (seg == null) {
@@ -203,10 +181,7 @@ public final class GroupPlacement {
         return out;
     }
 
-    /**
-     * Whether k's values in this group are exactly the non-null values of its own columns (see the
-     * class comment).
-     */
+    /** Whether id's values here are exactly its own columns' non-null values (see class doc). */
     public boolean ownsItsColumns(int id) {
         if (id < 0 || overflows(id)) {
             return false;

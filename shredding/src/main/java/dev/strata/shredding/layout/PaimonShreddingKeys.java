@@ -57,8 +57,7 @@ import org.apache.paimon.utils.JsonSerdeUtil;
  * the low byte of each char.
  *
  * <p>Paimon ignores keys it does not know, so Strata's own richer metadata stays in its own footer
- * entry ({@link ShreddingFooter}). Paimon 1.4 defines none of these keys, hence the literal
- * constants.
+ * entry ({@link ShreddingFooter}). Paimon 1.4 defines none of these keys, hence the literals.
  */
 public final class PaimonShreddingKeys {
 
@@ -75,10 +74,7 @@ public final class PaimonShreddingKeys {
     public static final String MAX_ROW_WIDTH = PREFIX + "max-row-width";
     static final int CURRENT_VERSION = 1;
 
-    /**
-     * Field names are not canonicalized: a dictionary's keys are each seen once, and interning 200
-     * 000 of them costs more than the whole parse.
-     */
+    /** No field-name interning or canonicalizing: a dictionary's keys are each seen once. */
     private static final JsonFactory JSON =
             new JsonFactory()
                     .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
@@ -86,10 +82,7 @@ public final class PaimonShreddingKeys {
 
     private PaimonShreddingKeys() {}
 
-    /**
-     * The dictionary codec for a file written with {@code compression} (null: none): none, lz4 or
-     * zstd. Throws for any other codec, naming {@code column} and {@code file}.
-     */
+    /** none, lz4 or zstd for {@code compression} (null: none); throws for any other codec. */
     public static String dictionaryCodec(String compression, String column, String file) {
         String c = compression == null ? "none" : compression.trim().toLowerCase(Locale.ROOT);
         switch (c) {
@@ -110,10 +103,7 @@ public final class PaimonShreddingKeys {
         }
     }
 
-    /**
-     * The keys for one column, in storage order. {@code codec} is a value of {@link
-     * #dictionaryCodec}.
-     */
+    /** The keys for one column, in storage order; {@code codec} from {@link #dictionaryCodec}. */
     public static Map<String, String> encode(ShreddedColumnMeta meta, String codec) {
         Map<String, String> out = new LinkedHashMap<>();
         out.put(STORAGE_LAYOUT, SHARED_SHREDDING);
@@ -151,16 +141,11 @@ public final class PaimonShreddingKeys {
         return out;
     }
 
-    /** Whether a field's metadata carries the shared-shredding marker. */
     public static boolean isShredded(Map<String, String> metadata) {
         return metadata != null && SHARED_SHREDDING.equals(metadata.get(STORAGE_LAYOUT));
     }
 
-    /**
-     * The column's layout from Paimon's keys alone: D, S, O, K and W, with no per-row-group zones
-     * or placements (readers then resolve every row through {@code __field_mapping}). Damage is
-     * reported as a {@link DamagedFileException} (unchecked) naming the column and the file.
-     */
+    /** The layout from Paimon's keys alone (no zones or placements); damage is unchecked. */
     public static ShreddedColumnMeta decode(
             Map<String, String> metadata, ValueKind kind, String column, String file) {
         String where = "column '" + column + "' of file " + file;
@@ -228,11 +213,7 @@ public final class PaimonShreddingKeys {
         }
     }
 
-    /**
-     * The dictionary JSON (an object key → id whose ids are 0..n-1, each once) as the key of each
-     * id. Parsed as a token stream: a file with 200 000 keys decodes in tens of milliseconds, which
-     * a generic map binding (boxed ids, a hash map, then this array) takes ten times longer to do.
-     */
+    /** The dictionary JSON (key → id, ids 0..n-1 once each) as the key of each id. */
     static String[] parseDictionary(byte[] json) {
         String[] fast = CompactJson.dictionary(json);
         if (fast != null) {
@@ -267,10 +248,7 @@ public final class PaimonShreddingKeys {
         }
     }
 
-    /**
-     * {@code field-columns}: S by id for ids 0..dictSize-1 (ids it does not name get no column),
-     * sorted.
-     */
+    /** {@code field-columns}: sorted S by id for ids 0..dictSize-1 (ids not named get none). */
     static int[][] parseFieldColumns(String json, int dictSize, int k) {
         int[][] fast = CompactJson.fieldColumns(json, dictSize, k);
         if (fast != null) {

@@ -36,10 +36,7 @@ public final class ShreddedColumnMeta {
         this(numColumns, maxRowWidth, valueKind, keys, columnsById, overflow, zones, List.of());
     }
 
-    /**
-     * @param placements one entry per row group (null for a group whose placement was not
-     *     recorded), or empty when the file records none (no Strata footer entry)
-     */
+    /** {@code placements}: per row group (null: not recorded); empty when the file has none. */
     public ShreddedColumnMeta(
             int numColumns,
             int maxRowWidth,
@@ -90,10 +87,7 @@ public final class ShreddedColumnMeta {
         this.zonesRecorded = zonesRecorded;
     }
 
-    /**
-     * Metadata of a file that records only the file-level layout (D, S, O, K, W), as Paimon's own
-     * writer does: no zone statistics and no placements, whatever the number of row groups.
-     */
+    /** A file with only the file-level layout, as Paimon writes it: no zones or placements. */
     public static ShreddedColumnMeta withoutZones(
             int numColumns,
             int maxRowWidth,
@@ -113,10 +107,7 @@ public final class ShreddedColumnMeta {
                 false);
     }
 
-    /**
-     * This file-level layout (D, S, O, K, W, as read from Paimon's keys) completed with the value
-     * kind, zones and placements of Strata's own footer entry; the arrays are shared, not copied.
-     */
+    /** This layout plus Strata's value kind, zones and placements (arrays shared). */
     ShreddedColumnMeta withZones(
             ValueKind kind, List<KeyZones> zones, List<GroupPlacement> placements) {
         return new ShreddedColumnMeta(
@@ -131,10 +122,7 @@ public final class ShreddedColumnMeta {
                 true);
     }
 
-    /**
-     * Whether {@link #zones()} has one entry per row group of the file (Strata's footer); false for
-     * a file whose metadata records none (Paimon's footer keys only).
-     */
+    /** Whether {@link #zones()} has one entry per row group (Strata's footer), else none. */
     public boolean zonesRecorded() {
         return zonesRecorded;
     }
@@ -192,10 +180,7 @@ public final class ShreddedColumnMeta {
         return zones;
     }
 
-    /**
-     * Per-row-group placements in file order (entries may be null: not recorded); empty when the
-     * file has none.
-     */
+    /** Per-row-group placements in file order (null entries: not recorded); empty if none. */
     public List<GroupPlacement> placements() {
         return placements;
     }

@@ -60,39 +60,26 @@ import java.util.zip.Inflater;
  *                 | DECIMAL: Scale:VInt, Length:VInt, unscaled two's-complement bytes
  * </pre>
  *
- * <p>ValueKind codes are those of {@link ValueKind}. Size bounds: at most {@value #MAX_ZONE_KEYS}
- * entries per row group and column (further keys set Truncated, meaning "keys not listed may be
- * present"), BYTES bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer minimum is cut to
- * its prefix, a longer maximum is dropped), so zones add at most about 1024 &times; (8 + 2 &times;
- * 65) bytes per row group before compression; a placement is recorded for at most {@value
- * #MAX_PLACEMENT_IDS} ids and only when it takes at most {@value #PLACEMENT_BYTES_PER_ROW} bytes
- * per row of its group (at least {@value #MIN_PLACEMENT_BUDGET} bytes), without its Segments if
- * only that fits. Paimon ignores this entry, and Strata reads files without it (written by Paimon
- * or another engine) from Paimon's keys alone; an intact entry of a version other than {@value
- * #VERSION} (magic and checksum hold) counts as no entry, so such a file is read the same way,
- * without zones and placements. Only bytes that break the magic, the checksum or the grammar make
- * the file damaged.
+ * <p>ValueKind codes are those of {@link ValueKind}. Bounds: at most {@value #MAX_ZONE_KEYS}
+ * entries per row group and column (further keys set Truncated: keys not listed may be present);
+ * BYTES bounds of at most {@value #MAX_BOUND_BYTES} bytes (a longer minimum is cut to its prefix, a
+ * longer maximum dropped), so zones add at most about 1024 &times; (8 + 2 &times; 65) bytes per row
+ * group before compression; a placement only for at most {@value #MAX_PLACEMENT_IDS} ids and within
+ * {@value #PLACEMENT_BYTES_PER_ROW} bytes per row of its group (at least {@value
+ * #MIN_PLACEMENT_BUDGET}), else without its Segments if that fits. Paimon ignores this entry;
+ * Strata reads files without it from Paimon's keys alone, and treats an intact entry (magic and
+ * checksum hold) of a version other than {@value #VERSION} as none. Only bytes that break the
+ * magic, the checksum or the grammar make the file damaged.
  */
 public final class ShreddingFooter {
 
     public static final String KEY_PREFIX = "strata.shredding.";
     public static final int VERSION = 3;
 
-    /**
-     * Most ids a row group's placement lists; a group with more records none (Recorded = 0) and
-     * readers fall back to the file-level S and O for it. Bounds the placement part to about 65 536
-     * × (3 + columns) bytes.
-     */
+    /** Beyond this many ids a group records no placement (Recorded = 0): readers use S and O. */
     public static final int MAX_PLACEMENT_IDS = 1 << 16;
 
-    /**
-     * A row group's placement is recorded only when it encodes in at most this many bytes per row
-     * of the group (before compression). A larger one is recorded without its segments when that
-     * fits (a key owning its columns for the whole group still reads no {@code __field_mapping}),
-     * else dropped (many keys in the group, each spread over many columns): readers then use the
-     * file-level S and O for the group, reading its {@code __field_mapping}. Bounds the placement
-     * part to 2 bytes per row, or {@value #MIN_PLACEMENT_BUDGET} bytes for a small row group.
-     */
+    /** Placement bytes per row of a group; a larger placement drops its segments, else itself. */
     public static final int PLACEMENT_BYTES_PER_ROW = 2;
 
     static final int MIN_PLACEMENT_BUDGET = 4096;
@@ -150,8 +137,7 @@ public final class ShreddingFooter {
                 long budget =
                         Math.max(MIN_PLACEMENT_BUDGET, z.rowCount() * PLACEMENT_BYTES_PER_ROW);
                 if (placement != null && sameAsFile(placement, meta)) {
-                    // S_g and O_g are the file's S and O (a file of one row group): only the
-                    // segments.
+                    // S_g and O_g are the file's S and O: only the segments.
                     out.writeByte(2);
                     writeSegments(out, placement, budget);
                 } else {
@@ -194,12 +180,7 @@ public final class ShreddingFooter {
         }
     }
 
-    /**
-     * Decodes column {@code column}'s metadata from a file's whole footer key-value metadata:
-     * Strata's entry, completed with the keys, S and O of Paimon's keys in the {@link
-     * ArrowSchemaFooter} entry. Returns null when the file has no Strata entry for the column or an
-     * intact entry of another version.
-     */
+    /** {@code column}'s metadata, or null without a Strata entry of this version. */
     public static ShreddedColumnMeta decode(
             Map<String, String> keyValueMetadata, String column, String file) {
         String text = keyValueMetadata.get(footerKey(column));
@@ -219,18 +200,13 @@ public final class ShreddingFooter {
                 file);
     }
 
-    /** The error for damaged shredding metadata of {@code column} in {@code file}. */
     static UncheckedIOException damaged(String column, String file, String why, Throwable cause) {
         return new DamagedFileException(
                         file, "shredding metadata of column '" + column + "': " + why, cause)
                 .unchecked();
     }
 
-    /**
-     * D, S, O, K and W of {@code column} from Paimon's layout keys of the column ({@code keys}, the
-     * column's custom metadata in the {@link ArrowSchemaFooter} entry; null when the entry or the
-     * column is missing), without zones: what a Blob is completed with.
-     */
+    /** D, S, O, K and W from {@code column}'s Paimon layout keys ({@code keys}; null: none). */
     public static ShreddedColumnMeta paimonLayout(
             Map<String, String> keys, String column, String file) {
         if (!PaimonShreddingKeys.isShredded(keys)) {
@@ -247,10 +223,8 @@ public final class ShreddingFooter {
 
     /**
      * Decodes a Blob's Base64 text, taking D, S and O from {@code paimonLayout} (called at most
-     * once), whose K, W and dictionary size must match the Blob's. Returns null for an intact Blob
-     * (magic and checksum hold) of a version other than {@value #VERSION}: Strata then reads the
-     * file as one without its entry. Damage is reported as a {@link DamagedFileException}
-     * (unchecked) naming the column and the file.
+     * once), whose K, W and dictionary size must match; null for an intact Blob of another version.
+     * Damage is an unchecked {@link DamagedFileException} naming the column and the file.
      */
     public static ShreddedColumnMeta decode(
             String text, Supplier<ShreddedColumnMeta> paimonLayout, String column, String file) {
@@ -280,8 +254,7 @@ public final class ShreddingFooter {
                     null);
         }
         if (blob[4] != VERSION) {
-            // Strata's accelerator beside Paimon's keys, of a version this reader does not know:
-            // the file stays readable from Paimon's keys.
+            // An intact entry of an unknown version: the file stays readable from Paimon's keys.
             return null;
         }
         // D, S and O come from Paimon's entry; a problem there is reported as is.
@@ -386,10 +359,7 @@ public final class ShreddingFooter {
         }
     }
 
-    /**
-     * Writes a row group's placement, or Recorded = 0 when there is none or its encoding would take
-     * more than {@code budget} bytes.
-     */
+    /** Writes a group's placement, or Recorded = 0 if none or over {@code budget} bytes. */
     private static void writePlacement(
             DataOutputStream target, GroupPlacement placement, long budget) throws IOException {
         if (placement == null) {
@@ -425,8 +395,7 @@ public final class ShreddingFooter {
         if (bytes.size() <= budget) {
             bytes.writeTo(target);
         } else if (placement.hasSegments()) {
-            // Without its segments the placement still says which columns a key owns for the whole
-            // group.
+            // Without segments it still says which columns a key owns for the whole group.
             writePlacement(
                     target,
                     new GroupPlacement(placement.numColumns(), ids, columnsOf(placement, ids), ov),
@@ -472,10 +441,7 @@ public final class ShreddingFooter {
         }
     }
 
-    /**
-     * Whether a group's S_g and O_g are the file's S and O: its ids are exactly those with a
-     * non-empty S.
-     */
+    /** Whether S_g and O_g are the file's S and O: ids exactly those with a non-empty S. */
     private static boolean sameAsFile(GroupPlacement placement, ShreddedColumnMeta meta) {
         if (placement.numColumns() != meta.numColumns()
                 || !Arrays.equals(placement.overflowIds(), meta.overflowSet().stream().toArray())) {
@@ -504,9 +470,7 @@ public final class ShreddingFooter {
         return cols;
     }
 
-    /**
-     * @param file the file-level layout a placement may refer to (Recorded = 2)
-     */
+    /** {@code file}: the file-level layout a placement may refer to (Recorded = 2). */
     private static GroupPlacement readPlacement(
             Cursor in, int k, int group, ShreddedColumnMeta file) throws IOException {
         int recorded = in.readByte();
@@ -752,11 +716,7 @@ public final class ShreddingFooter {
         return b;
     }
 
-    /**
-     * Reads a byte range without the per-call locking of {@code ByteArrayInputStream}: the footer
-     * of a file with thousands of keys and per-row-group placements is hundreds of thousands of
-     * varints, decoded on every scan.
-     */
+    /** A byte range without ByteArrayInputStream's locking: a footer is many varints. */
     static final class Cursor {
         private final byte[] buf;
         private int pos;

@@ -7,11 +7,9 @@ import java.util.List;
 
 /**
  * Collects {@link KeyZones} for one shredded column while a file is written: values are added per
- * key id and the current row group is sealed when the Parquet writer flushes it.
- *
- * <p>A key's counts and LONG/DOUBLE bounds are one record of {@value #STRIDE} longs (present and
- * NULL counts, NaN count, min, max): with thousands of keys an entry touches one record, not one
- * array per statistic.
+ * key id and the current row group is sealed when the Parquet writer flushes it. A key's counts and
+ * LONG/DOUBLE bounds are one record of {@value #STRIDE} longs, so with thousands of keys an entry
+ * touches one record, not one array per statistic.
  */
 public final class ZoneAccumulator {
 
@@ -53,10 +51,7 @@ public final class ZoneAccumulator {
         return (int) (counts >>> 32);
     }
 
-    /**
-     * Records that key {@code id} is present in a row, with a NULL value or with a value whose
-     * domain form is {@code domainValue} (null when the kind has no ordering).
-     */
+    /** Records key {@code id} in a row: NULL, or a value in domain form (null: unordered kind). */
     public void add(int id, boolean valueIsNull, Object domainValue) {
         int at = record(id);
         if (valueIsNull) {
@@ -109,7 +104,6 @@ public final class ZoneAccumulator {
         }
     }
 
-    /** Makes room for the BYTES/DECIMAL bounds of {@code id}. */
     private void boundsFor(int id) {
         if (id >= min.length) {
             int n = Math.max(id + 1, min.length * 2);
@@ -137,11 +131,7 @@ public final class ZoneAccumulator {
         s[at] = counts + 1;
     }
 
-    /**
-     * {@link #add} for a non-null value of a {@link ValueKind#BYTES} column, read in place: the
-     * bytes are copied only when they become a bound (per-value copies were a third of a STRING
-     * map's zone statistics). Every BYTES bound is kept here, also {@link #add}'s.
-     */
+    /** {@link #add} for a non-null BYTES value, copied only when it becomes a bound. */
     public void addBytes(int id, byte[] bytes, int offset, int length) {
         int at = record(id);
         stats[at]++;
@@ -190,7 +180,6 @@ public final class ZoneAccumulator {
         }
     }
 
-    /** Seals the current row group, which held {@code rowCount} rows. */
     public void sealRowGroup(long rowCount) {
         long[] s = stats;
         int count = 0;

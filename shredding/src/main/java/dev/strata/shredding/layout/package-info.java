@@ -1,5 +1,2 @@
-/**
- * Per-file metadata of shredded columns (dictionary, S, O, K, W, per-key zone statistics) and its
- * footer encoding. Internal: public only for use across this module's packages.
- */
+/** Per-file metadata of shredded columns and its footer encoding; internal to this module. */
 package dev.strata.shredding.layout;

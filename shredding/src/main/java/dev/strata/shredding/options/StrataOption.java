@@ -11,8 +11,6 @@ import org.apache.paimon.options.Options;
  * values it accepts. Table options, catalog options and Spark SQL settings are all declared this
  * way, read by {@link #read} with one rule (trimmed, case-insensitive booleans, decimal integers,
  * one error form) and listed in the README from their declarations.
- *
- * @param <T> the value type
  */
 public final class StrataOption<T> {
 
@@ -29,7 +27,6 @@ public final class StrataOption<T> {
         this.description = description;
     }
 
-    /** A boolean setting, {@code true} or {@code false}. */
     public static StrataOption<Boolean> bool(String key, boolean defaultValue, String description) {
         return new StrataOption<>(
                 ConfigOptions.key(key)
@@ -41,7 +38,6 @@ public final class StrataOption<T> {
                 description);
     }
 
-    /** An integer setting of at least {@code min}. */
     public static StrataOption<Integer> integer(
             String key, int defaultValue, int min, String description) {
         return new StrataOption<>(

@@ -7,8 +7,7 @@ import org.apache.paimon.data.InternalMap;
 
 /**
  * A map as parallel key and value arrays: unlike Paimon's {@code GenericMap} it keeps entry order
- * and duplicate keys exactly as a file yields them, and builds no hash map (rows converted for a
- * write).
+ * and duplicate keys exactly as a file yields them, and builds no hash map.
  */
 public final class ArrayBackedMap implements InternalMap {
 

@@ -28,46 +28,17 @@ import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Gives each dictionary-encoded DOUBLE column chunk the order of dictionary entries that compresses
- * best, chosen once the chunk's whole dictionary is known. A page store in front of
- * parquet-hadoop's: the data pages of such a chunk are held (encoded, uncompressed) until parquet's
- * column writer hands over the dictionary page at the end of the chunk; then the dictionary is
- * compressed in three orders and the smallest wins:
+ * Gives each dictionary-encoded DOUBLE column chunk the dictionary order that compresses best: the
+ * chunk's data pages are held (encoded, uncompressed) until parquet's column writer hands over the
+ * dictionary page, which is then compressed as written ({@link DoubleDictionaryWriter}) and in each
+ * {@link Order}; the smallest wins. Each shared {@code __col_*} has its own dictionary, whose first
+ * page sees only part of its values, so as written it is a sorted subset plus later values.
  *
- * <ul>
- *   <li>as written (ascending values of the first page, later values in order of appearance: see
- *       {@link DoubleDictionaryWriter}),
- *   <li>grouped by exponent, then by the low 48 bits of the mantissa, then its top 4 bits. Decimal
- *       values share their low mantissa bits in residue classes (k/100 and (k+400)/100 with the
- *       same exponent differ only in the top 4 bits), so consecutive entries repeat 6 bytes,
- *   <li>by the low 6 bytes taken from the lowest byte up, then the top 2 (neighbours share their
- *       first bytes, so matches run across entries).
- * </ul>
- *
- * Which one wins depends on the values: 10 000 two-decimal values 0.00-99.99 take 13.6 KB
- * ascending, 11.5 KB grouped and 9.1 KB low bytes first at zstd level 1; -50.00-49.99 take 14.4,
- * 9.4 and 16.6 KB; integers are smallest ascending, so they keep the order as written.
- *
- * <p>If a new order wins, every held page's ids are renumbered and the pages go to parquet-hadoop's
- * writer in their order, then the dictionary; statistics, page counts and indexes are those
- * parquet's column writer computed. When every page was written at the width of the whole
- * dictionary (the usual case: the first page saw most values), ids are renumbered in place, group
- * by group, with parquet-column's bit packers: same runs, same length. Otherwise the ids are
- * decoded and re-encoded (equal ids stay equal, so the same RLE / bit-packed runs; width from the
- * page's largest id), and an order is taken only when its compressed dictionary plus the estimated
- * growth of the pages is smaller. A dictionary whose values take under 1 % of the chunk's page
- * bytes is left as written: sorting and compressing it costs more than it could save.
- *
- * <p>Why: each shared {@code __col_*} of a shredded file carries its own dictionary where Paimon's
- * layout has one per file. Two-decimal values give every column all ~10 000 distinct values, but
- * the first page (20 000 rows) sees only ~86 % of them, so the dictionary was a sorted subset with
- * gaps followed by ~1 350 values in order of appearance: ~20 KB at zstd level 1 against ~9 KB for
- * the whole set in the best of the orders above.
- *
- * <p>Columns of any other type, chunks whose first page is not dictionary-encoded and v2 pages go
- * straight to parquet-hadoop's writer. Held pages count in {@link PageWriter#getMemSize()}, so the
- * row-group size check sees them (uncompressed, which for ids of many distinct values is about
- * their compressed size).
+ * <p>If a new order wins, the held pages' ids are renumbered: in place when every page was written
+ * at the whole dictionary's width, else re-encoded, the order then taken only if its dictionary
+ * plus the pages' estimated growth is smaller. Statistics and indexes stay parquet's. Other types,
+ * non-dictionary chunks and v2 pages pass straight through; held pages count in {@link
+ * PageWriter#getMemSize()}, so the row-group size check sees them.
  */
 final class DictionaryOrderPages implements PageWriteStore {
 
@@ -351,10 +322,7 @@ final class DictionaryOrderPages implements PageWriteStore {
             passThrough = true;
         }
 
-        /**
-         * The dictionary page in the order that compresses best; the held pages' ids renumbered to
-         * match when that is not the order as written.
-         */
+        /** The dictionary in its best order, the held pages' ids renumbered to match. */
         private DictionaryPage reorder(DictionaryPage page) throws IOException {
             int n = page.getDictionarySize();
             if (n < 2 || 8.0 * n < MIN_DICTIONARY_SHARE * heldBytes) {
@@ -364,9 +332,7 @@ final class DictionaryOrderPages implements PageWriteStore {
             if (plain.length != 8 * n || !locateValues()) {
                 return page;
             }
-            // Pages written at the final width (the usual case: the first page already saw most
-            // values) take any renumbering in place; otherwise widths may grow, which needs the
-            // ids decoded to estimate.
+            // At the final width (the usual case) renumber in place; else decode ids to estimate.
             int fullWidth = BytesUtils.getWidthFromMaxInt(n - 1);
             boolean inPlace = true;
             for (HeldPage p : held) {
@@ -419,11 +385,7 @@ final class DictionaryOrderPages implements PageWriteStore {
             return new DictionaryPage(BytesInput.from(bestPlain), n, page.getEncoding());
         }
 
-        /**
-         * Finds the values section of every dictionary-encoded held page and checks that its runs
-         * fill the page exactly; false when a page's layout is not the one parquet's v1 column
-         * writer produces (then nothing is reordered).
-         */
+        /** Finds each held page's values section; false for a layout parquet v1 does not write. */
         private boolean locateValues() {
             for (HeldPage p : held) {
                 if (!p.valuesEncoding.usesDictionary()) {
@@ -456,12 +418,7 @@ final class DictionaryOrderPages implements PageWriteStore {
             return true;
         }
 
-        /**
-         * Renumbers a page's ids where they are, run by run: bit-packed groups unpacked, renumbered
-         * and packed again at the same width, RLE values rewritten. The page keeps its length and
-         * its runs; only the ids change (the last group's padding, id 0 as parquet writes it, is
-         * renumbered too; readers ignore it).
-         */
+        /** Renumbers a page's ids in place at the same width, keeping its length and runs. */
         private void renumberInPlace(HeldPage p, int[] newId) {
             byte[] bytes = p.bytes;
             int width = bytes[p.valuesOffset] & 0xFF;
@@ -504,10 +461,7 @@ final class DictionaryOrderPages implements PageWriteStore {
             }
         }
 
-        /**
-         * Decodes the ids of every dictionary-encoded held page; false when a page's layout is not
-         * the one parquet's v1 column writer produces (then nothing is reordered).
-         */
+        /** Decodes the held pages' ids; false for a layout parquet's v1 writer does not produce. */
         private boolean decodeIds(int dictionarySize) throws IOException {
             int maxDef = column.getMaxDefinitionLevel();
             for (HeldPage p : held) {
@@ -627,10 +581,7 @@ final class DictionaryOrderPages implements PageWriteStore {
         }
     }
 
-    /**
-     * Whether RLE / bit-packed runs of {@code width}-bit values starting at {@code pos} end exactly
-     * at the end of {@code bytes}.
-     */
+    /** Whether the {@code width}-bit runs from {@code pos} end exactly at {@code bytes}' end. */
     static boolean runsFill(byte[] bytes, int pos, int width) {
         int valueBytes = (width + 7) / 8;
         long at = pos;
@@ -651,23 +602,18 @@ final class DictionaryOrderPages implements PageWriteStore {
         return at == bytes.length;
     }
 
-    /**
-     * The orders compared with the dictionary as written. Not ascending values: the dictionary as
-     * written is already ascending but for the values first seen after the first page, and a sort
-     * costs about as much as compressing the page.
-     */
+    /** Not ascending: the order as written nearly is, and a sort costs about a compression. */
     private static final Order[] CANDIDATES = {Order.GROUPED, Order.LOW_BYTES_FIRST};
 
-    /**
-     * Reordering costs a few sorts and compressions of the dictionary page; it is skipped when the
-     * dictionary's values take less than this share of the chunk's page bytes (rows per dictionary
-     * value many times above what small files have), where it could save little.
-     */
+    /** Below this share of the chunk's page bytes, reordering costs more than it could save. */
     private static final double MIN_DICTIONARY_SHARE = 0.01;
 
     /** The orders tried, each a bijection of a value's bits onto a sort key, and its inverse. */
     enum Order {
-        /** By sign and exponent, then the low 48 mantissa bits, then the top 4. */
+        /**
+         * By sign and exponent, then the low 48 mantissa bits, then the top 4: decimal values share
+         * their low mantissa bits in residue classes, so neighbours repeat 6 bytes.
+         */
         GROUPED {
             @Override
             long key(long b) {
@@ -681,10 +627,7 @@ final class DictionaryOrderPages implements PageWriteStore {
                 return ((k >>> 52) << 52) | ((k >>> 4) & LOW_48) | ((k & 0xF) << 48);
             }
         },
-        /**
-         * By the low 6 bytes read from the lowest byte up, then the top 2: neighbours share their
-         * first bytes, so a match can run from one entry into the next.
-         */
+        /** By the low 6 bytes from the lowest up, then the top 2: matches run across entries. */
         LOW_BYTES_FIRST {
             @Override
             long key(long b) {
@@ -726,9 +669,8 @@ final class DictionaryOrderPages implements PageWriteStore {
     }
 
     /**
-     * A table from a dictionary value's bits to its id, or null when two entries have the same bits
-     * (parquet's PLAIN writer stores NaNs of different bits, distinct dictionary entries, as the
-     * same canonical NaN).
+     * A table from a value's bits to its id, or null when two entries share bits (parquet's PLAIN
+     * writer stores distinct NaNs as the canonical NaN).
      */
     static ValueIds idsOfBits(long[] values) {
         ValueIds t = new ValueIds();

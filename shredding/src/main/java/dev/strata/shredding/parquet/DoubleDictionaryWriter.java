@@ -17,20 +17,11 @@ import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
 
 /**
- * parquet-column's dictionary encoding of DOUBLE values with a cheaper value → id lookup and its
- * entries in value order. Page encoding, size accounting and the fallback decisions are {@link
- * DictionaryValuesWriter}'s own, and renumbering keeps every run of equal ids, so pages, encodings
- * and fallbacks are exactly parquet-mr's; only the ids and the order of the dictionary page differ.
- *
- * <p>Why: a shredded map writes its values into K columns, each with a dictionary of its own. With
- * values of two decimals every column's dictionary holds the ~10 000 distinct values, and K of
- * parquet-mr's hash maps (keys, values and insertion links in separate arrays, about 330 KB each)
- * do not stay in the CPU caches, so each value costs cache misses: a profile of a 40-key INSERT had
- * parquet-mr's {@code Double2IntLinkedOpenHashMap.get} at 14 % of the task, and one open-addressing
- * table per column still 15 %. So the DOUBLE columns of one row group share one value → index table
- * ({@link ValueIds}, one cache-resident table for K columns that mostly hold the same values); a
- * column records which shared indexes it holds in a bit set and buffers a page as shared indexes,
- * which it turns into its own dictionary ids when the page is encoded.
+ * parquet-column's dictionary encoding of DOUBLE values with entries in value order and a cheaper
+ * value → id lookup: the DOUBLE columns of a row group share one value → index table ({@link
+ * ValueIds}), as K per-column hash maps do not stay in the CPU caches. Page encoding, size
+ * accounting and fallbacks are {@link DictionaryValuesWriter}'s own and renumbering keeps every run
+ * of equal ids, so only the ids and the dictionary page's order differ from parquet-mr's.
  */
 final class DoubleDictionaryWriter extends DictionaryValuesWriter {
 
@@ -40,15 +31,11 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
     /** Bit set of the shared indexes this column's dictionary holds. */
     private long[] seen = new long[16];
 
-    /** The shared index of each dictionary id. */
     private int[] indexOfId = new int[64];
 
     private int size;
 
-    /**
-     * Whether {@code encodedValues} holds dictionary ids (after {@link #getBytes()}) rather than
-     * shared indexes (while a page is written).
-     */
+    /** Whether {@code encodedValues} holds dictionary ids (after getBytes) or shared indexes. */
     private boolean pageHoldsIds;
 
     DoubleDictionaryWriter(
@@ -86,12 +73,9 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
     }
 
     /**
-     * Turns the page's shared indexes into dictionary ids. Ids are given in order of first
-     * appearance; before the first page that uses the dictionary its entries are renumbered in
-     * value order (ids are free to choose; any reader only looks them up): values of the same key
-     * sit next to each other in the dictionary page, which zstd then takes at about half the bytes
-     * (10 000 two-decimal values: 1.7 instead of 3.2 bytes a value at level 1). Values first seen
-     * on later pages are appended in order of appearance, since earlier pages already use the ids.
+     * Turns the page's shared indexes into dictionary ids, in order of first appearance; before the
+     * first page using the dictionary, entries are renumbered in value order, which zstd compresses
+     * much better. Later new values are appended, as earlier pages already use the ids.
      */
     @Override
     public BytesInput getBytes() {
@@ -114,10 +98,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
         return super.getBytes();
     }
 
-    /**
-     * Orders the dictionary's entries by value: -0.0 before 0.0, NaNs by their bits (negative ones
-     * first, positive ones last).
-     */
+    /** Orders the entries by value, -0.0 before 0.0, negative NaNs first and positive ones last. */
     private void sortEntries() {
         long[] keys = new long[size];
         for (int id = 0; id < size; id++) {
@@ -182,12 +163,9 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
     }
 
     /**
-     * The {@code __field_mapping} ids with pages cut by their dictionary-encoded size rather than
-     * parquet's 4 bytes a value, so they span the same rows as the value columns' pages (the row
-     * limit, 20 000 rows) instead of a quarter of that: zstd compresses each page as one frame and
-     * learns a map's repeated key patterns once per page (200 000 rows x 30 keys: 13 pages of 7 700
-     * rows, 333 KB a file; 5 pages of 20 000 rows, ~250 KB). Once the dictionary falls back to
-     * PLAIN the raw size counts again, as parquet's.
+     * {@code __field_mapping} ids with pages cut by their dictionary-encoded size, not parquet's 4
+     * bytes a value, so they span the value columns' rows: zstd then learns a map's repeated key
+     * patterns once per page. After a fallback to PLAIN the raw size counts, as in parquet.
      */
     static final class MappingValuesWriter
             extends FallbackValuesWriter<IntDictionaryWriter, ValuesWriter> {
@@ -204,21 +182,15 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
     }
 
     /**
-     * parquet-column's default writers ({@link DefaultValuesWriterFactory}), except that a
-     * dictionary-encoded DOUBLE column gets a {@link DoubleDictionaryWriter} and a
-     * dictionary-encoded INT32 column an {@link IntDictionaryWriter}, in front of the same fallback
-     * writer; the DOUBLE columns of one column store share one {@link ValueIds}.
+     * parquet-column's default writers, except that dictionary-encoded DOUBLE and INT32 columns get
+     * a {@link DoubleDictionaryWriter} or {@link IntDictionaryWriter} before the same fallback
+     * writer; a store's DOUBLE columns share one {@link ValueIds}.
      */
     static final class Factory implements ValuesWriterFactory {
         private final DefaultValuesWriterFactory delegate = new DefaultValuesWriterFactory();
         private ParquetProperties props;
 
-        /**
-         * The table shared by the DOUBLE dictionaries of the column store being built, and the
-         * columns given one so far. A column asked for again starts a new store (a new row group):
-         * it gets a new table, so the previous one is freed with the previous group's writers and
-         * never mixes two groups' values.
-         */
+        /** Shared by the store's DOUBLE dictionaries; a column seen again starts a new table. */
         private ValueIds shared = new ValueIds();
 
         private final Set<ColumnDescriptor> sharing = new HashSet<>();
@@ -247,8 +219,7 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
             DictionaryValuesWriter initial = (DictionaryValuesWriter) f.initialWriter;
             Encoding dataPage = initial.getEncoding();
             initial.close();
-            // parquet-column's factories: PLAIN_DICTIONARY dictionary pages for format v1, PLAIN
-            // for v2.
+            // As parquet-column's factories: PLAIN_DICTIONARY for format v1, PLAIN for v2.
             Encoding dictionaryPage =
                     props.getWriterVersion() == ParquetProperties.WriterVersion.PARQUET_1_0
                             ? Encoding.PLAIN_DICTIONARY

@@ -11,26 +11,18 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Which physical columns of one shredded map one row group needs for a list of selected keys.
- *
- * <p>With the row group's {@link GroupPlacement} (Strata's footer entry) a key needs only S_g(k),
- * not the file-level S(k), and the overflow only when k ∈ O_g. When, in addition, the group records
- * for every column of every selected key the row ranges in which the column may hold that key
- * (ownership segments, {@link GroupPlacement#rangesOf}), {@code __field_mapping} is not read at
- * all: within k's ranges of column c a row holds k where c is non-null, and overflow entries name
- * their key. The map's own NULL-ness then comes from the definition levels of any read column
- * (level 0 means a NULL map); when nothing else is read the smallest value column chunk is read for
- * that. Without a placement (files without Strata's entry, or a group whose placement was too large
- * to record) the file-level plan applies.
+ * Which physical columns of one shredded map one row group needs for a list of selected keys. With
+ * the group's {@link GroupPlacement} a key needs only S_g(k), and the overflow only when k ∈ O_g;
+ * when the group also records ownership segments ({@link GroupPlacement#rangesOf}) for every column
+ * of every selected key, {@code __field_mapping} is not read at all and the map's NULL-ness comes
+ * from the definition levels of any read column (else of the smallest value column chunk). Without
+ * a placement the file-level plan applies.
  */
 public final class GroupKeyPlan {
 
     private final int[][] columnsPerKey;
 
-    /**
-     * Per key, per entry of its columns, the (start, end) row ranges where the column may hold it;
-     * null: by mapping.
-     */
+    /** Per key and entry of its columns, the (start, end) ranges it may be in; null: by mapping. */
     private final int[][][] rangesPerKey;
 
     private final boolean[] overflowPerKey;
@@ -53,11 +45,7 @@ public final class GroupKeyPlan {
         this.requested = requested;
     }
 
-    /**
-     * @param physical the file's physical struct of the column
-     * @param group the row group's index in the file
-     * @param block the row group (chunk sizes choose the presence column)
-     */
+    /** {@code block}: row group {@code group}; its chunk sizes choose the presence column. */
     public static GroupKeyPlan of(
             GroupType physical,
             ShreddedColumnMeta meta,
@@ -138,24 +126,16 @@ public final class GroupKeyPlan {
         return columnsPerKey[j];
     }
 
-    /**
-     * Without the mapping: the row ranges, (start, end) pairs ascending, in which the i-th column
-     * of {@link #columnsOf}(j) may hold key j; a row in a range holds j there when the column is
-     * non-null.
-     */
+    /** Without the mapping: ranges where column i of {@link #columnsOf}(j) holds j if non-null. */
     public int[] rangesOf(int j, int i) {
         return rangesPerKey[j][i];
     }
 
-    /** Whether key j may sit in the overflow within this group. */
     public boolean overflowOf(int j) {
         return overflowPerKey[j];
     }
 
-    /**
-     * Whether {@code __field_mapping} must be read; false: use {@link #rangesOf} and the overflow's
-     * own keys.
-     */
+    /** Whether to read {@code __field_mapping}; else {@link #rangesOf} and the overflow's keys. */
     public boolean mappingNeeded() {
         return mappingNeeded;
     }
@@ -165,10 +145,7 @@ public final class GroupKeyPlan {
         return presenceColumn;
     }
 
-    /**
-     * The physical struct to request for this group (mapping if needed, the value columns, overflow
-     * if needed).
-     */
+    /** The struct to request: mapping if needed, the value columns, overflow if needed. */
     public GroupType requested() {
         return requested;
     }

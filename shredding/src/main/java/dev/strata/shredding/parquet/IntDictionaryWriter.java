@@ -12,21 +12,17 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
 
 /**
  * parquet-column's dictionary encoding of INT32 values with the value → id lookup in a {@link
- * ValueIds} table instead of fastutil's linked hash map. Ids are given in order of first appearance
- * like parquet-mr's, and page encoding, size accounting and fallbacks are {@link
- * DictionaryValuesWriter}'s own, so the bytes written are exactly parquet-mr's.
- *
- * <p>Why: a shredded map writes K {@code __field_mapping} ids per row (40 keys: 40 ids), each a
- * dictionary lookup; parquet-mr's {@code Int2IntLinkedOpenHashMap.get} was ~2 % of a 40-key INSERT.
+ * ValueIds} table instead of fastutil's linked hash map, since a shredded map writes K {@code
+ * __field_mapping} ids per row, each a lookup. Ids in order of first appearance; page encoding,
+ * size accounting and fallbacks are {@link DictionaryValuesWriter}'s own: parquet-mr's bytes.
  */
 final class IntDictionaryWriter extends DictionaryValuesWriter {
 
     private ValueIds ids = new ValueIds();
 
     /**
-     * Index + 1 of value v at {@code direct[v + 1]} for small values (0: not yet seen): the {@code
-     * __field_mapping} column's values are dense key ids and -1, and with thousands of keys this
-     * int array stays in cache where the hash table's slots do not.
+     * Index + 1 of small value v at {@code direct[v + 1]} (0: unseen): mapping values are dense key
+     * ids and -1, and this array stays in cache where hash table slots do not.
      */
     private int[] direct = new int[64];
 
@@ -71,10 +67,7 @@ final class IntDictionaryWriter extends DictionaryValuesWriter {
     /** Values from -1 below this minus one are indexed directly (4 MB at most). */
     private static final int DIRECT_LIMIT = 1 << 20;
 
-    /**
-     * Bytes the buffered ids take bit-packed at the width of the current dictionary (parquet's
-     * {@link #getBufferedSize()} counts 4 a value).
-     */
+    /** Bytes of the buffered ids bit-packed at the dictionary's width (parquet counts 4 each). */
     long encodedSizeEstimate() {
         int width = BytesUtils.getWidthFromMaxInt(Math.max(0, ids.size() - 1));
         return ((long) encodedValues.size() * width + 7) / 8;

@@ -18,14 +18,10 @@ import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * Parquet page checksums of data files. Every page Strata and Paimon write carries the CRC32 of its
- * bytes as stored (compressed), in the page header's {@code crc} field; readers verify it before
- * decoding, so a damaged page is an error naming the file, column and row group instead of a wrong
- * answer.
- *
- * <p>Verification is on unless the table sets {@link #VERIFY_OPTION} to {@code false} (Paimon's
- * reader reads the same option). Pages written without a CRC (older files) are read unverified.
- * When a read fails, {@link #diagnose} re-reads the row group's column chunks page by page and
- * names the first page whose CRC differs.
+ * stored (compressed) bytes in its header, verified before decoding, so a damaged page is an error
+ * naming the file, column and row group instead of a wrong answer. On unless the table sets {@link
+ * #VERIFY_OPTION} to {@code false} (Paimon's reader reads it too); pages without a CRC are read
+ * unverified. After a failed read, {@link #diagnose} names the first page whose CRC differs.
  */
 public final class PageChecksums {
 
@@ -40,10 +36,7 @@ public final class PageChecksums {
         return v == null || !"false".equalsIgnoreCase(v.trim());
     }
 
-    /**
-     * Checks every page of every row group of the file; throws {@link DamagedFileException} at the
-     * first bad one.
-     */
+    /** Checks every page of the file; throws {@link DamagedFileException} at the first bad one. */
     public static void verifyFile(InputFile input, String file) throws IOException {
         ParquetMetadata footer;
         try (ParquetFileReader reader =

@@ -13,26 +13,17 @@ import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
-/**
- * Adapters between Paimon's file streams and parquet-hadoop's {@link OutputFile}/{@link InputFile}.
- */
+/** Adapters between Paimon's streams and parquet-hadoop's {@link OutputFile}/{@link InputFile}. */
 public final class PaimonFiles {
 
     private PaimonFiles() {}
 
-    /**
-     * Whether a data file of Paimon file format {@code fileFormat} (its {@code
-     * DataFileMeta.fileFormat()}, from the extension) is a Parquet file, which Strata opens itself.
-     */
+    /** Whether a file of Paimon format {@code fileFormat} is Parquet, which Strata opens. */
     public static boolean isParquet(String fileFormat) {
         return CoreOptions.FILE_FORMAT_PARQUET.equalsIgnoreCase(fileFormat);
     }
 
-    /**
-     * An {@link OutputFile} writing to a stream owned by Paimon: closing it only flushes (Paimon
-     * reads the size from the stream and closes it itself). {@link #position()} lets the writer
-     * notice row-group flushes.
-     */
+    /** An {@link OutputFile} on a stream Paimon owns: closing only flushes. */
     public static final class StreamOutputFile implements OutputFile {
         private final org.apache.paimon.fs.PositionOutputStream out;
         private final String path;
@@ -43,9 +34,7 @@ public final class PaimonFiles {
             this.path = path;
         }
 
-        /**
-         * Bytes written through this file so far (no call into the stream, so it is cheap per row).
-         */
+        /** Bytes written so far, without a call into the stream (cheap per row). */
         public long position() {
             return bytesWritten;
         }
@@ -103,27 +92,19 @@ public final class PaimonFiles {
         }
     }
 
-    /**
-     * Hadoop settings of Parquet readers: defaults only, no {@code *-default.xml} / {@code
-     * *-site.xml} parsing.
-     */
+    /** Hadoop defaults only: no {@code *-default.xml} / {@code *-site.xml} parsing. */
     private static final Configuration READ_CONF = new Configuration(false);
 
     /**
-     * Read options for files opened through {@link #inputFile}, with every parquet-mr filter off
-     * (Strata prunes with its own footer) and page checksums verified. Not {@code
-     * ParquetReadOptions.builder()}: that builds a fresh Hadoop {@code Configuration}, which parses
-     * Hadoop's XML resources for every opened file; a profile of the map-pushdown benchmark showed
-     * that as a tenth of a scan task's time.
+     * Read options with every parquet-mr filter off (Strata prunes with its own footer) and page
+     * checksums verified. Not {@code ParquetReadOptions.builder()}: that builds a fresh Hadoop
+     * {@code Configuration}, parsing Hadoop's XML resources for every opened file.
      */
     public static ParquetReadOptions readOptions() {
         return readOptions(true);
     }
 
-    /**
-     * As {@link #readOptions()}; {@code verifyPages} says whether each page's CRC is checked
-     * against its header before it is decoded ({@link PageChecksums}).
-     */
+    /** As {@link #readOptions()}; {@code verifyPages}: check page CRCs ({@link PageChecksums}). */
     public static ParquetReadOptions readOptions(boolean verifyPages) {
         return ParquetReadOptions.builder(new HadoopParquetConfiguration(READ_CONF))
                 .useColumnIndexFilter(false)
@@ -135,7 +116,6 @@ public final class PaimonFiles {
                 .build();
     }
 
-    /** An {@link InputFile} over a Paimon {@link FileIO} path. */
     public static InputFile inputFile(FileIO fileIO, Path path, long length) {
         return new InputFile() {
             @Override

@@ -187,7 +187,6 @@ public final class ParquetSchemas {
         return n;
     }
 
-    /** Whether a Parquet field has the shape of a shredded column. */
     public static boolean looksShredded(Type t) {
         return !t.isPrimitive()
                 && t.asGroupType().getFieldCount() > 0

@@ -21,16 +21,11 @@ import org.apache.parquet.schema.Type;
 
 /**
  * Opens data files for reading together with their decoded shredding footers ({@link
- * ShreddingFooter}), and keeps the footers of recently opened files per JVM, so a repeated scan of
- * the same files neither re-reads nor re-parses the Parquet footer nor decodes the shredding
- * metadata again (the map-pushdown benchmark measured footer decoding as the largest per-file cost
- * of a scan task).
- *
- * <p>An entry is keyed by the file's path and length: Paimon data files are immutable and uniquely
- * named. A cached entry keeps the parsed Parquet footer without the shredding key-value entries
- * (those are kept decoded instead) and the decoded metadata, immutable and shared by readers. At
- * most {@link #DEFAULT_CAPACITY} files (or as many as the engine's {@link CacheSettings} say, 0
- * turns caching off) are kept ({@link BoundedCache}). Footers that fail to decode are not cached.
+ * ShreddingFooter}), and keeps the footers of recently opened files per JVM, so a repeated scan
+ * neither re-reads nor re-decodes them. Keyed by path and length (Paimon data files are immutable
+ * and uniquely named); an entry holds the parsed Parquet footer without the shredding entries, and
+ * their decoded metadata, immutable and shared by readers. At most {@link #DEFAULT_CAPACITY} files,
+ * or as the engine's {@link CacheSettings} say (0: off); failed decodes are not cached.
  */
 public final class ShreddedFooters {
 
@@ -68,11 +63,7 @@ public final class ShreddedFooters {
         }
     }
 
-    /**
-     * The comparison domain of a shredded column's values from the file's own Parquet type of
-     * {@code __overflow}'s value (Paimon's keys do not name the value type): the domain {@link
-     * ValueKind#of} gives the Paimon type that Paimon and Strata store with that Parquet type.
-     */
+    /** The value domain from the Parquet type of {@code __overflow}'s value. */
     static ValueKind valueKind(org.apache.parquet.schema.GroupType physical) {
         if (!physical.containsField(ParquetSchemas.OVERFLOW)) {
             return ValueKind.NONE;
@@ -128,9 +119,7 @@ public final class ShreddedFooters {
         }
     }
 
-    /**
-     * The Paimon layout keys of the file's columns, decoded on first use into {@code holder[0]}.
-     */
+    /** Paimon's layout keys of the file's columns, decoded on first use into {@code holder[0]}. */
     private static Map<String, Map<String, String>> paimonKeys(
             Map<String, Map<String, String>>[] holder, Map<String, String> kv) {
         if (holder[0] == null) {
@@ -139,11 +128,7 @@ public final class ShreddedFooters {
         return holder[0];
     }
 
-    /**
-     * The shredding metadata of the columns of a file's Parquet footer that look shredded and carry
-     * a footer entry, by column name, decoded as {@link #open} decodes it ({@code file} names the
-     * file in errors).
-     */
+    /** The metadata of the footer's shredded columns, by name, decoded as {@link #open} does. */
     public static Map<String, ShreddedColumnMeta> decode(ParquetMetadata footer, String file) {
         return decode(footer, file, new HashMap<>());
     }
@@ -188,20 +173,16 @@ public final class ShreddedFooters {
             }
         }
         if (paimonKeys[0] != null) {
-            // Decoded once and kept as metas: the cached footer need not hold the (large) Base64
-            // text again.
+            // Kept decoded: the cached footer need not hold the large Base64 text too.
             rest.remove(ArrowSchemaFooter.KEY);
         }
         return Collections.unmodifiableMap(metas);
     }
 
     /**
-     * Opens {@code input} ({@code file} names it in errors) with {@link
-     * PaimonFiles#readOptions(boolean)}, verifying page checksums when {@code verifyPages}. The
-     * metadata holds the columns that look shredded and carry a footer entry: Strata's own ({@link
-     * ShreddingFooter}) when present in the version Strata reads, else Paimon's layout keys in the
-     * {@link ArrowSchemaFooter} entry (a file written by Paimon or another engine: file-level
-     * layout only, no zones). A shredded-looking column with neither is the caller's to report.
+     * Opens {@code input}, verifying page checksums when {@code verifyPages}, with the metadata of
+     * its shredded-looking columns: from Strata's entry in a version Strata reads, else from
+     * Paimon's layout keys (no zones). A column with neither is the caller's to report.
      */
     public static Opened open(InputFile input, String file, boolean verifyPages)
             throws IOException {

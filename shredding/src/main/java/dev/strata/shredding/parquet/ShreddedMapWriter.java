@@ -24,10 +24,7 @@ import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 
-/**
- * Converts one non-null logical map per call into the physical shredded struct for one column of
- * one file, keeping the dictionary, the allocator and the per-key zone statistics.
- */
+/** Writes one column's non-null maps as the shredded struct, keeping D, placement and zones. */
 final class ShreddedMapWriter {
 
     private final String column;
@@ -38,18 +35,12 @@ final class ShreddedMapWriter {
     private final ColumnAllocator allocator;
     private final ZoneAccumulator zones;
 
-    /**
-     * S_g and O_g of every sealed row group, in file order (null: more ids than the footer
-     * records).
-     */
+    /** S_g and O_g of every sealed row group in file order (null: more ids than recorded). */
     private final List<GroupPlacement> placements = new ArrayList<>();
 
     private final InternalArray.ElementGetter valueGetter;
 
-    /**
-     * Value types whose zone statistics are taken without boxing: {@link #PRIM_NONE} or one of the
-     * others.
-     */
+    /** Value types whose zone statistics are taken without boxing, or {@link #PRIM_NONE}. */
     private static final int PRIM_NONE = 0;
 
     private static final int PRIM_DOUBLE = 1;
@@ -61,7 +52,6 @@ final class ShreddedMapWriter {
     /** CHAR/VARCHAR values: zone bounds are taken from the string's bytes in place. */
     private final boolean stringValues;
 
-    /** The column writer of {@code __field_mapping.list.element} of the current row group. */
     private ColumnWriter mappingWriter;
 
     private int mappingRepetition;
@@ -70,10 +60,7 @@ final class ShreddedMapWriter {
     /** Writers of {@code __col_c}, of the overflow key and of the overflow value. */
     private final ValueWriters.Node[] valueColumns;
 
-    /**
-     * For a primitive value type, the column writer of each {@code __col_c} of the current row
-     * group.
-     */
+    /** For a primitive value type, each {@code __col_c}'s column writer in this row group. */
     private final ColumnWriter[] primitiveWriters;
 
     private ColumnWriter overflowKeyWriter;
@@ -132,8 +119,7 @@ final class ShreddedMapWriter {
         }
         GroupType keyValue =
                 parquet.getType(ParquetSchemas.OVERFLOW).asGroupType().getType(0).asGroupType();
-        // __overflow (optional) and key_value (repeated) are present: the key is required, the
-        // value optional.
+        // __overflow and key_value present: the key is required, the value optional.
         this.overflowEntryDefinition = STRUCT_DEFINITION + 2;
         this.overflowValue =
                 ValueWriters.of(
@@ -148,10 +134,7 @@ final class ShreddedMapWriter {
         return column;
     }
 
-    /**
-     * Hands the allocator the key ids of the file's first maps (NULLs skipped), before any of them
-     * is written; ids are the ones {@link #write} then gives the same keys (first-seen order).
-     */
+    /** Hands the allocator the key ids of the file's first non-NULL maps, before any is written. */
     void plan(List<InternalMap> maps) {
         List<int[]> rows = new ArrayList<>(maps.size());
         for (InternalMap map : maps) {
@@ -179,10 +162,7 @@ final class ShreddedMapWriter {
         overflowValue.writeNull(0, 0);
     }
 
-    /**
-     * Writes one non-null map, the row at {@code rowInGroup} of the current row group (NULL maps
-     * counted).
-     */
+    /** Writes one non-null map, row {@code rowInGroup} of the group (NULL maps counted). */
     void write(InternalMap map, long rowInGroup) {
         int n = map.size();
         InternalArray keys = map.keyArray();
@@ -212,8 +192,7 @@ final class ShreddedMapWriter {
                 addZone(id, values, i);
             }
         }
-        // __field_mapping: K present elements, the first starting the record (r = 0), the others
-        // repeating the list.
+        // K present ids: the first starts the record (r = 0), the others repeat the list.
         ColumnWriter m = mappingWriter;
         int d = mappingDefinition;
         m.write(mapping[0], 0, d);
@@ -221,8 +200,7 @@ final class ShreddedMapWriter {
         for (int c = 1; c < k; c++) {
             m.write(mapping[c], r, d);
         }
-        // __col_c: the value of the entry placed in column c; NULL (at the struct's level) for an
-        // empty slot or a NULL value.
+        // Column c's entry value; NULL at the struct's level for an empty slot or NULL value.
         if (prim != PRIM_NONE) {
             writePrimitiveColumns(mapping, values);
         } else {
@@ -294,10 +272,7 @@ final class ShreddedMapWriter {
         }
     }
 
-    /**
-     * The value columns of a DOUBLE/FLOAT/BIGINT/INT map: one leaf each, written straight to its
-     * column writer.
-     */
+    /** The value columns of a DOUBLE/FLOAT/BIGINT/INT map, written straight to their writers. */
     private void writePrimitiveColumns(int[] mapping, InternalArray values) {
         ColumnWriter[] writers = primitiveWriters;
         int dValue = STRUCT_DEFINITION + 1;
@@ -325,7 +300,6 @@ final class ShreddedMapWriter {
         }
     }
 
-    /** Takes the column writers of a new row group's column store ({@code schema}: the file's). */
     void bind(ColumnWriteStore store, MessageType schema) {
         ColumnDescriptor d =
                 schema.getColumnDescription(

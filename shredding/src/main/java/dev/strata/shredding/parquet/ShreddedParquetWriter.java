@@ -32,38 +32,15 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes Paimon rows as standard Parquet with the shared-shredding layout for the configured MAP
- * columns; every other column is stored as plain Parquet.
- *
- * <p><b>Footer metadata.</b> For every shredded column the footer key/value metadata holds the
- * entry {@code strata.shredding.<column>} = Base64(Blob), version {@value ShreddingFooter#VERSION},
- * CRC32 checksummed:
- *
- * <pre>
- * Blob     --&gt; Magic "SSMF", Version:byte(3), RawLength:VInt, CompressedLength:VInt, Deflate(Payload), CRC32:int32
- * Payload  --&gt; K, W, ValueKind, DictSize, GroupCount, Group^GroupCount  (keys, S and O: Paimon's entry)
- * Group    --&gt; RowCount, Truncated, EntryCount, &lt;IdDelta, Present, Nulls, NaNs, Flags, [Min], [Max]&gt;^EntryCount,
- *              Placement (S_g per id and O_g of the row group, or "not recorded")
- * </pre>
- *
- * The full byte grammar and the zone-statistics size bound are in {@link ShreddingFooter}.
- *
- * <p>The footer also holds the entry every Paimon engine reads ({@link ArrowSchemaFooter}: key
- * {@code ARROW:schema}, the file's physical row type with {@link PaimonShreddingKeys} on each
- * shredded column), so Paimon's own Parquet reader opens the file as a shared-shredding file; the
- * key dictionary there is compressed with the file's codec, which must be none, lz4 or zstd. The
- * footer holds one zone Group per row group.
- *
- * <p><b>How it writes.</b> Through parquet's public write path without a record consumer: a {@link
- * ParquetFileWriter}, one {@link ColumnChunkPageWriteStore} and {@link ColumnWriteStore} per row
- * group ({@link ParquetProperties}), and every leaf column written with explicit repetition and
- * definition levels ({@link ValueWriters}, {@link ShreddedMapWriter}). Row groups are cut exactly
- * as parquet-hadoop's record writer cuts them (a row-count limit, and a buffered-size check at an
- * adaptive row interval), pages carry CRC32 checksums, and statistics, column and offset indexes
- * are parquet-column's own.
+ * columns and plain Parquet for the others. The footer holds per shredded column Strata's entry
+ * ({@link ShreddingFooter}) and the {@code ARROW:schema} entry with {@link PaimonShreddingKeys}
+ * ({@link ArrowSchemaFooter}) by which Paimon's own reader opens the file; its key dictionary is
+ * compressed with the file's codec (none, lz4 or zstd). Writes go through parquet's public write
+ * path ({@link ParquetFileWriter}, per row group a {@link ColumnChunkPageWriteStore} and {@link
+ * ColumnWriteStore}) with explicit levels per leaf; row groups are cut as parquet-hadoop cuts them.
  */
 public final class ShreddedParquetWriter implements Closeable {
 
-    /** Layout settings of one shredded column in one file. */
     public static final class ColumnSpec {
         final int k;
         final PlacementPolicy policy;
@@ -73,10 +50,7 @@ public final class ShreddedParquetWriter implements Closeable {
             this(k, policy, GroupPlacement.DEFAULT_MAX_SEGMENTS);
         }
 
-        /**
-         * {@code maxSegments}: most ownership segments a column records per row group before it
-         * counts as fragmented.
-         */
+        /** {@code maxSegments}: per column and row group; beyond it, the column is fragmented. */
         public ColumnSpec(int k, PlacementPolicy policy, int maxSegments) {
             this.k = k;
             this.policy = policy;
@@ -84,7 +58,6 @@ public final class ShreddedParquetWriter implements Closeable {
         }
     }
 
-    /** Physical Parquet settings. */
     public static final class Settings {
         String compression = "zstd";
         long rowGroupBytes = 128L * 1024 * 1024;
@@ -109,21 +82,13 @@ public final class ShreddedParquetWriter implements Closeable {
             return this;
         }
 
-        /**
-         * zstd level (Paimon's {@code file.compression.zstd-level}, default 1; parquet-hadoop's own
-         * default is 3).
-         */
+        /** Paimon's {@code file.compression.zstd-level} (default 1; parquet-hadoop's is 3). */
         public Settings zstdLevel(int level) {
             this.zstdLevel = level;
             return this;
         }
 
-        /**
-         * Whether FLOAT/DOUBLE pages that outgrow their dictionary fall back to BYTE_STREAM_SPLIT
-         * instead of PLAIN. A shared column mostly holds one key's values, whose sign/exponent
-         * bytes repeat, so the split streams compress much better (benchmark: about 16 % fewer
-         * bytes) for about the same CPU time. Default true.
-         */
+        /** BYTE_STREAM_SPLIT, not PLAIN, past the dictionary: one key's exponent bytes repeat. */
         public Settings byteStreamSplit(boolean enabled) {
             this.byteStreamSplit = enabled;
             return this;
@@ -204,12 +169,10 @@ public final class ShreddedParquetWriter implements Closeable {
                         .withByteStreamSplitEncoding(settings.byteStreamSplit)
                         .withPageRowCountLimit(settings.pageRowLimit)
                         .withRowGroupRowCountLimit(settings.rowGroupRowLimit)
-                        // Every page carries the CRC32 of its stored bytes, so readers detect a
-                        // damaged page (PageChecksums).
+                        // Readers detect a damaged page by its CRC32 (PageChecksums).
                         .withPageWriteChecksumEnabled(true)
                         .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                        // parquet-column's writers, with a cheaper dictionary lookup for DOUBLE
-                        // columns (same bytes).
+                        // A cheaper dictionary lookup for DOUBLE columns (same bytes).
                         .withValuesWriterFactory(new DoubleDictionaryWriter.Factory())
                         .build();
         this.rowGroupBytes = settings.rowGroupBytes;
@@ -235,10 +198,7 @@ public final class ShreddedParquetWriter implements Closeable {
         openRowGroup();
     }
 
-    /**
-     * Before the first row: the file's first rows, which the caller then writes, so placement
-     * policies that plan ({@link dev.strata.shredding.allocate.ColumnAllocator#plan}) see them.
-     */
+    /** Before the first row: the file's first rows, for placement policies that plan. */
     public void plan(List<InternalRow> rows) {
         for (int i = 0; i < shreddedWriters.length; i++) {
             if (shreddedWriters[i] == null) {
@@ -264,8 +224,7 @@ public final class ShreddedParquetWriter implements Closeable {
                         props.getPageWriteChecksumEnabled(),
                         null,
                         rowGroupOrdinal);
-        // DOUBLE chunks get the dictionary order that compresses best once their dictionary is
-        // complete (DictionaryOrderPages).
+        // DOUBLE chunks get their best dictionary order (DictionaryOrderPages).
         columns =
                 props.newColumnWriteStore(
                         schema, new DictionaryOrderPages(pageStore, compressor), pageStore);
@@ -277,8 +236,7 @@ public final class ShreddedParquetWriter implements Closeable {
             }
         }
         rowsInGroup = 0;
-        // parquet-hadoop computes the first check of a new group from its (reset) row count: the
-        // minimum interval.
+        // As parquet-hadoop: a new group's first size check comes after the minimum interval.
         nextSizeCheck = props.getMinRowCountForPageSizeCheck();
     }
 
@@ -337,12 +295,7 @@ public final class ShreddedParquetWriter implements Closeable {
         }
     }
 
-    /**
-     * parquet-hadoop's rule for cutting row groups: at the row-count limit, or when the buffered
-     * size is within two rows of the target, checked at an interval that halves the distance to the
-     * predicted end of the group (at least {@code getMinRowCountForPageSizeCheck()} rows, at most
-     * {@code getMaxRowCountForPageSizeCheck()} ahead).
-     */
+    /** parquet-hadoop's row-group cut: at the row limit or a buffered size near the target. */
     private void checkRowGroupFull() throws IOException {
         if (rowsInGroup >= props.getRowGroupRowCountLimit()) {
             flushRowGroup();

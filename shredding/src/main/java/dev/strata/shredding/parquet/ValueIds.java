@@ -55,7 +55,6 @@ final class ValueIds {
         return (int) s[at + 1] - 1;
     }
 
-    /** The key of index {@code index}. */
     long bits(int index) {
         return keys[index];
     }
@@ -72,7 +71,6 @@ final class ValueIds {
         return scratch;
     }
 
-    /** The even index of the slot a key hashes to (Fibonacci hashing). */
     private int slot(long key) {
         return (int) ((key * 0x9E3779B97F4A7C15L) >>> shift) << 1;
     }

@@ -27,11 +27,8 @@ import org.apache.parquet.schema.Type;
 
 /**
  * Writers of Paimon values straight into parquet-column's {@link ColumnWriter}s, one per leaf
- * column, with the repetition and definition levels of the field's Parquet type ({@link
- * ParquetSchemas}: every field OPTIONAL except map keys, lists as {@code LIST { repeated list {
- * element } }}, maps as {@code MAP { repeated key_value { key, value } }}). These are the (value,
- * r, d) triples parquet-mr's record consumer would produce for the same value, written without its
- * per-field bookkeeping.
+ * column, with the levels of the field's Parquet type ({@link ParquetSchemas}): the (value, r, d)
+ * triples parquet-mr's record consumer would produce, without its per-field bookkeeping.
  */
 final class ValueWriters {
 
@@ -42,9 +39,7 @@ final class ValueWriters {
         /** Definition level of this field when its value is present. */
         final int def;
 
-        /**
-         * Repetition level of the innermost repeated field holding this one (0 at the top level).
-         */
+        /** Repetition level of the innermost repeated field holding this one (0 at the top). */
         final int rep;
 
         Node(int def, int rep) {
@@ -52,18 +47,13 @@ final class ValueWriters {
             this.rep = rep;
         }
 
-        /**
-         * Writes the non-null value at {@code pos} of {@code src}; {@code r} is the repetition
-         * level of its first leaf value.
-         */
+        /** Writes the non-null value at {@code pos}; {@code r}: its first leaf's repetition. */
         abstract void write(DataGetters src, int pos, int r);
 
         /** Writes an absent value: (NULL, r, d) to every leaf column under this field. */
         abstract void writeNull(int r, int d);
 
-        /**
-         * Takes the column writers of the current row group's store ({@code schema} is the file's).
-         */
+        /** Takes the column writers of the row group's store ({@code schema}: the file's). */
         abstract void bind(ColumnWriteStore store, MessageType schema);
     }
 
@@ -144,7 +134,6 @@ final class ValueWriters {
     private static final int TIMESTAMP_MICROS = 13;
     private static final int TIMESTAMP_NANOS = 14;
 
-    /** One primitive column. */
     static final class Leaf extends Node {
         private final String[] path;
         private final int kind;
@@ -331,9 +320,7 @@ final class ValueWriters {
         }
     }
 
-    /**
-     * {@code optional group (MAP) { repeated group key_value { required key; optional value } }}.
-     */
+    /** {@code optional group (MAP) { repeated group key_value { required key; optional value }}} */
     static final class MapNode extends Node {
         private final Node key;
         private final Node value;
@@ -426,10 +413,7 @@ final class ValueWriters {
         }
     }
 
-    /**
-     * The {@link dev.strata.shredding.layout.ValueKind} domain value of a Paimon value, for zone
-     * statistics.
-     */
+    /** The {@link dev.strata.shredding.layout.ValueKind} domain value of a Paimon value. */
     static Object toDomain(DataType type, Object v) {
         if (v == null) {
             return null;

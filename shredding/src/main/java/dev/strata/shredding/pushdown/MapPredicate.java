@@ -25,7 +25,6 @@ public abstract class MapPredicate implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** Leaf operators. */
     public enum Op {
         EQ,
         NOT_EQ,
@@ -60,7 +59,6 @@ public abstract class MapPredicate implements Serializable {
         return new Or(children);
     }
 
-    /** The leaves of this tree. */
     public abstract List<Leaf> leaves();
 
     /** {@code column[key] op literals}. */
@@ -181,7 +179,6 @@ public abstract class MapPredicate implements Serializable {
         }
     }
 
-    /** Base of AND and OR. */
     public abstract static class Compound extends MapPredicate {
         private static final long serialVersionUID = 1L;
         private final List<MapPredicate> children;

@@ -27,7 +27,7 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Decides "cannot match" vs "may match" for a {@link MapPredicate} per file, per row group and per
- * page . Rules: a leaf whose key is absent from the file's dictionary (or whose column holds only
+ * page. Rules: a leaf whose key is absent from the file's dictionary (or whose column holds only
  * empty/null maps) is FALSE for every row, so the file can be skipped when the whole predicate
  * reduces to FALSE. Per row group a leaf may match only if some column of S(id) admits it by its
  * chunk statistics or, when id ∈ O, the overflow key chunk's range holds id and the overflow value
@@ -105,7 +105,6 @@ public final class MapPruner {
         return new ResolvedLeaf(leaf, meta, id, kind, lits);
     }
 
-    /** True when no row of the file can satisfy the predicate. */
     public boolean fileCannotMatch() {
         return !fileMay(predicate);
     }
@@ -132,10 +131,7 @@ public final class MapPruner {
         return false;
     }
 
-    /**
-     * True when no row of row group {@code group} can satisfy the predicate. With {@code useZones}
-     * false only Parquet statistics are used (to measure what the zone statistics add).
-     */
+    /** True when no row of the group can match; {@code useZones} false: Parquet statistics only. */
     public boolean rowGroupCannotMatch(BlockMetaData block, int group, boolean useZones) {
         Map<ColumnPath, ColumnChunkMetaData> chunks = new HashMap<>();
         for (ColumnChunkMetaData c : block.getColumns()) {
@@ -329,19 +325,13 @@ public final class MapPruner {
         }
     }
 
-    // ---------------------------------------------------------------- page level
-
     private static final FilterPredicate TRUE = null;
 
-    /** Marker for FALSE in the page translation. */
     private static final class False {}
 
     private static final Object FALSE = new False();
 
-    /**
-     * A filter2 predicate for ColumnIndex page filtering, using only leaves with id ∉ O; null when
-     * nothing can be expressed (read every page).
-     */
+    /** A filter2 page filter over leaves with id ∉ O; null when none can be expressed. */
     public FilterPredicate pageFilter() {
         Object p = page(predicate);
         return p instanceof FilterPredicate ? (FilterPredicate) p : TRUE;

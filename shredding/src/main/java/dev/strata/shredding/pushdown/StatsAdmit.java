@@ -14,12 +14,7 @@ final class StatsAdmit {
 
     private StatsAdmit() {}
 
-    /**
-     * @param lits literals already converted to the domain (none null)
-     * @param min lower bound or null when unbounded
-     * @param max upper bound or null when unbounded
-     * @param nanPossible whether NaN may be among the values (DOUBLE only)
-     */
+    /** {@code lits} in the domain; {@code min}/{@code max} null: unbounded; NaN: DOUBLE only. */
     static boolean admits(
             ValueKind kind,
             MapPredicate.Op op,
@@ -98,12 +93,9 @@ final class StatsAdmit {
     }
 
     /**
-     * Whether a DOUBLE leaf may hold for a value range whose only non-null values are NaN (zone
-     * statistics with a NaN count and no minimum). Spark orders NaN above every number and {@code
-     * NaN = NaN}: NaN satisfies {@code >} and {@code <>} of an ordinary number, {@code >=} of
-     * anything, {@code =}, {@code IN} and {@code <=} of NaN, and never {@code <}.
-     *
-     * @param lits literals already converted to the domain (none null)
+     * Whether a DOUBLE leaf may hold for a range whose only non-null values are NaN: NaN satisfies
+     * {@code >} and {@code <>} of a number, {@code >=} of anything, {@code =}, {@code IN} and
+     * {@code <=} of NaN, and never {@code <}.
      */
     static boolean admitsNaN(MapPredicate.Op op, List<Object> lits) {
         switch (op) {

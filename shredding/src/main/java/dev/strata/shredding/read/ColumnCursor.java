@@ -17,18 +17,11 @@ import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
- * Streams one column chunk of one row group (any maximum repetition level: a nested column's leaf
- * too) window by window: each {@link #next(int)} decodes the level entries and values of the next
- * {@code rows} rows (a row starts at repetition level 0) and nothing more, so the heap holds the
- * current page (decompressed by parquet-mr's page reader when it is taken), the chunk's dictionary
- * and one window's arrays, whatever the size of the row group.
- *
- * <p>Levels (RLE / bit-packed hybrid) and dictionary ids are read straight from the page buffer
- * ({@link HybridInts}, with parquet-column's bit unpackers), PLAIN fixed-width values by offset,
- * and every other encoding (BYTE_STREAM_SPLIT, PLAIN binary and booleans, RLE booleans, the DELTA
- * family, deprecated BIT_PACKED levels) with parquet-column's own {@link ValuesReader}. The
- * dictionary is decoded once per chunk; dictionary-encoded strings reuse one byte array per
- * dictionary entry.
+ * Streams one column chunk of one row group (any maximum repetition level) window by window,
+ * decoding only the next window's level entries and values, so the heap holds the current page, the
+ * dictionary (decoded once) and one window's arrays. Levels and dictionary ids are read from the
+ * page buffer ({@link HybridInts}), PLAIN fixed-width values by offset, other encodings with
+ * parquet-column's {@link ValuesReader}.
  */
 final class ColumnCursor extends PageStream {
 
@@ -44,25 +37,17 @@ final class ColumnCursor extends PageStream {
     private final long[] dictLongs;
     private final double[] dictDoubles;
 
-    /** The current page's readers and how many of its entries are left. */
     private LevelSource repSource;
 
     private LevelSource defSource;
 
-    /**
-     * The current page's definition levels when they are RLE / bit-packed (null otherwise), for
-     * skipping by runs.
-     */
+    /** The page's definition levels when RLE / bit-packed (else null), for skipping by runs. */
     private HybridInts defInts;
 
     private static final int READER = 0;
     private static final int DICTIONARY = 1;
     private static final int PLAIN = 2;
 
-    /**
-     * How the current page's values are read: parquet-column's values reader, dictionary ids, or
-     * PLAIN fixed width.
-     */
     private int valueMode;
 
     private ValuesReader valueSource;
@@ -76,10 +61,7 @@ final class ColumnCursor extends PageStream {
     private int pendingRep;
     private int pendingDef;
 
-    /**
-     * The window: its level entries, the first entry of each row (rows + 1 elements) and its
-     * values.
-     */
+    /** The window: its level entries, each row's first entry (rows + 1 elements) and its values. */
     int entries;
 
     int rows;
@@ -149,7 +131,6 @@ final class ColumnCursor extends PageStream {
         }
     }
 
-    /** Whether window entry e carries a value. */
     boolean hasValue(int e) {
         return def[e] == maxDef;
     }
@@ -170,11 +151,7 @@ final class ColumnCursor extends PageStream {
         return bytes[ordinal];
     }
 
-    /**
-     * Decodes the next {@code n} rows. The window then has {@link #rows} = n rows, row r's entries
-     * being {@code [rowStart[r], rowStart[r + 1])}; an INT32 window keeps one spare zero after its
-     * values.
-     */
+    /** Decodes the next {@code n} rows; an INT32 window keeps a spare zero after its values. */
     @Override
     void next(int n) throws IOException {
         entries = 0;
@@ -240,12 +217,9 @@ final class ColumnCursor extends PageStream {
     }
 
     /**
-     * Decodes, of the {@code n} rows from row group row {@code from}, only the window rows {@code
-     * at[0 .. count)} (ascending); the other rows of the window are not read (no value, definition
-     * level -1) and their values are skipped without decoding: pages holding none of the rows are
-     * passed unopened, rows inside a page are skipped by their definition-level runs. For columns
-     * of maximum repetition level 0, where a row is one entry. The window then has {@code n} rows
-     * of one entry each. Returns how many pages were passed unopened.
+     * Decodes, of the {@code n} rows from group row {@code from}, only rows {@code at[0 .. count)}
+     * (ascending; maximum repetition level 0); the others get definition level -1, their values and
+     * pages skipped undecoded. Returns how many pages were passed unopened.
      */
     int gather(long from, int n, int[] at, int count) throws IOException {
         if (maxRep != 0) {
@@ -303,10 +277,8 @@ final class ColumnCursor extends PageStream {
     }
 
     /**
-     * Moves to row group row {@code target} (not before the next row to read) without decoding the
-     * rows passed (maximum repetition level 0): a page ending before it is not opened, rows of the
-     * page holding it are skipped by their definition-level runs and their values by count. Returns
-     * the pages passed unopened. The window's arrays are then undefined until the next {@link
+     * Moves to group row {@code target} without decoding (maximum repetition level 0), passing
+     * whole pages unopened; returns their number. The window is undefined until the next {@link
      * #next} or {@link #gather}.
      */
     int skipTo(long target) throws IOException {
@@ -349,10 +321,7 @@ final class ColumnCursor extends PageStream {
         return passed;
     }
 
-    /**
-     * Skips the next {@code n} entries of the current page (one a row) and the values of the
-     * defined ones.
-     */
+    /** Skips the page's next {@code n} entries (one a row) and the values of the defined ones. */
     private void skipValues(int n) throws IOException {
         int defined;
         if (maxDef == 0) {
@@ -534,7 +503,6 @@ final class ColumnCursor extends PageStream {
         }
     }
 
-    /** One page's levels, in order. */
     private interface LevelSource {
         int next() throws IOException;
     }

@@ -7,9 +7,7 @@ import org.apache.parquet.column.page.PageReadStore;
 
 /**
  * The {@code __field_mapping} of a shredded map column, decoded a window at a time, and the one
- * statement of where key k of row r is, which every reader of the layout follows (whole maps,
- * selected keys, nested values; the probe and the footer's row ranges find the same answer with
- * less decoding):
+ * statement of where key k of row r is, which every reader of the layout follows:
  *
  * <ul>
  *   <li>a NULL map has no keys; every other row's mapping holds exactly K ids, none NULL (a row
@@ -31,7 +29,6 @@ final class FieldMappingWindow {
     private final boolean mapOptional;
     private final int maxDef;
 
-    /** Per window row, whether its map is NULL. */
     private boolean[] nullMap = new boolean[0];
 
     /** Per window row, the K ids of its mapping from {@code row * K} (undefined for NULL maps). */
@@ -47,10 +44,7 @@ final class FieldMappingWindow {
         this.maxDef = cursor.maxDef;
     }
 
-    /**
-     * The mapping at {@code d} of map column {@code column} with K columns in one row group; its
-     * levels must be those of a list of INT32 in the map's group.
-     */
+    /** The mapping at {@code d} of map {@code column} (K columns) in one row group. */
     static FieldMappingWindow open(
             PageReadStore pages,
             ColumnDescriptor d,
@@ -64,10 +58,7 @@ final class FieldMappingWindow {
                 new ColumnCursor(pages.getPageReader(d), d, file), file, column, k, mapOptional);
     }
 
-    /**
-     * Checks that {@code d} has the levels of a mapping: an optional list of optional INT32 in the
-     * map's group (repetition 1; definition 4 in an optional group, 3 in a required one).
-     */
+    /** Checks the levels of a mapping: repetition 1, definition 4 (3 in a required map). */
     static void checkLevels(ColumnDescriptor d, String file, boolean mapOptional)
             throws DamagedFileException {
         int expected = mapOptional ? 4 : 3;
@@ -119,15 +110,10 @@ final class FieldMappingWindow {
         }
     }
 
-    /** Whether the map of window row r is NULL. */
     boolean isNull(int r) {
         return nullMap[r];
     }
 
-    /**
-     * The ids of the window's rows: row r's K ids at {@code [r * K, r * K + K)} (undefined where
-     * the map is NULL).
-     */
     int[] ids() {
         return ids;
     }

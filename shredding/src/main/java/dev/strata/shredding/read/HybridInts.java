@@ -10,16 +10,9 @@ import org.apache.parquet.column.values.bitpacking.Packer;
 import org.apache.parquet.io.ParquetDecodingException;
 
 /**
- * Parquet's RLE / bit-packed hybrid encoding (levels and dictionary ids) read value by value
- * straight from a page's buffer, unpacking bit-packed groups with parquet-column's {@link
- * BytePacker}. Used instead of parquet-column's {@code RunLengthBitPackingHybridDecoder}, which
- * reads every run through a {@code DataInputStream}: in a profile of the 2M-row rare-key scan that
- * stream copying was about a third of the reader's time.
- *
- * <p>Readers that take a few values between long skips ({@link MappingProbe}) use {@link
- * #nextSparse} and {@link #skipExpecting}, which read a bit-packed group's values straight from its
- * bytes (one 8-byte load, a shift and a mask) without unpacking the whole group through a virtual
- * {@code BytePacker} call.
+ * Parquet's RLE / bit-packed hybrid encoding read value by value straight from a page's buffer
+ * (parquet-column's decoder copies every run through a {@code DataInputStream}). Sparse readers use
+ * {@link #nextSparse} and {@link #skipExpecting}, which read packed values without unpacking.
  */
 final class HybridInts {
 
@@ -37,7 +30,6 @@ final class HybridInts {
     private final int bitWidth;
     private final int byteWidth;
 
-    /** The low {@link #bitWidth} bits. */
     private final long mask;
 
     private final BytePacker packer;
@@ -45,10 +37,7 @@ final class HybridInts {
     private int pos;
     private final int end;
 
-    /**
-     * Values left in the current run; an RLE run repeats {@link #value}, a packed run reads {@link
-     * #packed}.
-     */
+    /** Values left in the current run (RLE: {@link #value}; bit-packed: {@link #packed}). */
     private int left;
 
     private boolean rle;
@@ -56,15 +45,10 @@ final class HybridInts {
     private int packedAt;
     private int groupsLeft;
 
-    /**
-     * Values of the next bit-packed group (not unpacked yet: {@link #packedAt} is 8) already
-     * skipped.
-     */
+    /** Values of the next, still packed group already skipped ({@link #packedAt} is 8). */
     private int skipInGroup;
 
-    /**
-     * The value {@link #pattern} repeats, and 8 copies of it at the bit width (bit widths <= 8).
-     */
+    /** {@link #pattern} is 8 copies of this value at the bit width (bit widths <= 8). */
     private int patternOf = -1;
 
     private long pattern;
@@ -110,11 +94,7 @@ final class HybridInts {
         return packed[packedAt++];
     }
 
-    /**
-     * As {@link #next}, but a value of a bit-packed group not unpacked yet is read alone from the
-     * group's bytes and the group stays packed: for readers that take a value here and there and
-     * skip the rest.
-     */
+    /** As {@link #next}, reading a still packed group's value alone, leaving the group packed. */
     int nextSparse() {
         if (left == 0) {
             run();
@@ -136,18 +116,12 @@ final class HybridInts {
         return v;
     }
 
-    /**
-     * The buffer position of the next run's header when the values read so far end a run (the
-     * values that follow depend only on the bytes from there), else -1.
-     */
+    /** The next run header's position if the values read so far end a run, else -1. */
     int runBoundary() {
         return left == 0 && groupsLeft == 0 ? pos : -1;
     }
 
-    /**
-     * Whether the {@code length} bytes at {@code at} (a run boundary) are inside the encoded values
-     * and equal those at {@code from}.
-     */
+    /** Whether the {@code length} bytes at run boundary {@code at} equal those at {@code from}. */
     boolean sameBytes(int at, int from, int length) {
         if (at + length > end) {
             return false;
@@ -172,18 +146,12 @@ final class HybridInts {
         return true;
     }
 
-    /**
-     * Passes {@code length} bytes from a run boundary whose runs {@link #sameBytes} found equal to
-     * runs already read; the position is then a run boundary again.
-     */
+    /** Passes {@code length} bytes {@link #sameBytes} matched; it stays at a run boundary. */
     void skipBytes(int length) {
         pos += length;
     }
 
-    /**
-     * How many values of an RLE run of {@code v} follow (0 when the next value is bit-packed, of
-     * another value, or the values end); reads the next run's header when at a run boundary.
-     */
+    /** How many values of an RLE run of {@code v} follow (0: none); may read the next header. */
     int rleLeft(int v) {
         if (left == 0 && groupsLeft == 0) {
             if (pos >= end) {
@@ -194,11 +162,7 @@ final class HybridInts {
         return rle && value == v ? left : 0;
     }
 
-    /**
-     * Skips {@code n} values without unpacking them: an RLE run by count, bit-packed groups by
-     * their byte width; values skipped inside a group not unpacked yet are only counted, and the
-     * group is unpacked when a value of it is read.
-     */
+    /** Skips {@code n} values without unpacking them. */
     void skip(int n) {
         while (n > 0) {
             if (left == 0) {
@@ -229,11 +193,7 @@ final class HybridInts {
         }
     }
 
-    /**
-     * Skips {@code n} values, returning false as soon as one differs from {@code expected} (then
-     * the position is undefined). An RLE run is checked once; bit-packed groups are unpacked and
-     * checked.
-     */
+    /** Skips {@code n} values; false if one is not {@code expected} (position then undefined). */
     boolean skipExpecting(int n, int expected) {
         while (n > 0) {
             if (left == 0) {
@@ -298,10 +258,7 @@ final class HybridInts {
         return pattern;
     }
 
-    /**
-     * The 8 bytes from {@code at}, little-endian; bytes past the buffer's limit (the short last
-     * group of a page) read as 0.
-     */
+    /** 8 little-endian bytes from {@code at}; bytes past the limit (short last group) read 0. */
     private long load(int at) {
         if (at + 8 <= limit) {
             return array != null ? (long) LONGS.get(array, arrayOffset + at) : buf.getLong(at);
@@ -314,13 +271,10 @@ final class HybridInts {
     }
 
     /**
-     * When the next {@code n} values all lie in one bit-packed run whose current group is not
-     * unpacked, passes them and returns how many of the values at {@code offsets[0 .. count)}
-     * (ascending, relative to the next value) are wanted ({@code wanted[v] >= 0}; every value when
-     * {@code wanted} is null): for each, from {@code outBase} on, its index into {@code offsets} in
-     * {@code outIndex} and the value in {@code outValue}. Each value is one load, a shift and a
-     * mask, with no walk over the values between. Otherwise returns -1 and reads nothing (an RLE
-     * run, an unpacked group or a run ending inside the {@code n} values take the walk).
+     * If the next {@code n} values lie in one bit-packed run whose current group is still packed,
+     * passes them and returns how many of those at {@code offsets[0 .. count)} (ascending, from the
+     * next value) are wanted ({@code wanted[v] >= 0}, null: all), each one's index and value going
+     * to {@code outIndex} and {@code outValue} from {@code outBase}; else -1, reading nothing.
      */
     int gatherPacked(
             int n,
@@ -377,9 +331,8 @@ final class HybridInts {
     }
 
     /**
-     * Prepares {@link #matchPacked} for the values {@code targets[0 .. count)} and returns how many
-     * values it compares per word, or 0 when it cannot (more than four targets, or widths over 16
-     * bits, where comparing value by value costs about as much).
+     * Prepares {@link #matchPacked} for {@code targets[0 .. count)}; returns the values compared
+     * per word, or 0 for over four targets or 16 bits (value by value costs about as much there).
      */
     int prepareMatch(int[] targets, int count) {
         swarFields = 0;
@@ -407,13 +360,11 @@ final class HybridInts {
     }
 
     /**
-     * Passes the next {@code n} values (all in this buffer) and keeps those of the {@code span}
-     * values from {@code from} that {@link #prepareMatch} was given and whose {@code indexAt[e]}
-     * (e: the value's place in the span) is not -1: for each, from {@code outBase} on, that index
-     * in {@code outIndex} and the value in {@code outValue}; returns how many. An RLE run is tested
-     * once; inside a bit-packed run, {@code swarFields} values are compared at once in one word (a
-     * value equal to a target leaves a zero field in {@code word ^ pattern}, which the borrow of a
-     * subtraction flags), and values are extracted only in a word that holds a target.
+     * Passes the next {@code n} values (all in this buffer), keeping those of the {@code span}
+     * values from {@code from} that are {@link #prepareMatch} targets with {@code indexAt[e] >= 0}
+     * (e: place in the span): index and value to {@code outIndex} and {@code outValue} from {@code
+     * outBase}; returns how many. In a packed run a target leaves a zero field in {@code word ^
+     * pattern}, which the borrow of a subtraction flags.
      */
     int matchPacked(
             int n, int from, int span, int[] indexAt, int[] outIndex, int[] outValue, int outBase) {
@@ -520,10 +471,7 @@ final class HybridInts {
         return false;
     }
 
-    /**
-     * Skips {@code n} values and returns how many of them equal {@code v}: an RLE run is counted by
-     * its length, a bit-packed group is unpacked and compared.
-     */
+    /** Skips {@code n} values, returning how many equal {@code v}. */
     int skipCounting(int n, int v) {
         int equal = 0;
         while (n > 0) {

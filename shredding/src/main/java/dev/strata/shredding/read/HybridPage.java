@@ -33,10 +33,7 @@ final class HybridPage {
         this.encoding = encoding;
     }
 
-    /**
-     * Splits {@code page}; null for a V1 page whose levels are not RLE (the deprecated BIT_PACKED
-     * encoding), which callers decode with parquet-column's own readers.
-     */
+    /** Splits {@code page}; null for V1 BIT_PACKED levels (then use parquet-column's readers). */
     static HybridPage of(DataPage page, int maxRep, int maxDef) throws IOException {
         if (page instanceof DataPageV1) {
             DataPageV1 p = (DataPageV1) page;
@@ -70,10 +67,7 @@ final class HybridPage {
                 p.getDataEncoding());
     }
 
-    /**
-     * The dictionary ids in a dictionary-encoded page's value bytes (a bit-width byte, then hybrid
-     * runs); null without values.
-     */
+    /** The ids of a dictionary-encoded page's values (bit-width byte, then runs); null if none. */
     static HybridInts dictionaryIds(ByteBuffer data) {
         int pos = data.position();
         return data.hasRemaining()

@@ -13,21 +13,13 @@ import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 /**
- * Reads a row group's {@code __field_mapping} at the column positions of a lookup's keys only (S_g,
- * from one column up to all K). The layout writes exactly K ids per row whose map is not NULL, in
- * column order (the ids are never NULL); a NULL map is one entry at definition level 0, and any
- * other row that does not hold K ids fails ({@link FieldMappingWindow}). So the id of column c of a
- * row is its entry c: the probe reads those entries and skips the others: RLE runs by count, whole
- * bit-packed groups of dictionary ids by their byte width. The levels of every skipped entry are
- * still checked (RLE runs once, bit-packed groups value by value) to be those of a K-id row
- * (repetition 1, definition 4), so a row that does not hold exactly K ids fails naming the file, as
- * with the full decode. Rows may span pages.
- *
- * <p>What a window yields is the probed entries that name a wanted key, as (row, position, id)
- * triples in row order: a key in few rows is then found without a pass over every probed entry of
- * every row per column and key (for a key spread over all K columns, that was ~2K strided passes
- * over the window). Only chunks whose pages use RLE levels and dictionary or PLAIN ids are probed
- * ({@link #canProbe}); others are decoded in full by {@link ColumnCursor}.
+ * Reads a row group's {@code __field_mapping} at the column positions of a lookup's keys (S_g)
+ * only. A non-NULL map has exactly K non-NULL ids in column order and a NULL map one entry at
+ * definition level 0, so column c's id is the row's entry c: the probe reads those entries and
+ * skips the others by runs, still checking their levels, so a row without exactly K ids fails as
+ * with the full decode ({@link FieldMappingWindow}). Rows may span pages. A window yields the
+ * entries naming a wanted key as (row, position, id) triples in row order. Only chunks with RLE
+ * levels and dictionary or PLAIN ids are probed ({@link #canProbe}).
  */
 final class MappingProbe extends PageStream {
 
@@ -47,15 +39,10 @@ final class MappingProbe extends PageStream {
     /** The wanted raw dictionary ids (null where {@link #rawWanted} is). */
     private final int[] rawTargets;
 
-    /**
-     * The probed positions as one span from {@code positions[0]}: the index of each entry among the
-     * positions, -1 between them.
-     */
+    /** Per entry of the span from {@code positions[0]}, its index among positions, or -1. */
     private final int[] indexAt;
 
-    /**
-     * Whether the current page's ids are matched a word at a time ({@link HybridInts#matchPacked}).
-     */
+    /** Whether the page's ids are matched a word at a time ({@link HybridInts#matchPacked}). */
     private boolean matchWords;
 
     private HybridInts rep;
@@ -65,11 +52,8 @@ final class MappingProbe extends PageStream {
     private int plainPos;
 
     /**
-     * The repetition-level bytes of a K-id row of the current page that was checked entry by entry
-     * and started and ended at run boundaries (length 0: none yet). A later row starting at a run
-     * boundary with the same bytes holds the same levels, so it is not decoded again: the
-     * parquet-mr encoder writes each K-id row (K &gt;= 16) as the same bit-packed group and RLE
-     * run.
+     * A checked K-id row's repetition-level bytes between run boundaries (length 0: none yet): a
+     * later row at a boundary with the same bytes has the same levels and is not decoded again.
      */
     private int sameLevelsStart;
 
@@ -78,7 +62,6 @@ final class MappingProbe extends PageStream {
     /** Per window row, the definition level of its first entry (0: a NULL map). */
     int[] firstDef = new int[0];
 
-    /** How many probed entries of the window name a wanted key. */
     int hits;
 
     /** Per hit: its window row (ascending), its index into the probed positions, its key id. */
@@ -90,9 +73,8 @@ final class MappingProbe extends PageStream {
     int rows;
 
     /**
-     * @param positions the column positions to read, ascending, each &lt; k
-     * @param wanted key id → &gt;= 0 for the ids to yield; null yields every entry (-1 for an
-     *     unused column)
+     * {@code positions}: ascending, each &lt; k; {@code wanted}: key id → &gt;= 0 for the ids to
+     * yield, null for every entry (-1: an unused column).
      */
     MappingProbe(
             PageReader pages,
@@ -150,11 +132,7 @@ final class MappingProbe extends PageStream {
         }
     }
 
-    /**
-     * Whether a chunk can be probed: RLE levels, ids dictionary-encoded or PLAIN, K &gt; 0. Also
-     * for many positions: a key spread over all K columns (keys meeting at random in nearly full
-     * rows) read 1.7-2.6x faster probed than decoded in full (docs/benchmarks.md).
-     */
+    /** Whether a chunk can be probed: RLE levels, dictionary or PLAIN ids, K &gt; 0. */
     static boolean canProbe(ColumnChunkMetaData chunk, int k) {
         if (k == 0) {
             return false;
@@ -170,7 +148,6 @@ final class MappingProbe extends PageStream {
         return true;
     }
 
-    /** How many column positions each row is probed at. */
     int probedCount() {
         return positions.length;
     }
@@ -179,7 +156,6 @@ final class MappingProbe extends PageStream {
         return wanted == null || (id >= 0 && id < wanted.length && wanted[id] >= 0);
     }
 
-    /** Records a hit when {@code id}, at probed position index i of window row r, is wanted. */
     private void record(int r, int i, int id) {
         if (isWanted(id)) {
             hitRow[hits] = r;
@@ -209,9 +185,8 @@ final class MappingProbe extends PageStream {
                     && pageLeft >= k
                     && rep.sameBytes(start, sameLevelsStart, sameLevelsLength)
                     && def.rleLeft(ID_DEF) >= k) {
-                // The row's repetition levels are the bytes of a row checked before on this page,
-                // starting at a run boundary too, so they decode to the same levels: one entry at
-                // 0, K-1 at 1. Its definition levels are K of an RLE run of present ids.
+                // Same bytes as a row checked before on this page, from a run boundary too: the
+                // same levels (0, then K-1 at 1), and K definition levels of present ids.
                 rep.skipBytes(sameLevelsLength);
                 def.skip(k);
                 pageLeft -= k;
@@ -233,9 +208,7 @@ final class MappingProbe extends PageStream {
                 throw notK();
             }
             if (pageLeft >= k - 1) {
-                // The row's other K-1 entries are on this page: their levels are checked in one
-                // pass each,
-                // then the ids are read at the probed positions only.
+                // The other K-1 entries are on this page: check their levels, then read probed ids.
                 if (!rep.skipExpecting(k - 1, 1) || !def.skipExpecting(k - 1, ID_DEF)) {
                     throw notK();
                 }

@@ -27,22 +27,14 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 
 /**
- * A read column of nested type for the row path: ROW, ARRAY, MULTISET, or a MAP in Paimon's plain
- * layout, nested to any depth, with Paimon's Parquet schema for them (a LIST group holding a
- * repeated group of one element, a MAP group holding a repeated {@code key_value} group of key and
- * value; MULTISET as a map of element to INT count; a ROW as a group of its fields). Lists of the
- * older two-level shape (a repeated primitive, or a repeated group named {@code array} or {@code
- * <list>_tuple}) are read too.
- *
- * <p>Each leaf column is a {@link ColumnCursor} decoding the window's repetition and definition
- * levels and values; a row's value is assembled from its leaves' level entries (Dremel's record
- * assembly): a node is NULL where the first leaf under it has a definition level below the node's,
- * a list or map is empty where the level reaches the list but not its repeated group, and a list or
- * map has another element while the next entry of its first leaf repeats at the repeated group's
- * repetition level. Reading a node consumes exactly its level entries in every leaf under it. ROW
- * fields the file lacks read as NULL, as after adding a nested field. With selected keys (a {@code
- * MAP<STRING, V>} column), a row's map holds, per requested key in request order, the row's first
- * entry with that key.
+ * A read column of nested type for the row path: ROW, ARRAY, MULTISET (a map of element to INT
+ * count) or a plain-layout MAP, nested to any depth; older two-level lists are read too. A row's
+ * value is assembled from its leaves' level entries (Dremel's record assembly): a node is NULL
+ * where its first leaf's definition level is below the node's, a list or map is empty where it
+ * reaches the list but not its repeated group, and has another element while its first leaf's next
+ * entry repeats at the repeated group's level. Reading a node consumes exactly its entries in every
+ * leaf under it. ROW fields the file lacks read as NULL. With selected keys a map holds each
+ * requested key's first entry.
  */
 final class NestedField extends ShreddedColumns.Field {
 
@@ -58,7 +50,6 @@ final class NestedField extends ShreddedColumns.Field {
     /** Per leaf and window entry, the ordinal of the entry's value, -1 where it holds none. */
     private int[][] ordinals;
 
-    /** Per leaf, the next entry to assemble. */
     private int[] pos;
 
     private NestedField(
@@ -82,10 +73,7 @@ final class NestedField extends ShreddedColumns.Field {
         this.root = r;
     }
 
-    /**
-     * The reader of column {@code name} of {@code schema} as {@code type}, or null when the file's
-     * shape does not match the type (the row path then cannot read the file here).
-     */
+    /** The reader of column {@code name} as {@code type}, or null when the file's shape differs. */
     static NestedField of(
             String name,
             String file,
@@ -95,10 +83,7 @@ final class NestedField extends ShreddedColumns.Field {
         return at(new String[] {name}, file, type, schema, selectedKeys);
     }
 
-    /**
-     * As {@link #of}, for the field at {@code path} (a value column of a shredded map, read by its
-     * reader).
-     */
+    /** As {@link #of}, for the field at {@code path} (a shredded map's value column). */
     static NestedField at(String[] path, String file, DataType type, MessageType schema) {
         return at(path, file, type, schema, null);
     }
@@ -124,9 +109,7 @@ final class NestedField extends ShreddedColumns.Field {
         return t.getTypeRoot() == DataTypeRoot.VARCHAR || t.getTypeRoot() == DataTypeRoot.CHAR;
     }
 
-    /**
-     * The node reading {@code t} (at {@code path}) as {@code type}, or null when they do not match.
-     */
+    /** The node reading {@code t} (at {@code path}) as {@code type}, or null on a mismatch. */
     private Node build(DataType type, Type t, String[] path, MessageType schema) {
         int def = schema.getMaxDefinitionLevel(path);
         switch (type.getTypeRoot()) {
@@ -246,8 +229,7 @@ final class NestedField extends ShreddedColumns.Field {
                         return null;
                     }
                     PrimitiveType p = t.asPrimitiveType();
-                    // The element of a two-level list is the repeated primitive itself; its values
-                    // convert as any.
+                    // A two-level list's element is the repeated primitive itself.
                     PaimonValues.Value value =
                             PaimonValues.of(
                                     type,
@@ -355,7 +337,6 @@ final class NestedField extends ShreddedColumns.Field {
         return new DamagedFileException(file, "column " + name + ": " + what, null);
     }
 
-    /** The definition level of leaf i's next entry. */
     private int peekDef(int i) {
         if (pos[i] >= cursors[i].entries) {
             throw corrupt("leaf " + String.join(".", paths.get(i)) + " ends inside a value")
@@ -364,10 +345,7 @@ final class NestedField extends ShreddedColumns.Field {
         return cursors[i].def[pos[i]];
     }
 
-    /**
-     * Whether leaf i's next entry repeats at level {@code rep} (another element of the current
-     * list).
-     */
+    /** Whether leaf i's next entry repeats at level {@code rep}: another element of the list. */
     private boolean repeats(int i, int rep) {
         return pos[i] < cursors[i].entries && cursors[i].rep[pos[i]] == rep;
     }
@@ -478,10 +456,7 @@ final class NestedField extends ShreddedColumns.Field {
         private final Node value;
         final DataType keyType;
 
-        /**
-         * With selected keys: the requested keys as Paimon strings and their UTF-8 bytes; else
-         * null.
-         */
+        /** With selected keys, the requested keys as Paimon strings and UTF-8 bytes; else null. */
         private BinaryString[] selected;
 
         MapNode(

@@ -7,14 +7,7 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.PageReader;
 
-/**
- * The pages of one column chunk of one row group, taken one at a time from parquet-mr's page
- * reader: how many level entries of the current page are left, the row group row of the next row to
- * read, and whether the current page carries its first row index and row count (pages read through
- * the page index, {@code ParquetFileReader.readFilteredRowGroup}) and the row after its last. A
- * subclass decodes the rows: {@link #decode} sets up its decoders for a page, {@link #next} reads
- * rows from them.
- */
+/** The pages of one column chunk of one row group, one at a time; subclasses decode rows. */
 abstract class PageStream {
 
     final PageReader pages;
@@ -24,7 +17,6 @@ abstract class PageStream {
     /** Level entries of the current page not read yet. */
     int pageLeft;
 
-    /** Whether the page reader returned its last page. */
     boolean exhausted;
 
     /** The row group row of the next row to read. */
@@ -45,7 +37,6 @@ abstract class PageStream {
         this.file = file;
     }
 
-    /** Reads the next {@code n} rows. */
     abstract void next(int n) throws IOException;
 
     /** Sets up the decoders of the levels and values of {@code page}, the new current page. */
@@ -56,7 +47,6 @@ abstract class PageStream {
         return false;
     }
 
-    /** Makes {@code page} the current page. */
     final void open(DataPage page) throws IOException {
         pageIndexed = page.getFirstRowIndex().isPresent() && page.getIndexRowCount().isPresent();
         pageEnd =
@@ -88,11 +78,7 @@ abstract class PageStream {
         return !entryAhead() && !nextPage();
     }
 
-    /**
-     * Moves to row group row {@code target} (not before the next row to read): pages of a chunk
-     * read through the page index that end before it are passed over unread, rows of the page
-     * holding it are read ({@link #next}) and dropped.
-     */
+    /** Moves to group row {@code target}, passing pages unread where the page index allows. */
     final void seek(long target) throws IOException {
         if (target < row) {
             throw corrupt("row " + target + " was asked for after row " + row);

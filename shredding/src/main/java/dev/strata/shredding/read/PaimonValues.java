@@ -20,17 +20,13 @@ import org.apache.parquet.schema.Type;
  */
 final class PaimonValues {
 
-    /** One column's conversion. */
     interface Value {
         Object get(ColumnCursor c, int ordinal);
     }
 
     private PaimonValues() {}
 
-    /**
-     * The conversion of values of Parquet type {@code file} to {@code type}, or null when the row
-     * path cannot decode them.
-     */
+    /** The conversion of Parquet type {@code file} to {@code type}; null if the row path can't. */
     static Value of(DataType type, Type file) {
         if (!file.isPrimitive() || file.getRepetition() == Type.Repetition.REPEATED) {
             return null;

@@ -10,20 +10,16 @@ import org.apache.paimon.types.DataTypeRoot;
 
 /**
  * Drops, inside the columnar reader, the rows of a window in which the scan's pushed map predicate
- * is not true, so Spark neither receives nor evaluates them; Spark's own Filter stays above the
- * scan and decides every row that is returned.
+ * is not true; Spark's own Filter stays above the scan and decides every row returned.
  *
- * <p>Sound for the same reason as skipping a row group: the predicate comes from the Filter
- * directly over the scan, is implied by it, and is built from null-rejecting leaves under AND and
- * OR only (no NOT), so a row where it is not true (false, or unknown because a key is absent or its
- * value NULL) is a row the Filter drops. A predicate reaches the reader only where a file's rows
- * are final (append tables, deletion-vector tables, splits of non-overlapping files: see {@code
- * ShreddedReadHandover}), so dropping a row never lets an older version of its key show through a
- * merge; rows keep their absolute positions, which deletion vectors are applied by. Comparisons
- * follow Spark's: doubles compare equal when {@code ==} says so (so -0.0 = 0.0) and otherwise by
- * {@link Double#compare} (NaN equals NaN and is above every number), strings by their UTF-8 bytes,
- * unsigned. A leaf whose literal kind does not match the value type, or whose key this reader does
- * not decode, keeps every row.
+ * <p>Sound as row-group skipping is: the predicate is implied by the Filter directly over the scan
+ * and built from null-rejecting leaves under AND and OR only, so a row where it is not true (false,
+ * or unknown because a key is absent or NULL) is one the Filter drops. It reaches the reader only
+ * where a file's rows are final ({@code ShreddedReadHandover}), and rows keep their absolute
+ * positions, by which deletion vectors apply. Comparisons follow Spark's: doubles are equal when
+ * {@code ==} says so, else ordered by {@link Double#compare}; strings by unsigned UTF-8 bytes. A
+ * leaf whose literal kind does not match the value type, or whose key is not decoded here, keeps
+ * every row.
  */
 final class RowFilter {
 
@@ -37,7 +33,6 @@ final class RowFilter {
         return new RowFilter(compile(predicate, maps));
     }
 
-    /** Selects all {@code rows} rows into {@code out}; returns {@code rows}. */
     static int all(int rows, int[] out) {
         for (int r = 0; r < rows; r++) {
             out[r] = r;
@@ -45,10 +40,7 @@ final class RowFilter {
         return rows;
     }
 
-    /**
-     * Writes the window rows in which the predicate may be true, ascending, into {@code out};
-     * returns how many.
-     */
+    /** Writes the rows the predicate may keep into {@code out}, ascending; returns how many. */
     int select(int rows, int[] out) {
         boolean[] keep = new boolean[rows];
         root.eval(rows, keep);
@@ -134,7 +126,6 @@ final class RowFilter {
         }
     }
 
-    /** One leaf's operator and literals against one value type. */
     private abstract static class Test {
         final MapPredicate.Op op;
 
@@ -142,10 +133,7 @@ final class RowFilter {
             this.op = op;
         }
 
-        /**
-         * Null when the literals' kind does not match the value type (the leaf then keeps every
-         * row).
-         */
+        /** Null when the literals' kind does not match the value type: the leaf keeps every row. */
         static Test of(MapPredicate.Leaf leaf, DataType valueType) {
             if (leaf.op() == MapPredicate.Op.IS_NOT_NULL) {
                 return new Present();
@@ -197,10 +185,7 @@ final class RowFilter {
 
         abstract boolean matches(ColumnCursor chunk, int ordinal);
 
-        /**
-         * Whether {@code cmp} (value compared with a literal) satisfies the operator; IN is "any
-         * literal equal".
-         */
+        /** Whether {@code cmp} (value vs. a literal) satisfies the op; IN: "any literal equal". */
         final boolean holds(int cmp) {
             switch (op) {
                 case EQ:
@@ -234,10 +219,7 @@ final class RowFilter {
         }
     }
 
-    /**
-     * Comparisons and IN on DOUBLE values (STARTS_WITH has a String literal, so never reaches
-     * here).
-     */
+    /** Comparisons and IN on DOUBLE values (STARTS_WITH's literal is a String). */
     private static final class DoubleTest extends Test {
         private final double[] literals;
 
@@ -258,7 +240,6 @@ final class RowFilter {
         }
     }
 
-    /** Comparisons and IN on INT and BIGINT values. */
     private static final class LongTest extends Test {
         private final long[] literals;
         private final boolean ints;

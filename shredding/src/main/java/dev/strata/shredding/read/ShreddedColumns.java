@@ -45,35 +45,18 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Column-at-a-time reader of one shredded data file, window by window: the shredding module's one
- * reader of the layout, used by the Spark columnar path and by Paimon's row path ({@code
- * ShreddedParquetReader}). Top-level primitive columns are read as they are, nested ones (row path)
- * assembled from their leaves' levels ({@link NestedField}, {@link NestedValueMap}); a selected-key
- * map column reads {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code
- * __overflow} when a key is in O, and gives, per row, the requested keys present in the row in
- * request order with their values: a key's value is in the first column of S(k) whose mapping holds
- * k's id in that row, else in the row's first overflow entry naming k, so {@code m['k']} is the
- * full map's. For the row path a map may also be read whole ({@link FullMap}).
+ * Column-at-a-time reader of one shredded data file, window by window, used by the Spark columnar
+ * path and by Paimon's row path ({@code ShreddedParquetReader}). A selected-key map column reads
+ * {@code __field_mapping}, the {@code __col_c} of S(k) of its keys and {@code __overflow} when a
+ * key is in O: a key's value is in the first column of S(k) whose mapping holds k's id in that row,
+ * else in the row's first overflow entry naming k, so {@code m['k']} is the full map's.
  *
- * <p>Memory: a row group is read in windows of at most {@value #MAX_WINDOW_ROWS} rows, fewer when a
- * read column holds many level entries per row (at most about {@value #WINDOW_ENTRIES} entries per
- * column and window), and every column decodes only the pages overlapping the current window. The
- * heap therefore holds one window's decoded values, the current pages and the compressed bytes of
- * the requested column chunks of one row group (as parquet-mr reads them), not the decoded row
- * group.
+ * <p>Memory: windows of at most {@value #MAX_WINDOW_ROWS} rows and about {@value #WINDOW_ENTRIES}
+ * level entries per column, decoding only the pages overlapping the window, so the heap holds one
+ * window's values and one row group's compressed chunks, not the decoded group.
  *
- * <p>File and row-group skipping use {@link MapPruner}; then, when the file has a column index, the
- * pruner's page filter gives the row ranges of the group that may match: the group is read with
- * {@code readFilteredRowGroup} (only the pages overlapping them), windows lie inside the ranges and
- * each column jumps over the pages between them ({@link ColumnCursor#seek}); the rows left out
- * count as skipped by the page index. The pushed predicate then drops, per window, the rows in
- * which it cannot be true ({@link RowFilter}). Groups whose footer records ownership segments are
- * read without {@code __field_mapping} ({@link GroupKeyPlan}). A page that fails its checksum is
- * named in the error ({@link PageChecksums}). Counters go to {@link ShreddedReadMetrics}.
- *
- * <p>Use: {@link #nextWindow()} returns how many rows of the next window are selected, then {@link
- * #row(int)} gives the window row of the x-th selected one, {@link #position(int)} its absolute
- * position in the file and {@link #field(int)} its values.
+ * <p>Skipping: {@link MapPruner} for files and row groups, the column index for row ranges (read
+ * with {@code readFilteredRowGroup}), then {@link RowFilter} per window.
  */
 public final class ShreddedColumns implements Closeable {
 
@@ -94,28 +77,19 @@ public final class ShreddedColumns implements Closeable {
     private final RoaringBitmap32 selection;
     private long subColumns;
 
-    /** Why the read cannot be decoded here, or null. */
     private String unreadable;
 
-    /**
-     * Absolute position of the current group's first row, and of the current window's first row.
-     */
+    /** Absolute positions of the current group's and window's first rows. */
     private long groupStart;
 
     private long windowStart;
 
-    /**
-     * The pruner's page filter (over the file's physical columns) and the file's column paths, or
-     * null.
-     */
+    /** Over the file's physical columns; null without a pruning predicate. */
     private FilterPredicate pageFilter;
 
     private final Set<ColumnPath> filePaths = new HashSet<>();
 
-    /**
-     * The current group's row ranges the page index cannot rule out (null: every row), and the
-     * current one.
-     */
+    /** The current group's row ranges the page index cannot rule out (null: every row). */
     private List<RowRanges.Range> ranges;
 
     private int range;
@@ -129,11 +103,7 @@ public final class ShreddedColumns implements Closeable {
     private boolean skipFile;
     private boolean started;
 
-    /**
-     * Opens the file and plans the read of {@code readType}; {@link #readable()} says whether every
-     * read column can be decoded here (primitive columns and selected-key shredded maps, as the
-     * Spark columnar path reads them).
-     */
+    /** Opens the file and plans the read of {@code readType} for the Spark columnar path. */
     public ShreddedColumns(
             InputFile input,
             String file,
@@ -146,13 +116,9 @@ public final class ShreddedColumns implements Closeable {
     }
 
     /**
-     * As above, for Paimon's row path when {@code rows} is true: a read column may then also be a
-     * whole shredded map (no selected keys for it), a map of primitive keys and values in Paimon's
-     * plain layout ({@link PlainMap}), a column of nested type (ROW, ARRAY, MULTISET, a
-     * plain-layout map with nested keys or values: {@link NestedField}), a column the file does not
-     * have (NULL in every row, as after ADD COLUMN) or a primary-key file's {@code _KEY_<name>}
-     * column; {@link Field#get} gives Paimon values. Only rows whose absolute position is in {@code
-     * selection} (null: all) are selected.
+     * As above, for Paimon's row path when {@code rows} is true: a column may also be a whole
+     * shredded map, a plain or nested column, one the file lacks (NULL) or a {@code _KEY_<name>}
+     * column. Only rows whose position is in {@code selection} (null: all) are selected.
      */
     public ShreddedColumns(
             InputFile input,
@@ -197,10 +163,7 @@ public final class ShreddedColumns implements Closeable {
         }
     }
 
-    /**
-     * The footer metadata of every column stored shredded, checked against the file: each such
-     * column has its metadata, and per-row-group zones describe the file's row groups.
-     */
+    /** Checks that every shredded column has footer metadata whose zones match the row groups. */
     private Map<String, ShreddedColumnMeta> checkedMetas(Map<String, ShreddedColumnMeta> metas) {
         MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
         for (Type t : fileSchema.getFields()) {
@@ -250,7 +213,6 @@ public final class ShreddedColumns implements Closeable {
         return metas;
     }
 
-    /** The metadata of the file's shredded columns, by file column name. */
     public Map<String, ShreddedColumnMeta> shreddedColumns() {
         return metas;
     }
@@ -380,10 +342,7 @@ public final class ShreddedColumns implements Closeable {
         return p;
     }
 
-    /**
-     * Whether every value column of a shredded map ({@code __col_c} and the overflow's values) is
-     * decodable as {@code valueType}.
-     */
+    /** Whether {@code __col_c} and the overflow's values all decode as {@code valueType}. */
     private static boolean valuesDecodable(GroupType physical, DataType valueType) {
         for (Type t : physical.getFields()) {
             if (t.getName().startsWith(ParquetSchemas.COL_PREFIX)
@@ -400,14 +359,11 @@ public final class ShreddedColumns implements Closeable {
         return true;
     }
 
-    /** Whether every read column can be decoded by this reader. */
     public boolean readable() {
         return requested != null;
     }
 
-    /**
-     * Why the file cannot be read here ({@link #readable()} false), naming the column; else null.
-     */
+    /** Why {@link #readable()} is false, naming the column; else null. */
     public String unreadable() {
         return unreadable;
     }
@@ -421,10 +377,7 @@ public final class ShreddedColumns implements Closeable {
                 + f.type();
     }
 
-    /**
-     * The reader of read field i (in read-type order): for the Spark columnar path a {@link
-     * Primitive} or a {@link MapKeys}; the row path may get any field.
-     */
+    /** The reader of read field i ({@link Primitive} or {@link MapKeys} for the columnar path). */
     public Field field(int i) {
         return fields.get(i);
     }
@@ -439,10 +392,7 @@ public final class ShreddedColumns implements Closeable {
         return windowStart + selected[x];
     }
 
-    /**
-     * Decodes the next window that has rows the pushed predicate may keep; returns how many (0 at
-     * the end of the file).
-     */
+    /** Decodes the next window with rows the predicate may keep; returns how many, 0 at the end. */
     public int nextWindow() throws IOException {
         if (!started) {
             started = true;
@@ -595,10 +545,6 @@ public final class ShreddedColumns implements Closeable {
         return off;
     }
 
-    /**
-     * Rows per window: at most {@value #MAX_WINDOW_ROWS}, and about {@value #WINDOW_ENTRIES}
-     * entries of any read column.
-     */
     static int windowRows(BlockMetaData block, MessageType groupSchema, int rows) {
         long perRow = 1;
         for (ColumnChunkMetaData c : block.getColumns()) {
@@ -624,10 +570,7 @@ public final class ShreddedColumns implements Closeable {
         return new DamagedFileException(file, "column " + column + ": " + what, null);
     }
 
-    /**
-     * The column of the list elements of the {@code __field_mapping} of shredded map column {@code
-     * name}, whose group in the row group's request is {@code group}.
-     */
+    /** The column of {@code __field_mapping}'s list elements in the group's request. */
     private static ColumnDescriptor fieldMapping(MessageType schema, GroupType group, String name) {
         GroupType list = group.getType(ParquetSchemas.FIELD_MAPPING).asGroupType();
         GroupType repeated = list.getType(0).asGroupType();
@@ -640,10 +583,7 @@ public final class ShreddedColumns implements Closeable {
                 });
     }
 
-    /**
-     * The {@code __overflow} of shredded map column {@code name} whose group in the row group's
-     * request is {@code group}, or null when the group has none.
-     */
+    /** The map's {@code __overflow} in the group's request, or null when it has none. */
     private Entries openOverflow(
             PageReadStore pages, MessageType schema, GroupType group, String name)
             throws IOException {
@@ -655,11 +595,7 @@ public final class ShreddedColumns implements Closeable {
         return entries(pages, schema, name, "the overflow's", kv, name, ParquetSchemas.OVERFLOW);
     }
 
-    /**
-     * The key and value cursors of the repeated key-value group {@code kv} of map column {@code
-     * name}, found at {@code groups} (the path of its parent, from the column on); {@code whose}
-     * names the group in errors.
-     */
+    /** Key and value cursors of map {@code name}'s group {@code kv} under path {@code groups}. */
     private Entries entries(
             PageReadStore pages,
             MessageType schema,
@@ -681,16 +617,11 @@ public final class ShreddedColumns implements Closeable {
                 kv.getType(1));
     }
 
-    /**
-     * The entries of a map's repeated key-value group in one row group (a plain map's key_value, a
-     * shredded map's {@code __overflow}), read as a key cursor and a value cursor whose windows
-     * must hold the same level entries.
-     */
+    /** A map's key-value group in one row group; key and value windows hold equal entries. */
     private final class Entries {
         final ColumnCursor keys;
         final ColumnCursor values;
 
-        /** The value field's physical type. */
         final Type valueField;
 
         private final String name;
@@ -748,10 +679,7 @@ public final class ShreddedColumns implements Closeable {
         /** Checks that the group's chunks hold no rows after its {@code rows} rows. */
         abstract void finishGroup(int rows) throws IOException;
 
-        /**
-         * The Paimon value of window row r (row-path reads): an object of the column's type, a map
-         * as an {@link ArrayBackedMap}, or null.
-         */
+        /** The Paimon value of window row r (row path); a map is an {@link ArrayBackedMap}. */
         public abstract Object get(int r);
     }
 
@@ -799,7 +727,6 @@ public final class ShreddedColumns implements Closeable {
             return o < 0 ? null : value.get(cursor, o);
         }
 
-        /** The column's Paimon type. */
         public DataType type() {
             return type;
         }
@@ -855,13 +782,7 @@ public final class ShreddedColumns implements Closeable {
         }
     }
 
-    /**
-     * A selected-key map column. Each row group reads what its {@link GroupKeyPlan} says: S_g(k)
-     * and O_g when the footer records the group's placement, and no {@code __field_mapping} when
-     * the footer's ownership segments tell in which rows each column may hold each key. Each window
-     * resolves, per requested key and row, where the key's value is without decoding any other
-     * value column; the row filter then tests only the values its leaves name.
-     */
+    /** A selected-key map column, read per row group as its {@link GroupKeyPlan} says. */
     public final class MapKeys extends Field {
         private final String name;
         private final List<String> keys;
@@ -878,19 +799,13 @@ public final class ShreddedColumns implements Closeable {
         private boolean mapOptional;
         private FieldMappingWindow mapping;
 
-        /**
-         * Instead of {@link #mapping} when the group's keys sit in few columns: the mapping at
-         * those columns only.
-         */
+        /** Replaces {@link #mapping} when the group's keys sit in few columns. */
         private MappingProbe probe;
 
         /** Column → its position among the probed columns, -1 when not probed. */
         private int[] probeIndex = new int[0];
 
-        /**
-         * The probe's hits of a window by probed position: those of position i are at {@code
-         * posStart[i] .. posStart[i + 1])} of {@link #posRows} (ascending) and {@link #posIds}.
-         */
+        /** Probe position i's hits: posRows, posIds[posStart[i] .. posStart[i + 1] - 1]. */
         private int[] posStart = new int[0];
 
         private int[] posFill = new int[0];
@@ -902,42 +817,27 @@ public final class ShreddedColumns implements Closeable {
         /** Column index → position in {@link #chunks}, -1 when not read in this group. */
         private final int[] readerOf;
 
-        /**
-         * The group's value cursors: the read {@code __col_c} in ascending c, then the overflow's
-         * values if read.
-         */
+        /** The read {@code __col_c} cursors in ascending c, then the overflow's values if read. */
         private ColumnCursor[] chunks;
 
-        /** Per read {@code __col_c} cursor, its column c. */
         private int[] chunkColumn = new int[0];
 
-        /**
-         * Whether the group's {@code __col_c} cursors decode only the rows whose probed mapping
-         * entry names a requested key ({@link ColumnCursor#gather}): the other rows, and pages
-         * without such rows, are skipped undecoded.
-         */
+        /** Whether value cursors decode only the probe's rows ({@link ColumnCursor#gather}). */
         private boolean gathering;
 
         private int[] gatherRows = new int[0];
 
-        /** The Paimon conversion of each chunk's values. */
         private PaimonValues.Value[] chunkValues;
 
         private int cols;
         private Entries overflow;
 
-        /**
-         * Per read value column and window row, the ordinal of the row's value, -1 where it is
-         * NULL.
-         */
+        /** Per read value column and window row, the value's ordinal; -1 for NULL. */
         private int[][] colOrdinals;
 
         private boolean[] nullMap = new boolean[0];
 
-        /**
-         * Per key and window row: the chunk holding the key's value (-1: key absent) and the
-         * value's ordinal (-1: NULL).
-         */
+        /** Per key and window row: its value's chunk (-1: absent) and ordinal (-1: NULL). */
         private final int[][] source;
 
         private final int[][] ordinal;
@@ -959,8 +859,7 @@ public final class ShreddedColumns implements Closeable {
             for (int id : ids) {
                 maxId = Math.max(maxId, id);
             }
-            // Sized to every id of the file, so the overflow loop's bounds check is always true
-            // (predictable).
+            // Sized to every id of the file so the overflow loop's bounds check always passes.
             this.keyOfId = new int[Math.max(maxId + 1, meta.keys().size())];
             Arrays.fill(keyOfId, -1);
             for (int j = keys.size() - 1; j >= 0; j--) {
@@ -977,17 +876,14 @@ public final class ShreddedColumns implements Closeable {
             return name;
         }
 
-        /** The map's value type. */
         public DataType valueType() {
             return valueType;
         }
 
-        /** How many keys are requested. */
         public int keyCount() {
             return keys.size();
         }
 
-        /** The UTF-8 bytes of requested key j. */
         public byte[] keyBytes(int j) {
             return keyBytes[j];
         }
@@ -997,7 +893,6 @@ public final class ShreddedColumns implements Closeable {
             return keys.indexOf(key);
         }
 
-        /** Whether the map of window row r is NULL. */
         public boolean isNullMap(int r) {
             return nullMap[r];
         }
@@ -1028,16 +923,12 @@ public final class ShreddedColumns implements Closeable {
             return chunks[source[j][r]].getBytes(ordinal[j][r]);
         }
 
-        /**
-         * The cursor holding key j's value in window row r, or null when the key is absent or its
-         * value NULL.
-         */
+        /** Key j's value cursor in window row r, or null when absent or NULL. */
         ColumnCursor valueChunk(int j, int r) {
             int s = source[j][r];
             return s < 0 || ordinal[j][r] < 0 ? null : chunks[s];
         }
 
-        /** The value's ordinal in {@link #valueChunk}. */
         int valueOrdinal(int j, int r) {
             return ordinal[j][r];
         }
@@ -1121,10 +1012,7 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /**
-         * The requested keys present in row r, in request order, with their values; null for a NULL
-         * map.
-         */
+        /** The requested keys present in row r, in request order; null for a NULL map. */
         @Override
         public Object get(int r) {
             if (nullMap[r]) {
@@ -1288,10 +1176,7 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /**
-         * The window rows whose probed entry at probe position {@code i} is a requested key's id,
-         * into {@link #gatherRows}.
-         */
+        /** Copies to {@link #gatherRows} the rows whose probe entry i is a requested key. */
         private int rowsNamingAKey(int i, int n) {
             if (gatherRows.length < n) {
                 gatherRows = new int[n];
@@ -1324,10 +1209,7 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /**
-         * Key j is in column c of row r where the row's mapping names it there; its value may be
-         * NULL.
-         */
+        /** Key j is in column c of row r where the row's mapping names it there. */
         private void fromMapping(int j, int c, int ci, int[] ords, int n) {
             int[] src = source[j];
             int[] ord = ordinal[j];
@@ -1342,10 +1224,7 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /**
-         * As {@link #fromMapping}, with the mapping read at the probed columns only (i: c's probe
-         * position).
-         */
+        /** As {@link #fromMapping}, from the probe (i: c's probe position). */
         private void fromProbe(int j, int i, int ci, int[] ords) {
             int[] src = source[j];
             int[] ord = ordinal[j];
@@ -1359,9 +1238,7 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /**
-         * Without the mapping: inside key j's row ranges of a column, a non-NULL value is key j's.
-         */
+        /** Without the mapping: inside key j's row ranges, a column's non-NULL value is key j's. */
         private void fromRanges(int j, int ci, int[] ords, int[] ranges, int from, int n) {
             int[] src = source[j];
             int[] ord = ordinal[j];
@@ -1379,10 +1256,8 @@ public final class ShreddedColumns implements Closeable {
 
         /**
          * Rows where a requested key is in no read column take the row's first overflow entry
-         * naming it. The loop over all entries is kept free of data-dependent branches (rows
-         * without overflow entries come at random, and a branch on them mispredicted often enough
-         * to triple the loop's cost); only an entry of a requested key takes the branch into {@link
-         * #claim}.
+         * naming it. The loop has no data-dependent branch (rows with overflow entries come at
+         * random); only a requested key's entry branches into {@link #claim}.
          */
         private void fromOverflow(int chunkIndex, int n) {
             ColumnCursor ovfKeys = overflow.keys;
@@ -1412,10 +1287,7 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /**
-         * Gives the overflow entry (id, value ordinal) of window row {@code row} to the requested
-         * keys with that id.
-         */
+        /** Gives row {@code row}'s overflow entry to the requested keys with that id. */
         private void claim(int first, int id, int row, int valueOrdinal, int chunkIndex, int n) {
             if (row < 0 || row >= n) {
                 throw corrupt(
@@ -1433,11 +1305,9 @@ public final class ShreddedColumns implements Closeable {
     }
 
     /**
-     * A whole shredded map (Paimon's row path without selected keys): per row, the keys that the
-     * row's {@code __field_mapping} places in {@code __col_0 .. __col_{K-1}}, in column order, then
-     * the row's overflow entries in file order, each with its value. Every non-NULL row's mapping
-     * must have K non-NULL elements; ids outside the key dictionary (-1 marks an unused column)
-     * hold no entry.
+     * A whole shredded map (row path without selected keys): per row, the keys its mapping places
+     * in the {@code __col_c}, in column order, then its overflow entries. A non-NULL row's mapping
+     * has K non-NULL elements; ids outside the key dictionary (-1: unused column) hold no entry.
      */
     final class FullMap extends Field {
         private final String name;
@@ -1448,10 +1318,7 @@ public final class ShreddedColumns implements Closeable {
         private boolean mapOptional;
         private FieldMappingWindow mapping;
 
-        /**
-         * The value cursors: {@code __col_0 .. __col_{K-1}}, then the overflow's values when the
-         * file has it.
-         */
+        /** {@code __col_0 .. __col_{K-1}}, then the overflow's values if the file has it. */
         private ColumnCursor[] chunks;
 
         private PaimonValues.Value[] chunkValues;
@@ -1459,10 +1326,7 @@ public final class ShreddedColumns implements Closeable {
         private int[][] colOrdinals;
         private boolean[] nullMap = new boolean[0];
 
-        /**
-         * Per window row its entries {@code [entryStart[r], entryStart[r + 1])}: key id, chunk and
-         * value ordinal (-1: NULL).
-         */
+        /** Per window row r, its entries {@code [entryStart[r], entryStart[r + 1])}. */
         private int[] entryStart = new int[1];
 
         private int[] entryId = new int[0];
@@ -1647,12 +1511,7 @@ public final class ShreddedColumns implements Closeable {
         }
     }
 
-    /**
-     * A map column in Paimon's plain layout ({@code MAP<K, V>} of primitive K and V, read by the
-     * row path): per row its entries in file order; with selected keys (string keys only), per
-     * requested key in request order the row's first entry with that key, as for a default-layout
-     * file read by Paimon.
-     */
+    /** A plain-layout map of primitive keys and values (row path), as Paimon reads it. */
     static final class PlainMap extends Field {
         private final ShreddedColumns reader;
         private final String name;
@@ -1693,10 +1552,7 @@ public final class ShreddedColumns implements Closeable {
             }
         }
 
-        /**
-         * The reader of {@code file}, a plain map of primitive keys and values, or null for any
-         * other shape.
-         */
+        /** The reader of a plain map of primitive keys and values, or null for any other shape. */
         static PlainMap of(
                 ShreddedColumns reader,
                 String name,

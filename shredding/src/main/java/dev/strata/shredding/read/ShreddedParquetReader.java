@@ -18,27 +18,19 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
 /**
- * Paimon's row path over a shredded data file: rows of {@code readType}, resolving fields by name
- * (falling back to {@code _KEY_<name>} for primary-key files; a column the file lacks reads as
- * NULL), with absolute file positions (deletion vectors need them). Shredded maps are rebuilt
- * whole, or, for selected keys, as the requested keys present in the row; with a pruning predicate,
- * files, row groups, pages and rows that cannot match are skipped.
- *
- * <p>Every file is read by the shredding module's one columnar reader of the layout ({@link
- * ShreddedColumns}: top-level columns of every Paimon type, INT96 timestamps included; ROW, ARRAY,
- * MULTISET and plain-layout maps nested to any depth; shredded maps of primitive or nested values,
- * whole or by selected keys), window by window with bounded memory. A file whose column does not
- * hold the read type is refused, naming it.
+ * Paimon's row path over a shredded data file: rows of {@code readType}, fields resolved by name
+ * (falling back to {@code _KEY_<name>} in primary-key files; a column the file lacks reads as
+ * NULL), with absolute file positions for deletion vectors. Shredded maps come whole or, for
+ * selected keys, as the requested keys present in the row; a pruning predicate skips what cannot
+ * match. Every file is read by {@link ShreddedColumns}, window by window with bounded memory; a
+ * column that does not hold the read type is refused, naming it.
  */
 public final class ShreddedParquetReader implements Closeable {
 
     private final ShreddedColumns columns;
     private final int arity;
 
-    /**
-     * The selected rows of the columnar reader's current window, and how many of them were
-     * returned.
-     */
+    /** The selected rows of the columnar reader's window, and how many were returned. */
     private int selectedCount;
 
     private int selectedAt;
@@ -56,10 +48,7 @@ public final class ShreddedParquetReader implements Closeable {
         this(input, file, readType, selectedKeys, pruningPredicate, selection, true);
     }
 
-    /**
-     * As above; {@code verifyPages} says whether page checksums are verified before pages are
-     * decoded.
-     */
+    /** As above; {@code verifyPages}: verify page checksums before decoding pages. */
     public ShreddedParquetReader(
             InputFile input,
             String file,
@@ -125,7 +114,6 @@ public final class ShreddedParquetReader implements Closeable {
         return physical.withNewFields(fields);
     }
 
-    /** The metadata of the file's shredded columns, by file column name. */
     public Map<String, ShreddedColumnMeta> shreddedColumns() {
         return columns.shreddedColumns();
     }
