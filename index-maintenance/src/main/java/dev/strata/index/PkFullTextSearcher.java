@@ -30,17 +30,10 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.deletionvectors.DeletionVector;
-import org.apache.paimon.format.FileFormat;
-import org.apache.paimon.format.FormatReaderContext;
-import org.apache.paimon.format.FormatReaderFactory;
-import org.apache.paimon.fs.Path;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.KeyValueFileReaderFactory;
 import org.apache.paimon.manifest.BucketEntry;
-import org.apache.paimon.options.Options;
-import org.apache.paimon.reader.FileRecordIterator;
-import org.apache.paimon.reader.FileRecordReader;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
@@ -864,8 +857,8 @@ public final class PkFullTextSearcher {
         Map<Long, InternalRow> found;
         try {
             found =
-                    "parquet".equals(file.fileFormat()) && currentFields(table, file.schemaId())
-                            ? readSelected(table, partition, bucket, file, type, positions, dv)
+                    DataFileRows.selectable(table, file)
+                            ? DataFileRows.read(table, partition, bucket, file, type, positions, dv)
                             : readThrough(table, partition, bucket, file, type, positions, dv);
         } catch (IOException | RuntimeException e) {
             // Paimon's and parquet-mr's readers name the file but not what was being done.
@@ -886,77 +879,6 @@ public final class PkFullTextSearcher {
             rows.add(found.get(p));
         }
         return rows;
-    }
-
-    /** Fields of a table's schemas by (location, branch, schema id); schema files never change. */
-    private static final BoundedCache<String, List<DataField>> SCHEMA_FIELDS = BoundedCache.of(256);
-
-    /**
-     * Whether schema {@code schemaId} has the table's current fields: true across option-only
-     * changes, which {@code ALTER TABLE ... SET TBLPROPERTIES} and Paimon's own jobs make.
-     */
-    private static boolean currentFields(FileStoreTable table, long schemaId) {
-        if (schemaId == table.schema().id()) {
-            return true;
-        }
-        String key = table.location() + "#" + table.coreOptions().branch() + "#" + schemaId;
-        List<DataField> fields = SCHEMA_FIELDS.get(key);
-        if (fields == null) {
-            fields = table.schemaManager().schema(schemaId).fields();
-            SCHEMA_FIELDS.put(key, fields);
-        }
-        return fields.equals(table.schema().fields());
-    }
-
-    /**
-     * Reads only the wanted rows of a Parquet file with the current fields: the positions become a
-     * row selection, so the reader skips row groups and pages holding none of them.
-     */
-    private static Map<Long, InternalRow> readSelected(
-            FileStoreTable table,
-            BinaryRow partition,
-            int bucket,
-            DataFileMeta file,
-            RowType type,
-            long[] positions,
-            DeletionVector dv)
-            throws IOException {
-        RoaringBitmap32 selection = new RoaringBitmap32();
-        for (long p : positions) {
-            selection.add((int) p);
-        }
-        Path path =
-                table.store()
-                        .pathFactory()
-                        .createDataFilePathFactory(partition, bucket)
-                        .toPath(file);
-        FormatReaderFactory formats =
-                FileFormat.fromIdentifier(file.fileFormat(), new Options(table.options()))
-                        .createReaderFactory(type, type, null);
-        InternalRowSerializer serializer = new InternalRowSerializer(type);
-        Map<Long, InternalRow> found = new HashMap<>();
-        try (FileRecordReader<InternalRow> reader =
-                formats.createReader(
-                        new FormatReaderContext(
-                                table.fileIO(), path, file.fileSize(), selection))) {
-            FileRecordIterator<InternalRow> batch;
-            while (found.size() < selection.getCardinality()
-                    && (batch = reader.readBatch()) != null) {
-                try {
-                    InternalRow row;
-                    while ((row = batch.next()) != null) {
-                        long position = batch.returnedPosition();
-                        if (selection.contains((int) position)
-                                && (dv == null || !dv.isDeleted(position))) {
-                            found.put(position, serializer.copy(row));
-                        }
-                    }
-                } finally {
-                    batch.releaseBatch();
-                }
-            }
-        }
-        return found;
     }
 
     /** Reads a file from its start up to the last wanted row (other formats, older schemas). */

@@ -73,6 +73,9 @@ object DriverSearchStrategy extends SparkStrategy {
   /** Most search rows turned into a join filter (each other-side row is compared with all). */
   private val MaxJoinedRows = 100
 
+  /** Most rows a narrowed scan reads on the driver by key instead of in a Spark job. */
+  private val MaxLookedUpRows = 10000
+
   /** A search joined to another relation (typically its table, by key), rewritten so no Spark job
     * (a broadcast) serves the search side: an inner join becomes a filter of the other side plus a
     * projection of the matched search row's columns, a left semi join just the filter. Inner joins
@@ -219,18 +222,29 @@ object DriverSearchStrategy extends SparkStrategy {
         val columns = scan.output.filter(a =>
           exactEquality(a.dataType) && branches.forall(_.exists(_._1.exprId == a.exprId))
         )
+        def values(a: Attribute): Seq[Any] =
+          branches.flatMap(_.collect { case (b, v) if b.exprId == a.exprId => v }).distinct
+        def javaValues(a: Attribute) = values(a).map(_.asInstanceOf[AnyRef]).asJava
         val narrowedScan = columns.foldLeft(scan.scan) {
-          case (n: NarrowableScan, a) =>
-            val values = branches.flatMap(_.collect { case (b, v) if b.exprId == a.exprId => v })
-            if (values.contains(null)) n
-            else
-              n.narrowedTo(a.name, values.distinct.map(_.asInstanceOf[AnyRef]).asJava)
-                .toScala
-                .getOrElse(n)
+          case (n: NarrowableScan, a) if !values(a).contains(null) =>
+            n.narrowedTo(a.name, javaValues(a)).toScala.getOrElse(n)
           case (s, _) => s
         }
-        if (narrowedScan eq scan.scan) other
-        else other.transform { case t if t eq scan => scan.copy(scan = narrowedScan) }
+        // A narrowed column that leads the files' sort order is cheaper to read on the driver.
+        val lookedUp = narrowedScan match {
+          case n: NarrowableScan if n ne scan.scan =>
+            columns.view
+              .filterNot(a => values(a).contains(null))
+              .flatMap(a => n.lookUp(a.name, javaValues(a), MaxLookedUpRows).toScala)
+              .headOption
+          case _ => None
+        }
+        lookedUp match {
+          case Some(rows) =>
+            other.transform { case t if t eq scan => HitRows(scan.output, rows.toSeq) }
+          case None if narrowedScan eq scan.scan => other
+          case None => other.transform { case t if t eq scan => scan.copy(scan = narrowedScan) }
+        }
       case _ => other
     }
   }
@@ -336,5 +350,7 @@ object DriverSearchStrategy extends SparkStrategy {
     }
 }
 
-/** The rows a driver search's hits have in a scan of its table, standing in for that scan. */
+/** Rows of a table's scan read on the driver (a search's hits, or rows looked up by key), standing
+  * in for that scan.
+  */
 private[search] case class HitRows(output: Seq[Attribute], rows: Seq[InternalRow]) extends LeafNode

@@ -2,6 +2,7 @@ package dev.strata.spark.read;
 
 import java.util.List;
 import java.util.Optional;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.Scan;
 
 /**
@@ -15,4 +16,11 @@ public interface NarrowableScan extends Scan {
      * cannot, including under a limit, which a filter below would change.
      */
     Optional<Scan> narrowedTo(String column, List<Object> values);
+
+    /**
+     * This scan's rows whose {@code column} is one of {@code values}, read on the driver, or empty
+     * when that is not cheap or more than {@code maxRows} match. Rows of other values may be left
+     * out: the caller keeps filtering by {@code column IN values}.
+     */
+    Optional<InternalRow[]> lookUp(String column, List<Object> values, int maxRows);
 }

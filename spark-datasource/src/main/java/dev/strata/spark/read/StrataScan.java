@@ -211,6 +211,16 @@ final class StrataScan
                         });
     }
 
+    @Override
+    public Optional<org.apache.spark.sql.catalyst.InternalRow[]> lookUp(
+            String column, List<Object> values, int maxRows) {
+        PlainScan plain = plain();
+        if (plain == null) {
+            return Optional.empty();
+        }
+        return KeyLookup.rows(tableName, table, splits(), column, values, plain.columns(), maxRows);
+    }
+
     /**
      * Returned partition columns whose predicates reach Paimon ({@link SparkPredicates#pushable});
      * none under a pushed limit, since a filter below it would change which rows it keeps.
