@@ -17,6 +17,7 @@ object StrataExtensions {
     search.FullTextSearchFunction.register,
     pushdown.MapPushdownExtensions,
     search.TextMatchFunction,
+    lookup.KeyLookupStrategy.register,
     ProcedureArguments
   )
 }

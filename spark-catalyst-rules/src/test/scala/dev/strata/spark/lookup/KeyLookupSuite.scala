@@ -1,0 +1,109 @@
+package dev.strata.spark.lookup
+
+import java.nio.file.Files
+
+import dev.strata.spark.LocalStrataSession
+import dev.strata.testing.TempDirs
+
+import org.apache.spark.sql.SparkSession
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+/** Filters that fix the leading key column are answered on the driver by key, as a full read of the
+  * table answers them (the oracle: a Spark parquet copy of the table written from a scan without
+  * such a filter), with deleted and updated rows, rows of the same key in several partitions, time
+  * travel, and a table whose files need merging (read by Spark instead).
+  */
+class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
+
+  private val root = Files.createTempDirectory("strata-key-lookup")
+  private var spark: SparkSession = _
+
+  override def beforeAll(): Unit = {
+    spark = LocalStrataSession.start(root.resolve("wh"), 4)
+    spark.sql("CREATE NAMESPACE lake.kl")
+    spark.sql(
+      "CREATE TABLE lake.kl.t (id BIGINT NOT NULL, dt STRING NOT NULL, name STRING, v INT) " +
+        "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='4', " +
+        "'deletion-vectors.enabled'='true')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kl.t SELECT id, concat('d', id % 3), concat('n', id), CAST(id % 97 AS INT) " +
+        "FROM range(0, 3000)"
+    )
+    // the same ids in a second partition for two ids in three
+    spark.sql(
+      "INSERT INTO lake.kl.t SELECT id, concat('d', (id + 1) % 3), 'twin', 0 FROM range(0, 3000) " +
+        "WHERE id % 3 <> 0"
+    )
+    spark.sql("DELETE FROM lake.kl.t WHERE id % 10 = 7 AND name = 'twin'")
+    spark.sql("UPDATE lake.kl.t SET v = -1 WHERE id % 11 = 5")
+    spark.sql("CALL lake.sys.compact(table => 'kl.t')")
+    spark.sql("CREATE TABLE oracle USING parquet AS SELECT * FROM lake.kl.t")
+  }
+
+  override def afterAll(): Unit = {
+    LocalStrataSession.stop(spark)
+    TempDirs.delete(root)
+  }
+
+  private def rows(sql: String): Seq[String] =
+    spark.sql(sql).collect().map(_.toString).sorted.toSeq
+
+  private def plan(sql: String): String = spark.sql(sql).queryExecution.executedPlan.toString
+
+  test("a filter on the leading key column reads the rows on the driver, as a full read answers") {
+    Seq(
+      "SELECT * FROM {t} WHERE id = 1234",
+      "SELECT * FROM {t} WHERE id = 17",
+      "SELECT * FROM {t} WHERE id IN (5, 16, 17, 27, 2999, 5000)",
+      "SELECT id, dt FROM {t} WHERE id IN (1, 2, 3) AND dt = 'd1'",
+      "SELECT name FROM {t} WHERE id IN (4, 8, 15, 16, 23, 42) AND v > 10",
+      "SELECT dt, count(*) FROM {t} WHERE id IN (10, 11, 12, 13) GROUP BY dt",
+      "SELECT * FROM {t} WHERE id = 987654321"
+    ).foreach { q =>
+      val sql = q.replace("{t}", "lake.kl.t")
+      val p = plan(sql)
+      assert(p.contains("LocalTableScan") && !p.contains("BatchScan"), s"$sql\n$p")
+      assert(rows(sql) == rows(q.replace("{t}", "oracle")), sql)
+    }
+    assert(rows("SELECT dt FROM lake.kl.t WHERE id = 1234").size == 2, "an id in two partitions")
+  }
+
+  test("filters the lookup does not serve are read by Spark with the same answer") {
+    Seq(
+      // not the leading key column
+      "SELECT * FROM {t} WHERE name = 'n77'",
+      // a range, not values
+      "SELECT * FROM {t} WHERE id < 3",
+      // an expression of the column
+      "SELECT * FROM {t} WHERE id + 1 = 78"
+    ).foreach { q =>
+      val sql = q.replace("{t}", "lake.kl.t")
+      assert(plan(sql).contains("BatchScan"), sql)
+      assert(rows(sql) == rows(q.replace("{t}", "oracle")), sql)
+    }
+  }
+
+  test("time travel reads the version asked for") {
+    val before = spark.sql("SELECT max(snapshot_id) FROM lake.kl.`t$snapshots`").head().getLong(0)
+    val was = rows("SELECT * FROM lake.kl.t WHERE id = 1234")
+    spark.sql("DELETE FROM lake.kl.t WHERE id = 1234")
+    assert(rows("SELECT * FROM lake.kl.t WHERE id = 1234").isEmpty)
+    val sql = s"SELECT * FROM lake.kl.t VERSION AS OF $before WHERE id = 1234"
+    assert(plan(sql).contains("LocalTableScan"), sql)
+    assert(rows(sql) == was && was.nonEmpty)
+  }
+
+  test("a table whose files need merging is read by Spark") {
+    spark.sql(
+      "CREATE TABLE lake.kl.merged (id BIGINT NOT NULL, v INT) TBLPROPERTIES " +
+        "('primary-key'='id', 'bucket'='1')"
+    )
+    spark.sql("INSERT INTO lake.kl.merged SELECT id, 1 FROM range(0, 100)")
+    spark.sql("INSERT INTO lake.kl.merged SELECT id, 2 FROM range(0, 100) WHERE id % 2 = 0")
+    val sql = "SELECT * FROM lake.kl.merged WHERE id IN (3, 4)"
+    assert(plan(sql).contains("BatchScan"), sql)
+    assert(rows(sql) == Seq("[3,1]", "[4,2]"))
+  }
+}
