@@ -10,16 +10,16 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 
 /**
- * Paimon's fixed bucket of a key in a Spark row, exactly as Paimon's writer computes it; shared by
- * {@code paimon_bucket} and {@code bucket}.
+ * Paimon's fixed bucket of a key, exactly as Paimon's writer computes it; shared by {@code
+ * paimon_bucket}, {@code bucket} and the driver's key lookups.
  */
-final class PaimonBuckets {
+public final class PaimonBuckets {
 
     private final RowType keyType;
     private final InternalRowSerializer serializer;
     private final BucketFunction function;
 
-    PaimonBuckets(CoreOptions.BucketFunctionType type, RowType keyType) {
+    public PaimonBuckets(CoreOptions.BucketFunctionType type, RowType keyType) {
         this.keyType = keyType;
         this.serializer = new InternalRowSerializer(keyType);
         this.function = BucketFunction.create(type, keyType);
@@ -33,6 +33,11 @@ final class PaimonBuckets {
             Object value = input.isNullAt(first + i) ? null : input.get(first + i, sparkTypes[i]);
             key.setField(i, SparkToPaimon.value(value, keyType.getTypeAt(i)));
         }
+        return bucket(key, numBuckets);
+    }
+
+    /** The bucket of a key given as Paimon's internal values. */
+    public int bucket(GenericRow key, int numBuckets) {
         return function.bucket(serializer.toBinaryRow(key).copy(), numBuckets);
     }
 }

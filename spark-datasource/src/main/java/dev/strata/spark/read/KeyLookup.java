@@ -5,6 +5,7 @@ import dev.strata.index.search.ParallelBuckets;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkToPaimon;
+import dev.strata.spark.functions.PaimonBuckets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -13,9 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.paimon.bucket.BucketFunction;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.predicate.Predicate;
@@ -139,12 +138,10 @@ final class KeyLookup {
      * bucketed by the looked-up column alone, else all.
      */
     private static final class Buckets {
-        private final BucketFunction function;
-        private final InternalRowSerializer serializer;
+        private final PaimonBuckets buckets;
 
-        private Buckets(BucketFunction function, RowType keyType) {
-            this.function = function;
-            this.serializer = function == null ? null : new InternalRowSerializer(keyType);
+        private Buckets(PaimonBuckets buckets) {
+            this.buckets = buckets;
         }
 
         static Buckets of(FileStoreTable table, String column, RowType keyType) {
@@ -154,20 +151,17 @@ final class KeyLookup {
                             && spec.getBucketKeys().equals(List.of(column));
             return new Buckets(
                     byColumn
-                            ? BucketFunction.create(
-                                    table.coreOptions().bucketFunctionType(), keyType)
-                            : null,
-                    keyType);
+                            ? new PaimonBuckets(table.coreOptions().bucketFunctionType(), keyType)
+                            : null);
         }
 
         Set<Object> keysOf(DataSplit split, List<Object> keys) {
             Integer total = split.totalBuckets();
             Set<Object> kept = new HashSet<>();
             for (Object key : keys) {
-                if (function == null
+                if (buckets == null
                         || total == null
-                        || function.bucket(serializer.toBinaryRow(GenericRow.of(key)).copy(), total)
-                                == split.bucket()) {
+                        || buckets.bucket(GenericRow.of(key), total) == split.bucket()) {
                     kept.add(key);
                 }
             }
