@@ -5,6 +5,7 @@ import java.util.concurrent.{Callable, Executors, TimeUnit}
 import scala.collection.mutable
 
 import dev.strata.spark.pushdown.PushdownSuiteBase
+import dev.strata.testing.DefaultSparkOnly
 
 /** Sessions doing INSERT / UPDATE / DELETE / MERGE on disjoint keys of one primary-key table with
   * deletion vectors and a full-text index while another compacts and rebuilds its archives, all at
@@ -18,6 +19,7 @@ import dev.strata.spark.pushdown.PushdownSuiteBase
   * DELETE and committed after it brought the deleted rows back, and a statement whose compaction
   * conflicted returned with its change invisible.
   */
+@DefaultSparkOnly
 class ConcurrentDmlSuite extends PushdownSuiteBase {
   import ConcurrentDmlSuite._
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.parquet.PaimonFiles;
+import dev.strata.testing.DefaultSparkOnly;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * names the damaged file and says what was expected, not with Paimon's "Retry fail after 10 times",
  * a NullPointerException or an EOFException.
  */
+@DefaultSparkOnly
 class DamagedMetadataTest extends StrataSparkTestBase {
 
     /**

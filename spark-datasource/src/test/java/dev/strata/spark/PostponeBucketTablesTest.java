@@ -3,6 +3,7 @@ package dev.strata.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.strata.testing.DefaultSparkOnly;
 import dev.strata.testing.TestSeeds;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * in write order. Answers are compared with Spark's own parquet table holding every written version
  * (latest batch per key wins).
  */
+@DefaultSparkOnly
 class PostponeBucketTablesTest extends StrataSparkTestBase {
 
     private static final StructType EVENTS =

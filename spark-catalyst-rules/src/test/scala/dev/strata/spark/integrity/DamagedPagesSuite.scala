@@ -7,6 +7,7 @@ import scala.jdk.CollectionConverters._
 
 import dev.strata.shredding.parquet.PaimonFiles
 import dev.strata.spark.pushdown.PushdownSuiteBase
+import dev.strata.testing.DefaultSparkOnly
 
 import org.apache.paimon.fs.local.LocalFileIO
 import org.apache.parquet.format.Util
@@ -18,6 +19,7 @@ import org.apache.parquet.hadoop.ParquetFileReader
   * pushed map predicate), plain Parquet append tables and primary-key tables (Paimon's readers).
   * Every page of the files Strata writes carries its CRC.
   */
+@DefaultSparkOnly
 class DamagedPagesSuite extends PushdownSuiteBase {
 
   private val Rows = 20000L

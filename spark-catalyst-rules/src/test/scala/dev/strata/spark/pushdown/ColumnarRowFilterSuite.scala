@@ -1,5 +1,6 @@
 package dev.strata.spark.pushdown
 
+import dev.strata.testing.DefaultSparkOnly
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.types.StructType
 
@@ -11,6 +12,7 @@ import org.apache.spark.sql.types.StructType
   * the scan must return fewer rows than the table holds for the selective ones (so the rows were
   * really dropped in the reader).
   */
+@DefaultSparkOnly
 class ColumnarRowFilterSuite extends PushdownSuiteBase {
 
   private val seed = java.lang.Long.getLong("strata.test.seed", 4711L).longValue()

@@ -1,12 +1,13 @@
 package dev.strata.spark.pushdown
 
-import dev.strata.testing.TestSeeds
+import dev.strata.testing.{DefaultSparkOnly, TestSeeds}
 
 /** Tables with placement `disjoint` (issue 26) on the map benchmark's three data shapes answer key
   * lookups, pushed predicates and whole-map reads exactly like a plain parquet MAP table (the
   * oracle), for rows inside and after the writer's 10 000-row sample, NULL values, NaN, a NULL map
   * and keys missing from the sample included.
   */
+@DefaultSparkOnly
 class DisjointPlacementSuite extends PushdownSuiteBase {
 
   private val Name = "DisjointPlacementSuite"

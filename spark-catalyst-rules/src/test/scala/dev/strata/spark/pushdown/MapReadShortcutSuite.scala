@@ -6,6 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import dev.strata.shredding.layout.{ShreddedColumnMeta, ShreddingFooter}
 import dev.strata.shredding.parquet.GroupKeyPlan
+import dev.strata.testing.DefaultSparkOnly
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.parquet.hadoop.ParquetFileReader
@@ -20,6 +21,7 @@ import org.apache.spark.sql.types.StructType
   * parquet oracle's answers, with NULL maps, empty maps, NULL values, keys that share columns,
   * overflow and absent keys.
   */
+@DefaultSparkOnly
 class MapReadShortcutSuite extends PushdownSuiteBase {
 
   private val seed = java.lang.Long.getLong("strata.test.seed", 20261129L).longValue()

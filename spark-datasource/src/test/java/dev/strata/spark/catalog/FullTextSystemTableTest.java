@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.spark.StrataSparkTestBase;
+import dev.strata.testing.DefaultSparkOnly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * (current), more write-only rows (level 0 again) and a compaction by another Paimon writer that
  * does not maintain archives (stale).
  */
+@DefaultSparkOnly
 class FullTextSystemTableTest extends StrataSparkTestBase {
 
     /** One (partition, bucket, level) as the snapshot's files say it should be reported. */

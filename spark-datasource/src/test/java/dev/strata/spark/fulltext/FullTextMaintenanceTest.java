@@ -7,6 +7,7 @@ import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.search.SearchHit;
 import dev.strata.spark.StrataSparkTestBase;
+import dev.strata.testing.DefaultSparkOnly;
 import dev.strata.testing.Fixtures;
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.text.TextCorpus;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * rebuild_pk_fulltext}: the archives in each snapshot are exactly the current ones for the active
  * data files, failures leave nothing behind, and Paimon's own reader still reads the table.
  */
+@DefaultSparkOnly
 class FullTextMaintenanceTest extends StrataSparkTestBase {
 
     private static final StructType DOCS =

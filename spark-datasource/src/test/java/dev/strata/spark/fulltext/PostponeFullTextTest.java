@@ -8,6 +8,7 @@ import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.search.SearchHit;
 import dev.strata.spark.StrataSparkTestBase;
+import dev.strata.testing.DefaultSparkOnly;
 import dev.strata.testing.TestSeeds;
 import dev.strata.testing.text.QueryGenerator;
 import dev.strata.testing.text.TextCorpus;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * Lucene oracle over the live rows (upserts and deletes parked before compaction resolved), and
  * later compactions into bucketed partitions and {@code rebuild_pk_fulltext} keep them current.
  */
+@DefaultSparkOnly
 class PostponeFullTextTest extends StrataSparkTestBase {
 
     private static final StructType DOCS =

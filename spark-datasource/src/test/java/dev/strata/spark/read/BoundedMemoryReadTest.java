@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetWriter;
+import dev.strata.testing.DefaultSparkOnly;
 import dev.strata.testing.TestSeeds;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * oracle is the generator's own rows). The rare-key reads need the mapping and ran out of memory
  * before the reader streamed pages.
  */
+@DefaultSparkOnly
 class BoundedMemoryReadTest {
 
     private static final String HEAP = "-Xmx96m";
