@@ -88,12 +88,15 @@ public final class DataFileRows {
                 try {
                     InternalRow row;
                     while ((row = batch.next()) != null) {
+                        // Asked for every row: Paimon's iterator advances a position only when
+                        // asked, and a batch's unasked rows would shift the next batch's positions.
+                        long position = batch.returnedPosition();
                         Object value = canonical.get(key.getFieldOrNull(row));
                         if (value != null) {
                             if (found.size() == max) {
                                 return null;
                             }
-                            found.put(batch.returnedPosition(), value);
+                            found.put(position, value);
                         }
                     }
                 } finally {

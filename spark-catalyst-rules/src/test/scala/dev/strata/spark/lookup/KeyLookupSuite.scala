@@ -40,6 +40,17 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql("UPDATE lake.kl.t SET v = -1 WHERE id % 11 = 5")
     spark.sql("CALL lake.sys.compact(table => 'kl.t')")
     spark.sql("CREATE TABLE oracle USING parquet AS SELECT * FROM lake.kl.t")
+    // one file of 5 000 rows: Paimon's reader returns it in batches of 1 024
+    spark.sql(
+      "CREATE TABLE lake.kl.one (id BIGINT NOT NULL, name STRING, v INT) TBLPROPERTIES " +
+        "('primary-key'='id', 'bucket'='1', 'deletion-vectors.enabled'='true')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kl.one SELECT id, concat('n', id), CAST(id % 89 AS INT) FROM range(0, 5000)"
+    )
+    spark.sql("DELETE FROM lake.kl.one WHERE id % 1000 = 999")
+    spark.sql("CALL lake.sys.compact(table => 'kl.one')")
+    spark.sql("CREATE TABLE oracle_one USING parquet AS SELECT * FROM lake.kl.one")
   }
 
   override def afterAll(): Unit = {
@@ -68,6 +79,19 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
       assert(rows(sql) == rows(q.replace("{t}", "oracle")), sql)
     }
     assert(rows("SELECT dt FROM lake.kl.t WHERE id = 1234").size == 2, "an id in two partitions")
+  }
+
+  test("rows past the first batch a file's reader returns are the rows of the keys asked for") {
+    Seq(
+      "SELECT * FROM {t} WHERE id = 4321",
+      "SELECT name, v FROM {t} WHERE id IN (3, 1500, 2048, 4998, 4999)",
+      "SELECT * FROM {t} WHERE id IN (1023, 1024, 1025, 3071, 4097)"
+    ).foreach { q =>
+      val sql = q.replace("{t}", "lake.kl.one")
+      assert(plan(sql).contains("LocalTableScan"), sql)
+      val expected = rows(q.replace("{t}", "oracle_one"))
+      assert(expected.nonEmpty && rows(sql) == expected, sql)
+    }
   }
 
   test("filters the lookup does not serve are read by Spark with the same answer") {
