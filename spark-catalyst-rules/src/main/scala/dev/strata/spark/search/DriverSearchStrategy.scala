@@ -1,17 +1,17 @@
 package dev.strata.spark.search
 
+import dev.strata.spark.local.DriverRows
+import dev.strata.spark.lookup.KeyLookupStrategy
 import dev.strata.spark.read.NarrowableScan
 
 import scala.jdk.CollectionConverters._
 import scala.jdk.OptionConverters._
-import scala.util.control.NonFatal
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{
   Alias,
   And,
   Attribute,
-  AttributeReference,
   BoundReference,
   CaseWhen,
   EqualTo,
@@ -21,10 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   Or,
   IntegerLiteral,
   InterpretedOrdering,
-  Predicate,
-  SubqueryExpression,
-  UnsafeProjection,
-  Unevaluable
+  UnsafeProjection
 }
 import org.apache.spark.sql.catalyst.plans.logical.{
   Filter,
@@ -46,12 +43,12 @@ import org.apache.spark.sql.execution.{LocalTableScanExec, SparkPlan, SparkStrat
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
 import org.apache.spark.sql.types._
 
-/** Plans a driver-side `full_text_search` (a [[LocalScan]]) with the deterministic `Project`,
-  * `Filter`, `Sort`, `Limit` and `Offset` above it as one local relation evaluated while planning,
-  * with Spark's own expressions, so the search part runs no Spark job. Whatever cannot be evaluated
-  * here or fails (an ANSI error) is left to Spark, which raises the error as usual. A planner
-  * strategy because the search's scan only exists after V2 scan push-down, which runs after every
-  * optimizer rule an extension can inject.
+/** Plans a driver-side `full_text_search` (a [[LocalScan]]) or key lookup ([[KeyLookupStrategy]])
+  * with the deterministic `Project`, `Filter`, `Sort`, `Limit` and `Offset` above it as one local
+  * relation evaluated while planning, with Spark's own expressions, so that part runs no Spark job.
+  * Whatever cannot be evaluated here or fails (an ANSI error) is left to Spark, which raises the
+  * error as usual. A planner strategy because the search's scan only exists after V2 scan
+  * push-down, which runs after every optimizer rule an extension can inject.
   */
 object DriverSearchStrategy extends SparkStrategy {
 
@@ -290,25 +287,16 @@ object DriverSearchStrategy extends SparkStrategy {
   private def evaluate(plan: LogicalPlan): Option[Seq[InternalRow]] = plan match {
     case scan: DataSourceV2ScanRelation if isDriverSearch(scan) =>
       Some(scan.scan.asInstanceOf[LocalScan].rows().toSeq)
+    // a filter fixing a table's key column, read by key (the sort or limit above it stays here)
+    case KeyLookupStrategy.Answered(rows) => Some(rows)
     case Project(list, child) if list.forall(evaluable) =>
-      evaluate(child).flatMap(rows =>
-        attempt {
-          val project = UnsafeProjection.create(list, child.output)
-          rows.map(r => project(r).copy())
-        }
-      )
+      evaluate(child).flatMap(DriverRows.project(_, list, child.output))
     case Filter(condition, child) if evaluable(condition) =>
-      evaluate(child).flatMap(rows =>
-        attempt {
-          val predicate = Predicate.create(condition, child.output)
-          predicate.initialize(0)
-          rows.filter(predicate.eval)
-        }
-      )
+      evaluate(child).flatMap(DriverRows.filter(_, condition, child.output))
     // A local sort of the single "partition" the rows form orders them all, like a global one.
     case Sort(order, _, child, _) if order.forall(o => evaluable(o.child)) =>
       evaluate(child).flatMap(rows =>
-        attempt {
+        DriverRows.attempt {
           // Each row's sort keys are computed once, so a failing key fails here and not mid-sort.
           val keys = UnsafeProjection.create(order.map(_.child), child.output)
           val ordering = new InterpretedOrdering(order.zipWithIndex.map { case (o, i) =>
@@ -335,19 +323,10 @@ object DriverSearchStrategy extends SparkStrategy {
     case _                           => false
   }
 
-  private def attempt(rows: => Seq[InternalRow]): Option[Seq[InternalRow]] =
-    try Some(rows)
-    catch { case NonFatal(_) => None }
-
   private def isDriverSearch(scan: DataSourceV2ScanRelation): Boolean =
     scan.relation.table.isInstanceOf[FullTextSearchTable] && scan.scan.isInstanceOf[LocalScan]
 
-  private def evaluable(e: Expression): Boolean =
-    e.deterministic && !e.exists {
-      case _: SubqueryExpression                                 => true
-      case u: Unevaluable if !u.isInstanceOf[AttributeReference] => true
-      case _                                                     => false
-    }
+  private def evaluable(e: Expression): Boolean = DriverRows.evaluable(e)
 }
 
 /** Rows of a table's scan read on the driver (a search's hits, or rows looked up by key), standing

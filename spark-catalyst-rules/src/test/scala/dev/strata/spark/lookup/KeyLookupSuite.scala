@@ -6,6 +6,7 @@ import dev.strata.spark.LocalStrataSession
 import dev.strata.testing.TempDirs
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.execution.LocalTableScanExec
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -71,12 +72,26 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
       "SELECT id, dt FROM {t} WHERE id IN (1, 2, 3) AND dt = 'd1'",
       "SELECT name FROM {t} WHERE id IN (4, 8, 15, 16, 23, 42) AND v > 10",
       "SELECT dt, count(*) FROM {t} WHERE id IN (10, 11, 12, 13) GROUP BY dt",
-      "SELECT * FROM {t} WHERE id = 987654321"
+      "SELECT * FROM {t} WHERE id = 987654321",
+      "SELECT name, v FROM {t} WHERE id IN (5, 16, 17, 27, 2999) ORDER BY v DESC, name",
+      "SELECT id, dt FROM {t} WHERE id IN (5, 16, 17, 27, 2999) ORDER BY dt, id LIMIT 3"
     ).foreach { q =>
       val sql = q.replace("{t}", "lake.kl.t")
       val p = plan(sql)
       assert(p.contains("LocalTableScan") && !p.contains("BatchScan"), s"$sql\n$p")
+      // filtered, projected and sorted on the driver: collecting a local relation starts no job
+      if (!sql.contains("GROUP BY")) {
+        val executed = spark.sql(sql).queryExecution.executedPlan
+        assert(executed.isInstanceOf[LocalTableScanExec], s"$sql\n$executed")
+      }
       assert(rows(sql) == rows(q.replace("{t}", "oracle")), sql)
+      if (sql.contains("ORDER BY")) {
+        val ordered = spark.sql(sql).collect().toSeq
+        assert(
+          ordered.nonEmpty && ordered == spark.sql(q.replace("{t}", "oracle")).collect().toSeq,
+          sql
+        )
+      }
     }
     assert(rows("SELECT dt FROM lake.kl.t WHERE id = 1234").size == 2, "an id in two partitions")
   }
@@ -92,6 +107,17 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
       val expected = rows(q.replace("{t}", "oracle_one"))
       assert(expected.nonEmpty && rows(sql) == expected, sql)
     }
+  }
+
+  test("an expression that fails on a looked-up row raises Spark's error, as a full read does") {
+    val sql = "SELECT id FROM {t} WHERE id IN (1, 2) AND CAST(name AS INT) > 0"
+    Seq("lake.kl.t", "oracle").foreach { t =>
+      val e = intercept[Exception](spark.sql(sql.replace("{t}", t)).collect())
+      assert(e.getMessage.contains("CAST_INVALID_INPUT"), s"$t: ${e.getMessage}")
+    }
+    assert(
+      rows("SELECT id FROM lake.kl.t WHERE id IN (1, 2) AND try_cast(name AS INT) > 0").isEmpty
+    )
   }
 
   test("filters the lookup does not serve are read by Spark with the same answer") {

@@ -1,0 +1,56 @@
+package dev.strata.spark.local
+
+import scala.util.control.NonFatal
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute,
+  AttributeReference,
+  Expression,
+  Predicate,
+  SubqueryExpression,
+  UnsafeProjection,
+  Unevaluable
+}
+
+/** Spark's own expressions evaluated over a few rows on the driver while planning, so that a plan
+  * answered there runs no Spark job. `None` when an expression fails (an ANSI error): the caller
+  * then leaves the operator to Spark, which raises the error as usual.
+  */
+object DriverRows {
+
+  /** Whether `e` can be evaluated here: deterministic, no subquery, nothing only Spark's execution
+    * can evaluate.
+    */
+  def evaluable(e: Expression): Boolean =
+    e.deterministic && !e.exists {
+      case _: SubqueryExpression                                 => true
+      case u: Unevaluable if !u.isInstanceOf[AttributeReference] => true
+      case _                                                     => false
+    }
+
+  def filter(
+      rows: Seq[InternalRow],
+      condition: Expression,
+      input: Seq[Attribute]
+  ): Option[Seq[InternalRow]] =
+    attempt {
+      val predicate = Predicate.create(condition, input)
+      predicate.initialize(0)
+      rows.filter(predicate.eval)
+    }
+
+  def project(
+      rows: Seq[InternalRow],
+      list: Seq[Expression],
+      input: Seq[Attribute]
+  ): Option[Seq[InternalRow]] =
+    attempt {
+      val project = UnsafeProjection.create(list, input)
+      rows.map(r => project(r).copy())
+    }
+
+  def attempt(rows: => Seq[InternalRow]): Option[Seq[InternalRow]] =
+    try Some(rows)
+    catch { case NonFatal(_) => None }
+}
