@@ -23,14 +23,33 @@ final class PackagedLauncher {
     record Result(int exit, String out, String err, String args) {
         @Override
         public String toString() {
-            return "strata-sql "
-                    + args
-                    + "\nexit "
+            // Stack frames elided and the arguments last: a CI log keeps a failure's head and
+            // tail, and the error lines are what tell why the launcher failed.
+            return "strata-sql exited "
                     + exit
+                    + "\n--- stderr (stack frames elided)\n"
+                    + withoutFrames(err)
                     + "\n--- stdout\n"
                     + out
-                    + "\n--- stderr\n"
-                    + err;
+                    + "\n--- arguments\n"
+                    + args;
+        }
+
+        private static String withoutFrames(String text) {
+            StringBuilder shown = new StringBuilder();
+            int elided = 0;
+            for (String line : text.split("\n", -1)) {
+                if (line.startsWith("\tat ") || line.startsWith("\t... ")) {
+                    elided++;
+                    continue;
+                }
+                if (elided > 0) {
+                    shown.append("\t(").append(elided).append(" frames)\n");
+                    elided = 0;
+                }
+                shown.append(line).append('\n');
+            }
+            return shown.toString();
         }
     }
 
