@@ -18,64 +18,26 @@ final class ColumnWriter {
             v.putNull(rowId);
             return;
         }
-        switch (type.getTypeRoot()) {
-            case BIGINT:
-                v.putLong(rowId, row.getLong(pos));
-                return;
-            case INTEGER:
-                v.putInt(rowId, row.getInt(pos));
-                return;
-            case DOUBLE:
-                v.putDouble(rowId, row.getDouble(pos));
-                return;
-            case VARCHAR:
-                v.putByteArray(rowId, row.getString(pos).toBytes());
-                return;
-            case MAP:
-                {
-                    InternalMap map = row.getMap(pos);
-                    DataType valueType = ((MapType) type).getValueType();
-                    InternalArray keys = map.keyArray();
-                    InternalArray values = map.valueArray();
-                    WritableColumnVector kv = v.getChild(0);
-                    WritableColumnVector vv = v.getChild(1);
-                    int offset = kv.getElementsAppended();
-                    for (int i = 0; i < map.size(); i++) {
-                        byte[] key = keys.getString(i).toBytes();
-                        kv.appendByteArray(key, 0, key.length);
-                        appendValue(values, i, valueType, vv);
-                    }
-                    v.putArray(rowId, offset, map.size());
-                    return;
-                }
-            default:
-                throw new IllegalStateException(
-                        "Cannot write a value of type "
-                                + type
-                                + " into a column batch: the"
-                                + " columnar path accepts BIGINT, INT, DOUBLE, STRING and maps of them. This is a bug in the Strata scan.");
-        }
-    }
-
-    private static void appendValue(
-            InternalArray values, int i, DataType type, WritableColumnVector vv) {
-        if (values.isNullAt(i)) {
-            vv.appendNull();
+        if (!(type instanceof MapType)) {
+            ColumnarType.accepted(type).put(v, rowId, row, pos);
             return;
         }
-        switch (type.getTypeRoot()) {
-            case BIGINT:
-                vv.appendLong(values.getLong(i));
-                return;
-            case INTEGER:
-                vv.appendInt(values.getInt(i));
-                return;
-            case DOUBLE:
-                vv.appendDouble(values.getDouble(i));
-                return;
-            default:
-                byte[] b = values.getString(i).toBytes();
-                vv.appendByteArray(b, 0, b.length);
+        InternalMap map = row.getMap(pos);
+        ColumnarType valueType = ColumnarType.accepted(((MapType) type).getValueType());
+        InternalArray keys = map.keyArray();
+        InternalArray values = map.valueArray();
+        WritableColumnVector kv = v.getChild(0);
+        WritableColumnVector vv = v.getChild(1);
+        int offset = kv.getElementsAppended();
+        for (int i = 0; i < map.size(); i++) {
+            byte[] key = keys.getString(i).toBytes();
+            kv.appendByteArray(key, 0, key.length);
+            if (values.isNullAt(i)) {
+                vv.appendNull();
+            } else {
+                valueType.append(vv, values, i);
+            }
         }
+        v.putArray(rowId, offset, map.size());
     }
 }

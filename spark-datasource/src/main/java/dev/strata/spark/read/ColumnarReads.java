@@ -12,8 +12,8 @@ import org.apache.paimon.types.RowType;
 
 /**
  * When a scan reads column batches ({@link ShreddedColumnarReader}) instead of assembling records:
- * append tables whose read columns are BIGINT, INT, DOUBLE, STRING or selected-key maps of them,
- * without a pushed limit. Other splits keep Paimon's row reader (through {@link RowsToColumns}).
+ * append tables whose read columns are {@link ColumnarType}s or selected-key maps of them, without
+ * a pushed limit. Other splits keep Paimon's row reader (through {@link RowsToColumns}).
  */
 final class ColumnarReads {
 
@@ -48,14 +48,6 @@ final class ColumnarReads {
     }
 
     static boolean supportedValue(DataType type) {
-        switch (type.getTypeRoot()) {
-            case BIGINT:
-            case INTEGER:
-            case DOUBLE:
-            case VARCHAR:
-                return true;
-            default:
-                return false;
-        }
+        return ColumnarType.of(type) != null;
     }
 }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
-import org.apache.paimon.types.DataType;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 
 /**
@@ -95,27 +94,14 @@ final class ShreddedFileColumns implements Closeable {
 
     private void writePrimitive(
             ShreddedColumns.Primitive f, WritableColumnVector v, int offset, int n) {
-        DataType type = f.type();
+        ColumnarType type = ColumnarType.accepted(f.type());
         for (int x = 0; x < n; x++) {
             int r = columns.row(selectedAt + x);
             int row = offset + x;
             if (f.isNull(r)) {
                 v.putNull(row);
-                continue;
-            }
-            switch (type.getTypeRoot()) {
-                case BIGINT:
-                    v.putLong(row, f.getLong(r));
-                    break;
-                case INTEGER:
-                    v.putInt(row, f.getInt(r));
-                    break;
-                case DOUBLE:
-                    v.putDouble(row, f.getDouble(r));
-                    break;
-                default:
-                    byte[] b = f.getBytes(r);
-                    v.putByteArray(row, b, 0, b.length);
+            } else {
+                type.put(v, row, f, r);
             }
         }
     }
@@ -123,7 +109,7 @@ final class ShreddedFileColumns implements Closeable {
     private void writeMap(ShreddedColumns.MapKeys f, WritableColumnVector v, int offset, int n) {
         WritableColumnVector kv = v.getChild(0);
         WritableColumnVector vv = v.getChild(1);
-        DataType type = f.valueType();
+        ColumnarType type = ColumnarType.accepted(f.valueType());
         int keys = f.keyCount();
         for (int x = 0; x < n; x++) {
             int r = columns.row(selectedAt + x);
@@ -143,21 +129,8 @@ final class ShreddedFileColumns implements Closeable {
                 present++;
                 if (f.isNullValue(j, r)) {
                     vv.appendNull();
-                    continue;
-                }
-                switch (type.getTypeRoot()) {
-                    case BIGINT:
-                        vv.appendLong(f.getLong(j, r));
-                        break;
-                    case INTEGER:
-                        vv.appendInt(f.getInt(j, r));
-                        break;
-                    case DOUBLE:
-                        vv.appendDouble(f.getDouble(j, r));
-                        break;
-                    default:
-                        byte[] b = f.getBytes(j, r);
-                        vv.appendByteArray(b, 0, b.length);
+                } else {
+                    type.append(vv, f, j, r);
                 }
             }
             v.putArray(row, start, present);
@@ -171,27 +144,14 @@ final class ShreddedFileColumns implements Closeable {
             v.putNulls(offset, n);
             return;
         }
-        DataType type = f.valueType();
+        ColumnarType type = ColumnarType.accepted(f.valueType());
         for (int x = 0; x < n; x++) {
             int r = columns.row(selectedAt + x);
             int row = offset + x;
             if (f.isNullMap(r) || !f.contains(j, r) || f.isNullValue(j, r)) {
                 v.putNull(row);
-                continue;
-            }
-            switch (type.getTypeRoot()) {
-                case BIGINT:
-                    v.putLong(row, f.getLong(j, r));
-                    break;
-                case INTEGER:
-                    v.putInt(row, f.getInt(j, r));
-                    break;
-                case DOUBLE:
-                    v.putDouble(row, f.getDouble(j, r));
-                    break;
-                default:
-                    byte[] b = f.getBytes(j, r);
-                    v.putByteArray(row, b, 0, b.length);
+            } else {
+                type.put(v, row, f, j, r);
             }
         }
     }
