@@ -3,6 +3,7 @@ package dev.strata.spark.functions;
 import dev.strata.spark.data.SparkToPaimon;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.bucket.BucketFunction;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.types.RowType;
@@ -36,8 +37,14 @@ public final class PaimonBuckets {
         return bucket(key, numBuckets);
     }
 
-    /** The bucket of a key given as Paimon's internal values. */
+    /** The bucket of a key given as Paimon's internal values; safe to call from any thread. */
     public int bucket(GenericRow key, int numBuckets) {
-        return function.bucket(serializer.toBinaryRow(key).copy(), numBuckets);
+        BinaryRow binary;
+        // The serializer writes into one reused row: the driver's lookups call from several
+        // threads, and a shared row gave keys another key's bucket (rows silently not found).
+        synchronized (serializer) {
+            binary = serializer.toBinaryRow(key).copy();
+        }
+        return function.bucket(binary, numBuckets);
     }
 }
