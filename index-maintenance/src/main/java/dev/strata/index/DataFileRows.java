@@ -2,12 +2,14 @@ package dev.strata.index;
 
 import dev.strata.shredding.cache.BoundedCache;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.deletionvectors.DeletionVector;
@@ -18,11 +20,13 @@ import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.FileRecordIterator;
 import org.apache.paimon.reader.FileRecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.ProjectedRow;
 import org.apache.paimon.utils.RoaringBitmap32;
 
 /**
@@ -38,33 +42,84 @@ public final class DataFileRows {
     private DataFileRows() {}
 
     /**
-     * Whether {@code file} can be read by position with the table's current column names: a Parquet
-     * file whose schema has the current fields (true across option-only changes, which {@code ALTER
-     * TABLE ... SET TBLPROPERTIES} and Paimon's own jobs make).
+     * Whether {@code file} can be read by position for the columns of {@code wanted} (fields of the
+     * table's current schema): a Parquet file in which each of them has its current type or is
+     * absent (added since: NULL). Columns renamed since are found by field id, so files written
+     * before {@code ALTER TABLE ... ADD / RENAME COLUMN} and option-only changes qualify.
      */
-    public static boolean selectable(FileStoreTable table, DataFileMeta file) {
+    public static boolean selectable(FileStoreTable table, DataFileMeta file, RowType wanted) {
+        return columns(table, file, wanted) != null;
+    }
+
+    /**
+     * The wanted fields a file has, under its own names, and where each wanted field is in them.
+     */
+    private static final class FileColumns {
+        final RowType read;
+
+        /** Per wanted field, its index in {@link #read}, or -1 when the file lacks it. */
+        final int[] mapping;
+
+        final boolean identity;
+
+        FileColumns(RowType read, int[] mapping, boolean identity) {
+            this.read = read;
+            this.mapping = mapping;
+            this.identity = identity;
+        }
+
+        InternalRow project(InternalRow fileRow) {
+            return identity ? fileRow : ProjectedRow.from(mapping).replaceRow(fileRow);
+        }
+    }
+
+    private static FileColumns columns(FileStoreTable table, DataFileMeta file, RowType wanted) {
         if (!"parquet".equals(file.fileFormat())) {
-            return false;
+            return null;
         }
-        long schemaId = file.schemaId();
-        if (schemaId == table.schema().id()) {
-            return true;
+        int n = wanted.getFieldCount();
+        if (file.schemaId() == table.schema().id()) {
+            int[] identity = new int[n];
+            for (int i = 0; i < n; i++) {
+                identity[i] = i;
+            }
+            return new FileColumns(wanted, identity, true);
         }
-        String key = table.location() + "#" + table.coreOptions().branch() + "#" + schemaId;
-        List<DataField> fields = SCHEMA_FIELDS.get(key);
-        if (fields == null) {
-            fields = table.schemaManager().schema(schemaId).fields();
-            SCHEMA_FIELDS.put(key, fields);
+        String key = table.location() + "#" + table.coreOptions().branch() + "#" + file.schemaId();
+        List<DataField> fileFields = SCHEMA_FIELDS.get(key);
+        if (fileFields == null) {
+            fileFields = table.schemaManager().schema(file.schemaId()).fields();
+            SCHEMA_FIELDS.put(key, fileFields);
         }
-        return fields.equals(table.schema().fields());
+        Map<Integer, DataField> byId = new HashMap<>();
+        fileFields.forEach(f -> byId.put(f.id(), f));
+        List<DataField> read = new ArrayList<>();
+        int[] mapping = new int[n];
+        boolean identity = true;
+        for (int i = 0; i < n; i++) {
+            DataField w = wanted.getFields().get(i);
+            DataField f = byId.get(w.id());
+            if (f == null) {
+                mapping[i] = -1;
+                identity = false;
+            } else if (!f.type().copy(true).equals(w.type().copy(true))) {
+                // a changed type needs Paimon's casts: read through Paimon instead
+                return null;
+            } else {
+                mapping[i] = read.size();
+                identity &= mapping[i] == i && f.name().equals(w.name());
+                read.add(f);
+            }
+        }
+        return new FileColumns(new RowType(read), mapping, identity);
     }
 
     /**
      * The rows (deleted ones included) of a {@link #selectable} file whose first column of {@code
      * type} (a projection of the table's fields) is one of {@code values} (Paimon's internal
      * values, compared with {@code equals}): their positions, ascending, with that value (the
-     * object of {@code values}); null when there are more than {@code max}. {@code pages} (over
-     * {@code type}) lets the reader skip pages that cannot hold a value.
+     * object of {@code values}); null when there are more than {@code max}. The reader skips pages
+     * whose statistics rule every value out.
      */
     public static Map<Long, Object> matches(
             FileStoreTable table,
@@ -72,17 +127,28 @@ public final class DataFileRows {
             int bucket,
             DataFileMeta file,
             RowType type,
-            Predicate pages,
             Set<Object> values,
             int max)
             throws IOException {
+        FileColumns columns = columns(table, file, type);
+        if (columns == null || columns.mapping[0] < 0) {
+            throw new IllegalStateException(
+                    "Cannot find rows by "
+                            + type.getFieldNames().get(0)
+                            + " in data file "
+                            + file.fileName()
+                            + ": it is not selectable. This is a bug in Strata.");
+        }
+        // Paimon's page filter, over the column's name in the file.
+        int keyIndex = columns.mapping[0];
+        Predicate pages = new PredicateBuilder(columns.read).in(keyIndex, new ArrayList<>(values));
         Map<Long, Object> found = new LinkedHashMap<>();
         // The caller's value objects are returned: the reader's may point into reused buffers.
         Map<Object, Object> canonical = new HashMap<>();
         values.forEach(v -> canonical.put(v, v));
-        InternalRow.FieldGetter key = InternalRow.createFieldGetter(type.getTypeAt(0), 0);
+        InternalRow.FieldGetter key = InternalRow.createFieldGetter(type.getTypeAt(0), keyIndex);
         try (FileRecordReader<InternalRow> reader =
-                reader(table, partition, bucket, file, type, List.of(pages), null)) {
+                reader(table, partition, bucket, file, columns.read, List.of(pages), null)) {
             FileRecordIterator<InternalRow> batch;
             while ((batch = reader.readBatch()) != null) {
                 try {
@@ -126,8 +192,25 @@ public final class DataFileRows {
         }
         InternalRowSerializer serializer = new InternalRowSerializer(type);
         Map<Long, InternalRow> found = new HashMap<>();
+        FileColumns columns = columns(table, file, type);
+        if (columns == null) {
+            throw new IllegalStateException(
+                    "Cannot read rows of data file "
+                            + file.fileName()
+                            + " by position: it is"
+                            + " not selectable. This is a bug in Strata.");
+        }
+        if (columns.read.getFieldCount() == 0) {
+            // every wanted column was added after the file was written
+            for (long p : positions) {
+                if (dv == null || !dv.isDeleted(p)) {
+                    found.put(p, new GenericRow(type.getFieldCount()));
+                }
+            }
+            return found;
+        }
         try (FileRecordReader<InternalRow> reader =
-                reader(table, partition, bucket, file, type, null, selection)) {
+                reader(table, partition, bucket, file, columns.read, null, selection)) {
             FileRecordIterator<InternalRow> batch;
             while (found.size() < selection.getCardinality()
                     && (batch = reader.readBatch()) != null) {
@@ -137,7 +220,7 @@ public final class DataFileRows {
                         long position = batch.returnedPosition();
                         if (selection.contains((int) position)
                                 && (dv == null || !dv.isDeleted(position))) {
-                            found.put(position, serializer.copy(row));
+                            found.put(position, serializer.copy(columns.project(row)));
                         }
                     }
                 } finally {

@@ -857,7 +857,7 @@ public final class PkFullTextSearcher {
         Map<Long, InternalRow> found;
         try {
             found =
-                    DataFileRows.selectable(table, file)
+                    DataFileRows.selectable(table, file, type)
                             ? DataFileRows.read(table, partition, bucket, file, type, positions, dv)
                             : readThrough(table, partition, bucket, file, type, positions, dv);
         } catch (IOException | RuntimeException e) {
@@ -881,7 +881,10 @@ public final class PkFullTextSearcher {
         return rows;
     }
 
-    /** Reads a file from its start up to the last wanted row (other formats, older schemas). */
+    /**
+     * Reads a file from its start up to the last wanted row (other formats, columns whose type
+     * changed).
+     */
     private static Map<Long, InternalRow> readThrough(
             FileStoreTable table,
             BinaryRow partition,

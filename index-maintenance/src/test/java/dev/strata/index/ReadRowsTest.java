@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reading hit rows by position: the row-selection path (Parquet, the table's current fields) and
- * the read-through path (files whose fields differ) return the rows a full compaction put at those
- * positions (the live rows in key order), also when the file has many row groups and pages.
+ * Reading hit rows by position: the row-selection path (Parquet files of the table's fields, or of
+ * fewer: columns added since read as NULL) and the read-through path (other formats) return the
+ * rows a full compaction put at those positions (the live rows in key order), also when the file
+ * has many row groups and pages.
  */
 class ReadRowsTest {
 
@@ -61,8 +62,26 @@ class ReadRowsTest {
         // (plus the older schema's file, read once to compare its fields)
         assertThat(afterOptions).isLessThanOrEqualTo(selected + 4096);
 
-        // New fields send the same files down the read-through path, which reads up to the row.
+        // A column added since is absent from the file: still read by selection, as NULL.
         t.addColumn("extra", DataTypes.INT());
+        check(t, random);
+        assertThat(readsOfLastRow(t)).isLessThanOrEqualTo(afterOptions + 4096);
+        DataFileMeta file = t.dataFiles().get(0);
+        List<InternalRow> withExtra =
+                PkFullTextSearcher.create(t.table())
+                        .readRows(
+                                t.latestSnapshotId(),
+                                BinaryRow.EMPTY_ROW,
+                                0,
+                                file.fileName(),
+                                new long[] {0, file.rowCount() - 1},
+                                Arrays.asList("id", "extra"));
+        assertThat(withExtra).hasSize(2).allSatisfy(r -> assertThat(r.isNullAt(1)).isTrue());
+
+        // A file that is not Parquet goes down the read-through path, which reads up to the row.
+        t.setOption("file.format", "orc");
+        t.compact(null);
+        assertThat(t.dataFiles().get(0).fileFormat()).isEqualTo("orc");
         check(t, random);
         assertThat(readsOfLastRow(t)).isGreaterThan(3 * afterOptions);
     }

@@ -148,6 +148,45 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(rows(sql) == was && was.nonEmpty)
   }
 
+  test("files written before ADD COLUMN and RENAME COLUMN are read on the driver by field id") {
+    spark.sql(
+      "CREATE TABLE lake.kl.evolved (id BIGINT NOT NULL, name STRING, v INT) TBLPROPERTIES " +
+        "('primary-key'='id', 'bucket'='2', 'deletion-vectors.enabled'='true')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kl.evolved SELECT id, concat('n', id), CAST(id % 13 AS INT) " +
+        "FROM range(0, 2000)"
+    )
+    spark.sql("ALTER TABLE lake.kl.evolved ADD COLUMN extra STRING")
+    spark.sql("ALTER TABLE lake.kl.evolved RENAME COLUMN name TO label")
+    spark.sql("INSERT INTO lake.kl.evolved VALUES (7, 'seven', 70, 'x'), (5000, 'new', 1, 'y')")
+    spark.sql("UPDATE lake.kl.evolved SET extra = 'z' WHERE id = 1500")
+    val schemas = spark
+      .sql("SELECT DISTINCT schema_id FROM lake.kl.`evolved$files`")
+      .collect()
+      .map(_.getLong(0))
+      .toSet
+    assert(schemas.size > 1, s"files of one schema only: $schemas")
+    spark.sql("CREATE TABLE oracle_evolved USING parquet AS SELECT * FROM lake.kl.evolved")
+    Seq(
+      "SELECT * FROM {t} WHERE id IN (7, 8, 1500, 1999, 5000, 6000)",
+      "SELECT label, extra FROM {t} WHERE id = 8",
+      "SELECT extra FROM {t} WHERE id IN (3, 4)",
+      "SELECT id, label FROM {t} WHERE id IN (10, 11, 12) AND v > 10 ORDER BY label"
+    ).foreach { q =>
+      val p = answersAsOracle(q, "lake.kl.evolved", "oracle_evolved").toString
+      assert(p.contains("LocalTableScan") && !p.contains("BatchScan"), s"$q\n$p")
+    }
+    // a changed type needs Paimon's casts: Spark reads those files
+    spark.sql("ALTER TABLE lake.kl.evolved ALTER COLUMN v TYPE BIGINT")
+    val p = answersAsOracle(
+      "SELECT * FROM {t} WHERE id IN (7, 8)",
+      "lake.kl.evolved",
+      "oracle_evolved"
+    ).toString
+    assert(p.contains("BatchScan"), p)
+  }
+
   test("a table whose files need merging is read by Spark") {
     spark.sql(
       "CREATE TABLE lake.kl.merged (id BIGINT NOT NULL, v INT) TBLPROPERTIES " +

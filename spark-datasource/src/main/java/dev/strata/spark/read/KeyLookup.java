@@ -17,8 +17,6 @@ import java.util.Set;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.io.DataFileMeta;
-import org.apache.paimon.predicate.Predicate;
-import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
@@ -80,22 +78,24 @@ final class KeyLookup {
         for (Object v : values) {
             keys.add(SparkToPaimon.value(v, keyField.type()));
         }
+        List<DataField> fields = new ArrayList<>();
+        for (String c : columns) {
+            fields.add(table.rowType().getField(c));
+        }
+        RowType readType = new RowType(fields);
         int files = 0;
         for (Split split : splits) {
             if (!(split instanceof DataSplit) || !((DataSplit) split).rawConvertible()) {
                 return Optional.empty();
             }
             for (DataFileMeta file : ((DataSplit) split).dataFiles()) {
-                if (!DataFileRows.selectable(table, file) || ++files > MAX_FILES) {
+                if (!DataFileRows.selectable(table, file, keyType)
+                        || !DataFileRows.selectable(table, file, readType)
+                        || ++files > MAX_FILES) {
                     return Optional.empty();
                 }
             }
         }
-        List<DataField> fields = new ArrayList<>();
-        for (String c : columns) {
-            fields.add(table.rowType().getField(c));
-        }
-        RowType readType = new RowType(fields);
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         Buckets buckets = Buckets.of(table, column, keyType);
         List<DataSplit> dataSplits = new ArrayList<>();
@@ -179,7 +179,6 @@ final class KeyLookup {
             PaimonToSpark converter,
             int maxRows)
             throws IOException {
-        Predicate pages = new PredicateBuilder(keyType).in(0, new ArrayList<>(keys));
         // Columns that are the key or a partition column come from the match and the split.
         List<String> partitionKeys = table.partitionKeys();
         String key = keyType.getFieldNames().get(0);
@@ -198,7 +197,6 @@ final class KeyLookup {
                             split.bucket(),
                             file,
                             keyType,
-                            pages,
                             keys,
                             maxRows - rows.size());
             if (matches == null) {
