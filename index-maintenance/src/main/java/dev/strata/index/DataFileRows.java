@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.paimon.casting.CastFieldGetter;
+import org.apache.paimon.casting.CastedRow;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -23,6 +25,8 @@ import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.FileRecordIterator;
 import org.apache.paimon.reader.FileRecordReader;
+import org.apache.paimon.schema.IndexCastMapping;
+import org.apache.paimon.schema.SchemaEvolutionUtil;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
@@ -43,16 +47,17 @@ public final class DataFileRows {
 
     /**
      * Whether {@code file} can be read by position for the columns of {@code wanted} (fields of the
-     * table's current schema): a Parquet file in which each of them has its current type or is
-     * absent (added since: NULL). Columns renamed since are found by field id, so files written
-     * before {@code ALTER TABLE ... ADD / RENAME COLUMN} and option-only changes qualify.
+     * table's current schema): a Parquet file, whose columns are found by field id and evolved to
+     * the current schema as Paimon's reader does (renamed: by id; added since: NULL; type changed:
+     * Paimon's cast), so files written before {@code ALTER TABLE} and option-only changes qualify.
      */
     public static boolean selectable(FileStoreTable table, DataFileMeta file, RowType wanted) {
         return columns(table, file, wanted) != null;
     }
 
     /**
-     * The wanted fields a file has, under its own names, and where each wanted field is in them.
+     * The wanted fields a file has, under its own names and types, and Paimon's own schema
+     * evolution from them to the wanted ones (by field id: absent ones NULL, changed types cast).
      */
     private static final class FileColumns {
         final RowType read;
@@ -60,16 +65,22 @@ public final class DataFileRows {
         /** Per wanted field, its index in {@link #read}, or -1 when the file lacks it. */
         final int[] mapping;
 
-        final boolean identity;
+        private final ProjectedRow projected;
+        private final CastedRow casted;
 
-        FileColumns(RowType read, int[] mapping, boolean identity) {
+        FileColumns(RowType read, int[] mapping, IndexCastMapping evolution) {
             this.read = read;
             this.mapping = mapping;
-            this.identity = identity;
+            int[] index = evolution == null ? null : evolution.getIndexMapping();
+            CastFieldGetter[] casts = evolution == null ? null : evolution.getCastMapping();
+            this.projected = index == null ? null : ProjectedRow.from(index);
+            this.casted = casts == null ? null : CastedRow.from(casts);
         }
 
+        /** A file row as a row of the wanted fields; valid until the next call. */
         InternalRow project(InternalRow fileRow) {
-            return identity ? fileRow : ProjectedRow.from(mapping).replaceRow(fileRow);
+            InternalRow row = projected == null ? fileRow : projected.replaceRow(fileRow);
+            return casted == null ? row : casted.replaceRow(row);
         }
     }
 
@@ -83,7 +94,7 @@ public final class DataFileRows {
             for (int i = 0; i < n; i++) {
                 identity[i] = i;
             }
-            return new FileColumns(wanted, identity, true);
+            return new FileColumns(wanted, identity, null);
         }
         String key = table.location() + "#" + table.coreOptions().branch() + "#" + file.schemaId();
         List<DataField> fileFields = SCHEMA_FIELDS.get(key);
@@ -95,23 +106,21 @@ public final class DataFileRows {
         fileFields.forEach(f -> byId.put(f.id(), f));
         List<DataField> read = new ArrayList<>();
         int[] mapping = new int[n];
-        boolean identity = true;
         for (int i = 0; i < n; i++) {
-            DataField w = wanted.getFields().get(i);
-            DataField f = byId.get(w.id());
-            if (f == null) {
-                mapping[i] = -1;
-                identity = false;
-            } else if (!f.type().copy(true).equals(w.type().copy(true))) {
-                // a changed type needs Paimon's casts: read through Paimon instead
-                return null;
-            } else {
-                mapping[i] = read.size();
-                identity &= mapping[i] == i && f.name().equals(w.name());
+            DataField f = byId.get(wanted.getFields().get(i).id());
+            mapping[i] = f == null ? -1 : read.size();
+            if (f != null) {
                 read.add(f);
             }
         }
-        return new FileColumns(new RowType(read), mapping, identity);
+        IndexCastMapping evolution;
+        try {
+            evolution = SchemaEvolutionUtil.createIndexCastMapping(wanted.getFields(), read);
+        } catch (RuntimeException e) {
+            // no cast from the file's type: Paimon's own reader fails the same way
+            return null;
+        }
+        return new FileColumns(new RowType(read), mapping, evolution);
     }
 
     /**
@@ -146,7 +155,7 @@ public final class DataFileRows {
         // The caller's value objects are returned: the reader's may point into reused buffers.
         Map<Object, Object> canonical = new HashMap<>();
         values.forEach(v -> canonical.put(v, v));
-        InternalRow.FieldGetter key = InternalRow.createFieldGetter(type.getTypeAt(0), keyIndex);
+        InternalRow.FieldGetter key = InternalRow.createFieldGetter(type.getTypeAt(0), 0);
         try (FileRecordReader<InternalRow> reader =
                 reader(table, partition, bucket, file, columns.read, List.of(pages), null)) {
             FileRecordIterator<InternalRow> batch;
@@ -157,7 +166,7 @@ public final class DataFileRows {
                         // Asked for every row: Paimon's iterator advances a position only when
                         // asked, and a batch's unasked rows would shift the next batch's positions.
                         long position = batch.returnedPosition();
-                        Object value = canonical.get(key.getFieldOrNull(row));
+                        Object value = canonical.get(key.getFieldOrNull(columns.project(row)));
                         if (value != null) {
                             if (found.size() == max) {
                                 return null;

@@ -881,10 +881,7 @@ public final class PkFullTextSearcher {
         return rows;
     }
 
-    /**
-     * Reads a file from its start up to the last wanted row (other formats, columns whose type
-     * changed).
-     */
+    /** Reads a file from its start up to the last wanted row (formats other than Parquet). */
     private static Map<Long, InternalRow> readThrough(
             FileStoreTable table,
             BinaryRow partition,
