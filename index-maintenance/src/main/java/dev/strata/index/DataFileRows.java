@@ -62,19 +62,23 @@ public final class DataFileRows {
     private static final class FileColumns {
         final RowType read;
 
-        /** Per wanted field, its index in {@link #read}, or -1 when the file lacks it. */
-        final int[] mapping;
+        /** Per wanted field, its index in {@link #read} or -1; null when it is the same index. */
+        private final int[] index;
 
         private final ProjectedRow projected;
         private final CastedRow casted;
 
-        FileColumns(RowType read, int[] mapping, IndexCastMapping evolution) {
+        FileColumns(RowType read, IndexCastMapping evolution) {
             this.read = read;
-            this.mapping = mapping;
-            int[] index = evolution == null ? null : evolution.getIndexMapping();
+            this.index = evolution == null ? null : evolution.getIndexMapping();
             CastFieldGetter[] casts = evolution == null ? null : evolution.getCastMapping();
             this.projected = index == null ? null : ProjectedRow.from(index);
             this.casted = casts == null ? null : CastedRow.from(casts);
+        }
+
+        /** Where wanted field {@code i} is in {@link #read}, or -1 when the file lacks it. */
+        int indexOf(int i) {
+            return index == null ? i : index[i];
         }
 
         /** A file row as a row of the wanted fields; valid until the next call. */
@@ -88,13 +92,8 @@ public final class DataFileRows {
         if (!"parquet".equals(file.fileFormat())) {
             return null;
         }
-        int n = wanted.getFieldCount();
         if (file.schemaId() == table.schema().id()) {
-            int[] identity = new int[n];
-            for (int i = 0; i < n; i++) {
-                identity[i] = i;
-            }
-            return new FileColumns(wanted, identity, null);
+            return new FileColumns(wanted, null);
         }
         String key = table.location() + "#" + table.coreOptions().branch() + "#" + file.schemaId();
         List<DataField> fileFields = SCHEMA_FIELDS.get(key);
@@ -102,25 +101,24 @@ public final class DataFileRows {
             fileFields = table.schemaManager().schema(file.schemaId()).fields();
             SCHEMA_FIELDS.put(key, fileFields);
         }
+        // The file's fields that are wanted, in the wanted order; Paimon maps them by id.
         Map<Integer, DataField> byId = new HashMap<>();
         fileFields.forEach(f -> byId.put(f.id(), f));
         List<DataField> read = new ArrayList<>();
-        int[] mapping = new int[n];
-        for (int i = 0; i < n; i++) {
-            DataField f = byId.get(wanted.getFields().get(i).id());
-            mapping[i] = f == null ? -1 : read.size();
+        for (DataField w : wanted.getFields()) {
+            DataField f = byId.get(w.id());
             if (f != null) {
                 read.add(f);
             }
         }
-        IndexCastMapping evolution;
         try {
-            evolution = SchemaEvolutionUtil.createIndexCastMapping(wanted.getFields(), read);
+            return new FileColumns(
+                    new RowType(read),
+                    SchemaEvolutionUtil.createIndexCastMapping(wanted.getFields(), read));
         } catch (RuntimeException e) {
             // no cast from the file's type: Paimon's own reader fails the same way
             return null;
         }
-        return new FileColumns(new RowType(read), mapping, evolution);
     }
 
     /**
@@ -140,7 +138,7 @@ public final class DataFileRows {
             int max)
             throws IOException {
         FileColumns columns = columns(table, file, type);
-        if (columns == null || columns.mapping[0] < 0) {
+        if (columns == null || columns.indexOf(0) < 0) {
             throw new IllegalStateException(
                     "Cannot find rows by "
                             + type.getFieldNames().get(0)
@@ -149,8 +147,8 @@ public final class DataFileRows {
                             + ": it is not selectable. This is a bug in Strata.");
         }
         // Paimon's page filter, over the column's name in the file.
-        int keyIndex = columns.mapping[0];
-        Predicate pages = new PredicateBuilder(columns.read).in(keyIndex, new ArrayList<>(values));
+        Predicate pages =
+                new PredicateBuilder(columns.read).in(columns.indexOf(0), new ArrayList<>(values));
         Map<Long, Object> found = new LinkedHashMap<>();
         // The caller's value objects are returned: the reader's may point into reused buffers.
         Map<Object, Object> canonical = new HashMap<>();

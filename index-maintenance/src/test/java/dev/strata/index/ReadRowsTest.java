@@ -15,6 +15,7 @@ import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,14 +69,7 @@ class ReadRowsTest {
         assertThat(readsOfLastRow(t)).isLessThanOrEqualTo(afterOptions + 4096);
         DataFileMeta file = t.dataFiles().get(0);
         List<InternalRow> withExtra =
-                PkFullTextSearcher.create(t.table())
-                        .readRows(
-                                t.latestSnapshotId(),
-                                BinaryRow.EMPTY_ROW,
-                                0,
-                                file.fileName(),
-                                new long[] {0, file.rowCount() - 1},
-                                Arrays.asList("id", "extra"));
+                readRows(t, t.table(), new long[] {0, file.rowCount() - 1}, "id", "extra");
         assertThat(withExtra).hasSize(2).allSatisfy(r -> assertThat(r.isNullAt(1)).isTrue());
 
         // A file that is not Parquet goes down the read-through path, which reads up to the row.
@@ -91,16 +85,22 @@ class ReadRowsTest {
         FailingFileIO io = new FailingFileIO();
         DataFileMeta file = t.dataFiles().get(0);
         List<InternalRow> read =
-                PkFullTextSearcher.create(t.withFileIO(io))
-                        .readRows(
-                                t.latestSnapshotId(),
-                                BinaryRow.EMPTY_ROW,
-                                0,
-                                file.fileName(),
-                                new long[] {file.rowCount() - 1},
-                                Arrays.asList("body", "id"));
+                readRows(t, t.withFileIO(io), new long[] {file.rowCount() - 1}, "body", "id");
         assertThat(read).hasSize(1);
         return io.bytesRead();
+    }
+
+    /** Rows of the table's one file at {@code positions}, read through {@code table}. */
+    private static List<InternalRow> readRows(
+            PkTable t, FileStoreTable table, long[] positions, String... columns) throws Exception {
+        return PkFullTextSearcher.create(table)
+                .readRows(
+                        t.latestSnapshotId(),
+                        BinaryRow.EMPTY_ROW,
+                        0,
+                        t.dataFiles().get(0).fileName(),
+                        positions,
+                        Arrays.asList(columns));
     }
 
     private static void check(PkTable t, Random random) throws Exception {
@@ -116,15 +116,7 @@ class ReadRowsTest {
         }
         positions[0] = file.rowCount() - 1;
         positions[1] = 0;
-        List<InternalRow> read =
-                PkFullTextSearcher.create(t.table())
-                        .readRows(
-                                t.latestSnapshotId(),
-                                BinaryRow.EMPTY_ROW,
-                                0,
-                                file.fileName(),
-                                positions,
-                                Arrays.asList("body", "id"));
+        List<InternalRow> read = readRows(t, t.table(), positions, "body", "id");
         for (int i = 0; i < positions.length; i++) {
             long id = keyOrder.get((int) positions[i]);
             InternalRow row = read.get(i);
