@@ -6,7 +6,10 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{
   Attribute,
   AttributeReference,
+  AttributeSeq,
+  BindReferences,
   Expression,
+  InterpretedUnsafeProjection,
   Predicate,
   SubqueryExpression,
   UnsafeProjection,
@@ -15,7 +18,9 @@ import org.apache.spark.sql.catalyst.expressions.{
 
 /** Spark's own expressions evaluated over a few rows on the driver while planning, so that a plan
   * answered there runs no Spark job. `None` when an expression fails (an ANSI error): the caller
-  * then leaves the operator to Spark, which raises the error as usual.
+  * then leaves the operator to Spark, which raises the error as usual. Expressions are interpreted,
+  * not compiled: for a few rows, generating code (which differs with every statement's literals)
+  * costs far more than evaluating it.
   */
 object DriverRows {
 
@@ -35,7 +40,8 @@ object DriverRows {
       input: Seq[Attribute]
   ): Option[Seq[InternalRow]] =
     attempt {
-      val predicate = Predicate.create(condition, input)
+      val predicate =
+        Predicate.createInterpreted(BindReferences.bindReference(condition, AttributeSeq(input)))
       predicate.initialize(0)
       rows.filter(predicate.eval)
     }
@@ -46,9 +52,19 @@ object DriverRows {
       input: Seq[Attribute]
   ): Option[Seq[InternalRow]] =
     attempt {
-      val project = UnsafeProjection.create(list, input)
+      val project = projection(list, input)
       rows.map(r => project(r).copy())
     }
+
+  /** `list` over rows of `input`, interpreted. */
+  def projection(list: Seq[Expression], input: Seq[Attribute]): UnsafeProjection = {
+    val projection =
+      InterpretedUnsafeProjection.createProjection(
+        BindReferences.bindReferences(list, AttributeSeq(input))
+      )
+    projection.initialize(0)
+    projection
+  }
 
   def attempt(rows: => Seq[InternalRow]): Option[Seq[InternalRow]] =
     try Some(rows)

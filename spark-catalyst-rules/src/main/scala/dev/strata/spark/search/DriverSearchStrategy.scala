@@ -20,8 +20,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   Literal,
   Or,
   IntegerLiteral,
-  InterpretedOrdering,
-  UnsafeProjection
+  InterpretedOrdering
 }
 import org.apache.spark.sql.catalyst.plans.logical.{
   Filter,
@@ -153,7 +152,7 @@ object DriverSearchStrategy extends SparkStrategy {
     if (keys.isEmpty) return None
     val other = answeredBySearch(search, otherSide, condition)
     evaluate(search).filter(_.size <= MaxJoinedRows).flatMap { rows =>
-      val key = UnsafeProjection.create(keys, search.output)
+      val key = DriverRows.projection(keys, search.output)
       val keyed = rows.filter { r =>
         val k = key(r); !(0 until keys.size).exists(k.isNullAt)
       }
@@ -298,7 +297,7 @@ object DriverSearchStrategy extends SparkStrategy {
       evaluate(child).flatMap(rows =>
         DriverRows.attempt {
           // Each row's sort keys are computed once, so a failing key fails here and not mid-sort.
-          val keys = UnsafeProjection.create(order.map(_.child), child.output)
+          val keys = DriverRows.projection(order.map(_.child), child.output)
           val ordering = new InterpretedOrdering(order.zipWithIndex.map { case (o, i) =>
             o.copy(child = BoundReference(i, o.child.dataType, o.child.nullable))
           })
