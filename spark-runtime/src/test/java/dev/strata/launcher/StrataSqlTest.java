@@ -15,7 +15,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.QueryPlanningTracker;
 import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.util.QueryExecutionListener;
 import org.junit.jupiter.api.AfterAll;
@@ -342,6 +345,27 @@ class StrataSqlTest {
             assertThat(plans.get(i)).as(bounded[i]).doesNotContain(limit);
         }
         assertThat(plans.get(bounded.length)).contains(limit);
+    }
+
+    /**
+     * A result that may exceed the printed rows is optimized once, under the limit: asking the
+     * statement's own optimized plan for a bound first optimized every such statement twice.
+     */
+    @Test
+    void aStatementThatMayExceedThePrintedRowsIsOptimizedOnlyUnderTheLimit() {
+        Dataset<Row> statement = spark.sql("SELECT id FROM range(20000) WHERE id % 7 = 0");
+        Dataset<Row> collected = StrataSql.printable(statement);
+        assertThat(collected.queryExecution().logical().toString())
+                .contains("GlobalLimit " + (StrataSql.MAX_PRINTED_ROWS + 1));
+        assertThat(collected.count()).isEqualTo(2858);
+        assertThat(
+                        statement
+                                .queryExecution()
+                                .tracker()
+                                .phases()
+                                .contains(QueryPlanningTracker.OPTIMIZATION()))
+                .as("the statement's own plan optimized")
+                .isFalse();
     }
 
     @Test
