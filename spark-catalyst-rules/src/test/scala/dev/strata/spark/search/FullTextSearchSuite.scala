@@ -16,6 +16,7 @@ import org.apache.lucene.queryparser.classic.QueryParser
 import org.apache.lucene.search.IndexSearcher
 import org.apache.lucene.store.ByteBuffersDirectory
 import org.apache.spark.sql.{Row, SparkSession}
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -141,6 +142,49 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
       .map(_.getString(0))
       .toSet
     assert(joined == ranked.map(r => s"title ${r.getLong(0)}").toSet)
+  }
+
+  test("hits tying the k-th score are cut by primary key before their rows are read") {
+    spark.sql(
+      "CREATE TABLE lake.kb.ties (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) " +
+        "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body')"
+    )
+    // Identical documents in 2 partitions x 3 buckets: every score ties, so each bucket's top k
+    // ties the k-th; the search's Sort(_score DESC, id, dt) keeps the smallest keys.
+    spark.sql(
+      "INSERT INTO lake.kb.ties SELECT id, concat('d', CAST(id % 2 AS STRING)), " +
+        "'the same words here' FROM range(0, 300)"
+    )
+    val expected = spark
+      .sql("SELECT id, dt, body FROM lake.kb.ties ORDER BY id, dt LIMIT 10")
+      .collect()
+      .toSeq
+    val search = spark.sql(
+      "SELECT id, dt, body FROM full_text_search('lake.kb.ties', 'body', 'words', 10)"
+    )
+    val scan = search.queryExecution.optimizedPlan.collectFirst {
+      case s: DataSourceV2ScanRelation if s.scan.isInstanceOf[LocalFullTextScan] =>
+        s.scan.asInstanceOf[LocalFullTextScan]
+    }
+    assert(scan.isDefined, search.queryExecution.optimizedPlan.treeString)
+    assert(search.collect().toSeq.sortBy(_.getLong(0)) == expected)
+    assert(scan.get.hitsRead() == 10, "rows read for a top 10")
+    val joined = spark
+      .sql(
+        "SELECT t.id, t.dt, t.body FROM full_text_search('lake.kb.ties', 'body', 'words', 10) h " +
+          "JOIN lake.kb.ties t ON t.id = h.id AND t.dt = h.dt"
+      )
+      .collect()
+      .toSeq
+    assert(joined.sortBy(_.getLong(0)) == expected)
+    withDriverMaxBuckets("0") {
+      val distributed = spark
+        .sql("SELECT id, dt, body FROM full_text_search('lake.kb.ties', 'body', 'words', 10)")
+        .collect()
+        .toSeq
+      assert(distributed.sortBy(_.getLong(0)) == expected, "the same rows from executor tasks")
+    }
   }
 
   test("a bad driverMaxBuckets setting is refused with the setting's name") {

@@ -3,6 +3,8 @@ package dev.strata.spark.search;
 import dev.strata.index.PkFullTextSearcher;
 import dev.strata.index.search.ParallelBuckets;
 import dev.strata.index.search.SearchHit;
+import dev.strata.spark.data.PaimonToSpark;
+import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.read.PlainScan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,8 +14,13 @@ import java.util.Optional;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering$;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.math.Ordering;
 
 /**
  * A search of few buckets answered on the driver without a Spark job: buckets are searched in
@@ -59,6 +66,97 @@ final class LocalFullTextScan implements DriverSearch {
         return scores.get(k - 1);
     }
 
+    /**
+     * Of {@code hits} (per bucket, every hit scoring at least {@code cut}), those the search's own
+     * {@code Sort(_score DESC, primary key)} and {@code LIMIT k} keep: the hits tying {@code cut}
+     * ordered by their primary keys (stored with each hit), as Spark orders those values. Without
+     * it every bucket's tying hits were read, k per bucket: a common term in short documents ties
+     * most scores. Unchanged when a tying hit's key is unknown.
+     */
+    private List<List<SearchHit>> firstByKey(List<List<SearchHit>> hits, float cut)
+            throws IOException {
+        int better = 0;
+        int tying = 0;
+        for (List<SearchHit> bucket : hits) {
+            for (SearchHit h : bucket) {
+                if (h.score() > cut) {
+                    better++;
+                } else {
+                    tying++;
+                }
+            }
+        }
+        if (better + tying <= request.k) {
+            return hits;
+        }
+        List<String> key = request.table.primaryKeys();
+        PaimonToSpark converter = PaimonToSpark.forRowType(request.table.rowType().project(key));
+        List<DataType> types = new ArrayList<>();
+        for (StructField f : SparkTypes.toSpark(request.table.rowType().project(key)).fields()) {
+            types.add(f.dataType());
+        }
+        List<Object[]> tied = new ArrayList<>(); // bucket index, hit, key values
+        for (int i = 0; i < hits.size(); i++) {
+            List<SearchHit> ties = new ArrayList<>();
+            for (SearchHit h : hits.get(i)) {
+                if (h.score() <= cut) {
+                    ties.add(h);
+                }
+            }
+            List<org.apache.paimon.data.InternalRow> keys = plan.prepared(i).rows(ties, key);
+            for (int t = 0; t < ties.size(); t++) {
+                if (ties.get(t).key() == null || keys.get(t) == null) {
+                    return hits;
+                }
+                tied.add(new Object[] {i, ties.get(t), converter.convert(keys.get(t))});
+            }
+        }
+        Ordering<InternalRow> order =
+                InterpretedOrdering$.MODULE$.forSchema(
+                        CollectionConverters.asScala(types).toList());
+        tied.sort((a, b) -> order.compare((InternalRow) a[2], (InternalRow) b[2]));
+        List<List<SearchHit>> kept = new ArrayList<>();
+        for (List<SearchHit> bucket : hits) {
+            List<SearchHit> top = new ArrayList<>();
+            for (SearchHit h : bucket) {
+                if (h.score() > cut) {
+                    top.add(h);
+                }
+            }
+            kept.add(top);
+        }
+        for (Object[] t : tied.subList(0, request.k - better)) {
+            kept.get((Integer) t[0]).add((SearchHit) t[1]);
+        }
+        return kept;
+    }
+
+    /** The rows of {@code hits} (per bucket), deleted ones left out. */
+    private List<InternalRow> read(List<List<SearchHit>> hits) throws IOException {
+        List<Integer> buckets = new ArrayList<>();
+        for (int i = 0; i < hits.size(); i++) {
+            if (!hits.get(i).isEmpty()) {
+                buckets.add(i);
+            }
+        }
+        List<InternalRow> found = new ArrayList<>();
+        for (List<InternalRow> bucket :
+                ParallelBuckets.map(buckets, i -> request.rows(plan, i, hits.get(i)))) {
+            found.addAll(bucket);
+        }
+        return found;
+    }
+
+    private static int count(List<List<SearchHit>> hits) {
+        return hits.stream().mapToInt(List::size).sum();
+    }
+
+    /** Hits whose rows {@link #rows} read, over all buckets. */
+    int hitsRead() {
+        rows();
+        return count(kept);
+    }
+
     @Override
     public synchronized InternalRow[] rows() {
         if (rows == null) {
@@ -78,7 +176,6 @@ final class LocalFullTextScan implements DriverSearch {
                             result.unsearchableRows() == 0 && result.rowsIndexedAtQueryTime() == 0;
                 }
                 float cut = cut(hits, request.k);
-                List<Integer> read = new ArrayList<>();
                 for (int i = 0; i < hits.size(); i++) {
                     List<SearchHit> top = new ArrayList<>();
                     for (SearchHit h : hits.get(i)) {
@@ -87,15 +184,15 @@ final class LocalFullTextScan implements DriverSearch {
                         }
                     }
                     hits.set(i, top);
-                    if (!top.isEmpty()) {
-                        read.add(i);
-                    }
                 }
-                for (List<InternalRow> found :
-                        ParallelBuckets.map(read, i -> request.rows(plan, i, hits.get(i)))) {
-                    found.forEach(rowsFound::add);
+                List<List<SearchHit>> chosen = firstByKey(hits, cut);
+                rowsFound = read(chosen);
+                if (chosen != hits && rowsFound.size() < count(chosen)) {
+                    // a chosen row is gone (none should be: hits are live rows): read every tie
+                    chosen = hits;
+                    rowsFound = read(hits);
                 }
-                kept = hits;
+                kept = chosen;
                 archivedOnly = archived;
             } catch (IOException e) {
                 throw new UncheckedIOException(e); // each bucket reports its own failure
