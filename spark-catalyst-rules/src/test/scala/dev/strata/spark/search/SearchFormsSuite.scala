@@ -210,6 +210,21 @@ class SearchFormsSuite extends AnyFunSuite with BeforeAndAfterAll {
       ).foreach(check(_))
     }
 
+    test(s"$t: a text_match count answered from the archives runs no Spark job") {
+      Seq(
+        Form(
+          s"SELECT count(*) FROM lake.forms.$t WHERE text_match(body, 'needle')",
+          s"SELECT count(*) FROM lake.forms.$t WHERE body LIKE '%needle%'",
+          ordered = true
+        ),
+        Form(
+          s"SELECT count(*) AS n, 'needle' AS term FROM lake.forms.$t WHERE text_match(body, 'needle')",
+          s"SELECT count(*) AS n, 'needle' AS term FROM lake.forms.$t WHERE body LIKE '%needle%'",
+          ordered = true
+        )
+      ).foreach(check(_))
+    }
+
     test(s"$t: a search inside a CTE runs no Spark job") {
       Seq(
         Form(

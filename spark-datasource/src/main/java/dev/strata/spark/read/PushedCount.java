@@ -7,8 +7,11 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
-/** A {@code count(*)} answered on the driver without reading: one row, no Spark job. */
-final class PushedCount implements LocalScan {
+/**
+ * A {@code count(*)} answered on the driver without reading: one row, no Spark job (the operators
+ * above it are evaluated on the driver too, by the catalyst rules' driver strategy).
+ */
+public final class PushedCount implements LocalScan {
 
     private final String tableName;
     private final TextMatchPushdown textMatch;
