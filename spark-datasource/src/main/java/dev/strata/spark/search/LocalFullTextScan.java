@@ -95,26 +95,29 @@ final class LocalFullTextScan implements DriverSearch {
         for (StructField f : SparkTypes.toSpark(request.table.rowType().project(key)).fields()) {
             types.add(f.dataType());
         }
-        List<Object[]> tied = new ArrayList<>(); // bucket index, hit, key values
+        List<Tie> tied = new ArrayList<>();
         for (int i = 0; i < hits.size(); i++) {
             List<SearchHit> ties = new ArrayList<>();
             for (SearchHit h : hits.get(i)) {
                 if (h.score() <= cut) {
+                    if (h.key() == null) {
+                        return hits;
+                    }
                     ties.add(h);
                 }
             }
             List<org.apache.paimon.data.InternalRow> keys = plan.prepared(i).rows(ties, key);
             for (int t = 0; t < ties.size(); t++) {
-                if (ties.get(t).key() == null || keys.get(t) == null) {
+                if (keys.get(t) == null) {
                     return hits;
                 }
-                tied.add(new Object[] {i, ties.get(t), converter.convert(keys.get(t))});
+                tied.add(new Tie(i, ties.get(t), converter.convert(keys.get(t))));
             }
         }
         Ordering<InternalRow> order =
                 InterpretedOrdering$.MODULE$.forSchema(
                         CollectionConverters.asScala(types).toList());
-        tied.sort((a, b) -> order.compare((InternalRow) a[2], (InternalRow) b[2]));
+        tied.sort((a, b) -> order.compare(a.key, b.key));
         List<List<SearchHit>> kept = new ArrayList<>();
         for (List<SearchHit> bucket : hits) {
             List<SearchHit> top = new ArrayList<>();
@@ -125,11 +128,14 @@ final class LocalFullTextScan implements DriverSearch {
             }
             kept.add(top);
         }
-        for (Object[] t : tied.subList(0, request.k - better)) {
-            kept.get((Integer) t[0]).add((SearchHit) t[1]);
+        for (Tie t : tied.subList(0, request.k - better)) {
+            kept.get(t.bucket).add(t.hit);
         }
         return kept;
     }
+
+    /** A hit tying the k-th score, with its bucket's index and its primary key as Spark values. */
+    private record Tie(int bucket, SearchHit hit, InternalRow key) {}
 
     /** The rows of {@code hits} (per bucket), deleted ones left out. */
     private List<InternalRow> read(List<List<SearchHit>> hits) throws IOException {
