@@ -18,11 +18,14 @@ import org.apache.spark.sql.catalyst.expressions.{
   Expression,
   In,
   Literal,
+  NamedExpression,
   Or,
   IntegerLiteral,
   InterpretedOrdering
 }
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, Count}
 import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate,
   Filter,
   GlobalLimit,
   Join,
@@ -311,6 +314,10 @@ object DriverSearchStrategy extends SparkStrategy {
             .map(_._2)
         }
       )
+    // count(*) / count(1) without grouping: the number of rows
+    case Aggregate(grouping, aggregates, child, _)
+        if grouping.isEmpty && aggregates.nonEmpty && aggregates.forall(rowCount) =>
+      evaluate(child).map(rows => Seq(InternalRow.fromSeq(aggregates.map(_ => rows.size.toLong))))
     case GlobalLimit(IntegerLiteral(n), child) => evaluate(child).map(_.take(n))
     case LocalLimit(IntegerLiteral(n), child)  => evaluate(child).map(_.take(n))
     case Offset(IntegerLiteral(n), child)      => evaluate(child).map(_.drop(n))
@@ -319,6 +326,13 @@ object DriverSearchStrategy extends SparkStrategy {
     // a join back to a table (the search's rows are local; the table's only when answered by the search)
     case j: Join if j.exists(isDriverSearchNode) => joinBack(j).flatMap(evaluate)
     case _                                       => None
+  }
+
+  /** `count(*)` or `count(literal)`: a count of every row. */
+  private def rowCount(e: NamedExpression): Boolean = e match {
+    case Alias(AggregateExpression(Count(children), _, false, None, _), _) =>
+      children.forall(c => c.foldable && c.eval() != null)
+    case _ => false
   }
 
   private def isDriverSearchNode(plan: LogicalPlan): Boolean = plan match {

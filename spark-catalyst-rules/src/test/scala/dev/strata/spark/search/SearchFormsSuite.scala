@@ -225,6 +225,17 @@ class SearchFormsSuite extends AnyFunSuite with BeforeAndAfterAll {
       ).foreach(check(_))
     }
 
+    test(s"$t: counting a search's rows, with and without a WHERE on them, runs no Spark job") {
+      Seq(
+        Form(s"SELECT count(*) FROM $s30", s"SELECT count(*) FROM $h30", ordered = true),
+        Form(
+          s"SELECT count(1) AS n, count(*) AS m FROM $s30 WHERE c < 5",
+          s"SELECT count(1) AS n, count(*) AS m FROM $h30 WHERE c < 5",
+          ordered = true
+        )
+      ).foreach(check(_))
+    }
+
     test(s"$t: a search inside a CTE runs no Spark job") {
       Seq(
         Form(
