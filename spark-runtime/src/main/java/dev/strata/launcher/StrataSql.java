@@ -609,9 +609,8 @@ public final class StrataSql {
      */
     static Dataset<Row> printable(Dataset<Row> result) {
         // Only the analysed plan's bound: asking the statement's optimized plan would optimize it
-        // once for the answer and again under the limit (7 ms of a 46 ms statement). Strata's rules
-        // may also replace a bounded plan by nodes that state no bound (a text_match count
-        // answered from the archives).
+        // once for the answer and again under the limit. Strata's rules may also replace a bounded
+        // plan by nodes that state no bound (a text_match count answered from the archives).
         if (bounded(result.queryExecution().analyzed())) {
             return result;
         }

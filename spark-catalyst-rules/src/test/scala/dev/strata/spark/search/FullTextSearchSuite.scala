@@ -150,40 +150,42 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
         "TBLPROPERTIES ('primary-key'='id,dt', 'bucket'='3', 'deletion-vectors.enabled'='true', " +
         "'strata-full-text.index.columns'='body')"
     )
-    // Identical documents in 2 partitions x 3 buckets: every score ties, so each bucket's top k
-    // ties the k-th; the search's Sort(_score DESC, id, dt) keeps the smallest keys.
+    // Identical documents in 2 partitions x 3 buckets, each id in both: every score ties, so each
+    // bucket's top k ties the k-th, and the search's Sort(_score DESC, id, dt) keeps the smallest
+    // keys; k = 9 cuts between (4, 'd0') and (4, 'd1'), so the key's second column decides too.
     spark.sql(
-      "INSERT INTO lake.kb.ties SELECT id, concat('d', CAST(id % 2 AS STRING)), " +
-        "'the same words here' FROM range(0, 300)"
+      "INSERT INTO lake.kb.ties SELECT id, dt, 'the same words here' " +
+        "FROM range(0, 150) CROSS JOIN (SELECT explode(array('d0', 'd1')) AS dt)"
     )
     val expected = spark
-      .sql("SELECT id, dt, body FROM lake.kb.ties ORDER BY id, dt LIMIT 10")
+      .sql("SELECT id, dt, body FROM lake.kb.ties ORDER BY id, dt LIMIT 9")
       .collect()
       .toSeq
+    def byKey(rows: Seq[Row]): Seq[Row] = rows.sortBy(r => (r.getLong(0), r.getString(1)))
     val search = spark.sql(
-      "SELECT id, dt, body FROM full_text_search('lake.kb.ties', 'body', 'words', 10)"
+      "SELECT id, dt, body FROM full_text_search('lake.kb.ties', 'body', 'words', 9)"
     )
     val scan = search.queryExecution.optimizedPlan.collectFirst {
       case s: DataSourceV2ScanRelation if s.scan.isInstanceOf[LocalFullTextScan] =>
         s.scan.asInstanceOf[LocalFullTextScan]
     }
     assert(scan.isDefined, search.queryExecution.optimizedPlan.treeString)
-    assert(search.collect().toSeq.sortBy(_.getLong(0)) == expected)
-    assert(scan.get.hitsRead() == 10, "rows read for a top 10")
+    assert(byKey(search.collect().toSeq) == expected)
+    assert(scan.get.hitsRead() == 9, "rows read for a top 9")
     val joined = spark
       .sql(
-        "SELECT t.id, t.dt, t.body FROM full_text_search('lake.kb.ties', 'body', 'words', 10) h " +
+        "SELECT t.id, t.dt, t.body FROM full_text_search('lake.kb.ties', 'body', 'words', 9) h " +
           "JOIN lake.kb.ties t ON t.id = h.id AND t.dt = h.dt"
       )
       .collect()
       .toSeq
-    assert(joined.sortBy(_.getLong(0)) == expected)
+    assert(byKey(joined) == expected)
     withDriverMaxBuckets("0") {
       val distributed = spark
-        .sql("SELECT id, dt, body FROM full_text_search('lake.kb.ties', 'body', 'words', 10)")
+        .sql("SELECT id, dt, body FROM full_text_search('lake.kb.ties', 'body', 'words', 9)")
         .collect()
         .toSeq
-      assert(distributed.sortBy(_.getLong(0)) == expected, "the same rows from executor tasks")
+      assert(byKey(distributed) == expected, "the same rows from executor tasks")
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.RowType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.InterpretedOrdering$;
 import org.apache.spark.sql.connector.read.Scan;
@@ -90,9 +91,10 @@ final class LocalFullTextScan implements DriverSearch {
             return hits;
         }
         List<String> key = request.table.primaryKeys();
-        PaimonToSpark converter = PaimonToSpark.forRowType(request.table.rowType().project(key));
+        RowType keyType = request.table.rowType().project(key);
+        PaimonToSpark converter = PaimonToSpark.forRowType(keyType);
         List<DataType> types = new ArrayList<>();
-        for (StructField f : SparkTypes.toSpark(request.table.rowType().project(key)).fields()) {
+        for (StructField f : SparkTypes.toSpark(keyType).fields()) {
             types.add(f.dataType());
         }
         List<Tie> tied = new ArrayList<>();
