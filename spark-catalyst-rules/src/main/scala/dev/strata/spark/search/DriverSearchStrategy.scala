@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   Attribute,
   BoundReference,
   CaseWhen,
+  DynamicPruning,
   EqualTo,
   Expression,
   In,
@@ -297,6 +298,14 @@ object DriverSearchStrategy extends SparkStrategy {
     case KeyLookupStrategy.Answered(rows) => Some(rows)
     case Project(list, child) if list.forall(evaluable) =>
       evaluate(child).flatMap(DriverRows.project(_, list, child.output))
+    // Dynamic partition pruning only drops rows its join drops too (Spark itself replaces it by
+    // `true` when no broadcast is reused); the join evaluated here applies its condition.
+    case Filter(condition, child)
+        if splitConjuncts(condition).exists(_.isInstanceOf[DynamicPruning]) =>
+      splitConjuncts(condition).filterNot(_.isInstanceOf[DynamicPruning]) match {
+        case Nil  => evaluate(child)
+        case rest => evaluate(Filter(rest.reduce(And), child))
+      }
     case Filter(condition, child) if evaluable(condition) =>
       evaluate(child).flatMap(DriverRows.filter(_, condition, child.output))
     // A local sort of the single "partition" the rows form orders them all, like a global one.
@@ -324,8 +333,12 @@ object DriverSearchStrategy extends SparkStrategy {
     case SubqueryAlias(_, child)               => evaluate(child)
     case h: HitRows                            => Some(h.rows)
     // a join back to a table (the search's rows are local; the table's only when answered by the search)
-    case j: Join if j.exists(isDriverSearchNode) => joinBack(j).flatMap(evaluate)
-    case _                                       => None
+    case j: Join if j.exists(isDriverSearchNode) =>
+      joinBack(j).flatMap {
+        case l: LocalRelation => Some(l.data) // no search row joins
+        case p                => evaluate(p)
+      }
+    case _ => None
   }
 
   /** `count(*)` or `count(literal)`: a count of every row. */

@@ -138,8 +138,10 @@ public final class SparkPredicates {
         }
         switch (effective) {
             case "=":
-            case "<=>":
                 return builder.equal(idx, v);
+            case "<=>":
+                // not just equal(v): under a NOT, NULL <=> v is false and its negation true
+                return PredicateBuilder.and(builder.isNotNull(idx), builder.equal(idx, v));
             case "<>":
                 return builder.notEqual(idx, v);
             case "<":
@@ -167,6 +169,60 @@ public final class SparkPredicates {
                 return "<=";
             default:
                 return op;
+        }
+    }
+
+    /**
+     * Whether Paimon's partition pruning answers {@code predicate} exactly, so Spark need not apply
+     * it again: it converts, reads only partition columns of types whose Paimon comparison is
+     * Spark's (no floating point, CHAR or timestamps), and has no NULL literal (where the
+     * conversion drops SQL's three-valued logic: under a NOT, {@code x IN ('a', NULL)} would keep
+     * rows Spark drops).
+     */
+    public boolean exactOnPartitions(
+            org.apache.spark.sql.connector.expressions.filter.Predicate predicate,
+            List<String> partitionKeys) {
+        return !partitionKeys.isEmpty()
+                && exactTree(predicate, partitionKeys)
+                && convert(predicate).isPresent();
+    }
+
+    private boolean exactTree(Expression e, List<String> partitionKeys) {
+        if (e instanceof Literal) {
+            return ((Literal<?>) e).value() != null;
+        }
+        if (e instanceof NamedReference) {
+            int idx = column(e);
+            return idx >= 0
+                    && partitionKeys.contains(rowType.getFieldNames().get(idx))
+                    && exactPartitionType(rowType.getTypeAt(idx).getTypeRoot());
+        }
+        if (!(e instanceof org.apache.spark.sql.connector.expressions.filter.Predicate)) {
+            return false;
+        }
+        boolean references = false;
+        for (Expression child : e.children()) {
+            if (!exactTree(child, partitionKeys)) {
+                return false;
+            }
+            references = true;
+        }
+        return references;
+    }
+
+    private static boolean exactPartitionType(DataTypeRoot root) {
+        switch (root) {
+            case VARCHAR:
+            case BOOLEAN:
+            case TINYINT:
+            case SMALLINT:
+            case INTEGER:
+            case BIGINT:
+            case DECIMAL:
+            case DATE:
+                return true;
+            default:
+                return false;
         }
     }
 

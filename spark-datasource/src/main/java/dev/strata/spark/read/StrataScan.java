@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.partition.PartitionPredicate;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.BucketMode;
@@ -182,7 +183,20 @@ final class StrataScan
         if (limit != null || !mapPushdown.isEmpty() || textMatch != null) {
             return null;
         }
-        return new PlainScan(table, readType.getFieldNames());
+        List<Predicate> partitionOnly = new ArrayList<>();
+        SparkPredicates converter = new SparkPredicates(table.rowType());
+        for (org.apache.spark.sql.connector.expressions.filter.Predicate p : pushed) {
+            if (converter.exactOnPartitions(p, table.partitionKeys())) {
+                partitionOnly.add(converter.convert(p).orElseThrow());
+            }
+        }
+        return new PlainScan(
+                table,
+                readType.getFieldNames(),
+                PartitionPredicate.splitPartitionPredicatesAndDataPredicates(
+                                partitionOnly, table.rowType(), table.partitionKeys())
+                        .getLeft()
+                        .orElse(null));
     }
 
     @Override
@@ -339,7 +353,8 @@ final class StrataScan
 
     /**
      * The row count when Paimon knows every split's merged count, else null. Only valid without
-     * predicates, limit, map or text pushdown; the caller checks.
+     * predicates other than exact partition filters, limit, map or text pushdown; the caller
+     * checks.
      */
     Long knownRowCount() {
         long total = 0;

@@ -19,8 +19,10 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Pushes columns, predicates and a limit into Paimon. Every predicate is also returned to Spark,
- * because Paimon uses predicates to prune, not to filter row by row.
+ * Pushes columns, predicates and a limit into Paimon. Predicates are also returned to Spark,
+ * because Paimon uses them to prune, not to filter row by row, except those Paimon's partition
+ * pruning answers exactly ({@link SparkPredicates#exactOnPartitions}), as Paimon's own connector
+ * does: a count over some partitions is then answered from metadata.
  */
 public final class StrataScanBuilder
         implements ScanBuilder,
@@ -36,6 +38,10 @@ public final class StrataScanBuilder
             new ArrayList<>();
     private final List<Predicate> paimonPredicates = new ArrayList<>();
     private Integer limit;
+
+    /** Whether a pushed predicate only prunes, so Spark filters the rows again. */
+    private boolean prunedOnly;
+
     private final MapPushdown mapPushdown;
     private TextMatchPushdown textMatch;
 
@@ -70,14 +76,21 @@ public final class StrataScanBuilder
     public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushPredicates(
             org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
         SparkPredicates converter = new SparkPredicates(table.rowType());
+        List<org.apache.spark.sql.connector.expressions.filter.Predicate> postScan =
+                new ArrayList<>();
         for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
             Optional<Predicate> converted = converter.convert(predicate);
             if (converted.isPresent()) {
                 pushed.add(predicate);
                 paimonPredicates.add(converted.get());
+                if (converter.exactOnPartitions(predicate, table.partitionKeys())) {
+                    continue;
+                }
+                prunedOnly = true;
             }
+            postScan.add(predicate);
         }
-        return predicates;
+        return postScan.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
     }
 
     @Override
@@ -102,13 +115,13 @@ public final class StrataScanBuilder
 
     /**
      * Only {@code count(*)} the driver knows without reading: an exact text match the indexes
-     * answer for every row, or an unfiltered scan whose every split has a known merged row count.
-     * Anything else is aggregated by Spark.
+     * answer for every row, or a scan filtered at most by partition whose every split has a known
+     * merged row count. Anything else is aggregated by Spark.
      */
     @Override
     public boolean supportCompletePushDown(Aggregation aggregation) {
         if ((textMatch != null && !textMatch.exact())
-                || !pushed.isEmpty()
+                || prunedOnly
                 || !mapPushdown.isEmpty()
                 || aggregation.groupByExpressions().length > 0
                 || aggregation.aggregateExpressions().length == 0) {

@@ -227,7 +227,7 @@ final class LocalFullTextScan implements DriverSearch {
         }
         List<Integer> read = new ArrayList<>();
         for (int i = 0; i < kept.size(); i++) {
-            if (!kept.get(i).isEmpty()) {
+            if (!kept.get(i).isEmpty() && plain.get().reads(plan.buckets.get(i).partition)) {
                 read.add(i);
             }
         }

@@ -1,0 +1,161 @@
+package dev.strata.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.strata.testing.TestSeeds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Filters on partition columns alone are answered by Paimon's partition pruning, with no filter of
+ * Spark's above the scan. They must keep SQL's three-valued logic (NULL partitions, NULL in an IN
+ * list, {@code <=>} under NOT), so each is checked against Spark's parquet table of the same rows.
+ */
+class PartitionFiltersTest extends StrataSparkTestBase {
+
+    private static final String ROWS =
+            "SELECT id, CAST(id * 7 % 100 AS INT) AS v,"
+                    + " CASE id % 5 WHEN 0 THEN 'a' WHEN 1 THEN 'b' WHEN 2 THEN 'ab' WHEN 3 THEN ''"
+                    + " ELSE NULL END AS dt,"
+                    + " CASE WHEN id % 4 = 3 THEN NULL ELSE CAST(id % 3 AS INT) END AS h"
+                    + " FROM range(0, 600)";
+
+    @BeforeAll
+    void writeTables() {
+        sql("CREATE NAMESPACE lake.pf");
+        sql("CREATE TABLE pf_oracle USING parquet AS " + ROWS);
+        sql(
+                "CREATE TABLE lake.pf.app (id BIGINT, v INT, dt STRING, h INT)"
+                        + " PARTITIONED BY (dt, h)");
+        sql("INSERT INTO lake.pf.app " + ROWS + " WHERE id < 300");
+        sql("INSERT INTO lake.pf.app " + ROWS + " WHERE id >= 300");
+        // primary-key columns cannot be NULL: the oracle of this table has no NULL partitions
+        sql(
+                "CREATE TABLE pf_pk_oracle USING parquet AS SELECT id, v, coalesce(dt, 'n') AS dt,"
+                        + " coalesce(h, 9) AS h FROM ("
+                        + ROWS
+                        + ") WHERE id % 7 <> 3");
+        sql(
+                "CREATE TABLE lake.pf.pk (id BIGINT NOT NULL, v INT, dt STRING NOT NULL,"
+                        + " h INT NOT NULL) PARTITIONED BY (dt, h) TBLPROPERTIES ("
+                        + " 'primary-key' = 'id,dt,h', 'bucket' = '2',"
+                        + " 'deletion-vectors.enabled' = 'true')");
+        sql(
+                "INSERT INTO lake.pf.pk SELECT id, v, coalesce(dt, 'n'), coalesce(h, 9) FROM ("
+                        + ROWS
+                        + ")");
+        sql("DELETE FROM lake.pf.pk WHERE id % 7 = 3");
+    }
+
+    @Test
+    void aFilterOnPartitionsAloneLeavesNoFilterAboveTheScan() {
+        for (String where : List.of("dt = 'a'", "dt IN ('a', 'b') AND h > 0", "NOT (h = 1)")) {
+            String query = "SELECT id FROM lake.pf.app WHERE " + where;
+            assertThat(hasFilter(query)).as(query).isFalse();
+        }
+        String mixed = "SELECT id FROM lake.pf.app WHERE dt = 'a' AND v > 3";
+        assertThat(hasFilter(mixed)).as(mixed).isTrue();
+    }
+
+    private boolean hasFilter(String query) {
+        return df(query)
+                .queryExecution()
+                .optimizedPlan()
+                .find(p -> p instanceof Filter)
+                .isDefined();
+    }
+
+    @Test
+    void partitionFiltersAnswerAsSparkDoesWithNullsAndNegations() {
+        List<String> filters =
+                new ArrayList<>(
+                        List.of(
+                                "dt IN ('a', NULL)",
+                                "NOT (dt IN ('a', NULL))",
+                                "dt NOT IN ('a', 'b')",
+                                "dt <=> NULL",
+                                "NOT (dt <=> 'a')",
+                                "NOT (h <=> 1) AND dt = 'b'",
+                                "dt IS NULL OR h IS NULL",
+                                "NOT (dt = 'a' OR h = 2)",
+                                "dt LIKE 'a%'",
+                                "NOT (dt LIKE 'a%')",
+                                "dt = '' AND h IN (0, NULL)",
+                                "NOT (h IN (0, NULL))",
+                                "dt > 'a' AND NOT (h < 1)"));
+        int fixed = filters.size();
+        String seedName = RandomShare.seedName("PartitionFiltersTest");
+        long seed = TestSeeds.seed(seedName);
+        Random random = new Random(seed);
+        for (int i = 0; i < RandomShare.of(16); i++) {
+            filters.add(randomFilter(random, 2));
+        }
+        for (int f = 0; f < filters.size(); f++) {
+            String filter = filters.get(f);
+            for (String[] table :
+                    new String[][] {{"lake.pf.app", "pf_oracle"}, {"lake.pf.pk", "pf_pk_oracle"}}) {
+                String query = "SELECT id, v, dt, h FROM {t} WHERE " + filter + " ORDER BY id";
+                String count = "SELECT count(*) FROM {t} WHERE " + filter;
+                String what =
+                        filter + " on " + table[0] + " (" + TestSeeds.describe(seedName, seed);
+                assertThat(sql(query.replace("{t}", table[0])))
+                        .as(what + ")")
+                        .containsExactlyElementsOf(sql(query.replace("{t}", table[1])));
+                if (f >= fixed) {
+                    continue; // counts of random filters: their rows were compared
+                }
+                assertThat(sql(count.replace("{t}", table[0])))
+                        .as("count of " + what + ")")
+                        .containsExactlyElementsOf(sql(count.replace("{t}", table[1])));
+            }
+        }
+    }
+
+    private static String randomFilter(Random random, int depth) {
+        if (depth > 0 && random.nextInt(3) > 0) {
+            switch (random.nextInt(3)) {
+                case 0:
+                    return "("
+                            + randomFilter(random, depth - 1)
+                            + " AND "
+                            + randomFilter(random, depth - 1)
+                            + ")";
+                case 1:
+                    return "("
+                            + randomFilter(random, depth - 1)
+                            + " OR "
+                            + randomFilter(random, depth - 1)
+                            + ")";
+                default:
+                    return "NOT (" + randomFilter(random, depth - 1) + ")";
+            }
+        }
+        String[] ops = {"=", "<>", "<", ">=", "<=>"};
+        String op = ops[random.nextInt(ops.length)];
+        String[] words = {"'a'", "'b'", "'ab'", "''", "'n'", "NULL"};
+        String word = words[random.nextInt(words.length)];
+        switch (random.nextInt(6)) {
+            case 0:
+                return "dt " + op + " " + word;
+            case 1:
+                return "h " + op + " " + (random.nextInt(5) == 0 ? "NULL" : random.nextInt(4));
+            case 2:
+                return "dt IN (" + word + ", " + words[random.nextInt(words.length)] + ")";
+            case 3:
+                return "h IN ("
+                        + random.nextInt(3)
+                        + ", "
+                        + (random.nextBoolean() ? "NULL" : "9")
+                        + ")";
+            case 4:
+                return (random.nextBoolean() ? "dt" : "h")
+                        + (random.nextBoolean() ? " IS NULL" : " IS NOT NULL");
+            default:
+                return "dt LIKE '" + (random.nextBoolean() ? "a" : "") + "%'";
+        }
+    }
+}
