@@ -14,15 +14,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.DeletionFile;
 import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
@@ -32,7 +35,9 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * The rows of a plain scan whose leading sort-key column holds one of a few values, read on the
  * driver: files are sorted by that column, so its pages narrow each file to the few positions that
  * hold the values, and only those rows of the other columns are read. A Spark job reading the
- * narrowed scan would decode every page whose statistics admit a value, of every column.
+ * narrowed scan would decode every page whose statistics admit a value, of every column. Splits
+ * whose files need merging are read as that job's task would read them, by Paimon's merging read
+ * (whose merge engine decides what a key holds), saving only the job.
  */
 final class KeyLookup {
 
@@ -42,14 +47,23 @@ final class KeyLookup {
      */
     private static final int MAX_FILES = 32;
 
+    /**
+     * Bytes of files at most when splits need merging: those are read as a Spark task would read
+     * them (the pages the key's statistics admit, of every column), so only a small read saves the
+     * job.
+     */
+    private static final long MAX_MERGED_BYTES = 64L << 20;
+
     private KeyLookup() {}
 
     /**
      * The live rows of {@code splits} (planned with {@code column IN values} among their
-     * predicates) whose {@code column} is in {@code values}, with {@code columns}; empty when a
-     * split needs merging, a file is not readable by position, {@code column} does not lead the
-     * files' sort order, a column is not a table column (metadata), or more than {@code maxRows}
-     * rows match.
+     * predicates) whose {@code column} is in {@code values}, with {@code columns}; empty when
+     * {@code column} does not lead the files' sort order, a column is not a table column
+     * (metadata), there are more than {@link #MAX_FILES} files, or more than {@code maxRows} rows
+     * match. Splits that need merging are read through {@code reads} (Paimon's merge, as a task
+     * would), unless their files exceed {@link #MAX_MERGED_BYTES} or {@code column} is not among
+     * {@code columns}; otherwise every file must be readable by position.
      */
     static Optional<InternalRow[]> rows(
             String tableName,
@@ -58,6 +72,7 @@ final class KeyLookup {
             String column,
             List<Object> values,
             List<String> columns,
+            Supplier<TableRead> reads,
             int maxRows) {
         List<String> sortKey = table.schema().trimmedPrimaryKeys();
         int index = table.rowType().getFieldIndex(column);
@@ -84,30 +99,48 @@ final class KeyLookup {
         }
         RowType readType = new RowType(fields);
         int files = 0;
+        long bytes = 0;
+        boolean merging = false;
         for (Split split : splits) {
-            if (!(split instanceof DataSplit) || !((DataSplit) split).rawConvertible()) {
+            if (!(split instanceof DataSplit)) {
                 return Optional.empty();
             }
+            merging |= !((DataSplit) split).rawConvertible();
             for (DataFileMeta file : ((DataSplit) split).dataFiles()) {
-                if (!DataFileRows.selectable(table, file, keyType)
-                        || !DataFileRows.selectable(table, file, readType)
-                        || ++files > MAX_FILES) {
+                bytes += file.fileSize();
+                if (++files > MAX_FILES) {
                     return Optional.empty();
                 }
             }
+        }
+        if (merging
+                ? bytes > MAX_MERGED_BYTES || !columns.contains(column)
+                : !positional(table, splits, keyType, readType)) {
+            return Optional.empty();
         }
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         Buckets buckets = Buckets.of(table, column, keyType);
         List<DataSplit> dataSplits = new ArrayList<>();
         splits.forEach(s -> dataSplits.add((DataSplit) s));
+        boolean merged = merging;
         try {
             List<List<InternalRow>> found =
                     ParallelBuckets.map(
                             dataSplits,
                             split -> {
                                 Set<Object> inBucket = buckets.keysOf(split, keys);
-                                return inBucket.isEmpty()
-                                        ? List.of()
+                                if (inBucket.isEmpty()) {
+                                    return List.of();
+                                }
+                                return merged
+                                        ? merged(
+                                                reads.get(),
+                                                split,
+                                                readType,
+                                                columns.indexOf(column),
+                                                inBucket,
+                                                converter,
+                                                maxRows)
                                         : read(
                                                 table, split, keyType, inBucket, readType,
                                                 converter, maxRows);
@@ -131,6 +164,59 @@ final class KeyLookup {
                             ? new UncheckedIOException((IOException) e)
                             : (RuntimeException) e);
         }
+    }
+
+    /** Whether every file of the raw-convertible {@code splits} can be read by position. */
+    private static boolean positional(
+            FileStoreTable table, List<Split> splits, RowType keyType, RowType readType) {
+        for (Split split : splits) {
+            for (DataFileMeta file : ((DataSplit) split).dataFiles()) {
+                if (!DataFileRows.selectable(table, file, keyType)
+                        || !DataFileRows.selectable(table, file, readType)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The split's live rows whose key (at {@code keyAt} of {@code readType}) is in {@code keys},
+     * merged by Paimon's own read of the scan (the reader a Spark task would open), or null when
+     * more than {@code maxRows}.
+     */
+    private static List<InternalRow> merged(
+            TableRead read,
+            DataSplit split,
+            RowType readType,
+            int keyAt,
+            Set<Object> keys,
+            PaimonToSpark converter,
+            int maxRows)
+            throws IOException {
+        org.apache.paimon.data.InternalRow.FieldGetter key =
+                org.apache.paimon.data.InternalRow.createFieldGetter(
+                        readType.getTypeAt(keyAt), keyAt);
+        List<InternalRow> rows = new ArrayList<>();
+        try (RecordReader<org.apache.paimon.data.InternalRow> reader = read.createReader(split)) {
+            RecordReader.RecordIterator<org.apache.paimon.data.InternalRow> batch;
+            while ((batch = reader.readBatch()) != null) {
+                try {
+                    org.apache.paimon.data.InternalRow row;
+                    while ((row = batch.next()) != null) {
+                        if (keys.contains(key.getFieldOrNull(row))) {
+                            if (rows.size() == maxRows) {
+                                return null;
+                            }
+                            rows.add(converter.convert(row));
+                        }
+                    }
+                } finally {
+                    batch.releaseBatch();
+                }
+            }
+        }
+        return rows;
     }
 
     /**

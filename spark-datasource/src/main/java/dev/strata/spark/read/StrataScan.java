@@ -232,7 +232,15 @@ final class StrataScan
         if (plain == null) {
             return Optional.empty();
         }
-        return KeyLookup.rows(tableName, table, splits(), column, values, plain.columns(), maxRows);
+        return KeyLookup.rows(
+                tableName,
+                table,
+                splits(),
+                column,
+                values,
+                plain.columns(),
+                () -> readers().get(SplitReadMode.PLAIN).newRead(),
+                maxRows);
     }
 
     /**
