@@ -124,6 +124,20 @@ class ScanStatisticsTest extends StrataSparkTestBase {
         assertCount("SELECT count(*) FROM lake.st.dv WHERE dt = 'a'", 540, true);
         assertCount("SELECT count(*) FROM lake.st.dv WHERE dt IN ('b', 'c')", 380, true);
         assertCount("SELECT count(*) FROM lake.st.dv WHERE NOT (dt > 'a')", 540, true);
+        // Grouped by partition columns: a row per partition that has live rows.
+        assertGroups(
+                "SELECT dt, count(*) FROM lake.st.dv GROUP BY dt ORDER BY dt",
+                List.of("[a,540]", "[b,360]", "[c,20]"),
+                true);
+        assertGroups(
+                "SELECT count(*) AS n, dt FROM lake.st.dv WHERE dt <> 'a' GROUP BY dt"
+                        + " HAVING n > 20 ORDER BY dt",
+                List.of("[360,b]"),
+                true);
+        assertGroups(
+                "SELECT v, count(*) FROM lake.st.dv WHERE dt = 'c' GROUP BY v",
+                List.of("[0,20]"),
+                false);
         // Any other filter stays above the scan: Spark counts what the scan returns.
         assertCount("SELECT count(*) FROM lake.st.dv WHERE dt = 'a' AND id < 600", 540, false);
         assertCount("SELECT count(v) FROM lake.st.dv WHERE v < 0", 100, false);
@@ -232,6 +246,50 @@ class ScanStatisticsTest extends StrataSparkTestBase {
             spark.conf().unset("spark.sql.sources.v2.bucketing.enabled");
             spark.conf().unset("spark.sql.sources.v2.bucketing.shuffle.enabled");
             spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
+        }
+    }
+
+    @Test
+    void countsGroupedByPartitionsLeaveOutPartitionsWhoseRowsAreAllDeleted() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.st");
+        sql(
+                "CREATE TABLE lake.st.gone (id BIGINT NOT NULL, dt STRING NOT NULL, h INT NOT NULL)"
+                        + " PARTITIONED BY (dt, h) TBLPROPERTIES ('primary-key' = 'id,dt,h',"
+                        + " 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
+        sql(
+                "INSERT INTO lake.st.gone SELECT id, IF(id < 50, 'a', 'b'), CAST(id % 3 AS INT)"
+                        + " FROM range(0, 100)");
+        // every row of (b, 1) deleted row by row: the partition stays, with no live row
+        sql("DELETE FROM lake.st.gone WHERE dt = 'b' AND h = 1 AND id >= 0");
+        sql(
+                "CREATE TABLE st_gone USING parquet AS SELECT id, IF(id < 50, 'a', 'b') AS dt,"
+                        + " CAST(id % 3 AS INT) AS h FROM range(0, 100)"
+                        + " WHERE NOT (id >= 50 AND id % 3 = 1)");
+        for (String query :
+                List.of(
+                        "SELECT dt, h, count(*) FROM %s GROUP BY dt, h ORDER BY dt, h",
+                        "SELECT h, count(*), count(1) FROM %s GROUP BY h ORDER BY h",
+                        "SELECT dt, count(*) FROM %s WHERE h = 1 GROUP BY dt ORDER BY dt")) {
+            List<String> expected = new ArrayList<>();
+            for (Row row : sql(query, "st_gone")) {
+                expected.add(row.toString());
+            }
+            assertGroups(String.format(query, "lake.st.gone"), expected, true);
+        }
+    }
+
+    private void assertGroups(String query, List<String> expected, boolean onDriver) {
+        Dataset<Row> df = df(query);
+        List<String> rows = new ArrayList<>();
+        for (Row row : df.collectAsList()) {
+            rows.add(row.toString());
+        }
+        assertThat(rows).as(query).isEqualTo(expected);
+        String plan = df.queryExecution().executedPlan().toString();
+        if (onDriver) {
+            assertThat(plan).as(query).contains("LocalTableScan").doesNotContain("BatchScan");
+        } else {
+            assertThat(plan).as(query).contains("BatchScan");
         }
     }
 

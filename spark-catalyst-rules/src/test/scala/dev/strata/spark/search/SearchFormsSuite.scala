@@ -225,11 +225,16 @@ class SearchFormsSuite extends AnyFunSuite with BeforeAndAfterAll {
       ).foreach(check(_))
     }
 
-    if (t == "parted") test(s"$t: counts over some partitions run no Spark job") {
+    if (t == "parted") test(s"$t: counts over some partitions and by partition run no Spark job") {
       Seq(
         Form(
           s"SELECT count(*) FROM lake.forms.$t WHERE dt = 'd1'",
           s"SELECT count(*) FROM lake.forms.$t WHERE dt = 'd1' AND id >= 0",
+          ordered = true
+        ),
+        Form(
+          s"SELECT dt, count(*) AS n FROM lake.forms.$t GROUP BY dt ORDER BY n DESC, dt",
+          s"SELECT dt, count(*) AS n FROM lake.forms.$t WHERE id >= 0 GROUP BY dt ORDER BY n DESC, dt",
           ordered = true
         ),
         Form(

@@ -1,5 +1,6 @@
 package dev.strata.spark.read;
 
+import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
@@ -8,36 +9,56 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A {@code count(*)} answered on the driver without reading: one row, no Spark job (the operators
- * above it are evaluated on the driver too, by the catalyst rules' driver strategy).
+ * {@code count(*)}, optionally grouped by partition columns, answered on the driver without
+ * reading: a row per group (one without grouping), no Spark job (the operators above it are
+ * evaluated on the driver too, by the catalyst rules' driver strategy).
  */
 public final class PushedCount implements LocalScan {
 
     private final String tableName;
     private final TextMatchPushdown textMatch;
+    private final StructField[] groupBy;
     private final int counts;
-    private final long count;
+    private final List<Group> groups;
 
-    /** {@code textMatch} null: split row counts; {@code counts}: {@code count(*)} columns. */
-    PushedCount(String tableName, TextMatchPushdown textMatch, int counts, long count) {
+    /** One group's values of the {@code groupBy} columns (Spark values) and its row count. */
+    record Group(Object[] values, long count) {}
+
+    /**
+     * {@code textMatch} null: split row counts; {@code groupBy}: the grouping columns; {@code
+     * counts}: {@code count(*)} columns.
+     */
+    PushedCount(
+            String tableName,
+            TextMatchPushdown textMatch,
+            StructField[] groupBy,
+            int counts,
+            List<Group> groups) {
         this.tableName = tableName;
         this.textMatch = textMatch;
+        this.groupBy = groupBy;
         this.counts = counts;
-        this.count = count;
+        this.groups = List.copyOf(groups);
     }
 
     @Override
     public InternalRow[] rows() {
-        Object[] values = new Object[counts];
-        java.util.Arrays.fill(values, count);
-        return new InternalRow[] {new GenericInternalRow(values)};
+        InternalRow[] rows = new InternalRow[groups.size()];
+        for (int g = 0; g < rows.length; g++) {
+            Object[] values = new Object[groupBy.length + counts];
+            System.arraycopy(groups.get(g).values(), 0, values, 0, groupBy.length);
+            java.util.Arrays.fill(values, groupBy.length, values.length, groups.get(g).count());
+            rows[g] = new GenericInternalRow(values);
+        }
+        return rows;
     }
 
     @Override
     public StructType readSchema() {
-        StructField[] fields = new StructField[counts];
+        StructField[] fields = new StructField[groupBy.length + counts];
+        System.arraycopy(groupBy, 0, fields, 0, groupBy.length);
         for (int i = 0; i < counts; i++) {
-            fields[i] =
+            fields[groupBy.length + i] =
                     DataTypes.createStructField(
                             "count(*)" + (i == 0 ? "" : "_" + i), DataTypes.LongType, false);
         }
@@ -46,11 +67,20 @@ public final class PushedCount implements LocalScan {
 
     @Override
     public String description() {
-        return tableName
-                + " ["
-                + (textMatch == null ? "" : "PushedTextMatch: " + textMatch.describe() + ", ")
-                + "PushedAggregates: [COUNT(*)], Rows: "
-                + count
-                + "]";
+        StringBuilder sb = new StringBuilder(tableName).append(" [");
+        if (textMatch != null) {
+            sb.append("PushedTextMatch: ").append(textMatch.describe()).append(", ");
+        }
+        sb.append("PushedAggregates: [COUNT(*)]");
+        if (groupBy.length > 0) {
+            sb.append(", PushedGroupBy: [");
+            for (int i = 0; i < groupBy.length; i++) {
+                sb.append(i == 0 ? "" : ", ").append(groupBy[i].name());
+            }
+            sb.append("], Groups: ").append(groups.size());
+        } else {
+            sb.append(", Rows: ").append(groups.get(0).count());
+        }
+        return sb.append("]").toString();
     }
 }

@@ -6,6 +6,7 @@ import dev.strata.shredding.ShreddingOptions;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.spark.data.ColumnReferences;
+import dev.strata.spark.data.PaimonToSpark;
 import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.functions.BucketTransformFunction;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
@@ -28,9 +29,11 @@ import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.metric.CustomMetric;
@@ -374,6 +377,36 @@ final class StrataScan
             total += n.getAsLong();
         }
         return total;
+    }
+
+    /**
+     * Per combination of values of the partition columns {@code groupBy} (indexes into the
+     * partition type) that some live row has, its row count, when Paimon knows every split's merged
+     * count; else null. Same validity as {@link #knownRowCount}.
+     */
+    List<PushedCount.Group> knownRowCounts(int[] groupBy) {
+        PaimonToSpark partitions = PaimonToSpark.forRowType(table.schema().logicalPartitionType());
+        Map<List<Object>, Long> counts = new LinkedHashMap<>();
+        for (Split split : splits()) {
+            OptionalLong n = split.mergedRowCount();
+            if (n.isEmpty() || !(split instanceof DataSplit)) {
+                return null;
+            }
+            GenericInternalRow partition = partitions.convert(((DataSplit) split).partition());
+            List<Object> group = new ArrayList<>(groupBy.length);
+            for (int i : groupBy) {
+                group.add(partition.genericGet(i));
+            }
+            counts.merge(group, n.getAsLong(), Long::sum);
+        }
+        List<PushedCount.Group> groups = new ArrayList<>();
+        counts.forEach(
+                (group, n) -> {
+                    if (n > 0) { // a partition whose rows are all deleted is no group
+                        groups.add(new PushedCount.Group(group.toArray(), n));
+                    }
+                });
+        return groups;
     }
 
     private record ScanStatistics(OptionalLong sizeInBytes, OptionalLong numRows)

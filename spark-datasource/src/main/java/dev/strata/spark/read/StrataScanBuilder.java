@@ -1,11 +1,16 @@
 package dev.strata.spark.read;
 
+import dev.strata.spark.data.SparkTypes;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
 import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
@@ -45,13 +50,14 @@ public final class StrataScanBuilder
     private final MapPushdown mapPushdown;
     private TextMatchPushdown textMatch;
 
-    /** Whether {@link #knownCount} was decided. */
-    private boolean countDecided;
-
-    private Long knownCount;
+    /** Row counts by the grouping asked for (partition column indexes); null values: unknown. */
+    private final Map<String, List<PushedCount.Group>> knownCounts = new HashMap<>();
 
     /** The number of {@code count(*)} pushed, 0 when none. */
     private int pushedCounts;
+
+    /** The partition columns (indexes) a pushed count groups by. */
+    private int[] pushedGroupBy;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
         this(tableName, table, schema, MapPushdown.none());
@@ -116,14 +122,14 @@ public final class StrataScanBuilder
     /**
      * Only {@code count(*)} the driver knows without reading: an exact text match the indexes
      * answer for every row, or a scan filtered at most by partition whose every split has a known
-     * merged row count. Anything else is aggregated by Spark.
+     * merged row count, grouped by nothing or (without a text match) by partition columns. Anything
+     * else is aggregated by Spark.
      */
     @Override
     public boolean supportCompletePushDown(Aggregation aggregation) {
         if ((textMatch != null && !textMatch.exact())
                 || prunedOnly
                 || !mapPushdown.isEmpty()
-                || aggregation.groupByExpressions().length > 0
                 || aggregation.aggregateExpressions().length == 0) {
             return false;
         }
@@ -132,7 +138,10 @@ public final class StrataScanBuilder
                 return false;
             }
         }
-        return knownCount() != null;
+        int[] groupBy = partitionColumns(aggregation.groupByExpressions());
+        return groupBy != null
+                && (groupBy.length == 0 || textMatch == null)
+                && known(groupBy) != null;
     }
 
     @Override
@@ -141,27 +150,61 @@ public final class StrataScanBuilder
             return false;
         }
         pushedCounts = aggregation.aggregateExpressions().length;
+        pushedGroupBy = partitionColumns(aggregation.groupByExpressions());
         return true;
     }
 
-    /** Null when the driver does not know it without reading. */
-    private Long knownCount() {
-        if (!countDecided) {
-            countDecided = true;
+    /** Each expression's index among the partition columns, or null if one is not such a column. */
+    private int[] partitionColumns(
+            org.apache.spark.sql.connector.expressions.Expression[] expressions) {
+        int[] indexes = new int[expressions.length];
+        for (int i = 0; i < expressions.length; i++) {
+            if (!(expressions[i] instanceof NamedReference)
+                    || ((NamedReference) expressions[i]).fieldNames().length != 1) {
+                return null;
+            }
+            indexes[i] =
+                    table.partitionKeys()
+                            .indexOf(((NamedReference) expressions[i]).fieldNames()[0]);
+            if (indexes[i] < 0) {
+                return null;
+            }
+        }
+        return indexes;
+    }
+
+    /** The groups' counts, or null when the driver does not know them without reading. */
+    private List<PushedCount.Group> known(int[] groupBy) {
+        String key = Arrays.toString(groupBy);
+        if (!knownCounts.containsKey(key)) {
             StrataScan scan =
                     scan(new int[0], KeyColumns.none(table.rowType().project(new int[0])));
-            knownCount =
-                    textMatch == null
-                            ? scan.knownRowCount()
-                            : ((StrataBatch) scan.toBatch()).exactTextMatchCount();
+            List<PushedCount.Group> groups;
+            if (groupBy.length > 0) {
+                groups = scan.knownRowCounts(groupBy);
+            } else {
+                Long count =
+                        textMatch == null
+                                ? scan.knownRowCount()
+                                : ((StrataBatch) scan.toBatch()).exactTextMatchCount();
+                groups =
+                        count == null ? null : List.of(new PushedCount.Group(new Object[0], count));
+            }
+            knownCounts.put(key, groups);
         }
-        return knownCount;
+        return knownCounts.get(key);
     }
 
     @Override
     public Scan build() {
         if (pushedCounts > 0) {
-            return new PushedCount(tableName, textMatch, pushedCounts, knownCount);
+            StructType partitions = SparkTypes.toSpark(table.schema().logicalPartitionType());
+            StructField[] groupBy = new StructField[pushedGroupBy.length];
+            for (int i = 0; i < groupBy.length; i++) {
+                groupBy[i] = partitions.fields()[pushedGroupBy[i]];
+            }
+            return new PushedCount(
+                    tableName, textMatch, groupBy, pushedCounts, known(pushedGroupBy));
         }
         RowType rowType = table.rowType();
         // Table columns first (returned as read), then key columns and the maps they need.
