@@ -269,7 +269,9 @@ class ScanStatisticsTest extends StrataSparkTestBase {
                 List.of(
                         "SELECT dt, h, count(*) FROM %s GROUP BY dt, h ORDER BY dt, h",
                         "SELECT h, count(*), count(1) FROM %s GROUP BY h ORDER BY h",
-                        "SELECT dt, count(*) FROM %s WHERE h = 1 GROUP BY dt ORDER BY dt")) {
+                        "SELECT dt, count(*) FROM %s WHERE h = 1 GROUP BY dt ORDER BY dt",
+                        "SELECT DISTINCT dt, h FROM %s ORDER BY dt, h",
+                        "SELECT h FROM %s WHERE dt = 'b' GROUP BY h ORDER BY h")) {
             List<String> expected = new ArrayList<>();
             for (Row row : sql(query, "st_gone")) {
                 expected.add(row.toString());

@@ -233,6 +233,11 @@ class SearchFormsSuite extends AnyFunSuite with BeforeAndAfterAll {
           ordered = true
         ),
         Form(
+          s"SELECT DISTINCT dt FROM lake.forms.$t ORDER BY dt DESC",
+          s"SELECT DISTINCT dt FROM lake.forms.$t WHERE id >= 0 ORDER BY dt DESC",
+          ordered = true
+        ),
+        Form(
           s"SELECT dt, count(*) AS n FROM lake.forms.$t GROUP BY dt ORDER BY n DESC, dt",
           s"SELECT dt, count(*) AS n FROM lake.forms.$t WHERE id >= 0 GROUP BY dt ORDER BY n DESC, dt",
           ordered = true

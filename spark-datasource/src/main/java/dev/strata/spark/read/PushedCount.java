@@ -9,9 +9,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * {@code count(*)}, optionally grouped by partition columns, answered on the driver without
- * reading: a row per group (one without grouping), no Spark job (the operators above it are
- * evaluated on the driver too, by the catalyst rules' driver strategy).
+ * {@code count(*)}, optionally grouped by partition columns (or only their distinct values),
+ * answered on the driver without reading: a row per group (one without grouping), no Spark job (the
+ * operators above it are evaluated on the driver too, by the catalyst rules' driver strategy).
  */
 public final class PushedCount implements LocalScan {
 
@@ -71,7 +71,7 @@ public final class PushedCount implements LocalScan {
         if (textMatch != null) {
             sb.append("PushedTextMatch: ").append(textMatch.describe()).append(", ");
         }
-        sb.append("PushedAggregates: [COUNT(*)]");
+        sb.append("PushedAggregates: [").append(counts > 0 ? "COUNT(*)" : "").append("]");
         if (groupBy.length > 0) {
             sb.append(", PushedGroupBy: [");
             for (int i = 0; i < groupBy.length; i++) {

@@ -53,10 +53,10 @@ public final class StrataScanBuilder
     /** Row counts by the grouping asked for (partition column indexes); null values: unknown. */
     private final Map<String, List<PushedCount.Group>> knownCounts = new HashMap<>();
 
-    /** The number of {@code count(*)} pushed, 0 when none. */
+    /** The number of {@code count(*)} pushed. */
     private int pushedCounts;
 
-    /** The partition columns (indexes) a pushed count groups by. */
+    /** The partition columns (indexes) a pushed aggregation groups by; null when none pushed. */
     private int[] pushedGroupBy;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
@@ -122,15 +122,17 @@ public final class StrataScanBuilder
     /**
      * Only {@code count(*)} the driver knows without reading: an exact text match the indexes
      * answer for every row, or a scan filtered at most by partition whose every split has a known
-     * merged row count, grouped by nothing or (without a text match) by partition columns. Anything
-     * else is aggregated by Spark.
+     * merged row count, grouped by nothing or (without a text match) by partition columns, which
+     * also answers {@code SELECT DISTINCT} of partition columns. Anything else is aggregated by
+     * Spark.
      */
     @Override
     public boolean supportCompletePushDown(Aggregation aggregation) {
         if ((textMatch != null && !textMatch.exact())
                 || prunedOnly
                 || !mapPushdown.isEmpty()
-                || aggregation.aggregateExpressions().length == 0) {
+                || (aggregation.aggregateExpressions().length == 0
+                        && aggregation.groupByExpressions().length == 0)) {
             return false;
         }
         for (AggregateFunc f : aggregation.aggregateExpressions()) {
@@ -197,7 +199,7 @@ public final class StrataScanBuilder
 
     @Override
     public Scan build() {
-        if (pushedCounts > 0) {
+        if (pushedGroupBy != null) {
             StructType partitions = SparkTypes.toSpark(table.schema().logicalPartitionType());
             StructField[] groupBy = new StructField[pushedGroupBy.length];
             for (int i = 0; i < groupBy.length; i++) {
