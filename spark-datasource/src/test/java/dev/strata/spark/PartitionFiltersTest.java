@@ -63,6 +63,25 @@ class PartitionFiltersTest extends StrataSparkTestBase {
         assertThat(hasFilter(mixed)).as(mixed).isTrue();
     }
 
+    @Test
+    void aggregatesOfNullPartitionsAnswerOnTheDriverAsSparkDoes() {
+        for (String query :
+                List.of(
+                        "SELECT max(dt), min(dt), max(h), min(h), count(*) FROM {t}",
+                        "SELECT dt, h, count(*) FROM {t} GROUP BY dt, h ORDER BY dt, h",
+                        "SELECT h, max(dt), min(dt) FROM {t} WHERE dt IS NOT NULL GROUP BY h"
+                                + " ORDER BY h",
+                        "SELECT DISTINCT h FROM {t} ORDER BY h")) {
+            String onStrata = query.replace("{t}", "lake.pf.app");
+            assertThat(sql(onStrata))
+                    .as(onStrata)
+                    .containsExactlyElementsOf(sql(query.replace("{t}", "pf_oracle")));
+            assertThat(df(onStrata).queryExecution().executedPlan().toString())
+                    .as(onStrata)
+                    .doesNotContain("BatchScan");
+        }
+    }
+
     private boolean hasFilter(String query) {
         return df(query)
                 .queryExecution()

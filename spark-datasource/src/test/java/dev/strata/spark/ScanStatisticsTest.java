@@ -271,7 +271,11 @@ class ScanStatisticsTest extends StrataSparkTestBase {
                         "SELECT h, count(*), count(1) FROM %s GROUP BY h ORDER BY h",
                         "SELECT dt, count(*) FROM %s WHERE h = 1 GROUP BY dt ORDER BY dt",
                         "SELECT DISTINCT dt, h FROM %s ORDER BY dt, h",
-                        "SELECT h FROM %s WHERE dt = 'b' GROUP BY h ORDER BY h")) {
+                        "SELECT h FROM %s WHERE dt = 'b' GROUP BY h ORDER BY h",
+                        "SELECT max(dt), min(dt), max(h), min(h), count(*) FROM %s",
+                        "SELECT max(h), min(h) FROM %s WHERE dt = 'b' AND h <> 2",
+                        "SELECT max(h) FROM %s WHERE dt = 'zz'",
+                        "SELECT dt, max(h), count(*), min(h) FROM %s GROUP BY dt ORDER BY dt")) {
             List<String> expected = new ArrayList<>();
             for (Row row : sql(query, "st_gone")) {
                 expected.add(row.toString());

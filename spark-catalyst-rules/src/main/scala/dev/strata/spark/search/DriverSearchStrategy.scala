@@ -2,7 +2,7 @@ package dev.strata.spark.search
 
 import dev.strata.spark.local.DriverRows
 import dev.strata.spark.lookup.KeyLookupStrategy
-import dev.strata.spark.read.{NarrowableScan, PushedCount}
+import dev.strata.spark.read.{NarrowableScan, PushedAggregate}
 
 import scala.jdk.CollectionConverters._
 import scala.jdk.OptionConverters._
@@ -47,10 +47,10 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
 import org.apache.spark.sql.types._
 
 /** Plans a driver-side `full_text_search` (a [[LocalScan]]), key lookup ([[KeyLookupStrategy]]) or
-  * count answered while planning ([[PushedCount]]) with the deterministic `Project`, `Filter`,
-  * `Sort`, `Limit` and `Offset` above it as one local relation evaluated while planning, with
-  * Spark's own expressions, so that part runs no Spark job. Whatever cannot be evaluated here or
-  * fails (an ANSI error) is left to Spark, which raises the error as usual. A planner strategy
+  * aggregate answered while planning ([[PushedAggregate]]) with the deterministic `Project`,
+  * `Filter`, `Sort`, `Limit` and `Offset` above it as one local relation evaluated while planning,
+  * with Spark's own expressions, so that part runs no Spark job. Whatever cannot be evaluated here
+  * or fails (an ANSI error) is left to Spark, which raises the error as usual. A planner strategy
   * because the search's scan only exists after V2 scan push-down, which runs after every optimizer
   * rule an extension can inject.
   */
@@ -292,7 +292,7 @@ object DriverSearchStrategy extends SparkStrategy {
     case scan: DataSourceV2ScanRelation if isDriverSearch(scan) =>
       Some(scan.scan.asInstanceOf[LocalScan].rows().toSeq)
     // a count answered while planning: its one row (Spark would run a job for a Project over it)
-    case scan: DataSourceV2ScanRelation if scan.scan.isInstanceOf[PushedCount] =>
+    case scan: DataSourceV2ScanRelation if scan.scan.isInstanceOf[PushedAggregate] =>
       Some(scan.scan.asInstanceOf[LocalScan].rows().toSeq)
     // a filter fixing a table's key column, read by key (the sort or limit above it stays here)
     case KeyLookupStrategy.Answered(rows) => Some(rows)

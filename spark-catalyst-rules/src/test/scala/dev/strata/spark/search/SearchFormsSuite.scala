@@ -233,6 +233,11 @@ class SearchFormsSuite extends AnyFunSuite with BeforeAndAfterAll {
           ordered = true
         ),
         Form(
+          s"SELECT max(dt) AS latest, count(*) FROM lake.forms.$t",
+          s"SELECT max(dt) AS latest, count(*) FROM lake.forms.$t WHERE id >= 0",
+          ordered = true
+        ),
+        Form(
           s"SELECT DISTINCT dt FROM lake.forms.$t ORDER BY dt DESC",
           s"SELECT DISTINCT dt FROM lake.forms.$t WHERE id >= 0 ORDER BY dt DESC",
           ordered = true

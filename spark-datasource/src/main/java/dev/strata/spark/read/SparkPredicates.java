@@ -210,7 +210,8 @@ public final class SparkPredicates {
         return references;
     }
 
-    private static boolean exactPartitionType(DataTypeRoot root) {
+    /** Partition column types whose values Paimon and Spark compare alike. */
+    static boolean exactPartitionType(DataTypeRoot root) {
         switch (root) {
             case VARCHAR:
             case BOOLEAN:

@@ -33,7 +33,6 @@ import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.metric.CustomMetric;
@@ -380,33 +379,29 @@ final class StrataScan
     }
 
     /**
-     * Per combination of values of the partition columns {@code groupBy} (indexes into the
-     * partition type) that some live row has, its row count, when Paimon knows every split's merged
+     * Each partition that has live rows, with its row count, when Paimon knows every split's merged
      * count; else null. Same validity as {@link #knownRowCount}.
      */
-    List<PushedCount.Group> knownRowCounts(int[] groupBy) {
+    List<PushedAggregate.Partition> knownPartitions() {
         PaimonToSpark partitions = PaimonToSpark.forRowType(table.schema().logicalPartitionType());
-        Map<List<Object>, Long> counts = new LinkedHashMap<>();
+        Map<org.apache.paimon.data.BinaryRow, Long> counts = new LinkedHashMap<>();
         for (Split split : splits()) {
             OptionalLong n = split.mergedRowCount();
             if (n.isEmpty() || !(split instanceof DataSplit)) {
                 return null;
             }
-            GenericInternalRow partition = partitions.convert(((DataSplit) split).partition());
-            List<Object> group = new ArrayList<>(groupBy.length);
-            for (int i : groupBy) {
-                group.add(partition.genericGet(i));
-            }
-            counts.merge(group, n.getAsLong(), Long::sum);
+            counts.merge(((DataSplit) split).partition(), n.getAsLong(), Long::sum);
         }
-        List<PushedCount.Group> groups = new ArrayList<>();
+        List<PushedAggregate.Partition> live = new ArrayList<>();
         counts.forEach(
-                (group, n) -> {
-                    if (n > 0) { // a partition whose rows are all deleted is no group
-                        groups.add(new PushedCount.Group(group.toArray(), n));
+                (partition, n) -> {
+                    if (n > 0) { // a partition whose rows are all deleted has none to aggregate
+                        live.add(
+                                new PushedAggregate.Partition(
+                                        partitions.convert(partition).values(), n));
                     }
                 });
-        return groups;
+        return live;
     }
 
     private record ScanStatistics(OptionalLong sizeInBytes, OptionalLong numRows)

@@ -3,17 +3,12 @@ package dev.strata.spark.read;
 import dev.strata.spark.data.SparkTypes;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.RowType;
-import org.apache.spark.sql.connector.expressions.NamedReference;
-import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
-import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownAggregates;
@@ -50,14 +45,13 @@ public final class StrataScanBuilder
     private final MapPushdown mapPushdown;
     private TextMatchPushdown textMatch;
 
-    /** Row counts by the grouping asked for (partition column indexes); null values: unknown. */
-    private final Map<String, List<PushedCount.Group>> knownCounts = new HashMap<>();
+    /** Decided once: an exact text match's count; empty when unknown. */
+    private Optional<Long> textMatchCount;
 
-    /** The number of {@code count(*)} pushed. */
-    private int pushedCounts;
+    /** Decided once: the partitions with live rows and their counts; empty when unknown. */
+    private Optional<List<PushedAggregate.Partition>> partitions;
 
-    /** The partition columns (indexes) a pushed aggregation groups by; null when none pushed. */
-    private int[] pushedGroupBy;
+    private PushedAggregate pushedAggregate;
 
     public StrataScanBuilder(String tableName, FileStoreTable table, StructType schema) {
         this(tableName, table, schema, MapPushdown.none());
@@ -120,93 +114,69 @@ public final class StrataScanBuilder
     }
 
     /**
-     * Only {@code count(*)} the driver knows without reading: an exact text match the indexes
-     * answer for every row, or a scan filtered at most by partition whose every split has a known
-     * merged row count, grouped by nothing or (without a text match) by partition columns, which
-     * also answers {@code SELECT DISTINCT} of partition columns. Anything else is aggregated by
-     * Spark.
+     * Only aggregates the driver knows without reading. An exact text match's {@code count(*)},
+     * which the indexes answer for every row; or, over a scan filtered at most by partition whose
+     * every split has a known merged row count, {@code count(*)} and {@code min} / {@code max} of
+     * partition columns, grouped by nothing or by partition columns ({@link PushedAggregate}).
+     * Anything else is aggregated by Spark.
      */
     @Override
     public boolean supportCompletePushDown(Aggregation aggregation) {
+        return aggregate(aggregation) != null;
+    }
+
+    @Override
+    public boolean pushAggregation(Aggregation aggregation) {
+        pushedAggregate = aggregate(aggregation);
+        return pushedAggregate != null;
+    }
+
+    /** {@code aggregation} answered, or null when the driver cannot answer it without reading. */
+    private PushedAggregate aggregate(Aggregation aggregation) {
         if ((textMatch != null && !textMatch.exact())
                 || prunedOnly
                 || !mapPushdown.isEmpty()
                 || (aggregation.aggregateExpressions().length == 0
                         && aggregation.groupByExpressions().length == 0)) {
-            return false;
+            return null;
         }
-        for (AggregateFunc f : aggregation.aggregateExpressions()) {
-            if (!(f instanceof CountStar)) {
-                return false;
+        RowType partitionType = table.schema().logicalPartitionType();
+        int[] columns = PushedAggregate.columns(aggregation, table.partitionKeys(), partitionType);
+        if (columns == null) {
+            return null;
+        }
+        StrataScan scan = scan(new int[0], KeyColumns.none(table.rowType().project(new int[0])));
+        if (textMatch != null) {
+            if (Arrays.stream(columns).anyMatch(c -> c >= 0)) {
+                return null; // the archives count matches, not partitions
             }
-        }
-        int[] groupBy = partitionColumns(aggregation.groupByExpressions());
-        return groupBy != null
-                && (groupBy.length == 0 || textMatch == null)
-                && known(groupBy) != null;
-    }
-
-    @Override
-    public boolean pushAggregation(Aggregation aggregation) {
-        if (!supportCompletePushDown(aggregation)) {
-            return false;
-        }
-        pushedCounts = aggregation.aggregateExpressions().length;
-        pushedGroupBy = partitionColumns(aggregation.groupByExpressions());
-        return true;
-    }
-
-    /** Each expression's index among the partition columns, or null if one is not such a column. */
-    private int[] partitionColumns(
-            org.apache.spark.sql.connector.expressions.Expression[] expressions) {
-        int[] indexes = new int[expressions.length];
-        for (int i = 0; i < expressions.length; i++) {
-            if (!(expressions[i] instanceof NamedReference)
-                    || ((NamedReference) expressions[i]).fieldNames().length != 1) {
-                return null;
+            if (textMatchCount == null) {
+                textMatchCount =
+                        Optional.ofNullable(((StrataBatch) scan.toBatch()).exactTextMatchCount());
             }
-            indexes[i] =
-                    table.partitionKeys()
-                            .indexOf(((NamedReference) expressions[i]).fieldNames()[0]);
-            if (indexes[i] < 0) {
-                return null;
-            }
+            return textMatchCount
+                    .map(n -> PushedAggregate.count(tableName, textMatch, aggregation, n))
+                    .orElse(null);
         }
-        return indexes;
-    }
-
-    /** The groups' counts, or null when the driver does not know them without reading. */
-    private List<PushedCount.Group> known(int[] groupBy) {
-        String key = Arrays.toString(groupBy);
-        if (!knownCounts.containsKey(key)) {
-            StrataScan scan =
-                    scan(new int[0], KeyColumns.none(table.rowType().project(new int[0])));
-            List<PushedCount.Group> groups;
-            if (groupBy.length > 0) {
-                groups = scan.knownRowCounts(groupBy);
-            } else {
-                Long count =
-                        textMatch == null
-                                ? scan.knownRowCount()
-                                : ((StrataBatch) scan.toBatch()).exactTextMatchCount();
-                groups =
-                        count == null ? null : List.of(new PushedCount.Group(new Object[0], count));
-            }
-            knownCounts.put(key, groups);
+        if (partitions == null) {
+            partitions = Optional.ofNullable(scan.knownPartitions());
         }
-        return knownCounts.get(key);
+        return partitions
+                .map(
+                        live ->
+                                PushedAggregate.of(
+                                        tableName,
+                                        aggregation,
+                                        columns,
+                                        SparkTypes.toSpark(partitionType),
+                                        live))
+                .orElse(null);
     }
 
     @Override
     public Scan build() {
-        if (pushedGroupBy != null) {
-            StructType partitions = SparkTypes.toSpark(table.schema().logicalPartitionType());
-            StructField[] groupBy = new StructField[pushedGroupBy.length];
-            for (int i = 0; i < groupBy.length; i++) {
-                groupBy[i] = partitions.fields()[pushedGroupBy[i]];
-            }
-            return new PushedCount(
-                    tableName, textMatch, groupBy, pushedCounts, known(pushedGroupBy));
+        if (pushedAggregate != null) {
+            return pushedAggregate;
         }
         RowType rowType = table.rowType();
         // Table columns first (returned as read), then key columns and the maps they need.
