@@ -46,13 +46,14 @@ import org.apache.spark.sql.execution.{LocalTableScanExec, SparkPlan, SparkStrat
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation
 import org.apache.spark.sql.types._
 
-/** Plans a driver-side `full_text_search` (a [[LocalScan]]), key lookup ([[KeyLookupStrategy]]) or
-  * aggregate answered while planning ([[PushedAggregate]]) with the deterministic `Project`,
-  * `Filter`, `Sort`, `Limit` and `Offset` above it as one local relation evaluated while planning,
-  * with Spark's own expressions, so that part runs no Spark job. Whatever cannot be evaluated here
-  * or fails (an ANSI error) is left to Spark, which raises the error as usual. A planner strategy
-  * because the search's scan only exists after V2 scan push-down, which runs after every optimizer
-  * rule an extension can inject.
+/** Plans a driver-side `full_text_search` (a [[LocalScan]]), key lookup ([[KeyLookupStrategy]]),
+  * aggregate answered while planning ([[PushedAggregate]]) or `LIMIT` over a table's scan (its
+  * first rows, [[NarrowableScan.firstRows]]) with the deterministic `Project`, `Filter`, `Sort`,
+  * `Limit` and `Offset` above it as one local relation evaluated while planning, with Spark's own
+  * expressions, so that part runs no Spark job. Whatever cannot be evaluated here or fails (an ANSI
+  * error) is left to Spark, which raises the error as usual. A planner strategy because the
+  * search's scan only exists after V2 scan push-down, which runs after every optimizer rule an
+  * extension can inject.
   */
 object DriverSearchStrategy extends SparkStrategy {
 
@@ -327,6 +328,10 @@ object DriverSearchStrategy extends SparkStrategy {
     case Aggregate(grouping, aggregates, child, _)
         if grouping.isEmpty && aggregates.nonEmpty && aggregates.forall(rowCount) =>
       evaluate(child).map(rows => Seq(InternalRow.fromSeq(aggregates.map(_ => rows.size.toLong))))
+    // a LIMIT over a table's pruned and projected scan: its first rows, read on the driver
+    case GlobalLimit(IntegerLiteral(n), child @ LocalLimit(IntegerLiteral(m), scan)) =>
+      (if (n <= m && n <= MaxLookedUpRows) firstRows(scan, n) else None)
+        .orElse(evaluate(child).map(_.take(n)))
     case GlobalLimit(IntegerLiteral(n), child) => evaluate(child).map(_.take(n))
     case LocalLimit(IntegerLiteral(n), child)  => evaluate(child).map(_.take(n))
     case Offset(IntegerLiteral(n), child)      => evaluate(child).map(_.drop(n))
@@ -337,6 +342,19 @@ object DriverSearchStrategy extends SparkStrategy {
       joinBack(j).flatMap {
         case l: LocalRelation => Some(l.data) // no search row joins
         case p                => evaluate(p)
+      }
+    case _ => None
+  }
+
+  /** Up to `n` rows of a table's scan under evaluable projections; `None` if it does more. */
+  private def firstRows(plan: LogicalPlan, n: Int): Option[Seq[InternalRow]] = plan match {
+    case Project(list, child) if list.forall(evaluable) =>
+      firstRows(child, n).flatMap(DriverRows.project(_, list, child.output))
+    case SubqueryAlias(_, child) => firstRows(child, n)
+    case scan: DataSourceV2ScanRelation =>
+      scan.scan match {
+        case s: NarrowableScan => s.firstRows(n).toScala.map(_.toSeq)
+        case _                 => None
       }
     case _ => None
   }

@@ -233,4 +233,42 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
       rows("SELECT * FROM lake.kl.partial WHERE id IN (3, 4)") == Seq("[3,3,b3]", "[4,4,null]")
     )
   }
+
+  test("a LIMIT over a table's scan returns live rows read on the driver, as many as asked") {
+    spark.sql(
+      "CREATE TABLE lake.kl.limited (id BIGINT NOT NULL, v INT) TBLPROPERTIES " +
+        "('primary-key'='id', 'bucket'='2')"
+    )
+    spark.sql("INSERT INTO lake.kl.limited SELECT id, 1 FROM range(0, 400)")
+    spark.sql("INSERT INTO lake.kl.limited SELECT id, 2 FROM range(0, 400) WHERE id % 2 = 0")
+    spark.sql("DELETE FROM lake.kl.limited WHERE id < 300")
+    spark.sql("CREATE TABLE oracle_limited USING parquet AS SELECT * FROM lake.kl.limited")
+    Seq(
+      ("SELECT * FROM {t} LIMIT 7", "lake.kl.t", "oracle", 7),
+      ("SELECT id, name FROM {t} WHERE dt = 'd1' LIMIT 5", "lake.kl.t", "oracle", 5),
+      ("SELECT upper(name) AS u, id FROM {t} LIMIT 3", "lake.kl.one", "oracle_one", 3),
+      // deleted and upserted keys in unmerged files: only live rows, merged
+      ("SELECT * FROM {t} LIMIT 150", "lake.kl.limited", "oracle_limited", 100)
+    ).foreach { case (q, table, oracle, expected) =>
+      val df = spark.sql(q.replace("{t}", table))
+      val got = df.collect().map(_.toString).toSeq
+      val all = spark.sql(q.replace("{t}", oracle).replaceAll(" LIMIT [0-9]+", "")).collect()
+      assert(got.size == expected && got.distinct.size == got.size, s"$q: $got")
+      assert(got.toSet.subsetOf(all.map(_.toString).toSet), s"$q: $got")
+      assert(df.queryExecution.executedPlan.isInstanceOf[LocalTableScanExec], q)
+    }
+    // a filter Paimon only prunes by, or more rows than the driver reads: Spark's limit
+    Seq(
+      "SELECT * FROM lake.kl.t WHERE v > 10 LIMIT 5" -> 5,
+      // (the time travel test deleted id 1234 after the oracle was written)
+      "SELECT * FROM lake.kl.t LIMIT 20000" -> spark
+        .table("oracle")
+        .where("id <> 1234")
+        .count()
+        .toInt
+    ).foreach { case (q, n) =>
+      assert(spark.sql(q).collect().length == n, q)
+      assert(plan(q).contains("BatchScan"), q)
+    }
+  }
 }

@@ -23,4 +23,10 @@ public interface NarrowableScan extends Scan {
      * out: the caller keeps filtering by {@code column IN values}.
      */
     Optional<InternalRow[]> lookUp(String column, List<Object> values, int maxRows);
+
+    /**
+     * Up to {@code n} rows of this scan (any of them, as for a {@code LIMIT} without order), read
+     * on the driver; empty when the scan does more than prune and project.
+     */
+    Optional<InternalRow[]> firstRows(int n);
 }

@@ -11,6 +11,8 @@ import dev.strata.spark.data.SparkTypes;
 import dev.strata.spark.functions.BucketTransformFunction;
 import dev.strata.spark.metrics.ShreddedScanMetrics;
 import dev.strata.spark.metrics.TextMatchMetrics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -26,6 +28,7 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.partition.PartitionPredicate;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
@@ -243,6 +246,40 @@ final class StrataScan
                 plain.columns(),
                 () -> readers().get(SplitReadMode.PLAIN).newRead(),
                 maxRows);
+    }
+
+    @Override
+    public Optional<org.apache.spark.sql.catalyst.InternalRow[]> firstRows(int n) {
+        if (!mapPushdown.isEmpty() || textMatch != null) {
+            return Optional.empty();
+        }
+        PaimonToSpark converter = PaimonToSpark.forRowType(readType);
+        List<org.apache.spark.sql.catalyst.InternalRow> rows = new ArrayList<>(Math.min(n, 1024));
+        // splits in planning order; Paimon's reader streams, so a split is read only as far as
+        // the rows still wanted (a merging split merges only that far)
+        for (Split split : splits()) {
+            if (rows.size() >= n) {
+                break;
+            }
+            try (RecordReader<org.apache.paimon.data.InternalRow> reader =
+                    readers().get(SplitReadMode.PLAIN).newRead().createReader(split)) {
+                RecordReader.RecordIterator<org.apache.paimon.data.InternalRow> batch;
+                while (rows.size() < n && (batch = reader.readBatch()) != null) {
+                    try {
+                        org.apache.paimon.data.InternalRow row;
+                        while (rows.size() < n && (row = batch.next()) != null) {
+                            rows.add(converter.convert(row));
+                        }
+                    } finally {
+                        batch.releaseBatch();
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new UncheckedIOException(
+                        SplitFailures.explain(tableName, table.fileIO(), split, e));
+            }
+        }
+        return Optional.of(rows.toArray(new org.apache.spark.sql.catalyst.InternalRow[0]));
     }
 
     /**
