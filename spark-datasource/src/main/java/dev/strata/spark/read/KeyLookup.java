@@ -18,7 +18,6 @@ import java.util.function.Supplier;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.io.DataFileMeta;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
@@ -198,25 +197,21 @@ final class KeyLookup {
                 org.apache.paimon.data.InternalRow.createFieldGetter(
                         readType.getTypeAt(keyAt), keyAt);
         List<InternalRow> rows = new ArrayList<>();
-        try (RecordReader<org.apache.paimon.data.InternalRow> reader = read.createReader(split)) {
-            RecordReader.RecordIterator<org.apache.paimon.data.InternalRow> batch;
-            while ((batch = reader.readBatch()) != null) {
-                try {
-                    org.apache.paimon.data.InternalRow row;
-                    while ((row = batch.next()) != null) {
-                        if (keys.contains(key.getFieldOrNull(row))) {
-                            if (rows.size() == maxRows) {
-                                return null;
-                            }
-                            rows.add(converter.convert(row));
+        boolean[] tooMany = {false};
+        SplitRows.read(
+                read,
+                split,
+                row -> {
+                    if (keys.contains(key.getFieldOrNull(row))) {
+                        if (rows.size() == maxRows) {
+                            tooMany[0] = true;
+                            return false;
                         }
+                        rows.add(converter.convert(row));
                     }
-                } finally {
-                    batch.releaseBatch();
-                }
-            }
-        }
-        return rows;
+                    return true;
+                });
+        return tooMany[0] ? null : rows;
     }
 
     /**

@@ -28,7 +28,6 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.partition.PartitionPredicate;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.BucketSpec;
 import org.apache.paimon.table.FileStoreTable;
@@ -255,25 +254,20 @@ final class StrataScan
         }
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         List<org.apache.spark.sql.catalyst.InternalRow> rows = new ArrayList<>(Math.min(n, 1024));
-        // splits in planning order; Paimon's reader streams, so a split is read only as far as
-        // the rows still wanted (a merging split merges only that far)
+        // splits in planning order, each only as far as the rows still wanted (a merging split
+        // merges only that far)
         for (Split split : splits()) {
             if (rows.size() >= n) {
                 break;
             }
-            try (RecordReader<org.apache.paimon.data.InternalRow> reader =
-                    readers().get(SplitReadMode.PLAIN).newRead().createReader(split)) {
-                RecordReader.RecordIterator<org.apache.paimon.data.InternalRow> batch;
-                while (rows.size() < n && (batch = reader.readBatch()) != null) {
-                    try {
-                        org.apache.paimon.data.InternalRow row;
-                        while (rows.size() < n && (row = batch.next()) != null) {
+            try {
+                SplitRows.read(
+                        readers().get(SplitReadMode.PLAIN).newRead(),
+                        split,
+                        row -> {
                             rows.add(converter.convert(row));
-                        }
-                    } finally {
-                        batch.releaseBatch();
-                    }
-                }
+                            return rows.size() < n;
+                        });
             } catch (IOException | RuntimeException e) {
                 throw new UncheckedIOException(
                         SplitFailures.explain(tableName, table.fileIO(), split, e));
