@@ -175,6 +175,8 @@ class DamagedPagesSuite extends PushdownSuiteBase {
     flipInDataPage(file, "id")
     assertDamageReported("SELECT sum(id) FROM lake.dmg.plain", file, "id")
     assertDamageReported("SELECT sum(id) FROM lake.dmg.plain WHERE v >= 0", file, "id")
+    // a LIMIT read on the driver, as far as the damaged page
+    assertDamageReported("SELECT * FROM lake.dmg.plain LIMIT 10000", file, "id")
   }
 
   test("a damaged page of a primary-key table's file fails the merged read and compaction") {
@@ -188,6 +190,7 @@ class DamagedPagesSuite extends PushdownSuiteBase {
     flipInDataPage(file, "v")
     assertDamageReported("SELECT sum(v) FROM lake.dmg.pk", file, "v")
     assertDamageReported("SELECT * FROM lake.dmg.pk WHERE id = 5", file, "v")
+    assertDamageReported("SELECT * FROM lake.dmg.pk LIMIT 10000", file, "v")
     // A compaction merging the damaged file with a newer one reads the page in Paimon's merge
     // reader, which reports only a decoding error: the diagnosis must find the page and name it.
     sql("INSERT INTO lake.dmg.pk VALUES (5L, 0L)")
