@@ -60,9 +60,10 @@ final class KeyLookup {
      * predicates) whose {@code column} is in {@code values}, with {@code columns}; empty when
      * {@code column} does not lead the files' sort order, a column is not a table column
      * (metadata), there are more than {@link #MAX_FILES} files, or more than {@code maxRows} rows
-     * match. Splits that need merging are read through {@code reads} (Paimon's merge, as a task
-     * would), unless their files exceed {@link #MAX_MERGED_BYTES} or {@code column} is not among
-     * {@code columns}; otherwise every file must be readable by position.
+     * match. Files are read by position when every split is raw-convertible and every file is
+     * Parquet readable by position; otherwise through {@code reads} (Paimon's read, merging, as a
+     * task would), unless the files exceed {@link #MAX_MERGED_BYTES} or {@code column} is not among
+     * {@code columns}.
      */
     static Optional<InternalRow[]> rows(
             String tableName,
@@ -112,16 +113,17 @@ final class KeyLookup {
                 }
             }
         }
-        if (merging
-                ? bytes > MAX_MERGED_BYTES || !columns.contains(column)
-                : !positional(table, splits, keyType, readType)) {
+        // Files that need merging, or that are not Parquet readable by position (ORC, say), are
+        // read as a task reads them, when small.
+        boolean byPosition = !merging && positional(table, splits, keyType, readType);
+        if (!byPosition && (bytes > MAX_MERGED_BYTES || !columns.contains(column))) {
             return Optional.empty();
         }
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         Buckets buckets = Buckets.of(table, column, keyType);
         List<DataSplit> dataSplits = new ArrayList<>();
         splits.forEach(s -> dataSplits.add((DataSplit) s));
-        boolean merged = merging;
+        boolean merged = !byPosition;
         try {
             List<List<InternalRow>> found =
                     ParallelBuckets.map(
