@@ -3,6 +3,7 @@ package dev.strata.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.strata.testing.TestSeeds;
+import dev.strata.testing.rows.RandomFilters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -110,9 +111,10 @@ class PartitionFiltersTest extends StrataSparkTestBase {
                                 "dt > 'a' AND NOT (h < 1)"));
         String seedName = RandomShare.seedName("PartitionFiltersTest");
         long seed = TestSeeds.seed(seedName);
-        Random random = new Random(seed);
+        RandomFilters randomFilters =
+                new RandomFilters(new Random(seed), PartitionFiltersTest::partitionLeaf);
         for (int i = 0; i < RandomShare.of(16); i++) {
-            filters.add(randomFilter(random, 2));
+            filters.add(randomFilters.next(2));
         }
         // One statement per table and question: each filter is its own scan (pushed down alone),
         // without a statement's planning for each.
@@ -150,25 +152,8 @@ class PartitionFiltersTest extends StrataSparkTestBase {
         return rows.stream().filter(r -> r.getInt(0) == f).collect(Collectors.toList());
     }
 
-    private static String randomFilter(Random random, int depth) {
-        if (depth > 0 && random.nextInt(3) > 0) {
-            switch (random.nextInt(3)) {
-                case 0:
-                    return "("
-                            + randomFilter(random, depth - 1)
-                            + " AND "
-                            + randomFilter(random, depth - 1)
-                            + ")";
-                case 1:
-                    return "("
-                            + randomFilter(random, depth - 1)
-                            + " OR "
-                            + randomFilter(random, depth - 1)
-                            + ")";
-                default:
-                    return "NOT (" + randomFilter(random, depth - 1) + ")";
-            }
-        }
+    /** A comparison on one partition column, NULL literals included. */
+    private static String partitionLeaf(Random random) {
         String[] ops = {"=", "<>", "<", ">=", "<=>"};
         String op = ops[random.nextInt(ops.length)];
         String[] words = {"'a'", "'b'", "'ab'", "''", "'n'", "NULL"};

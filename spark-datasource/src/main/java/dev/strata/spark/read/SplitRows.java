@@ -3,9 +3,9 @@ package dev.strata.spark.read;
 import java.io.IOException;
 import java.util.function.Predicate;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.TableRead;
+import org.apache.paimon.utils.CloseableIterator;
 
 /** A split read on the driver by Paimon's own read, the one a Spark task would open. */
 final class SplitRows {
@@ -17,20 +17,12 @@ final class SplitRows {
      * during its call. The reader streams, so the split is read only as far as visited.
      */
     static void read(TableRead read, Split split, Predicate<InternalRow> visit) throws IOException {
-        try (RecordReader<InternalRow> reader = read.createReader(split)) {
-            RecordReader.RecordIterator<InternalRow> batch;
-            while ((batch = reader.readBatch()) != null) {
-                try {
-                    InternalRow row;
-                    while ((row = batch.next()) != null) {
-                        if (!visit.test(row)) {
-                            return;
-                        }
-                    }
-                } finally {
-                    batch.releaseBatch();
-                }
-            }
+        try (CloseableIterator<InternalRow> rows = read.createReader(split).toCloseableIterator()) {
+            while (rows.hasNext() && visit.test(rows.next())) {}
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) { // closing
+            throw new IOException(e);
         }
     }
 }

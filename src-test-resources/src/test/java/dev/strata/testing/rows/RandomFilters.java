@@ -1,6 +1,7 @@
 package dev.strata.testing.rows;
 
 import java.util.Random;
+import java.util.function.Function;
 
 /**
  * Random SQL filters over the columns of {@link TypedRowGenerator}: comparisons on every atomic
@@ -13,9 +14,17 @@ public final class RandomFilters {
     private static final String[] OPS = {"=", "<>", "<", "<=", ">", ">=", "<=>"};
 
     private final Random random;
+    private final Function<Random, String> leaves;
 
     public RandomFilters(Random random) {
         this.random = random;
+        this.leaves = r -> leaf();
+    }
+
+    /** AND/OR/NOT trees over the comparisons {@code leaves} draws (other tables' columns). */
+    public RandomFilters(Random random, Function<Random, String> leaves) {
+        this.random = random;
+        this.leaves = leaves;
     }
 
     /** A filter of at most {@code depth} levels of AND/OR/NOT. */
@@ -30,7 +39,7 @@ public final class RandomFilters {
                     return "NOT (" + next(depth - 1) + ")";
             }
         }
-        return leaf();
+        return leaves.apply(random);
     }
 
     private String leaf() {
