@@ -1,6 +1,7 @@
 package dev.strata.index;
 
 import dev.strata.shredding.cache.BoundedCache;
+import dev.strata.shredding.io.BufferedReads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -256,6 +257,7 @@ public final class DataFileRows {
                 FileFormat.fromIdentifier(file.fileFormat(), new Options(table.options()))
                         .createReaderFactory(type, type, filters);
         return formats.createReader(
-                new FormatReaderContext(table.fileIO(), path, file.fileSize(), selection));
+                new FormatReaderContext(
+                        BufferedReads.of(table.fileIO()), path, file.fileSize(), selection));
     }
 }

@@ -1,6 +1,7 @@
 package dev.strata.shredding.format;
 
 import dev.strata.shredding.ShreddingOptions;
+import dev.strata.shredding.io.BufferedReads;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ParquetSchemas;
 import dev.strata.shredding.parquet.ShreddedFooters;
@@ -12,6 +13,7 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.format.FileFormatFactory;
+import org.apache.paimon.format.FormatReaderContext;
 import org.apache.paimon.format.FormatReaderFactory;
 import org.apache.paimon.format.FormatWriterFactory;
 import org.apache.paimon.format.SimpleStatsExtractor;
@@ -65,7 +67,7 @@ final class StrataParquetFileFormat extends FileFormat {
     public FormatReaderFactory createReaderFactory(
             RowType dataSchemaRowType, RowType projectedRowType, List<Predicate> filters) {
         FormatReaderFactory plain =
-                paimon.createReaderFactory(dataSchemaRowType, projectedRowType, filters);
+                buffered(paimon.createReaderFactory(dataSchemaRowType, projectedRowType, filters));
         if (!mayReadShredded(projectedRowType)) {
             return plain;
         }
@@ -87,6 +89,30 @@ final class StrataParquetFileFormat extends FileFormat {
                         : plain.createReader(context, offset, length);
             }
         };
+    }
+
+    /** {@code factory} opening each file through {@link BufferedReads}. */
+    private static FormatReaderFactory buffered(FormatReaderFactory factory) {
+        return new FormatReaderFactory() {
+            @Override
+            public FileRecordReader<InternalRow> createReader(Context context) throws IOException {
+                return factory.createReader(buffered(context));
+            }
+
+            @Override
+            public FileRecordReader<InternalRow> createReader(
+                    Context context, long offset, long length) throws IOException {
+                return factory.createReader(buffered(context), offset, length);
+            }
+        };
+    }
+
+    private static FormatReaderFactory.Context buffered(FormatReaderFactory.Context context) {
+        return new FormatReaderContext(
+                BufferedReads.of(context.fileIO()),
+                context.filePath(),
+                context.fileSize(),
+                context.selection());
     }
 
     /** Whether the file stores a shredded column (its footer is then kept in Strata's cache). */

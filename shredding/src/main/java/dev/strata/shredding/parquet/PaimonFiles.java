@@ -1,5 +1,6 @@
 package dev.strata.shredding.parquet;
 
+import dev.strata.shredding.io.BufferedReads;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.CoreOptions;
@@ -125,7 +126,7 @@ public final class PaimonFiles {
 
             @Override
             public org.apache.parquet.io.SeekableInputStream newStream() throws IOException {
-                SeekableInputStream in = fileIO.newInputStream(path);
+                SeekableInputStream in = BufferedReads.of(fileIO.newInputStream(path));
                 return new DelegatingSeekableInputStream(in) {
                     @Override
                     public long getPos() throws IOException {
