@@ -40,11 +40,16 @@ object DriverRows {
       input: Seq[Attribute]
   ): Option[Seq[InternalRow]] =
     attempt {
-      val predicate =
-        Predicate.createInterpreted(BindReferences.bindReference(condition, AttributeSeq(input)))
-      predicate.initialize(0)
-      rows.filter(predicate.eval)
+      rows.filter(predicate(condition, input))
     }
+
+  /** `condition` over rows of `input`, interpreted; may throw as the expression does. */
+  def predicate(condition: Expression, input: Seq[Attribute]): InternalRow => Boolean = {
+    val predicate =
+      Predicate.createInterpreted(BindReferences.bindReference(condition, AttributeSeq(input)))
+    predicate.initialize(0)
+    predicate.eval
+  }
 
   def project(
       rows: Seq[InternalRow],

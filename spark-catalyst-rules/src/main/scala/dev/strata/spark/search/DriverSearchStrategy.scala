@@ -48,12 +48,12 @@ import org.apache.spark.sql.types._
 
 /** Plans a driver-side `full_text_search` (a [[LocalScan]]), key lookup ([[KeyLookupStrategy]]),
   * aggregate answered while planning ([[PushedAggregate]]) or `LIMIT` over a table's scan (its
-  * first rows, [[NarrowableScan.firstRows]]) with the deterministic `Project`, `Filter`, `Sort`,
-  * `Limit` and `Offset` above it as one local relation evaluated while planning, with Spark's own
-  * expressions, so that part runs no Spark job. Whatever cannot be evaluated here or fails (an ANSI
-  * error) is left to Spark, which raises the error as usual. A planner strategy because the
-  * search's scan only exists after V2 scan push-down, which runs after every optimizer rule an
-  * extension can inject.
+  * first rows that pass a filter, [[NarrowableScan.firstRows]]) with the deterministic `Project`,
+  * `Filter`, `Sort`, `Limit` and `Offset` above it as one local relation evaluated while planning,
+  * with Spark's own expressions, so that part runs no Spark job. Whatever cannot be evaluated here
+  * or fails (an ANSI error) is left to Spark, which raises the error as usual. A planner strategy
+  * because the search's scan only exists after V2 scan push-down, which runs after every optimizer
+  * rule an extension can inject.
   */
 object DriverSearchStrategy extends SparkStrategy {
 
@@ -77,6 +77,11 @@ object DriverSearchStrategy extends SparkStrategy {
 
   /** Most rows a narrowed scan reads on the driver by key instead of in a Spark job. */
   private val MaxLookedUpRows = 10000
+
+  /** Most rows read on the driver for a filtered `LIMIT` before it is left to a Spark job: about
+    * what the job's own start costs to read.
+    */
+  private val MaxFilteredRows = 20000L
 
   /** A search joined to another relation (typically its table, by key), rewritten so no Spark job
     * (a broadcast) serves the search side: an inner join becomes a filter of the other side plus a
@@ -328,7 +333,7 @@ object DriverSearchStrategy extends SparkStrategy {
     case Aggregate(grouping, aggregates, child, _)
         if grouping.isEmpty && aggregates.nonEmpty && aggregates.forall(rowCount) =>
       evaluate(child).map(rows => Seq(InternalRow.fromSeq(aggregates.map(_ => rows.size.toLong))))
-    // a LIMIT over a table's pruned and projected scan: its first rows, read on the driver
+    // a LIMIT over a table's pruned, filtered and projected scan: its first rows, read on the driver
     case GlobalLimit(IntegerLiteral(n), child @ LocalLimit(IntegerLiteral(m), scan)) =>
       (if (n <= m && n <= MaxLookedUpRows) firstRows(scan, n) else None)
         .orElse(evaluate(child).map(_.take(n)))
@@ -346,17 +351,28 @@ object DriverSearchStrategy extends SparkStrategy {
     case _ => None
   }
 
-  /** Up to `n` rows of a table's scan under evaluable projections; `None` if it does more. */
+  /** Up to `n` rows of a table's scan under evaluable projections and filters; `None` if it does
+    * more, or if a filter keeps fewer than `n` of the first [[MaxFilteredRows]] rows read (Spark's
+    * job then reads as far as it takes).
+    */
   private def firstRows(plan: LogicalPlan, n: Int): Option[Seq[InternalRow]] = plan match {
     case Project(list, child) if list.forall(evaluable) =>
       firstRows(child, n).flatMap(DriverRows.project(_, list, child.output))
     case SubqueryAlias(_, child) => firstRows(child, n)
-    case scan: DataSourceV2ScanRelation =>
-      scan.scan match {
-        case s: NarrowableScan => s.firstRows(n).toScala.map(_.toSeq)
-        case _                 => None
-      }
-    case _ => None
+    case Filter(condition, scan: DataSourceV2ScanRelation) if evaluable(condition) =>
+      scanRows(scan, n, DriverRows.predicate(condition, scan.output), MaxFilteredRows)
+    case scan: DataSourceV2ScanRelation => scanRows(scan, n, _ => true, Long.MaxValue)
+    case _                              => None
+  }
+
+  private def scanRows(
+      scan: DataSourceV2ScanRelation,
+      n: Int,
+      keep: InternalRow => Boolean,
+      maxRead: Long
+  ): Option[Seq[InternalRow]] = scan.scan match {
+    case s: NarrowableScan => s.firstRows(n, r => keep(r), maxRead).toScala.map(_.toSeq)
+    case _                 => None
   }
 
   /** `count(*)` or `count(literal)`: a count of every row. */

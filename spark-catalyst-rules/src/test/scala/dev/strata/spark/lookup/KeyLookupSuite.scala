@@ -245,7 +245,9 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
     )
   }
 
-  test("a LIMIT over a table's scan returns live rows read on the driver, as many as asked") {
+  test(
+    "a LIMIT over a table's filtered scan returns live rows read on the driver, as many as asked"
+  ) {
     spark.sql(
       "CREATE TABLE lake.kl.limited (id BIGINT NOT NULL, v INT) TBLPROPERTIES " +
         "('primary-key'='id', 'bucket'='2')"
@@ -259,7 +261,17 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
       ("SELECT id, name FROM {t} WHERE dt = 'd1' LIMIT 5", "lake.kl.t", "oracle", 5),
       ("SELECT upper(name) AS u, id FROM {t} LIMIT 3", "lake.kl.one", "oracle_one", 3),
       // deleted and upserted keys in unmerged files: only live rows, merged
-      ("SELECT * FROM {t} LIMIT 150", "lake.kl.limited", "oracle_limited", 100)
+      ("SELECT * FROM {t} LIMIT 150", "lake.kl.limited", "oracle_limited", 100),
+      // filters Spark applies: the first rows that pass them, as many as pass when fewer
+      ("SELECT * FROM {t} WHERE v > 10 LIMIT 5", "lake.kl.t", "oracle", 5),
+      (
+        "SELECT id FROM {t} WHERE v = 2 AND id % 4 = 0 LIMIT 20",
+        "lake.kl.limited",
+        "oracle_limited",
+        20
+      ),
+      ("SELECT * FROM {t} WHERE v = 2 LIMIT 80", "lake.kl.limited", "oracle_limited", 50),
+      ("SELECT id * 2 AS d FROM {t} WHERE name LIKE 'n4%' LIMIT 9", "lake.kl.one", "oracle_one", 9)
     ).foreach { case (q, table, oracle, expected) =>
       val df = spark.sql(q.replace("{t}", table))
       val got = df.collect().map(_.toString).toSeq
@@ -268,9 +280,17 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
       assert(got.toSet.subsetOf(all.map(_.toString).toSet), s"$q: $got")
       assert(df.queryExecution.executedPlan.isInstanceOf[LocalTableScanExec], q)
     }
-    // a filter Paimon only prunes by, or more rows than the driver reads: Spark's limit
+    // a filter that passes too few of the rows the driver reads first, or more rows than it
+    // reads: Spark's limit
+    spark.sql(
+      "CREATE TABLE lake.kl.many (id BIGINT NOT NULL, v INT) TBLPROPERTIES " +
+        "('primary-key'='id', 'bucket'='1', 'deletion-vectors.enabled'='true')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kl.many SELECT id, CASE WHEN id = 29000 THEN 7 ELSE 0 END FROM range(0, 30000)"
+    )
     Seq(
-      "SELECT * FROM lake.kl.t WHERE v > 10 LIMIT 5" -> 5,
+      "SELECT * FROM lake.kl.many WHERE v * 2 = 14 LIMIT 1" -> 1,
       // (the time travel test deleted id 1234 after the oracle was written)
       "SELECT * FROM lake.kl.t LIMIT 20000" -> spark
         .table("oracle")
@@ -281,5 +301,11 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
       assert(spark.sql(q).collect().length == n, q)
       assert(plan(q).contains("BatchScan"), q)
     }
+    // a filter that fails on a row is Spark's to report, as without the driver's read
+    val error = intercept[Exception] {
+      spark.sql("SELECT * FROM lake.kl.limited WHERE 10 / (v - 1) > 0 LIMIT 3").collect()
+    }
+    assert(error.getMessage.contains("DIVIDE_BY_ZERO"), error.toString)
+    assert(!error.isInstanceOf[java.io.UncheckedIOException], error.toString)
   }
 }

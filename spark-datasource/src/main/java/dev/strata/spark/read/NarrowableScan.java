@@ -2,6 +2,7 @@ package dev.strata.spark.read;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.Scan;
 
@@ -25,8 +26,10 @@ public interface NarrowableScan extends Scan {
     Optional<InternalRow[]> lookUp(String column, List<Object> values, int maxRows);
 
     /**
-     * Up to {@code n} rows of this scan (any of them, as for a {@code LIMIT} without order), read
-     * on the driver; empty when the scan does more than prune and project.
+     * Up to {@code n} rows of this scan that {@code keep} accepts (any of them, as for a {@code
+     * LIMIT} without order), read on the driver; empty when the scan does more than prune and
+     * project, when {@code maxRead} rows were read before {@code n} were kept, or when {@code keep}
+     * fails (the caller leaves the statement to Spark, which reports the failure as usual).
      */
-    Optional<InternalRow[]> firstRows(int n);
+    Optional<InternalRow[]> firstRows(int n, Predicate<InternalRow> keep, long maxRead);
 }

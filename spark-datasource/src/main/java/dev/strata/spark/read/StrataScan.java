@@ -248,16 +248,21 @@ final class StrataScan
     }
 
     @Override
-    public Optional<org.apache.spark.sql.catalyst.InternalRow[]> firstRows(int n) {
+    public Optional<org.apache.spark.sql.catalyst.InternalRow[]> firstRows(
+            int n,
+            java.util.function.Predicate<org.apache.spark.sql.catalyst.InternalRow> keep,
+            long maxRead) {
         if (!mapPushdown.isEmpty() || textMatch != null) {
             return Optional.empty();
         }
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         List<org.apache.spark.sql.catalyst.InternalRow> rows = new ArrayList<>(Math.min(n, 1024));
+        long[] read = {0};
+        RuntimeException[] rejected = {null};
         // splits in planning order, each only as far as the rows still wanted (a merging split
         // merges only that far)
         for (Split split : splits()) {
-            if (rows.size() >= n) {
+            if (rows.size() >= n || read[0] >= maxRead || rejected[0] != null) {
                 break;
             }
             try {
@@ -265,13 +270,25 @@ final class StrataScan
                         readers().get(SplitReadMode.PLAIN).newRead(),
                         split,
                         row -> {
-                            rows.add(converter.convert(row));
-                            return rows.size() < n;
+                            read[0]++;
+                            org.apache.spark.sql.catalyst.InternalRow r = converter.convert(row);
+                            try {
+                                if (keep.test(r)) {
+                                    rows.add(r);
+                                }
+                            } catch (RuntimeException e) {
+                                rejected[0] = e; // the caller's expression, not the split
+                                return false;
+                            }
+                            return rows.size() < n && read[0] < maxRead;
                         });
             } catch (IOException | RuntimeException e) {
                 throw new UncheckedIOException(
                         SplitFailures.explain(tableName, table.fileIO(), split, e));
             }
+        }
+        if (rejected[0] != null || (rows.size() < n && read[0] >= maxRead)) {
+            return Optional.empty();
         }
         return Optional.of(rows.toArray(new org.apache.spark.sql.catalyst.InternalRow[0]));
     }
