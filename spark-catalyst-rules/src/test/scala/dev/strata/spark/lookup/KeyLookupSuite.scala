@@ -289,7 +289,18 @@ class KeyLookupSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.sql(
       "INSERT INTO lake.kl.many SELECT id, CASE WHEN id = 29000 THEN 7 ELSE 0 END FROM range(0, 30000)"
     )
+    // rows of ~10 KB: some hundreds are read on the driver, not thousands
+    spark.sql(
+      "CREATE TABLE lake.kl.wide (id BIGINT NOT NULL, s STRING) TBLPROPERTIES " +
+        "('primary-key'='id', 'bucket'='1', 'deletion-vectors.enabled'='true')"
+    )
+    spark.sql(
+      "INSERT INTO lake.kl.wide SELECT id, concat_ws('', transform(sequence(1, 600), " +
+        "i -> md5(concat(CAST(id AS STRING), '-', CAST(i AS STRING))))) FROM range(0, 2000)"
+    )
+    assert(!plan("SELECT id FROM lake.kl.wide LIMIT 100").contains("BatchScan"))
     Seq(
+      "SELECT id FROM lake.kl.wide LIMIT 1900" -> 1900,
       "SELECT * FROM lake.kl.many WHERE v * 2 = 14 LIMIT 1" -> 1,
       // (the time travel test deleted id 1234 after the oracle was written)
       "SELECT * FROM lake.kl.t LIMIT 20000" -> spark

@@ -28,8 +28,9 @@ public interface NarrowableScan extends Scan {
     /**
      * Up to {@code n} rows of this scan that {@code keep} accepts (any of them, as for a {@code
      * LIMIT} without order), read on the driver; empty when the scan does more than prune and
-     * project, when {@code maxRead} rows were read before {@code n} were kept, or when {@code keep}
-     * fails (the caller leaves the statement to Spark, which reports the failure as usual).
+     * project, when {@code maxRead} rows (or some megabytes of wide rows) were read before {@code
+     * n} were kept, or when {@code keep} fails (the caller leaves the statement to Spark, which
+     * reports the failure as usual).
      */
     Optional<InternalRow[]> firstRows(int n, Predicate<InternalRow> keep, long maxRead);
 }

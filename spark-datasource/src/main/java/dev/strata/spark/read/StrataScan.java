@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.partition.PartitionPredicate;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
@@ -258,19 +259,25 @@ final class StrataScan
         PaimonToSpark converter = PaimonToSpark.forRowType(readType);
         List<org.apache.spark.sql.catalyst.InternalRow> rows = new ArrayList<>(Math.min(n, 1024));
         long[] read = {0};
+        long[] bytes = {0};
         RuntimeException[] rejected = {null};
         // splits in planning order, each only as far as the rows still wanted (a merging split
         // merges only that far)
         for (Split split : splits()) {
-            if (rows.size() >= n || read[0] >= maxRead || rejected[0] != null) {
+            if (rows.size() >= n
+                    || read[0] >= maxRead
+                    || bytes[0] > MAX_FIRST_ROWS_BYTES
+                    || rejected[0] != null) {
                 break;
             }
+            long rowBytes = bytesPerRow(split);
             try {
                 SplitRows.read(
                         readers().get(SplitReadMode.PLAIN).newRead(),
                         split,
                         row -> {
                             read[0]++;
+                            bytes[0] += rowBytes;
                             org.apache.spark.sql.catalyst.InternalRow r = converter.convert(row);
                             try {
                                 if (keep.test(r)) {
@@ -280,17 +287,40 @@ final class StrataScan
                                 rejected[0] = e; // the caller's expression, not the split
                                 return false;
                             }
-                            return rows.size() < n && read[0] < maxRead;
+                            return rows.size() < n
+                                    && read[0] < maxRead
+                                    && bytes[0] <= MAX_FIRST_ROWS_BYTES;
                         });
             } catch (IOException | RuntimeException e) {
                 throw new UncheckedIOException(
                         SplitFailures.explain(tableName, table.fileIO(), split, e));
             }
         }
-        if (rejected[0] != null || (rows.size() < n && read[0] >= maxRead)) {
+        if (rejected[0] != null
+                || (rows.size() < n && (read[0] >= maxRead || bytes[0] > MAX_FIRST_ROWS_BYTES))) {
             return Optional.empty();
         }
         return Optional.of(rows.toArray(new org.apache.spark.sql.catalyst.InternalRow[0]));
+    }
+
+    /**
+     * Most bytes of data files (compressed, as a split's files average per row) read on the driver
+     * for a {@code LIMIT} before it is left to a Spark job: wide rows make few rows costly.
+     */
+    private static final long MAX_FIRST_ROWS_BYTES = 16L << 20;
+
+    /** A split's data file bytes per row, 0 when unknown. */
+    private static long bytesPerRow(Split split) {
+        if (!(split instanceof DataSplit)) {
+            return 0;
+        }
+        long bytes = 0;
+        long rows = 0;
+        for (DataFileMeta file : ((DataSplit) split).dataFiles()) {
+            bytes += file.fileSize();
+            rows += file.rowCount();
+        }
+        return rows == 0 ? 0 : Math.max(1, bytes / rows);
     }
 
     /**
