@@ -196,6 +196,16 @@ public final class PkFullTextSearcher {
             if (fromKeys != null) {
                 return fromKeys;
             }
+            List<InternalRow> withKeys = rowsWithKeys(this, hits, columns);
+            if (withKeys != null) {
+                return withKeys;
+            }
+            return readRows(hits, columns);
+        }
+
+        /** The rows of {@code hits} with {@code columns} read from their files. */
+        private List<InternalRow> readRows(List<SearchHit> hits, List<String> columns)
+                throws IOException {
             List<String> read =
                     columns.isEmpty()
                             ? List.of(maintainers.table.schema().trimmedPrimaryKeys().get(0))
@@ -217,6 +227,60 @@ public final class PkFullTextSearcher {
             }
             return Arrays.asList(rows);
         }
+    }
+
+    /**
+     * {@link PreparedBucket#rows} with the key and partition columns taken from the hits and only
+     * the others read from the files (a key column's page costs as much to reach as the text's);
+     * null when no column is a key or partition column, or a hit's key is unknown.
+     */
+    private List<InternalRow> rowsWithKeys(
+            PreparedBucket prepared, List<SearchHit> hits, List<String> columns)
+            throws IOException {
+        FileStoreTable table = maintainers.table;
+        List<String> keyColumns = table.schema().trimmedPrimaryKeys();
+        List<String> partitionColumns = table.schema().partitionKeys();
+        List<String> others = new ArrayList<>();
+        for (String c : columns) {
+            if (!keyColumns.contains(c) && !partitionColumns.contains(c)) {
+                others.add(c);
+            }
+        }
+        if (others.size() == columns.size() || hits.stream().anyMatch(h -> h.key() == null)) {
+            return null;
+        }
+        List<String> knownColumns = new ArrayList<>(columns);
+        knownColumns.removeAll(others);
+        List<InternalRow> known = rowsFromKeys(prepared, hits, knownColumns);
+        List<InternalRow> read = prepared.readRows(hits, others);
+        RowType knownType = table.rowType().project(knownColumns);
+        RowType readType = table.rowType().project(others);
+        InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[columns.size()];
+        boolean[] isRead = new boolean[columns.size()];
+        for (int c = 0; c < columns.size(); c++) {
+            int o = others.indexOf(columns.get(c));
+            isRead[c] = o >= 0;
+            int k = knownColumns.indexOf(columns.get(c));
+            getters[c] =
+                    isRead[c]
+                            ? InternalRow.createFieldGetter(readType.getTypeAt(o), o)
+                            : InternalRow.createFieldGetter(knownType.getTypeAt(k), k);
+        }
+        List<InternalRow> rows = new ArrayList<>(hits.size());
+        for (int h = 0; h < hits.size(); h++) {
+            InternalRow a = known.get(h);
+            InternalRow b = read.get(h);
+            if (a == null || b == null) {
+                rows.add(null); // deleted
+                continue;
+            }
+            GenericRow row = new GenericRow(columns.size());
+            for (int c = 0; c < columns.size(); c++) {
+                row.setField(c, getters[c].getFieldOrNull(isRead[c] ? b : a));
+            }
+            rows.add(row);
+        }
+        return rows;
     }
 
     /** {@link PreparedBucket#rows} from keys and partition, or null if a column is neither. */

@@ -82,6 +82,23 @@ class StoredKeysTest {
         return ids;
     }
 
+    /** Bytes of data files read for the rows of the "even" hits' {@code columns}. */
+    private static long bytesRead(PkTable t, List<String> columns) throws Exception {
+        dev.strata.testing.io.FailingFileIO io = new dev.strata.testing.io.FailingFileIO();
+        FileStoreTable table = t.withFileIO(io);
+        PkFullTextSearcher.PreparedBucket bucket =
+                PkFullTextSearcher.create(table)
+                        .prepare(
+                                table.snapshotManager().latestSnapshot(),
+                                BinaryRow.EMPTY_ROW,
+                                0,
+                                false);
+        List<SearchHit> hits = bucket.search("even", 10_000, null).hits();
+        long before = io.bytesRead();
+        assertThat(bucket.rows(hits, columns)).doesNotContainNull();
+        return io.bytesRead() - before;
+    }
+
     @Test
     void hitsCarryTheirKeysAndKeyColumnsAreAnsweredWithoutTheDataFiles() throws Exception {
         try (PkTable t = table(dir)) {
@@ -104,6 +121,21 @@ class StoredKeysTest {
                 assertThat(row.get(0).getLong(0)).isEqualTo(h.key().getLong(0));
             }
             assertThat(ids(bucket.rows(hits, List.of("id")))).isEqualTo(even);
+
+            // Key and value columns together: the keys from the archive, only the values read.
+            java.util.Map<Long, String> live = t.liveRows();
+            List<InternalRow> both = bucket.rows(hits, List.of("body", "id"));
+            for (InternalRow r : both) {
+                assertThat(r.getString(0).toString()).isEqualTo(live.get(r.getLong(1)));
+            }
+            assertThat(
+                            ids(
+                                    both.stream()
+                                            .map(r -> (InternalRow) GenericRow.of(r.getLong(1)))
+                                            .toList()))
+                    .isEqualTo(even);
+            assertThat(bytesRead(t, List.of("body", "id")))
+                    .isEqualTo(bytesRead(t, List.of("body")));
 
             // With every data file's bytes destroyed, the key column still comes from the
             // archive; a value column has to be read and fails.
