@@ -35,6 +35,7 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.KeyValueFileReaderFactory;
 import org.apache.paimon.manifest.BucketEntry;
 import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
@@ -187,20 +188,14 @@ public final class PkFullTextSearcher {
         }
 
         /**
-         * The columns of the rows behind {@code hits}, aligned with them (null: deleted), made from
-         * the hits' keys and partition when possible. No columns: empty rows, for liveness only.
+         * The columns of the rows behind {@code hits}, aligned with them (null: deleted): key and
+         * partition columns from the hits' keys and partition, only the others read from the data
+         * files. No columns: empty rows, for liveness only.
          */
         public List<InternalRow> rows(List<SearchHit> hits, List<String> columns)
                 throws IOException {
-            List<InternalRow> fromKeys = rowsFromKeys(this, hits, columns);
-            if (fromKeys != null) {
-                return fromKeys;
-            }
             List<InternalRow> withKeys = rowsWithKeys(this, hits, columns);
-            if (withKeys != null) {
-                return withKeys;
-            }
-            return readRows(hits, columns);
+            return withKeys != null ? withKeys : readRows(hits, columns);
         }
 
         /** The rows of {@code hits} with {@code columns} read from their files. */
@@ -230,94 +225,54 @@ public final class PkFullTextSearcher {
     }
 
     /**
-     * {@link PreparedBucket#rows} with the key and partition columns taken from the hits and only
-     * the others read from the files (a key column's page costs as much to reach as the text's);
-     * null when no column is a key or partition column, or a hit's key is unknown.
+     * {@link PreparedBucket#rows} with the key and partition columns taken from the hits (every
+     * archived document stores its key) and only the other columns read: a key column's page is
+     * decoded up to the row like any other. Null when every column is some other column.
      */
     private List<InternalRow> rowsWithKeys(
             PreparedBucket prepared, List<SearchHit> hits, List<String> columns)
             throws IOException {
-        FileStoreTable table = maintainers.table;
-        List<String> keyColumns = table.schema().trimmedPrimaryKeys();
-        List<String> partitionColumns = table.schema().partitionKeys();
-        List<String> others = new ArrayList<>();
-        for (String c : columns) {
-            if (!keyColumns.contains(c) && !partitionColumns.contains(c)) {
-                others.add(c);
-            }
-        }
-        if (others.size() == columns.size() || hits.stream().anyMatch(h -> h.key() == null)) {
+        TableSchema schema = maintainers.table.schema();
+        List<String> keyColumns = schema.trimmedPrimaryKeys();
+        List<String> partitionColumns = schema.partitionKeys();
+        List<String> others = new ArrayList<>(columns);
+        others.removeAll(keyColumns);
+        others.removeAll(partitionColumns);
+        if (!columns.isEmpty() && others.size() == columns.size()) {
             return null;
         }
-        List<String> knownColumns = new ArrayList<>(columns);
-        knownColumns.removeAll(others);
-        List<InternalRow> known = rowsFromKeys(prepared, hits, knownColumns);
-        List<InternalRow> read = prepared.readRows(hits, others);
-        RowType knownType = table.rowType().project(knownColumns);
-        RowType readType = table.rowType().project(others);
+        List<InternalRow> read = others.isEmpty() ? null : prepared.readRows(hits, others);
+        RowType keyType = schema.logicalTrimmedPrimaryKeysType();
+        RowType partitionType = schema.logicalPartitionType();
+        RowType readType = maintainers.table.rowType().project(others);
         InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[columns.size()];
-        boolean[] isRead = new boolean[columns.size()];
-        for (int c = 0; c < columns.size(); c++) {
-            int o = others.indexOf(columns.get(c));
-            isRead[c] = o >= 0;
-            int k = knownColumns.indexOf(columns.get(c));
-            getters[c] =
-                    isRead[c]
-                            ? InternalRow.createFieldGetter(readType.getTypeAt(o), o)
-                            : InternalRow.createFieldGetter(knownType.getTypeAt(k), k);
-        }
-        List<InternalRow> rows = new ArrayList<>(hits.size());
-        for (int h = 0; h < hits.size(); h++) {
-            InternalRow a = known.get(h);
-            InternalRow b = read.get(h);
-            if (a == null || b == null) {
-                rows.add(null); // deleted
-                continue;
-            }
-            GenericRow row = new GenericRow(columns.size());
-            for (int c = 0; c < columns.size(); c++) {
-                row.setField(c, getters[c].getFieldOrNull(isRead[c] ? b : a));
-            }
-            rows.add(row);
-        }
-        return rows;
-    }
-
-    /** {@link PreparedBucket#rows} from keys and partition, or null if a column is neither. */
-    private List<InternalRow> rowsFromKeys(
-            PreparedBucket prepared, List<SearchHit> hits, List<String> columns) {
-        FileStoreTable table = maintainers.table;
-        List<String> keyColumns = table.schema().trimmedPrimaryKeys();
-        List<String> partitionColumns = table.schema().partitionKeys();
-        RowType keyType = table.schema().logicalTrimmedPrimaryKeysType();
-        RowType partitionType = table.schema().logicalPartitionType();
-        InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[columns.size()];
-        boolean[] fromPartition = new boolean[columns.size()];
+        int[] from = new int[columns.size()]; // 0: key, 1: partition, 2: read
         for (int c = 0; c < columns.size(); c++) {
             int k = keyColumns.indexOf(columns.get(c));
             int p = partitionColumns.indexOf(columns.get(c));
-            if (k >= 0) {
-                getters[c] = InternalRow.createFieldGetter(keyType.getTypeAt(k), k);
-            } else if (p >= 0) {
-                getters[c] = InternalRow.createFieldGetter(partitionType.getTypeAt(p), p);
-                fromPartition[c] = true;
-            } else {
-                return null;
-            }
+            int o = others.indexOf(columns.get(c));
+            from[c] = k >= 0 ? 0 : p >= 0 ? 1 : 2;
+            getters[c] =
+                    k >= 0
+                            ? InternalRow.createFieldGetter(keyType.getTypeAt(k), k)
+                            : p >= 0
+                                    ? InternalRow.createFieldGetter(partitionType.getTypeAt(p), p)
+                                    : InternalRow.createFieldGetter(readType.getTypeAt(o), o);
         }
         List<InternalRow> rows = new ArrayList<>(hits.size());
-        for (SearchHit hit : hits) {
+        for (int h = 0; h < hits.size(); h++) {
+            SearchHit hit = hits.get(h);
             DeletionVector dv = prepared.b.dvs.get(hit.fileName());
-            if (dv != null && dv.isDeleted(hit.position())) {
+            InternalRow values = read == null ? null : read.get(h);
+            if ((dv != null && dv.isDeleted(hit.position())) || (read != null && values == null)) {
                 rows.add(null);
                 continue;
             }
             GenericRow row = new GenericRow(columns.size());
             for (int c = 0; c < columns.size(); c++) {
-                row.setField(
-                        c,
-                        getters[c].getFieldOrNull(
-                                fromPartition[c] ? prepared.partition : hit.key()));
+                InternalRow source =
+                        from[c] == 0 ? hit.key() : from[c] == 1 ? prepared.partition : values;
+                row.setField(c, getters[c].getFieldOrNull(source));
             }
             rows.add(row);
         }

@@ -14,9 +14,9 @@ import org.apache.paimon.fs.VectoredReadable;
 /**
  * Parquet files opened through a read buffer. Parquet parses footers, column and offset indexes
  * with Thrift, one byte per read call, and Paimon's local file system passes each call to the
- * operating system: a file's offset indexes took ~8 000 system calls (2.4 ms) to open. Reads of at
- * least {@value #BUFFER} bytes (pages, column chunks) go straight to the stream, and a stream that
- * reads ranges by position (Paimon's vectored reads) keeps doing so.
+ * operating system: thousands of system calls to open one file. Reads of at least {@value #BUFFER}
+ * bytes (pages, column chunks) go straight to the stream, and a stream that reads ranges by
+ * position (Paimon's vectored reads) keeps doing so.
  */
 public final class BufferedReads {
 

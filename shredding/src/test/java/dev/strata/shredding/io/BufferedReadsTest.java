@@ -5,17 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.format.StrataParquetFileFormatFactory;
+import dev.strata.shredding.parquet.FileRoundTrip;
 import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetWriter;
 import dev.strata.testing.TestSeeds;
+import dev.strata.testing.io.FailingFileIO;
 import dev.strata.testing.maps.GeneratedMap;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -48,79 +48,41 @@ class BufferedReadsTest {
 
     @TempDir java.nio.file.Path tmp;
 
-    /** Paimon's local file system, counting the read calls its input streams receive. */
-    private static final class CountingLocalFileIO extends LocalFileIO {
-        private static final long serialVersionUID = 1L;
-        final AtomicLong reads = new AtomicLong();
-
-        @Override
-        public SeekableInputStream newInputStream(Path path) throws IOException {
-            SeekableInputStream in = super.newInputStream(path);
-            return new SeekableInputStream() {
-                @Override
-                public void seek(long desired) throws IOException {
-                    in.seek(desired);
-                }
-
-                @Override
-                public long getPos() throws IOException {
-                    return in.getPos();
-                }
-
-                @Override
-                public int read() throws IOException {
-                    reads.incrementAndGet();
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    reads.incrementAndGet();
-                    return in.read(b, off, len);
-                }
-
-                @Override
-                public void close() throws IOException {
-                    in.close();
-                }
-            };
-        }
-    }
-
     @Test
     void offsetIndexesAreParsedFromBufferedBytes() throws Exception {
         Path path = new Path(tmp.toUri().toString(), "pages.parquet");
         int rows = 20_000;
-        try (PositionOutputStream out = LocalFileIO.create().newOutputStream(path, true)) {
-            ShreddedParquetWriter w =
-                    new ShreddedParquetWriter(
-                            new PaimonFiles.StreamOutputFile(out, path.toString()),
-                            TestMaps.idAndMap(),
-                            Map.of(
-                                    "m",
-                                    new ShreddedParquetWriter.ColumnSpec(
-                                            4, PlacementPolicy.LRU, 1)),
-                            new ShreddedParquetWriter.Settings().pageRowLimit(20));
-            for (int i = 0; i < rows; i++) {
-                GeneratedMap m =
-                        GeneratedMap.of(List.of("a", "b" + i % 7), List.of(i * 1.5, -i * 0.5));
-                w.write(GenericRow.of((long) i, TestMaps.toPaimon(m)));
-            }
-            w.close();
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            ids.add(i);
         }
-        CountingLocalFileIO io = new CountingLocalFileIO();
+        FileRoundTrip.write(
+                path,
+                TestMaps.idAndMap(),
+                Map.of("m", 4),
+                PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().pageRowLimit(20),
+                ids,
+                i ->
+                        GenericRow.of(
+                                (long) i,
+                                TestMaps.toPaimon(
+                                        GeneratedMap.of(
+                                                List.of("a", "b" + i % 7),
+                                                List.of(i * 1.5, -i * 0.5)))));
+        FailingFileIO io = new FailingFileIO(); // armed to count opens, seeks and reads only
         long pages = 0;
         long length = io.getFileSize(path);
         try (ParquetFileReader reader =
                 ParquetFileReader.open(
                         PaimonFiles.inputFile(io, path, length), PaimonFiles.readOptions())) {
-            long before = io.reads.get();
+            io.arm(Long.MAX_VALUE);
             for (BlockMetaData block : reader.getFooter().getBlocks()) {
                 for (ColumnChunkMetaData column : block.getColumns()) {
                     pages += reader.readOffsetIndex(column).getPageCount();
                 }
             }
-            long calls = io.reads.get() - before;
+            long calls = io.operations();
             // Unbuffered, each page's entry took ~10 calls (a byte each).
             assertThat(pages).isGreaterThan(5_000);
             assertThat(calls).as("read calls for %d offset index entries", pages).isLessThan(200);
@@ -146,7 +108,8 @@ class BufferedReadsTest {
         }
         // A selection (as of a deletion vector) makes Paimon's reader read the offset indexes.
         RoaringBitmap32 selection = RoaringBitmap32.bitmapOf(3, 9_999, 19_998);
-        CountingLocalFileIO io = new CountingLocalFileIO();
+        FailingFileIO io = new FailingFileIO();
+        io.arm(Long.MAX_VALUE);
         List<Long> ids = new ArrayList<>();
         try (RecordReader<InternalRow> reader =
                 format.createReaderFactory(type, type, List.of())
@@ -156,7 +119,7 @@ class BufferedReadsTest {
             reader.forEachRemaining(r -> ids.add(r.getLong(0)));
         }
         assertThat(ids).containsExactly(3L, 9_999L, 19_998L);
-        assertThat(io.reads.get()).isLessThan(100);
+        assertThat(io.operations()).isLessThan(100);
     }
 
     @Test
