@@ -217,6 +217,19 @@ final class ColumnCursor extends PageStream {
     }
 
     /**
+     * {@inheritDoc} A column of one entry a row passes the rows before {@code target} without
+     * decoding their values ({@link #skipTo}): a row read by position skips most of its page.
+     */
+    @Override
+    void seek(long target) throws IOException {
+        if (maxRep == 0) {
+            skipTo(target);
+        } else {
+            super.seek(target);
+        }
+    }
+
+    /**
      * Decodes, of the {@code n} rows from group row {@code from}, only rows {@code at[0 .. count)}
      * (ascending; maximum repetition level 0); the others get definition level -1, their values and
      * pages skipped undecoded. Returns how many pages were passed unopened.
@@ -339,6 +352,10 @@ final class ColumnCursor extends PageStream {
         }
         if (valueMode == DICTIONARY) {
             ids.skip(defined);
+        } else if (valueMode == PLAIN && type == PrimitiveTypeName.BINARY) {
+            for (int i = 0; i < defined; i++) {
+                plainPos += 4 + binaryLength();
+            }
         } else if (valueMode == PLAIN) {
             plainPos +=
                     defined
@@ -351,7 +368,7 @@ final class ColumnCursor extends PageStream {
     }
 
     /** Appends one entry and, when it is defined, its value (read from the current page). */
-    private void store(int r, int d) {
+    private void store(int r, int d) throws IOException {
         if (entries == rep.length) {
             ensureEntries(Math.max(16, entries * 2));
         }
@@ -395,9 +412,15 @@ final class ColumnCursor extends PageStream {
                     doubles[values++] = plain.getDouble(plainPos);
                     plainPos += 8;
                     return;
-                default:
+                case FLOAT:
                     doubles[values++] = plain.getFloat(plainPos);
                     plainPos += 4;
+                    return;
+                default:
+                    byte[] b = new byte[binaryLength()];
+                    plain.get(plainPos + 4, b);
+                    bytes[values++] = b;
+                    plainPos += 4 + b.length;
                     return;
             }
         }
@@ -420,6 +443,23 @@ final class ColumnCursor extends PageStream {
             default:
                 bytes[values++] = valueSource.readBytes().getBytes();
         }
+    }
+
+    /** The length of the PLAIN BINARY value at {@code plainPos}, checked against the page. */
+    private int binaryLength() throws IOException {
+        int left = plain.limit() - plainPos - 4;
+        int length = left < 0 ? -1 : plain.getInt(plainPos);
+        if (length < 0 || length > left) {
+            throw corrupt(
+                    "a value of "
+                            + length
+                            + " bytes at page offset "
+                            + plainPos
+                            + " where "
+                            + Math.max(0, left)
+                            + " bytes are left");
+        }
+        return length;
     }
 
     private int capacity() {
@@ -492,7 +532,8 @@ final class ColumnCursor extends PageStream {
                 && (type == PrimitiveTypeName.INT32
                         || type == PrimitiveTypeName.INT64
                         || type == PrimitiveTypeName.DOUBLE
-                        || type == PrimitiveTypeName.FLOAT)) {
+                        || type == PrimitiveTypeName.FLOAT
+                        || type == PrimitiveTypeName.BINARY)) {
             valueMode = PLAIN;
             plain = data;
             plainPos = data.position();

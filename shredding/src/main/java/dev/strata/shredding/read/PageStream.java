@@ -79,7 +79,7 @@ abstract class PageStream {
     }
 
     /** Moves to group row {@code target}, passing pages unread where the page index allows. */
-    final void seek(long target) throws IOException {
+    void seek(long target) throws IOException {
         if (target < row) {
             throw corrupt("row " + target + " was asked for after row " + row);
         }

@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
@@ -36,6 +37,7 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.internal.filter2.columnindex.ColumnIndexFilter;
 import org.apache.parquet.internal.filter2.columnindex.RowRanges;
 import org.apache.parquet.io.InputFile;
@@ -62,6 +64,9 @@ public final class ShreddedColumns implements Closeable {
 
     static final int MAX_WINDOW_ROWS = 4096;
     static final int WINDOW_ENTRIES = 1 << 20;
+
+    /** Selections of at most this many rows are read as row ranges ({@link #selectedRanges}). */
+    static final int MAX_SELECTED_FOR_RANGES = 4096;
 
     /** Paimon's prefix of a primary-key file's key columns. */
     private static final String KEY_PREFIX = "_KEY_";
@@ -503,6 +508,13 @@ public final class ShreddedColumns implements Closeable {
                 }
             }
             MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
+            RowRanges selected = selectedRanges(block, start, groupSchema);
+            if (selected != null) {
+                rows = rows == null ? selected : RowRanges.intersection(rows, selected);
+                if (rows.rowCount() == 0) {
+                    continue;
+                }
+            }
             reader.setRequestedSchema(groupSchema);
             PageReadStore pages;
             try {
@@ -526,6 +538,69 @@ public final class ShreddedColumns implements Closeable {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The rows of a group of {@code block.getRowCount()} rows from file position {@code start} that
+     * a sparse {@link #selection} keeps, as row ranges of the group, so that only the pages holding
+     * them are read and decompressed (a row read by position costs one page a column, not the
+     * column chunk). Null, reading the group whole, when there is no selection, it keeps more than
+     * {@value #MAX_SELECTED_FOR_RANGES} rows of the file, or a read column has no offset index.
+     */
+    private RowRanges selectedRanges(BlockMetaData block, long start, MessageType groupSchema) {
+        if (selection == null || selection.getCardinality() > MAX_SELECTED_FOR_RANGES) {
+            return null;
+        }
+        for (ColumnChunkMetaData c : block.getColumns()) {
+            if (groupSchema.containsPath(c.getPath().toArray())
+                    && c.getOffsetIndexReference() == null) {
+                return null;
+            }
+        }
+        long end = start + block.getRowCount();
+        List<long[]> runs = new ArrayList<>();
+        long next = start > Integer.MAX_VALUE ? -1 : selection.nextValue((int) start);
+        while (next >= 0 && next < end) {
+            long first = next;
+            long last = next;
+            while (last + 1 < end
+                    && last + 1 <= Integer.MAX_VALUE
+                    && selection.nextValue((int) (last + 1)) == last + 1) {
+                last++;
+            }
+            runs.add(new long[] {first - start, last - start});
+            next = last + 1 > Integer.MAX_VALUE ? -1 : selection.nextValue((int) (last + 1));
+        }
+        // Parquet makes row ranges from pages of an offset index: each run is such a "page".
+        OffsetIndex asPages =
+                new OffsetIndex() {
+                    @Override
+                    public int getPageCount() {
+                        return runs.size();
+                    }
+
+                    @Override
+                    public long getOffset(int page) {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public int getCompressedPageSize(int page) {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public long getFirstRowIndex(int page) {
+                        return runs.get(page)[0];
+                    }
+
+                    @Override
+                    public long getLastRowIndex(int page, long rowGroupRowCount) {
+                        return runs.get(page)[1];
+                    }
+                };
+        return RowRanges.create(
+                block.getRowCount(), IntStream.range(0, runs.size()).iterator(), asPages);
     }
 
     private static boolean hasColumnIndexes(BlockMetaData block) {

@@ -7,15 +7,20 @@ import dev.strata.shredding.ShreddedReadMetrics.Counter;
 import dev.strata.shredding.TestMaps;
 import dev.strata.shredding.allocate.PlacementPolicy;
 import dev.strata.shredding.parquet.FileRoundTrip;
+import dev.strata.shredding.parquet.PaimonFiles;
 import dev.strata.shredding.parquet.ShreddedParquetWriter;
 import dev.strata.shredding.pushdown.MapPredicate;
 import dev.strata.shredding.pushdown.MapPredicate.Op;
+import dev.strata.testing.TestSeeds;
+import dev.strata.testing.io.FailingFileIO;
 import dev.strata.testing.maps.GeneratedMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.Path;
+import org.apache.paimon.utils.RoaringBitmap32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,5 +89,61 @@ class ShreddedColumnsPageIndexTest {
         assertThat(s.get(Counter.ROWS_SKIPPED_BY_PAGE_INDEX))
                 .as(s.toString())
                 .isEqualTo(ROWS - 5 * 100);
+    }
+
+    @Test
+    void aSelectionOfFewRowsReadsOnlyTheirPages() throws Exception {
+        int rows = 60_000;
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            ids.add(i);
+        }
+        // Values that do not compress, so that pages, not footers and indexes, make the file.
+        double[] noise = TestSeeds.random("selected-pages").doubles(rows).toArray();
+        Path path = new Path(tmp.toUri().toString(), "selected.parquet");
+        FileRoundTrip.write(
+                path,
+                TestMaps.idAndMap(),
+                Map.of("m", 4),
+                PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(40_000).pageRowLimit(1_000),
+                ids,
+                i ->
+                        GenericRow.of(
+                                (long) i,
+                                TestMaps.toPaimon(
+                                        GeneratedMap.of(
+                                                List.of("a", "b" + i % 7),
+                                                List.of(noise[i], -noise[i])))));
+        FileRoundTrip.Read all = FileRoundTrip.read(path, TestMaps.idAndMap(), Map.of(), null);
+        // Rows of both row groups, two of them neighbours, one the last.
+        FailingFileIO io = new FailingFileIO(); // armed to count bytes read only
+        long length = io.getFileSize(path);
+        io.arm(Long.MAX_VALUE);
+        List<Long> positions = new ArrayList<>();
+        try (ShreddedParquetReader reader =
+                new ShreddedParquetReader(
+                        PaimonFiles.inputFile(io, path, length),
+                        path.toString(),
+                        TestMaps.idAndMap(),
+                        Map.of(),
+                        null,
+                        RoaringBitmap32.bitmapOf(3, 4, 9_999, 40_000, 59_999))) {
+            InternalRow row;
+            while ((row = reader.next()) != null) {
+                int p = Math.toIntExact(reader.position());
+                positions.add(reader.position());
+                assertThat(row.getLong(0)).isEqualTo(all.rows.get(p).getLong(0));
+                assertThat(row.getMap(1).keyArray().getString(1))
+                        .isEqualTo(all.rows.get(p).getMap(1).keyArray().getString(1));
+                assertThat(row.getMap(1).valueArray().getDouble(0))
+                        .isEqualTo(all.rows.get(p).getMap(1).valueArray().getDouble(0));
+            }
+        }
+        assertThat(positions).containsExactly(3L, 4L, 9_999L, 40_000L, 59_999L);
+        // The footer, the offset indexes and one page a column for each row, not the chunks.
+        assertThat(io.bytesRead())
+                .as("bytes read of a %d-byte file", length)
+                .isLessThan(length / 5);
     }
 }
