@@ -2,8 +2,11 @@ package dev.strata.index;
 
 import dev.strata.shredding.cache.BoundedCache;
 import dev.strata.shredding.io.BufferedReads;
+import dev.strata.shredding.parquet.PageChecksums;
+import dev.strata.shredding.read.PositionReads;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +46,12 @@ public final class DataFileRows {
 
     /** Fields of a table's schemas by (location, branch, schema id); schema files never change. */
     private static final BoundedCache<String, List<DataField>> SCHEMA_FIELDS = BoundedCache.of(256);
+
+    /**
+     * Positions of one file read value by value; more go through Paimon's reader, whose reads of
+     * neighbouring pages are merged.
+     */
+    static final int MAX_POSITION_READS = 256;
 
     private DataFileRows() {}
 
@@ -217,6 +226,12 @@ public final class DataFileRows {
             }
             return found;
         }
+        Map<Long, InternalRow> direct =
+                atPositions(table, partition, bucket, file, columns, dv, positions);
+        if (direct != null) {
+            direct.forEach((p, row) -> found.put(p, serializer.copy(columns.project(row))));
+            return found;
+        }
         try (FileRecordReader<InternalRow> reader =
                 reader(table, partition, bucket, file, columns.read, null, selection)) {
             FileRecordIterator<InternalRow> batch;
@@ -239,6 +254,45 @@ public final class DataFileRows {
         return found;
     }
 
+    /**
+     * The live rows at a few positions read value by value ({@link PositionReads}: a page each,
+     * inflated up to the row), or null when there are many or a column needs Paimon's reader.
+     */
+    private static Map<Long, InternalRow> atPositions(
+            FileStoreTable table,
+            BinaryRow partition,
+            int bucket,
+            DataFileMeta file,
+            FileColumns columns,
+            DeletionVector dv,
+            long[] positions)
+            throws IOException {
+        if (positions.length > MAX_POSITION_READS) {
+            return null;
+        }
+        long[] live =
+                Arrays.stream(positions)
+                        .distinct()
+                        .filter(p -> dv == null || !dv.isDeleted(p))
+                        .toArray();
+        Path path = path(table, partition, bucket, file);
+        return PositionReads.read(
+                table.fileIO(),
+                path,
+                file.fileSize(),
+                columns.read,
+                live,
+                PageChecksums.verifyEnabled(table.options()));
+    }
+
+    private static Path path(
+            FileStoreTable table, BinaryRow partition, int bucket, DataFileMeta file) {
+        return table.store()
+                .pathFactory()
+                .createDataFilePathFactory(partition, bucket)
+                .toPath(file);
+    }
+
     private static FileRecordReader<InternalRow> reader(
             FileStoreTable table,
             BinaryRow partition,
@@ -248,11 +302,7 @@ public final class DataFileRows {
             List<Predicate> filters,
             RoaringBitmap32 selection)
             throws IOException {
-        Path path =
-                table.store()
-                        .pathFactory()
-                        .createDataFilePathFactory(partition, bucket)
-                        .toPath(file);
+        Path path = path(table, partition, bucket, file);
         FormatReaderFactory formats =
                 FileFormat.fromIdentifier(file.fileFormat(), new Options(table.options()))
                         .createReaderFactory(type, type, filters);

@@ -146,23 +146,8 @@ public final class PageChecksums {
                                     + pages.available(),
                             cause);
                 }
-                if (header.isSetCrc()) {
-                    crc.reset();
-                    crc.update(chunk, dataAt, length);
-                    int actual = (int) crc.getValue();
-                    if (actual != header.getCrc()) {
-                        throw new DamagedFileException(
-                                file,
-                                "page checksum mismatch in column "
-                                        + column.getPath().toDotString()
-                                        + ", row group "
-                                        + g,
-                                String.format("0x%08x", header.getCrc()),
-                                String.format("0x%08x", actual),
-                                DamagedFileException.RESTORE,
-                                cause);
-                    }
-                }
+                verifyPage(
+                        file, column.getPath().toDotString(), g, header, chunk, dataAt, crc, cause);
                 if (header.isSetData_page_header()) {
                     values += header.getData_page_header().getNum_values();
                 } else if (header.isSetData_page_header_v2()) {
@@ -170,6 +155,37 @@ public final class PageChecksums {
                 }
                 pages.skip(length);
             }
+        }
+    }
+
+    /**
+     * Checks the stored bytes of one page, {@code bytes[dataAt, dataAt + compressed size)}, against
+     * the CRC in its header (a page without one passes); {@code crc} is reset and reused.
+     */
+    public static void verifyPage(
+            String file,
+            String column,
+            int rowGroup,
+            PageHeader header,
+            byte[] bytes,
+            int dataAt,
+            CRC32 crc,
+            Throwable cause)
+            throws DamagedFileException {
+        if (!header.isSetCrc()) {
+            return;
+        }
+        crc.reset();
+        crc.update(bytes, dataAt, header.getCompressed_page_size());
+        int actual = (int) crc.getValue();
+        if (actual != header.getCrc()) {
+            throw new DamagedFileException(
+                    file,
+                    "page checksum mismatch in column " + column + ", row group " + rowGroup,
+                    String.format("0x%08x", header.getCrc()),
+                    String.format("0x%08x", actual),
+                    DamagedFileException.RESTORE,
+                    cause);
         }
     }
 }

@@ -23,7 +23,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * page buffer ({@link HybridInts}), PLAIN fixed-width values by offset, other encodings with
  * parquet-column's {@link ValuesReader}.
  */
-final class ColumnCursor extends PageStream {
+final class ColumnCursor extends PageStream implements PaimonValues.Decoded {
 
     private final PrimitiveTypeName type;
     private final int maxRep;
@@ -135,19 +135,23 @@ final class ColumnCursor extends PageStream {
         return def[e] == maxDef;
     }
 
-    int getInt(int ordinal) {
+    @Override
+    public int getInt(int ordinal) {
         return ints[ordinal];
     }
 
-    long getLong(int ordinal) {
+    @Override
+    public long getLong(int ordinal) {
         return longs[ordinal];
     }
 
-    double getDouble(int ordinal) {
+    @Override
+    public double getDouble(int ordinal) {
         return doubles[ordinal];
     }
 
-    byte[] getBytes(int ordinal) {
+    @Override
+    public byte[] getBytes(int ordinal) {
         return bytes[ordinal];
     }
 

@@ -21,7 +21,21 @@ import org.apache.parquet.schema.Type;
 final class PaimonValues {
 
     interface Value {
-        Object get(ColumnCursor c, int ordinal);
+        Object get(Decoded c, int ordinal);
+    }
+
+    /** Decoded values of a column by ordinal, in the array of their Parquet type. */
+    interface Decoded {
+        /** INT32 values, and BOOLEAN ones as 0 / 1. */
+        int getInt(int ordinal);
+
+        long getLong(int ordinal);
+
+        /** DOUBLE and FLOAT values. */
+        double getDouble(int ordinal);
+
+        /** BINARY, FIXED_LEN_BYTE_ARRAY and INT96 values. */
+        byte[] getBytes(int ordinal);
     }
 
     private PaimonValues() {}
@@ -37,7 +51,7 @@ final class PaimonValues {
             boolean timestamp =
                     type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
                             || type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
-            return timestamp ? (c, o) -> int96(c.bytes[o]) : null;
+            return timestamp ? (c, o) -> int96(c.getBytes(o)) : null;
         }
         boolean int32 = physical == PrimitiveTypeName.INT32;
         boolean int64 = physical == PrimitiveTypeName.INT64;
@@ -46,41 +60,43 @@ final class PaimonValues {
                         || physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
         switch (type.getTypeRoot()) {
             case BOOLEAN:
-                return physical == PrimitiveTypeName.BOOLEAN ? (c, o) -> c.ints[o] != 0 : null;
+                return physical == PrimitiveTypeName.BOOLEAN ? (c, o) -> c.getInt(o) != 0 : null;
             case TINYINT:
-                return int32 ? (c, o) -> (byte) c.ints[o] : null;
+                return int32 ? (c, o) -> (byte) c.getInt(o) : null;
             case SMALLINT:
-                return int32 ? (c, o) -> (short) c.ints[o] : null;
+                return int32 ? (c, o) -> (short) c.getInt(o) : null;
             case INTEGER:
             case DATE:
             case TIME_WITHOUT_TIME_ZONE:
-                return int32 ? (c, o) -> c.ints[o] : null;
+                return int32 ? (c, o) -> c.getInt(o) : null;
             case BIGINT:
-                return int64 ? (c, o) -> c.longs[o] : int32 ? (c, o) -> (long) c.ints[o] : null;
+                return int64 ? (c, o) -> c.getLong(o) : int32 ? (c, o) -> (long) c.getInt(o) : null;
             case FLOAT:
-                return physical == PrimitiveTypeName.FLOAT ? (c, o) -> (float) c.doubles[o] : null;
+                return physical == PrimitiveTypeName.FLOAT
+                        ? (c, o) -> (float) c.getDouble(o)
+                        : null;
             case DOUBLE:
                 return physical == PrimitiveTypeName.DOUBLE || physical == PrimitiveTypeName.FLOAT
-                        ? (c, o) -> c.doubles[o]
+                        ? (c, o) -> c.getDouble(o)
                         : null;
             case CHAR:
             case VARCHAR:
-                return binary ? (c, o) -> BinaryString.fromBytes(c.bytes[o]) : null;
+                return binary ? (c, o) -> BinaryString.fromBytes(c.getBytes(o)) : null;
             case BINARY:
             case VARBINARY:
-                return binary ? (c, o) -> c.bytes[o] : null;
+                return binary ? (c, o) -> c.getBytes(o) : null;
             case DECIMAL:
                 {
                     int precision = ((DecimalType) type).getPrecision();
                     int scale = ((DecimalType) type).getScale();
                     if (int32) {
-                        return (c, o) -> Decimal.fromUnscaledLong(c.ints[o], precision, scale);
+                        return (c, o) -> Decimal.fromUnscaledLong(c.getInt(o), precision, scale);
                     }
                     if (int64) {
-                        return (c, o) -> Decimal.fromUnscaledLong(c.longs[o], precision, scale);
+                        return (c, o) -> Decimal.fromUnscaledLong(c.getLong(o), precision, scale);
                     }
                     return binary
-                            ? (c, o) -> Decimal.fromUnscaledBytes(c.bytes[o], precision, scale)
+                            ? (c, o) -> Decimal.fromUnscaledBytes(c.getBytes(o), precision, scale)
                             : null;
                 }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
@@ -97,14 +113,14 @@ final class PaimonValues {
                                     : LogicalTypeAnnotation.TimeUnit.MICROS;
                     switch (unit) {
                         case MILLIS:
-                            return (c, o) -> Timestamp.fromEpochMillis(c.longs[o]);
+                            return (c, o) -> Timestamp.fromEpochMillis(c.getLong(o));
                         case MICROS:
-                            return (c, o) -> Timestamp.fromMicros(c.longs[o]);
+                            return (c, o) -> Timestamp.fromMicros(c.getLong(o));
                         default:
                             return (c, o) ->
                                     Timestamp.fromEpochMillis(
-                                            Math.floorDiv(c.longs[o], 1_000_000L),
-                                            (int) Math.floorMod(c.longs[o], 1_000_000L));
+                                            Math.floorDiv(c.getLong(o), 1_000_000L),
+                                            (int) Math.floorMod(c.getLong(o), 1_000_000L));
                     }
                 }
             default:
