@@ -72,7 +72,7 @@ final class LocalFullTextScan implements DriverSearch {
      * {@code Sort(_score DESC, primary key)} and {@code LIMIT k} keep: the hits tying {@code cut}
      * ordered by their primary keys (stored with each hit), as Spark orders those values. Without
      * it every bucket's tying hits were read, k per bucket: a common term in short documents ties
-     * most scores. Unchanged when a tying hit's key is unknown.
+     * most scores. Unchanged when a tying hit's row reads as deleted.
      */
     private List<List<SearchHit>> firstByKey(List<List<SearchHit>> hits, float cut)
             throws IOException {
@@ -102,9 +102,6 @@ final class LocalFullTextScan implements DriverSearch {
             List<SearchHit> ties = new ArrayList<>();
             for (SearchHit h : hits.get(i)) {
                 if (h.score() <= cut) {
-                    if (h.key() == null) {
-                        return hits;
-                    }
                     ties.add(h);
                 }
             }
