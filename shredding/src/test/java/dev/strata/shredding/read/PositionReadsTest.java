@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.shredding.io.DamagedFileException;
+import dev.strata.shredding.parquet.FileRoundTrip;
 import dev.strata.testing.TestSeeds;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -152,13 +152,15 @@ class PositionReadsTest {
         // Uncompressed, so that the text is found in the file's bytes.
         Path file = write("damaged", Map.of(), "none", 2000, 3);
         List<InternalRow> all = paimonRows(file);
-        java.nio.file.Path local = java.nio.file.Path.of(file.toUri());
-        byte[] bytes = Files.readAllBytes(local);
-        // A byte in the middle of the text column's data (not a header), flipped.
-        int at = indexOf(bytes, textOf(all.get(1000)).getBytes(StandardCharsets.UTF_8));
-        assertThat(at).isPositive();
-        bytes[at + 5] ^= 0x5a;
-        Files.write(local, bytes);
+        // A byte in the middle of the text column's data (not a header), changed.
+        int r = 1000;
+        while (textOf(all.get(r)).length() < 10) {
+            r++;
+        }
+        byte[] stored = textOf(all.get(r)).getBytes(StandardCharsets.UTF_8);
+        byte[] changed = stored.clone();
+        changed[5] ^= 0x5a;
+        FileRoundTrip.replaceOnce(java.nio.file.Path.of(file.toUri()), stored, changed);
         RowType text = TYPE.project("text");
         assertThatThrownBy(
                         () -> {
@@ -316,18 +318,5 @@ class PositionReadsTest {
             r.forEachRemaining(row -> rows.add(copier.copy(row)));
         }
         return rows;
-    }
-
-    private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }
