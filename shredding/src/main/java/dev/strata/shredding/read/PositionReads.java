@@ -388,14 +388,14 @@ public final class PositionReads {
         }
 
         private Dictionary readDictionary(int g, ColumnChunkMetaData chunk) throws IOException {
-            long start = chunk.getDictionaryPageOffset();
+            // Writers that leave the dictionary's offset unset put it first in the chunk.
+            long start =
+                    chunk.getDictionaryPageOffset() > 0
+                            ? chunk.getDictionaryPageOffset()
+                            : chunk.getFirstDataPageOffset();
             long end = index.getOffset(0);
             if (!chunk.hasDictionaryPage() || start <= 0 || start >= end) {
-                throw damaged(
-                        "dictionary-encoded values of row group "
-                                + g
-                                + " without a dictionary page",
-                        null);
+                throw new Unsupported(); // Paimon's reader reports what is wrong
             }
             byte[] stored = readFully(start, Math.toIntExact(end - start));
             ByteArrayInputStream bytes = new ByteArrayInputStream(stored);
