@@ -136,7 +136,8 @@ public final class DataFileRows {
      * type} (a projection of the table's fields) is one of {@code values} (Paimon's internal
      * values, compared with {@code equals}): their positions, ascending, with that value (the
      * object of {@code values}); null when there are more than {@code max}. The reader skips pages
-     * whose statistics rule every value out.
+     * whose statistics rule every value out: {@link PositionReads#matching} where it decodes the
+     * column (integer and string keys), else Paimon's reader with its page filter.
      */
     public static Map<Long, Object> matches(
             FileStoreTable table,
@@ -155,6 +156,18 @@ public final class DataFileRows {
                             + " in data file "
                             + file.fileName()
                             + ": it is not selectable. This is a bug in Strata.");
+        }
+        Map<Long, Object> direct =
+                PositionReads.matching(
+                        table.fileIO(),
+                        path(table, partition, bucket, file),
+                        file.fileSize(),
+                        new RowType(List.of(columns.read.getFields().get(columns.indexOf(0)))),
+                        values,
+                        max,
+                        PageChecksums.verifyEnabled(table.options()));
+        if (direct != null) {
+            return direct;
         }
         // Paimon's page filter, over the column's name in the file.
         Predicate pages =

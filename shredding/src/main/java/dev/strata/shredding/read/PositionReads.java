@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.CRC32;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.FileIO;
@@ -34,9 +35,11 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.internal.column.columnindex.ColumnIndex;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -55,6 +58,9 @@ public final class PositionReads {
 
     /** Parsed offset indexes by file, length, row group and column; data files never change. */
     private static final BoundedCache<String, OffsetIndex> OFFSET_INDEXES = BoundedCache.of(1024);
+
+    /** Parsed column indexes (page bounds), keyed likewise. */
+    private static final BoundedCache<String, ColumnIndex> COLUMN_INDEXES = BoundedCache.of(1024);
 
     private static final Set<Encoding> DECODED =
             EnumSet.of(
@@ -92,33 +98,9 @@ public final class PositionReads {
         try (ParquetFileReader reader = opened.reader;
                 SeekableInputStream in = input.newStream()) {
             List<BlockMetaData> blocks = reader.getFooter().getBlocks();
-            MessageType schema = reader.getFooter().getFileMetaData().getSchema();
-            List<Column> columns = new ArrayList<>();
-            for (int i = 0; i < readType.getFieldCount(); i++) {
-                String name = readType.getFields().get(i).name();
-                if (!schema.containsField(name)) {
-                    return null;
-                }
-                Type t = schema.getType(name);
-                PaimonValues.Value value = PaimonValues.of(readType.getTypeAt(i), t);
-                if (value == null
-                        || !t.isPrimitive()
-                        || t.isRepetition(Type.Repetition.REPEATED)
-                        || t.asPrimitiveType().getPrimitiveTypeName()
-                                == PrimitiveTypeName.BOOLEAN) {
-                    return null;
-                }
-                int chunk = schema.getFieldIndex(name);
-                for (BlockMetaData b : blocks) {
-                    ColumnChunkMetaData c = b.getColumns().get(chunk);
-                    if (c.getOffsetIndexReference() == null
-                            || !DECODED.containsAll(c.getEncodings())
-                            || (c.getCodec() != CompressionCodecName.ZSTD
-                                    && c.getCodec() != CompressionCodecName.UNCOMPRESSED)) {
-                        return null;
-                    }
-                }
-                columns.add(new Column(i, name, chunk, t.asPrimitiveType(), value));
+            List<Column> columns = columns(reader, readType);
+            if (columns == null) {
+                return null;
             }
             long[] groupStarts = new long[blocks.size() + 1];
             for (int g = 0; g < blocks.size(); g++) {
@@ -145,6 +127,206 @@ public final class PositionReads {
         Map<Long, InternalRow> rows = new HashMap<>();
         values.forEach((p, v) -> rows.put(p, GenericRow.of(v)));
         return rows;
+    }
+
+    /**
+     * The rows (deleted ones included) of the Parquet file {@code path} whose column {@code column}
+     * (one top-level INT, BIGINT, DATE or STRING column of the file, by name) holds one of {@code
+     * values} (Paimon's objects of its type): their positions, ascending, each with the matched
+     * object of {@code values}. Only the pages whose column-index bounds can hold a value are read.
+     * Null when there are more than {@code max}, or the column or file is not one this reader
+     * decodes.
+     */
+    public static Map<Long, Object> matching(
+            FileIO fileIO,
+            Path path,
+            long length,
+            RowType column,
+            Set<Object> values,
+            int max,
+            boolean verifyPages)
+            throws IOException {
+        InputFile input = PaimonFiles.inputFile(fileIO, path, length);
+        String file = path.toString();
+        Map<Long, Object> found = new java.util.TreeMap<>();
+        ShreddedFooters.Opened opened = ShreddedFooters.open(input, file, false);
+        try (ParquetFileReader reader = opened.reader;
+                SeekableInputStream in = input.newStream()) {
+            List<Column> columns = columns(reader, column);
+            if (columns == null) {
+                return null;
+            }
+            Targets targets = Targets.of(columns.get(0).type, values);
+            if (targets == null) {
+                return null;
+            }
+            List<BlockMetaData> blocks = reader.getFooter().getBlocks();
+            long groupStart = 0;
+            ColumnReads reads =
+                    new ColumnReads(input, file, in, reader, columns.get(0), verifyPages);
+            try {
+                for (int g = 0; g < blocks.size(); g++) {
+                    BlockMetaData block = blocks.get(g);
+                    if (block.getRowIndexOffset() >= 0) {
+                        groupStart = block.getRowIndexOffset();
+                    }
+                    if (!reads.match(g, block, groupStart, targets, found, max)) {
+                        return null;
+                    }
+                    groupStart += block.getRowCount();
+                }
+            } finally {
+                reads.close();
+            }
+        } catch (Unsupported e) {
+            return null;
+        }
+        return found;
+    }
+
+    /**
+     * The read columns of {@code readType}, top-level flat columns of the file that this reader
+     * decodes in every row group; null if one is not.
+     */
+    private static List<Column> columns(ParquetFileReader reader, RowType readType) {
+        List<BlockMetaData> blocks = reader.getFooter().getBlocks();
+        MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+        List<Column> columns = new ArrayList<>();
+        for (int i = 0; i < readType.getFieldCount(); i++) {
+            String name = readType.getFields().get(i).name();
+            if (!schema.containsField(name)) {
+                return null;
+            }
+            Type t = schema.getType(name);
+            PaimonValues.Value value = PaimonValues.of(readType.getTypeAt(i), t);
+            if (value == null
+                    || !t.isPrimitive()
+                    || t.isRepetition(Type.Repetition.REPEATED)
+                    || t.asPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BOOLEAN) {
+                return null;
+            }
+            int chunk = schema.getFieldIndex(name);
+            for (BlockMetaData b : blocks) {
+                ColumnChunkMetaData c = b.getColumns().get(chunk);
+                if (c.getOffsetIndexReference() == null
+                        || !DECODED.containsAll(c.getEncodings())
+                        || (c.getCodec() != CompressionCodecName.ZSTD
+                                && c.getCodec() != CompressionCodecName.UNCOMPRESSED)) {
+                    return null;
+                }
+            }
+            columns.add(new Column(i, name, chunk, t.asPrimitiveType(), value));
+        }
+        return columns;
+    }
+
+    /**
+     * Looked-up values as the column's Parquet values: INT32 and INT64 as longs, BINARY as bytes
+     * (ordered as unsigned bytes, as Parquet orders strings), with the caller's objects.
+     */
+    private static final class Targets {
+        final long[] longs;
+        final byte[][] bytes;
+        final Object[] objects;
+
+        private Targets(long[] longs, byte[][] bytes, Object[] objects) {
+            this.longs = longs;
+            this.bytes = bytes;
+            this.objects = objects;
+        }
+
+        /** Null when the column's type is not an integer or a string. */
+        static Targets of(PrimitiveType type, Set<Object> values) {
+            Object[] objects = values.toArray();
+            switch (type.getPrimitiveTypeName()) {
+                case INT32:
+                case INT64:
+                    if (type.getLogicalTypeAnnotation() != null
+                            && !(type.getLogicalTypeAnnotation()
+                                    instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation)
+                            && !(type.getLogicalTypeAnnotation()
+                                    instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation)) {
+                        return null;
+                    }
+                    long[] longs = new long[objects.length];
+                    for (int i = 0; i < objects.length; i++) {
+                        if (!(objects[i] instanceof Integer) && !(objects[i] instanceof Long)) {
+                            return null;
+                        }
+                        longs[i] = ((Number) objects[i]).longValue();
+                    }
+                    return new Targets(longs, null, objects);
+                case BINARY:
+                    if (!(type.getLogicalTypeAnnotation()
+                            instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation)) {
+                        return null;
+                    }
+                    byte[][] bytes = new byte[objects.length][];
+                    for (int i = 0; i < objects.length; i++) {
+                        if (!(objects[i] instanceof BinaryString)) {
+                            return null;
+                        }
+                        bytes[i] = ((BinaryString) objects[i]).toBytes();
+                    }
+                    return new Targets(null, bytes, objects);
+                default:
+                    return null;
+            }
+        }
+
+        /** Whether a value may lie within the page bounds {@code min} to {@code max}. */
+        boolean within(ByteBuffer min, ByteBuffer max, boolean int32) {
+            if (longs != null) {
+                long lo =
+                        int32
+                                ? min.order(ByteOrder.LITTLE_ENDIAN).getInt(0)
+                                : min.order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+                long hi =
+                        int32
+                                ? max.order(ByteOrder.LITTLE_ENDIAN).getInt(0)
+                                : max.order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+                for (long v : longs) {
+                    if (v >= lo && v <= hi) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            byte[] lo = bytesOf(min);
+            byte[] hi = bytesOf(max);
+            for (byte[] v : bytes) {
+                if (Arrays.compareUnsigned(v, lo) >= 0 && Arrays.compareUnsigned(v, hi) <= 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static byte[] bytesOf(ByteBuffer b) {
+            byte[] out = new byte[b.remaining()];
+            b.duplicate().get(out);
+            return out;
+        }
+
+        /** The caller's object equal to the value in {@code reads}' slot, or null. */
+        Object match(ColumnReads reads, boolean int32) {
+            if (longs != null) {
+                long v = int32 ? reads.getInt(0) : reads.getLong(0);
+                for (int i = 0; i < longs.length; i++) {
+                    if (longs[i] == v) {
+                        return objects[i];
+                    }
+                }
+                return null;
+            }
+            byte[] v = reads.getBytes(0);
+            for (int i = 0; i < bytes.length; i++) {
+                if (Arrays.equals(bytes[i], v)) {
+                    return objects[i];
+                }
+            }
+            return null;
+        }
     }
 
     private static int group(long[] groupStarts, long position, String file)
@@ -247,6 +429,87 @@ public final class PositionReads {
                 page = openPage(g, chunk, p);
             }
             return page.value(Math.toIntExact(row - page.firstRow)) ? convert() : null;
+        }
+
+        /**
+         * Adds to {@code found} the group's rows (from file position {@code groupStart}) holding a
+         * target, reading the pages whose column-index bounds can hold one; false past {@code max}.
+         */
+        boolean match(
+                int g,
+                BlockMetaData block,
+                long groupStart,
+                Targets targets,
+                Map<Long, Object> found,
+                int max)
+                throws IOException {
+            ColumnChunkMetaData chunk = block.getColumns().get(column.chunk);
+            if (chunk.getValueCount() == 0) {
+                return true;
+            }
+            close();
+            openGroup = g;
+            codec = chunk.getCodec();
+            index = offsetIndex(g, chunk);
+            dictionary = null;
+            openPage = -1;
+            ColumnIndex bounds = columnIndex(g, chunk);
+            // Each call copies the column index's lists.
+            List<Boolean> nullPages = bounds.getNullPages();
+            List<ByteBuffer> mins = bounds.getMinValues();
+            List<ByteBuffer> maxs = bounds.getMaxValues();
+            boolean int32 = physical == PrimitiveTypeName.INT32;
+            for (int p = 0; p < index.getPageCount(); p++) {
+                if (nullPages.get(p) || !targets.within(mins.get(p), maxs.get(p), int32)) {
+                    continue;
+                }
+                close();
+                openPage = p;
+                page = openPage(g, chunk, p);
+                page.data.ensure(page.data.size, this, g, p); // every value is read
+                if (page.plainIntegers() && targets.longs != null) {
+                    // A key column (NOT NULL, PLAIN): its values compared in place.
+                    ByteBuffer b = page.data.buffer;
+                    int at = page.valuePos;
+                    for (int e = 0; e < page.entries; e++, at += width) {
+                        long v = int32 ? b.getInt(at) : b.getLong(at);
+                        for (int i = 0; i < targets.longs.length; i++) {
+                            if (targets.longs[i] == v) {
+                                if (found.size() == max) {
+                                    return false;
+                                }
+                                found.put(groupStart + page.firstRow + e, targets.objects[i]);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                for (int e = 0; e < page.entries; e++) {
+                    if (page.value(e)) {
+                        Object hit = targets.match(this, int32);
+                        if (hit != null) {
+                            if (found.size() == max) {
+                                return false;
+                            }
+                            found.put(groupStart + page.firstRow + e, hit);
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+
+        private ColumnIndex columnIndex(int g, ColumnChunkMetaData chunk) throws IOException {
+            String key = file + "|" + input.getLength() + "|" + g + "|" + column.chunk;
+            ColumnIndex cached = COLUMN_INDEXES.get(key);
+            if (cached == null) {
+                cached = reader.readColumnIndex(chunk);
+                if (cached == null || cached.getNullPages().size() != index.getPageCount()) {
+                    throw new Unsupported();
+                }
+                COLUMN_INDEXES.put(key, cached);
+            }
+            return cached;
         }
 
         /** Releases the open page's decompressor. */
@@ -588,6 +851,28 @@ public final class PositionReads {
                 } else {
                     ids = null;
                 }
+            }
+
+            /** Whether the page holds only PLAIN INT32 or INT64 values, none of them NULL. */
+            boolean plainIntegers() throws DamagedFileException {
+                boolean plain =
+                        def == null
+                                && ids == null
+                                && entry == 0
+                                && (physical == PrimitiveTypeName.INT32
+                                        || physical == PrimitiveTypeName.INT64);
+                if (plain && valuePos + (long) entries * width > data.size) {
+                    throw damaged(
+                            "page "
+                                    + p
+                                    + " of row group "
+                                    + g
+                                    + " ends before its "
+                                    + entries
+                                    + " values",
+                            null);
+                }
+                return plain;
             }
 
             /** Moves to entry {@code e} (not before the next) and loads it; false if NULL. */

@@ -175,6 +175,94 @@ class PositionReadsTest {
                 .hasMessageContaining("checksum");
     }
 
+    @Test
+    void rowsHoldingValuesEqualPaimonsReaderAndOnlyTheirPagesAreRead() throws Exception {
+        Random random = TestSeeds.random("position-reads-matching");
+        Path file = write("matching", Map.of("parquet.block.size", "65536"), "zstd", 6000, 11);
+        List<InternalRow> all = paimonRows(file);
+        for (String column : List.of("id", "label", "n", "day", "req")) {
+            int c = TYPE.getFieldIndex(column);
+            RowType type = TYPE.project(column);
+            InternalRow.FieldGetter getter = InternalRow.createFieldGetter(TYPE.getTypeAt(c), c);
+            for (int round = 0; round < 5; round++) {
+                java.util.Set<Object> values = new java.util.HashSet<>();
+                for (int i = 0; i < 1 + random.nextInt(4); i++) {
+                    Object v = getter.getFieldOrNull(all.get(random.nextInt(all.size())));
+                    if (v != null) {
+                        values.add(v);
+                    }
+                }
+                values.add(column.equals("id") ? (Object) 3L : absent(TYPE.getTypeAt(c)));
+                java.util.TreeMap<Long, Object> expected = new java.util.TreeMap<>();
+                for (int p = 0; p < all.size(); p++) {
+                    Object v = getter.getFieldOrNull(all.get(p));
+                    if (v != null && values.contains(v)) {
+                        expected.put((long) p, v);
+                    }
+                }
+                Map<Long, Object> found =
+                        PositionReads.matching(
+                                IO, file, IO.getFileSize(file), type, values, 100_000, true);
+                assertThat(found).as("column %s values %s", column, values).isEqualTo(expected);
+                if (expected.size() > 1) {
+                    assertThat(
+                                    PositionReads.matching(
+                                            IO,
+                                            file,
+                                            IO.getFileSize(file),
+                                            type,
+                                            values,
+                                            expected.size() - 1,
+                                            true))
+                            .as("more rows than asked for")
+                            .isNull();
+                }
+            }
+        }
+        // Doubles and decimals are left to Paimon's reader.
+        assertThat(
+                        PositionReads.matching(
+                                IO,
+                                file,
+                                IO.getFileSize(file),
+                                TYPE.project("d"),
+                                java.util.Set.of(1.0),
+                                10,
+                                true))
+                .isNull();
+        // One id: the pages its bounds rule out are not read.
+        dev.strata.testing.io.FailingFileIO io = new dev.strata.testing.io.FailingFileIO();
+        io.arm(Long.MAX_VALUE);
+        Object id = getter(TYPE, "id").getFieldOrNull(all.get(4321));
+        assertThat(
+                        PositionReads.matching(
+                                io,
+                                file,
+                                IO.getFileSize(file),
+                                TYPE.project("id"),
+                                java.util.Set.of(id),
+                                10,
+                                true))
+                .containsExactly(Map.entry(4321L, id));
+        assertThat(io.bytesRead()).isLessThan(IO.getFileSize(file) / 10);
+    }
+
+    private static InternalRow.FieldGetter getter(RowType type, String column) {
+        int c = type.getFieldIndex(column);
+        return InternalRow.createFieldGetter(type.getTypeAt(c), c);
+    }
+
+    /** A value of {@code type} that no row holds. */
+    private static Object absent(DataType type) {
+        switch (type.getTypeRoot()) {
+            case INTEGER:
+            case DATE:
+                return 1_000_000;
+            default:
+                return BinaryString.fromString("no such value");
+        }
+    }
+
     private void check(String name, Map<String, String> options, String codec, boolean verify)
             throws Exception {
         Random random = TestSeeds.random("position-reads-" + name);
