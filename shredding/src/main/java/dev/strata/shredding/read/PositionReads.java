@@ -52,7 +52,9 @@ import org.apache.parquet.schema.Type;
  * row of a text column costs a fraction of its ~1 MB page, where a reader of row ranges inflates
  * and decodes the page whole. Columns of other shapes (nested, repeated, BOOLEAN, codecs other than
  * zstd or none, encodings other than PLAIN and dictionary, no offset index) are left to a general
- * reader: {@link #read} then returns null.
+ * reader: {@link #read} then returns null. {@link #matching} finds the positions of the rows
+ * holding given key values the same way, reading only the pages whose column-index bounds can hold
+ * one.
  */
 public final class PositionReads {
 
