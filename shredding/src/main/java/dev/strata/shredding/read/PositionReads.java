@@ -331,6 +331,11 @@ public final class PositionReads {
         }
     }
 
+    /** Names page {@code p} (-1: the dictionary page) of row group {@code g} in errors. */
+    private static String where(int g, int p) {
+        return (p < 0 ? "the dictionary page" : "page " + p) + " of row group " + g;
+    }
+
     private static int group(long[] groupStarts, long position, String file)
             throws DamagedFileException {
         for (int g = 0; g + 1 < groupStarts.length; g++) {
@@ -601,8 +606,7 @@ public final class PositionReads {
                 int levels =
                         h.getRepetition_levels_byte_length() + h.getDefinition_levels_byte_length();
                 if (h.getRepetition_levels_byte_length() != 0 || levels > stored.length - at) {
-                    throw damaged(
-                            "page " + p + " of row group " + g + " has bad level lengths", null);
+                    throw damaged(where(g, p) + " has bad level lengths", null);
                 }
                 HybridInts def =
                         maxDef == 0
@@ -631,7 +635,7 @@ public final class PositionReads {
                         g,
                         p);
             }
-            throw damaged("page " + p + " of row group " + g + " is a " + header.getType(), null);
+            throw damaged(where(g, p) + " is a " + header.getType(), null);
         }
 
         /** Null for PLAIN values; the chunk's dictionary for dictionary-encoded ones. */
@@ -687,7 +691,7 @@ public final class PositionReads {
             }
             offsets[count] = pos;
             if (pos > data.filled) {
-                throw damaged("the dictionary page of row group " + g + " ends early", null);
+                throw damaged(where(g, -1) + " ends early", null);
             }
             return new Dictionary(data, offsets);
         }
@@ -704,12 +708,7 @@ public final class PositionReads {
             try {
                 return Util.readPageHeader(bytes);
             } catch (IOException | RuntimeException e) {
-                throw damaged(
-                        (p < 0 ? "the dictionary page" : "page " + p)
-                                + " of row group "
-                                + g
-                                + " has an unreadable header",
-                        e);
+                throw damaged(where(g, p) + " has an unreadable header", e);
             }
         }
 
@@ -735,9 +734,7 @@ public final class PositionReads {
             int length = data.buffer.getInt(pos);
             if (length < 0 || length > data.size - pos - 4) {
                 throw damaged(
-                        (p < 0 ? "the dictionary page" : "page " + p)
-                                + " of row group "
-                                + g
+                        where(g, p)
                                 + " holds a value of "
                                 + length
                                 + " bytes at offset "
@@ -841,8 +838,7 @@ public final class PositionReads {
                 if (dictionary != null) {
                     data.ensure(data.size, ColumnReads.this, g, p);
                     if (valuesStart >= data.size) {
-                        throw damaged(
-                                "page " + p + " of row group " + g + " has no value ids", null);
+                        throw damaged(where(g, p) + " has no value ids", null);
                     }
                     ids =
                             new HybridInts(
@@ -864,15 +860,7 @@ public final class PositionReads {
                                 && (physical == PrimitiveTypeName.INT32
                                         || physical == PrimitiveTypeName.INT64);
                 if (plain && valuePos + (long) entries * width > data.size) {
-                    throw damaged(
-                            "page "
-                                    + p
-                                    + " of row group "
-                                    + g
-                                    + " ends before its "
-                                    + entries
-                                    + " values",
-                            null);
+                    throw damaged(where(g, p) + " ends before its " + entries + " values", null);
                 }
                 return plain;
             }
@@ -880,7 +868,7 @@ public final class PositionReads {
             /** Moves to entry {@code e} (not before the next) and loads it; false if NULL. */
             boolean value(int e) throws IOException {
                 if (e < entry || e >= entries) {
-                    throw damaged("page " + p + " of row group " + g + " has no entry " + e, null);
+                    throw damaged(where(g, p) + " has no entry " + e, null);
                 }
                 int skipped = e - entry;
                 int defined = def == null ? skipped : def.skipCounting(skipped, maxDef);
@@ -891,14 +879,7 @@ public final class PositionReads {
                     if (present) {
                         int id = ids.next();
                         if (id < 0 || id >= dictionary.offsets.length - 1) {
-                            throw damaged(
-                                    "page "
-                                            + p
-                                            + " of row group "
-                                            + g
-                                            + " names dictionary entry "
-                                            + id,
-                                    null);
+                            throw damaged(where(g, p) + " names dictionary entry " + id, null);
                         }
                         load(dictionary.data, dictionary.offsets[id], g, -1);
                     }
@@ -952,9 +933,7 @@ public final class PositionReads {
             }
             if (n > size) {
                 throw column.damaged(
-                        (p < 0 ? "the dictionary page" : "page " + p)
-                                + " of row group "
-                                + g
+                        where(g, p)
                                 + " ends at "
                                 + size
                                 + " bytes before a value reaching byte "
@@ -972,23 +951,11 @@ public final class PositionReads {
                     filled += got;
                 }
             } catch (IOException e) {
-                throw column.damaged(
-                        (p < 0 ? "the dictionary page" : "page " + p)
-                                + " of row group "
-                                + g
-                                + " does not inflate",
-                        e);
+                throw column.damaged(where(g, p) + " does not inflate", e);
             }
             if (filled < n) {
                 throw column.damaged(
-                        (p < 0 ? "the dictionary page" : "page " + p)
-                                + " of row group "
-                                + g
-                                + " inflates to "
-                                + filled
-                                + " bytes, short of "
-                                + n,
-                        null);
+                        where(g, p) + " inflates to " + filled + " bytes, short of " + n, null);
             }
         }
     }
