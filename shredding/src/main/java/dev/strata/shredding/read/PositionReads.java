@@ -279,14 +279,8 @@ public final class PositionReads {
         /** Whether a value may lie within the page bounds {@code min} to {@code max}. */
         boolean within(ByteBuffer min, ByteBuffer max, boolean int32) {
             if (longs != null) {
-                long lo =
-                        int32
-                                ? min.order(ByteOrder.LITTLE_ENDIAN).getInt(0)
-                                : min.order(ByteOrder.LITTLE_ENDIAN).getLong(0);
-                long hi =
-                        int32
-                                ? max.order(ByteOrder.LITTLE_ENDIAN).getInt(0)
-                                : max.order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+                long lo = integer(min, int32);
+                long hi = integer(max, int32);
                 for (long v : longs) {
                     if (v >= lo && v <= hi) {
                         return true;
@@ -302,6 +296,12 @@ public final class PositionReads {
                 }
             }
             return false;
+        }
+
+        /** A PLAIN-encoded INT32 or INT64 bound, read without changing the index's buffer. */
+        private static long integer(ByteBuffer b, boolean int32) {
+            ByteBuffer le = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            return int32 ? le.getInt(le.position()) : le.getLong(le.position());
         }
 
         private static byte[] bytesOf(ByteBuffer b) {
@@ -419,19 +419,11 @@ public final class PositionReads {
         Object value(int g, BlockMetaData block, long row) throws IOException {
             ColumnChunkMetaData chunk = block.getColumns().get(column.chunk);
             if (g != openGroup) {
-                close();
-                openGroup = g;
-                codec = chunk.getCodec();
-                index = offsetIndex(g, chunk);
-                dictionary = null;
-                openPage = -1;
+                openGroup(g, chunk);
             }
             int p = pageOf(row, block.getRowCount());
             if (p != openPage || row < page.firstRow + page.entry) {
-                if (page != null) {
-                    page.data.close();
-                    page = null;
-                }
+                close();
                 openPage = p;
                 page = openPage(g, chunk, p);
             }
@@ -454,12 +446,7 @@ public final class PositionReads {
             if (chunk.getValueCount() == 0) {
                 return true;
             }
-            close();
-            openGroup = g;
-            codec = chunk.getCodec();
-            index = offsetIndex(g, chunk);
-            dictionary = null;
-            openPage = -1;
+            openGroup(g, chunk);
             ColumnIndex bounds = columnIndex(g, chunk);
             // Each call copies the column index's lists.
             List<Boolean> nullPages = bounds.getNullPages();
@@ -517,6 +504,16 @@ public final class PositionReads {
                 COLUMN_INDEXES.put(key, cached);
             }
             return cached;
+        }
+
+        /** Makes row group {@code g} the current one, no page open. */
+        private void openGroup(int g, ColumnChunkMetaData chunk) throws IOException {
+            close();
+            openGroup = g;
+            codec = chunk.getCodec();
+            index = offsetIndex(g, chunk);
+            dictionary = null;
+            openPage = -1;
         }
 
         /** Releases the open page's decompressor. */
@@ -902,7 +899,7 @@ public final class PositionReads {
     }
 
     /** A page's uncompressed bytes, inflated from its zstd frame only as far as they are read. */
-    static final class Inflated {
+    private static final class Inflated {
         final ByteBuffer buffer;
         final int size;
         private final InputStream zstd;
