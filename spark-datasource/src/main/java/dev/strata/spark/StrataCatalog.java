@@ -124,6 +124,16 @@ public class StrataCatalog
 
     private String name;
     private Catalog paimon;
+
+    /**
+     * Per table, the cached table object and the schema file it was last found current against (a
+     * table Paimon loads again is a new object, so an entry of the old one no longer matches); an
+     * entry this cache drops costs one read of the schema file.
+     */
+    private final dev.strata.shredding.cache.BoundedCache<
+                    org.apache.paimon.catalog.Identifier, CheckedSchema>
+            checkedSchemas = dev.strata.shredding.cache.BoundedCache.of(1024);
+
     private String warehouse;
     private boolean allowExternalPaths;
 
@@ -542,7 +552,9 @@ public class StrataCatalog
     /**
      * Paimon's catalog caches a table's schema for minutes, so another writer's ALTER, DROP or
      * re-CREATE would go unseen. Invalidates the cached table when the latest schema on storage
-     * differs in id or write time (dropped and re-created).
+     * differs in id or write time (dropped and re-created). The schema file is read only when the
+     * listing shows another file than the one this cached table was last checked against: each
+     * statement loads its tables, and on object storage a read is a request of its own.
      */
     private void dropIfStale(org.apache.paimon.catalog.Identifier id) {
         org.apache.paimon.catalog.Identifier data =
@@ -558,11 +570,86 @@ public class StrataCatalog
             return;
         }
         FileStoreTable table = (FileStoreTable) loaded;
-        java.util.Optional<TableSchema> latest = table.schemaManager().latest();
+        SchemaManager schemas = table.schemaManager();
+        org.apache.paimon.fs.FileStatus file = latestSchemaFile(table.fileIO(), schemas);
+        CheckedSchema checked = checkedSchemas.get(data);
+        if (file != null
+                && checked != null
+                && checked.table == table
+                && checked.sameFile(file)
+                && checked.id == table.schema().id()) {
+            return;
+        }
+        java.util.Optional<TableSchema> latest =
+                file == null ? java.util.Optional.empty() : schemas.latest();
         if (latest.isEmpty()
                 || latest.get().id() != table.schema().id()
                 || latest.get().timeMillis() != table.schema().timeMillis()) {
             paimon.invalidateTable(data);
+            return;
+        }
+        checkedSchemas.put(data, new CheckedSchema(table, latest.get().id(), file));
+    }
+
+    /** The schema file of the highest id in the table's schema directory, or null if none. */
+    private static org.apache.paimon.fs.FileStatus latestSchemaFile(
+            org.apache.paimon.fs.FileIO fileIO, SchemaManager schemas) {
+        org.apache.paimon.fs.FileStatus[] files;
+        try {
+            files = fileIO.listStatus(schemas.schemaDirectory());
+        } catch (java.io.FileNotFoundException e) {
+            return null;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        org.apache.paimon.fs.FileStatus latest = null;
+        long latestId = -1;
+        for (org.apache.paimon.fs.FileStatus f :
+                files == null ? new org.apache.paimon.fs.FileStatus[0] : files) {
+            String name = f.getPath().getName();
+            if (f.isDir() || !name.startsWith(SCHEMA_FILE_PREFIX)) {
+                continue;
+            }
+            long fileId;
+            try {
+                fileId = Long.parseLong(name.substring(SCHEMA_FILE_PREFIX.length()));
+            } catch (NumberFormatException e) {
+                continue; // not a schema version (a temporary file of a writer)
+            }
+            if (fileId > latestId) {
+                latestId = fileId;
+                latest = f;
+            }
+        }
+        return latest;
+    }
+
+    /** Paimon's schema files are {@code schema-<id>} in the table's {@code schema} directory. */
+    private static final String SCHEMA_FILE_PREFIX = "schema-";
+
+    /**
+     * A cached table whose schema matched the latest schema file on storage: the file's length and
+     * modification time tell whether it is still the same file.
+     */
+    private static final class CheckedSchema {
+        final FileStoreTable table;
+        final long id;
+        final String path;
+        final long length;
+        final long modified;
+
+        CheckedSchema(FileStoreTable table, long id, org.apache.paimon.fs.FileStatus file) {
+            this.table = table;
+            this.id = id;
+            this.path = file.getPath().toString();
+            this.length = file.getLen();
+            this.modified = file.getModificationTime();
+        }
+
+        boolean sameFile(org.apache.paimon.fs.FileStatus file) {
+            return path.equals(file.getPath().toString())
+                    && length == file.getLen()
+                    && modified == file.getModificationTime();
         }
     }
 

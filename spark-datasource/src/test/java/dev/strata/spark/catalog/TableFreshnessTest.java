@@ -75,4 +75,21 @@ class TableFreshnessTest extends StrataSparkTestBase {
                 .containsExactly("k", "n");
         assertThat(values(sql("SELECT * FROM lake.fresh.r"))).containsExactly(List.of("new", 7));
     }
+
+    @Test
+    void aTableRecreatedWithASchemaFileOfTheSameLengthIsLoadedAgain() {
+        // The re-created table's schema file has the old one's name and length (same columns, an
+        // option value of the same length): only its write time tells it apart.
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.fresh");
+        sql("CREATE TABLE lake.fresh.s (id BIGINT, v STRING) TBLPROPERTIES ('fresh.note' = 'aaa')");
+        assertThat(values(sql("SHOW TBLPROPERTIES lake.fresh.s ('fresh.note')")))
+                .containsExactly(List.of("fresh.note", "aaa"));
+        assertThat(values(sql("SELECT count(*) FROM lake.fresh.s"))).containsExactly(List.of(0L));
+
+        sql("DROP TABLE other.fresh.s");
+        sql(
+                "CREATE TABLE other.fresh.s (id BIGINT, v STRING) TBLPROPERTIES ('fresh.note' = 'bbb')");
+        assertThat(values(sql("SHOW TBLPROPERTIES lake.fresh.s ('fresh.note')")))
+                .containsExactly(List.of("fresh.note", "bbb"));
+    }
 }
