@@ -33,11 +33,134 @@ public final class PaimonToSpark implements Serializable {
 
     private final Accessor[] accessors;
 
+    /** Per field: the timestamp precision when Spark reads the field as micros, else -1. */
+    private final int[] timestampPrecision;
+
     private PaimonToSpark(RowType rowType) {
         List<DataField> fields = rowType.getFields();
         this.accessors = new Accessor[fields.size()];
+        this.timestampPrecision = new int[fields.size()];
         for (int i = 0; i < accessors.length; i++) {
-            accessors[i] = accessor(fields.get(i).type());
+            DataType type = fields.get(i).type();
+            accessors[i] = accessor(type);
+            switch (type.getTypeRoot()) {
+                case TIMESTAMP_WITHOUT_TIME_ZONE:
+                case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                    timestampPrecision[i] =
+                            org.apache.paimon.types.DataTypeChecks.getPrecision(type);
+                    break;
+                default:
+                    timestampPrecision[i] = -1;
+            }
+        }
+    }
+
+    /**
+     * A Spark row that reads a Paimon row in place, for a reader that returns one row at a time:
+     * {@link RowView#of} points it at the next row, and each getter converts only the field asked
+     * for, with no row or boxed value allocated (a scan reading a few columns of every row paid a
+     * fresh row and a boxed value per field). {@code copy()} gives an independent row.
+     */
+    public RowView newView() {
+        return new RowView(this);
+    }
+
+    /** See {@link #newView()}. */
+    public static final class RowView extends GenericInternalRow {
+
+        private static final long serialVersionUID = 1L;
+
+        private final PaimonToSpark converter;
+        private transient InternalRow row;
+
+        private RowView(PaimonToSpark converter) {
+            super(new Object[converter.accessors.length]);
+            this.converter = converter;
+        }
+
+        /** Points this view at {@code paimonRow}; returns this view. */
+        public RowView of(InternalRow paimonRow) {
+            this.row = paimonRow;
+            return this;
+        }
+
+        @Override
+        public Object genericGet(int ordinal) {
+            return row.isNullAt(ordinal) ? null : converter.accessors[ordinal].get(row, ordinal);
+        }
+
+        @Override
+        public boolean isNullAt(int ordinal) {
+            return row.isNullAt(ordinal);
+        }
+
+        @Override
+        public boolean getBoolean(int ordinal) {
+            return row.getBoolean(ordinal);
+        }
+
+        @Override
+        public byte getByte(int ordinal) {
+            return row.getByte(ordinal);
+        }
+
+        @Override
+        public short getShort(int ordinal) {
+            return row.getShort(ordinal);
+        }
+
+        @Override
+        public int getInt(int ordinal) {
+            return row.getInt(ordinal);
+        }
+
+        @Override
+        public long getLong(int ordinal) {
+            int precision = converter.timestampPrecision[ordinal];
+            return precision < 0
+                    ? row.getLong(ordinal)
+                    : row.getTimestamp(ordinal, precision).toMicros();
+        }
+
+        @Override
+        public float getFloat(int ordinal) {
+            return row.getFloat(ordinal);
+        }
+
+        @Override
+        public double getDouble(int ordinal) {
+            return row.getDouble(ordinal);
+        }
+
+        @Override
+        public Decimal getDecimal(int ordinal, int precision, int scale) {
+            return (Decimal) genericGet(ordinal);
+        }
+
+        @Override
+        public UTF8String getUTF8String(int ordinal) {
+            return UTF8String.fromBytes(row.getString(ordinal).toBytes());
+        }
+
+        @Override
+        public byte[] getBinary(int ordinal) {
+            return row.getBinary(ordinal);
+        }
+
+        @Override
+        public scala.collection.immutable.Seq<Object> toSeq(
+                scala.collection.immutable.Seq<org.apache.spark.sql.types.DataType> fieldTypes) {
+            return copy().toSeq(fieldTypes);
+        }
+
+        @Override
+        public void setNullAt(int i) {
+            throw new UnsupportedOperationException("A Paimon row view cannot be changed.");
+        }
+
+        @Override
+        public void update(int i, Object value) {
+            throw new UnsupportedOperationException("A Paimon row view cannot be changed.");
         }
     }
 

@@ -17,7 +17,7 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 final class StrataRowReader implements PartitionReader<InternalRow> {
 
     private final RecordReaderIterator<org.apache.paimon.data.InternalRow> rows;
-    private final PaimonToSpark converter;
+    private final PaimonToSpark.RowView view;
     private final KeyColumns.Projector output;
     private final ShreddedReadMetrics.Scope metrics;
     private InternalRow current;
@@ -27,7 +27,9 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
             KeyColumns columns,
             ShreddedReadMetrics.Scope metrics) {
         this.rows = new RecordReaderIterator<>(reader);
-        this.converter = PaimonToSpark.forRowType(columns.outputType());
+        // One view, pointed at each row in turn: Spark consumes a scan's row before asking for the
+        // next (it projects it into its own format) and copies the rows it keeps.
+        this.view = PaimonToSpark.forRowType(columns.outputType()).newView();
         this.output = columns.projector();
         this.metrics = metrics;
     }
@@ -37,7 +39,7 @@ final class StrataRowReader implements PartitionReader<InternalRow> {
         if (!rows.hasNext()) {
             return false;
         }
-        current = converter.convert(output.project(rows.next()));
+        current = view.of(output.project(rows.next()));
         return true;
     }
 
