@@ -250,11 +250,19 @@ public final class PositionReads {
                                     instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation)) {
                         return null;
                     }
-                    long[] longs = new long[objects.length];
-                    for (int i = 0; i < objects.length; i++) {
-                        if (!(objects[i] instanceof Integer) && !(objects[i] instanceof Long)) {
+                    for (Object o : objects) {
+                        if (!(o instanceof Integer) && !(o instanceof Long)) {
                             return null;
                         }
+                    }
+                    // Ascending, so that each value of a page is looked up by binary search.
+                    Arrays.sort(
+                            objects,
+                            (a, b) ->
+                                    Long.compare(
+                                            ((Number) a).longValue(), ((Number) b).longValue()));
+                    long[] longs = new long[objects.length];
+                    for (int i = 0; i < objects.length; i++) {
                         longs[i] = ((Number) objects[i]).longValue();
                     }
                     return new Targets(longs, null, objects);
@@ -274,6 +282,15 @@ public final class PositionReads {
                 default:
                     return null;
             }
+        }
+
+        /** The index of {@code v} among the integer targets, or -1. */
+        int indexOf(long v) {
+            if (longs.length == 0 || v < longs[0] || v > longs[longs.length - 1]) {
+                return -1;
+            }
+            int i = Arrays.binarySearch(longs, v);
+            return i < 0 ? -1 : i;
         }
 
         /** Whether a value may lie within the page bounds {@code min} to {@code max}. */
@@ -313,13 +330,8 @@ public final class PositionReads {
         /** The caller's object equal to the value in {@code reads}' slot, or null. */
         Object match(ColumnReads reads, boolean int32) {
             if (longs != null) {
-                long v = int32 ? reads.getInt(0) : reads.getLong(0);
-                for (int i = 0; i < longs.length; i++) {
-                    if (longs[i] == v) {
-                        return objects[i];
-                    }
-                }
-                return null;
+                int i = indexOf(int32 ? reads.getInt(0) : reads.getLong(0));
+                return i < 0 ? null : objects[i];
             }
             byte[] v = reads.getBytes(0);
             for (int i = 0; i < bytes.length; i++) {
@@ -466,14 +478,12 @@ public final class PositionReads {
                     ByteBuffer b = page.data.buffer;
                     int at = page.valuePos;
                     for (int e = 0; e < page.entries; e++, at += width) {
-                        long v = int32 ? b.getInt(at) : b.getLong(at);
-                        for (int i = 0; i < targets.longs.length; i++) {
-                            if (targets.longs[i] == v) {
-                                if (found.size() == max) {
-                                    return false;
-                                }
-                                found.put(groupStart + page.firstRow + e, targets.objects[i]);
+                        int i = targets.indexOf(int32 ? b.getInt(at) : b.getLong(at));
+                        if (i >= 0) {
+                            if (found.size() == max) {
+                                return false;
                             }
+                            found.put(groupStart + page.firstRow + e, targets.objects[i]);
                         }
                     }
                     continue;
