@@ -591,7 +591,11 @@ public class StrataCatalog
         checkedSchemas.put(data, new CheckedSchema(table, latest.get().id(), file));
     }
 
-    /** The schema file of the highest id in the table's schema directory, or null if none. */
+    /**
+     * The schema file of the highest id in the table's schema directory, or null if none. One
+     * listing: Paimon's {@code FileUtils.listVersionedFileStatus} asks whether the directory exists
+     * first, a request of its own on object storage.
+     */
     private static org.apache.paimon.fs.FileStatus latestSchemaFile(
             org.apache.paimon.fs.FileIO fileIO, SchemaManager schemas) {
         org.apache.paimon.fs.FileStatus[] files;
