@@ -59,7 +59,9 @@ public final class PaimonToSpark implements Serializable {
      * A Spark row that reads a Paimon row in place, for a reader that returns one row at a time:
      * {@link RowView#of} points it at the next row, and each getter converts only the field asked
      * for, with no row or boxed value allocated (a scan reading a few columns of every row paid a
-     * fresh row and a boxed value per field). {@code copy()} gives an independent row.
+     * fresh row and a boxed value per field). {@code copy()} gives an independent row. It extends
+     * {@link GenericInternalRow} only so that one source serves Spark minors whose {@code
+     * InternalRow} declares different getters; its {@code values} array holds nothing.
      */
     public RowView newView() {
         return new RowView(this);
