@@ -573,11 +573,7 @@ public class StrataCatalog
         SchemaManager schemas = table.schemaManager();
         org.apache.paimon.fs.FileStatus file = latestSchemaFile(table.fileIO(), schemas);
         CheckedSchema checked = checkedSchemas.get(data);
-        if (file != null
-                && checked != null
-                && checked.table == table
-                && checked.sameFile(file)
-                && checked.id == table.schema().id()) {
+        if (file != null && checked != null && checked.table == table && checked.sameFile(file)) {
             return;
         }
         java.util.Optional<TableSchema> latest =
@@ -588,7 +584,7 @@ public class StrataCatalog
             paimon.invalidateTable(data);
             return;
         }
-        checkedSchemas.put(data, new CheckedSchema(table, latest.get().id(), file));
+        checkedSchemas.put(data, new CheckedSchema(table, file));
     }
 
     /**
@@ -637,14 +633,12 @@ public class StrataCatalog
      */
     private static final class CheckedSchema {
         final FileStoreTable table;
-        final long id;
         final String path;
         final long length;
         final long modified;
 
-        CheckedSchema(FileStoreTable table, long id, org.apache.paimon.fs.FileStatus file) {
+        CheckedSchema(FileStoreTable table, org.apache.paimon.fs.FileStatus file) {
             this.table = table;
-            this.id = id;
             this.path = file.getPath().toString();
             this.length = file.getLen();
             this.modified = file.getModificationTime();

@@ -2,6 +2,7 @@ package dev.strata.spark.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.strata.testing.TestSeeds;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A {@link PaimonToSpark.RowView} reads what {@link PaimonToSpark#convert} copies: every supported
  * type, NULLs and nested values, through the typed getters Spark's generated code calls and the
- * generic {@code get}; {@code copy()} keeps a row after the view moved on. Oracle: the converted
- * row, itself checked against the values written.
+ * generic {@code get}; {@code copy()} keeps a row after the view moved on (seed from {@link
+ * TestSeeds}). Oracle: the converted row, itself checked against the values written.
  */
 class PaimonToSparkTest {
 
@@ -51,7 +52,7 @@ class PaimonToSparkTest {
 
     @Test
     void theViewReadsWhatTheConverterCopiesAndACopyOutlivesIt() {
-        Random random = new Random(54);
+        Random random = TestSeeds.random("paimon-to-spark-view");
         PaimonToSpark converter = PaimonToSpark.forRowType(TYPE);
         PaimonToSpark.RowView view = converter.newView();
         StructType spark = SparkTypes.toSpark(TYPE);
