@@ -217,17 +217,9 @@ public final class BucketSearcher {
         long count = 0;
         List<IndexFileMeta> notCounted = new ArrayList<>();
         for (IndexFileMeta archive : archives) {
-            boolean allLive = true;
-            for (SourceFile s : headers.header(files, archive).sourceMeta().sourceFiles()) {
-                DataFileMeta file = byName.get(s.fileName());
-                DeletionVector dv = deletionVectors.get(s.fileName());
-                allLive &=
-                        file != null
-                                && file.rowCount() == s.rowCount()
-                                && readFiles.contains(s.fileName())
-                                && (dv == null || dv.isEmpty());
-            }
-            if (!allLive) {
+            ArchiveRows rows = ArchiveRows.of(files, headers, archive, byName, deletionVectors);
+            boolean allRead = rows.sources.stream().allMatch(s -> readFiles.contains(s.fileName()));
+            if (!rows.allLive || !allRead) {
                 notCounted.add(archive);
                 continue;
             }
@@ -390,6 +382,9 @@ public final class BucketSearcher {
         final long total;
         final boolean anyLive;
 
+        /** Every source active and without deleted rows: every document is a live row. */
+        final boolean allLive;
+
         private ArchiveRows(
                 String archive,
                 List<SourceFile> sources,
@@ -398,7 +393,8 @@ public final class BucketSearcher {
                 boolean[] active,
                 DeletionVector[] dvs,
                 long total,
-                boolean anyLive) {
+                boolean anyLive,
+                boolean allLive) {
             this.archive = archive;
             this.sources = sources;
             this.offsets = offsets;
@@ -407,6 +403,7 @@ public final class BucketSearcher {
             this.dvs = dvs;
             this.total = total;
             this.anyLive = anyLive;
+            this.allLive = allLive;
         }
 
         static ArchiveRows of(
@@ -424,6 +421,7 @@ public final class BucketSearcher {
             DeletionVector[] dvs = new DeletionVector[n];
             long offset = 0;
             boolean anyLive = false;
+            boolean allLive = true;
             for (int i = 0; i < n; i++) {
                 SourceFile s = sources.get(i);
                 DataFileMeta file = activeByName.get(s.fileName());
@@ -447,14 +445,29 @@ public final class BucketSearcher {
                 if (active[i] && (dvs[i] == null || dvs[i].getCardinality() < s.rowCount())) {
                     anyLive = true;
                 }
+                allLive &= active[i] && dvs[i] == null;
                 offset += s.rowCount();
             }
             return new ArchiveRows(
-                    archive.fileName(), sources, offsets, counts, active, dvs, offset, anyLive);
+                    archive.fileName(),
+                    sources,
+                    offsets,
+                    counts,
+                    active,
+                    dvs,
+                    offset,
+                    anyLive,
+                    allLive);
         }
 
-        /** {@code parsed} restricted to the live rows. */
+        /**
+         * {@code parsed} restricted to the live rows; as it is when all rows are live (judging each
+         * candidate's row id would cost a doc-values read and a binary search for nothing).
+         */
         Query live(Query parsed) {
+            if (allLive) {
+                return parsed;
+            }
             return new BooleanQuery.Builder()
                     .add(parsed, BooleanClause.Occur.MUST)
                     .add(
