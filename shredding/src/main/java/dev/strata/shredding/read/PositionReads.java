@@ -477,6 +477,14 @@ public final class PositionReads {
                     // A key column (NOT NULL, PLAIN): its values compared in place.
                     ByteBuffer b = page.data.buffer;
                     int at = page.valuePos;
+                    if (ascending(b, at, page.entries, int32)) {
+                        // A sorted run's leading key column: each target found by binary search
+                        // instead of each value looked up among the targets.
+                        if (!matchAscending(b, at, page, groupStart, targets, found, max, int32)) {
+                            return false;
+                        }
+                        continue;
+                    }
                     for (int e = 0; e < page.entries; e++, at += width) {
                         int i = targets.indexOf(int32 ? b.getInt(at) : b.getLong(at));
                         if (i >= 0) {
@@ -501,6 +509,64 @@ public final class PositionReads {
                 }
             }
             return true;
+        }
+
+        /** Whether the page's {@code n} integers from {@code at} are in ascending order. */
+        private static boolean ascending(ByteBuffer b, int at, int n, boolean int32) {
+            if (int32) {
+                for (int e = 1; e < n; e++) {
+                    if (b.getInt(at + 4 * e) < b.getInt(at + 4 * (e - 1))) {
+                        return false;
+                    }
+                }
+            } else {
+                for (int e = 1; e < n; e++) {
+                    if (b.getLong(at + 8 * e) < b.getLong(at + 8 * (e - 1))) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
+        /**
+         * {@link #match}'s adding of an ascending page's rows holding a target (in row order, as
+         * the targets are sorted); false past {@code max}.
+         */
+        private static boolean matchAscending(
+                ByteBuffer b,
+                int at,
+                Page page,
+                long groupStart,
+                Targets targets,
+                Map<Long, Object> found,
+                int max,
+                boolean int32) {
+            int n = page.entries;
+            for (int t = 0; t < targets.longs.length; t++) {
+                long v = targets.longs[t];
+                int lo = 0;
+                int hi = n;
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (integerAt(b, at, mid, int32) < v) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                for (int e = lo; e < n && integerAt(b, at, e, int32) == v; e++) {
+                    if (found.size() == max) {
+                        return false;
+                    }
+                    found.put(groupStart + page.firstRow + e, targets.objects[t]);
+                }
+            }
+            return true;
+        }
+
+        private static long integerAt(ByteBuffer b, int at, int e, boolean int32) {
+            return int32 ? b.getInt(at + 4 * e) : b.getLong(at + 8 * e);
         }
 
         private ColumnIndex columnIndex(int g, ColumnChunkMetaData chunk) throws IOException {

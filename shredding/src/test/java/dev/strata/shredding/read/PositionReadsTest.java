@@ -247,6 +247,85 @@ class PositionReadsTest {
         assertThat(io.bytesRead()).isLessThan(IO.getFileSize(file) / 10);
     }
 
+    /**
+     * PLAIN NOT NULL integer columns, as a sorted run's key columns are (ascending, found by binary
+     * search per target) and as other files' are (in any order, each value looked up): the rows
+     * holding the targets, duplicates included, equal a scan of the rows written.
+     */
+    @Test
+    void ascendingAndUnorderedIntegerColumnsMatchAsPaimonsReader() throws Exception {
+        RowType type =
+                RowType.of(
+                        new DataType[] {
+                            DataTypes.BIGINT().notNull(),
+                            DataTypes.BIGINT().notNull(),
+                            DataTypes.INT().notNull(),
+                            DataTypes.INT().notNull()
+                        },
+                        new String[] {"asc", "any", "asc32", "any32"});
+        Random random = TestSeeds.random("position-reads-key-columns");
+        Path file = tmpPath("keys");
+        List<InternalRow> all = new ArrayList<>();
+        try (PositionOutputStream out = IO.newOutputStream(file, false)) {
+            FormatWriter w =
+                    format(Map.of("parquet.enable.dictionary", "false"))
+                            .createWriterFactory(type)
+                            .create(out, "zstd");
+            for (int i = 0; i < 7000; i++) {
+                // Runs of equal values in the ascending columns; repeats in the others.
+                GenericRow row =
+                        GenericRow.of(
+                                (long) (i / 3) * 5 - 7000,
+                                (long) random.nextInt(3000) - 1500,
+                                i / 2 - 100,
+                                random.nextInt(2000) - 1000);
+                all.add(row);
+                w.addElement(row);
+            }
+            w.close();
+        }
+        for (String column : type.getFieldNames()) {
+            InternalRow.FieldGetter getter = getter(type, column);
+            for (int round = 0; round < 8; round++) {
+                java.util.Set<Object> values = new java.util.HashSet<>();
+                for (int i = 0; i < 1 + random.nextInt(5); i++) {
+                    values.add(getter.getFieldOrNull(all.get(random.nextInt(all.size()))));
+                }
+                values.add(column.endsWith("32") ? (Object) 1_000_000 : (Object) 1_000_000L);
+                java.util.TreeMap<Long, Object> expected = new java.util.TreeMap<>();
+                for (int p = 0; p < all.size(); p++) {
+                    Object v = getter.getFieldOrNull(all.get(p));
+                    if (values.contains(v)) {
+                        expected.put((long) p, v);
+                    }
+                }
+                RowType projected = type.project(column);
+                assertThat(
+                                PositionReads.matching(
+                                        IO,
+                                        file,
+                                        IO.getFileSize(file),
+                                        projected,
+                                        values,
+                                        100_000,
+                                        true))
+                        .as("column %s values %s", column, values)
+                        .isEqualTo(expected);
+                assertThat(
+                                PositionReads.matching(
+                                        IO,
+                                        file,
+                                        IO.getFileSize(file),
+                                        projected,
+                                        values,
+                                        expected.size() - 1,
+                                        true))
+                        .as("column %s: more rows than asked for", column)
+                        .isNull();
+            }
+        }
+    }
+
     private static InternalRow.FieldGetter getter(RowType type, String column) {
         int c = type.getFieldIndex(column);
         return InternalRow.createFieldGetter(type.getTypeAt(c), c);
