@@ -165,8 +165,7 @@ public final class PkFullTextSearcher {
         public CorpusStats stats(String query) throws IOException {
             try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
                 return BucketSearcher.stats(
-                        b.archiveFiles,
-                        maintainers.headers,
+                        b.headers,
                         b.state.currentPayloads(),
                         b.files.dataFiles,
                         b.dvs,
@@ -298,8 +297,7 @@ public final class PkFullTextSearcher {
                     BucketSearcher.search(
                             partition.copy(),
                             bucket,
-                            b.archiveFiles,
-                            maintainers.headers,
+                            b.headers,
                             b.state.currentPayloads(),
                             eligible,
                             b.dvs,
@@ -403,8 +401,7 @@ public final class PkFullTextSearcher {
         }
         BucketSearcher.Count counted =
                 BucketSearcher.countWhereAllLive(
-                        scope.archiveFiles,
-                        maintainers.headers,
+                        scope.headers,
                         scope.state.currentPayloads(),
                         scope.eligible,
                         scope.dvs,
@@ -422,7 +419,7 @@ public final class PkFullTextSearcher {
 
     /** What {@link #matches} and {@link #count} search in one bucket. */
     private final class MatchScope {
-        ArchiveFiles archiveFiles;
+        ArchiveHeaders.Statement headers;
         BucketIndexState state;
         Map<String, DeletionVector> dvs;
         final List<DataFileMeta> eligible = new ArrayList<>();
@@ -438,12 +435,7 @@ public final class PkFullTextSearcher {
                         archives.isEmpty()
                                 ? new HashMap<>()
                                 : BucketSearcher.matchAll(
-                                        archiveFiles,
-                                        maintainers.headers,
-                                        archives,
-                                        eligible,
-                                        dvs,
-                                        scoped(query));
+                                        headers, archives, eligible, dvs, scoped(query));
                 if (freshRows != null) {
                     try (Analyzer analyzer = maintainers.definition.analyzer().newAnalyzer()) {
                         found.putAll(
@@ -483,14 +475,13 @@ public final class PkFullTextSearcher {
         BucketFiles files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
         MatchScope scope = new MatchScope();
         scope.queries = queries;
-        scope.archiveFiles = ArchiveFiles.of(table, partition, bucket);
-        ArchiveFiles archiveFiles = scope.archiveFiles;
+        scope.headers = maintainers.headers.forStatement(ArchiveFiles.of(table, partition, bucket));
         scope.state =
                 BucketIndexState.fromActiveDataFiles(
                         maintainers.definition.fieldId(),
                         files.dataFiles,
                         files.archives,
-                        archive -> maintainers.headers.header(archiveFiles, archive));
+                        scope.headers);
         scope.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
         List<DataFileMeta> uncovered = new ArrayList<>();
         for (DataFileMeta f : files.dataFiles) {
@@ -532,7 +523,7 @@ public final class PkFullTextSearcher {
 
     private static final class Bucket {
         BucketFiles files;
-        ArchiveFiles archiveFiles;
+        ArchiveHeaders.Statement headers;
         BucketIndexState state;
         List<DataFileMeta> uncovered;
         Map<String, DeletionVector> dvs;
@@ -545,14 +536,13 @@ public final class PkFullTextSearcher {
         FileStoreTable table = maintainers.table;
         Bucket b = new Bucket();
         b.files = SnapshotBuckets.shared().files(table, snapshot, partition, bucket);
-        b.archiveFiles = ArchiveFiles.of(table, partition, bucket);
-        ArchiveFiles archiveFiles = b.archiveFiles;
+        b.headers = maintainers.headers.forStatement(ArchiveFiles.of(table, partition, bucket));
         b.state =
                 BucketIndexState.fromActiveDataFiles(
                         maintainers.definition.fieldId(),
                         b.files.dataFiles,
                         b.files.archives,
-                        archive -> maintainers.headers.header(archiveFiles, archive));
+                        b.headers);
         b.uncovered = new ArrayList<>();
         for (DataFileMeta f : b.files.dataFiles) {
             if (!b.state.payloadBySourceFile().containsKey(f.fileName())) {
@@ -571,11 +561,7 @@ public final class PkFullTextSearcher {
                 b.state,
                 archive -> {
                     try {
-                        return maintainers
-                                .headers
-                                .header(b.archiveFiles, archive)
-                                .sourceMeta()
-                                .dataLevel();
+                        return b.headers.header(archive).sourceMeta().dataLevel();
                     } catch (Exception e) {
                         return -1;
                     }

@@ -118,8 +118,7 @@ public final class ArchiveBenchmark {
             BucketSearcher.search(
                     BinaryRow.EMPTY_ROW,
                     0,
-                    built.files,
-                    headers,
+                    headers.forStatement(built.files),
                     archives,
                     active,
                     Collections.emptyMap(),
@@ -138,8 +137,7 @@ public final class ArchiveBenchmark {
             BucketSearcher.search(
                     BinaryRow.EMPTY_ROW,
                     0,
-                    built.files,
-                    headers,
+                    headers.forStatement(built.files),
                     archives,
                     active,
                     Collections.emptyMap(),

@@ -54,6 +54,16 @@ public final class OpenArchives {
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
             key = ArchiveHeaders.identity(files, meta, path, in);
         }
+        return acquire(files, meta, key);
+    }
+
+    /** As {@link #acquire(ArchiveFiles, IndexFileMeta)} for a statement that checked the file. */
+    public Lease acquire(ArchiveHeaders.Statement statement, IndexFileMeta meta)
+            throws IOException {
+        return acquire(statement.files(), meta, statement.identity(meta));
+    }
+
+    private Lease acquire(ArchiveFiles files, IndexFileMeta meta, String key) throws IOException {
         Entry cached = entries.get(key);
         if (cached != null && cached.lease()) {
             return new Lease(cached);

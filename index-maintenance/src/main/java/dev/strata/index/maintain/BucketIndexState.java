@@ -2,6 +2,7 @@ package dev.strata.index.maintain;
 
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeader;
+import dev.strata.index.archive.HeaderLookup;
 import dev.strata.index.levels.LevelPlanner;
 import dev.strata.index.source.SourceFile;
 import dev.strata.index.source.SourcePolicy;

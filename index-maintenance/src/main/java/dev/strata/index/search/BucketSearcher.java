@@ -1,9 +1,9 @@
 package dev.strata.index.search;
 
-import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.archive.ArchiveReader;
+import dev.strata.index.archive.HeaderLookup;
 import dev.strata.index.archive.OpenArchives;
 import dev.strata.index.source.SourceFile;
 import java.io.IOException;
@@ -52,8 +52,7 @@ public final class BucketSearcher {
     public static List<SearchHit> search(
             BinaryRow partition,
             int bucket,
-            ArchiveFiles files,
-            ArchiveHeaders headers,
+            ArchiveHeaders.Statement headers,
             List<IndexFileMeta> archives,
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
@@ -66,11 +65,11 @@ public final class BucketSearcher {
         Map<String, DataFileMeta> byName = byName(activeFiles);
         List<SearchHit> all = new ArrayList<>();
         for (IndexFileMeta archive : archives) {
-            ArchiveRows rows = ArchiveRows.of(files, headers, archive, byName, deletionVectors);
+            ArchiveRows rows = ArchiveRows.of(headers, archive, byName, deletionVectors);
             if (!rows.anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(headers, archive)) {
                 ArchiveReader reader = lease.reader();
                 Query filtered = rows.live(parse(reader.header().analyzer().newAnalyzer(), query));
                 IndexSearcher searcher = searcher(reader.indexReader(), global);
@@ -100,7 +99,7 @@ public final class BucketSearcher {
                                     key(leaf, sd.doc, archive.fileName())));
                 }
             } catch (IOException | RuntimeException e) {
-                throw ArchiveReader.diagnose(files, archive, e);
+                throw ArchiveReader.diagnose(headers.files(), archive, e);
             }
         }
         return topK(all, k);
@@ -108,8 +107,7 @@ public final class BucketSearcher {
 
     /** The query's term statistics over the archives {@link #search} reads and {@code fresh}. */
     public static CorpusStats stats(
-            ArchiveFiles files,
-            ArchiveHeaders headers,
+            ArchiveHeaders.Statement headers,
             List<IndexFileMeta> archives,
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
@@ -121,10 +119,10 @@ public final class BucketSearcher {
         Map<String, DataFileMeta> byName = byName(activeFiles);
         CorpusStats sum = CorpusStats.empty();
         for (IndexFileMeta archive : archives) {
-            if (!ArchiveRows.of(files, headers, archive, byName, deletionVectors).anyLive) {
+            if (!ArchiveRows.of(headers, archive, byName, deletionVectors).anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(headers, archive)) {
                 ArchiveReader reader = lease.reader();
                 sum =
                         sum.add(
@@ -132,7 +130,7 @@ public final class BucketSearcher {
                                         reader.indexReader(),
                                         parse(reader.header().analyzer().newAnalyzer(), query)));
             } catch (IOException | RuntimeException e) {
-                throw ArchiveReader.diagnose(files, archive, e);
+                throw ArchiveReader.diagnose(headers.files(), archive, e);
             }
         }
         if (fresh != null && fresh.documents() > 0) {
@@ -143,8 +141,7 @@ public final class BucketSearcher {
 
     /** Live rows of the current archives matching the query, as positions by data file (no k). */
     public static Map<String, RoaringBitmap32> matchAll(
-            ArchiveFiles files,
-            ArchiveHeaders headers,
+            ArchiveHeaders.Statement headers,
             List<IndexFileMeta> archives,
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
@@ -154,11 +151,11 @@ public final class BucketSearcher {
         Map<String, DataFileMeta> byName = byName(activeFiles);
         Map<String, RoaringBitmap32> out = new HashMap<>();
         for (IndexFileMeta archive : archives) {
-            ArchiveRows rows = ArchiveRows.of(files, headers, archive, byName, deletionVectors);
+            ArchiveRows rows = ArchiveRows.of(headers, archive, byName, deletionVectors);
             if (!rows.anyLive) {
                 continue;
             }
-            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(headers, archive)) {
                 ArchiveReader reader = lease.reader();
                 forEachMatch(
                         reader.indexReader(),
@@ -172,7 +169,7 @@ public final class BucketSearcher {
                                     .add((int) (rowId - rows.offsets[i]));
                         });
             } catch (IOException | RuntimeException e) {
-                throw ArchiveReader.diagnose(files, archive, e);
+                throw ArchiveReader.diagnose(headers.files(), archive, e);
             }
         }
         return out;
@@ -204,8 +201,7 @@ public final class BucketSearcher {
      * Lucene counts without row positions. Other archives are returned for {@link #matchAll}.
      */
     public static Count countWhereAllLive(
-            ArchiveFiles files,
-            ArchiveHeaders headers,
+            ArchiveHeaders.Statement headers,
             List<IndexFileMeta> archives,
             List<DataFileMeta> activeFiles,
             Map<String, DeletionVector> deletionVectors,
@@ -217,13 +213,13 @@ public final class BucketSearcher {
         long count = 0;
         List<IndexFileMeta> notCounted = new ArrayList<>();
         for (IndexFileMeta archive : archives) {
-            ArchiveRows rows = ArchiveRows.of(files, headers, archive, byName, deletionVectors);
+            ArchiveRows rows = ArchiveRows.of(headers, archive, byName, deletionVectors);
             boolean allRead = rows.sources.stream().allMatch(s -> readFiles.contains(s.fileName()));
             if (!rows.allLive || !allRead) {
                 notCounted.add(archive);
                 continue;
             }
-            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(files, archive)) {
+            try (OpenArchives.Lease lease = OpenArchives.shared().acquire(headers, archive)) {
                 ArchiveReader reader = lease.reader();
                 Query matched;
                 try (Analyzer analyzer = reader.header().analyzer().newAnalyzer()) {
@@ -241,7 +237,7 @@ public final class BucketSearcher {
                 searcher.setQueryCache(null);
                 count += searcher.count(matched);
             } catch (IOException | RuntimeException e) {
-                throw ArchiveReader.diagnose(files, archive, e);
+                throw ArchiveReader.diagnose(headers.files(), archive, e);
             }
         }
         return new Count(count, notCounted);
@@ -407,13 +403,12 @@ public final class BucketSearcher {
         }
 
         static ArchiveRows of(
-                ArchiveFiles files,
-                ArchiveHeaders headers,
+                HeaderLookup headers,
                 IndexFileMeta archive,
                 Map<String, DataFileMeta> activeByName,
                 Map<String, DeletionVector> deletionVectors)
                 throws IOException {
-            List<SourceFile> sources = headers.header(files, archive).sourceMeta().sourceFiles();
+            List<SourceFile> sources = headers.header(archive).sourceMeta().sourceFiles();
             int n = sources.size();
             long[] offsets = new long[n];
             long[] counts = new long[n];

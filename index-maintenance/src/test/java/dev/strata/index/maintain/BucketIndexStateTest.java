@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeader;
+import dev.strata.index.archive.HeaderLookup;
 import dev.strata.index.options.AnalyzerSettings;
 import dev.strata.index.source.SourceFile;
 import dev.strata.index.source.SourceMeta;

@@ -1,6 +1,5 @@
-package dev.strata.index.maintain;
+package dev.strata.index.archive;
 
-import dev.strata.index.archive.ArchiveHeader;
 import java.io.IOException;
 import org.apache.paimon.index.IndexFileMeta;
 
