@@ -44,11 +44,13 @@ public final class ArchiveHeaders {
         return new Statement(files);
     }
 
-    /** Headers and identities of one bucket's archives for one statement. */
+    /**
+     * One bucket's archives for one statement: identities memoized, headers from the shared cache
+     * by identity.
+     */
     public final class Statement implements HeaderLookup {
         private final ArchiveFiles files;
         private final Map<String, String> identities = new ConcurrentHashMap<>();
-        private final Map<String, ArchiveHeader> headers = new ConcurrentHashMap<>();
 
         private Statement(ArchiveFiles files) {
             this.files = files;
@@ -62,10 +64,7 @@ public final class ArchiveHeaders {
         public String identity(IndexFileMeta archive) throws IOException {
             String known = identities.get(archive.fileName());
             if (known == null) {
-                Path path = files.path(archive);
-                try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
-                    known = ArchiveHeaders.identity(files, archive, path, in);
-                }
+                known = ArchiveHeaders.identity(files, archive);
                 identities.put(archive.fileName(), known);
             }
             return known;
@@ -73,12 +72,7 @@ public final class ArchiveHeaders {
 
         @Override
         public ArchiveHeader header(IndexFileMeta archive) throws IOException {
-            ArchiveHeader known = headers.get(archive.fileName());
-            if (known == null) {
-                known = read(files, archive, identity(archive), verifyContent);
-                headers.put(archive.fileName(), known);
-            }
-            return known;
+            return read(files, archive, identity(archive), verifyContent);
         }
     }
 
@@ -89,28 +83,19 @@ public final class ArchiveHeaders {
 
     private ArchiveHeader read(ArchiveFiles files, IndexFileMeta meta, boolean checkContent)
             throws IOException {
-        return read(files, meta, null, checkContent);
+        return read(files, meta, identity(files, meta), checkContent);
     }
 
-    /** The header, from the cache when {@code key} (null: checked here) is known. */
+    /** The header of the archive whose bytes {@code key} identifies, cached. */
     private ArchiveHeader read(
             ArchiveFiles files, IndexFileMeta meta, String key, boolean checkContent)
             throws IOException {
-        Path path = files.path(meta);
-        if (key != null) {
-            Known cached = headers.get(key);
-            if (cached != null && (!checkContent || cached.verified())) {
-                return cached.header();
-            }
+        Known cached = headers.get(key);
+        if (cached != null && (!checkContent || cached.verified())) {
+            return cached.header();
         }
+        Path path = files.path(meta);
         try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
-            if (key == null) {
-                key = identity(files, meta, path, in);
-                Known cached = headers.get(key);
-                if (cached != null && (!checkContent || cached.verified())) {
-                    return cached.header();
-                }
-            }
             IndexInput input = StreamIndexInput.of(path.toString(), in, meta.fileSize());
             ArchiveHeader header = ArchiveFormat.readHead(path.toString(), input).header();
             if (checkContent) {
@@ -121,8 +106,16 @@ public final class ArchiveHeaders {
         }
     }
 
+    /** {@link #identity(ArchiveFiles, IndexFileMeta, Path, SeekableInputStream)} of the file. */
+    static String identity(ArchiveFiles files, IndexFileMeta meta) throws IOException {
+        Path path = files.path(meta);
+        try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
+            return identity(files, meta, path, in);
+        }
+    }
+
     /** {@code path|length|mtime|footer checksum}, after checking the manifest size and footer. */
-    static String identity(
+    private static String identity(
             ArchiveFiles files, IndexFileMeta meta, Path path, SeekableInputStream in)
             throws IOException {
         FileStatus status = files.fileIO().getFileStatus(path);

@@ -6,8 +6,6 @@ import dev.strata.shredding.io.DamagedFileException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.SeekableInputStream;
 import org.apache.paimon.index.IndexFileMeta;
 
 /**
@@ -49,12 +47,7 @@ public final class OpenArchives {
      * when the file is not an intact archive matching its manifest entry.
      */
     public Lease acquire(ArchiveFiles files, IndexFileMeta meta) throws IOException {
-        Path path = files.path(meta);
-        String key;
-        try (SeekableInputStream in = files.fileIO().newInputStream(path)) {
-            key = ArchiveHeaders.identity(files, meta, path, in);
-        }
-        return acquire(files, meta, key);
+        return acquire(files, meta, ArchiveHeaders.identity(files, meta));
     }
 
     /** As {@link #acquire(ArchiveFiles, IndexFileMeta)} for a statement that checked the file. */

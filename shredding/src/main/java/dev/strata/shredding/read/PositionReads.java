@@ -485,8 +485,8 @@ public final class PositionReads {
                         }
                         continue;
                     }
-                    for (int e = 0; e < page.entries; e++, at += width) {
-                        int i = targets.indexOf(int32 ? b.getInt(at) : b.getLong(at));
+                    for (int e = 0; e < page.entries; e++) {
+                        int i = targets.indexOf(integerAt(b, at, e, int32));
                         if (i >= 0) {
                             if (found.size() == max) {
                                 return false;
@@ -513,17 +513,9 @@ public final class PositionReads {
 
         /** Whether the page's {@code n} integers from {@code at} are in ascending order. */
         private static boolean ascending(ByteBuffer b, int at, int n, boolean int32) {
-            if (int32) {
-                for (int e = 1; e < n; e++) {
-                    if (b.getInt(at + 4 * e) < b.getInt(at + 4 * (e - 1))) {
-                        return false;
-                    }
-                }
-            } else {
-                for (int e = 1; e < n; e++) {
-                    if (b.getLong(at + 8 * e) < b.getLong(at + 8 * (e - 1))) {
-                        return false;
-                    }
+            for (int e = 1; e < n; e++) {
+                if (integerAt(b, at, e, int32) < integerAt(b, at, e - 1, int32)) {
+                    return false;
                 }
             }
             return true;
