@@ -1,6 +1,7 @@
 package dev.strata.shredding.layout;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
@@ -24,6 +25,9 @@ public final class ShreddedColumnMeta {
     private final List<GroupPlacement> placements;
     private final boolean zonesRecorded;
     private volatile Map<String, Integer> index;
+
+    /** Per column, the only id whose S holds it, {@link GroupPlacement#EMPTY} or SHARED; lazy. */
+    private volatile int[] owners;
 
     public ShreddedColumnMeta(
             int numColumns,
@@ -163,6 +167,37 @@ public final class ShreddedColumnMeta {
     /** S(id), ascending. */
     public int[] columnsOf(int id) {
         return id >= 0 && id < columnsById.length ? columnsById[id] : new int[0];
+    }
+
+    /**
+     * Whether id's values in this file are exactly its columns' non-null values: id ∉ O and no
+     * other id's S holds a column of S(id). Since S_g ⊆ S, this holds in every row group, so a
+     * group without a recorded placement reads id without {@code __field_mapping}; it needs only
+     * Paimon's own S and O, so it holds for files other writers made too.
+     */
+    public boolean ownsItsColumns(int id) {
+        if (id < 0 || id >= columnsById.length || overflows(id)) {
+            return false;
+        }
+        int[] o = owners;
+        if (o == null) {
+            o = new int[numColumns];
+            Arrays.fill(o, GroupPlacement.EMPTY);
+            for (int i = 0; i < columnsById.length; i++) {
+                for (int c : columnsById[i]) {
+                    if (c >= 0 && c < numColumns) {
+                        o[c] = o[c] == GroupPlacement.EMPTY ? i : GroupPlacement.SHARED;
+                    }
+                }
+            }
+            owners = o;
+        }
+        for (int c : columnsById[id]) {
+            if (c < 0 || c >= o.length || o[c] != id) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether id ∈ O. */

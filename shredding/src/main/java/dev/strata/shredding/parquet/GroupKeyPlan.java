@@ -15,8 +15,9 @@ import org.apache.parquet.schema.Type;
  * the group's {@link GroupPlacement} a key needs only S_g(k), and the overflow only when k ∈ O_g;
  * when the group also records ownership segments ({@link GroupPlacement#rangesOf}) for every column
  * of every selected key, {@code __field_mapping} is not read at all and the map's NULL-ness comes
- * from the definition levels of any read column (else of the smallest value column chunk). Without
- * a placement the file-level plan applies.
+ * from the definition levels of any read column (else of the smallest value column chunk). A key
+ * that alone uses its columns (in the group's placement, else in the file's S and O) needs no
+ * {@code __field_mapping} either. Without a placement the file-level S and O apply.
  */
 public final class GroupKeyPlan {
 
@@ -56,7 +57,7 @@ public final class GroupKeyPlan {
         int[][] cols = new int[keys.size()][];
         int[][][] ranges = new int[keys.size()][][];
         boolean[] ovf = new boolean[keys.size()];
-        boolean owned = placement != null;
+        boolean owned = true;
         int rows = (int) Math.min(Integer.MAX_VALUE, block.getRowCount());
         TreeSet<Integer> union = new TreeSet<>();
         boolean anyOverflow = false;
@@ -69,17 +70,19 @@ public final class GroupKeyPlan {
             cols[j] = placement != null ? placement.columnsOf(id) : meta.columnsOf(id);
             ovf[j] = placement != null ? placement.overflows(id) : meta.overflows(id);
             ranges[j] = new int[cols[j].length][];
+            // A key alone in its columns (in the group, else in the file) is in them wherever
+            // they are non-null; its segments, where recorded, only narrow that.
             boolean wholeGroup =
-                    placement != null && !placement.hasSegments() && placement.ownsItsColumns(id);
+                    placement != null ? placement.ownsItsColumns(id) : meta.ownsItsColumns(id);
             for (int i = 0; i < cols[j].length; i++) {
                 int c = cols[j][i];
                 union.add(c);
+                int[] segments =
+                        placement != null && placement.hasSegments()
+                                ? placement.rangesOf(c, id)
+                                : null;
                 ranges[j][i] =
-                        placement == null
-                                ? null
-                                : placement.hasSegments()
-                                        ? placement.rangesOf(c, id)
-                                        : wholeGroup ? new int[] {0, rows} : null;
+                        segments != null ? segments : wholeGroup ? new int[] {0, rows} : null;
                 owned &= ranges[j][i] != null;
             }
             anyOverflow |= ovf[j];
