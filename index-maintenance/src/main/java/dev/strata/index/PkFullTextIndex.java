@@ -10,6 +10,7 @@ import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
+import org.apache.parquet.hadoop.ParquetOutputFormat;
 
 /**
  * Entry point of primary-key full-text archives for engines: is the feature on, is a table
@@ -24,7 +25,27 @@ public final class PkFullTextIndex {
     /** The option that enables the index. */
     public static final String COLUMNS_OPTION = FullTextDefinition.COLUMNS;
 
+    /** Parquet's page size key, as a Paimon table option. */
+    public static final String PAGE_SIZE_OPTION = ParquetOutputFormat.PAGE_SIZE;
+
+    /**
+     * The page size of the data files Strata writes for an indexed table that sets none: a search
+     * reads each hit's row by inflating the page that holds it, which at Parquet's 1 MB costs about
+     * a millisecond a hit; 128 KB pages make that ~8x cheaper for ~2 % more bytes.
+     */
+    public static final int PAGE_BYTES = 128 << 10;
+
     private PkFullTextIndex() {}
+
+    /**
+     * The options Strata's writers add to an indexed table's own: {@link #PAGE_BYTES} pages unless
+     * the table sets a page size (empty for other tables).
+     */
+    public static Map<String, String> writeDefaults(Map<String, String> tableOptions) {
+        return isEnabled(tableOptions) && !tableOptions.containsKey(PAGE_SIZE_OPTION)
+                ? Map.of(PAGE_SIZE_OPTION, Integer.toString(PAGE_BYTES))
+                : Map.of();
+    }
 
     /** Whether the table has the primary-key full-text index configured. */
     public static boolean isEnabled(FileStoreTable table) {

@@ -1,5 +1,6 @@
 package dev.strata.spark;
 
+import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.options.FullTextDefinition;
 import dev.strata.shredding.parquet.PageChecksums;
 import dev.strata.spark.catalog.ColumnDefaults;
@@ -405,15 +406,18 @@ public class StrataCatalog
 
     /**
      * The Paimon table as Strata reads and writes it: {@link PageChecksums#VERIFY_OPTION} is added
-     * when missing (older tables, other engines) so readers verify every page's checksum.
+     * when missing (older tables, other engines) so readers verify every page's checksum, and a
+     * full-text table's writers use {@link PkFullTextIndex#writeDefaults}.
      */
     @Override
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
         FileStoreTable table = loadStoredTable(ident);
         warnOfLegacyFullTextKeys(StrataTableNames.qualified(name, ident), table);
-        return table.options().containsKey(PageChecksums.VERIFY_OPTION)
-                ? table
-                : table.copy(Map.of(PageChecksums.VERIFY_OPTION, "true"));
+        Map<String, String> dynamic = new HashMap<>(PkFullTextIndex.writeDefaults(table.options()));
+        if (!table.options().containsKey(PageChecksums.VERIFY_OPTION)) {
+            dynamic.put(PageChecksums.VERIFY_OPTION, "true");
+        }
+        return dynamic.isEmpty() ? table : table.copy(dynamic);
     }
 
     /**

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
@@ -32,6 +33,10 @@ import org.apache.paimon.reader.RecordReaderIterator;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.StructType;
@@ -415,5 +420,70 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
             }
         }
         assertThat(actual).hasSize(100).isEqualTo(expected);
+    }
+
+    /**
+     * Strata writes an indexed table's files (INSERT and compaction) with 128 KB pages, so a search
+     * inflates little to read a hit's row; a table that sets {@code parquet.page.size}, and a table
+     * without the index, keep their own page size. Measured on the files: each text page's
+     * uncompressed bytes, from the page index Parquet writes.
+     */
+    @Test
+    void indexedTablesGetSmallPagesUnlessTheTableSetsAPageSize() throws Exception {
+        createDocs("paged", 1);
+        sql(
+                "CREATE TABLE lake.kb.paged_set (id BIGINT, dt STRING, title STRING, body STRING) "
+                        + "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '1', "
+                        + "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body', "
+                        + "'parquet.page.size' = '1048576')");
+        sql(
+                "CREATE TABLE lake.kb.paged_plain (id BIGINT, dt STRING, title STRING, body STRING) "
+                        + "PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '1')");
+        Random random = TestSeeds.random("indexedTablesGetSmallPagesUnlessTheTableSetsAPageSize");
+        TextCorpus corpus = new TextCorpus(400);
+        List<Row> rows = new ArrayList<>();
+        // ~1.5 MB of text per partition: one or two pages at Parquet's 1 MB, about ten at 128 KB (a
+        // page is closed when a size check, every 100 rows or more, finds it over the limit)
+        for (long id = 0; id < 3000; id++) {
+            rows.add(
+                    RowFactory.create(
+                            id, "d" + (id % 2), "title " + id, corpus.document(random, 120, 200)));
+        }
+        for (String t : List.of("paged", "paged_set", "paged_plain")) {
+            spark.createDataFrame(rows, DOCS).writeTo("lake.kb." + t).append();
+            sql("CALL lake.sys.compact(table => 'kb.%s')", t);
+        }
+        assertThat(averageTextPageBytes("paged")).isBetween(64L << 10, 256L << 10);
+        assertThat(averageTextPageBytes("paged_set")).isGreaterThan(512L << 10);
+        assertThat(averageTextPageBytes("paged_plain")).isGreaterThan(512L << 10);
+    }
+
+    /** Uncompressed bytes per page of {@code body} over every data file of the table. */
+    private long averageTextPageBytes(String name) throws Exception {
+        Path root = Path.of(paimonTable("kb", name).location().toUri());
+        long bytes = 0;
+        long pages = 0;
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(f -> f.getFileName().toString().startsWith("data-")).toList();
+        }
+        assertThat(files).isNotEmpty();
+        for (Path f : files) {
+            try (ParquetFileReader reader =
+                    ParquetFileReader.open(
+                            HadoopInputFile.fromPath(
+                                    new org.apache.hadoop.fs.Path(f.toUri()),
+                                    new Configuration()))) {
+                for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                    for (ColumnChunkMetaData chunk : block.getColumns()) {
+                        if (chunk.getPath().toDotString().equals("body")) {
+                            bytes += chunk.getTotalUncompressedSize();
+                            pages += reader.readOffsetIndex(chunk).getPageCount();
+                        }
+                    }
+                }
+            }
+        }
+        return bytes / pages;
     }
 }
