@@ -135,6 +135,10 @@ public class StrataCatalog
                     org.apache.paimon.catalog.Identifier, CheckedSchema>
             checkedSchemas = dev.strata.shredding.cache.BoundedCache.of(1024);
 
+    /** Per table, the last cached table object with Strata's options ({@link #loadPaimonTable}). */
+    private final dev.strata.shredding.cache.BoundedCache<Identifier, WithOptions> withOptions =
+            dev.strata.shredding.cache.BoundedCache.of(1024);
+
     private String warehouse;
     private boolean allowExternalPaths;
 
@@ -411,13 +415,31 @@ public class StrataCatalog
      */
     @Override
     public FileStoreTable loadPaimonTable(Identifier ident) throws NoSuchTableException {
-        FileStoreTable table = loadStoredTable(ident);
-        warnOfLegacyFullTextKeys(StrataTableNames.qualified(name, ident), table);
-        Map<String, String> dynamic = new HashMap<>(PkFullTextIndex.writeDefaults(table.options()));
-        if (!table.options().containsKey(PageChecksums.VERIFY_OPTION)) {
+        FileStoreTable stored = loadStoredTable(ident);
+        warnOfLegacyFullTextKeys(StrataTableNames.qualified(name, ident), stored);
+        WithOptions known = withOptions.get(ident);
+        if (known != null && known.stored == stored) {
+            return known.table;
+        }
+        Map<String, String> dynamic =
+                new HashMap<>(PkFullTextIndex.writeDefaults(stored.options()));
+        if (!stored.options().containsKey(PageChecksums.VERIFY_OPTION)) {
             dynamic.put(PageChecksums.VERIFY_OPTION, "true");
         }
-        return dynamic.isEmpty() ? table : table.copy(dynamic);
+        FileStoreTable table = dynamic.isEmpty() ? stored : stored.copy(dynamic);
+        withOptions.put(ident, new WithOptions(stored, table));
+        return table;
+    }
+
+    /** A cached table object and its copy with Strata's options (a copy validates the schema). */
+    private static final class WithOptions {
+        final FileStoreTable stored;
+        final FileStoreTable table;
+
+        WithOptions(FileStoreTable stored, FileStoreTable table) {
+            this.stored = stored;
+            this.table = table;
+        }
     }
 
     /**
