@@ -418,8 +418,8 @@ public class StrataCatalog
         FileStoreTable stored = loadStoredTable(ident);
         warnOfLegacyFullTextKeys(StrataTableNames.qualified(name, ident), stored);
         WithOptions known = withOptions.get(ident);
-        if (known != null && known.stored == stored) {
-            return known.table;
+        if (known != null && known.stored() == stored) {
+            return known.table();
         }
         Map<String, String> dynamic =
                 new HashMap<>(PkFullTextIndex.writeDefaults(stored.options()));
@@ -432,15 +432,7 @@ public class StrataCatalog
     }
 
     /** A cached table object and its copy with Strata's options (a copy validates the schema). */
-    private static final class WithOptions {
-        final FileStoreTable stored;
-        final FileStoreTable table;
-
-        WithOptions(FileStoreTable stored, FileStoreTable table) {
-            this.stored = stored;
-            this.table = table;
-        }
-    }
+    private record WithOptions(FileStoreTable stored, FileStoreTable table) {}
 
     /**
      * Warns once per table and schema of legacy full-text keys, which Paimon 2.0 reads as its own

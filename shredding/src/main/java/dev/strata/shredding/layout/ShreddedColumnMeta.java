@@ -26,8 +26,7 @@ public final class ShreddedColumnMeta {
     private final boolean zonesRecorded;
     private volatile Map<String, Integer> index;
 
-    /** Per column, the only id whose S holds it, {@link GroupPlacement#EMPTY} or SHARED; lazy. */
-    private volatile int[] owners;
+    private volatile GroupPlacement filePlacement;
 
     public ShreddedColumnMeta(
             int numColumns,
@@ -170,34 +169,32 @@ public final class ShreddedColumnMeta {
     }
 
     /**
-     * Whether id's values in this file are exactly its columns' non-null values: id ∉ O and no
-     * other id's S holds a column of S(id). Since S_g ⊆ S, this holds in every row group, so a
-     * group without a recorded placement reads id without {@code __field_mapping}; it needs only
-     * Paimon's own S and O, so it holds for files other writers made too.
+     * S and O as a placement without segments: what every row group's S_g and O_g lie within, so
+     * its {@link GroupPlacement#ownsItsColumns} holds in every group (a group without a recorded
+     * placement reads such a key without {@code __field_mapping}). Needs only Paimon's own keys, so
+     * it serves files other writers made too.
      */
-    public boolean ownsItsColumns(int id) {
-        if (id < 0 || id >= columnsById.length || overflows(id)) {
-            return false;
-        }
-        int[] o = owners;
-        if (o == null) {
-            o = new int[numColumns];
-            Arrays.fill(o, GroupPlacement.EMPTY);
-            for (int i = 0; i < columnsById.length; i++) {
-                for (int c : columnsById[i]) {
-                    if (c >= 0 && c < numColumns) {
-                        o[c] = o[c] == GroupPlacement.EMPTY ? i : GroupPlacement.SHARED;
-                    }
+    public GroupPlacement filePlacement() {
+        GroupPlacement p = filePlacement;
+        if (p == null) {
+            int[] ids = new int[columnsById.length];
+            int[][] cols = new int[columnsById.length][];
+            int n = 0;
+            for (int id = 0; id < columnsById.length; id++) {
+                if (columnsById[id].length > 0) {
+                    ids[n] = id;
+                    cols[n++] = columnsById[id];
                 }
             }
-            owners = o;
+            p =
+                    new GroupPlacement(
+                            numColumns,
+                            Arrays.copyOf(ids, n),
+                            Arrays.copyOf(cols, n),
+                            overflow.stream().toArray());
+            filePlacement = p;
         }
-        for (int c : columnsById[id]) {
-            if (c < 0 || c >= o.length || o[c] != id) {
-                return false;
-            }
-        }
-        return true;
+        return p;
     }
 
     /** Whether id ∈ O. */

@@ -478,22 +478,12 @@ public final class ShreddingFooter {
             return null;
         }
         if (recorded == 2) {
-            int[] ids = new int[file.keys().size()];
-            int[][] cols = new int[ids.length][];
-            int n = 0;
-            for (int id = 0; id < ids.length; id++) {
-                int[] c = file.columnsOf(id);
-                if (c.length > 0) {
-                    ids[n] = id;
-                    cols[n++] = c;
-                }
-            }
-            int[] ov = file.overflowSet().stream().toArray();
+            GroupPlacement f = file.filePlacement();
             return placement(
                     k,
-                    Arrays.copyOf(ids, n),
-                    Arrays.copyOf(cols, n),
-                    ov,
+                    f.ids(),
+                    columnsOf(f, f.ids()),
+                    f.overflowIds(),
                     readSegments(in, k, group),
                     group);
         }

@@ -53,7 +53,10 @@ public final class GroupKeyPlan {
             List<String> keys,
             int group,
             BlockMetaData block) {
-        GroupPlacement placement = meta.placement(group);
+        GroupPlacement scope = meta.placement(group);
+        if (scope == null) {
+            scope = meta.filePlacement(); // every group's S_g and O_g lie within the file's
+        }
         int[][] cols = new int[keys.size()][];
         int[][][] ranges = new int[keys.size()][][];
         boolean[] ovf = new boolean[keys.size()];
@@ -67,20 +70,16 @@ public final class GroupKeyPlan {
                 cols[j] = new int[0];
                 continue;
             }
-            cols[j] = placement != null ? placement.columnsOf(id) : meta.columnsOf(id);
-            ovf[j] = placement != null ? placement.overflows(id) : meta.overflows(id);
+            cols[j] = scope.columnsOf(id);
+            ovf[j] = scope.overflows(id);
             ranges[j] = new int[cols[j].length][];
-            // A key alone in its columns (in the group, else in the file) is in them wherever
-            // they are non-null; its segments, where recorded, only narrow that.
-            boolean wholeGroup =
-                    placement != null ? placement.ownsItsColumns(id) : meta.ownsItsColumns(id);
+            // A key alone in its columns is in them wherever they are non-null; its segments,
+            // where recorded, only narrow that.
+            boolean wholeGroup = scope.ownsItsColumns(id);
             for (int i = 0; i < cols[j].length; i++) {
                 int c = cols[j][i];
                 union.add(c);
-                int[] segments =
-                        placement != null && placement.hasSegments()
-                                ? placement.rangesOf(c, id)
-                                : null;
+                int[] segments = scope.rangesOf(c, id);
                 ranges[j][i] =
                         segments != null ? segments : wholeGroup ? new int[] {0, rows} : null;
                 owned &= ranges[j][i] != null;

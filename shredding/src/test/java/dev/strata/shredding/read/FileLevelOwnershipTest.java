@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.fs.Path;
-import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.schema.GroupType;
 import org.junit.jupiter.api.Test;
@@ -77,20 +77,14 @@ class FileLevelOwnershipTest {
     void aKeyAloneInItsColumnsIsReadWithoutTheMappingWhereNoPlacementIsRecorded() throws Exception {
         List<GeneratedMap> maps = maps();
         Path path = new Path(tmp.toUri().toString(), "wide.parquet");
-        try (PositionOutputStream out = FileRoundTrip.IO.newOutputStream(path, true)) {
-            ShreddedParquetWriter w =
-                    new ShreddedParquetWriter(
-                            new PaimonFiles.StreamOutputFile(out, path.toString()),
-                            TestMaps.idAndMap(),
-                            Map.of(
-                                    "m",
-                                    new ShreddedParquetWriter.ColumnSpec(K, PlacementPolicy.LRU)),
-                            new ShreddedParquetWriter.Settings().rowGroupRowLimit(GROUP_ROWS));
-            for (int i = 0; i < ROWS; i++) {
-                w.write(GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
-            }
-            w.close();
-        }
+        FileRoundTrip.write(
+                path,
+                TestMaps.idAndMap(),
+                Map.of("m", K),
+                PlacementPolicy.LRU,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(GROUP_ROWS),
+                IntStream.range(0, ROWS).boxed().toList(),
+                i -> GenericRow.of((long) i, TestMaps.toPaimon(maps.get(i))));
 
         long length = FileRoundTrip.IO.getFileSize(path);
         ShreddedFooters.Opened opened =
@@ -110,9 +104,9 @@ class FileLevelOwnershipTest {
             }
             int cpu = meta.idOf("cpu");
             assertThat(meta.columnsOf(cpu)).hasSize(1);
-            assertThat(meta.ownsItsColumns(cpu)).isTrue();
+            assertThat(meta.filePlacement().ownsItsColumns(cpu)).isTrue();
             String shared = "t3";
-            assertThat(meta.ownsItsColumns(meta.idOf(shared))).isFalse();
+            assertThat(meta.filePlacement().ownsItsColumns(meta.idOf(shared))).isFalse();
             for (int g = 0; g < blocks.size(); g++) {
                 assertThat(
                                 GroupKeyPlan.of(physical, meta, List.of("cpu"), g, blocks.get(g))
