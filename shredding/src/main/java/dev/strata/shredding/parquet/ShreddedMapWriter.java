@@ -73,6 +73,28 @@ final class ShreddedMapWriter {
     private int[] ids = new int[16];
     private int[] lastIndexOfId = new int[64];
 
+    /**
+     * Rows whose primitive value columns are held back and then written column by column: a row
+     * touches all K column writers (levels, statistics, dictionary), which do not stay in the CPU
+     * caches together, while a run of one column's values does.
+     */
+    static final int BATCH_ROWS = 256;
+
+    /** At most this many entries held back, so a wide K holds fewer rows. */
+    private static final int MAX_HELD_ENTRIES = 16_384;
+
+    /** Most rows held back before {@link #writeHeld}: {@link #BATCH_ROWS}, fewer for a wide K. */
+    final int maxHeldRows;
+
+    /**
+     * Held-back entries, row-major (row i's column c at {@code i * k + c}); null if not batching.
+     */
+    private final byte[] heldDefinition;
+
+    private final double[] heldDoubles;
+    private final long[] heldLongs;
+    private int held;
+
     ShreddedMapWriter(
             String column,
             DataType valueType,
@@ -105,6 +127,11 @@ final class ShreddedMapWriter {
                 prim = PRIM_NONE;
         }
         this.stringValues = valueType.is(DataTypeFamily.CHARACTER_STRING);
+        this.maxHeldRows = Math.max(1, Math.min(BATCH_ROWS, MAX_HELD_ENTRIES / Math.max(1, k)));
+        int entries = maxHeldRows * k;
+        this.heldDefinition = prim == PRIM_NONE ? null : new byte[entries];
+        this.heldDoubles = prim == PRIM_DOUBLE ? new double[entries] : null;
+        this.heldLongs = prim == PRIM_NONE || prim == PRIM_DOUBLE ? null : new long[entries];
         List<String> path = List.of(column);
         this.valueColumns = new ValueWriters.Node[k];
         this.primitiveWriters = new ColumnWriter[k];
@@ -155,8 +182,13 @@ final class ShreddedMapWriter {
     /** Writes a NULL map: every leaf of the struct gets a NULL at the top level. */
     void writeNull() {
         mappingWriter.writeNull(0, 0);
-        for (ValueWriters.Node c : valueColumns) {
-            c.writeNull(0, 0);
+        if (heldDefinition != null) {
+            Arrays.fill(heldDefinition, held * k, (held + 1) * k, (byte) 0);
+            held++;
+        } else {
+            for (ValueWriters.Node c : valueColumns) {
+                c.writeNull(0, 0);
+            }
         }
         overflowKeyWriter.writeNull(0, 0);
         overflowValue.writeNull(0, 0);
@@ -272,32 +304,73 @@ final class ShreddedMapWriter {
         }
     }
 
-    /** The value columns of a DOUBLE/FLOAT/BIGINT/INT map, written straight to their writers. */
+    /** Holds back the row's entries of a DOUBLE/FLOAT/BIGINT/INT map's value columns. */
     private void writePrimitiveColumns(int[] mapping, InternalArray values) {
-        ColumnWriter[] writers = primitiveWriters;
-        int dValue = STRUCT_DEFINITION + 1;
-        for (int c = 0; c < k; c++) {
+        byte[] definition = heldDefinition;
+        int at = held * k;
+        byte dValue = STRUCT_DEFINITION + 1;
+        for (int c = 0; c < k; c++, at++) {
             int id = mapping[c];
             int index = id < 0 ? -1 : lastIndexOfId[id];
-            ColumnWriter w = writers[c];
             if (index < 0 || values.isNullAt(index)) {
-                w.writeNull(0, STRUCT_DEFINITION);
+                definition[at] = STRUCT_DEFINITION;
                 continue;
             }
+            definition[at] = dValue;
             switch (prim) {
                 case PRIM_DOUBLE:
-                    w.write(values.getDouble(index), 0, dValue);
+                    heldDoubles[at] = values.getDouble(index);
                     break;
                 case PRIM_FLOAT:
-                    w.write(values.getFloat(index), 0, dValue);
+                    heldLongs[at] = Float.floatToRawIntBits(values.getFloat(index));
                     break;
                 case PRIM_LONG:
-                    w.write(values.getLong(index), 0, dValue);
+                    heldLongs[at] = values.getLong(index);
                     break;
                 default:
-                    w.write(values.getInt(index), 0, dValue);
+                    heldLongs[at] = values.getInt(index);
             }
         }
+        held++;
+    }
+
+    /** Whether rows' value entries are held back until {@link #writeHeld}. */
+    boolean holdsRows() {
+        return heldDefinition != null;
+    }
+
+    /** Writes the held-back rows' value entries, one column at a time. */
+    void writeHeld() {
+        int n = held;
+        if (n == 0) {
+            return;
+        }
+        byte[] definition = heldDefinition;
+        int dValue = STRUCT_DEFINITION + 1;
+        for (int c = 0; c < k; c++) {
+            ColumnWriter w = primitiveWriters[c];
+            for (int i = 0, at = c; i < n; i++, at += k) {
+                int d = definition[at];
+                if (d != dValue) {
+                    w.writeNull(0, d);
+                    continue;
+                }
+                switch (prim) {
+                    case PRIM_DOUBLE:
+                        w.write(heldDoubles[at], 0, dValue);
+                        break;
+                    case PRIM_FLOAT:
+                        w.write(Float.intBitsToFloat((int) heldLongs[at]), 0, dValue);
+                        break;
+                    case PRIM_LONG:
+                        w.write(heldLongs[at], 0, dValue);
+                        break;
+                    default:
+                        w.write((int) heldLongs[at], 0, dValue);
+                }
+            }
+        }
+        held = 0;
     }
 
     void bind(ColumnWriteStore store, MessageType schema) {

@@ -122,6 +122,15 @@ public final class ShreddedParquetWriter implements Closeable {
     private boolean failed;
     private Map<String, Integer> widths;
 
+    /**
+     * Rows the map writers hold back before their records end, written at each multiple of it in
+     * the row group (and before a row-group check); 0: none holds rows.
+     */
+    private final int batchRows;
+
+    /** Rows written whose records are not ended yet: their map values are held back. */
+    private int heldRows;
+
     public ShreddedParquetWriter(
             PaimonFiles.StreamOutputFile out,
             RowType rowType,
@@ -161,6 +170,18 @@ public final class ShreddedParquetWriter implements Closeable {
                 plainWriters[i] = ValueWriters.of(f.type(), schema.getType(i), List.of(), 0, 0);
             }
         }
+        int batch = Integer.MAX_VALUE;
+        for (ShreddedMapWriter w : mapWriters) {
+            if (w.holdsRows()) {
+                batch = Math.min(batch, w.maxHeldRows);
+            }
+        }
+        // A divisor of the page row limit: pages cut at the limit end at a batch's last row, so
+        // they hold exactly as many rows as when every record ended at once.
+        while (batch != Integer.MAX_VALUE && settings.pageRowLimit % batch != 0) {
+            batch--;
+        }
+        this.batchRows = batch == Integer.MAX_VALUE ? 0 : batch;
         this.props =
                 ParquetProperties.builder()
                         .withPageSize(settings.pageBytes)
@@ -286,12 +307,32 @@ public final class ShreddedParquetWriter implements Closeable {
                     plainWriters[i].write(row, i, 0);
                 }
             }
-            columns.endRecord();
             rowsInGroup++;
-            checkRowGroupFull();
+            if (batchRows == 0) {
+                columns.endRecord();
+                checkRowGroupFull();
+            } else {
+                heldRows++;
+                if (rowsInGroup % batchRows == 0
+                        || rowsInGroup >= props.getRowGroupRowCountLimit()
+                        || rowsInGroup >= nextSizeCheck) {
+                    writeHeld();
+                    checkRowGroupFull();
+                }
+            }
         } catch (RuntimeException | IOException e) {
             failed = true;
             throw e;
+        }
+    }
+
+    /** Writes the rows the map writers held back and ends their records. */
+    private void writeHeld() {
+        for (ShreddedMapWriter w : mapWriters) {
+            w.writeHeld();
+        }
+        for (; heldRows > 0; heldRows--) {
+            columns.endRecord();
         }
     }
 
@@ -360,6 +401,7 @@ public final class ShreddedParquetWriter implements Closeable {
                                 + ": an earlier write failed."
                                 + " Discard the file.");
             }
+            writeHeld();
             flushRowGroup();
             Map<String, String> extra = new HashMap<>();
             Map<String, Map<String, String>> paimonKeys = new LinkedHashMap<>();
