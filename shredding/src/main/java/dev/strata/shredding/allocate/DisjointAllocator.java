@@ -116,7 +116,8 @@ final class DisjointAllocator extends ColumnAllocator {
             entries += r.length;
         }
         long collisions = collisions(rows);
-        boolean moved = true;
+        // With no entry colliding a round has nothing to repair (one costs as much as the plan).
+        boolean moved = collisions > 0;
         repairPasses = 0;
         for (int pass = 0; pass < REPAIR_PASSES && moved; pass++) {
             repairPasses++;
@@ -140,7 +141,7 @@ final class DisjointAllocator extends ColumnAllocator {
             boolean hopeless =
                     after * 100 > entries * MAX_CONFLICT_RATE_PERCENT && after * 2 > collisions;
             collisions = after;
-            if (hopeless) {
+            if (hopeless || collisions == 0) {
                 break;
             }
         }

@@ -132,6 +132,22 @@ class DisjointAllocatorTest {
 
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3})
+    void repairStopsOnceNoEntryCollides(long seed) {
+        // Device types: the first choice of homes leaves no collision, so no round runs; blocks
+        // drawn at random: the rounds stop at the first that leaves none (one or two here, where a
+        // further round used to confirm that nothing moves).
+        DisjointAllocator types = (DisjointAllocator) PlacementPolicy.DISJOINT.newAllocator(40);
+        types.plan(correlated(seed, SAMPLE));
+        assertThat(types.planned()).isTrue();
+        assertThat(types.repairPasses()).isZero();
+        DisjointAllocator blocks = (DisjointAllocator) PlacementPolicy.DISJOINT.newAllocator(40);
+        blocks.plan(independent(seed, SAMPLE));
+        assertThat(blocks.planned()).isTrue();
+        assertThat(blocks.repairPasses()).isBetween(1, 2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
     void deviceTypesShareColumnsWithoutOverflow(long seed) {
         List<int[]> rows = correlated(seed, 40_000);
         ColumnAllocator disjoint = write(PlacementPolicy.DISJOINT, 40, rows);
