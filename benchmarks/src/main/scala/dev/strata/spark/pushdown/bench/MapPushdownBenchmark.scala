@@ -56,8 +56,11 @@ import org.apache.spark.sql.SparkSession
   * is 2 000 000), `runs` (best of, after one warm-up), `seed` (default 26), `dir` (default a temp
   * dir, deleted at the end), `datasets`; per shape, overriding its defaults: `width`, `block`,
   * `types`, `universe`, `density`, `skew`, `decimals`. `row-group` / `policy`: a tuned table (a+)
-  * with `file.block-size` and / or the placement policy as an extra column. `variant=false` skips
-  * (v). `universes=2000,20000,200000`: instead, the key-universe mode (footer share per universe).
+  * with `file.block-size` and / or the placement policy as an extra column. `writeRounds` (default
+  * 3): (a) and (b) written again that many times in alternating order, their median write speed
+  * printed beside the first writes' (which depend on what the JVM ran before). `variant=false`
+  * skips (v). `universes=2000,20000,200000`: instead, the key-universe mode (footer share per
+  * universe).
   *
   * Printed per shape: write time of each table (and write speed of (a) vs (b)), bytes on disk of
   * each layout (and (a) vs (b) and (p)), the hot and rare key's row share, K per file; per query:
@@ -364,6 +367,27 @@ object MapPushdownBenchmark {
       spark.sql(s"DROP TABLE IF EXISTS $table")
       seconds(table) = time(spark.sql(s"CREATE TABLE $table USING parquet AS $select").collect())
     }
+    // One timed write of each table depends on what the JVM did before it; the speed ratio is
+    // also taken as the median of rounds writing (a) and (b) again, in alternating order.
+    val writeRounds = intProp("writeRounds", 3)
+    val again = scala.collection.mutable.Map[String, Seq[Double]]().withDefaultValue(Nil)
+    for (round <- 0 until writeRounds) {
+      val order = if (round % 2 == 0) Seq(map, shred) else Seq(shred, map)
+      for (table <- order) {
+        val scratch = table + "_again"
+        spark.sql(s"DROP TABLE IF EXISTS $scratch")
+        val t =
+          if (table == map)
+            time(spark.sql(s"CREATE TABLE $scratch USING parquet AS SELECT * FROM src").collect())
+          else {
+            spark.sql(writes.head._2.replace(shred, scratch))
+            time(spark.sql(s"INSERT INTO $scratch SELECT * FROM src").collect())
+          }
+        spark.sql(s"DROP TABLE $scratch")
+        again(table) = again(table) :+ t
+      }
+    }
+    def median(xs: Seq[Double]): Double = xs.sorted.apply(xs.size / 2)
     val lake = dir.resolve("lake").resolve("bench.db")
     val onDisk = Map(
       shred -> dataBytes(lake.resolve(s"${tag}_shred"), "data-"),
@@ -382,6 +406,11 @@ object MapPushdownBenchmark {
         f"(b) parquet map ${seconds(map)}%.1f s, (c) flattened ${seconds(flat)}%.1f s" +
         (if (withVariant) f", (v) shredded variant ${seconds(variant)}%.1f s" else "") +
         f"; write speed a vs b ${seconds(map) / seconds(shred)}%.2fx" +
+        (if (writeRounds > 0)
+           f"; then $writeRounds alternating rounds: (a) ${again(shred).map(t => f"$t%.1f").mkString("/")} s, " +
+             f"(b) ${again(map).map(t => f"$t%.1f").mkString("/")} s, write speed a vs b (medians) " +
+             f"${median(again(map)) / median(again(shred))}%.2fx"
+         else "") +
         (if (tuned) f", (a+) tuned ${seconds(tunedTable)}%.1f s" else "")
     )
     println(
