@@ -70,6 +70,16 @@ public final class FileRoundTrip {
      */
     public static Map<Long, List<String>> assembledRows(
             org.apache.paimon.fs.FileIO fileIO, Path path, RowType rowType) throws IOException {
+        return assembledRows(fileIO, path, rowType, dev.strata.shredding.TestMaps::entries);
+    }
+
+    /** As above, each non-null map's entries rendered by {@code render} (then sorted). */
+    public static Map<Long, List<String>> assembledRows(
+            org.apache.paimon.fs.FileIO fileIO,
+            Path path,
+            RowType rowType,
+            Function<org.apache.paimon.data.InternalMap, List<String>> render)
+            throws IOException {
         Map<Long, List<String>> out = new java.util.TreeMap<>();
         try (RecordAssemblyReader r =
                 new RecordAssemblyReader(
@@ -81,9 +91,7 @@ public final class FileRoundTrip {
                         null)) {
             InternalRow row;
             while ((row = r.next()) != null) {
-                List<String> entries =
-                        dev.strata.shredding.TestMaps.entries(
-                                row.isNullAt(1) ? null : row.getMap(1));
+                List<String> entries = row.isNullAt(1) ? null : render.apply(row.getMap(1));
                 if (entries != null) {
                     java.util.Collections.sort(entries);
                 }

@@ -83,23 +83,11 @@ class HeldValueRowsTest {
                 rows,
                 r -> r);
 
-        List<List<String>> read = new ArrayList<>();
-        try (RecordAssemblyReader r =
-                new RecordAssemblyReader(
-                        PaimonFiles.inputFile(
-                                FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
-                        path.toString(),
-                        rowType,
-                        Map.of(),
-                        null,
-                        null)) {
-            InternalRow row;
-            while ((row = r.next()) != null) {
-                assertThat(row.getLong(0)).isEqualTo(read.size());
-                read.add(row.isNullAt(1) ? null : entries(typeName, row.getMap(1)));
-            }
-        }
-        assertThat(read).isEqualTo(expected);
+        Map<Long, List<String>> read =
+                FileRoundTrip.assembledRows(
+                        FileRoundTrip.IO, path, rowType, m -> entries(typeName, m));
+        assertThat(read.keySet()).hasSize(ROWS);
+        assertThat(new ArrayList<>(read.values())).isEqualTo(expected);
 
         try (ParquetFileReader reader =
                 ParquetFileReader.open(
