@@ -382,7 +382,10 @@ public final class ShreddedParquetWriter implements Closeable {
         }
     }
 
-    /** Bytes written plus bytes buffered for the open row group. */
+    /**
+     * Bytes written plus bytes buffered for the open row group (values of held rows, at most one
+     * batch, not yet counted).
+     */
     public long dataSize() {
         return lastRowGroupEnd + (widths == null ? columns.getBufferedSize() : 0);
     }
