@@ -38,9 +38,18 @@ class HeldValueRowsTest {
 
     @TempDir java.nio.file.Path tmp;
 
-    @ParameterizedTest(name = "{0} values, K = {1}")
-    @CsvSource({"DOUBLE, 4", "DOUBLE, 300", "FLOAT, 6", "INT, 40", "BIGINT, 3"})
-    void rowsComeBackAsWrittenAndPagesKeepTheRowLimit(String typeName, int k) throws Exception {
+    /** {@code groupBytes}: 0 cuts row groups at {@link #GROUP_ROWS} rows, else by buffered size. */
+    @ParameterizedTest(name = "{0} values, K = {1}, row groups of {2} bytes")
+    @CsvSource({
+        "DOUBLE, 4, 0",
+        "DOUBLE, 4, 8000",
+        "DOUBLE, 300, 0",
+        "FLOAT, 6, 0",
+        "INT, 40, 0",
+        "BIGINT, 3, 0"
+    })
+    void rowsComeBackAsWrittenAndPagesKeepTheRowLimit(String typeName, int k, int groupBytes)
+            throws Exception {
         DataType valueType = valueType(typeName);
         RowType rowType =
                 RowType.of(
@@ -77,9 +86,13 @@ class HeldValueRowsTest {
                 rowType,
                 Map.of("m", k),
                 PlacementPolicy.LRU,
-                new ShreddedParquetWriter.Settings()
-                        .rowGroupRowLimit(GROUP_ROWS)
-                        .pageRowLimit(PAGE_ROWS),
+                groupBytes == 0
+                        ? new ShreddedParquetWriter.Settings()
+                                .rowGroupRowLimit(GROUP_ROWS)
+                                .pageRowLimit(PAGE_ROWS)
+                        : new ShreddedParquetWriter.Settings()
+                                .rowGroupBytes(groupBytes)
+                                .pageRowLimit(PAGE_ROWS),
                 rows,
                 r -> r);
 
@@ -95,7 +108,13 @@ class HeldValueRowsTest {
                                 FileRoundTrip.IO, path, FileRoundTrip.IO.getFileSize(path)),
                         PaimonFiles.readOptions())) {
             List<BlockMetaData> blocks = reader.getFooter().getBlocks();
-            assertThat(blocks).extracting(BlockMetaData::getRowCount).startsWith(1050L, 1050L);
+            if (groupBytes == 0) {
+                assertThat(blocks).extracting(BlockMetaData::getRowCount).startsWith(1050L, 1050L);
+            } else {
+                // Cut where the size check fell, inside a batch (the batch divides PAGE_ROWS).
+                assertThat(blocks.size()).isGreaterThan(2);
+                assertThat(blocks.get(0).getRowCount() % PAGE_ROWS).isNotZero();
+            }
             for (BlockMetaData block : blocks) {
                 for (ColumnChunkMetaData column : block.getColumns()) {
                     if (!column.getPath().toDotString().startsWith("m.__col_")) {
