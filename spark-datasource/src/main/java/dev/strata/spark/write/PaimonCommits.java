@@ -369,8 +369,13 @@ public final class PaimonCommits {
                     }
                     if (!recheck || attempt >= MAX_CHECKED_ATTEMPTS) {
                         failure = e;
-                        // Refused after other writers' compactions each time: a conflict.
-                        conflict = recheck ? StrataErrors.rootMessage(e) : null;
+                        // Refused after other writers' compactions landed, after the check or
+                        // before it (Paimon's own rules also refuse what the check does not look
+                        // at, such as their files overlapping ours in a level): a conflict.
+                        conflict =
+                                recheck || rewrittenSinceBaseline(e)
+                                        ? StrataErrors.rootMessage(e)
+                                        : null;
                         break;
                     }
                     // Another compaction landed after the check: check the new snapshots.
@@ -460,6 +465,16 @@ public final class PaimonCommits {
                 }
             }
             return part;
+        }
+
+        /** Whether another writer's compaction or overwrite landed since this commit's baseline. */
+        private boolean rewrittenSinceBaseline(Throwable failure) {
+            try {
+                return BucketConflicts.rewrittenSince(table, commitUser, baseline);
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+                return false;
+            }
         }
 
         private Landed landedOrUndetermined(Throwable failure) {

@@ -1,6 +1,7 @@
 package dev.strata.spark.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.index.PkFullTextRebuild;
 import dev.strata.testing.DefaultSparkOnly;
@@ -8,6 +9,7 @@ import dev.strata.testing.io.FailingFileIO;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.paimon.Snapshot;
@@ -72,6 +74,48 @@ class PaimonCommitsTest {
         assertThat(outcome.compactionDropped()).isFalse();
         assertThat(outcome.snapshots()).as("rows, then their compaction run again").hasSize(2);
         assertEveryReferencedFileExists(table);
+        assertThat(ids(table)).isEqualTo(range(0, 200));
+    }
+
+    /**
+     * Two compactions of one bucket planned from different snapshots, each moving its own level-0
+     * file up to the same level: neither removes the other's inputs, but their outputs overlap in
+     * that level, so Paimon refuses the second. That is a concurrent change (the caller plans the
+     * compaction again), not a failure: a statement whose rows landed would otherwise stop
+     * compacting them and report them as invisible.
+     */
+    @Test
+    void aCompactionRefusedForAnotherWritersCompactedFilesIsAConcurrentChange() throws Exception {
+        FileStoreTable table = createTable(LocalFileIO.create(), "levels");
+        commit(table, write(table, 0, 100, true));
+        Set<Long> even = new TreeSet<>();
+        Set<Long> odd = new TreeSet<>();
+        for (long id = 100; id < 200; id++) {
+            (id % 2 == 0 ? even : odd).add(id);
+        }
+        try (BatchTableWrite first = table.newBatchWriteBuilder().newWrite()) {
+            // The first writer restores the bucket now, before the second writer's rows exist.
+            first.withIOManager(IOManager.create(dir.resolve("io").toString()));
+            for (long id : even) {
+                first.write(GenericRow.of(id, BinaryString.fromString("v" + id)));
+            }
+            FileStoreTable writeOnly = table.copy(Map.of("write-only", "true"));
+            commit(writeOnly, write(writeOnly, odd));
+            PaimonCommits.Commit compaction =
+                    PaimonCommits.prepare(table, null, "the compaction of the odd rows");
+            List<CommitMessage> compacted = write(table, Set.of());
+            commit(table, first.prepareCommit());
+
+            assertThatThrownBy(() -> compaction.commit(compacted))
+                    .isInstanceOf(PaimonCommits.ConcurrentChangeException.class)
+                    .hasMessageContaining("run it again");
+            assertThat(existingFiles(table, compacted)).isEmpty();
+        }
+        assertEveryReferencedFileExists(table);
+        Set<Long> visible = range(0, 100);
+        visible.addAll(even);
+        assertThat(ids(table)).as("the odd rows wait in level 0").isEqualTo(visible);
+        commit(table, write(table, Set.of()));
         assertThat(ids(table)).isEqualTo(range(0, 200));
     }
 
@@ -306,6 +350,18 @@ class PaimonCommitsTest {
             if (fullCompaction) {
                 write.compact(BinaryRow.EMPTY_ROW, 0, true);
             }
+            return write.prepareCommit();
+        }
+    }
+
+    /** Rows {@code ids} written by one writer of the latest snapshot, and its compaction. */
+    private List<CommitMessage> write(FileStoreTable table, Set<Long> ids) throws Exception {
+        try (BatchTableWrite write = table.newBatchWriteBuilder().newWrite()) {
+            write.withIOManager(IOManager.create(dir.resolve("io").toString()));
+            for (long id : ids) {
+                write.write(GenericRow.of(id, BinaryString.fromString("v" + id)));
+            }
+            write.compact(BinaryRow.EMPTY_ROW, 0, false);
             return write.prepareCommit();
         }
     }
