@@ -39,7 +39,6 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.AbstractCatalog;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Database;
 import org.apache.paimon.fs.Path;
@@ -172,7 +171,7 @@ public class StrataCatalog
             // Spark's Hadoop configuration gives file systems such as s3a their credentials.
             this.paimon =
                     CatalogFactory.createCatalog(
-                            CatalogContext.create(
+                            dev.strata.spark.catalog.LocalCommitFileIO.catalogContext(
                                     Options.fromMap(paimonOptions), sparkHadoopConfiguration()));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
