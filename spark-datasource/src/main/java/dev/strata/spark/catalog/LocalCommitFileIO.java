@@ -47,9 +47,9 @@ public final class LocalCommitFileIO extends LocalFileIO {
         String scheme = new Path(warehouse).toUri().getScheme();
         if (scheme == null) {
             Options withUri = new Options(options.toMap());
-            withUri.set(
-                    CatalogOptions.WAREHOUSE,
-                    new File(warehouse).getAbsoluteFile().toURI().toString());
+            // Not File.toURI(): Paimon takes a URI's path literally, so "%20" would name another
+            // directory than the path's space.
+            withUri.set(CatalogOptions.WAREHOUSE, "file:" + new File(warehouse).getAbsolutePath());
             return CatalogContext.create(withUri, hadoopConf, new Loader(), null);
         }
         if (scheme.equalsIgnoreCase(Loader.SCHEME)) {

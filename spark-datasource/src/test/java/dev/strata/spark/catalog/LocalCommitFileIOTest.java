@@ -42,6 +42,21 @@ class LocalCommitFileIOTest {
         assertThat(LocalCommitFileIO.catalogContext(s3, new Configuration()).preferIO()).isNull();
     }
 
+    /** A path's space stays a space: Paimon takes a {@code file:} URI's "%20" literally. */
+    @Test
+    void aPathWarehouseIsTheDirectoryItNames() throws Exception {
+        Path named = dir.resolve("my lake");
+        Options options = new Options();
+        options.set(CatalogOptions.WAREHOUSE, named.toString());
+        try (Catalog catalog =
+                CatalogFactory.createCatalog(
+                        LocalCommitFileIO.catalogContext(options, new Configuration()))) {
+            catalog.createDatabase("db", true);
+        }
+        assertThat(named.resolve("db.db")).isDirectory();
+        assertThat(dir.resolve("my%20lake")).doesNotExist();
+    }
+
     @Test
     void aRenameNeverReplacesAFile() throws Exception {
         FileIO io = catalogFileIO(dir.toUri().toString());
