@@ -263,20 +263,46 @@ public final class PaimonCommits {
             } catch (Throwable e) {
                 return recover(messages, e);
             }
-            return new Outcome(landedAfterSuccess(), false);
+            Landed landed = landedAfterSuccessOrNull();
+            boolean changes = messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty());
+            if (landed != null && changes && replaced(landed)) {
+                return recover(messages, replacedFailure());
+            }
+            return new Outcome(landed == null ? List.of() : landed.ids, false);
         }
 
-        private List<Long> landedAfterSuccess() {
+        private Landed landedAfterSuccessOrNull() {
             try {
-                return landed().ids;
+                return landed();
             } catch (RuntimeException e) {
                 // Paimon returned normally, so the commit landed.
                 LOG.warn(
                         "The commit of {} landed, but its snapshots could not be read back: {}",
                         what,
                         StrataErrors.rootMessage(e));
-                return List.of();
+                return null;
             }
+        }
+
+        /**
+         * Whether Paimon returned normally but no snapshot since the baseline is this commit's,
+         * none having expired meanwhile: another writer's snapshot file was renamed over this
+         * one's, as a rename that replaces files allows (another engine's writer on a local
+         * warehouse, any writer on an object store without a lock).
+         */
+        private static boolean replaced(Landed landed) {
+            return landed.ids.isEmpty() && !landed.missing;
+        }
+
+        private IllegalStateException replacedFailure() {
+            return new IllegalStateException(
+                    "Paimon committed it, but another writer's snapshot of the same id replaced it: the "
+                            + "warehouse's rename replaces files (give it a catalog lock, see Concurrent writers)");
+        }
+
+        private List<Long> landedAfterSuccess() {
+            Landed landed = landedAfterSuccessOrNull();
+            return landed == null ? List.of() : landed.ids;
         }
 
         private void paimonCommit(FileStoreTable target, List<CommitMessage> messages)
@@ -320,6 +346,12 @@ public final class PaimonCommits {
                             what,
                             landed.ids,
                             StrataErrors.rootMessage(e));
+                }
+                Landed landed = landedAfterSuccessOrNull();
+                if (landed != null && replaced(landed)) {
+                    IllegalStateException e = replacedFailure();
+                    cleanUpAfterFailure(messages, true, true, landed, e);
+                    throw failed(e);
                 }
                 appended = true;
             }
@@ -689,6 +721,7 @@ public final class PaimonCommits {
                     snapshot = table.snapshotManager().tryGetSnapshot(id);
                 } catch (FileNotFoundException e) {
                     // Expired meanwhile: its files are protected by the latest snapshot check.
+                    landed.missing = true;
                     continue;
                 }
                 if (commitUser.equals(snapshot.commitUser())) {
@@ -709,6 +742,10 @@ public final class PaimonCommits {
         final List<Long> ids = new ArrayList<>();
         boolean append;
         boolean compact;
+
+        /** Whether a snapshot since the baseline was gone (expired) when read. */
+        boolean missing;
+
         Long latest;
 
         /**

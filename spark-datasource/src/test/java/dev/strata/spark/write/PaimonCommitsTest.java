@@ -119,6 +119,59 @@ class PaimonCommitsTest {
         assertThat(ids(table)).isEqualTo(range(0, 200));
     }
 
+    /**
+     * A rename that replaces files (another engine's writer on a local warehouse, an object store
+     * without a lock) lets another writer's snapshot of the same id replace this commit's after
+     * Paimon returned. The statement must fail and leave nothing, not report rows that are gone.
+     */
+    @Test
+    void aCommitWhoseSnapshotAnotherWriterReplacedFailsAndLeavesNothing() throws Exception {
+        ReplacingFileIO io = new ReplacingFileIO();
+        FileStoreTable table = createTable(io, "replaced");
+        commit(table, write(table, 0, 10, true));
+        // Rows alone (one Paimon commit), then rows with their compaction (rows land first).
+        FileStoreTable writeOnly = table.copy(Map.of("write-only", "true"));
+        for (List<CommitMessage> messages :
+                List.of(write(writeOnly, 10, 20, false), write(table, 20, 30, false))) {
+            io.armed = true;
+            assertThatThrownBy(() -> PaimonCommits.commit(table, messages, "the write to t"))
+                    .isInstanceOf(PaimonCommits.CommitFailedException.class)
+                    .hasMessageContaining("another writer's snapshot of the same id replaced it")
+                    .hasMessageContaining("run the statement again");
+            assertThat(io.armed).as("a snapshot was replaced").isFalse();
+            assertThat(existingFiles(table, messages)).isEmpty();
+            assertEveryReferencedFileExists(table);
+            assertThat(ids(table)).isEqualTo(range(0, 10));
+        }
+    }
+
+    /** Once armed, renames the next snapshot file into place and then another writer's over it. */
+    private static final class ReplacingFileIO extends LocalFileIO {
+        volatile boolean armed;
+
+        @Override
+        public boolean rename(org.apache.paimon.fs.Path src, org.apache.paimon.fs.Path dst)
+                throws java.io.IOException {
+            boolean renamed = super.rename(src, dst);
+            String name = dst.getName();
+            if (renamed && armed && name.matches("snapshot-[0-9]+")) {
+                armed = false;
+                long id = Long.parseLong(name.substring("snapshot-".length()));
+                String previous =
+                        readFileUtf8(
+                                new org.apache.paimon.fs.Path(
+                                        dst.getParent(), "snapshot-" + (id - 1)));
+                String other =
+                        previous.replaceFirst("\"id\"\\s*:\\s*[0-9]+", "\"id\" : " + id)
+                                .replaceFirst(
+                                        "\"commitUser\"\\s*:\\s*\"[^\"]*\"",
+                                        "\"commitUser\" : \"another-engine\"");
+                java.nio.file.Files.writeString(toFile(dst).toPath(), other);
+            }
+            return renamed;
+        }
+    }
+
     @Test
     void abortAfterALandedCommitDeletesNothing() throws Exception {
         FileStoreTable table = createTable(LocalFileIO.create(), "abort");
