@@ -365,7 +365,7 @@ public final class StrataSql {
             return warehouse;
         }
         if (Files.isDirectory(dir)) {
-            return fileUri(dir);
+            return dev.strata.spark.catalog.LocalCommitFileIO.fileUri(dir);
         }
         if (Files.exists(dir)) {
             err.println(
@@ -399,15 +399,7 @@ public final class StrataSql {
             return null;
         }
         err.println("Created new warehouse at " + dir);
-        return fileUri(dir);
-    }
-
-    /**
-     * The {@code file:} URI Paimon reads as {@code dir}. Paimon takes a URI's path literally, so
-     * {@link Path#toUri()} (which writes a space as "%20") would name another directory.
-     */
-    private static String fileUri(Path dir) {
-        return "file:" + dir;
+        return dev.strata.spark.catalog.LocalCommitFileIO.fileUri(dir);
     }
 
     /** The jar this class was loaded from, or null when it runs from a class directory. */

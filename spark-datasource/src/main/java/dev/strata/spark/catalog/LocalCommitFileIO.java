@@ -47,15 +47,24 @@ public final class LocalCommitFileIO extends LocalFileIO {
         String scheme = new Path(warehouse).toUri().getScheme();
         if (scheme == null) {
             Options withUri = new Options(options.toMap());
-            // Not File.toURI(): Paimon takes a URI's path literally, so "%20" would name another
-            // directory than the path's space.
-            withUri.set(CatalogOptions.WAREHOUSE, "file:" + new File(warehouse).getAbsolutePath());
+            withUri.set(
+                    CatalogOptions.WAREHOUSE,
+                    fileUri(java.nio.file.Path.of(warehouse).toAbsolutePath()));
             return CatalogContext.create(withUri, hadoopConf, new Loader(), null);
         }
         if (scheme.equalsIgnoreCase(Loader.SCHEME)) {
             return CatalogContext.create(options, hadoopConf, new Loader(), null);
         }
         return CatalogContext.create(options, hadoopConf);
+    }
+
+    /**
+     * The {@code file:} URI Paimon reads as the local directory {@code dir}. Not {@link
+     * java.nio.file.Path#toUri()}: Paimon takes a URI's path literally, so its "%20" would name
+     * another directory than the path's space.
+     */
+    public static String fileUri(java.nio.file.Path dir) {
+        return Loader.SCHEME + ":" + dir;
     }
 
     @Override

@@ -264,6 +264,7 @@ public final class PaimonCommits {
                 return recover(messages, e);
             }
             Landed landed = landedAfterSuccessOrNull();
+            // Only an overwrite commits empty messages, and Paimon may then write no snapshot.
             boolean changes = messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty());
             if (landed != null && changes && replaced(landed)) {
                 return recover(messages, replacedFailure());
