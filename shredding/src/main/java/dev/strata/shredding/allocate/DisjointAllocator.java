@@ -10,10 +10,18 @@ import java.util.List;
  *
  * <p>{@link #plan} gets the file's first rows: keys, by descending row count, each take as home the
  * column whose keys so far share the fewest rows with them, then up to {@value #REPAIR_PASSES}
- * rounds move each key to its least conflicting column. When homes would still collide in more than
- * {@value #MAX_CONFLICT_RATE_PERCENT} % of the sample's entries, the file is placed as {@link
- * LruAllocator} does. Per row, an id takes its home if free, else its last column if free, else the
- * least recently used free column; only rows of more than K entries overflow. Deterministic.
+ * rounds move each key to its least conflicting column. Per row, an id takes its home if free, else
+ * its last column if free, else the least recently used free column; only rows of more than K
+ * entries overflow. Deterministic.
+ *
+ * <p>When homes would still collide in more than {@value #MAX_CONFLICT_RATE_PERCENT} % of the
+ * sample's entries, keys meet at random: no column can be one key's alone. Each key in at least
+ * {@value #DEDICATED_PERCENT} % of the sample's rows then keeps a column to itself, and every other
+ * key gets {@value #CHOICES} candidate columns; a row's keys are matched to free candidates (moving
+ * placed keys along augmenting paths of at most {@value #MAX_PATH} steps, as in cuckoo hashing),
+ * and a key no path frees a candidate for overflows. So S(k) holds at most {@value #CHOICES}
+ * columns, where LRU would spread a key in 1 % of rows over every column. With no sample the file
+ * is placed as {@link LruAllocator} does.
  */
 final class DisjointAllocator extends ColumnAllocator {
 
@@ -23,8 +31,43 @@ final class DisjointAllocator extends ColumnAllocator {
     /** Rounds of moving each key to its least conflicting column (stopping when none moves). */
     static final int REPAIR_PASSES = 4;
 
+    /** Candidate columns of a key that does not keep one alone, where keys meet at random. */
+    static final int CHOICES = 6;
+
+    /** Keys in at least this share of the sample's rows keep a column alone there. */
+    static final int DEDICATED_PERCENT = 90;
+
+    /** Longest chain of placed keys moved to free a candidate for the next key of a row. */
+    static final int MAX_PATH = 8;
+
+    /**
+     * Keys in at least this share of the sample's rows are matched after a row's other keys, so
+     * that they, not the rare keys, overflow when no path frees a candidate: a lookup reads the
+     * overflow only for keys that overflowed in the row group, and those keys are few and read many
+     * rows anyway.
+     */
+    static final int LATE_PERCENT = 5;
+
     private final LruAllocator lru;
     private boolean planned;
+
+    /** Keys meet at random: place by candidate columns ({@link #candidates}) instead of LRU. */
+    private boolean choosing;
+
+    /** Per id, {@link #CHOICES} candidate columns (-1: unused); one only for a dedicated key. */
+    private int[] candidates = new int[0];
+
+    /** Columns not kept by a dedicated key, and the sample rows their candidates hold. */
+    private int firstShared;
+
+    private double[] choiceLoad = new double[0];
+
+    /** Per id: matched after the row's other keys ({@link #LATE_PERCENT}). */
+    private boolean[] late = new boolean[0];
+
+    private final int[] visited;
+    private int visit;
+
     private int repairPasses;
     private final long[] lastUsed;
     private final boolean[] usedThisRow;
@@ -45,6 +88,7 @@ final class DisjointAllocator extends ColumnAllocator {
         lastUsed = new long[k];
         usedThisRow = new boolean[k];
         claims = new long[k];
+        visited = new int[k];
     }
 
     @Override
@@ -148,8 +192,76 @@ final class DisjointAllocator extends ColumnAllocator {
         planned = collisions * 100 <= entries * MAX_CONFLICT_RATE_PERCENT;
         if (!planned) {
             Arrays.fill(home, -1);
+            planChoices(sorted, count, rows.size());
         }
         nextFresh = k;
+    }
+
+    /** Dedicated columns for keys (almost) always present, balanced candidates for the others. */
+    private void planChoices(int[] sorted, int[] count, int sampleRows) {
+        int k = numColumns();
+        choosing = true;
+        choiceLoad = new double[k];
+        Arrays.fill(candidates, -1);
+        int dedicated = 0;
+        // At least CHOICES columns stay shared (or one, if K is smaller).
+        int maxDedicated = Math.max(0, k - Math.min(CHOICES, k));
+        for (int x : sorted) {
+            if (dedicated >= maxDedicated
+                    || (long) count[x] * 100 < (long) sampleRows * DEDICATED_PERCENT) {
+                break;
+            }
+            ensureId(x);
+            candidates[x * CHOICES] = dedicated++;
+        }
+        firstShared = dedicated;
+        for (int x : sorted) {
+            if (candidates[x * CHOICES] < 0) {
+                chooseCandidates(x, count[x]);
+                late[x] = (long) count[x] * 100 >= (long) sampleRows * LATE_PERCENT;
+            }
+        }
+    }
+
+    /**
+     * x's candidates: for each, the less loaded of two pseudo-random shared columns. Random sets
+     * keep any few keys of a row from sharing the same few candidates (the least loaded columns in
+     * turn would hand keys of similar counts the same set, and a row with more such keys than the
+     * set has columns overflows); the second draw keeps the rows the columns hold balanced.
+     */
+    private void chooseCandidates(int x, double rows) {
+        int shared = numColumns() - firstShared;
+        int d = Math.min(CHOICES, shared);
+        int base = x * CHOICES;
+        long state = x * 0x9E3779B97F4A7C15L;
+        for (int i = 0; i < d; i++) {
+            int best = -1;
+            for (int draw = 0; draw < 2 || best < 0; draw++) {
+                state += 0x9E3779B97F4A7C15L;
+                int c = firstShared + (int) Long.remainderUnsigned(mix(state), shared);
+                if (!isCandidate(x, c, i) && (best < 0 || choiceLoad[c] < choiceLoad[best])) {
+                    best = c;
+                }
+            }
+            candidates[base + i] = best;
+            choiceLoad[best] += rows / d;
+        }
+    }
+
+    /** SplitMix64's finaliser. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    private boolean isCandidate(int x, int c, int before) {
+        for (int i = 0; i < before; i++) {
+            if (candidates[x * CHOICES + i] == c) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void conflictsOf(int x, List<int[]> rows, int[] rowsOfX, int n, long[] conflicts) {
@@ -188,6 +300,10 @@ final class DisjointAllocator extends ColumnAllocator {
 
     @Override
     void place(int[] ids, int n, int[] mapping) {
+        if (choosing) {
+            placeByChoice(ids, n, mapping);
+            return;
+        }
         if (!planned) {
             lru.clearOverflow();
             lru.place(ids, n, mapping);
@@ -251,6 +367,74 @@ final class DisjointAllocator extends ColumnAllocator {
         clock++;
     }
 
+    private void placeByChoice(int[] ids, int n, int[] mapping) {
+        int k = mapping.length;
+        for (int i = 0; i < n; i++) {
+            int id = ids[i];
+            ensureId(id);
+            if (candidates[id * CHOICES] < 0) {
+                // A key the sample did not hold: as a rare one of it.
+                chooseCandidates(id, 1);
+            }
+        }
+        // Dedicated keys first: their columns are theirs in every row.
+        for (int i = 0; i < n; i++) {
+            int id = ids[i];
+            int c = candidates[id * CHOICES];
+            if (c < firstShared) {
+                if (mapping[c] < 0) {
+                    mapping[c] = id;
+                } else {
+                    // Its second entry (a duplicate key).
+                    addOverflow(id);
+                }
+            }
+        }
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < n; i++) {
+                int id = ids[i];
+                int c = candidates[id * CHOICES];
+                if (c >= firstShared && late[id] == (pass == 1)) {
+                    visit++;
+                    if (!match(id, mapping, MAX_PATH)) {
+                        addOverflow(id);
+                    }
+                }
+            }
+        }
+        if (visit > Integer.MAX_VALUE - 2 * k) {
+            Arrays.fill(visited, 0);
+            visit = 0;
+        }
+    }
+
+    /** Kuhn's augmenting path: a free candidate of x, or one freed by moving its holder on. */
+    private boolean match(int x, int[] mapping, int steps) {
+        int base = x * CHOICES;
+        for (int i = 0; i < CHOICES; i++) {
+            int c = candidates[base + i];
+            if (c >= 0 && mapping[c] < 0) {
+                mapping[c] = x;
+                return true;
+            }
+        }
+        if (steps == 0) {
+            return false;
+        }
+        for (int i = 0; i < CHOICES; i++) {
+            int c = candidates[base + i];
+            if (c < 0 || visited[c] == visit) {
+                continue;
+            }
+            visited[c] = visit;
+            if (match(mapping[c], mapping, steps - 1)) {
+                mapping[c] = x;
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void take(int[] mapping, int c, int id) {
         mapping[c] = id;
         usedThisRow[c] = true;
@@ -275,6 +459,9 @@ final class DisjointAllocator extends ColumnAllocator {
             int old = home.length;
             int size = Math.max(id + 1, Math.max(64, old * 2));
             home = Arrays.copyOf(home, size);
+            candidates = Arrays.copyOf(candidates, size * CHOICES);
+            late = Arrays.copyOf(late, size);
+            Arrays.fill(candidates, old * CHOICES, size * CHOICES, -1);
             rank = Arrays.copyOf(rank, size);
             lastColumn = Arrays.copyOf(lastColumn, size);
             Arrays.fill(home, old, size, -1);

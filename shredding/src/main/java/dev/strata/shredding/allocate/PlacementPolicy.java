@@ -14,7 +14,10 @@ public enum PlacementPolicy {
     LRU,
     /** Strata's own: one home column per key for the file; hot keys keep theirs alone. */
     STABLE,
-    /** Strata's default: keys never sharing a row of the sample share a column; else as LRU. */
+    /**
+     * Strata's default: keys never sharing a row of the sample share a column; keys meeting at
+     * random each stay in a few candidate columns.
+     */
     DISJOINT;
 
     public String optionValue() {
