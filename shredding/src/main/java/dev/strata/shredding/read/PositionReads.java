@@ -25,6 +25,7 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.types.RowType;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
@@ -207,7 +208,7 @@ public final class PositionReads {
                     || t.asPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BOOLEAN) {
                 return null;
             }
-            int chunk = schema.getFieldIndex(name);
+            int chunk = leafIndex(schema, name);
             for (BlockMetaData b : blocks) {
                 ColumnChunkMetaData c = b.getColumns().get(chunk);
                 if (c.getOffsetIndexReference() == null
@@ -220,6 +221,21 @@ public final class PositionReads {
             columns.add(new Column(i, name, chunk, t.asPrimitiveType(), value));
         }
         return columns;
+    }
+
+    /**
+     * The column chunk index of top-level primitive column {@code name}: row groups hold one chunk
+     * per leaf, so a MAP, ARRAY or ROW column before it takes as many indexes as it has leaves.
+     */
+    private static int leafIndex(MessageType schema, String name) {
+        List<ColumnDescriptor> leaves = schema.getColumns();
+        for (int i = 0; i < leaves.size(); i++) {
+            String[] path = leaves.get(i).getPath();
+            if (path.length == 1 && path[0].equals(name)) {
+                return i;
+            }
+        }
+        throw new Unsupported();
     }
 
     /**

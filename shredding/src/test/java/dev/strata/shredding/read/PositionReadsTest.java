@@ -326,6 +326,83 @@ class PositionReadsTest {
         }
     }
 
+    @Test
+    void columnsAfterNestedColumnsAreReadFromTheirOwnChunks() throws Exception {
+        // A MAP, a ROW of a ROW and an ARRAY of ROWs before the read columns: each takes as many
+        // column chunks as it has leaves, so the read columns' chunks are not their field indexes.
+        RowType nested =
+                RowType.of(
+                        new DataType[] {
+                            DataTypes.BIGINT().notNull(),
+                            DataTypes.MAP(DataTypes.STRING(), DataTypes.INT()),
+                            DataTypes.ROW(
+                                    DataTypes.FIELD(10, "a", DataTypes.INT()),
+                                    DataTypes.FIELD(
+                                            11,
+                                            "b",
+                                            DataTypes.ROW(
+                                                    DataTypes.FIELD(12, "c", DataTypes.INT()),
+                                                    DataTypes.FIELD(13, "d", DataTypes.STRING())))),
+                            DataTypes.ARRAY(
+                                    DataTypes.ROW(
+                                            DataTypes.FIELD(14, "p", DataTypes.INT()),
+                                            DataTypes.FIELD(15, "q", DataTypes.STRING()))),
+                            DataTypes.STRING(),
+                            DataTypes.STRING(),
+                            DataTypes.INT()
+                        },
+                        new String[] {"id", "m", "s", "arr", "vc", "extra", "n"});
+        Random r = TestSeeds.random("position-reads-nested");
+        Path file = tmpPath("nested");
+        List<Object[]> written = new ArrayList<>();
+        try (PositionOutputStream out = IO.newOutputStream(file, false)) {
+            FormatWriter w = format(Map.of()).createWriterFactory(nested).create(out, "zstd");
+            for (int i = 0; i < 3000; i++) {
+                Object[] v = {
+                    (long) i,
+                    i % 3 == 0
+                            ? null
+                            : new org.apache.paimon.data.GenericMap(
+                                    Map.of(BinaryString.fromString("k" + i % 7), i)),
+                    GenericRow.of(i, GenericRow.of(-i, BinaryString.fromString("d" + i))),
+                    new org.apache.paimon.data.GenericArray(
+                            new Object[] {GenericRow.of(i, BinaryString.fromString("q"))}),
+                    BinaryString.fromString("vc-" + r.nextInt(100)),
+                    i % 5 == 0 ? null : BinaryString.fromString("extra-" + i),
+                    r.nextInt(1000)
+                };
+                written.add(v);
+                w.addElement(GenericRow.of(v));
+            }
+            w.close();
+        }
+        RowType read = nested.project("id", "vc", "extra", "n");
+        long[] positions = positions(written.size(), 80, r);
+        Map<Long, InternalRow> rows =
+                PositionReads.read(IO, file, IO.getFileSize(file), read, positions, true);
+        assertThat(rows).isNotNull().hasSize(positions.length);
+        for (long p : positions) {
+            Object[] expected = written.get((int) p);
+            InternalRow actual = rows.get(p);
+            assertThat(actual.getLong(0)).isEqualTo(expected[0]);
+            assertThat(actual.getString(1)).as("vc of row %d", p).isEqualTo(expected[4]);
+            assertThat(actual.isNullAt(2) ? null : actual.getString(2))
+                    .as("extra of row %d", p)
+                    .isEqualTo(expected[5]);
+            assertThat(actual.getInt(3)).as("n of row %d", p).isEqualTo(expected[6]);
+        }
+        Map<Long, Object> found =
+                PositionReads.matching(
+                        IO,
+                        file,
+                        IO.getFileSize(file),
+                        nested.project("extra"),
+                        java.util.Set.of(BinaryString.fromString("extra-7")),
+                        10,
+                        true);
+        assertThat(found).containsOnlyKeys(7L);
+    }
+
     private static InternalRow.FieldGetter getter(RowType type, String column) {
         int c = type.getFieldIndex(column);
         return InternalRow.createFieldGetter(type.getTypeAt(c), c);
