@@ -48,12 +48,22 @@ public final class PaimonTaskWriter implements AutoCloseable {
 
     /** {@code table} with the job's dynamic options; {@code builder} shipped from the driver. */
     public static PaimonTaskWriter open(FileStoreTable table, BatchWriteBuilder builder) {
+        return open(table, builder, false);
+    }
+
+    /**
+     * As {@link #open(FileStoreTable, BatchWriteBuilder)}; {@code overwrite}: the builder's write
+     * replaces its partitions, so Paimon's writers start every bucket empty, and so do the
+     * full-text maintainers (the overwrite commit drops the partitions' archives).
+     */
+    public static PaimonTaskWriter open(
+            FileStoreTable table, BatchWriteBuilder builder, boolean overwrite) {
         String tmp = new File(System.getProperty("java.io.tmpdir")).getAbsolutePath();
         PkFullTextWriteHook fullText = null;
         // Paimon's writers restore their buckets from this snapshot or a later one.
         Long restored = table.snapshotManager().latestSnapshotId();
         if (PkFullTextIndex.isEnabled(table) && table.coreOptions().bucket() != POSTPONE_BUCKET) {
-            fullText = PkFullTextWriteHook.create(table, restored, null);
+            fullText = PkFullTextWriteHook.create(table, overwrite ? null : restored, null);
         }
         IOManager ioManager = IOManager.create(tmp);
         BatchTableWrite write = builder.newWrite();

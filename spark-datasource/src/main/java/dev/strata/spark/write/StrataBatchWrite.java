@@ -56,7 +56,7 @@ final class StrataBatchWrite implements DeltaBatchWrite {
     @Override
     public StrataDataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
         return new StrataDataWriterFactory(
-                tableName, table, builder, rowIdColumns, commit.pending());
+                tableName, table, builder, mode.overwrite(), rowIdColumns, commit.pending());
     }
 
     @Override

@@ -18,16 +18,19 @@ final class StrataDataWriterFactory implements DeltaWriterFactory {
     private final BatchWriteBuilder builder;
     private final List<String> rowIdColumns;
     private final PendingMessages pending;
+    private final boolean overwrite;
 
     StrataDataWriterFactory(
             String tableName,
             FileStoreTable table,
             BatchWriteBuilder builder,
+            boolean overwrite,
             List<String> rowIdColumns,
             PendingMessages pending) {
         this.tableName = tableName;
         this.table = table;
         this.builder = builder;
+        this.overwrite = overwrite;
         this.rowIdColumns = rowIdColumns;
         this.pending = pending;
     }
@@ -41,7 +44,7 @@ final class StrataDataWriterFactory implements DeltaWriterFactory {
         return new StrataDataWriter(
                 tableName,
                 table,
-                PaimonTaskWriter.open(table, builder),
+                PaimonTaskWriter.open(table, builder, overwrite),
                 SparkToPaimon.forRowType(table.rowType()),
                 keys,
                 pending,

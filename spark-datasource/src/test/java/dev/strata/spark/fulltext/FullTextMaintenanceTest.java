@@ -211,6 +211,49 @@ class FullTextMaintenanceTest extends StrataSparkTestBase {
     }
 
     @Test
+    void anOverwriteLandsWithCurrentArchivesForItsRows() throws Exception {
+        // Paimon's writer starts an overwritten bucket empty; the archives must too, or the
+        // overwrite's archive describes the replaced files and its rows go unindexed.
+        createDocs("over", 2);
+        insertDocs("over", 0, 120, 11);
+        List<Long> even = idsWithBody("over", "d0");
+        List<Long> odd = idsWithBody("over", "d1");
+        sql(
+                "INSERT OVERWRITE lake.kb.over PARTITION (dt = 'd0') "
+                        + "VALUES (1000, 'first', 'static overwrite zzstatic')");
+        assertArchivesCurrent("over");
+        assertThat(search("over", "zzstatic", 5)).containsExactly(1000L);
+        assertThat(search("over", "token" + even.get(0), 5)).as("an overwritten row").isEmpty();
+        assertThat(search("over", "token" + odd.get(0) + " OR token" + odd.get(1), 5))
+                .as("rows of the other partition")
+                .containsExactlyInAnyOrderElementsOf(odd.subList(0, 2));
+        spark.conf().set("spark.sql.sources.partitionOverwriteMode", "dynamic");
+        try {
+            sql(
+                    "INSERT OVERWRITE lake.kb.over VALUES "
+                            + "(1001, 'd1', 'second', 'dynamic overwrite zzdynamic')");
+        } finally {
+            spark.conf().unset("spark.sql.sources.partitionOverwriteMode");
+        }
+        assertArchivesCurrent("over");
+        assertThat(search("over", "zzdynamic OR zzstatic OR token" + odd.get(0), 5))
+                .containsExactlyInAnyOrder(1000L, 1001L);
+    }
+
+    private List<Long> idsWithBody(String name, String dt) {
+        return spark
+                .sql(
+                        String.format(
+                                "SELECT id FROM lake.kb.%s WHERE dt = '%s' AND body IS NOT NULL "
+                                        + "ORDER BY id LIMIT 2",
+                                name, dt))
+                .collectAsList()
+                .stream()
+                .map(r -> r.getLong(0))
+                .toList();
+    }
+
+    @Test
     void rebuildHealsDeletedAndCorruptArchivesAndForceRebuildsAll() throws Exception {
         createDocs("heal", 2);
         insertDocs("heal", 0, 200, 11);
