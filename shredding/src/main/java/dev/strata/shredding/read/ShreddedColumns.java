@@ -479,6 +479,19 @@ public final class ShreddedColumns implements Closeable {
                 ShreddedReadMetrics.rowGroupSkipped(!pruner.rowGroupCannotMatch(block, g, false));
                 continue;
             }
+            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            List<Type> groupFields = new ArrayList<>(fields.size());
+            for (Field f : fields) {
+                Type t = f.groupType(g, block, fileSchema);
+                if (t != null) {
+                    groupFields.add(t);
+                }
+            }
+            MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
+            // Before the group's column index store is made: parquet-mr keeps it per row group
+            // with the columns requested then, and reading filtered pages of a column it lacks
+            // finds no offset index.
+            reader.setRequestedSchema(groupSchema);
             RowRanges rows = null;
             if (pageFilter != null && hasColumnIndexes(block)) {
                 rows =
@@ -499,15 +512,6 @@ public final class ShreddedColumns implements Closeable {
                             block.getRowCount() - rows.rowCount());
                 }
             }
-            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-            List<Type> groupFields = new ArrayList<>(fields.size());
-            for (Field f : fields) {
-                Type t = f.groupType(g, block, fileSchema);
-                if (t != null) {
-                    groupFields.add(t);
-                }
-            }
-            MessageType groupSchema = new MessageType(fileSchema.getName(), groupFields);
             RowRanges selected = selectedRanges(block, start, groupSchema);
             if (selected != null) {
                 rows = rows == null ? selected : RowRanges.intersection(rows, selected);
@@ -515,7 +519,6 @@ public final class ShreddedColumns implements Closeable {
                     continue;
                 }
             }
-            reader.setRequestedSchema(groupSchema);
             PageReadStore pages;
             try {
                 pages =

@@ -20,6 +20,10 @@ import java.util.Map;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.Path;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.RoaringBitmap32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,6 +93,64 @@ class ShreddedColumnsPageIndexTest {
         assertThat(s.get(Counter.ROWS_SKIPPED_BY_PAGE_INDEX))
                 .as(s.toString())
                 .isEqualTo(ROWS - 5 * 100);
+    }
+
+    @Test
+    void aKeyAbsentFromTheFileBesideAPredicateOnAnotherMapReadsAsNull() throws Exception {
+        // The absent key's group reads only a value column for the map's NULL-ness, a column the
+        // file-level request did not name; the pushed predicate on the other map narrows the
+        // group to a few pages, which parquet-mr reads through its per-group offset indexes.
+        RowType type =
+                RowType.of(
+                        new DataType[] {
+                            DataTypes.BIGINT(),
+                            DataTypes.MAP(DataTypes.STRING(), DataTypes.DOUBLE()),
+                            DataTypes.MAP(DataTypes.STRING(), DataTypes.DOUBLE())
+                        },
+                        new String[] {"id", "m", "n"});
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            ids.add(i);
+        }
+        Path path = new Path(tmp.toUri().toString(), "absent.parquet");
+        FileRoundTrip.write(
+                path,
+                type,
+                Map.of("m", 2, "n", 2),
+                PlacementPolicy.PLAIN,
+                new ShreddedParquetWriter.Settings().rowGroupRowLimit(2500).pageRowLimit(100),
+                ids,
+                i ->
+                        GenericRow.of(
+                                (long) i,
+                                TestMaps.toPaimon(
+                                        GeneratedMap.of(List.of("a"), List.of((double) i))),
+                                TestMaps.toPaimon(
+                                        GeneratedMap.of(List.of("x"), List.of(-(double) i)))));
+        List<Long> found = new ArrayList<>();
+        LocalFileIO io = LocalFileIO.create();
+        try (ShreddedColumns c =
+                new ShreddedColumns(
+                        PaimonFiles.inputFile(io, path, io.getFileSize(path)),
+                        path.toString(),
+                        type,
+                        Map.of("m", List.of("a"), "n", List.of("zz")),
+                        MapPredicate.leaf("m", "a", Op.EQ, 2750.0),
+                        false)) {
+            int n;
+            while ((n = c.nextWindow()) > 0) {
+                ShreddedColumns.MapKeys m = (ShreddedColumns.MapKeys) c.field(1);
+                ShreddedColumns.MapKeys absent = (ShreddedColumns.MapKeys) c.field(2);
+                for (int i = 0; i < n; i++) {
+                    int r = c.row(i);
+                    if (m.valueChunk(0, r) != null) {
+                        assertThat(absent.valueChunk(0, r)).isNull();
+                        found.add(c.position(i));
+                    }
+                }
+            }
+        }
+        assertThat(found).containsExactly(2750L);
     }
 
     @Test
