@@ -89,6 +89,9 @@ public final class SparkPredicates {
                             return null;
                         }
                         Object v = literal(c[i], idx);
+                        if (isZero(v)) {
+                            return null;
+                        }
                         if (v != null) {
                             values.add(v);
                         }
@@ -132,6 +135,9 @@ public final class SparkPredicates {
             return null;
         }
         Object v = literal(lit, idx);
+        if (isZero(v)) {
+            return null;
+        }
         if (v == null) {
             // Comparing with NULL is never true, except null-safe equality which means IS NULL.
             return effective.equals("<=>") ? builder.isNull(idx) : PredicateBuilder.alwaysFalse();
@@ -293,6 +299,15 @@ public final class SparkPredicates {
         }
         return literalType instanceof org.apache.spark.sql.types.NullType
                 || columnType.sameType(literalType);
+    }
+
+    /**
+     * A floating-point zero: Spark's {@code -0.0 = 0.0} is true, but Paimon's statistics compare
+     * with {@code Double.compare}, which orders -0.0 below 0.0, so a file of -0.0 values would be
+     * skipped for {@code d = 0.0} or {@code d >= 0.0}. Spark alone filters such a comparison.
+     */
+    private static boolean isZero(Object v) {
+        return v instanceof Double && (Double) v == 0.0 || v instanceof Float && (Float) v == 0f;
     }
 
     private Object literal(Expression e, int idx) {
