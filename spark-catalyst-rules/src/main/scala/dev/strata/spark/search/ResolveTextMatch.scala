@@ -7,8 +7,16 @@ import dev.strata.spark.StrataCatalog
 import dev.strata.spark.errors.StrataErrors
 import dev.strata.spark.table.StrataTable
 
+import org.apache.spark.sql.catalyst.analysis.TempResolvedColumn
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, ExprId, Expression}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate,
+  CTERelationDef,
+  CTERelationRef,
+  LogicalPlan,
+  Project,
+  WithCTE
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.unsafe.types.UTF8String
@@ -18,13 +26,18 @@ import org.apache.spark.unsafe.types.UTF8String
   */
 object ResolveTextMatch extends Rule[LogicalPlan] {
 
-  override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperatorsUp {
-    case p if p.childrenResolved && p.expressions.exists(unbound) =>
-      lazy val sources = columnSources(p.children)
-      p.transformExpressions {
-        case t @ TextMatch(column, query, None) if column.resolved && query.resolved =>
-          bind(t, sources)
-      }
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    // A CTE's references reach its definition only through the statement's WithCTE.
+    lazy val ctes: Map[Long, CTERelationDef] =
+      plan.collect { case w: WithCTE => w.cteDefs.map(d => d.id -> d) }.flatten.toMap
+    plan.resolveOperatorsUp {
+      case p if p.childrenResolved && p.expressions.exists(unbound) =>
+        lazy val sources = columnSources(p.children, ctes)
+        p.transformExpressions {
+          case t @ TextMatch(column, query, None) if column.resolved && query.resolved =>
+            bind(t, sources)
+        }
+    }
   }
 
   private def unbound(e: Expression): Boolean = e.exists {
@@ -33,9 +46,19 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
   }
 
   /** The Strata table and column behind each attribute the plans' nodes produce. */
-  private def columnSources(plans: Seq[LogicalPlan]): Map[ExprId, (StrataTable, String)] = {
+  private def columnSources(
+      plans: Seq[LogicalPlan],
+      ctes: => Map[Long, CTERelationDef]
+  ): Map[ExprId, (StrataTable, String)] = {
     var out = Map.empty[ExprId, (StrataTable, String)]
     plans.foreach(_.foreachUp {
+      case ref: CTERelationRef =>
+        ctes.get(ref.cteId).foreach { d =>
+          val inner = columnSources(Seq(d.child), ctes)
+          ref.output.zip(d.output).foreach { case (a, defined) =>
+            inner.get(defined.exprId).foreach(source => out += a.exprId -> source)
+          }
+        }
       case r @ DataSourceV2Relation(t: StrataTable, _, _, _, _, _) =>
         r.output.foreach(a => out += a.exprId -> (t, a.name))
       // UPDATE/DELETE/MERGE targets: Spark's wrapper keeps the relation's catalog and identifier
@@ -64,6 +87,8 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
     val call = TextMatch.describe(t)
     val attribute = t.left match {
       case a: Attribute => a
+      // HAVING's columns while the analyzer resolves them: bound once they are plain columns
+      case other if other.exists(_.isInstanceOf[TempResolvedColumn]) => return t
       case other =>
         throw StrataErrors.analysis(
           s"Cannot use $call: the first argument must be a column of a full-text indexed " +

@@ -369,6 +369,39 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     } finally spark.conf.unset("spark.sql.strata.search.fresh")
   }
 
+  test("text_match binds inside CTEs and in aggregates of HAVING as it does in a FROM subquery") {
+    val rlike = "body RLIKE '(?i)\\\\blake\\\\b'"
+    def rows(q: String): Seq[String] = spark.sql(q).collect().map(_.toString).toSeq.sorted
+    val expected = rows(s"SELECT id, dt FROM lake.kb.docs WHERE $rlike")
+    assert(expected.nonEmpty)
+    assert(
+      rows(
+        "WITH x AS (SELECT * FROM lake.kb.docs) SELECT id, dt FROM x WHERE text_match(body, 'lake')"
+      ) == expected
+    )
+    // referenced twice: each reference gets its own columns
+    assert(
+      rows(
+        "WITH x AS (SELECT id, dt, body AS b FROM lake.kb.docs) SELECT l.id, l.dt FROM x l " +
+          "JOIN x r ON l.id = r.id AND l.dt = r.dt WHERE text_match(l.b, 'lake') AND text_match(r.b, 'lake')"
+      ) == expected
+    )
+    val perPartition =
+      rows(s"SELECT dt, count(*) FROM lake.kb.docs WHERE $rlike GROUP BY dt")
+    assert(
+      rows(
+        "SELECT dt, count_if(text_match(body, 'lake')) FROM lake.kb.docs GROUP BY dt " +
+          "HAVING count_if(text_match(body, 'lake')) > 0"
+      ) == perPartition
+    )
+    assert(
+      rows(
+        "SELECT dt, sum(CASE WHEN text_match(body, 'lake') THEN 1 ELSE 0 END) FROM lake.kb.docs " +
+          "GROUP BY dt HAVING sum(CASE WHEN text_match(body, 'lake') THEN 1 ELSE 0 END) > 0"
+      ) == perPartition
+    )
+  }
+
   test("rows still in level 0 are matched once a read returns them, as a plain SELECT sees them") {
     spark.sql(
       "CREATE TABLE lake.kb.level0 (id BIGINT NOT NULL, body STRING) TBLPROPERTIES ('primary-key'='id', " +
