@@ -9,10 +9,13 @@ import dev.strata.spark.write.PaimonTaskWriter;
 import dev.strata.spark.write.StrataCommitMessage;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.append.AppendCompactCoordinator;
 import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.data.BinaryRow;
@@ -98,6 +101,11 @@ final class CompactProcedure extends StrataProcedure {
         if (table.coreOptions().bucket() == PostponeCompaction.POSTPONE_BUCKET) {
             return compactPostpone(target, where);
         }
+        if (table.coreOptions().writeOnly()) {
+            // The table's writers leave compaction to a dedicated job, which this is (as Paimon's
+            // own compact action, it compacts regardless).
+            table = table.copy(Map.of(CoreOptions.WRITE_ONLY.key(), "false"));
+        }
         if (full && PkFullTextIndex.isEnabled(table)) {
             // A lone level-0 file moved up unrewritten keeps its APPEND source and is never
             // indexed: rewrite every file so all top-level files are archive sources.
@@ -134,7 +142,11 @@ final class CompactProcedure extends StrataProcedure {
                             new CompactBucket(table, builder, full),
                             labels);
         } else {
-            AppendCompactCoordinator coordinator = new AppendCompactCoordinator(table, false);
+            // Paimon's planner waits for compaction.min.file-num (5) small files; a full
+            // compaction merges any two.
+            FileStoreTable planning =
+                    full ? table.copy(Map.of("compaction.min.file-num", "2")) : table;
+            AppendCompactCoordinator coordinator = new AppendCompactCoordinator(planning, false);
             List<byte[]> tasks = new ArrayList<>();
             List<String> labels = new ArrayList<>();
             AppendCompactTaskSerializer serializer = new AppendCompactTaskSerializer();
@@ -264,9 +276,14 @@ final class CompactProcedure extends StrataProcedure {
                 after.put(e.getKey(), e.getValue().copy());
             }
         }
+        // Only buckets the compaction changed: the others had nothing to compact.
+        Set<BucketRef> changed = new HashSet<>();
         for (CommitMessage message : messages) {
             CommitMessageImpl m = (CommitMessageImpl) message;
             BucketRef key = new BucketRef(m.partition(), m.bucket());
+            if (!m.compactIncrement().isEmpty() || !m.newFilesIncrement().newFiles().isEmpty()) {
+                changed.add(key);
+            }
             BucketFiles files = after.computeIfAbsent(key, k -> new BucketFiles());
             m.compactIncrement().compactBefore().forEach(files::remove);
             m.compactIncrement().compactAfter().forEach(files::add);
@@ -275,6 +292,7 @@ final class CompactProcedure extends StrataProcedure {
         }
         List<InternalRow> rows = new ArrayList<>();
         after.entrySet().stream()
+                .filter(e -> changed.contains(e.getKey()))
                 .sorted(
                         Comparator.comparing(
                                         (Map.Entry<BucketRef, BucketFiles> e) ->
