@@ -326,4 +326,20 @@ class LocationOptionsTest extends StrataSparkTestBase {
         assertThat(tableDir).doesNotExist();
         assertIntact();
     }
+
+    @Test
+    void showCreateTablePrintsAStatementThatCreatesTheSameTableUnderAnotherName() {
+        sql(
+                "CREATE TABLE lake.db.shown (id BIGINT, dt STRING, body STRING) PARTITIONED BY (dt) "
+                        + "TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2', "
+                        + "'deletion-vectors.enabled' = 'true', 'strata-full-text.index.columns' = 'body')");
+        String shown = sql("SHOW CREATE TABLE lake.db.shown").get(0).getString(0);
+        assertThat(shown).doesNotContain("'path'");
+        sql(shown.replace("lake.db.shown", "lake.db.shown_again"));
+        assertThat(sql("SHOW CREATE TABLE lake.db.shown_again").get(0).getString(0))
+                .isEqualTo(shown.replace("lake.db.shown", "lake.db.shown_again"));
+        // The other cases expect lake.db to hold only what they create.
+        sql("DROP TABLE lake.db.shown");
+        sql("DROP TABLE lake.db.shown_again");
+    }
 }

@@ -98,6 +98,9 @@ public final class StrataTable
     @Override
     public Map<String, String> properties() {
         Map<String, String> properties = new LinkedHashMap<>(table.options());
+        // Where the catalog put the table, not a property of it: SHOW CREATE TABLE would print it,
+        // and CREATE TABLE refuses it (the catalog's layout places every table).
+        properties.remove(CoreOptions.PATH.key());
         properties.put(TableCatalog.PROP_PROVIDER, "paimon");
         if (!table.primaryKeys().isEmpty()) {
             properties.put("primary-key", String.join(",", table.primaryKeys()));
