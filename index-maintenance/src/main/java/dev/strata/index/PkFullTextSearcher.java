@@ -25,6 +25,8 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.KeyValueFileStore;
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.codegen.CodeGenUtils;
+import org.apache.paimon.codegen.RecordComparator;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -56,8 +58,18 @@ public final class PkFullTextSearcher {
 
     private final Maintainers maintainers;
 
+    /**
+     * Orders hits tying a score by primary key (within a bucket, its trimmed key), as documented.
+     */
+    private final RecordComparator keyOrder;
+
     private PkFullTextSearcher(FileStoreTable table) {
         this.maintainers = new Maintainers(table, HEADERS, null);
+        this.keyOrder =
+                CodeGenUtils.newRecordComparator(
+                        table.rowType()
+                                .project(table.schema().trimmedPrimaryKeys())
+                                .getFieldTypes());
     }
 
     public static PkFullTextSearcher create(FileStoreTable table) {
@@ -303,7 +315,8 @@ public final class PkFullTextSearcher {
                             b.dvs,
                             global,
                             scoped(query),
-                            n);
+                            n,
+                            keyOrder);
             List<SearchHit> kept = hidden.isEmpty() ? got : withoutKeys(got, hidden);
             if (kept.size() >= k || got.size() < n || n >= Integer.MAX_VALUE / 4) {
                 archived = kept;
@@ -323,11 +336,14 @@ public final class PkFullTextSearcher {
                                 analyzer,
                                 global,
                                 scoped(query),
-                                k));
+                                k,
+                                keyOrder));
             }
         }
         return new BucketResult(
-                BucketSearcher.topK(all, k), b.unsearchable, b.fresh == null ? 0 : b.fresh.rows());
+                BucketSearcher.topK(all, k, keyOrder),
+                b.unsearchable,
+                b.fresh == null ? 0 : b.fresh.rows());
     }
 
     /** Which rows of one bucket's data files match a text match, as {@link #matches} found them. */

@@ -8,6 +8,7 @@ import dev.strata.index.archive.OpenArchives;
 import dev.strata.index.source.SourceFile;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +28,12 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.deletionvectors.DeletionVector;
 import org.apache.paimon.index.IndexFileMeta;
 import org.apache.paimon.io.DataFileMeta;
@@ -60,6 +61,35 @@ public final class BucketSearcher {
             SearchQuery query,
             int k)
             throws IOException {
+        return search(
+                partition,
+                bucket,
+                headers,
+                archives,
+                activeFiles,
+                deletionVectors,
+                global,
+                query,
+                k,
+                null);
+    }
+
+    /**
+     * As above; hits tying the k-th score are cut by {@code keyOrder} over their primary keys (the
+     * table's trimmed key), so that the search's ties are ordered by key (null: by position).
+     */
+    public static List<SearchHit> search(
+            BinaryRow partition,
+            int bucket,
+            ArchiveHeaders.Statement headers,
+            List<IndexFileMeta> archives,
+            List<DataFileMeta> activeFiles,
+            Map<String, DeletionVector> deletionVectors,
+            CorpusStats global,
+            SearchQuery query,
+            int k,
+            Comparator<InternalRow> keyOrder)
+            throws IOException {
         checkK(k);
         checkQuery(query);
         Map<String, DataFileMeta> byName = byName(activeFiles);
@@ -73,9 +103,8 @@ public final class BucketSearcher {
                 ArchiveReader reader = lease.reader();
                 Query filtered = rows.live(parse(reader.header().analyzer().newAnalyzer(), query));
                 IndexSearcher searcher = searcher(reader.indexReader(), global);
-                TopDocs top = searcher.search(filtered, k);
                 List<LeafReaderContext> leaves = reader.indexReader().leaves();
-                for (ScoreDoc sd : top.scoreDocs) {
+                for (ScoreDoc sd : best(searcher, filtered, k, keyOrder, archive.fileName())) {
                     LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(sd.doc, leaves));
                     NumericDocValues rowIds =
                             leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
@@ -102,7 +131,63 @@ public final class BucketSearcher {
                 throw ArchiveReader.diagnose(headers.files(), archive, e);
             }
         }
-        return topK(all, k);
+        return topK(all, k, keyOrder);
+    }
+
+    /**
+     * The k best documents of {@code query}. Lucene breaks ties by document number; where documents
+     * tie the k-th score beyond k, those with the smallest primary keys by {@code keyOrder} are
+     * kept instead (every matching document is scored then, so only then).
+     */
+    private static List<ScoreDoc> best(
+            IndexSearcher searcher,
+            Query query,
+            int k,
+            Comparator<InternalRow> keyOrder,
+            String index)
+            throws IOException {
+        ScoreDoc[] docs =
+                searcher.search(query, keyOrder == null || k == Integer.MAX_VALUE ? k : k + 1)
+                        .scoreDocs;
+        if (keyOrder == null || docs.length <= k || docs[k].score < docs[k - 1].score) {
+            return java.util.Arrays.asList(docs).subList(0, Math.min(k, docs.length));
+        }
+        float kth = docs[k - 1].score;
+        List<ScoreDoc> better = new ArrayList<>();
+        List<ScoreDoc> tied = new ArrayList<>();
+        List<BinaryRow> tiedKeys = new ArrayList<>();
+        Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE, 1f);
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            Scorer scorer = weight.scorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            Bits live = leaf.reader().getLiveDocs();
+            DocIdSetIterator it = scorer.iterator();
+            for (int d = it.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = it.nextDoc()) {
+                if (live != null && !live.get(d)) {
+                    continue;
+                }
+                float score = scorer.score();
+                if (score > kth) {
+                    better.add(new ScoreDoc(leaf.docBase + d, score));
+                } else if (score == kth) {
+                    tied.add(new ScoreDoc(leaf.docBase + d, score));
+                    tiedKeys.add(key(leaf, leaf.docBase + d, index));
+                }
+            }
+        }
+        Integer[] order = new Integer[tied.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> keyOrder.compare(tiedKeys.get(a), tiedKeys.get(b)));
+        better.sort((a, b) -> Float.compare(b.score, a.score));
+        List<ScoreDoc> out = new ArrayList<>(better);
+        for (int i = 0; i < order.length && out.size() < k; i++) {
+            out.add(tied.get(order[i]));
+        }
+        return out;
     }
 
     /** The query's term statistics over the archives {@link #search} reads and {@code fresh}. */
@@ -313,6 +398,20 @@ public final class BucketSearcher {
             SearchQuery query,
             int k)
             throws IOException {
+        return searchFresh(partition, bucket, fresh, analyzer, global, query, k, null);
+    }
+
+    /** As above, ties at the k-th score cut by {@code keyOrder} (null: by position). */
+    public static List<SearchHit> searchFresh(
+            BinaryRow partition,
+            int bucket,
+            FreshRows fresh,
+            Analyzer analyzer,
+            CorpusStats global,
+            SearchQuery query,
+            int k,
+            Comparator<InternalRow> keyOrder)
+            throws IOException {
         checkK(k);
         checkQuery(query);
         List<SearchHit> hits = new ArrayList<>();
@@ -320,9 +419,14 @@ public final class BucketSearcher {
             return hits;
         }
         IndexSearcher searcher = searcher(fresh.reader(), global);
-        TopDocs top = searcher.search(parse(analyzer, query), k);
         List<LeafReaderContext> leaves = fresh.reader().leaves();
-        for (ScoreDoc sd : top.scoreDocs) {
+        for (ScoreDoc sd :
+                best(
+                        searcher,
+                        parse(analyzer, query),
+                        k,
+                        keyOrder,
+                        "of rows indexed at query time")) {
             LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(sd.doc, leaves));
             NumericDocValues rowIds = leaf.reader().getNumericDocValues(ArchiveFormat.ROW_ID_FIELD);
             if (rowIds == null || !rowIds.advanceExact(sd.doc - leaf.docBase)) {
@@ -514,6 +618,12 @@ public final class BucketSearcher {
 
     /** The k best hits by score, ties broken by position; a duplicate position keeps its best. */
     public static List<SearchHit> topK(List<SearchHit> hits, int k) {
+        return topK(hits, k, null);
+    }
+
+    /** As above, ties broken by {@code keyOrder} over the hits' keys first (null: none). */
+    public static List<SearchHit> topK(
+            List<SearchHit> hits, int k, Comparator<InternalRow> keyOrder) {
         Map<String, SearchHit> best = new LinkedHashMap<>();
         for (SearchHit h : hits) {
             String key =
@@ -530,7 +640,16 @@ public final class BucketSearcher {
             }
         }
         List<SearchHit> sorted = new ArrayList<>(best.values());
-        sorted.sort(SearchHit.RANKING);
+        sorted.sort(
+                keyOrder == null
+                        ? SearchHit.RANKING
+                        : (a, b) -> {
+                            int c = Float.compare(b.score(), a.score());
+                            if (c == 0 && a.key() != null && b.key() != null) {
+                                c = keyOrder.compare(a.key(), b.key());
+                            }
+                            return c != 0 ? c : SearchHit.RANKING.compare(a, b);
+                        });
         return sorted.size() > k ? new ArrayList<>(sorted.subList(0, k)) : sorted;
     }
 

@@ -189,6 +189,39 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     }
   }
 
+  test(
+    "ties at the k-th score are cut by primary key in rows indexed at query time and across levels"
+  ) {
+    spark.sql(
+      "CREATE TABLE lake.kb.freshties (id BIGINT NOT NULL, body STRING) TBLPROPERTIES (" +
+        "'primary-key'='id', 'bucket'='1', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body')"
+    )
+    def ids(k: Int): Seq[Long] = spark
+      .sql(s"SELECT id FROM full_text_search('lake.kb.freshties', 'body', 'disk', $k)")
+      .collect()
+      .map(_.getLong(0))
+      .toSeq
+      .sorted
+    // Archived rows of large keys, then level-0 files written in descending key order: Lucene's
+    // own tie-break (document order) would keep the first files' larger keys.
+    spark.sql("INSERT INTO lake.kb.freshties SELECT id, 'disk' FROM range(20, 30)")
+    spark.sql("CALL lake.sys.compact(table => 'kb.freshties')")
+    spark.sql("ALTER TABLE lake.kb.freshties SET TBLPROPERTIES ('write-only' = 'true')")
+    Seq(Seq(9L, 8L), Seq(7L, 6L, 5L), Seq(4L, 3L)).foreach { batch =>
+      spark.sql(
+        "INSERT INTO lake.kb.freshties VALUES " + batch.map(id => s"($id, 'disk')").mkString(", ")
+      )
+    }
+    assert(ids(2) == Seq(3L, 4L))
+    assert(ids(4) == Seq(3L, 4L, 5L, 6L))
+    // Compacted into the archives of one or more levels: the same cut.
+    spark.sql("ALTER TABLE lake.kb.freshties SET TBLPROPERTIES ('write-only' = 'false')")
+    spark.sql("CALL lake.sys.compact(table => 'kb.freshties', full => false)")
+    assert(ids(2) == Seq(3L, 4L))
+    assert(ids(9) == Seq(3L, 4L, 5L, 6L, 7L, 8L, 9L, 20L, 21L))
+  }
+
   test("a bad driverMaxBuckets setting is refused with the setting's name") {
     withDriverMaxBuckets("-1") {
       val e = intercept[Exception](searchIds("lake", 5))
