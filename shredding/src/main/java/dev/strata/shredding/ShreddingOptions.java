@@ -140,6 +140,19 @@ public final class ShreddingOptions {
             String column = m.group(1);
             String suffix = m.group(2);
             String value = e.getValue();
+            if (column.indexOf('.') >= 0 && rowType.containsField(column)) {
+                throw fail(
+                        tableName,
+                        "Option '"
+                                + e.getKey()
+                                + "' names column '"
+                                + column
+                                + "', but Paimon reads the column of a 'fields.' option up to its "
+                                + "first dot (column '"
+                                + column.substring(0, column.indexOf('.'))
+                                + "'), so no option can be set for a column whose name holds a dot.",
+                        "Rename the column without a dot (ALTER TABLE ... RENAME COLUMN) to shred it.");
+            }
             if (suffix.equals(MAX_COLUMNS_SUFFIX)) {
                 parseMaxColumns(tableName, column, value);
                 continue;
@@ -279,7 +292,8 @@ public final class ShreddingOptions {
             throw fail(
                     tableName,
                     "MAP shared-shredding currently does not support postpone bucket mode.",
-                    "Option 'bucket' is -2; use a fixed bucket count (> 0) or -1.");
+                    "Option 'bucket' is -2; use a fixed bucket count ('bucket' = 'N', N > 0), "
+                            + "or, for a table without a primary key, -1.");
         }
         for (Map.Entry<String, String> e : tableOptions.entrySet()) {
             if (e.getKey().startsWith("file-index.") && e.getKey().endsWith(".columns")) {

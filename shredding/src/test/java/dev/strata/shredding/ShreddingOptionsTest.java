@@ -163,9 +163,26 @@ class ShreddingOptionsTest {
                 shredded("m", "file.compression.per.level", "0:gzip"),
                 "file.compression.per.level.0 is gzip");
         rejects(shredded("m", "bucket", "-2"), "does not support postpone bucket mode");
+        rejects(shredded("m", "bucket", "-2"), "for a table without a primary key, -1");
         rejects(
                 shredded("m", "file-index.bloom-filter.columns", "id,m[a]"),
                 "does not support nested file index");
+    }
+
+    @Test
+    void anOptionForAColumnWhoseNameHoldsADotNamesTheColumnAndWhatToDo() {
+        RowType dotted =
+                RowType.of(
+                        new org.apache.paimon.types.DataType[] {
+                            DataTypes.BIGINT(),
+                            DataTypes.MAP(DataTypes.STRING(), DataTypes.DOUBLE())
+                        },
+                        new String[] {"id", "m.x"});
+        assertThatThrownBy(() -> ShreddingOptions.validate("db.t", dotted, shredded("m.x")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("db.t")
+                .hasMessageContaining("'fields.m.x.map.storage-layout' names column 'm.x'")
+                .hasMessageContaining("Rename the column");
     }
 
     @Test
