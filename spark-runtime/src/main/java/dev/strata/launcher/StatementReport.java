@@ -81,7 +81,11 @@ final class StatementReport {
                     + (table == null ? "" : written(table, commits, " with "));
         }
         if (plan instanceof CreateTable) {
-            return "Table " + name(((CreateTable) plan).name()) + " created";
+            // IF NOT EXISTS runs the same plan whether or not the table existed.
+            CreateTable create = (CreateTable) plan;
+            return "Table "
+                    + name(create.name())
+                    + (create.ignoreIfExists() ? " created if it did not exist" : " created");
         }
         if (plan instanceof DropTable) {
             // DROP ... IF EXISTS runs the same plan whether or not the table existed.
@@ -91,7 +95,10 @@ final class StatementReport {
                     + (drop.ifExists() ? " dropped if it existed" : " dropped");
         }
         if (plan instanceof CreateNamespace) {
-            return "Namespace " + name(((CreateNamespace) plan).name()) + " created";
+            CreateNamespace create = (CreateNamespace) plan;
+            return "Namespace "
+                    + name(create.name())
+                    + (create.ifNotExists() ? " created if it did not exist" : " created");
         }
         if (plan instanceof DropNamespace) {
             DropNamespace drop = (DropNamespace) plan;
