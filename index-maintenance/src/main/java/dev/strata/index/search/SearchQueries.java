@@ -220,6 +220,30 @@ public final class SearchQueries {
             return super.getRangeQuery(field(field), part1, part2, startInclusive, endInclusive);
         }
 
+        /**
+         * A group of only negated clauses ({@code NOT disk}, {@code -disk}, {@code (NOT a) AND b})
+         * matches the rows without them, as the JSON form's {@code must_not} alone does; Lucene's
+         * own reading matches no row.
+         */
+        @Override
+        protected Query getBooleanQuery(List<BooleanClause> clauses) throws ParseException {
+            Query q = super.getBooleanQuery(clauses);
+            if (!(q instanceof BooleanQuery) || ((BooleanQuery) q).clauses().isEmpty()) {
+                return q;
+            }
+            for (BooleanClause c : ((BooleanQuery) q).clauses()) {
+                if (c.getOccur() != BooleanClause.Occur.MUST_NOT) {
+                    return q;
+                }
+            }
+            BooleanQuery.Builder b = new BooleanQuery.Builder();
+            b.add(new MatchAllDocsQuery(), BooleanClause.Occur.MUST);
+            for (BooleanClause c : ((BooleanQuery) q).clauses()) {
+                b.add(c);
+            }
+            return b.build();
+        }
+
         @Override
         protected Query getPrefixQuery(String field, String termStr) throws ParseException {
             return super.getPrefixQuery(field(field), termStr);

@@ -141,6 +141,41 @@ class SearchQueriesTest {
     }
 
     @Test
+    void aGroupOfOnlyNegatedClausesMatchesTheRowsWithoutThem() throws Exception {
+        // Oracle: the documents' own texts, the term absent from them after the analyzer's
+        // lower-casing.
+        String c = CORPUS.vocabulary().get(3);
+        String d = CORPUS.vocabulary().get(7);
+        java.util.Set<Integer> withoutC = new java.util.HashSet<>();
+        java.util.Set<Integer> withDWithoutC = new java.util.HashSet<>();
+        for (int i = 0; i < TEXTS.size(); i++) {
+            List<String> words =
+                    List.of(TEXTS.get(i).toLowerCase(java.util.Locale.ROOT).split("\\W+"));
+            if (!words.contains(c)) {
+                withoutC.add(i);
+                if (words.contains(d)) {
+                    withDWithoutC.add(i);
+                }
+            }
+        }
+        assertThat(withoutC).isNotEmpty().hasSizeLessThan(TEXTS.size());
+        for (String q : List.of("NOT " + c, "-" + c, "!" + c)) {
+            assertThat(hits(SearchQueries.parse(analyzer, q)).keySet()).as(q).isEqualTo(withoutC);
+        }
+        assertThat(hits(SearchQueries.parse(analyzer, "(NOT " + c + ") AND " + d)).keySet())
+                .isEqualTo(withDWithoutC);
+        same("{\"boolean\":{\"must_not\":[{\"match\":{\"query\":\"" + c + "\"}}]}}", "*:* -" + c);
+        assertThat(hits(SearchQueries.parse(analyzer, "NOT " + c)).keySet())
+                .isEqualTo(
+                        hits(SearchQueries.parse(
+                                        analyzer,
+                                        "{\"boolean\":{\"must_not\":[{\"match\":{\"query\":\""
+                                                + c
+                                                + "\"}}]}}"))
+                                .keySet());
+    }
+
+    @Test
     void boostDemotionScalesRowsMatchingTheNegativeQuery() throws Exception {
         String a = CORPUS.vocabulary().get(0);
         String b = CORPUS.vocabulary().get(1);
