@@ -108,6 +108,22 @@ public final class SearchQueries {
             if (why.startsWith(echo)) {
                 why = why.substring(echo.length());
             }
+            JsonNode object = jsonObject(text);
+            if (object != null) {
+                throw new IllegalArgumentException(
+                        "Cannot parse full-text query "
+                                + shown(text)
+                                + ": it is a JSON object, but "
+                                + (object.size() == 1
+                                        ? "its key '" + object.fieldNames().next() + "' is not"
+                                        : "not a single key naming")
+                                + " a query type of Paimon's JSON query DSL "
+                                + TYPES
+                                + ", so it was read as Lucene classic syntax, which failed ("
+                                + shortened(why)
+                                + "). Write one of those query types, e.g. {\"match\": {\"query\": \"disk\"}}.",
+                        e);
+            }
             throw new IllegalArgumentException(
                     "Cannot parse full-text query "
                             + shown(text)
@@ -333,6 +349,20 @@ public final class SearchQueries {
     }
 
     /** The JSON object when {@code query} has the DSL's shape (one known type), else null. */
+    /** {@code query} as a JSON object, or null when it is not one. */
+    private static JsonNode jsonObject(String query) {
+        String t = query.trim();
+        if (!t.startsWith("{") || !t.endsWith("}")) {
+            return null;
+        }
+        try {
+            JsonNode node = JSON.readTree(t);
+            return node != null && node.isObject() ? node : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     private static JsonNode dsl(String query) {
         String t = query.trim();
         if (!t.startsWith("{") || !t.endsWith("}")) {

@@ -230,6 +230,11 @@ class SearchQueriesTest {
                 .hasMessageContaining("multi_match over several columns is not supported");
         assertThatThrownBy(() -> SearchQueries.parse(analyzer, "body:(unbalanced"))
                 .hasMessageContaining("Cannot parse full-text query 'body:(unbalanced'");
+        // A JSON object of another engine's query type is named as such, not as a classic error.
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"term\": {\"body\": \"disk\"}}"))
+                .hasMessageContaining(
+                        "its key 'term' is not a query type of Paimon's JSON query DSL")
+                .hasMessageContaining("match");
     }
 
     @Test
