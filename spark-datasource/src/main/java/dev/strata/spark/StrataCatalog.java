@@ -324,6 +324,22 @@ public class StrataCatalog
     public Table loadTable(Identifier ident) throws NoSuchTableException {
         if (ident.name().contains("$")) {
             int dollar = ident.name().lastIndexOf('$');
+            int first = ident.name().indexOf('$');
+            if (first != dollar && !ident.name().startsWith("branch_", first + 1)) {
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot load table %s: a system table is named <table>$<system table>, or "
+                                        + "<table>$branch_<branch>$<system table> for a branch, but '%s' holds "
+                                        + "another '$'. Query one system table of the table, e.g. %s.",
+                                StrataTableNames.qualified(name, ident),
+                                ident.name(),
+                                StrataTableNames.systemTable(
+                                        name,
+                                        Identifier.of(
+                                                ident.namespace(),
+                                                ident.name().substring(0, first)),
+                                        ident.name().substring(dollar + 1))));
+            }
             StrataSystemTables.Factory strataSystemTable =
                     StrataSystemTables.forSuffix(ident.name().substring(dollar + 1));
             if (strataSystemTable != null) {

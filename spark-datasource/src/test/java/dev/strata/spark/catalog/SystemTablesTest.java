@@ -119,6 +119,10 @@ class SystemTablesTest extends StrataSparkTestBase {
                 .hasMessageContaining("t$snapshots");
         assertThatThrownBy(() -> sql("SELECT * FROM lake.sys_t.`t$no_such_table`"))
                 .hasMessageContaining("t$no_such_table");
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.sys_t.`t$fulltext$snapshots`"))
+                .hasMessageStartingWith("Cannot load table lake.sys_t.`t$fulltext$snapshots`")
+                .hasMessageContaining("holds another '$'")
+                .hasMessageContaining("lake.sys_t.`t$snapshots`");
     }
 
     /** Errors name system tables in the quoted form, which Spark 4.2's parser accepts too. */
