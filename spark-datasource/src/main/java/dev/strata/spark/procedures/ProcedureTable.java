@@ -58,7 +58,11 @@ final class ProcedureTable {
                     String.format(
                             "Cannot run %s.sys.%s: table => '%s' is not a table name (%s). Pass table => 'db.table', "
                                     + "quoting parts with backticks where SQL needs it.",
-                            catalog.name(), procedure, argument, e.getMessage()));
+                            catalog.name(),
+                            procedure,
+                            argument,
+                            // Spark's parse error, without the SQL it appends below a line break
+                            String.valueOf(e.getMessage()).split("\n", 2)[0].trim()));
         }
         StrataTableNames.ArgumentTable named =
                 StrataTableNames.fromArgument(SparkSession.active(), parts, catalog.name());

@@ -77,7 +77,12 @@ class ProcedureTableArgumentTest extends StrataSparkTestBase {
         assertThatThrownBy(
                         () -> sql("CALL lake.sys.rebuild_pk_fulltext(table => 'args.`unclosed')"))
                 .hasMessageContaining(
-                        "Cannot run lake.sys.rebuild_pk_fulltext: table => 'args.`unclosed' is not a table name");
+                        "Cannot run lake.sys.rebuild_pk_fulltext: table => 'args.`unclosed' is not a table name")
+                .hasMessageNotContaining("== SQL ==");
+        assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => 123)"))
+                .hasMessageContaining("table => '123' is not a table name")
+                .hasMessageContaining("Pass table => 'db.table'")
+                .hasMessageNotContaining("== SQL ==");
         assertThatThrownBy(() -> sql("CALL lake.sys.expire_snapshots(table => ' ')"))
                 .hasMessageContaining(
                         "Cannot run lake.sys.expire_snapshots: argument table is empty");
