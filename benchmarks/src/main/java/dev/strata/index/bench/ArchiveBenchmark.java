@@ -124,7 +124,8 @@ public final class ArchiveBenchmark {
                     Collections.emptyMap(),
                     null,
                     new SearchQuery(corpus.word(qr), "bench", "text"),
-                    10);
+                    10,
+                    null);
         }
         for (int q = 0; q < queries; q++) {
             String query =
@@ -143,7 +144,8 @@ public final class ArchiveBenchmark {
                     Collections.emptyMap(),
                     null,
                     new SearchQuery(query, "bench", "text"),
-                    10);
+                    10,
+                    null);
             latencies[q] = System.nanoTime() - s;
         }
         Arrays.sort(latencies);

@@ -49,34 +49,10 @@ public final class BucketSearcher {
 
     private BucketSearcher() {}
 
-    /** The top-k live hits of {@code archives}, scored with {@code global} (null: each its own). */
-    public static List<SearchHit> search(
-            BinaryRow partition,
-            int bucket,
-            ArchiveHeaders.Statement headers,
-            List<IndexFileMeta> archives,
-            List<DataFileMeta> activeFiles,
-            Map<String, DeletionVector> deletionVectors,
-            CorpusStats global,
-            SearchQuery query,
-            int k)
-            throws IOException {
-        return search(
-                partition,
-                bucket,
-                headers,
-                archives,
-                activeFiles,
-                deletionVectors,
-                global,
-                query,
-                k,
-                null);
-    }
-
     /**
-     * As above; hits tying the k-th score are cut by {@code keyOrder} over their primary keys (the
-     * table's trimmed key), so that the search's ties are ordered by key (null: by position).
+     * The top-k live hits of {@code archives}, scored with {@code global} (null: each its own);
+     * hits tying the k-th score are cut by {@code keyOrder} over their primary keys (the table's
+     * trimmed key), so that the search's ties are ordered by key (null: by position).
      */
     public static List<SearchHit> search(
             BinaryRow partition,
@@ -388,20 +364,10 @@ public final class BucketSearcher {
         }
     }
 
-    /** The top-k rows indexed at query time, scored with {@code global} (null: their own). */
-    public static List<SearchHit> searchFresh(
-            BinaryRow partition,
-            int bucket,
-            FreshRows fresh,
-            Analyzer analyzer,
-            CorpusStats global,
-            SearchQuery query,
-            int k)
-            throws IOException {
-        return searchFresh(partition, bucket, fresh, analyzer, global, query, k, null);
-    }
-
-    /** As above, ties at the k-th score cut by {@code keyOrder} (null: by position). */
+    /**
+     * The top-k rows indexed at query time, scored with {@code global} (null: their own); ties at
+     * the k-th score cut by {@code keyOrder} (null: by position).
+     */
     public static List<SearchHit> searchFresh(
             BinaryRow partition,
             int bucket,
