@@ -8,7 +8,14 @@ import dev.strata.spark.errors.StrataErrors
 import dev.strata.spark.table.StrataTable
 
 import org.apache.spark.sql.catalyst.analysis.TempResolvedColumn
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, ExprId, Expression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias,
+  Attribute,
+  Cast,
+  ExprId,
+  Expression,
+  OuterReference
+}
 import org.apache.spark.sql.catalyst.plans.logical.{
   Aggregate,
   CTERelationDef,
@@ -30,12 +37,15 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
     // A CTE's references reach its definition only through the statement's WithCTE.
     lazy val ctes: Map[Long, CTERelationDef] =
       plan.collect { case w: WithCTE => w.cteDefs.map(d => d.id -> d) }.flatten.toMap
-    plan.resolveOperatorsUp {
+    // Outer references (a subquery's filter on the statement's target, as Spark 4.2 plans a
+    // MERGE's ON condition) name columns anywhere in the statement.
+    lazy val everywhere = columnSources(plan +: plan.subqueriesAll, ctes)
+    plan.resolveOperatorsUpWithSubqueriesAndPruning(_ => true) {
       case p if p.childrenResolved && p.expressions.exists(unbound) =>
         lazy val sources = columnSources(p.children, ctes)
         p.transformExpressions {
           case t @ TextMatch(column, query, None) if column.resolved && query.resolved =>
-            bind(t, sources)
+            bind(t, sources, everywhere)
         }
     }
   }
@@ -83,10 +93,18 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
     case _ => None
   }
 
-  private def bind(t: TextMatch, sources: Map[ExprId, (StrataTable, String)]): TextMatch = {
+  private def bind(
+      t: TextMatch,
+      local: Map[ExprId, (StrataTable, String)],
+      everywhere: => Map[ExprId, (StrataTable, String)]
+  ): TextMatch = {
     val call = TextMatch.describe(t)
+    var sources = local
     val attribute = t.left match {
       case a: Attribute => a
+      case OuterReference(a: Attribute) =>
+        sources = everywhere
+        a
       // HAVING's columns while the analyzer resolves them: bound once they are plain columns
       case other if other.exists(_.isInstanceOf[TempResolvedColumn]) => return t
       case other =>

@@ -213,4 +213,25 @@ class RowLevelSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
       assertSearchesAndLookups(name, !postpone, random, markers, s"$describe after compaction")
     }
   }
+
+  test(
+    "text_match in a MERGE's ON condition matches as in its WHEN clauses (Spark 4.2 plans it as an outer reference)"
+  ) {
+    sql(
+      "CREATE TABLE lake.rs.on_cond (id INT, dt STRING, body STRING) PARTITIONED BY (dt) TBLPROPERTIES (" +
+        "'primary-key'='id,dt', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body')"
+    )
+    sql(
+      "INSERT INTO lake.rs.on_cond VALUES (1, 'd0', 'pear one'), (2, 'd0', 'apple two'), (3, 'd1', 'pear three')"
+    )
+    sql(
+      "MERGE INTO lake.rs.on_cond t USING (SELECT 'd0' AS dt) s ON t.dt = s.dt AND text_match(t.body, 'pear') " +
+        "WHEN MATCHED THEN UPDATE SET body = 'updated'"
+    )
+    val rows = sql("SELECT id, body FROM lake.rs.on_cond ORDER BY id")
+      .collect()
+      .map(r => (r.getInt(0), r.getString(1)))
+    assert(rows.toSeq == Seq((1, "updated"), (2, "apple two"), (3, "pear three")))
+  }
 }
