@@ -130,8 +130,7 @@ public final class BucketSearcher {
         }
         float kth = docs[k - 1].score;
         List<ScoreDoc> better = new ArrayList<>();
-        List<ScoreDoc> tied = new ArrayList<>();
-        List<BinaryRow> tiedKeys = new ArrayList<>();
+        List<Map.Entry<BinaryRow, ScoreDoc>> tied = new ArrayList<>();
         Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE, 1f);
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             Scorer scorer = weight.scorer(leaf);
@@ -148,20 +147,15 @@ public final class BucketSearcher {
                 if (score > kth) {
                     better.add(new ScoreDoc(leaf.docBase + d, score));
                 } else if (score == kth) {
-                    tied.add(new ScoreDoc(leaf.docBase + d, score));
-                    tiedKeys.add(key(leaf, leaf.docBase + d, index));
+                    int doc = leaf.docBase + d;
+                    tied.add(Map.entry(key(leaf, doc, index), new ScoreDoc(doc, score)));
                 }
             }
         }
-        Integer[] order = new Integer[tied.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        java.util.Arrays.sort(order, (a, b) -> keyOrder.compare(tiedKeys.get(a), tiedKeys.get(b)));
-        better.sort((a, b) -> Float.compare(b.score, a.score));
+        tied.sort(Map.Entry.comparingByKey(keyOrder));
         List<ScoreDoc> out = new ArrayList<>(better);
-        for (int i = 0; i < order.length && out.size() < k; i++) {
-            out.add(tied.get(order[i]));
+        for (int i = 0; i < tied.size() && out.size() < k; i++) {
+            out.add(tied.get(i).getValue());
         }
         return out;
     }

@@ -348,7 +348,6 @@ public final class SearchQueries {
         return false;
     }
 
-    /** The JSON object when {@code query} has the DSL's shape (one known type), else null. */
     /** {@code query} as a JSON object, or null when it is not one. */
     private static JsonNode jsonObject(String query) {
         String t = query.trim();
@@ -363,24 +362,12 @@ public final class SearchQueries {
         }
     }
 
+    /** The JSON object when {@code query} has the DSL's shape (one known type), else null. */
     private static JsonNode dsl(String query) {
-        String t = query.trim();
-        if (!t.startsWith("{") || !t.endsWith("}")) {
-            return null;
-        }
-        JsonNode node;
-        try {
-            node = JSON.readTree(t);
-        } catch (IOException e) {
-            return null; // e.g. a classic range query {a TO b}
-        }
-        if (node == null
-                || !node.isObject()
-                || node.size() != 1
-                || !TYPES.contains(node.fieldNames().next())) {
-            return null;
-        }
-        return node;
+        JsonNode node = jsonObject(query); // null for text such as a classic range query {a TO b}
+        return node != null && node.size() == 1 && TYPES.contains(node.fieldNames().next())
+                ? node
+                : null;
     }
 
     private static Query parseDsl(Analyzer analyzer, JsonNode node, int depth, SearchQuery query) {

@@ -57,9 +57,12 @@ final class DisjointAllocator extends ColumnAllocator {
     /** Per id, {@link #CHOICES} candidate columns (-1: unused); one only for a dedicated key. */
     private int[] candidates = new int[0];
 
-    /** Columns not kept by a dedicated key, and the sample rows their candidates hold. */
+    /** Columns [0, firstShared) are dedicated keys' own; the others are shared by candidates. */
     private int firstShared;
 
+    /**
+     * Per shared column, the sample rows of its keys, each key's rows split over its candidates.
+     */
     private double[] choiceLoad = new double[0];
 
     /** Per id: matched after the row's other keys ({@link #LATE_PERCENT}). */
@@ -211,7 +214,6 @@ final class DisjointAllocator extends ColumnAllocator {
                     || (long) count[x] * 100 < (long) sampleRows * DEDICATED_PERCENT) {
                 break;
             }
-            ensureId(x);
             candidates[x * CHOICES] = dedicated++;
         }
         firstShared = dedicated;

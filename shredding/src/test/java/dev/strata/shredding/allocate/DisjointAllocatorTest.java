@@ -82,21 +82,27 @@ class DisjointAllocatorTest {
         return ids(out);
     }
 
+    /** The ids the last row put in a column or the overflow, duplicates kept. */
+    private static List<Integer> placed(ColumnAllocator a) {
+        List<Integer> placed = new ArrayList<>();
+        for (int id : a.mapping()) {
+            if (id >= 0) {
+                placed.add(id);
+            }
+        }
+        for (int i = 0; i < a.overflowCount(); i++) {
+            placed.add(a.overflowIds()[i]);
+        }
+        return placed;
+    }
+
     /** Places the rows as the writer does (sample first, then every row) and checks each row. */
     private static ColumnAllocator write(PlacementPolicy policy, int k, List<int[]> rows) {
         ColumnAllocator a = policy.newAllocator(k);
         a.plan(rows.subList(0, Math.min(SAMPLE, rows.size())));
         for (int[] row : rows) {
             a.allocate(row, row.length);
-            List<Integer> placed = new ArrayList<>();
-            for (int id : a.mapping()) {
-                if (id >= 0) {
-                    placed.add(id);
-                }
-            }
-            for (int i = 0; i < a.overflowCount(); i++) {
-                placed.add(a.overflowIds()[i]);
-            }
+            List<Integer> placed = placed(a);
             List<Integer> expected = new ArrayList<>();
             for (int id : row) {
                 expected.add(id);
@@ -189,16 +195,7 @@ class DisjointAllocatorTest {
         // A duplicate key, dedicated or not, is placed twice (its second entry may overflow).
         int[] duplicates = {0, 0, 6, 6, 7};
         disjoint.allocate(duplicates, duplicates.length);
-        List<Integer> placed = new ArrayList<>();
-        for (int id : disjoint.mapping()) {
-            if (id >= 0) {
-                placed.add(id);
-            }
-        }
-        for (int i = 0; i < disjoint.overflowCount(); i++) {
-            placed.add(disjoint.overflowIds()[i]);
-        }
-        assertThat(placed).containsExactlyInAnyOrder(0, 0, 6, 6, 7);
+        assertThat(placed(disjoint)).containsExactlyInAnyOrder(0, 0, 6, 6, 7);
     }
 
     private static long overflowEntries(PlacementPolicy policy, int k, List<int[]> rows) {
@@ -232,15 +229,7 @@ class DisjointAllocatorTest {
         assertThat(((DisjointAllocator) a).planned()).isFalse();
         for (int[] row : rows.subList(2_000, rows.size())) {
             a.allocate(row, row.length);
-            List<Integer> placed = new ArrayList<>();
-            for (int id : a.mapping()) {
-                if (id >= 0) {
-                    placed.add(id);
-                }
-            }
-            for (int i = 0; i < a.overflowCount(); i++) {
-                placed.add(a.overflowIds()[i]);
-            }
+            List<Integer> placed = placed(a);
             List<Integer> expected = new ArrayList<>();
             for (int id : row) {
                 expected.add(id);

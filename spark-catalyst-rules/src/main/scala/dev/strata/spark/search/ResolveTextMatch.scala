@@ -99,12 +99,9 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
       everywhere: => Map[ExprId, (StrataTable, String)]
   ): TextMatch = {
     val call = TextMatch.describe(t)
-    var sources = local
-    val attribute = t.left match {
-      case a: Attribute => a
-      case OuterReference(a: Attribute) =>
-        sources = everywhere
-        a
+    val (attribute, sources) = t.left match {
+      case a: Attribute                 => (a, local)
+      case OuterReference(a: Attribute) => (a, everywhere)
       // HAVING's columns while the analyzer resolves them: bound once they are plain columns
       case other if other.exists(_.isInstanceOf[TempResolvedColumn]) => return t
       case other =>

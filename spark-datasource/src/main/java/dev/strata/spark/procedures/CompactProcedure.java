@@ -109,7 +109,9 @@ final class CompactProcedure extends StrataProcedure {
         if (full && PkFullTextIndex.isEnabled(table)) {
             // A lone level-0 file moved up unrewritten keeps its APPEND source and is never
             // indexed: rewrite every file so all top-level files are archive sources.
-            table = table.copy(Map.of("compaction.force-rewrite-all-files", "true"));
+            table =
+                    table.copy(
+                            Map.of(CoreOptions.COMPACTION_FORCE_REWRITE_ALL_FILES.key(), "true"));
         }
 
         Map<BucketRef, BucketFiles> before = bucketFiles(table);
@@ -142,10 +144,12 @@ final class CompactProcedure extends StrataProcedure {
                             new CompactBucket(table, builder, full),
                             labels);
         } else {
-            // Paimon's planner waits for compaction.min.file-num (5) small files; a full
-            // compaction merges any two.
+            // Paimon's planner waits for compaction.min.file-num small files; a full compaction
+            // merges any two.
             FileStoreTable planning =
-                    full ? table.copy(Map.of("compaction.min.file-num", "2")) : table;
+                    full
+                            ? table.copy(Map.of(CoreOptions.COMPACTION_MIN_FILE_NUM.key(), "2"))
+                            : table;
             AppendCompactCoordinator coordinator = new AppendCompactCoordinator(planning, false);
             List<byte[]> tasks = new ArrayList<>();
             List<String> labels = new ArrayList<>();
