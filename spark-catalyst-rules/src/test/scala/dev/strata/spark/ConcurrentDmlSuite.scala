@@ -5,15 +5,16 @@ import java.util.concurrent.{Callable, Executors, TimeUnit}
 import scala.collection.mutable
 
 import dev.strata.spark.pushdown.PushdownSuiteBase
-import dev.strata.testing.DefaultSparkOnly
+import dev.strata.testing.{DefaultSparkOnly, TestSeeds}
 
 /** Sessions doing INSERT / UPDATE / DELETE / MERGE on disjoint keys of one primary-key table with
-  * deletion vectors and a full-text index while another compacts and rebuilds its archives, all at
-  * the same time (each statement a real Spark job of its own thread). The writers' key ranges are
-  * disjoint, so whatever the interleaving, the table must equal the rows computed from the
-  * statements that reported success, right after the race (reads of a deletion-vector table skip
-  * uncompacted rows: a statement that returned must be visible) and after one more compaction, and
-  * a search must equal a scan.
+  * deletion vectors and a full-text index, a third overwriting partitions of its own (static and
+  * dynamic INSERT OVERWRITE), while another compacts and rebuilds its archives, all at the same
+  * time (each statement a real Spark job of its own thread). The writers' key ranges and the
+  * overwriter's partitions are disjoint, so whatever the interleaving, the table must equal the
+  * rows computed from the statements that reported success, right after the race (reads of a
+  * deletion-vector table skip uncompacted rows: a statement that returned must be visible) and
+  * after one more compaction, and a search must equal a scan.
   *
   * Before Strata checked deletion vectors of bucketed tables itself, a compaction planned before a
   * DELETE and committed after it brought the deleted rows back, and a statement whose compaction
@@ -23,14 +24,14 @@ import dev.strata.testing.DefaultSparkOnly
 class ConcurrentDmlSuite extends PushdownSuiteBase {
   import ConcurrentDmlSuite._
 
-  /** Fixed seeds: each one is a different set of statements and pauses (override with
-    * -Dstrata.test.seeds=1,2,3).
+  /** Fixed seeds, each a different set of statements and pauses; `-Dstrata.test.seed=<n>` (or
+    * `random`) runs that one seed instead.
     */
   private val seeds: Seq[Long] =
-    sys.props
-      .get("strata.test.seeds")
-      .map(_.split(",").toSeq.map(_.trim.toLong))
-      .getOrElse(Seq(11L, 47L))
+    sys.props.get(TestSeeds.PROPERTY).map(_.trim).filterNot(p => p.isEmpty || p == "null") match {
+      case Some(_) => Seq(TestSeeds.seed("ConcurrentDmlSuite"))
+      case None    => Seq(11L, 47L)
+    }
 
   private val rowsPerWriter = 400
 
@@ -49,6 +50,18 @@ class ConcurrentDmlSuite extends PushdownSuiteBase {
         case 2 => Delete(lo, hi, 7 + random.nextInt(7), random.nextInt(5))
         case _ => Merge(lo + random.nextInt(rowsPerWriter - 40), 40, s"mrg${w}x$i")
       }
+    }
+
+  /** The overwriter's statements: each replaces partitions only it writes, with ids of its own. */
+  private def overwriterOps(random: java.util.Random): Seq[Op] =
+    (0 until 5).map { i =>
+      val from = 500000L + 1000L * i
+      if (random.nextBoolean()) Overwrite(Seq(from -> (20 + random.nextInt(30))), Seq(owned(0)))
+      else
+        Overwrite(
+          Seq(from -> (10 + random.nextInt(20)), (from + 500) -> (10 + random.nextInt(20))),
+          owned.take(1 + random.nextInt(2))
+        )
     }
 
   private def rows(t: String): Map[Long, (String, Int, String)] =
@@ -75,7 +88,7 @@ class ConcurrentDmlSuite extends PushdownSuiteBase {
 
   seeds.foreach { seed =>
     test(
-      s"DML of two sessions racing compactions and archive rebuilds loses nothing (seed $seed)"
+      s"DML of two sessions and partition overwrites racing compactions and archive rebuilds loses nothing (seed $seed)"
     ) {
       val name = s"race_$seed"
       val t = s"lake.dml.$name"
@@ -99,22 +112,31 @@ class ConcurrentDmlSuite extends PushdownSuiteBase {
         else s"CALL lake.sys.compact(table => 'dml.$name')"
       }
       val pauses = (0 until 3).map(_ => (0 until 8).map(_ => random.nextInt(400).toLong))
+      // Seeded apart from the others so that the seeds' earlier statements stay as they were.
+      val overwrites = overwriterOps(new java.util.Random(seed * 31 + 7))
+      val writersAndOverwriter = writers :+ overwrites
+      val overwritePauses = (0 until 8).map(_ => random.nextInt(400).toLong)
 
-      val pool = Executors.newFixedThreadPool(3)
-      val succeeded = (0 until 2).map(_ => mutable.ArrayBuffer[Op]())
+      val pool = Executors.newFixedThreadPool(4)
+      val succeeded = (0 until 3).map(_ => mutable.ArrayBuffer[Op]())
       val failures = java.util.Collections.synchronizedList(new java.util.ArrayList[String]())
+      // Dynamic mode: an INSERT OVERWRITE without a partition spec replaces the partitions its rows
+      // reach; only the overwriter's statements overwrite.
+      val overwriteMode = spark.conf.get("spark.sql.sources.partitionOverwriteMode")
+      spark.conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
       try {
-        val jobs = (0 until 2).map { w =>
+        val jobs = (0 until 3).map { w =>
           pool.submit(new Callable[Unit] {
-            override def call(): Unit = writers(w).zipWithIndex.foreach { case (op, i) =>
-              Thread.sleep(pauses(w)(i))
-              try {
-                spark.sql(op.sql(t)).collect()
-                succeeded(w) += op
-              } catch {
-                case e: Exception => failures.add(s"${op.sql(t)}: ${e.getMessage}")
+            override def call(): Unit =
+              writersAndOverwriter(w).zipWithIndex.foreach { case (op, i) =>
+                Thread.sleep(if (w < 2) pauses(w)(i) else overwritePauses(i))
+                try {
+                  spark.sql(op.sql(t)).collect()
+                  succeeded(w) += op
+                } catch {
+                  case e: Exception => failures.add(s"${op.sql(t)}: ${e.getMessage}")
+                }
               }
-            }
           })
         } :+ pool.submit(new Callable[Unit] {
           override def call(): Unit = maintenance.zipWithIndex.foreach { case (call, i) =>
@@ -124,14 +146,22 @@ class ConcurrentDmlSuite extends PushdownSuiteBase {
           }
         })
         jobs.foreach(_.get(10, TimeUnit.MINUTES))
-      } finally pool.shutdownNow()
+      } finally {
+        pool.shutdownNow()
+        spark.conf.set("spark.sql.sources.partitionOverwriteMode", overwriteMode)
+      }
 
-      // Key ranges are disjoint: applying each session's successful statements in its own order
-      // gives the expected table whatever the interleaving.
+      // Key ranges and overwritten partitions are disjoint: applying each session's successful
+      // statements in its own order gives the expected table whatever the interleaving.
       succeeded.foreach(_.foreach(_.apply(model)))
+      System.err.println(
+        s"[strata] ConcurrentDmlSuite seed $seed: statements that succeeded per session " +
+          succeeded.map(_.size).mkString(", ") + s"; failed: ${failures.size}"
+      )
+      assert(succeeded(2).nonEmpty, s"no overwrite succeeded, so none was tested (seed $seed)")
       val expected = model.toMap
       val context =
-        s"seed $seed (-Dstrata.test.seeds=$seed); failed statements: ${failures.toArray.mkString("\n")}"
+        s"seed $seed (-Dstrata.test.seed=$seed); failed statements: ${failures.toArray.mkString("\n")}"
       val afterRace = rows(t)
       val equalAfterRace = afterRace == expected
       assert(equalAfterRace, s"right after the race: ${diff(expected, afterRace)}; $context")
@@ -151,7 +181,7 @@ class ConcurrentDmlSuite extends PushdownSuiteBase {
         s"after one more compaction: ${diff(expected, afterCompaction)}; $context"
       )
 
-      for (term <- Seq("zebra", "horse", "upd0x1", "mrg1x3")) {
+      for (term <- Seq("zebra", "horse", "upd0x1", "mrg1x3", "over")) {
         val scan = expected.filter(_._2._3.split(' ').contains(term)).keySet
         val count = spark
           .sql(s"SELECT count(*) FROM $t WHERE text_match(body, '$term')")
@@ -179,6 +209,9 @@ object ConcurrentDmlSuite {
   type Model = mutable.Map[Long, (String, Int, String)]
 
   def dt(id: Long): String = if (id % 2 == 0) "2026-11-01" else "2026-11-02"
+
+  /** The partitions only the overwriter writes. */
+  val owned: Seq[String] = Seq("2026-12-01", "2026-12-02")
 
   def body(id: Long): String =
     s"row $id " + (if (id % 5 == 0) "zebra" else "horse")
@@ -212,6 +245,33 @@ object ConcurrentDmlSuite {
     def sql(t: String): String = s"DELETE FROM $t WHERE id >= $lo AND id < $hi AND id % $m = $r"
     def apply(model: Model): Unit =
       model.keys.toSeq.filter(id => id >= lo && id < hi && id % m == r).foreach(model.remove)
+  }
+
+  /** Replaces the partitions `into` with the rows of `ranges`, the i-th range going to partition
+    * `into(i % into.size)`: one partition with a static spec, else dynamic (no spec).
+    */
+  final case class Overwrite(ranges: Seq[(Long, Int)], into: Seq[String]) extends Op {
+    private def rows: Seq[(Long, String)] =
+      ranges.zipWithIndex.flatMap { case ((from, n), i) =>
+        (from until from + n).map(id => id -> into(i % into.size))
+      }
+    def sql(t: String): String = {
+      val select = ranges.zipWithIndex
+        .map { case ((from, n), i) =>
+          s"SELECT id, '${into(i % into.size)}' AS dt, 1 AS v, concat('over ', CAST(id AS STRING), " +
+            s"CASE WHEN id % 5 = 0 THEN ' zebra' ELSE ' horse' END) AS body FROM range($from, ${from + n})"
+        }
+        .mkString(" UNION ALL ")
+      if (into.size == 1 && ranges.size == 1)
+        s"INSERT OVERWRITE $t PARTITION (dt = '${into.head}') SELECT id, v, body FROM ($select)"
+      else s"INSERT OVERWRITE $t $select"
+    }
+    def apply(model: Model): Unit = {
+      model.filterInPlace { case (_, (d, _, _)) => !into.contains(d) }
+      rows.foreach { case (id, d) =>
+        model(id) = (d, 1, s"over $id " + (if (id % 5 == 0) "zebra" else "horse"))
+      }
+    }
   }
 
   /** Updates the matched ids of [from, from + n) and inserts the others. */
