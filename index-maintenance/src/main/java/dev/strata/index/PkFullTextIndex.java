@@ -67,6 +67,7 @@ public final class PkFullTextIndex {
         FullTextDefinition definition = definition(table);
         return TextMatcher.of(
                 definition.analyzer(),
+                definition.padded(),
                 new SearchQuery(query, table.fullName(), definition.column()));
     }
 

@@ -670,9 +670,7 @@ public final class PkFullTextSearcher {
                     files,
                     definition,
                     "parked",
-                    readers ->
-                            FreshRows.indexParked(
-                                    files, readers, keyType(table), definition.analyzer()));
+                    readers -> FreshRows.indexParked(files, readers, keyType(table), definition));
         }
 
         FreshRows get(
@@ -700,7 +698,7 @@ public final class PkFullTextSearcher {
                                     readers,
                                     keyType(table),
                                     dvs,
-                                    definition.analyzer(),
+                                    definition,
                                     newerElsewhere));
         }
 

@@ -1,5 +1,6 @@
 package dev.strata.index.archive;
 
+import dev.strata.index.options.FullTextDefinition;
 import java.io.IOException;
 import java.util.Collections;
 import org.apache.paimon.KeyValue;
@@ -25,16 +26,21 @@ public final class DataFileTextReader implements TextReader {
     private final DataFileMeta file;
     private final RecordReader<KeyValue> reader;
     private final InternalRowSerializer keys;
+    private final boolean padded;
     private RecordReader.RecordIterator<KeyValue> batch;
     private long read;
     private boolean exhausted;
     private BinaryRow key;
 
     private DataFileTextReader(
-            DataFileMeta file, RecordReader<KeyValue> reader, InternalRowSerializer keys) {
+            DataFileMeta file,
+            RecordReader<KeyValue> reader,
+            InternalRowSerializer keys,
+            boolean padded) {
         this.file = file;
         this.reader = reader;
         this.keys = keys;
+        this.padded = padded;
     }
 
     /** A factory for the data files of one (partition, bucket) of a primary-key table. */
@@ -54,9 +60,13 @@ public final class DataFileTextReader implements TextReader {
                         .withReadKeyType(keyType)
                         .withReadValueType(new RowType(Collections.singletonList(textField)))
                         .build(partition, bucket, DeletionVector.emptyFactory());
+        boolean padded = FullTextDefinition.padded(textField.type());
         return file ->
                 new DataFileTextReader(
-                        file, readers.createRecordReader(file), new InternalRowSerializer(keyType));
+                        file,
+                        readers.createRecordReader(file),
+                        new InternalRowSerializer(keyType),
+                        padded);
     }
 
     @Override
@@ -88,7 +98,10 @@ public final class DataFileTextReader implements TextReader {
         read++;
         key = keys.toBinaryRow(kv.key()).copy();
         InternalRow value = kv.value();
-        String text = value.isNullAt(0) ? null : value.getString(0).toString();
+        String text =
+                value.isNullAt(0)
+                        ? null
+                        : FullTextDefinition.indexedText(padded, value.getString(0).toString());
         if (read == file.rowCount() && next() != null) {
             throw new IOException(
                     "Data file "

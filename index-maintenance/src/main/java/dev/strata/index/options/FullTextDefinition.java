@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
 
@@ -62,6 +63,34 @@ public final class FullTextDefinition {
 
     public AnalyzerSettings analyzer() {
         return analyzer;
+    }
+
+    /** Whether the column's stored values are padded: {@link #indexedText(boolean, String)}. */
+    public boolean padded() {
+        return padded(field.type());
+    }
+
+    /** Whether values of {@code type} are stored padded to its length (CHAR(n)). */
+    public static boolean padded(DataType type) {
+        return type.getTypeRoot() == DataTypeRoot.CHAR;
+    }
+
+    /**
+     * The text the index analyses for a stored value: a CHAR(n) value without the trailing spaces
+     * it is padded with, as Spark compares CHAR values, so that a {@code keyword} or {@code ngram}
+     * analyzer finds CHAR(12) {@code 'disk'} for the query {@code disk}. Every path that indexes or
+     * matches a row's text goes through here (archive builds, rows indexed at query time, {@code
+     * text_match}).
+     */
+    public static String indexedText(boolean padded, String stored) {
+        if (!padded || stored == null) {
+            return stored;
+        }
+        int end = stored.length();
+        while (end > 0 && stored.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return end == stored.length() ? stored : stored.substring(0, end);
     }
 
     /** The option key holding the JSON analyzer options of {@code column}. */

@@ -1,7 +1,7 @@
 package dev.strata.index.search;
 
 import dev.strata.index.archive.ArchiveFormat;
-import dev.strata.index.options.AnalyzerSettings;
+import dev.strata.index.options.FullTextDefinition;
 import dev.strata.index.source.ParkedFiles;
 import java.io.Closeable;
 import java.io.IOException;
@@ -83,13 +83,13 @@ public final class FreshRows implements Closeable {
             KeyValueFiles readers,
             RowType keyType,
             Map<String, DeletionVector> deletionVectors,
-            AnalyzerSettings analyzer)
+            FullTextDefinition definition)
             throws IOException {
-        return index(files, readers, keyType, deletionVectors, analyzer, Collections.emptySet());
+        return index(files, readers, keyType, deletionVectors, definition, Collections.emptySet());
     }
 
     /**
-     * Like {@link #index(List, KeyValueFiles, RowType, Map, AnalyzerSettings)}, leaving out keys
+     * Like {@link #index(List, KeyValueFiles, RowType, Map, FullTextDefinition)}, leaving out keys
      * whose newest version is outside this bucket ({@code newerElsewhere}, e.g. parked rows); they
      * are also in {@link #level0Keys()}.
      */
@@ -98,7 +98,7 @@ public final class FreshRows implements Closeable {
             KeyValueFiles readers,
             RowType keyType,
             Map<String, DeletionVector> deletionVectors,
-            AnalyzerSettings analyzer,
+            FullTextDefinition definition,
             Set<BinaryRow> newerElsewhere)
             throws IOException {
         return build(
@@ -107,7 +107,7 @@ public final class FreshRows implements Closeable {
                 readers,
                 keyType,
                 deletionVectors,
-                analyzer,
+                definition,
                 newerElsewhere);
     }
 
@@ -120,7 +120,7 @@ public final class FreshRows implements Closeable {
             List<DataFileMeta> files,
             KeyValueFiles readers,
             RowType keyType,
-            AnalyzerSettings analyzer)
+            FullTextDefinition definition)
             throws IOException {
         List<DataFileMeta> ordered = new ArrayList<>(files);
         ordered.sort(ParkedFiles.WRITE_ORDER);
@@ -130,7 +130,7 @@ public final class FreshRows implements Closeable {
                 readers,
                 keyType,
                 Collections.emptyMap(),
-                analyzer,
+                definition,
                 Collections.emptySet());
     }
 
@@ -140,7 +140,7 @@ public final class FreshRows implements Closeable {
             KeyValueFiles readers,
             RowType keyType,
             Map<String, DeletionVector> deletionVectors,
-            AnalyzerSettings analyzer,
+            FullTextDefinition definition,
             Set<BinaryRow> newerElsewhere)
             throws IOException {
         long[] offsets = new long[ordered.size()];
@@ -174,7 +174,9 @@ public final class FreshRows implements Closeable {
                             String text =
                                     kv.value().isNullAt(0)
                                             ? null
-                                            : kv.value().getString(0).toString();
+                                            : FullTextDefinition.indexedText(
+                                                    definition.padded(),
+                                                    kv.value().getString(0).toString());
                             if (newerElsewhere.contains(key)) {
                                 continue;
                             }
@@ -214,7 +216,7 @@ public final class FreshRows implements Closeable {
         }
         ByteBuffersDirectory directory = new ByteBuffersDirectory();
         long documents = 0;
-        try (Analyzer a = analyzer.newAnalyzer();
+        try (Analyzer a = definition.analyzer().newAnalyzer();
                 IndexWriter writer =
                         new IndexWriter(
                                 directory,

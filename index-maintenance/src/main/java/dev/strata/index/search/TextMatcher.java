@@ -2,6 +2,7 @@ package dev.strata.index.search;
 
 import dev.strata.index.archive.ArchiveFormat;
 import dev.strata.index.options.AnalyzerSettings;
+import dev.strata.index.options.FullTextDefinition;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -22,27 +23,32 @@ public final class TextMatcher implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final String analyzerJson;
+    private final boolean padded;
     private final SearchQuery query;
     private transient Analyzer analyzer;
     private transient Query parsed;
 
-    private TextMatcher(String analyzerJson, SearchQuery query) {
+    private TextMatcher(String analyzerJson, boolean padded, SearchQuery query) {
         this.analyzerJson = analyzerJson;
+        this.padded = padded;
         this.query = query;
     }
 
     /** A matcher for {@code query}; throws IllegalArgumentException for a blank or bad query. */
     public static TextMatcher of(AnalyzerSettings analyzer, String query) {
-        return of(analyzer, new SearchQuery(query, null, null));
+        return of(analyzer, false, new SearchQuery(query, null, null));
     }
 
-    /** A matcher for {@code query}, field qualifiers checked against its column. */
-    public static TextMatcher of(AnalyzerSettings analyzer, SearchQuery query) {
+    /**
+     * A matcher for {@code query}, field qualifiers checked against its column; {@code padded}: the
+     * texts are CHAR(n) values ({@link FullTextDefinition#indexedText}).
+     */
+    public static TextMatcher of(AnalyzerSettings analyzer, boolean padded, SearchQuery query) {
         if (query.text() == null || query.text().trim().isEmpty()) {
             throw new IllegalArgumentException(
                     "Cannot match full-text query: the query is blank. Give a Lucene query string such as 'disk AND failure'.");
         }
-        TextMatcher matcher = new TextMatcher(analyzer.toJson(), query);
+        TextMatcher matcher = new TextMatcher(analyzer.toJson(), padded, query);
         matcher.query(); // parse now, so a bad query is reported where the matcher is made
         return matcher;
     }
@@ -72,7 +78,8 @@ public final class TextMatcher implements Serializable {
         }
         query();
         MemoryIndex index = new MemoryIndex(false, false);
-        index.addField(ArchiveFormat.TEXT_FIELD, text, analyzer);
+        index.addField(
+                ArchiveFormat.TEXT_FIELD, FullTextDefinition.indexedText(padded, text), analyzer);
         try {
             return index.createSearcher().count(parsed) > 0;
         } catch (IOException e) {
