@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.testing.TestSeeds;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -141,6 +142,59 @@ class WriteSemanticsTest extends StrataSparkTestBase {
         }
         assertThat(sql("SELECT count(*) FROM lake.odd.g WHERE x = 5"))
                 .containsExactly(RowFactory.create(matched));
+    }
+
+    @Test
+    void mergeWithSchemaEvolutionAddsTheSourcesColumnsAndRefusesNarrowingTypes() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.evo");
+        sql(
+                "CREATE TABLE lake.evo.t (id INT NOT NULL, v BIGINT, w INT, st STRUCT<a: INT>)"
+                        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        sql(
+                "INSERT INTO lake.evo.t VALUES (1, 10, 1, named_struct('a', 1)),"
+                        + " (2, 20, 2, named_struct('a', 2))");
+        // New top-level and nested columns are added, INT w widens to the source's BIGINT.
+        sql(
+                "MERGE WITH SCHEMA EVOLUTION INTO lake.evo.t t USING (SELECT * FROM VALUES"
+                        + " (2, 7L, named_struct('a', 5, 'b', 'bb'), 'e2'),"
+                        + " (3, 8L, named_struct('a', 6, 'b', 'cc'), 'e3') AS s(id, w, st, extra))"
+                        + " s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *"
+                        + " WHEN NOT MATCHED THEN INSERT *");
+        assertThat(sql("SELECT * FROM lake.evo.t").get(0).schema().simpleString())
+                .isEqualTo(
+                        "struct<id:int,v:bigint,w:bigint,st:struct<a:int,b:string>,extra:string>");
+        assertThat(values(sql("SELECT id, v, w, st.a, st.b, extra FROM lake.evo.t ORDER BY id")))
+                .containsExactly(
+                        Arrays.asList(1, 10L, 1L, 1, null, null),
+                        Arrays.asList(2, 20L, 7L, 5, "bb", "e2"),
+                        Arrays.asList(3, null, 8L, 6, "cc", "e3"));
+
+        // A narrower source type would make the catalog cast the rows already written: refused,
+        // and neither the schema nor the rows change.
+        List<List<Object>> before = values(sql("SELECT * FROM lake.evo.t ORDER BY id"));
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "MERGE WITH SCHEMA EVOLUTION INTO lake.evo.t t USING"
+                                                + " (SELECT 1 AS id, 5 AS v) s ON t.id = s.id"
+                                                + " WHEN MATCHED THEN UPDATE SET *"))
+                .hasMessageContaining(
+                        "Cannot change the type of column v of table lake.evo.t from BIGINT to"
+                                + " INT: INT cannot hold every BIGINT value")
+                .hasMessageContaining("CAST the source column to BIGINT");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "MERGE WITH SCHEMA EVOLUTION INTO lake.evo.t t USING"
+                                                + " (SELECT 1L AS id) s ON t.id = s.id"
+                                                + " WHEN MATCHED THEN UPDATE SET *"))
+                .hasMessageContaining(
+                        "Cannot change the type of column id of table lake.evo.t from INT to"
+                                + " BIGINT: it is a primary-key column");
+        assertThat(values(sql("SELECT * FROM lake.evo.t ORDER BY id"))).isEqualTo(before);
+        assertThat(sql("SELECT * FROM lake.evo.t").get(0).schema().simpleString())
+                .isEqualTo(
+                        "struct<id:int,v:bigint,w:bigint,st:struct<a:int,b:string>,extra:string>");
     }
 
     @Test

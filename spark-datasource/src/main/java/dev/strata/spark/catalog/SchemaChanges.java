@@ -8,7 +8,11 @@ import java.util.Locale;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.MapType;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 
@@ -68,11 +72,10 @@ public final class SchemaChanges {
             } else if (change instanceof TableChange.UpdateColumnType) {
                 TableChange.UpdateColumnType update = (TableChange.UpdateColumnType) change;
                 String path = String.join(".", update.fieldNames());
-                out.add(
-                        SchemaChange.updateColumnType(
-                                update.fieldNames(),
-                                SparkTypes.toPaimon(table, path, update.newDataType(), null),
-                                true));
+                org.apache.paimon.types.DataType type =
+                        SparkTypes.toPaimon(table, path, update.newDataType(), null);
+                checkTypeChange(table, current, update.fieldNames(), type);
+                out.add(SchemaChange.updateColumnType(update.fieldNames(), type, true));
             } else if (change instanceof TableChange.UpdateColumnNullability) {
                 TableChange.UpdateColumnNullability update =
                         (TableChange.UpdateColumnNullability) change;
@@ -157,6 +160,74 @@ public final class SchemaChanges {
             }
         }
         return out;
+    }
+
+    /**
+     * A column's type may only change as Spark's ALTER COLUMN TYPE allows (an up-cast: INT to
+     * BIGINT, FLOAT to DOUBLE, a wider DECIMAL), and a key or partition column keeps its type.
+     * ALTER TABLE checks this before it reaches the catalog, but MERGE WITH SCHEMA EVOLUTION asks
+     * for the source's type of every column whose type differs, narrower ones included: Paimon
+     * would accept BIGINT to INT and the rows already written would read cast.
+     */
+    private static void checkTypeChange(
+            String table,
+            TableSchema current,
+            String[] path,
+            org.apache.paimon.types.DataType newType) {
+        String name = String.join(".", path);
+        org.apache.paimon.types.DataType old = typeAt(current.logicalRowType(), path);
+        if (old == null || old.copy(true).equals(newType.copy(true))) {
+            return;
+        }
+        String from = old.copy(true).asSQLString();
+        String to = newType.copy(true).asSQLString();
+        if (current.primaryKeys().contains(path[0]) || current.partitionKeys().contains(path[0])) {
+            throw new UnsupportedOperationException(
+                    String.format(
+                            "Cannot change the type of column %s of table %s from %s to %s: it is a"
+                                    + " %s column, whose type Paimon fixes when the table is"
+                                    + " created. Keep its type (in MERGE WITH SCHEMA EVOLUTION,"
+                                    + " CAST the source column to %s), or create a new table with"
+                                    + " the type you need and INSERT INTO it.",
+                            name,
+                            table,
+                            from,
+                            to,
+                            current.primaryKeys().contains(path[0]) ? "primary-key" : "partition",
+                            from));
+        }
+        if (!Cast.canUpCast(SparkTypes.toSpark(name, old), SparkTypes.toSpark(name, newType))) {
+            throw new UnsupportedOperationException(
+                    String.format(
+                            "Cannot change the type of column %s of table %s from %s to %s: %s"
+                                    + " cannot hold every %s value, so rows already written would"
+                                    + " change. Keep the column's type (in MERGE WITH SCHEMA"
+                                    + " EVOLUTION, CAST the source column to %s), or widen it.",
+                            name, table, from, to, to, from, from));
+        }
+    }
+
+    /** The type at a Spark field path (map {@code key}/{@code value}, array {@code element}). */
+    private static org.apache.paimon.types.DataType typeAt(
+            org.apache.paimon.types.DataType type, String[] path) {
+        for (String part : path) {
+            if (type instanceof RowType) {
+                RowType row = (RowType) type;
+                if (!row.containsField(part)) {
+                    return null;
+                }
+                type = row.getField(part).type();
+            } else if (type instanceof MapType && part.equals("key")) {
+                type = ((MapType) type).getKeyType();
+            } else if (type instanceof MapType && part.equals("value")) {
+                type = ((MapType) type).getValueType();
+            } else if (type instanceof ArrayType && part.equals("element")) {
+                type = ((ArrayType) type).getElementType();
+            } else {
+                return null;
+            }
+        }
+        return type;
     }
 
     /**

@@ -111,11 +111,14 @@ public final class StrataTable
 
     @Override
     public Set<TableCapability> capabilities() {
+        // AUTOMATIC_SCHEMA_EVOLUTION: MERGE WITH SCHEMA EVOLUTION adds the source's new columns
+        // through the catalog's ALTER TABLE instead of silently leaving them out.
         return EnumSet.of(
                 TableCapability.BATCH_READ,
                 TableCapability.BATCH_WRITE,
                 TableCapability.OVERWRITE_BY_FILTER,
-                TableCapability.OVERWRITE_DYNAMIC);
+                TableCapability.OVERWRITE_DYNAMIC,
+                TableCapability.AUTOMATIC_SCHEMA_EVOLUTION);
     }
 
     @Override
