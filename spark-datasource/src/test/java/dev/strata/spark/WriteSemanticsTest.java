@@ -198,6 +198,52 @@ class WriteSemanticsTest extends StrataSparkTestBase {
     }
 
     @Test
+    void writesIntoAPartitionOfAnotherBucketCountAreRefusedUntilItIsRescaled() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.rescale");
+        sql(
+                "CREATE TABLE lake.rescale.b (id BIGINT NOT NULL, dt STRING NOT NULL, body STRING)"
+                        + " PARTITIONED BY (dt) TBLPROPERTIES ('primary-key' = 'id,dt',"
+                        + " 'bucket' = '2', 'deletion-vectors.enabled' = 'true')");
+        sql("INSERT INTO lake.rescale.b SELECT id, 'd1', concat('old', id) FROM range(0, 20)");
+        sql("ALTER TABLE lake.rescale.b SET TBLPROPERTIES ('bucket' = '4')");
+        // A new partition takes the new count.
+        sql("INSERT INTO lake.rescale.b VALUES (100, 'd2', 'new partition')");
+
+        java.nio.file.Path dir = warehouse.resolve("rescale.db").resolve("b");
+        Set<java.nio.file.Path> files;
+        try (var walk = java.nio.file.Files.walk(dir)) {
+            files =
+                    walk.filter(java.nio.file.Files::isRegularFile)
+                            .collect(java.util.stream.Collectors.toSet());
+        }
+        // Before: a one-row INSERT landed in another bucket than the key's earlier version, and
+        // the key read twice.
+        assertThatThrownBy(() -> sql("INSERT INTO lake.rescale.b VALUES (1, 'd1', 'new1')"))
+                .hasMessageContaining(
+                        "the files of partition dt=d1 are in 2 buckets, and the table now has"
+                                + " 'bucket' = '4'")
+                .hasMessageContaining("Nothing was committed");
+        try (var walk = java.nio.file.Files.walk(dir)) {
+            assertThat(
+                            walk.filter(java.nio.file.Files::isRegularFile)
+                                    .collect(java.util.stream.Collectors.toSet()))
+                    .isEqualTo(files);
+        }
+        assertThat(sql("SELECT body FROM lake.rescale.b WHERE id = 1"))
+                .containsExactly(RowFactory.create("old1"));
+
+        sql(
+                "INSERT OVERWRITE lake.rescale.b PARTITION (dt = 'd1')"
+                        + " SELECT id, body FROM lake.rescale.b WHERE dt = 'd1'");
+        sql("INSERT INTO lake.rescale.b VALUES (1, 'd1', 'new1')");
+        sql("CALL lake.sys.compact(table => 'rescale.b')");
+        assertThat(sql("SELECT body FROM lake.rescale.b WHERE id = 1"))
+                .containsExactly(RowFactory.create("new1"));
+        assertThat(sql("SELECT count(*), count(DISTINCT id, dt) FROM lake.rescale.b"))
+                .containsExactly(RowFactory.create(21L, 21L));
+    }
+
+    @Test
     void sequenceFieldDecidesWhichVersionWins() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
         sql(

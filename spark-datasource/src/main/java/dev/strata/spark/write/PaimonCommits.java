@@ -4,6 +4,7 @@ import dev.strata.spark.errors.StrataErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.apache.paimon.io.DataFilePathFactory;
 import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.manifest.SimpleFileEntry;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
@@ -236,6 +238,11 @@ public final class PaimonCommits {
             if (!overwrite && messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
                 return record(new Outcome(List.of(), false));
             }
+            IllegalStateException refused = overwrite ? null : bucketCountMismatch(messages);
+            if (refused != null) {
+                cleanUpAfterFailure(messages, true, true, landed(), refused);
+                throw refused;
+            }
             Set<BucketConflicts.Bucket> rewritten =
                     overwrite || !BucketConflicts.applies(table)
                             ? Set.of()
@@ -244,6 +251,64 @@ public final class PaimonCommits {
                 return record(commitWhole(messages));
             }
             return record(commitChecked(messages, rewritten));
+        }
+
+        /**
+         * Files written with another bucket count than the partition's: after ALTER TABLE SET
+         * 'bucket', a key hashes to another bucket than its earlier versions, so a primary key
+         * would hold two live rows. Paimon refuses such a commit only when it also deletes files
+         * (its compactions); a commit that only adds files is checked here.
+         */
+        private IllegalStateException bucketCountMismatch(List<CommitMessage> messages) {
+            Map<BinaryRow, Integer> written = new HashMap<>();
+            for (CommitMessage m : messages) {
+                CommitMessageImpl message = (CommitMessageImpl) m;
+                Integer total = message.totalBuckets();
+                if (!message.isEmpty() && total != null && total > 0) {
+                    written.putIfAbsent(message.partition(), total);
+                }
+            }
+            if (written.isEmpty()) {
+                return null;
+            }
+            // Live file entries, not partition entries: those merge an overwrite's deleted and
+            // added files in no fixed order and may carry the old count.
+            for (SimpleFileEntry existing :
+                    table.store()
+                            .newScan()
+                            .withPartitionFilter(new ArrayList<>(written.keySet()))
+                            .readSimpleEntries()) {
+                Integer now = written.get(existing.partition());
+                if (now == null || existing.totalBuckets() <= 0 || existing.totalBuckets() == now) {
+                    continue;
+                }
+                boolean partitioned = !table.partitionKeys().isEmpty();
+                String partition =
+                        partitioned
+                                ? "partition "
+                                        + table.store()
+                                                .pathFactory()
+                                                .getPartitionString(existing.partition())
+                                                .replaceAll("/$", "")
+                                : "the table";
+                return new IllegalStateException(
+                        String.format(
+                                "Cannot commit %s: the files of %s are in %d buckets, and the"
+                                        + " table now has 'bucket' = '%d', so a key would land in"
+                                        + " another bucket than its earlier rows. Rescale %s"
+                                        + " first by overwriting it with its own rows (INSERT"
+                                        + " OVERWRITE ... %sSELECT * FROM the table%s), or set"
+                                        + " 'bucket' back to '%d'. Nothing was committed.",
+                                what,
+                                partition,
+                                existing.totalBuckets(),
+                                now,
+                                partitioned ? "the partition" : "the table",
+                                partitioned ? "PARTITION (...) " : "",
+                                partitioned ? " WHERE ..." : "",
+                                existing.totalBuckets()));
+            }
+            return null;
         }
 
         private Outcome record(Outcome outcome) {
