@@ -185,7 +185,12 @@ public final class PaimonCommits {
      * snapshot then). Spark aborts a write whose commit threw, so abort after commit is a no-op.
      */
     public static final class Commit {
+        /** The table as the catalog gave it, with the catalog's snapshot cache. */
+        private final FileStoreTable shared;
+
+        /** The same table reading every snapshot from the file system: see {@link #uncached}. */
         private final FileStoreTable table;
+
         private final Map<String, String> overwritePartition;
         private final String what;
         private final String commitUser = "strata-" + UUID.randomUUID();
@@ -195,7 +200,8 @@ public final class PaimonCommits {
 
         private Commit(FileStoreTable table, Map<String, String> overwritePartition, String what) {
             dev.strata.spark.catalog.CommitSafety.checkTable(table, what);
-            this.table = table;
+            this.shared = table;
+            this.table = uncached(table);
             this.overwritePartition = overwritePartition;
             this.what = what;
             this.pending = PendingMessages.of(table, commitUser);
@@ -212,6 +218,19 @@ public final class PaimonCommits {
             return pending;
         }
 
+        /**
+         * A catalog's snapshot cache keeps a snapshot by its path. When another engine's rename
+         * replaced this commit's snapshot file after this commit read it back, the cached copy hid
+         * the replacement from the checks here, and Paimon based the statement's compaction on it,
+         * dropping the other engine's files from the table. Commits and their checks read snapshots
+         * from the file system.
+         */
+        private static FileStoreTable uncached(FileStoreTable table) {
+            FileStoreTable copy = table.copy(Map.of());
+            copy.setSnapshotCache(null);
+            return copy;
+        }
+
         /** See the class comment for the outcomes. */
         public Outcome commit(List<CommitMessage> messages) {
             if (settled) {
@@ -225,6 +244,11 @@ public final class PaimonCommits {
             } catch (UndeterminedCommitException e) {
                 // Unknown whether it landed: leave files to remove_orphan_files.
                 settle = false;
+                shared.snapshotManager().invalidateCache();
+                throw e;
+            } catch (RuntimeException e) {
+                // The session's readers must not keep a cached snapshot another writer replaced.
+                shared.snapshotManager().invalidateCache();
                 throw e;
             } finally {
                 if (settle) {
@@ -238,9 +262,16 @@ public final class PaimonCommits {
             if (!overwrite && messages.stream().allMatch(m -> ((CommitMessageImpl) m).isEmpty())) {
                 return record(new Outcome(List.of(), false));
             }
-            IllegalStateException refused = overwrite ? null : bucketCountMismatch(messages);
+            IllegalStateException refused;
+            try {
+                refused = overwrite ? null : bucketCountMismatch(messages);
+            } catch (RuntimeException e) {
+                // Nothing was committed yet.
+                cleanUpAfterFailure(messages, true, true, new Landed(), e);
+                throw failed(e);
+            }
             if (refused != null) {
-                cleanUpAfterFailure(messages, true, true, landed(), refused);
+                cleanUpAfterFailure(messages, true, true, new Landed(), refused);
                 throw refused;
             }
             Set<BucketConflicts.Bucket> rewritten =
@@ -331,7 +362,7 @@ public final class PaimonCommits {
             Landed landed = landedAfterSuccessOrNull();
             // Only an overwrite commits empty messages, and Paimon may then write no snapshot.
             boolean changes = messages.stream().anyMatch(m -> !((CommitMessageImpl) m).isEmpty());
-            if (landed != null && changes && replaced(landed)) {
+            if (landed != null && changes && (replaced(landed) || appendLost(landed, messages))) {
                 return recover(messages, replacedFailure());
             }
             return new Outcome(landed == null ? List.of() : landed.ids, false);
@@ -358,6 +389,17 @@ public final class PaimonCommits {
          */
         private static boolean replaced(Landed landed) {
             return landed.ids.isEmpty() && !landed.missing;
+        }
+
+        /**
+         * Whether the rows' snapshot is gone although a later one of this commit (its compaction)
+         * landed: another writer's snapshot replaced it after it was read back.
+         */
+        private boolean appendLost(Landed landed, List<CommitMessage> messages) {
+            boolean hasAppend =
+                    overwritePartition != null
+                            || messages.stream().anyMatch(PaimonCommits::hasAppendPart);
+            return hasAppend && !landed.append && !landed.missing;
         }
 
         private IllegalStateException replacedFailure() {
@@ -447,7 +489,12 @@ public final class PaimonCommits {
                                             CoreOptions.COMMIT_STRICT_MODE_LAST_SAFE_SNAPSHOT.key(),
                                             Long.toString(latest))),
                             compactPart);
-                    return new Outcome(landedAfterSuccess(), false);
+                    Landed compacted = landedAfterSuccessOrNull();
+                    if (compacted != null && appendLost(compacted, messages)) {
+                        // Replaced after the check above read it back.
+                        return recover(messages, replacedFailure());
+                    }
+                    return new Outcome(compacted == null ? List.of() : compacted.ids, false);
                 } catch (Throwable e) {
                     Landed landed = landedOrUndetermined(e);
                     if (landed.compact) {
@@ -480,6 +527,13 @@ public final class PaimonCommits {
                 }
             }
             Landed landed = landedOrUndetermined(failure);
+            if (appended && appendLost(landed, messages)) {
+                // The rows' snapshot was replaced after the check above read it back: their
+                // compaction then met files it did not expect.
+                IllegalStateException replaced = replacedFailure();
+                cleanUpAfterFailure(messages, true, true, landed, replaced);
+                throw failed(replaced);
+            }
             cleanUpAfterFailure(messages, false, true, landed, failure);
             if (!appended && conflict == null) {
                 throw failed(failure);

@@ -29,6 +29,7 @@ import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.ScanMode;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -145,30 +146,127 @@ class PaimonCommitsTest {
         }
     }
 
+    /**
+     * The other writer's rename lands just after this commit read its own snapshot back, and the
+     * table has a snapshot cache as a catalog gives it. The cached copy hid the replacement: the
+     * statement's compaction was committed on top of its lost snapshot, and the other writer's
+     * files dropped out of the table.
+     */
+    @Test
+    void aSnapshotReplacedAfterItWasReadBackIsNotTrustedFromACache() throws Exception {
+        ReplacingFileIO io = new ReplacingFileIO();
+        FileStoreTable table = createTable(io, "replaced_late");
+        table.setSnapshotCache(
+                org.apache.paimon.shade.caffeine2.com.github.benmanes.caffeine.cache.Caffeine
+                        .newBuilder()
+                        .<org.apache.paimon.fs.Path, Snapshot>build());
+        commit(table, write(table, 0, 10, true));
+        List<CommitMessage> messages = write(table, 20, 30, true);
+        io.afterRead = true;
+        io.armed = true;
+        boolean succeeded;
+        try {
+            PaimonCommits.commit(table, messages, "the write to t");
+            succeeded = true;
+        } catch (PaimonCommits.CommitFailedException e) {
+            assertThat(e)
+                    .hasMessageContaining("another writer's snapshot of the same id replaced it");
+            succeeded = false;
+        }
+        assertThat(io.armed).as("a snapshot was replaced").isFalse();
+        // Before: the statement's compaction was based on its own cached snapshot and deleted its
+        // rows' file, which the other writer's snapshot on disk does not hold.
+        FileStoreTable fresh = FileStoreTableFactory.create(LocalFileIO.create(), table.location());
+        long latest = fresh.snapshotManager().latestSnapshotId();
+        long replaced = Long.parseLong(io.renamed.getName().substring("snapshot-".length()));
+        // (The replacing snapshot is a crafted copy; the commits after it are real.)
+        for (long id = replaced + 1; id <= latest; id++) {
+            Set<String> before = fileNames(fresh, id - 1, ScanMode.ALL, null);
+            Set<String> deleted =
+                    fileNames(
+                            fresh, id, ScanMode.DELTA, org.apache.paimon.manifest.FileKind.DELETE);
+            assertThat(before)
+                    .as(
+                            "snapshot %s deletes only files of snapshot %s as it is on disk",
+                            id, id - 1)
+                    .containsAll(deleted);
+        }
+        assertEveryReferencedFileExists(fresh);
+        Set<Long> expected = range(0, 10);
+        if (succeeded) {
+            expected.addAll(range(20, 30));
+        } else {
+            assertThat(existingFiles(fresh, messages)).isEmpty();
+        }
+        assertThat(ids(fresh)).isEqualTo(expected);
+    }
+
+    private static Set<String> fileNames(
+            FileStoreTable table,
+            long snapshot,
+            ScanMode mode,
+            org.apache.paimon.manifest.FileKind kind) {
+        Set<String> names = new TreeSet<>();
+        for (ManifestEntry e :
+                table.store().newScan().withSnapshot(snapshot).withKind(mode).plan().files()) {
+            if (kind == null || e.kind() == kind) {
+                names.add(e.file().fileName());
+            }
+        }
+        return names;
+    }
+
     /** Once armed, renames the next snapshot file into place and then another writer's over it. */
     private static final class ReplacingFileIO extends LocalFileIO {
         volatile boolean armed;
 
+        /**
+         * Replace the snapshot only at its second read after its rename: Paimon's commit reads it
+         * back first (and commits again under the next id if it is not its own), the caller's
+         * checks next.
+         */
+        volatile boolean afterRead;
+
+        private int reads;
+
+        private volatile org.apache.paimon.fs.Path renamed;
+
         @Override
         public boolean rename(org.apache.paimon.fs.Path src, org.apache.paimon.fs.Path dst)
                 throws java.io.IOException {
-            boolean renamed = super.rename(src, dst);
-            String name = dst.getName();
-            if (renamed && armed && name.matches("snapshot-[0-9]+")) {
-                armed = false;
-                long id = Long.parseLong(name.substring("snapshot-".length()));
-                String previous =
-                        readFileUtf8(
-                                new org.apache.paimon.fs.Path(
-                                        dst.getParent(), "snapshot-" + (id - 1)));
-                String other =
-                        previous.replaceFirst("\"id\"\\s*:\\s*[0-9]+", "\"id\" : " + id)
-                                .replaceFirst(
-                                        "\"commitUser\"\\s*:\\s*\"[^\"]*\"",
-                                        "\"commitUser\" : \"another-engine\"");
-                java.nio.file.Files.writeString(toFile(dst).toPath(), other);
+            boolean done = super.rename(src, dst);
+            if (done && armed && renamed == null && dst.getName().matches("snapshot-[0-9]+")) {
+                if (afterRead) {
+                    renamed = dst;
+                } else {
+                    replace(dst);
+                }
             }
-            return renamed;
+            return done;
+        }
+
+        @Override
+        public String readFileUtf8(org.apache.paimon.fs.Path path) throws java.io.IOException {
+            String content = super.readFileUtf8(path);
+            if (armed && path.equals(renamed) && ++reads == 2) {
+                replace(path);
+            }
+            return content;
+        }
+
+        private void replace(org.apache.paimon.fs.Path dst) throws java.io.IOException {
+            armed = false;
+            String name = dst.getName();
+            long id = Long.parseLong(name.substring("snapshot-".length()));
+            String previous =
+                    super.readFileUtf8(
+                            new org.apache.paimon.fs.Path(dst.getParent(), "snapshot-" + (id - 1)));
+            String other =
+                    previous.replaceFirst("\"id\"\\s*:\\s*[0-9]+", "\"id\" : " + id)
+                            .replaceFirst(
+                                    "\"commitUser\"\\s*:\\s*\"[^\"]*\"",
+                                    "\"commitUser\" : \"another-engine\"");
+            java.nio.file.Files.writeString(toFile(dst).toPath(), other);
         }
     }
 
