@@ -20,6 +20,7 @@ import dev.strata.spark.errors.StrataErrors;
 import dev.strata.spark.functions.StrataFunctions;
 import dev.strata.spark.procedures.StrataProcedures;
 import dev.strata.spark.procedures.TableResolver;
+import dev.strata.spark.table.StagedStrataTable;
 import dev.strata.spark.table.StrataTable;
 import dev.strata.spark.table.TimeTravel;
 import java.time.Instant;
@@ -61,6 +62,8 @@ import org.apache.spark.sql.connector.catalog.FunctionCatalog;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
+import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
@@ -90,13 +93,19 @@ import org.slf4j.LoggerFactory;
  * sys} namespace.
  */
 public class StrataCatalog
-        implements TableCatalog,
+        implements StagingTableCatalog,
                 SupportsNamespaces,
                 ProcedureCatalog,
                 FunctionCatalog,
                 TableResolver {
 
     public static final String SYSTEM_NAMESPACE = "sys";
+
+    /**
+     * Name prefix of the table a CREATE OR REPLACE / REPLACE TABLE writes before it replaces the
+     * old one; SHOW TABLES leaves such tables out.
+     */
+    static final String STAGED_PREFIX = "__strata_staged_";
 
     @Override
     public Set<TableCatalogCapability> capabilities() {
@@ -309,6 +318,7 @@ public class StrataCatalog
         checkNamespace("list tables in", namespace);
         try {
             return paimon.listTables(namespace[0]).stream()
+                    .filter(t -> !t.startsWith(STAGED_PREFIX))
                     .map(t -> Identifier.of(namespace, t))
                     .toArray(Identifier[]::new);
         } catch (Catalog.DatabaseNotExistException e) {
@@ -700,6 +710,12 @@ public class StrataCatalog
     @Override
     public Table createTable(Identifier ident, TableInfo info)
             throws TableAlreadyExistsException, NoSuchNamespaceException {
+        return createTable(ident, ident, info);
+    }
+
+    /** Creates {@code ident}'s definition under the name {@code storedAs}. */
+    private Table createTable(Identifier ident, Identifier storedAs, TableInfo info)
+            throws TableAlreadyExistsException, NoSuchNamespaceException {
         Map<String, String> properties = info.properties();
         Constraint[] constraints = info.constraints();
         if (constraints != null && constraints.length > 0) {
@@ -734,7 +750,13 @@ public class StrataCatalog
                 properties.put(CoreOptions.PRIMARY_KEY.key(), keys);
             }
         }
-        return createTable(ident, info.columns(), info.partitions(), properties);
+        return createTable(
+                ident,
+                storedAs,
+                org.apache.spark.sql.connector.catalog.CatalogV2Util.v2ColumnsToStructType(
+                        info.columns()),
+                info.partitions(),
+                properties);
     }
 
     @Override
@@ -745,13 +767,23 @@ public class StrataCatalog
             Transform[] partitions,
             Map<String, String> properties)
             throws TableAlreadyExistsException, NoSuchNamespaceException {
+        return createTable(ident, ident, schema, partitions, properties);
+    }
+
+    private Table createTable(
+            Identifier ident,
+            Identifier storedAs,
+            StructType schema,
+            Transform[] partitions,
+            Map<String, String> properties)
+            throws TableAlreadyExistsException, NoSuchNamespaceException {
         String qualified = StrataTableNames.qualified(name, ident);
         if (ident.namespace().length != 1) {
             throw new NoSuchNamespaceException(ident.namespace());
         }
         org.apache.paimon.catalog.Identifier id;
         try {
-            id = StrataTableNames.toPaimon(name, ident, "create table");
+            id = StrataTableNames.toPaimon(name, storedAs, "create table");
         } catch (NoSuchTableException e) {
             throw new NoSuchNamespaceException(ident.namespace());
         }
@@ -808,10 +840,89 @@ public class StrataCatalog
                     e);
         }
         try {
-            return loadTable(ident);
+            return loadTable(storedAs);
         } catch (NoSuchTableException e) {
             throw new IllegalStateException(
                     "Table " + qualified + " vanished right after it was created", e);
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------------- staging
+
+    /** CREATE TABLE AS SELECT: the table exists while its rows are written; an abort drops it. */
+    @Override
+    public StagedTable stageCreate(Identifier ident, TableInfo info)
+            throws TableAlreadyExistsException, NoSuchNamespaceException {
+        StrataTable table = (StrataTable) createTable(ident, info);
+        return new StagedStrataTable(table, () -> {}, () -> dropTable(ident));
+    }
+
+    @Override
+    public StagedTable stageReplace(Identifier ident, TableInfo info)
+            throws NoSuchNamespaceException, NoSuchTableException {
+        if (!tableExists(ident)) {
+            throw new NoSuchTableException(ident);
+        }
+        return stageReplacement(ident, info);
+    }
+
+    @Override
+    public StagedTable stageCreateOrReplace(Identifier ident, TableInfo info)
+            throws NoSuchNamespaceException {
+        return stageReplacement(ident, info);
+    }
+
+    /**
+     * REPLACE TABLE [AS SELECT]: the new definition is checked and created, and its rows written,
+     * under a staged name while the old table stays as it was (a SELECT of the statement still
+     * reads it); the commit drops the old table and renames the staged one into its place, an abort
+     * drops the staged one. Without this Spark dropped the old table first, so a refused option or
+     * a failing query lost it, and a replace reading its own table wrote no rows.
+     */
+    private StagedTable stageReplacement(Identifier ident, TableInfo info)
+            throws NoSuchNamespaceException {
+        Identifier staged =
+                Identifier.of(
+                        ident.namespace(),
+                        STAGED_PREFIX
+                                + ident.name()
+                                + "_"
+                                + java.util.UUID.randomUUID().toString().replace("-", ""));
+        StrataTable table;
+        try {
+            table = (StrataTable) createTable(ident, staged, info);
+        } catch (TableAlreadyExistsException e) {
+            throw new IllegalStateException(
+                    "Cannot replace table "
+                            + StrataTableNames.qualified(name, ident)
+                            + ": its staged table "
+                            + staged.name()
+                            + " already exists. Run the statement again.",
+                    e);
+        }
+        return new StagedStrataTable(
+                table, () -> replaceWithStaged(ident, staged), () -> dropTable(staged));
+    }
+
+    private void replaceWithStaged(Identifier ident, Identifier staged) {
+        dropTable(ident);
+        try {
+            renameTable(staged, ident);
+        } catch (NoSuchTableException | TableAlreadyExistsException | RuntimeException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot replace table %s: the new table and its rows are in %s, but"
+                                    + " moving it into place failed: %s. Rename it with ALTER"
+                                    + " TABLE %s RENAME TO %s.",
+                            StrataTableNames.qualified(name, ident),
+                            StrataTableNames.qualified(name, staged),
+                            StrataErrors.rootMessage(e),
+                            StrataTableNames.qualified(name, staged),
+                            StrataTableNames.qualified(name, ident)),
+                    e);
+        } finally {
+            invalidateTable(ident);
+            invalidateTable(staged);
         }
     }
 

@@ -201,6 +201,57 @@ class CatalogDdlTest extends StrataSparkTestBase {
                 .containsExactly(list(2L, "b", "d2"));
     }
 
+    /**
+     * Before: Spark dropped the old table first (the catalog could not stage a replacement), so a
+     * refused option or a failing query lost it, and a replace reading its own table wrote no rows.
+     */
+    @Test
+    void replaceTableKeepsTheOldTableUntilTheNewOneIsWritten() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.rtas");
+        sql(
+                "CREATE TABLE lake.rtas.r (id BIGINT NOT NULL, body STRING)"
+                        + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+        sql("INSERT INTO lake.rtas.r VALUES (1, 'keep me'), (2, 'and me')");
+        List<List<Object>> old = values(sql("SELECT * FROM lake.rtas.r ORDER BY id"));
+
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE OR REPLACE TABLE lake.rtas.r TBLPROPERTIES"
+                                                + " ('bukket' = '1') AS SELECT 3L AS id, 'x' AS body"))
+                .hasMessageContaining("lake.rtas.r")
+                .hasMessageContaining("bukket");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "REPLACE TABLE lake.rtas.r AS SELECT id,"
+                                                + " CAST(1 / (id - 1) AS STRING) AS body"
+                                                + " FROM lake.rtas.r"))
+                .hasMessageContaining("DIVIDE_BY_ZERO");
+        assertThat(values(sql("SELECT * FROM lake.rtas.r ORDER BY id"))).isEqualTo(old);
+
+        // A replace reading its own table sees the old rows.
+        sql(
+                "CREATE OR REPLACE TABLE lake.rtas.r TBLPROPERTIES ('primary-key' = 'id',"
+                        + " 'bucket' = '2') AS SELECT id * 10 AS id, upper(body) AS body"
+                        + " FROM lake.rtas.r");
+        assertThat(values(sql("SELECT * FROM lake.rtas.r ORDER BY id")))
+                .containsExactly(list(10L, "KEEP ME"), list(20L, "AND ME"));
+        assertThat(sql("SHOW TBLPROPERTIES lake.rtas.r ('bucket')").get(0).getString(1))
+                .isEqualTo("2");
+        // A new name is created; nothing staged is left or listed.
+        sql("CREATE OR REPLACE TABLE lake.rtas.n AS SELECT 1 AS x");
+        assertThat(values(sql("SELECT * FROM lake.rtas.n"))).containsExactly(list(1));
+        assertThat(
+                        sql("SHOW TABLES IN lake.rtas").stream()
+                                .map(r -> r.getString(1))
+                                .sorted()
+                                .collect(Collectors.toList()))
+                .containsExactly("n", "r");
+        assertThat(warehouse.resolve("rtas.db").toFile().list())
+                .containsExactlyInAnyOrder("r", "n");
+    }
+
     @Test
     void badDefinitionsAndUnknownObjectsGetClearErrors() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.err");
