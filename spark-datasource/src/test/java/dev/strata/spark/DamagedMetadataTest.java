@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.strata.shredding.io.DamagedFileException;
 import dev.strata.shredding.layout.ShreddingFooter;
 import dev.strata.shredding.parquet.PaimonFiles;
+import dev.strata.spark.catalog.TableDiagnosis;
 import dev.strata.testing.DefaultSparkOnly;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -121,6 +122,40 @@ class DamagedMetadataTest extends StrataSparkTestBase {
                 "SELECT * FROM lake.dm.snap",
                 "CALL lake.sys.compact(table => 'dm.snap')",
                 "CALL lake.sys.rebuild_pk_fulltext(table => 'dm.snap')");
+    }
+
+    /**
+     * Another writer expiring the snapshot a statement reads deletes files under it: a missing file
+     * that the latest snapshot does not need is not damage (the statement said "restore it from a
+     * good copy"), while a file the latest snapshot needs is.
+     */
+    @Test
+    void aFileGoneUnderAStatementIsDamageOnlyIfTheLatestSnapshotNeedsIt() throws Exception {
+        FileStoreTable t = pkTable("expired");
+        Path expired =
+                tableDir("expired").resolve("manifest").resolve("manifest-list-of-an-expired-0");
+        RuntimeException gone =
+                TableDiagnosis.explain(
+                        "lake.dm.expired",
+                        t,
+                        "scan",
+                        new RuntimeException(
+                                "Failed to read manifest list",
+                                new java.io.FileNotFoundException(
+                                        "File " + expired + " does not exist")));
+        assertThat(gone.getMessage())
+                .startsWith("Cannot scan table lake.dm.expired: a file it read is gone")
+                .contains("Run the statement again")
+                .doesNotContain("restore");
+
+        Snapshot s = t.snapshotManager().latestSnapshot();
+        Path file = local(t.store().pathFactory().toManifestListPath(s.deltaManifestList()));
+        Files.delete(file);
+        assertEachFailsNaming(
+                file,
+                "manifest list is missing",
+                "SELECT count(*) FROM lake.dm.expired",
+                "CALL lake.sys.compact(table => 'dm.expired')");
     }
 
     @Test

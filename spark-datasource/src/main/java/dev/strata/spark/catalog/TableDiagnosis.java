@@ -46,6 +46,19 @@ public final class TableDiagnosis {
     public static RuntimeException explain(
             String qualified, FileStoreTable table, String action, Throwable failure) {
         Optional<DamagedFileException> damaged = find(table, failure);
+        if (removedWhileRead(table, failure, damaged)) {
+            return new UncheckedIOException(
+                    String.format(
+                            "Cannot %s table %s: a file it read is gone (%s), but the table's"
+                                    + " latest snapshot has every file it needs: another writer"
+                                    + " expired the snapshot this statement read, or removed its"
+                                    + " files, while it ran. Run the statement again.",
+                            action,
+                            qualified,
+                            damaged.map(DamagedFileException::file)
+                                    .orElse(String.valueOf(rootMessage(failure)))),
+                    asIo(failure));
+        }
         if (damaged.isPresent()) {
             String own = failure.getMessage();
             // Strata's own errors say what happened to the operation: keep that.
@@ -64,6 +77,42 @@ public final class TableDiagnosis {
                 ? (RuntimeException) failure
                 : new UncheckedIOException(
                         "Cannot " + action + " table " + qualified + ": " + failure, asIo(failure));
+    }
+
+    /**
+     * Whether a file the statement read is missing although the latest snapshot, checked once more,
+     * is whole: snapshot expiry (or remove_orphan_files) under a running statement, which deletes
+     * the files of the snapshot it read, not damage. Real damage is found again.
+     */
+    private static boolean removedWhileRead(
+            FileStoreTable table, Throwable failure, Optional<DamagedFileException> damaged) {
+        if (!(damaged.isPresent() ? notFound(damaged.get()) : notFound(failure))) {
+            return false;
+        }
+        try {
+            check(table, failure);
+            return pinnedSnapshot(table) == null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean notFound(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.io.FileNotFoundException
+                    || t instanceof java.nio.file.NoSuchFileException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable t = failure;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage();
     }
 
     /** For a table that cannot be loaded. */
