@@ -514,11 +514,30 @@ final class TableMaintenanceProcedures {
                             "to branch " + branch,
                             () -> {
                                 table.fastForward(branch);
+                                restoreEarliestHint(table);
                                 return null;
                             },
                             "See " + target.systemTable("snapshots") + " before running it again.");
             Long current = table.snapshotManager().latestSnapshotId();
             return result(OUTPUT, List.of(row(branch, current)));
+        }
+    }
+
+    /**
+     * Paimon's fast-forward copies the branch's EARLIEST hint over the main branch's, while main's
+     * snapshots before the branch point (the ancestors of the branch's first snapshot) stay on
+     * disk: $snapshots left them out, and a rollback to one of them kept the snapshots after it, so
+     * the table read rows of both. The hint names the earliest snapshot on disk again.
+     */
+    static void restoreEarliestHint(FileStoreTable table) throws java.io.IOException {
+        long earliest = Long.MAX_VALUE;
+        for (org.apache.paimon.fs.Path path : table.snapshotManager().snapshotPaths(id -> true)) {
+            String name = path.getName();
+            earliest =
+                    Math.min(earliest, Long.parseLong(name.substring(name.lastIndexOf('-') + 1)));
+        }
+        if (earliest != Long.MAX_VALUE) {
+            table.snapshotManager().commitEarliestHint(earliest);
         }
     }
 

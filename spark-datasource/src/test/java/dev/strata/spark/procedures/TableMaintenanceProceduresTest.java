@@ -261,6 +261,35 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
         assertThat(rows("branched", null)).isEqualTo(onDev);
     }
 
+    /**
+     * Before: Paimon's fast-forward copied the branch's EARLIEST hint (3) over main's, so
+     * $snapshots hid snapshots 1 and 2, and a rollback to 1 kept snapshot 2: the table read rows 1
+     * and 2.
+     */
+    @Test
+    void afterAFastForwardTheSnapshotsBeforeTheBranchPointAreListedAndRolledBackTo() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.maint");
+        sql(
+                "CREATE TABLE lake.maint.ff (id BIGINT NOT NULL, v STRING) TBLPROPERTIES"
+                        + " ('primary-key' = 'id', 'bucket' = '1')");
+        sql("INSERT INTO lake.maint.ff VALUES (1, 'a')");
+        sql("INSERT INTO lake.maint.ff VALUES (2, 'b')");
+        sql("INSERT INTO lake.maint.ff VALUES (3, 'c')");
+        sql("CALL lake.sys.create_tag(table => 'maint.ff', tag => 'base')");
+        sql("CALL lake.sys.create_branch(table => 'maint.ff', branch => 'dev', tag => 'base')");
+        sql("INSERT INTO lake.maint.`ff$branch_dev` VALUES (4, 'd')");
+        sql("CALL lake.sys.fast_forward(table => 'maint.ff', branch => 'dev')");
+        assertThat(values(sql("SELECT snapshot_id FROM lake.maint.`ff$snapshots` ORDER BY 1")))
+                .containsExactly(List.of(1L), List.of(2L), List.of(3L), List.of(4L));
+        assertThat(values(sql("SELECT id FROM lake.maint.ff ORDER BY id")))
+                .containsExactly(List.of(1L), List.of(2L), List.of(3L), List.of(4L));
+        sql("CALL lake.sys.rollback(table => 'maint.ff', snapshot => 1)");
+        assertThat(values(sql("SELECT id, v FROM lake.maint.ff")))
+                .containsExactly(List.of(1L, "a"));
+        assertThat(values(sql("SELECT snapshot_id FROM lake.maint.`ff$snapshots`")))
+                .containsExactly(List.of(1L));
+    }
+
     @Test
     void rollbackToATagBringsBackItsRowsAndArchives() throws Exception {
         createDocs("roll");
