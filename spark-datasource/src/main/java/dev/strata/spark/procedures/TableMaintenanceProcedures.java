@@ -437,15 +437,59 @@ final class TableMaintenanceProcedures {
                     .perform(
                             tag == null ? "an empty branch" : "tag " + tag,
                             () -> {
-                                if (tag == null) {
-                                    table.createBranch(branch);
-                                } else {
-                                    table.createBranch(branch, tag);
-                                }
+                                createBranch(table, branch, tag);
                                 return null;
                             },
                             "See the branches in " + target.systemTable("branches") + ".");
             return result(OUTPUT, List.of(row(branch, tag)));
+        }
+    }
+
+    /**
+     * Paimon's branch from a tag copies the tag's snapshot file, which expire_snapshots may have
+     * deleted while the tag keeps the snapshot readable: it then failed with the file's
+     * NoSuchFileException and left a branch directory that $branches listed but no query could
+     * read. Such a branch gets the snapshot from the tag file itself; a failed creation removes
+     * what it wrote.
+     */
+    static void createBranch(FileStoreTable table, String branch, String tag) throws Exception {
+        org.apache.paimon.fs.Path dir =
+                new org.apache.paimon.fs.Path(
+                        org.apache.paimon.utils.BranchManager.branchPath(table.location(), branch));
+        try {
+            if (tag == null) {
+                table.createBranch(branch);
+                return;
+            }
+            org.apache.paimon.Snapshot tagged = table.tagManager().getOrThrow(tag).trimToSnapshot();
+            if (table.snapshotManager().snapshotExists(tagged.id())) {
+                table.createBranch(branch, tag);
+                return;
+            }
+            org.apache.paimon.utils.BranchManager.validateBranch(branch);
+            org.apache.paimon.fs.FileIO io = table.fileIO();
+            io.copyFile(
+                    table.tagManager().tagPath(tag),
+                    table.tagManager().copyWithBranch(branch).tagPath(tag),
+                    false);
+            io.writeFile(
+                    table.snapshotManager().copyWithBranch(branch).snapshotPath(tagged.id()),
+                    tagged.toJson(),
+                    false);
+            org.apache.paimon.schema.SchemaManager schemas = table.schemaManager();
+            for (org.apache.paimon.fs.Path schema :
+                    schemas.schemaPaths(id -> id <= tagged.schemaId())) {
+                String name = schema.getName();
+                long id = Long.parseLong(name.substring(name.lastIndexOf('-') + 1));
+                io.copyFile(schema, schemas.copyWithBranch(branch).toSchemaPath(id), false);
+            }
+        } catch (Exception e) {
+            try {
+                table.fileIO().delete(dir, true);
+            } catch (java.io.IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
         }
     }
 

@@ -290,6 +290,34 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
                 .containsExactly(List.of(1L));
     }
 
+    /**
+     * Before: the branch failed with the expired snapshot file's NoSuchFileException and stayed
+     * behind, listed but unreadable, and a second create_branch said it exists.
+     */
+    @Test
+    void aBranchIsCreatedFromATagWhoseSnapshotExpired() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.maint");
+        sql(
+                "CREATE TABLE lake.maint.exp (id BIGINT NOT NULL, body STRING) TBLPROPERTIES"
+                        + " ('primary-key' = 'id', 'bucket' = '1')");
+        sql("INSERT INTO lake.maint.exp VALUES (1, 'first'), (2, 'two')");
+        sql("CALL lake.sys.create_tag(table => 'maint.exp', tag => 'keep')");
+        sql("INSERT INTO lake.maint.exp VALUES (1, 'second')");
+        sql("INSERT INTO lake.maint.exp VALUES (1, 'third')");
+        sql("CALL lake.sys.expire_snapshots(table => 'maint.exp', retain_max => 1)");
+        assertThat(values(sql("SELECT min(snapshot_id) FROM lake.maint.`exp$snapshots`")))
+                .containsExactly(List.of(3L));
+
+        sql("CALL lake.sys.create_branch(table => 'maint.exp', branch => 'b1', tag => 'keep')");
+        assertThat(values(sql("SELECT id, body FROM lake.maint.`exp$branch_b1` ORDER BY id")))
+                .containsExactly(List.of(1L, "first"), List.of(2L, "two"));
+        sql("INSERT INTO lake.maint.`exp$branch_b1` VALUES (3, 'on b1')");
+        assertThat(values(sql("SELECT id, body FROM lake.maint.`exp$branch_b1` ORDER BY id")))
+                .containsExactly(List.of(1L, "first"), List.of(2L, "two"), List.of(3L, "on b1"));
+        assertThat(values(sql("SELECT id, body FROM lake.maint.exp ORDER BY id")))
+                .containsExactly(List.of(1L, "third"), List.of(2L, "two"));
+    }
+
     @Test
     void rollbackToATagBringsBackItsRowsAndArchives() throws Exception {
         createDocs("roll");
