@@ -312,6 +312,14 @@ public class StrataCatalog
 
     @Override
     public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
+        if (namespace.length == 0) {
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot list the tables of catalog %s: no namespace is selected (USE %s"
+                                    + " selects the catalog only). Write SHOW TABLES IN %s.<db>, or"
+                                    + " USE %s.<db> first.",
+                            name, name, name, name));
+        }
         if (namespace.length != 1) {
             throw new NoSuchNamespaceException(namespace);
         }
@@ -778,6 +786,14 @@ public class StrataCatalog
             Map<String, String> properties)
             throws TableAlreadyExistsException, NoSuchNamespaceException {
         String qualified = StrataTableNames.qualified(name, ident);
+        if (ident.namespace().length == 0) {
+            throw StrataErrors.analysis(
+                    String.format(
+                            "Cannot create table %s: a table lives in a namespace, and none is"
+                                    + " selected (USE %s selects the catalog only). Write"
+                                    + " %s.<db>.%s, or USE %s.<db> first.",
+                            qualified, name, name, ident.name(), name));
+        }
         if (ident.namespace().length != 1) {
             throw new NoSuchNamespaceException(ident.namespace());
         }

@@ -279,6 +279,23 @@ class CatalogDdlTest extends StrataSparkTestBase {
         assertThatThrownBy(() -> sql("CREATE TABLE lake.no_such_ns.t (id INT)"))
                 .hasMessageContaining("no_such_ns");
         assertThat(sql("SHOW TABLES IN lake.err")).isEmpty();
+
+        // USE lake selects the catalog only: the errors said "The schema  cannot be found".
+        String catalog = spark.catalog().currentCatalog();
+        String database = spark.catalog().currentDatabase();
+        try {
+            sql("USE lake");
+            assertThatThrownBy(() -> sql("SHOW TABLES"))
+                    .hasMessageContaining(
+                            "Cannot list the tables of catalog lake: no namespace is selected")
+                    .hasMessageContaining("USE lake.<db>");
+            assertThatThrownBy(() -> sql("CREATE TABLE t (x INT)"))
+                    .hasMessageContaining(
+                            "Cannot create table lake.t: a table lives in a namespace")
+                    .hasMessageContaining("lake.<db>.t");
+        } finally {
+            sql("USE `" + catalog + "`.`" + database + "`");
+        }
     }
 
     /**
