@@ -243,6 +243,42 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 .containsExactly(RowFactory.create(21L, 21L));
     }
 
+    /**
+     * Before: a condition on another column got Spark's "Table does not support overwrite by
+     * expression: StrataTable(...)", and rows outside the replaced partition Paimon's "changes in
+     * dt=d1/ does not belong to this partition" with the advice to run the statement again.
+     */
+    @Test
+    void replaceWhereRefusalsSayWhatToWrite() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.rw");
+        sql("CREATE TABLE lake.rw.t (id BIGINT, v INT, dt STRING, d DATE) PARTITIONED BY (dt, d)");
+        sql(
+                "INSERT INTO lake.rw.t VALUES (1, 1, 'd1', DATE'2026-01-01'),"
+                        + " (2, 2, 'd2', DATE'2026-01-01')");
+        sql(
+                "INSERT INTO lake.rw.t REPLACE WHERE dt = 'd2' AND d = DATE'2026-01-01'"
+                        + " SELECT 3, 3, 'd2', DATE'2026-01-01'");
+        List<List<Object>> rows = values(sql("SELECT id, v, dt FROM lake.rw.t ORDER BY id"));
+        assertThat(rows).containsExactly(Arrays.asList(1L, 1, "d1"), Arrays.asList(3L, 3, "d2"));
+
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "INSERT INTO lake.rw.t REPLACE WHERE v > 1 SELECT 4, 4, 'd2', d"
+                                                + " FROM lake.rw.t WHERE id = 3"))
+                .hasMessageContaining("Cannot overwrite lake.rw.t where")
+                .hasMessageContaining("Paimon overwrites whole partitions only");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "INSERT INTO lake.rw.t REPLACE WHERE dt = 'd2' AND d ="
+                                                + " DATE'2026-01-01' SELECT 5, 5, 'd1',"
+                                                + " DATE'2026-01-01'"))
+                .hasMessageContaining("but writes rows of partition {dt=d1, d=2026-01-01}")
+                .hasMessageContaining("Nothing was committed");
+        assertThat(values(sql("SELECT id, v, dt FROM lake.rw.t ORDER BY id"))).isEqualTo(rows);
+    }
+
     @Test
     void sequenceFieldDecidesWhichVersionWins() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");

@@ -264,7 +264,10 @@ public final class PaimonCommits {
             }
             IllegalStateException refused;
             try {
-                refused = overwrite ? null : bucketCountMismatch(messages);
+                refused =
+                        overwrite
+                                ? outsideOverwrittenPartition(messages)
+                                : bucketCountMismatch(messages);
             } catch (RuntimeException e) {
                 // Nothing was committed yet.
                 cleanUpAfterFailure(messages, true, true, new Landed(), e);
@@ -338,6 +341,48 @@ public final class PaimonCommits {
                                 partitioned ? "PARTITION (...) " : "",
                                 partitioned ? " WHERE ..." : "",
                                 existing.totalBuckets()));
+            }
+            return null;
+        }
+
+        /**
+         * Rows of another partition than the one a static overwrite replaces ({@code INSERT INTO t
+         * REPLACE WHERE dt = 'd2' SELECT ... 'd1'}): Paimon refuses the commit with "the changes in
+         * dt=d1/ does not belong to this partition", which read as a race to run again.
+         */
+        private IllegalStateException outsideOverwrittenPartition(List<CommitMessage> messages) {
+            if (overwritePartition == null || overwritePartition.isEmpty()) {
+                return null;
+            }
+            CoreOptions options = table.coreOptions();
+            org.apache.paimon.types.RowType partitionType =
+                    table.rowType().project(table.partitionKeys());
+            org.apache.paimon.partition.PartitionPredicate replaced =
+                    org.apache.paimon.partition.PartitionPredicate.fromMap(
+                            partitionType, overwritePartition, options.partitionDefaultName());
+            for (CommitMessage m : messages) {
+                CommitMessageImpl message = (CommitMessageImpl) m;
+                if (message.isEmpty() || replaced.test(message.partition())) {
+                    continue;
+                }
+                // Readable values (the legacy names show a DATE as its day number).
+                Map<String, String> values =
+                        new org.apache.paimon.utils.InternalRowPartitionComputer(
+                                        options.partitionDefaultName(),
+                                        partitionType,
+                                        table.partitionKeys().toArray(new String[0]),
+                                        false)
+                                .generatePartValues(message.partition());
+                return new IllegalStateException(
+                        String.format(
+                                "Cannot commit %s: it replaces partition %s, but writes rows of"
+                                        + " partition %s. Write only rows of the partition it"
+                                        + " replaces (filter the SELECT on %s). Nothing was"
+                                        + " committed.",
+                                what,
+                                overwritePartition,
+                                values,
+                                String.join(", ", overwritePartition.keySet())));
             }
             return null;
         }

@@ -34,14 +34,14 @@ public final class StrataWriteBuilder
         this.info = info;
     }
 
+    /**
+     * Throws instead of answering false: Spark's own refusal ("Table does not support overwrite by
+     * expression: StrataTable(...)") said neither which condition nor what to write instead.
+     */
     @Override
     public boolean canOverwrite(Predicate[] predicates) {
-        try {
-            staticPartition(predicates);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+        staticPartition(predicates);
+        return true;
     }
 
     @Override
@@ -137,7 +137,8 @@ public final class StrataWriteBuilder
         return new IllegalArgumentException(
                 String.format(
                         "Cannot overwrite %s where %s: Paimon overwrites whole partitions only. Use equality filters on "
-                                + "partition columns %s.",
+                                + "partition columns %s (REPLACE WHERE dt = '...'), or DELETE FROM the rows and"
+                                + " INSERT the new ones.",
                         tableName, p, table.partitionKeys()));
     }
 }
