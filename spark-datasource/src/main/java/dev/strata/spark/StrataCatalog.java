@@ -1131,6 +1131,19 @@ public class StrataCatalog
                                     + newIdent.name()));
         }
         try {
+            paimon.getDatabase(newIdent.namespace()[0]);
+        } catch (Catalog.DatabaseNotExistException e) {
+            // Paimon's rename creates the directory, and the namespace with it.
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s %s: namespace %s does not exist. Create it first with"
+                                    + " CREATE NAMESPACE %s.",
+                            action,
+                            StrataTableNames.qualified(name, newIdent),
+                            StrataTableNames.qualifiedNamespace(name, newIdent.namespace()),
+                            StrataTableNames.qualifiedNamespace(name, newIdent.namespace())));
+        }
+        try {
             paimon.renameTable(
                     StrataTableNames.toPaimon(name, oldIdent, "rename table"),
                     StrataTableNames.toPaimon(name, newIdent, action),

@@ -185,6 +185,10 @@ class CatalogDdlTest extends StrataSparkTestBase {
         assertThat(sql("SHOW TABLES IN lake.evo").stream().map(r -> r.getString(1)))
                 .containsExactly("t2");
         assertThat(sql("SELECT count(*) FROM lake.evo.t2").get(0).getLong(0)).isEqualTo(3L);
+        // Paimon's rename would create the namespace with the table's directory.
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.evo.t2 RENAME TO lake.nowhere.t2"))
+                .hasMessageContaining("namespace lake.nowhere does not exist");
+        assertThat(values(sql("SHOW NAMESPACES IN lake"))).doesNotContain(list("nowhere"));
         sql("DROP TABLE lake.evo.t2");
         assertThat(sql("SHOW TABLES IN lake.evo")).isEmpty();
     }

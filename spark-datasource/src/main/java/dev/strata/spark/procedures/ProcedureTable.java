@@ -62,7 +62,11 @@ final class ProcedureTable {
                             procedure,
                             argument,
                             // Spark's parse error, without the SQL it appends below a line break
-                            String.valueOf(e.getMessage()).split("\n", 2)[0].trim()));
+                            java.util.Arrays.stream(String.valueOf(e.getMessage()).split("\n"))
+                                    .map(String::trim)
+                                    .filter(line -> !line.isEmpty())
+                                    .findFirst()
+                                    .orElse("it does not parse")));
         }
         StrataTableNames.ArgumentTable named =
                 StrataTableNames.fromArgument(SparkSession.active(), parts, catalog.name());

@@ -191,6 +191,14 @@ final class TableMaintenanceProcedures {
                                         + " another name, e.g. '%s'.",
                                 tag, target.name(), tag.replace(',', '_')));
             }
+            if (tag.chars().allMatch(Character::isDigit)) {
+                throw StrataErrors.analysis(
+                        String.format(
+                                "Cannot create tag '%s' of %s: a name of digits only is read as a snapshot id by"
+                                        + " VERSION AS OF '%s' and rollback(version => '%s'), so the tag could not be"
+                                        + " named there. Choose a name with a letter, e.g. 'v%s'.",
+                                tag, target.name(), tag, tag, tag));
+            }
             if (table.tagManager().tagExists(tag)) {
                 throw StrataErrors.analysis(
                         String.format(

@@ -83,6 +83,12 @@ class ProcedureTableArgumentTest extends StrataSparkTestBase {
                 .hasMessageContaining("table => '123' is not a table name")
                 .hasMessageContaining("Pass table => 'db.table'")
                 .hasMessageNotContaining("== SQL ==");
+        // Spark's parse error starts with a line break: the reason read "()".
+        for (String bad : new String[] {"123", "../args.p"}) {
+            assertThatThrownBy(() -> sql("CALL lake.sys.compact(table => '%s')", bad))
+                    .hasMessageContaining("is not a table name (")
+                    .hasMessageNotContaining("is not a table name ()");
+        }
         assertThatThrownBy(() -> sql("CALL lake.sys.expire_snapshots(table => ' ')"))
                 .hasMessageContaining(
                         "Cannot run lake.sys.expire_snapshots: argument table is empty");

@@ -276,6 +276,9 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
         sql("INSERT INTO lake.maint.ff VALUES (2, 'b')");
         sql("INSERT INTO lake.maint.ff VALUES (3, 'c')");
         sql("CALL lake.sys.create_tag(table => 'maint.ff', tag => 'base')");
+        // VERSION AS OF '1' and rollback(version => '1') read digits as a snapshot id.
+        assertThatThrownBy(() -> sql("CALL lake.sys.create_tag(table => 'maint.ff', tag => '1')"))
+                .hasMessageContaining("a name of digits only is read as a snapshot id");
         sql("CALL lake.sys.create_branch(table => 'maint.ff', branch => 'dev', tag => 'base')");
         sql("INSERT INTO lake.maint.`ff$branch_dev` VALUES (4, 'd')");
         sql("CALL lake.sys.fast_forward(table => 'maint.ff', branch => 'dev')");
