@@ -95,6 +95,14 @@ class PartitionCommandsTest extends StrataSparkTestBase {
         assertThat(sql("SELECT id, body, dt, h FROM lake.pc.docs ORDER BY id"))
                 .containsExactlyElementsOf(
                         sql("SELECT id, body, dt, h FROM pc_oracle ORDER BY id"));
+        // A partition that does not exist is refused, as Spark's own tables refuse it (it
+        // succeeded silently).
+        String missing = "TRUNCATE TABLE %s PARTITION (dt = DATE '2030-01-01', h = 9)";
+        assertThatThrownBy(() -> sql(missing, "pc_oracle")).hasMessageContaining("cannot be found");
+        assertThatThrownBy(() -> sql(missing, "lake.pc.docs"))
+                .hasMessageContaining(
+                        "Cannot truncate partition (dt = DATE '2030-01-01', h = 9) of lake.pc.docs:"
+                                + " the partition does not exist");
     }
 
     /**

@@ -639,9 +639,16 @@ final class TableMaintenanceProcedures {
             if (millis > now - MIN_ORPHAN_AGE.toMillis()) {
                 throw StrataErrors.analysis(
                         String.format(
-                                "Cannot remove orphan files of %s: older_than => '%s' is less than %d hour(s) ago, and younger "
-                                        + "files may belong to a write that has not committed yet. Pass an older time.",
-                                target.name(), olderThan, MIN_ORPHAN_AGE.toHours()));
+                                "Cannot remove orphan files of %s: older_than => '%s' is %s, and files younger than"
+                                        + " %d hour(s) may belong to a write that has not committed yet. Pass a time at"
+                                        + " least %d hour(s) ago.",
+                                target.name(),
+                                olderThan,
+                                millis > now
+                                        ? "in the future"
+                                        : "less than " + MIN_ORPHAN_AGE.toHours() + " hour(s) ago",
+                                MIN_ORPHAN_AGE.toHours(),
+                                MIN_ORPHAN_AGE.toHours()));
             }
             boolean dryRun = !args.isNullAt(2) && args.getBoolean(2);
             long[] cleaned =

@@ -230,15 +230,43 @@ public final class StrataTable
         return true;
     }
 
-    /** A Paimon partition without rows does not exist: truncating partitions drops them. */
+    /**
+     * A Paimon partition without rows does not exist: truncating partitions drops them. A partition
+     * that does not exist is refused, as DROP PARTITION refuses it (Spark does not check for
+     * TRUNCATE, which succeeded silently on a misspelled value).
+     */
     @Override
-    public boolean truncatePartitions(InternalRow[] idents) {
+    public boolean truncatePartitions(InternalRow[] idents)
+            throws org.apache.spark.sql.catalyst.analysis.NoSuchPartitionException {
+        StructType schema = partitionSchema();
+        for (InternalRow ident : idents) {
+            if (!partitionExists(ident)) {
+                // Spark's NoSuchPartitionException prints a DATE as its day number.
+                List<String> spec = new ArrayList<>();
+                for (int i = 0; i < schema.size(); i++) {
+                    org.apache.spark.sql.types.DataType type = schema.fields()[i].dataType();
+                    spec.add(
+                            schema.fields()[i].name()
+                                    + " = "
+                                    + org.apache.spark.sql.catalyst.expressions.Literal.create(
+                                                    ident.get(i, type), type)
+                                            .sql());
+                }
+                throw dev.strata.spark.errors.StrataErrors.analysis(
+                        String.format(
+                                "Cannot truncate partition (%s) of %s: the partition does not exist"
+                                        + " (a Paimon partition exists while it holds rows). See SHOW"
+                                        + " PARTITIONS %s.",
+                                String.join(", ", spec), name(), name()));
+            }
+        }
         return dropPartitions(idents);
     }
 
     @Override
-    public boolean truncatePartition(InternalRow ident) {
-        return dropPartitions(new InternalRow[] {ident});
+    public boolean truncatePartition(InternalRow ident)
+            throws org.apache.spark.sql.catalyst.analysis.NoSuchPartitionException {
+        return truncatePartitions(new InternalRow[] {ident});
     }
 
     @Override

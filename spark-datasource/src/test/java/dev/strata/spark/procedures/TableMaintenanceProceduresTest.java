@@ -452,6 +452,13 @@ class TableMaintenanceProceduresTest extends StrataSparkTestBase {
                                                 .toString()
                                                 .replace('T', ' ')
                                                 .substring(0, 19)))
-                .hasMessageContaining("may belong to a write that has not committed yet");
+                .hasMessageContaining("may belong to a write that has not committed yet")
+                .hasMessageContaining("less than 1 hour(s) ago");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CALL lake.sys.remove_orphan_files(table => 'maint.orphans',"
+                                                + " older_than => '2099-01-01 00:00:00')"))
+                .hasMessageContaining("'2099-01-01 00:00:00' is in the future");
     }
 }
