@@ -75,6 +75,10 @@ final class StatementReport {
             CreateTableAsSelect ctas = (CreateTableAsSelect) plan;
             String name = name(ctas.name());
             FileStoreTable table = paimon(ctas.name());
+            if (ctas.ignoreIfExists() && (table == null || commits.snapshots(table).isEmpty())) {
+                // IF NOT EXISTS on an existing table writes nothing, as does an empty SELECT.
+                return "Table " + name + " created if it did not exist (no rows written)";
+            }
             return "Table "
                     + name
                     + " created"
