@@ -376,8 +376,29 @@ public class StrataCatalog
         return new StrataTable(name, ident, loadPaimonTable(ident));
     }
 
+    /** They were not found at all ("TABLE_OR_VIEW_NOT_FOUND"). */
+    private void refuseTimeTravelOfStrataSystemTable(Identifier ident, String travel) {
+        int dollar = ident.name().lastIndexOf('$');
+        if (dollar < 0
+                || StrataSystemTables.forSuffix(ident.name().substring(dollar + 1)) == null) {
+            return;
+        }
+        Identifier base = Identifier.of(ident.namespace(), ident.name().substring(0, dollar));
+        throw StrataErrors.analysis(
+                String.format(
+                        "Cannot time travel %s to %s: Strata's system tables describe the latest"
+                                + " snapshot only. Query it without %s, or time travel the table"
+                                + " itself (SELECT ... FROM %s %s ...).",
+                        StrataTableNames.qualified(name, ident),
+                        travel,
+                        travel,
+                        StrataTableNames.qualified(name, base),
+                        travel));
+    }
+
     @Override
     public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+        refuseTimeTravelOfStrataSystemTable(ident, "VERSION AS OF");
         FileStoreTable table = loadPaimonTable(ident);
         String option;
         try {
@@ -410,6 +431,7 @@ public class StrataCatalog
 
     @Override
     public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
+        refuseTimeTravelOfStrataSystemTable(ident, "TIMESTAMP AS OF");
         FileStoreTable table = loadPaimonTable(ident);
         long millis = timestampMicros / 1000;
         Snapshot earliest = table.snapshotManager().earliestSnapshot();

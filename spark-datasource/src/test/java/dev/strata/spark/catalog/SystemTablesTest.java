@@ -123,6 +123,17 @@ class SystemTablesTest extends StrataSparkTestBase {
                 .hasMessageStartingWith("Cannot load table lake.sys_t.`t$fulltext$snapshots`")
                 .hasMessageContaining("holds another '$'")
                 .hasMessageContaining("lake.sys_t.`t$snapshots`");
+        // Before: TABLE_OR_VIEW_NOT_FOUND.
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.sys_t.`t$fulltext` VERSION AS OF 1"))
+                .hasMessageStartingWith(
+                        "Cannot time travel lake.sys_t.`t$fulltext` to VERSION AS OF: Strata's"
+                                + " system tables describe the latest snapshot only");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "SELECT * FROM lake.sys_t.`t$shredding` TIMESTAMP AS OF"
+                                                + " '2020-01-01 00:00:00'"))
+                .hasMessageContaining("lake.sys_t.t TIMESTAMP AS OF");
     }
 
     /** Errors name system tables in the quoted form, which Spark 4.2's parser accepts too. */
