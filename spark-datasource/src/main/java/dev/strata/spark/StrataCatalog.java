@@ -150,6 +150,9 @@ public class StrataCatalog
     private String warehouse;
     private boolean allowExternalPaths;
 
+    /** Paimon's filesystem metastore keeps no namespace properties (it drops them, logging). */
+    private boolean filesystemMetastore;
+
     @Override
     public void initialize(String name, CaseInsensitiveStringMap options) {
         this.name = name;
@@ -174,6 +177,7 @@ public class StrataCatalog
                 .removeIf(k -> k.equalsIgnoreCase(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()));
         this.warehouse = warehouse;
         paimonOptions.putIfAbsent("metastore", "filesystem");
+        this.filesystemMetastore = "filesystem".equalsIgnoreCase(paimonOptions.get("metastore"));
         // Only Strata's 'parquet' format handles shredded columns: refuse if it is shadowed.
         dev.strata.shredding.format.StrataParquetFileFormatFactory.checkResolved();
         try {
@@ -267,6 +271,22 @@ public class StrataCatalog
                                     + "at <namespace>.db. Remove the LOCATION clause.",
                             StrataTableNames.qualifiedNamespace(name, namespace),
                             properties.get(SupportsNamespaces.PROP_LOCATION),
+                            name));
+        }
+        if (filesystemMetastore && !properties.isEmpty()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot create namespace %s with %s: a filesystem warehouse keeps no"
+                                    + " namespace properties, so Paimon would drop them. Remove the"
+                                    + " COMMENT and WITH DBPROPERTIES clauses, or give the catalog a"
+                                    + " metastore that keeps them (spark.sql.catalog.%s.metastore).",
+                            StrataTableNames.qualifiedNamespace(name, namespace),
+                            properties.containsKey(SupportsNamespaces.PROP_COMMENT)
+                                            && properties.size() == 1
+                                    ? "COMMENT '"
+                                            + properties.get(SupportsNamespaces.PROP_COMMENT)
+                                            + "'"
+                                    : "properties " + new java.util.TreeMap<>(properties),
                             name));
         }
         try {

@@ -34,6 +34,13 @@ class CatalogDdlTest extends StrataSparkTestBase {
         sql("DROP NAMESPACE lake.ns_a CASCADE");
         assertThat(sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0)))
                 .doesNotContain("ns_a");
+        // A filesystem warehouse keeps no namespace properties: Paimon dropped them, logging.
+        assertThatThrownBy(() -> sql("CREATE NAMESPACE lake.ns_c COMMENT 'sales data'"))
+                .hasMessageContaining(
+                        "Cannot create namespace lake.ns_c with COMMENT 'sales data': a filesystem"
+                                + " warehouse keeps no namespace properties");
+        assertThat(sql("SHOW NAMESPACES IN lake").stream().map(r -> r.getString(0)))
+                .doesNotContain("ns_c");
     }
 
     @Test
