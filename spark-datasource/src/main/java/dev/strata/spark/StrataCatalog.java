@@ -1003,6 +1003,21 @@ public class StrataCatalog
         }
         List<String> partitionKeys = new ArrayList<>();
         for (Transform transform : partitions) {
+            if (transform.name().equals("bucket") && transform.arguments().length >= 2) {
+                // CLUSTERED BY (cols) INTO n BUCKETS reaches the catalog as this transform.
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot create table %s with %s: Paimon buckets rows by table"
+                                        + " options, not by a partition transform. Write"
+                                        + " TBLPROPERTIES ('bucket' = '%s', 'bucket-key' = '%s')"
+                                        + " instead of CLUSTERED BY.",
+                                qualified,
+                                transform.describe(),
+                                transform.arguments()[0].describe(),
+                                java.util.Arrays.stream(transform.references())
+                                        .map(r -> String.join(".", r.fieldNames()))
+                                        .collect(java.util.stream.Collectors.joining(","))));
+            }
             if (!(transform instanceof IdentityTransform)) {
                 throw new IllegalArgumentException(
                         String.format(

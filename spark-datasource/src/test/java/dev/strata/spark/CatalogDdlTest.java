@@ -289,6 +289,14 @@ class CatalogDdlTest extends StrataSparkTestBase {
                 .hasMessageContaining("missing");
         assertThatThrownBy(() -> sql("CREATE TABLE lake.no_such_ns.t (id INT)"))
                 .hasMessageContaining("no_such_ns");
+        // Before: "partitioned by bucket(4, id) ... Use PARTITIONED BY".
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "CREATE TABLE lake.err.cl (id BIGINT, v STRING)"
+                                                + " CLUSTERED BY (id) INTO 4 BUCKETS"))
+                .hasMessageContaining("Cannot create table lake.err.cl")
+                .hasMessageContaining("TBLPROPERTIES ('bucket' = '4', 'bucket-key' = 'id')");
         assertThat(sql("SHOW TABLES IN lake.err")).isEmpty();
 
         // USE lake selects the catalog only: the errors said "The schema  cannot be found".
