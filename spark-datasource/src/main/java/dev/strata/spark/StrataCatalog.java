@@ -945,7 +945,12 @@ public class StrataCatalog
                         STAGED_PREFIX
                                 + ident.name()
                                 + "_"
-                                + java.util.UUID.randomUUID().toString().replace("-", ""));
+                                + java.util
+                                        .UUID
+                                        .randomUUID()
+                                        .toString()
+                                        .replace("-", "")
+                                        .substring(0, 12));
         StrataTable table;
         try {
             table = (StrataTable) createTable(ident, staged, info);

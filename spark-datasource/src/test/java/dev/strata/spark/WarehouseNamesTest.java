@@ -215,6 +215,14 @@ class WarehouseNamesTest extends StrataSparkTestBase {
                 "Cannot time travel table lake.keep.t to VERSION AS OF",
                 "contains '/' (U+002F)",
                 "Tag names must not be empty");
+        // Before: Paimon's "Cannot clean up because we can't determine the success".
+        assertRefused(
+                () ->
+                        sql(
+                                "CALL lake.sys.create_tag(table => 'keep.t', tag => '%s')",
+                                "t".repeat(300)),
+                "is 300 bytes long, more than the 200",
+                "Tag names must not be empty");
         // snapshot ids still work
         assertThat(sql("SELECT * FROM lake.keep.t VERSION AS OF 1")).hasSize(2);
     }

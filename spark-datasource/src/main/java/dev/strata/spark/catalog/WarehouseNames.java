@@ -28,9 +28,14 @@ public final class WarehouseNames {
         String rule() {
             return title
                     + " names must not be empty, '.' or '..' and must not contain '/', '\\' or control "
-                    + "characters.";
+                    + "characters. They are at most "
+                    + MAX_NAME_BYTES
+                    + " bytes (UTF-8) long.";
         }
     }
+
+    /** 255 bytes a file name, less Paimon's prefix and temporary-file suffix. */
+    static final int MAX_NAME_BYTES = 200;
 
     private WarehouseNames() {}
 
@@ -65,6 +70,14 @@ public final class WarehouseNames {
         }
         if (name.equals(".") || name.equals("..")) {
             return "the name '" + name + "' is a relative path step";
+        }
+        int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_NAME_BYTES) {
+            // Paimon names files "tag-<name>" and writes them as ".tag-<name>.<uuid>.tmp" first;
+            // past the file system's 255 bytes the write failed with "can't determine the success".
+            return String.format(
+                    "the name '%s...' is %d bytes long, more than the %d a file name leaves for it",
+                    printable(name.substring(0, 20)), bytes, MAX_NAME_BYTES);
         }
         return characterProblem(name);
     }
