@@ -939,11 +939,13 @@ public class StrataCatalog
      */
     private StagedTable stageReplacement(Identifier ident, TableInfo info)
             throws NoSuchNamespaceException {
+        // A name of its own at most ~130 bytes long, whatever the table's (names are <= 200).
+        String base = ident.name().length() > 100 ? ident.name().substring(0, 100) : ident.name();
         Identifier staged =
                 Identifier.of(
                         ident.namespace(),
                         STAGED_PREFIX
-                                + ident.name()
+                                + base
                                 + "_"
                                 + java.util
                                         .UUID
@@ -951,6 +953,7 @@ public class StrataCatalog
                                         .toString()
                                         .replace("-", "")
                                         .substring(0, 12));
+        Long before = latestSnapshotOrNull(ident);
         StrataTable table;
         try {
             table = (StrataTable) createTable(ident, staged, info);
@@ -964,10 +967,32 @@ public class StrataCatalog
                     e);
         }
         return new StagedStrataTable(
-                table, () -> replaceWithStaged(ident, staged), () -> dropTable(staged));
+                table, () -> replaceWithStaged(ident, staged, before), () -> dropTable(staged));
     }
 
-    private void replaceWithStaged(Identifier ident, Identifier staged) {
+    /** The table's latest snapshot id; null without a table or a snapshot. */
+    private Long latestSnapshotOrNull(Identifier ident) {
+        try {
+            return loadPaimonTable(ident).snapshotManager().latestSnapshotIdFromFileSystem();
+        } catch (NoSuchTableException e) {
+            return null;
+        }
+    }
+
+    private void replaceWithStaged(Identifier ident, Identifier staged, Long before) {
+        // Rows another session committed to the old table meanwhile would be dropped with it.
+        Long now = latestSnapshotOrNull(ident);
+        if (!java.util.Objects.equals(before, now)) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot replace table %s: another session changed it while the"
+                                    + " replacement was written (latest snapshot %s, now %s), and"
+                                    + " replacing it would drop that change. Nothing was replaced;"
+                                    + " run the statement again.",
+                            StrataTableNames.qualified(name, ident),
+                            before == null ? "none" : before,
+                            now == null ? "none" : now));
+        }
         dropTable(ident);
         try {
             renameTable(staged, ident);

@@ -217,7 +217,7 @@ class CatalogDdlTest extends StrataSparkTestBase {
      * refused option or a failing query lost it, and a replace reading its own table wrote no rows.
      */
     @Test
-    void replaceTableKeepsTheOldTableUntilTheNewOneIsWritten() {
+    void replaceTableKeepsTheOldTableUntilTheNewOneIsWritten() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.rtas");
         sql(
                 "CREATE TABLE lake.rtas.r (id BIGINT NOT NULL, body STRING)"
@@ -250,6 +250,34 @@ class CatalogDdlTest extends StrataSparkTestBase {
                 .containsExactly(list(10L, "KEEP ME"), list(20L, "AND ME"));
         assertThat(sql("SHOW TBLPROPERTIES lake.rtas.r ('bucket')").get(0).getString(1))
                 .isEqualTo("2");
+        // A row another session commits to the old table while the replacement is written would
+        // be dropped with it: the replace fails instead (before: the row was lost).
+        StrataCatalog catalog =
+                (StrataCatalog) spark.sessionState().catalogManager().catalog("lake");
+        org.apache.spark.sql.connector.catalog.Identifier replaced =
+                org.apache.spark.sql.connector.catalog.Identifier.of(new String[] {"rtas"}, "r");
+        org.apache.spark.sql.connector.catalog.StagedTable staged =
+                catalog.stageReplace(
+                        replaced,
+                        new org.apache.spark.sql.connector.catalog.TableInfo.Builder()
+                                .withColumns(
+                                        new org.apache.spark.sql.connector.catalog.Column[] {
+                                            org.apache.spark.sql.connector.catalog.Column.create(
+                                                    "x", DataTypes.IntegerType)
+                                        })
+                                .withPartitions(
+                                        new org.apache.spark.sql.connector.expressions.Transform[0])
+                                .withProperties(Map.of())
+                                .build());
+        sql("INSERT INTO lake.rtas.r VALUES (30, 'concurrent')");
+        assertThatThrownBy(staged::commitStagedChanges)
+                .hasMessageContaining(
+                        "Cannot replace table lake.rtas.r: another session changed it");
+        staged.abortStagedChanges();
+        assertThat(values(sql("SELECT * FROM lake.rtas.r ORDER BY id")))
+                .containsExactly(
+                        list(10L, "KEEP ME"), list(20L, "AND ME"), list(30L, "concurrent"));
+
         // A new name is created; nothing staged is left or listed.
         sql("CREATE OR REPLACE TABLE lake.rtas.n AS SELECT 1 AS x");
         assertThat(values(sql("SELECT * FROM lake.rtas.n"))).containsExactly(list(1));

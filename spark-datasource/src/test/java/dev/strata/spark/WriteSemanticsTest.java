@@ -180,8 +180,16 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                                 + " WHEN MATCHED THEN UPDATE SET *"))
                 .hasMessageContaining(
                         "Cannot change the type of column v of table lake.evo.t from BIGINT to"
-                                + " INT: INT cannot hold every BIGINT value")
+                                + " INT: a column's type only widens within its kind")
                 .hasMessageContaining("CAST the source column to BIGINT");
+        // Spark's up-cast rule would let one string of the source turn the column into STRING.
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "MERGE WITH SCHEMA EVOLUTION INTO lake.evo.t t USING"
+                                                + " (SELECT 1 AS id, 'str' AS w) s ON t.id = s.id"
+                                                + " WHEN MATCHED THEN UPDATE SET *"))
+                .hasMessageContaining("from BIGINT to STRING");
         assertThatThrownBy(
                         () ->
                                 sql(

@@ -12,7 +12,6 @@ import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
-import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 
@@ -163,11 +162,11 @@ public final class SchemaChanges {
     }
 
     /**
-     * A column's type may only change as Spark's ALTER COLUMN TYPE allows (an up-cast: INT to
-     * BIGINT, FLOAT to DOUBLE, a wider DECIMAL), and a key or partition column keeps its type.
-     * ALTER TABLE checks this before it reaches the catalog, but MERGE WITH SCHEMA EVOLUTION asks
-     * for the source's type of every column whose type differs, narrower ones included: Paimon
-     * would accept BIGINT to INT and the rows already written would read cast.
+     * A column's type may only widen within its kind ({@link #widens}), and a key or partition
+     * column keeps its type. MERGE WITH SCHEMA EVOLUTION asks the catalog for the source's type of
+     * every column whose type differs: Paimon accepted BIGINT to INT (the rows already written then
+     * read cast), and Spark's up-cast rule let one string value of the source turn a BIGINT column
+     * into STRING for good.
      */
     private static void checkTypeChange(
             String table,
@@ -196,14 +195,93 @@ public final class SchemaChanges {
                             current.primaryKeys().contains(path[0]) ? "primary-key" : "partition",
                             from));
         }
-        if (!Cast.canUpCast(SparkTypes.toSpark(name, old), SparkTypes.toSpark(name, newType))) {
+        if (!widens(old, newType)) {
             throw new UnsupportedOperationException(
                     String.format(
-                            "Cannot change the type of column %s of table %s from %s to %s: %s"
-                                    + " cannot hold every %s value, so rows already written would"
-                                    + " change. Keep the column's type (in MERGE WITH SCHEMA"
-                                    + " EVOLUTION, CAST the source column to %s), or widen it.",
-                            name, table, from, to, to, from, from));
+                            "Cannot change the type of column %s of table %s from %s to %s: a"
+                                    + " column's type only widens within its kind (INT to BIGINT,"
+                                    + " FLOAT to DOUBLE, a wider DECIMAL or VARCHAR), so that the rows"
+                                    + " already written keep their values. Keep the column's type (in"
+                                    + " MERGE WITH SCHEMA EVOLUTION, CAST the source column to %s).",
+                            name, table, from, to, from));
+        }
+    }
+
+    /**
+     * Integers to wider integers, TINYINT..INT to DOUBLE, FLOAT to DOUBLE, integers to a DECIMAL
+     * with room for their digits, a DECIMAL to one with as many integer digits and as large a
+     * scale, CHAR/VARCHAR to a VARCHAR (STRING) at least as long, VARBINARY likewise, DATE to a
+     * TIMESTAMP, a TIMESTAMP to a finer one (the promotions Iceberg and Delta's type widening
+     * allow, and a few lossless ones more).
+     */
+    static boolean widens(
+            org.apache.paimon.types.DataType from, org.apache.paimon.types.DataType to) {
+        org.apache.paimon.types.DataTypeRoot f = from.getTypeRoot();
+        org.apache.paimon.types.DataTypeRoot t = to.getTypeRoot();
+        int fromDigits = integerDigits(f);
+        int toDigits = integerDigits(t);
+        if (fromDigits > 0 && toDigits > 0) {
+            return toDigits >= fromDigits;
+        }
+        if (fromDigits > 0
+                && fromDigits <= 10
+                && t == org.apache.paimon.types.DataTypeRoot.DOUBLE) {
+            return true;
+        }
+        if (f == org.apache.paimon.types.DataTypeRoot.FLOAT
+                && t == org.apache.paimon.types.DataTypeRoot.DOUBLE) {
+            return true;
+        }
+        if (t == org.apache.paimon.types.DataTypeRoot.DECIMAL) {
+            org.apache.paimon.types.DecimalType d = (org.apache.paimon.types.DecimalType) to;
+            if (fromDigits > 0) {
+                return d.getPrecision() - d.getScale() >= fromDigits;
+            }
+            if (f == org.apache.paimon.types.DataTypeRoot.DECIMAL) {
+                org.apache.paimon.types.DecimalType s = (org.apache.paimon.types.DecimalType) from;
+                return d.getScale() >= s.getScale()
+                        && d.getPrecision() - d.getScale() >= s.getPrecision() - s.getScale();
+            }
+            return false;
+        }
+        if ((f == org.apache.paimon.types.DataTypeRoot.CHAR
+                        || f == org.apache.paimon.types.DataTypeRoot.VARCHAR)
+                && t == org.apache.paimon.types.DataTypeRoot.VARCHAR) {
+            return org.apache.paimon.types.DataTypeChecks.getLength(to)
+                    >= org.apache.paimon.types.DataTypeChecks.getLength(from);
+        }
+        if ((f == org.apache.paimon.types.DataTypeRoot.BINARY
+                        || f == org.apache.paimon.types.DataTypeRoot.VARBINARY)
+                && t == org.apache.paimon.types.DataTypeRoot.VARBINARY) {
+            return org.apache.paimon.types.DataTypeChecks.getLength(to)
+                    >= org.apache.paimon.types.DataTypeChecks.getLength(from);
+        }
+        boolean toTimestamp =
+                t == org.apache.paimon.types.DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                        || t == org.apache.paimon.types.DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+        if (f == org.apache.paimon.types.DataTypeRoot.DATE && toTimestamp) {
+            return true;
+        }
+        if (f == t && toTimestamp) {
+            return org.apache.paimon.types.DataTypeChecks.getPrecision(to)
+                    >= org.apache.paimon.types.DataTypeChecks.getPrecision(from);
+        }
+        return false;
+    }
+
+    /** Decimal digits an integer type holds, 0 for other types. */
+    private static int integerDigits(org.apache.paimon.types.DataTypeRoot root) {
+        switch (root) {
+            case TINYINT:
+                return 3;
+            case SMALLINT:
+                return 5;
+            case INTEGER:
+                return 10;
+            case BIGINT:
+                return 19;
+            default:
+                return 0;
         }
     }
 
