@@ -54,8 +54,11 @@ public final class PartitionSelector {
         }
         check(table, tableName, where);
         RowType partitionType = table.rowType().project(table.partitionKeys());
+        // CHAR/VARCHAR as strings that keep their declared type in metadata: a DataFrame refuses
+        // the types themselves, and Spark still compares a CHAR column padded ('a' = 'a  ').
         StructType schema =
-                SparkTypes.toSpark(partitionType)
+                org.apache.spark.sql.catalyst.util.CharVarcharUtils
+                        .replaceCharVarcharWithStringInSchema(SparkTypes.toSpark(partitionType))
                         .add(
                                 new StructField(
                                         INDEX_COLUMN,
