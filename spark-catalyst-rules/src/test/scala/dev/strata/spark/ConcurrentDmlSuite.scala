@@ -28,10 +28,7 @@ class ConcurrentDmlSuite extends PushdownSuiteBase {
     * `random`) runs that one seed instead.
     */
   private val seeds: Seq[Long] =
-    sys.props.get(TestSeeds.PROPERTY).map(_.trim).filterNot(p => p.isEmpty || p == "null") match {
-      case Some(_) => Seq(TestSeeds.seed("ConcurrentDmlSuite"))
-      case None    => Seq(11L, 47L)
-    }
+    if (TestSeeds.overridden()) Seq(TestSeeds.seed("ConcurrentDmlSuite")) else Seq(11L, 47L)
 
   private val rowsPerWriter = 400
 

@@ -208,36 +208,43 @@ class ConcurrentWritersSuite extends PushdownSuiteBase {
     assert(whole == 2L * ids.size, s"map values read whole ($context)")
   }
 
-  test("inserts racing compactions never lose committed rows or files") {
-    createTable("insert_compact")
-    spark.sql(insert("insert_compact", 0, 200)).collect()
-    val random = new java.util.Random(seed + 1)
-    val inserts = (0 until 10).map { round =>
+  /** Rounds of inserts of new rows in one thread, the compactions in another. */
+  private def insertsRacingCompactions(
+      name: String,
+      random: java.util.Random,
+      rounds: Int,
+      compactions: Seq[String]
+  ): Unit = {
+    spark.sql(insert(name, 0, 200)).collect()
+    val inserts = (0 until rounds).map { round =>
       val from = 10000L + 100L * round
       val n = 20 + random.nextInt(40)
-      (insert("insert_compact", from, n), (from until from + n).toSet)
+      (insert(name, from, n), (from until from + n).toSet)
     }
-    val compactions =
-      (0 until 6).map(_ => ("CALL lake.sys.compact(table => 'c.insert_compact')", Set.empty[Long]))
-    val (succeeded, failures) = race(Seq(inserts, compactions))
-    checkAfterRace("insert_compact", (0L until 200L).toSet, succeeded, failures)
+    val (succeeded, failures) = race(Seq(inserts, compactions.map(_ -> Set.empty[Long])))
+    checkAfterRace(name, (0L until 200L).toSet, succeeded, failures)
+  }
+
+  test("inserts racing compactions never lose committed rows or files") {
+    createTable("insert_compact")
+    insertsRacingCompactions(
+      "insert_compact",
+      new java.util.Random(seed + 1),
+      10,
+      Seq.fill(6)("CALL lake.sys.compact(table => 'c.insert_compact')")
+    )
   }
 
   test("inserts racing compactions of a write-only table never lose committed rows or files") {
     // Writers of a write-only table never compact; CALL compact does, as Paimon's compact action.
     createTable("write_only", ", 'write-only' = 'true'")
-    spark.sql(insert("write_only", 0, 200)).collect()
-    val random = new java.util.Random(seed + 2)
-    val inserts = (0 until 8).map { round =>
-      val from = 10000L + 100L * round
-      val n = 20 + random.nextInt(40)
-      (insert("write_only", from, n), (from until from + n).toSet)
-    }
-    val compactions = (0 until 4).map { i =>
-      val full = if (i % 2 == 1) ", full => true" else ""
-      (s"CALL lake.sys.compact(table => 'c.write_only'$full)", Set.empty[Long])
-    }
-    val (succeeded, failures) = race(Seq(inserts, compactions))
-    checkAfterRace("write_only", (0L until 200L).toSet, succeeded, failures)
+    insertsRacingCompactions(
+      "write_only",
+      new java.util.Random(seed + 2),
+      8,
+      (0 until 4).map { i =>
+        s"CALL lake.sys.compact(table => 'c.write_only'${if (i % 2 == 1) ", full => true" else ""})"
+      }
+    )
   }
 }

@@ -145,6 +145,7 @@ class DamagedMetadataTest extends StrataSparkTestBase {
                                         "File " + expired + " does not exist")));
         assertThat(gone.getMessage())
                 .startsWith("Cannot scan table lake.dm.expired: a file it read is gone")
+                .contains("manifest-list-of-an-expired-0")
                 .contains("Run the statement again")
                 .doesNotContain("restore");
 

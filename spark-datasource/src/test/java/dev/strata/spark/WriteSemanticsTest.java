@@ -282,7 +282,9 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                         "INSERT INTO lake.rw.t REPLACE WHERE dt = 'd2' AND d ="
                                                 + " DATE'2026-01-01' SELECT 5, 5, 'd1',"
                                                 + " DATE'2026-01-01'"))
-                .hasMessageContaining("but writes rows of partition {dt=d1, d=2026-01-01}")
+                .hasMessageContaining(
+                        "it replaces partition dt=d2/d=2026-01-01, but writes rows of partition"
+                                + " dt=d1/d=2026-01-01")
                 .hasMessageContaining("Nothing was committed");
         assertThat(values(sql("SELECT id, v, dt FROM lake.rw.t ORDER BY id"))).isEqualTo(rows);
     }

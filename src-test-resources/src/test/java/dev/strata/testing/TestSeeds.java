@@ -17,12 +17,20 @@ public final class TestSeeds {
 
     private TestSeeds() {}
 
+    /**
+     * Whether {@link #PROPERTY} overrides the seeds. The build forwards the property even when
+     * unset: ScalaTest's plugin then passes "null".
+     */
+    public static boolean overridden() {
+        String override = System.getProperty(PROPERTY);
+        return override != null && !override.isBlank() && !override.trim().equals("null");
+    }
+
     /** The seed to use for the named test, printed to stdout. */
     public static long seed(String testName) {
         String override = System.getProperty(PROPERTY);
         long seed;
-        // The build forwards the property even when unset: ScalaTest's plugin then passes "null".
-        if (override == null || override.isBlank() || override.trim().equals("null")) {
+        if (!overridden()) {
             seed = fixedSeed(testName);
         } else if ("random".equalsIgnoreCase(override.trim())) {
             seed = System.nanoTime();

@@ -56,7 +56,7 @@ public final class TableDiagnosis {
                             action,
                             qualified,
                             damaged.map(DamagedFileException::file)
-                                    .orElse(String.valueOf(rootMessage(failure)))),
+                                    .orElseGet(() -> notFound(failure).getMessage())),
                     asIo(failure));
         }
         if (damaged.isPresent()) {
@@ -86,7 +86,7 @@ public final class TableDiagnosis {
      */
     private static boolean removedWhileRead(
             FileStoreTable table, Throwable failure, Optional<DamagedFileException> damaged) {
-        if (!(damaged.isPresent() ? notFound(damaged.get()) : notFound(failure))) {
+        if ((damaged.isPresent() ? notFound(damaged.get()) : notFound(failure)) == null) {
             return false;
         }
         try {
@@ -97,22 +97,15 @@ public final class TableDiagnosis {
         }
     }
 
-    private static boolean notFound(Throwable failure) {
+    /** The file-not-found exception in {@code failure}'s cause chain, or null. */
+    private static Throwable notFound(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof java.io.FileNotFoundException
                     || t instanceof java.nio.file.NoSuchFileException) {
-                return true;
+                return t;
             }
         }
-        return false;
-    }
-
-    private static String rootMessage(Throwable failure) {
-        Throwable t = failure;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage();
+        return null;
     }
 
     /** For a table that cannot be loaded. */

@@ -485,11 +485,13 @@ final class TableMaintenanceProcedures {
                     tagged.toJson(),
                     false);
             org.apache.paimon.schema.SchemaManager schemas = table.schemaManager();
-            for (org.apache.paimon.fs.Path schema :
-                    schemas.schemaPaths(id -> id <= tagged.schemaId())) {
-                String name = schema.getName();
-                long id = Long.parseLong(name.substring(name.lastIndexOf('-') + 1));
-                io.copyFile(schema, schemas.copyWithBranch(branch).toSchemaPath(id), false);
+            for (long id : schemas.listAllIds()) {
+                if (id <= tagged.schemaId()) {
+                    io.copyFile(
+                            schemas.toSchemaPath(id),
+                            schemas.copyWithBranch(branch).toSchemaPath(id),
+                            false);
+                }
             }
         } catch (Exception e) {
             try {
@@ -582,14 +584,10 @@ final class TableMaintenanceProcedures {
      * the table read rows of both. The hint names the earliest snapshot on disk again.
      */
     static void restoreEarliestHint(FileStoreTable table) throws java.io.IOException {
-        long earliest = Long.MAX_VALUE;
-        for (org.apache.paimon.fs.Path path : table.snapshotManager().snapshotPaths(id -> true)) {
-            String name = path.getName();
-            earliest =
-                    Math.min(earliest, Long.parseLong(name.substring(name.lastIndexOf('-') + 1)));
-        }
-        if (earliest != Long.MAX_VALUE) {
-            table.snapshotManager().commitEarliestHint(earliest);
+        java.util.Optional<Long> earliest =
+                table.snapshotManager().snapshotIdStream().min(Long::compare);
+        if (earliest.isPresent()) {
+            table.snapshotManager().commitEarliestHint(earliest.get());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.strata.spark.write;
 
+import dev.strata.spark.catalog.PartitionSelector;
 import dev.strata.spark.errors.StrataErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -320,10 +321,9 @@ public final class PaimonCommits {
                 String partition =
                         partitioned
                                 ? "partition "
-                                        + table.store()
-                                                .pathFactory()
-                                                .getPartitionString(existing.partition())
-                                                .replaceAll("/$", "")
+                                        + PartitionSelector.describe(
+                                                table.rowType().project(table.partitionKeys()),
+                                                existing.partition())
                                 : "the table";
                 return new IllegalStateException(
                         String.format(
@@ -365,14 +365,6 @@ public final class PaimonCommits {
                 if (message.isEmpty() || replaced.test(message.partition())) {
                     continue;
                 }
-                // Readable values (the legacy names show a DATE as its day number).
-                Map<String, String> values =
-                        new org.apache.paimon.utils.InternalRowPartitionComputer(
-                                        options.partitionDefaultName(),
-                                        partitionType,
-                                        table.partitionKeys().toArray(new String[0]),
-                                        false)
-                                .generatePartValues(message.partition());
                 return new IllegalStateException(
                         String.format(
                                 "Cannot commit %s: it replaces partition %s, but writes rows of"
@@ -380,8 +372,10 @@ public final class PaimonCommits {
                                         + " replaces (filter the SELECT on %s). Nothing was"
                                         + " committed.",
                                 what,
-                                overwritePartition,
-                                values,
+                                overwritePartition.entrySet().stream()
+                                        .map(e -> e.getKey() + "=" + e.getValue())
+                                        .collect(java.util.stream.Collectors.joining("/")),
+                                PartitionSelector.describe(partitionType, message.partition()),
                                 String.join(", ", overwritePartition.keySet())));
             }
             return null;
