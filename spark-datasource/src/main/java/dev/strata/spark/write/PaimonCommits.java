@@ -372,8 +372,10 @@ public final class PaimonCommits {
                                         + " replaces (filter the SELECT on %s). Nothing was"
                                         + " committed.",
                                 what,
-                                overwritePartition.entrySet().stream()
-                                        .map(e -> e.getKey() + "=" + e.getValue())
+                                // In the table's key order, as the rows' partition below.
+                                table.partitionKeys().stream()
+                                        .filter(overwritePartition::containsKey)
+                                        .map(k -> k + "=" + overwritePartition.get(k))
                                         .collect(java.util.stream.Collectors.joining("/")),
                                 PartitionSelector.describe(partitionType, message.partition()),
                                 String.join(", ", overwritePartition.keySet())));
