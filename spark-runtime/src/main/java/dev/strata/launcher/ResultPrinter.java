@@ -215,8 +215,9 @@ final class ResultPrinter {
                         + (truncated ? " (truncated)" : ""));
     }
 
+    /** One line of the table: line breaks and tabs written as escapes keep the columns aligned. */
     private String format(Object value, DataType type) {
-        return text(value, type).replace("\n", "\\n");
+        return text(value, type).replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
     }
 
     /** A value as spark-sql prints it ({@code NULL} for null). */

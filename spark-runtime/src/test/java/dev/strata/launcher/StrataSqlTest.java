@@ -102,6 +102,32 @@ class StrataSqlTest {
         assertThat(Files.exists(warehouse.resolve("launcher.db").resolve("t"))).isTrue();
     }
 
+    /** A tab or line break inside a value would break the table's columns: they print escaped. */
+    @Test
+    void tabsAndLineBreaksInValuesPrintEscapedInTheTable() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertThat(
+                        StrataSql.run(
+                                spark,
+                                "SELECT concat('a', char(9), 'b', char(13), char(10), 'c') AS v",
+                                o,
+                                e))
+                .isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .isEqualTo(
+                        String.join(
+                                "\n",
+                                "+-----------+",
+                                "| v         |",
+                                "+-----------+",
+                                "| a\\tb\\r\\nc |",
+                                "+-----------+",
+                                "1 row",
+                                ""));
+    }
+
     @Test
     void rowLevelStatementsSayWhatTheyChanged() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
