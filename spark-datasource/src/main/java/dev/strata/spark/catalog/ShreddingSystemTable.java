@@ -77,12 +77,23 @@ public final class ShreddingSystemTable {
 
     private ShreddingSystemTable() {}
 
-    /** Refused when no column is shredded. */
+    /**
+     * Refused when no column is shredded. A column set back to {@code default} is still listed: its
+     * files stay shredded until compaction rewrites them, which this table shows.
+     */
     public static Table of(String systemTableName, String tableName, FileStoreTable table) {
-        List<String> columns =
-                new ArrayList<>(
-                        ShreddingOptions.shreddedColumns(table.rowType(), table.options())
-                                .keySet());
+        Set<String> shredded =
+                ShreddingOptions.shreddedColumns(table.rowType(), table.options()).keySet();
+        List<String> columns = new ArrayList<>();
+        for (org.apache.paimon.types.DataField field : table.rowType().getFields()) {
+            String layout = table.options().get(ShreddingOptions.layoutKey(field.name()));
+            if (shredded.contains(field.name())
+                    || (layout != null
+                            && layout.trim().equalsIgnoreCase(DEFAULT)
+                            && field.type() instanceof org.apache.paimon.types.MapType)) {
+                columns.add(field.name());
+            }
+        }
         if (columns.isEmpty()) {
             throw StrataErrors.analysis(
                     String.format(

@@ -258,6 +258,36 @@ class ShreddingSystemTableTest extends StrataSparkTestBase {
                 .hasMessageContaining(file.getFileName().toString());
     }
 
+    /** Files stay shredded after the layout is set back to default, until compaction. */
+    @Test
+    void aColumnSetBackToDefaultListsItsFilesUntilCompactionRewritesThem() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.sh_sys");
+        sql(
+                "CREATE TABLE lake.sh_sys.back (id BIGINT, m MAP<STRING, INT>) TBLPROPERTIES ("
+                        + "'primary-key' = 'id', 'bucket' = '1', "
+                        + "'fields.m.map.storage-layout' = 'shared-shredding')");
+        sql("INSERT INTO lake.sh_sys.back SELECT id, map('a', CAST(id AS INT)) FROM range(0, 50)");
+        sql(
+                "ALTER TABLE lake.sh_sys.back SET TBLPROPERTIES ("
+                        + "'fields.m.map.storage-layout' = 'default')");
+        sql("INSERT INTO lake.sh_sys.back SELECT id, map('b', 1) FROM range(50, 80)");
+        Map<Long, String> layoutByRows = new TreeMap<>();
+        for (Row r : sql("SELECT rows, layout, column FROM lake.sh_sys.`back$shredding`")) {
+            assertThat(r.getString(2)).isEqualTo("m");
+            layoutByRows.put(r.getLong(0), r.getString(1));
+        }
+        assertThat(layoutByRows)
+                .containsExactly(Map.entry(30L, "default"), Map.entry(50L, "shared-shredding"));
+        sql("CALL lake.sys.compact(table => 'sh_sys.back')");
+        assertThat(sql("SELECT rows, layout FROM lake.sh_sys.`back$shredding`"))
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.getLong(0)).isEqualTo(80);
+                            assertThat(r.getString(1)).isEqualTo("default");
+                        });
+    }
+
     @Test
     void aTableWithoutShreddedColumnsIsRefusedNamingTheOption() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.sh_sys");
