@@ -275,7 +275,14 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                         "INSERT INTO lake.rw.t REPLACE WHERE v > 1 SELECT 4, 4, 'd2', d"
                                                 + " FROM lake.rw.t WHERE id = 3"))
                 .hasMessageContaining("Cannot overwrite lake.rw.t where")
-                .hasMessageContaining("Paimon overwrites whole partitions only");
+                .hasMessageContaining("Paimon overwrites whole partitions only")
+                .hasMessageContaining("(REPLACE WHERE dt = ...)");
+        sql("CREATE TABLE lake.rw.flat (id BIGINT, v INT)");
+        assertThatThrownBy(() -> sql("INSERT INTO lake.rw.flat REPLACE WHERE v = 1 SELECT 1, 1"))
+                .hasMessageContaining("Cannot overwrite lake.rw.flat where")
+                .hasMessageContaining("the table has no partition columns")
+                .hasMessageContaining("Use INSERT OVERWRITE lake.rw.flat")
+                .hasMessageNotContaining("dt");
         assertThatThrownBy(
                         () ->
                                 sql(

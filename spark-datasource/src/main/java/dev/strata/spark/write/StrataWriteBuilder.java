@@ -134,11 +134,20 @@ public final class StrataWriteBuilder
     }
 
     private IllegalArgumentException notPartitionFilter(Predicate p) {
+        if (table.partitionKeys().isEmpty()) {
+            return new IllegalArgumentException(
+                    String.format(
+                            "Cannot overwrite %s where %s: the table has no partition columns, and"
+                                    + " Paimon overwrites whole partitions only. Use INSERT OVERWRITE"
+                                    + " %s to replace all its rows, or DELETE FROM the rows and INSERT"
+                                    + " the new ones.",
+                            tableName, p, tableName));
+        }
         return new IllegalArgumentException(
                 String.format(
-                        "Cannot overwrite %s where %s: Paimon overwrites whole partitions only. Use equality filters on "
-                                + "partition columns %s (REPLACE WHERE dt = '...'), or DELETE FROM the rows and"
-                                + " INSERT the new ones.",
-                        tableName, p, table.partitionKeys()));
+                        "Cannot overwrite %s where %s: Paimon overwrites whole partitions only. Use"
+                                + " equality filters on partition columns %s (REPLACE WHERE %s ="
+                                + " ...), or DELETE FROM the rows and INSERT the new ones.",
+                        tableName, p, table.partitionKeys(), table.partitionKeys().get(0)));
     }
 }
