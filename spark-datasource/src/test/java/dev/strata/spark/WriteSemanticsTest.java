@@ -239,6 +239,28 @@ class WriteSemanticsTest extends StrataSparkTestBase {
         }
         assertThat(sql("SELECT body FROM lake.rescale.b WHERE id = 1"))
                 .containsExactly(RowFactory.create("old1"));
+        // Rows of buckets that hold old files meet Paimon's writer, which told a Spark user to
+        // "switch to batch mode"; DELETE and compact name the partition the same way.
+        for (String statement :
+                List.of(
+                        "INSERT INTO lake.rescale.b SELECT id, 'd1', 'x' FROM range(0, 20)",
+                        "DELETE FROM lake.rescale.b WHERE dt = 'd1' AND id < 10",
+                        "CALL lake.sys.compact(table => 'rescale.b')")) {
+            assertThatThrownBy(() -> sql(statement))
+                    .as(statement)
+                    .hasStackTraceContaining(
+                            "the files of partition dt=d1 are in 2 buckets, and the table now has"
+                                    + " 'bucket' = '4'")
+                    .hasStackTraceContaining("Rescale the partition first")
+                    .satisfies(
+                            e -> {
+                                java.io.StringWriter trace = new java.io.StringWriter();
+                                e.printStackTrace(new java.io.PrintWriter(trace));
+                                assertThat(trace.toString()).doesNotContain("switch to batch mode");
+                            });
+        }
+        assertThat(sql("SELECT count(*), sum(length(body)) FROM lake.rescale.b WHERE dt = 'd1'"))
+                .containsExactly(RowFactory.create(20L, 90L));
 
         sql(
                 "INSERT OVERWRITE lake.rescale.b PARTITION (dt = 'd1')"

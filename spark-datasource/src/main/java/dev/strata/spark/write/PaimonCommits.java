@@ -317,30 +317,16 @@ public final class PaimonCommits {
                 if (now == null || existing.totalBuckets() <= 0 || existing.totalBuckets() == now) {
                     continue;
                 }
-                boolean partitioned = !table.partitionKeys().isEmpty();
-                String partition =
-                        partitioned
-                                ? "partition "
-                                        + PartitionSelector.describe(
-                                                table.rowType().project(table.partitionKeys()),
-                                                existing.partition())
-                                : "the table";
                 return new IllegalStateException(
-                        String.format(
-                                "Cannot commit %s: the files of %s are in %d buckets, and the"
-                                        + " table now has 'bucket' = '%d', so a key would land in"
-                                        + " another bucket than its earlier rows. Rescale %s"
-                                        + " first by overwriting it with its own rows (INSERT"
-                                        + " OVERWRITE ... %sSELECT * FROM the table%s), or set"
-                                        + " 'bucket' back to '%d'. Nothing was committed.",
-                                what,
-                                partition,
+                        bucketCountMessage(
+                                "commit " + what,
+                                table.partitionKeys().isEmpty()
+                                        ? null
+                                        : PartitionSelector.describe(
+                                                table.rowType().project(table.partitionKeys()),
+                                                existing.partition()),
                                 existing.totalBuckets(),
-                                now,
-                                partitioned ? "the partition" : "the table",
-                                partitioned ? "PARTITION (...) " : "",
-                                partitioned ? " WHERE ..." : "",
-                                existing.totalBuckets()));
+                                now));
             }
             return null;
         }
@@ -1134,5 +1120,27 @@ public final class PaimonCommits {
         if (problems != null) {
             throw problems;
         }
+    }
+
+    /**
+     * The one refusal of a write into files of another bucket count than the table's: {@code
+     * partition} as {@code dt=d1}, null for an unpartitioned table.
+     */
+    static String bucketCountMessage(String doWhat, String partition, int before, int now) {
+        boolean partitioned = partition != null;
+        return String.format(
+                "Cannot %s: the files of %s are in %d buckets, and the table now has 'bucket' ="
+                        + " '%d', so a key would land in another bucket than its earlier rows."
+                        + " Rescale %s first by overwriting it with its own rows (INSERT OVERWRITE"
+                        + " ... %sSELECT * FROM the table%s), or set 'bucket' back to '%d'. Nothing"
+                        + " was committed.",
+                doWhat,
+                partitioned ? "partition " + partition : "the table",
+                before,
+                now,
+                partitioned ? "the partition" : "the table",
+                partitioned ? "PARTITION (...) " : "",
+                partitioned ? " WHERE ..." : "",
+                before);
     }
 }

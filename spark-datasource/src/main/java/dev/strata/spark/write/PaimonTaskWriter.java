@@ -5,6 +5,8 @@ import dev.strata.index.PkFullTextIndex;
 import dev.strata.index.PkFullTextWriteHook;
 import java.io.File;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
@@ -72,16 +74,56 @@ public final class PaimonTaskWriter implements AutoCloseable {
     }
 
     public void write(InternalRow row) throws Exception {
-        write.write(row);
+        try {
+            write.write(row);
+        } catch (RuntimeException e) {
+            throw explained(e, "write into ");
+        }
     }
 
     public void write(InternalRow row, int bucket) throws Exception {
-        write.write(row, bucket);
+        try {
+            write.write(row, bucket);
+        } catch (RuntimeException e) {
+            throw explained(e, "write into ");
+        }
     }
 
     /** Compacts one bucket; {@code full} rewrites it into the top level. */
     public void compact(BinaryRow partition, int bucket, boolean full) throws Exception {
-        write.compact(partition, bucket, full);
+        try {
+            write.compact(partition, bucket, full);
+        } catch (RuntimeException e) {
+            throw explained(e, "compact ");
+        }
+    }
+
+    /**
+     * Paimon's writer restoring a bucket of another bucket count ({@code AbstractFileStoreWrite}).
+     */
+    private static final Pattern NEW_BUCKET_COUNT =
+            Pattern.compile(
+                    "Try to write (?:partition \\{(.*)\\}|table) with a new bucket num (\\d+), but"
+                            + " the previous bucket num is (\\d+)\\..*",
+                    Pattern.DOTALL);
+
+    /**
+     * Paimon's refusal after ALTER TABLE SET 'bucket' tells a Flink user to "switch to batch mode":
+     * said here as the commit path says it, naming the table and partition.
+     */
+    private RuntimeException explained(RuntimeException e, String doWhat) {
+        Matcher m = e.getMessage() == null ? null : NEW_BUCKET_COUNT.matcher(e.getMessage());
+        if (m == null || !m.matches()) {
+            return e;
+        }
+        String partition = m.group(1) == null ? null : m.group(1).replace(", ", "/");
+        // Without Paimon's exception as the cause: Spark prints a task failure's whole chain.
+        return new IllegalStateException(
+                PaimonCommits.bucketCountMessage(
+                        doWhat + table.fullName(),
+                        partition,
+                        Integer.parseInt(m.group(3)),
+                        Integer.parseInt(m.group(2))));
     }
 
     /** Flushes and waits for compaction and archive builds. */
