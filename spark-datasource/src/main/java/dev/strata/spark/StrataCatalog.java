@@ -360,6 +360,26 @@ public class StrataCatalog
      */
     @Override
     public Table loadTable(Identifier ident) throws NoSuchTableException {
+        try {
+            return loadExistingTable(ident);
+        } catch (NoSuchTableException e) {
+            refuseInterruptedReplace(ident);
+            throw e;
+        }
+    }
+
+    /** Without {@link #refuseInterruptedReplace}: a CREATE TABLE of the name may go ahead. */
+    @Override
+    public boolean tableExists(Identifier ident) {
+        try {
+            loadExistingTable(ident);
+            return true;
+        } catch (NoSuchTableException e) {
+            return false;
+        }
+    }
+
+    private Table loadExistingTable(Identifier ident) throws NoSuchTableException {
         if (ident.name().contains("$")) {
             int dollar = ident.name().lastIndexOf('$');
             int first = ident.name().indexOf('$');
@@ -394,6 +414,67 @@ public class StrataCatalog
             }
         }
         return new StrataTable(name, ident, loadPaimonTable(ident));
+    }
+
+    private void refuseStagedName(String action, Identifier ident) {
+        if (ident.name().regionMatches(true, 0, STAGED_PREFIX, 0, STAGED_PREFIX.length())) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot %s: names starting with '%s' are reserved for the tables"
+                                    + " CREATE OR REPLACE TABLE writes before they take their"
+                                    + " name. Choose another name.",
+                            action, STAGED_PREFIX));
+        }
+    }
+
+    /**
+     * The table is missing, but a replacement of it was staged: the replace was stopped between
+     * dropping the old table and renaming the new one into place (or is in that step now).
+     */
+    private void refuseInterruptedReplace(Identifier ident) {
+        if (ident.namespace().length != 1
+                || ident.name().regionMatches(true, 0, STAGED_PREFIX, 0, STAGED_PREFIX.length())) {
+            return;
+        }
+        String prefix = stagedPrefix(ident);
+        List<String> staged;
+        try {
+            staged =
+                    paimon.listTables(ident.namespace()[0]).stream()
+                            .filter(
+                                    t ->
+                                            t.length() == prefix.length() + 12
+                                                    && t.regionMatches(
+                                                            true, 0, prefix, 0, prefix.length())
+                                                    && t.substring(prefix.length())
+                                                            .matches("[0-9a-f]{12}"))
+                            .sorted()
+                            .toList();
+        } catch (Catalog.DatabaseNotExistException e) {
+            return;
+        }
+        if (staged.isEmpty()) {
+            return;
+        }
+        String qualified = StrataTableNames.qualified(name, ident);
+        String newTable =
+                StrataTableNames.qualified(
+                        name, Identifier.of(ident.namespace(), staged.get(staged.size() - 1)));
+        throw StrataErrors.analysis(
+                String.format(
+                        "Cannot load table %s: it does not exist, but a CREATE OR REPLACE TABLE"
+                                + " of it dropped the old table and stopped before its new table"
+                                + " %s took the name (or is doing so now). If no such statement"
+                                + " is running, check that table's rows and ALTER TABLE %s"
+                                + " RENAME TO %s, or DROP TABLE it.",
+                        qualified, newTable, newTable, qualified));
+    }
+
+    /** The name before the 12 hex digits of {@code ident}'s staged replacements. */
+    private static String stagedPrefix(Identifier ident) {
+        // A name of its own at most ~130 bytes long, whatever the table's (names are <= 200).
+        String base = ident.name().length() > 100 ? ident.name().substring(0, 100) : ident.name();
+        return STAGED_PREFIX + base + "_";
     }
 
     /** They were not found at all ("TABLE_OR_VIEW_NOT_FOUND"). */
@@ -839,6 +920,9 @@ public class StrataCatalog
         if (ident.namespace().length != 1) {
             throw new NoSuchNamespaceException(ident.namespace());
         }
+        if (ident.equals(storedAs)) {
+            refuseStagedName("create table " + qualified, ident);
+        }
         org.apache.paimon.catalog.Identifier id;
         try {
             id = StrataTableNames.toPaimon(name, storedAs, "create table");
@@ -939,14 +1023,10 @@ public class StrataCatalog
      */
     private StagedTable stageReplacement(Identifier ident, TableInfo info)
             throws NoSuchNamespaceException {
-        // A name of its own at most ~130 bytes long, whatever the table's (names are <= 200).
-        String base = ident.name().length() > 100 ? ident.name().substring(0, 100) : ident.name();
         Identifier staged =
                 Identifier.of(
                         ident.namespace(),
-                        STAGED_PREFIX
-                                + base
-                                + "_"
+                        stagedPrefix(ident)
                                 + java.util
                                         .UUID
                                         .randomUUID()
@@ -1217,6 +1297,7 @@ public class StrataCatalog
                                     + "."
                                     + newIdent.name()));
         }
+        refuseStagedName(action + " " + StrataTableNames.qualified(name, newIdent), newIdent);
         try {
             paimon.getDatabase(newIdent.namespace()[0]);
         } catch (Catalog.DatabaseNotExistException e) {

@@ -291,6 +291,65 @@ class CatalogDdlTest extends StrataSparkTestBase {
                 .containsExactlyInAnyOrder("r", "n");
     }
 
+    /**
+     * A replace stopped (killed) after dropping the old table and before renaming the new one into
+     * place leaves the name missing: reading it says where the new table is and how to finish.
+     * Before, the table was simply not found, and the staged one was hidden from SHOW TABLES.
+     */
+    @Test
+    void aReplaceStoppedBeforeItsRenameSaysWhereTheNewTableIs() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.rtas_kill");
+        sql("CREATE TABLE lake.rtas_kill.r (id BIGINT, body STRING)");
+        sql("INSERT INTO lake.rtas_kill.r VALUES (1, 'old')");
+        StrataCatalog catalog =
+                (StrataCatalog) spark.sessionState().catalogManager().catalog("lake");
+        org.apache.spark.sql.connector.catalog.Identifier replaced =
+                org.apache.spark.sql.connector.catalog.Identifier.of(
+                        new String[] {"rtas_kill"}, "r");
+        catalog.stageCreateOrReplace(
+                replaced,
+                new org.apache.spark.sql.connector.catalog.TableInfo.Builder()
+                        .withColumns(
+                                new org.apache.spark.sql.connector.catalog.Column[] {
+                                    org.apache.spark.sql.connector.catalog.Column.create(
+                                            "x", DataTypes.IntegerType)
+                                })
+                        .withPartitions(new org.apache.spark.sql.connector.expressions.Transform[0])
+                        .withProperties(Map.of())
+                        .build());
+        String[] dirs = warehouse.resolve("rtas_kill.db").toFile().list();
+        String staged =
+                java.util.Arrays.stream(dirs)
+                        .filter(d -> d.startsWith("__strata_staged_r_"))
+                        .findFirst()
+                        .orElseThrow();
+        sql("INSERT INTO lake.rtas_kill.`" + staged + "` VALUES (7)");
+        // The state the kill leaves: the commit's drop done, its rename not.
+        sql("DROP TABLE lake.rtas_kill.r");
+
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.rtas_kill.r"))
+                .hasMessageContaining("Cannot load table lake.rtas_kill.r: it does not exist")
+                .hasMessageContaining(
+                        "ALTER TABLE lake.rtas_kill." + staged + " RENAME TO lake.rtas_kill.r");
+        sql("ALTER TABLE lake.rtas_kill.`" + staged + "` RENAME TO rtas_kill.r");
+        assertThat(values(sql("SELECT * FROM lake.rtas_kill.r"))).containsExactly(list(7));
+
+        // The prefix is reserved, so no user table is hidden from SHOW TABLES or taken for one.
+        assertThatThrownBy(() -> sql("CREATE TABLE lake.rtas_kill.__strata_staged_x (id INT)"))
+                .hasMessageContaining(
+                        "Cannot create table lake.rtas_kill.__strata_staged_x: names starting"
+                                + " with '__strata_staged_' are reserved");
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "ALTER TABLE lake.rtas_kill.r RENAME TO"
+                                                + " rtas_kill.__strata_staged_r_0123456789ab"))
+                .hasMessageContaining("are reserved");
+        // A missing table without a staged replacement is simply not found.
+        assertThatThrownBy(() -> sql("SELECT * FROM lake.rtas_kill.nothing"))
+                .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND");
+    }
+
     @Test
     void badDefinitionsAndUnknownObjectsGetClearErrors() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.err");
