@@ -132,6 +132,15 @@ object ResolveTextMatch extends Rule[LogicalPlan] {
         val indexed =
           if (PkFullTextIndex.isEnabled(paimon)) Some(PkFullTextIndex.indexedColumn(paimon))
           else None
+        if (!indexed.contains(column) && paimon.primaryKeys().isEmpty) {
+          // The option is refused on a table without a primary key: do not advise it.
+          throw StrataErrors.analysis(
+            s"Cannot use $call: column $column of ${table.name()} is not full-text indexed, and " +
+              "the index needs a primary-key table, which this table is not. Match it with RLIKE or " +
+              s"LIKE, or copy the rows into a table with a PRIMARY KEY and " +
+              s"'${PkFullTextIndex.COLUMNS_OPTION}' = '$column'."
+          )
+        }
         if (!indexed.contains(column)) {
           val instead = indexed.map(c => s", or match the indexed column '$c'").getOrElse("")
           throw StrataErrors.analysis(

@@ -455,6 +455,11 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     )
     val plain = error("SELECT id FROM lake.kb.plain WHERE text_match(body, 'x')")
     assert(plain.contains("column body of lake.kb.plain is not full-text indexed"), plain)
+    // Without a primary key the option is refused: the error must not advise it.
+    spark.sql("CREATE TABLE lake.kb.appended (id BIGINT, body STRING)")
+    val appended = error("SELECT id FROM lake.kb.appended WHERE text_match(body, 'x')")
+    assert(appended.contains("the index needs a primary-key table"), appended)
+    assert(!appended.contains("ALTER TABLE"), appended)
     val foreign = error("SELECT * FROM VALUES ('disk') AS v(body) WHERE text_match(body, 'disk')")
     assert(foreign.contains("is not a column read from a table of a Strata catalog"), foreign)
     // A renamed column is still the table's column.
