@@ -78,19 +78,27 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
         return new SampledWriter(out, compression);
     }
 
-    /** K per shredded column: the window's once it has history, else from the sample's widths. */
+    /**
+     * K per shredded column: the window's, and at least what the file's sampled rows need. Without
+     * the floor, a window of narrow files (an UPDATE's few one-key maps) gave a compaction of the
+     * bucket's two-key rows K = 1, and all but one key overflowed.
+     */
     private Map<String, ShreddedParquetWriter.ColumnSpec> specs(List<InternalRow> sample) {
         Map<String, ShreddedParquetWriter.ColumnSpec> specs = new LinkedHashMap<>();
         layouts.forEach(
                 (name, layout) -> {
                     KAdaptation window = adaptation.get(name);
-                    int k =
-                            sample == null || window.hasHistory()
-                                    ? window.nextK()
-                                    : KAdaptation.choose(
-                                            widths(sample, rowType.getFieldIndex(name)),
-                                            nonNullMaps(sample, rowType.getFieldIndex(name)),
-                                            layout.maxColumns());
+                    int k;
+                    if (sample == null) {
+                        k = window.nextK();
+                    } else {
+                        int sampled =
+                                KAdaptation.choose(
+                                        widths(sample, rowType.getFieldIndex(name)),
+                                        nonNullMaps(sample, rowType.getFieldIndex(name)),
+                                        layout.maxColumns());
+                        k = window.hasHistory() ? Math.max(window.nextK(), sampled) : sampled;
+                    }
                     specs.put(
                             name,
                             new ShreddedParquetWriter.ColumnSpec(k, layout.policy(), maxSegments));
@@ -209,7 +217,14 @@ final class ShreddedWriterFactory implements FormatWriterFactory {
                 flushSample();
             }
             writer.close();
-            writer.maxRowWidths().forEach((name, w) -> adaptation.get(name).fileCompleted(w));
+            // A file without map entries (NULL maps, a DELETE's rows) says nothing of widths.
+            writer.maxRowWidths()
+                    .forEach(
+                            (name, w) -> {
+                                if (w > 0) {
+                                    adaptation.get(name).fileCompleted(w);
+                                }
+                            });
         }
     }
 

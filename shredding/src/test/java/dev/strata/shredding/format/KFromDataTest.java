@@ -151,6 +151,81 @@ class KFromDataTest extends PaimonTablesTestBase {
                 .isEqualTo(PaimonTables.readAll(plain));
     }
 
+    /**
+     * A window of narrow files (one-key maps, as an UPDATE writes) must not narrow a later file
+     * below what its own rows need: before, a compaction of two-key rows got K = 1 and every key
+     * but one overflowed.
+     */
+    @Test
+    void narrowFilesInTheWindowDoNotNarrowAFileOfWiderRows() throws Exception {
+        FileStoreTable shredded =
+                tables.create("narrow_then_wide", PaimonTables.Kind.APPEND, onlyLayout(), Map.of());
+        FileStoreTable plain =
+                tables.create(
+                        "narrow_then_wide_ref",
+                        PaimonTables.Kind.APPEND,
+                        PaimonTables.layoutOptions(false, 0, null),
+                        Map.of());
+        List<GeneratedMap> narrow = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            narrow.add(GeneratedMap.of(List.of("patched"), List.of((Object) (double) i)));
+        }
+        long id = 0;
+        for (int file = 0; file < 3; file++) {
+            tables.write(shredded, ids(id, narrow.size()), narrow);
+            tables.write(plain, ids(id, narrow.size()), narrow);
+            id += narrow.size();
+        }
+        // 'prio' in every row with one of 200 keys that never meet.
+        List<GeneratedMap> wide = new ArrayList<>();
+        for (int i = 0; i < 4_000; i++) {
+            wide.add(
+                    GeneratedMap.of(
+                            List.of("prio", "a" + (i % 200)),
+                            List.of((Object) (double) (i % 5), (Object) (double) i)));
+        }
+        tables.write(shredded, ids(id, wide.size()), wide);
+        tables.write(plain, ids(id, wide.size()), wide);
+        // Two buckets: six files of the narrow writes, two of the wide one.
+        assertThat(fileKs(shredded))
+                .as("the narrow files are one wide, both files of two-key rows two")
+                .hasSize(8)
+                .containsOnly(1, 2)
+                .filteredOn(k -> k == 2)
+                .hasSize(2);
+        assertThat(PaimonTables.readAll(shredded)).isEqualTo(PaimonTables.readAll(plain));
+    }
+
+    /**
+     * Files whose maps are all NULL report no width; before, they entered the window as 0 and a
+     * placement without a sample (here {@code lru}) took K = 1 for the next file of two-key rows.
+     */
+    @Test
+    void filesOfNullMapsDoNotEnterTheWindow() throws Exception {
+        Map<String, String> lru = new java.util.HashMap<>(onlyLayout());
+        lru.put(ShreddingOptions.policyKey("m"), "lru");
+        FileStoreTable shredded =
+                tables.create("nulls_then_wide", PaimonTables.Kind.APPEND, lru, Map.of());
+        List<GeneratedMap> nulls = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            nulls.add(GeneratedMap.nullMap());
+        }
+        tables.write(shredded, ids(0, nulls.size()), nulls);
+        tables.write(shredded, ids(50, nulls.size()), nulls);
+        List<GeneratedMap> wide = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            wide.add(
+                    GeneratedMap.of(
+                            List.of("prio", "a" + (i % 50)),
+                            List.of((Object) (double) (i % 5), (Object) (double) i)));
+        }
+        tables.write(shredded, ids(100, wide.size()), wide);
+        assertThat(fileKs(shredded))
+                .as("files of the two-key rows")
+                .filteredOn(k -> k > 1)
+                .hasSize(2);
+    }
+
     @Test
     void tableWhoseFilesDifferInKReadsRight() throws Exception {
         long seed = TestSeeds.seed("mixedK");
