@@ -177,6 +177,7 @@ public class StrataCatalog
                 .removeIf(k -> k.equalsIgnoreCase(CatalogSettings.ALLOW_EXTERNAL_PATHS.key()));
         this.warehouse = warehouse;
         paimonOptions.putIfAbsent("metastore", "filesystem");
+        paimonOptions.put(dev.strata.spark.catalog.CommitSafety.SPARK_CATALOG_OPTION, name);
         this.filesystemMetastore = "filesystem".equalsIgnoreCase(paimonOptions.get("metastore"));
         // Only Strata's 'parquet' format handles shredded columns: refuse if it is shadowed.
         dev.strata.shredding.format.StrataParquetFileFormatFactory.checkResolved();

@@ -18,6 +18,12 @@ import org.apache.paimon.table.FileStoreTable;
  */
 public final class CommitSafety {
 
+    /**
+     * Set by the Strata catalog among its Paimon catalog's options (never persisted; Paimon ignores
+     * it): the Spark catalog's name, so a commit's refusal names the settings to write.
+     */
+    public static final String SPARK_CATALOG_OPTION = "strata.spark-catalog-name";
+
     private CommitSafety() {}
 
     /** Before CREATE TABLE and CTAS. */
@@ -55,7 +61,11 @@ public final class CommitSafety {
                         catalogOptions);
         if (reason != null) {
             throw new IllegalStateException(
-                    message("commit " + what, table.location().toString(), "<catalog>", reason));
+                    message(
+                            "commit " + what,
+                            table.location().toString(),
+                            catalogOptions.getString(SPARK_CATALOG_OPTION, "<catalog>"),
+                            reason));
         }
     }
 

@@ -197,7 +197,8 @@ class S3IT {
         assertThat(commit.err())
                 .as(commit.toString())
                 .contains("Cannot commit the write (append) to lake.u.t")
-                .contains("no atomic rename");
+                .contains("no atomic rename")
+                .contains("spark.sql.catalog.lake.lock.enabled=true");
     }
 
     @Test
