@@ -257,18 +257,7 @@ class CatalogDdlTest extends StrataSparkTestBase {
         org.apache.spark.sql.connector.catalog.Identifier replaced =
                 org.apache.spark.sql.connector.catalog.Identifier.of(new String[] {"rtas"}, "r");
         org.apache.spark.sql.connector.catalog.StagedTable staged =
-                catalog.stageReplace(
-                        replaced,
-                        new org.apache.spark.sql.connector.catalog.TableInfo.Builder()
-                                .withColumns(
-                                        new org.apache.spark.sql.connector.catalog.Column[] {
-                                            org.apache.spark.sql.connector.catalog.Column.create(
-                                                    "x", DataTypes.IntegerType)
-                                        })
-                                .withPartitions(
-                                        new org.apache.spark.sql.connector.expressions.Transform[0])
-                                .withProperties(Map.of())
-                                .build());
+                catalog.stageReplace(replaced, oneIntColumn());
         sql("INSERT INTO lake.rtas.r VALUES (30, 'concurrent')");
         assertThatThrownBy(staged::commitStagedChanges)
                 .hasMessageContaining(
@@ -291,6 +280,19 @@ class CatalogDdlTest extends StrataSparkTestBase {
                 .containsExactlyInAnyOrder("r", "n");
     }
 
+    /** A table definition of one INT column {@code x}, for the catalog's staging calls. */
+    private static org.apache.spark.sql.connector.catalog.TableInfo oneIntColumn() {
+        return new org.apache.spark.sql.connector.catalog.TableInfo.Builder()
+                .withColumns(
+                        new org.apache.spark.sql.connector.catalog.Column[] {
+                            org.apache.spark.sql.connector.catalog.Column.create(
+                                    "x", DataTypes.IntegerType)
+                        })
+                .withPartitions(new org.apache.spark.sql.connector.expressions.Transform[0])
+                .withProperties(Map.of())
+                .build();
+    }
+
     /**
      * A replace stopped (killed) after dropping the old table and before renaming the new one into
      * place leaves the name missing: reading it says where the new table is and how to finish.
@@ -306,17 +308,7 @@ class CatalogDdlTest extends StrataSparkTestBase {
         org.apache.spark.sql.connector.catalog.Identifier replaced =
                 org.apache.spark.sql.connector.catalog.Identifier.of(
                         new String[] {"rtas_kill"}, "r");
-        catalog.stageCreateOrReplace(
-                replaced,
-                new org.apache.spark.sql.connector.catalog.TableInfo.Builder()
-                        .withColumns(
-                                new org.apache.spark.sql.connector.catalog.Column[] {
-                                    org.apache.spark.sql.connector.catalog.Column.create(
-                                            "x", DataTypes.IntegerType)
-                                })
-                        .withPartitions(new org.apache.spark.sql.connector.expressions.Transform[0])
-                        .withProperties(Map.of())
-                        .build());
+        catalog.stageCreateOrReplace(replaced, oneIntColumn());
         String[] dirs = warehouse.resolve("rtas_kill.db").toFile().list();
         String staged =
                 java.util.Arrays.stream(dirs)
