@@ -6,6 +6,7 @@ import java.util.Random
 import scala.jdk.CollectionConverters._
 
 import dev.strata.spark.LocalStrataSession
+import dev.strata.spark.StrataCatalog
 import dev.strata.testing.TestSeeds
 import dev.strata.testing.text.{QueryGenerator, TextCorpus}
 import dev.strata.testing.TempDirs
@@ -575,5 +576,52 @@ class TextMatchSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(
       ids("SELECT id FROM lake.kb.tagged WHERE text_match(body, 'apple') ORDER BY id") == Seq(4L)
     )
+  }
+
+  test("time travel to before another engine replaced the indexed column matches the column then") {
+    spark.sql(
+      "CREATE TABLE lake.kb.moved (id BIGINT NOT NULL, body STRING) TBLPROPERTIES (" +
+        "'primary-key'='id', 'bucket'='2', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body', " +
+        "'fields.body.strata-full-text.index.options'=" +
+        "'{\"analyzer\": \"whitespace\", \"lowercase\": \"false\"}')"
+    )
+    spark.sql("INSERT INTO lake.kb.moved VALUES (1, 'red Apple'), (2, 'apple'), (3, 'sky')")
+    spark.sql("CALL lake.sys.compact(table => 'kb.moved')")
+    def ids(q: String): Seq[Long] = spark.sql(q).collect().map(_.getLong(0)).toSeq
+    // Case kept: 'Apple' is another term than 'apple'.
+    assert(ids("SELECT id FROM lake.kb.moved WHERE text_match(body, 'apple')") == Seq(2L))
+    val then = spark
+      .sql("SELECT max(snapshot_id) FROM lake.kb.`moved$snapshots`")
+      .collect()
+      .head
+      .getLong(0)
+    // What Paimon 2.0 does with its own API: drop the indexed column, add another.
+    val catalog =
+      spark.sessionState.catalogManager.catalog("lake").asInstanceOf[StrataCatalog]
+    val ident = org.apache.spark.sql.connector.catalog.Identifier.of(Array("kb"), "moved")
+    catalog
+      .loadPaimonTable(ident)
+      .schemaManager()
+      .commitChanges(
+        // Paimon refuses to drop a column that options of its own prefix still name.
+        org.apache.paimon.schema.SchemaChange
+          .removeOption("fields.body.strata-full-text.index.options"),
+        org.apache.paimon.schema.SchemaChange.dropColumn("body"),
+        org.apache.paimon.schema.SchemaChange
+          .addColumn("text", org.apache.paimon.types.DataTypes.STRING())
+      )
+    catalog.invalidateTable(ident)
+    spark.sql(
+      "ALTER TABLE lake.kb.moved SET TBLPROPERTIES ('strata-full-text.index.columns' = 'text')"
+    )
+    spark.sql("INSERT INTO lake.kb.moved VALUES (4, 'apple')")
+
+    // The column then, with its analyzer.
+    assert(
+      ids(s"SELECT id FROM lake.kb.moved VERSION AS OF $then WHERE text_match(body, 'apple')") ==
+        Seq(2L)
+    )
+    assert(ids("SELECT id FROM lake.kb.moved WHERE text_match(text, 'apple')") == Seq(4L))
   }
 }

@@ -77,6 +77,27 @@ public final class TimeTravel {
                 out.put(FIELDS_PREFIX + targetNames + key.substring(dot), e.getValue());
             }
         }
+        // Options of the snapshot's columns that no current column continues (dropped since, a
+        // name re-added is another column): as the snapshot's schema has them.
+        Set<String> continued = new HashSet<>(there.values());
+        for (Map.Entry<String, String> e : target.options().entrySet()) {
+            String key = e.getKey();
+            int dot = key.startsWith(FIELDS_PREFIX) ? key.indexOf('.', FIELDS_PREFIX.length()) : -1;
+            if (dot < 0 || out.containsKey(key) && out.get(key) != null) {
+                continue;
+            }
+            boolean gone = true;
+            for (String name :
+                    key.substring(FIELDS_PREFIX.length(), dot)
+                            .split(CoreOptions.FIELDS_SEPARATOR, -1)) {
+                gone &=
+                        target.fieldNames().contains(name.trim())
+                                && !continued.contains(name.trim());
+            }
+            if (gone) {
+                out.put(key, e.getValue());
+            }
+        }
         List<String> naming =
                 List.of(
                         CoreOptions.SEQUENCE_FIELD.key(),
@@ -84,8 +105,21 @@ public final class TimeTravel {
                         FullTextDefinition.columnsKey(merged));
         for (String key : naming) {
             String value = merged.get(key);
-            String renamed = value == null ? null : rename(value, current, there);
-            if (renamed != null && !renamed.equals(value)) {
+            if (value == null) {
+                continue;
+            }
+            String renamed = rename(value, current, there);
+            if (renamed == null) {
+                // The current value names a column the snapshot lacks (another engine dropped
+                // the old one and the option now names its successor): the snapshot's own schema
+                // says what it used.
+                String then =
+                        key.equals(FullTextDefinition.columnsKey(merged))
+                                ? target.options()
+                                        .get(FullTextDefinition.columnsKey(target.options()))
+                                : target.options().get(key);
+                out.put(key, then);
+            } else if (!renamed.equals(value)) {
                 out.put(key, renamed);
             }
         }
