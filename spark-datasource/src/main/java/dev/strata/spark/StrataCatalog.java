@@ -347,7 +347,7 @@ public class StrataCatalog
         checkNamespace("list tables in", namespace);
         try {
             return paimon.listTables(namespace[0]).stream()
-                    .filter(t -> !t.startsWith(STAGED_PREFIX))
+                    .filter(t -> !isStagedName(t))
                     .map(t -> Identifier.of(namespace, t))
                     .toArray(Identifier[]::new);
         } catch (Catalog.DatabaseNotExistException e) {
@@ -417,8 +417,12 @@ public class StrataCatalog
         return new StrataTable(name, ident, loadPaimonTable(ident));
     }
 
+    private static boolean isStagedName(String table) {
+        return table.regionMatches(true, 0, STAGED_PREFIX, 0, STAGED_PREFIX.length());
+    }
+
     private void refuseStagedName(String action, Identifier ident) {
-        if (ident.name().regionMatches(true, 0, STAGED_PREFIX, 0, STAGED_PREFIX.length())) {
+        if (isStagedName(ident.name())) {
             throw new IllegalArgumentException(
                     String.format(
                             "Cannot %s: names starting with '%s' are reserved for the tables"
@@ -433,8 +437,7 @@ public class StrataCatalog
      * dropping the old table and renaming the new one into place (or is in that step now).
      */
     private void refuseInterruptedReplace(Identifier ident) {
-        if (ident.namespace().length != 1
-                || ident.name().regionMatches(true, 0, STAGED_PREFIX, 0, STAGED_PREFIX.length())) {
+        if (ident.namespace().length != 1 || isStagedName(ident.name())) {
             return;
         }
         String prefix = stagedPrefix(ident);
@@ -444,9 +447,7 @@ public class StrataCatalog
                     paimon.listTables(ident.namespace()[0]).stream()
                             .filter(
                                     t ->
-                                            t.length() == prefix.length() + 12
-                                                    && t.regionMatches(
-                                                            true, 0, prefix, 0, prefix.length())
+                                            t.regionMatches(true, 0, prefix, 0, prefix.length())
                                                     && t.substring(prefix.length())
                                                             .matches("[0-9a-f]{12}"))
                             .sorted()

@@ -158,6 +158,9 @@ class KFromDataTest extends PaimonTablesTestBase {
      */
     @Test
     void narrowFilesInTheWindowDoNotNarrowAFileOfWiderRows() throws Exception {
+        long seed = TestSeeds.seed("kNarrowWindow");
+        String why = TestSeeds.describe("kNarrowWindow", seed);
+        Random random = new Random(seed);
         FileStoreTable shredded =
                 tables.create("narrow_then_wide", PaimonTables.Kind.APPEND, onlyLayout(), Map.of());
         FileStoreTable plain =
@@ -166,34 +169,25 @@ class KFromDataTest extends PaimonTablesTestBase {
                         PaimonTables.Kind.APPEND,
                         PaimonTables.layoutOptions(false, 0, null),
                         Map.of());
-        List<GeneratedMap> narrow = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            narrow.add(GeneratedMap.of(List.of("patched"), List.of((Object) (double) i)));
-        }
         long id = 0;
         for (int file = 0; file < 3; file++) {
+            List<GeneratedMap> narrow = fixedWidth(random, 50, 1, 1);
             tables.write(shredded, ids(id, narrow.size()), narrow);
             tables.write(plain, ids(id, narrow.size()), narrow);
             id += narrow.size();
         }
-        // 'prio' in every row with one of 200 keys that never meet.
-        List<GeneratedMap> wide = new ArrayList<>();
-        for (int i = 0; i < 4_000; i++) {
-            wide.add(
-                    GeneratedMap.of(
-                            List.of("prio", "a" + (i % 200)),
-                            List.of((Object) (double) (i % 5), (Object) (double) i)));
-        }
+        // 'hot' in every row with one of 200 keys that never meet.
+        List<GeneratedMap> wide = fixedWidth(random, 4_000, 2, 400);
         tables.write(shredded, ids(id, wide.size()), wide);
         tables.write(plain, ids(id, wide.size()), wide);
         // Two buckets: six files of the narrow writes, two of the wide one.
         assertThat(fileKs(shredded))
-                .as("the narrow files are one wide, both files of two-key rows two")
+                .as(why + ": the narrow files are one wide, both files of two-key rows two")
                 .hasSize(8)
                 .containsOnly(1, 2)
                 .filteredOn(k -> k == 2)
                 .hasSize(2);
-        assertThat(PaimonTables.readAll(shredded)).isEqualTo(PaimonTables.readAll(plain));
+        assertThat(PaimonTables.readAll(shredded)).as(why).isEqualTo(PaimonTables.readAll(plain));
     }
 
     /**
@@ -202,6 +196,8 @@ class KFromDataTest extends PaimonTablesTestBase {
      */
     @Test
     void filesOfNullMapsDoNotEnterTheWindow() throws Exception {
+        long seed = TestSeeds.seed("kNullWindow");
+        String why = TestSeeds.describe("kNullWindow", seed);
         Map<String, String> lru = new java.util.HashMap<>(onlyLayout());
         lru.put(ShreddingOptions.policyKey("m"), "lru");
         FileStoreTable shredded =
@@ -212,16 +208,10 @@ class KFromDataTest extends PaimonTablesTestBase {
         }
         tables.write(shredded, ids(0, nulls.size()), nulls);
         tables.write(shredded, ids(50, nulls.size()), nulls);
-        List<GeneratedMap> wide = new ArrayList<>();
-        for (int i = 0; i < 1_000; i++) {
-            wide.add(
-                    GeneratedMap.of(
-                            List.of("prio", "a" + (i % 50)),
-                            List.of((Object) (double) (i % 5), (Object) (double) i)));
-        }
+        List<GeneratedMap> wide = fixedWidth(new Random(seed), 1_000, 2, 100);
         tables.write(shredded, ids(100, wide.size()), wide);
         assertThat(fileKs(shredded))
-                .as("files of the two-key rows")
+                .as(why + ": files of the two-key rows")
                 .filteredOn(k -> k > 1)
                 .hasSize(2);
     }

@@ -82,15 +82,11 @@ public final class ShreddingSystemTable {
      * files stay shredded until compaction rewrites them, which this table shows.
      */
     public static Table of(String systemTableName, String tableName, FileStoreTable table) {
-        Set<String> shredded =
-                ShreddingOptions.shreddedColumns(table.rowType(), table.options()).keySet();
+        // The option takes 'shared-shredding' or 'default' only (checked when set).
         List<String> columns = new ArrayList<>();
         for (org.apache.paimon.types.DataField field : table.rowType().getFields()) {
-            String layout = table.options().get(ShreddingOptions.layoutKey(field.name()));
-            if (shredded.contains(field.name())
-                    || (layout != null
-                            && layout.trim().equalsIgnoreCase(DEFAULT)
-                            && field.type() instanceof org.apache.paimon.types.MapType)) {
+            if (field.type() instanceof org.apache.paimon.types.MapType
+                    && table.options().containsKey(ShreddingOptions.layoutKey(field.name()))) {
                 columns.add(field.name());
             }
         }
