@@ -6,7 +6,7 @@ import scala.collection.mutable
 import scala.jdk.CollectionConverters._
 
 import dev.strata.spark.pushdown.PushdownSuiteBase
-import dev.strata.testing.{DefaultSparkOnly, TestSeeds}
+import dev.strata.testing.{NewestSparkOnly, TestSeeds}
 import org.apache.paimon.catalog.{CatalogContext, CatalogFactory, Identifier}
 import org.apache.paimon.options.Options
 import org.apache.paimon.table.FileStoreTable
@@ -16,7 +16,7 @@ import org.apache.paimon.table.FileStoreTable
   * fail, but a statement that reported success never loses its rows, and no snapshot ever
   * references a missing file.
   */
-@DefaultSparkOnly
+@NewestSparkOnly
 class ConcurrentWritersSuite extends PushdownSuiteBase {
 
   private val seed = TestSeeds.seed("ConcurrentWritersSuite")

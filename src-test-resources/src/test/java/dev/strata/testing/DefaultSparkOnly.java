@@ -11,10 +11,10 @@ import org.scalatest.TagAnnotation;
 /**
  * A test (JUnit class or method, ScalaTest suite) whose subject is Strata's own file, commit or
  * index logic under a random or exhaustive sweep: the same code answers on every Spark minor, so CI
- * runs it once, on the default minor. The other minors' modules exclude the tag (property {@code
- * strata.test.excludedTags}); {@code mvn verify -Dstrata.test.excludedTags=} runs them there too. A
- * test of how Spark drives Strata (catalog, DDL, plans, rules, procedures, functions, row-level
- * commands, the launcher) never carries it.
+ * runs it once, on the default minor (others, {@link NewestSparkOnly}, on the newest). The other
+ * minors' modules exclude the tag (property {@code strata.test.excludedTags}); {@code mvn verify
+ * -Dstrata.test.excludedTags=} runs them there too. A test of how Spark drives Strata (catalog,
+ * DDL, plans, rules, procedures, functions, row-level commands, the launcher) never carries it.
  */
 @Tag("dev.strata.testing.DefaultSparkOnly")
 @TagAnnotation

@@ -2,7 +2,7 @@ package dev.strata.spark.pushdown
 
 import scala.jdk.CollectionConverters._
 
-import dev.strata.testing.{DefaultSparkOnly, Fixtures, TestSeeds}
+import dev.strata.testing.{Fixtures, NewestSparkOnly, TestSeeds}
 
 import org.apache.spark.sql.{DataFrame, Encoders}
 
@@ -12,7 +12,7 @@ import org.apache.spark.sql.{DataFrame, Encoders}
   * back (loaded from the fixture's JSON lines into an oracle view), before and after a Strata
   * compaction.
   */
-@DefaultSparkOnly
+@NewestSparkOnly
 class Paimon2TablesSuite extends PushdownSuiteBase {
 
   private val tables = Map(

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.strata.index.PkFullTextRebuild;
-import dev.strata.testing.DefaultSparkOnly;
+import dev.strata.testing.NewestSparkOnly;
 import dev.strata.testing.io.FailingFileIO;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * keeps the rows it committed, and a commit failing at any file operation leaves either the old
  * state or the new one, with every file a snapshot references on disk.
  */
-@DefaultSparkOnly
+@NewestSparkOnly
 class PaimonCommitsTest {
 
     @TempDir Path dir;
