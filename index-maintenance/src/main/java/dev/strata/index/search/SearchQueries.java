@@ -9,6 +9,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -108,6 +110,7 @@ public final class SearchQueries {
             if (why.startsWith(echo)) {
                 why = why.substring(echo.length());
             }
+            why = luceneReason(why);
             JsonNode object = jsonObject(text);
             if (object != null) {
                 throw new IllegalArgumentException(
@@ -133,6 +136,28 @@ public final class SearchQueries {
                             + " (or Paimon's JSON query DSL).",
                     e);
         }
+    }
+
+    private static final Pattern QUERY_ENDS =
+            Pattern.compile("Encountered \"<EOF>\" at line \\d+, column (\\d+)");
+
+    /**
+     * The classic parser's reason on one line, without the list of every token it would have
+     * accepted next (a dozen lines of grammar names) and without a closing period.
+     */
+    static String luceneReason(String why) {
+        int expected = why.indexOf("Was expecting");
+        String reason =
+                (expected >= 0 ? why.substring(0, expected) : why)
+                        .strip()
+                        .replaceAll("\\s*\\R\\s*", " ");
+        if (reason.endsWith(".")) {
+            reason = reason.substring(0, reason.length() - 1);
+        }
+        Matcher end = QUERY_ENDS.matcher(reason);
+        return end.matches()
+                ? "the query ends where a term was expected (after column " + end.group(1) + ")"
+                : reason;
     }
 
     /** Queries longer than this are shown cut in messages. */

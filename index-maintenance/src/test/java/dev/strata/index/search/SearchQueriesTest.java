@@ -230,6 +230,19 @@ class SearchQueriesTest {
                 .hasMessageContaining("multi_match over several columns is not supported");
         assertThatThrownBy(() -> SearchQueries.parse(analyzer, "body:(unbalanced"))
                 .hasMessageContaining("Cannot parse full-text query 'body:(unbalanced'");
+        // Lucene's parser appends every token it would have accepted, one a line; the message
+        // keeps where it stopped and says what the syntax is instead.
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "disk AND"))
+                .hasMessage(
+                        "Cannot parse full-text query 'disk AND': the query ends where a term was"
+                                + " expected (after column 8). Use Lucene classic query syntax: terms,"
+                                + " AND/OR/NOT, \"phrases\", prefix*, fuzzy~ (or Paimon's JSON query"
+                                + " DSL).");
+        assertThatThrownBy(() -> SearchQueries.parse(analyzer, "disk AND )"))
+                .hasMessageStartingWith("Cannot parse full-text query 'disk AND )': Encountered ")
+                .hasMessageContaining("at line 1, column 9. Use Lucene classic query syntax")
+                .hasMessageNotContaining("expecting")
+                .hasMessageNotContaining("\n");
         // A JSON object of another engine's query type is named as such, not as a classic error.
         assertThatThrownBy(() -> SearchQueries.parse(analyzer, "{\"term\": {\"body\": \"disk\"}}"))
                 .hasMessageContaining(
