@@ -410,6 +410,84 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 .containsExactly(list(40L, "w", "d9"));
     }
 
+    /**
+     * Static overwrites of timestamp and decimal partitions: Paimon's commit reads the partition
+     * spec as text, and a timestamp's value had been passed as its microseconds, which no commit
+     * could parse. The session's time zone is not UTC, as a user's often is not.
+     */
+    @Test
+    void staticOverwritesOfTimestampAndDecimalPartitionsReplaceThatPartitionOnly()
+            throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
+        sql(
+                "CREATE TABLE lake.w.typed (id INT, ts TIMESTAMP, ntz TIMESTAMP_NTZ, d DECIMAL(5, 2))"
+                        + " PARTITIONED BY (ts, ntz, d)");
+        spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
+        try {
+            sql(
+                    "INSERT INTO lake.w.typed VALUES"
+                            + " (1, TIMESTAMP'2026-01-01 10:00:00', TIMESTAMP_NTZ'2026-01-01 10:00:00', 1.50),"
+                            + " (2, TIMESTAMP'2026-01-02 11:30:00.123456', TIMESTAMP_NTZ'2026-01-02 11:30:00', 2.25),"
+                            + " (3, TIMESTAMP'2026-01-02 11:30:00.123456', TIMESTAMP_NTZ'2026-01-03 00:00:00', 1.50)");
+            sql(
+                    "INSERT OVERWRITE lake.w.typed PARTITION (ts = TIMESTAMP'2026-01-01 10:00:00')"
+                            + " SELECT 10, TIMESTAMP_NTZ'2026-01-01 10:00:00', 1.50");
+            assertThat(ids("lake.w.typed")).containsExactly(2, 3, 10);
+            sql(
+                    "INSERT INTO lake.w.typed REPLACE WHERE ntz = TIMESTAMP_NTZ'2026-01-03 00:00:00'"
+                            + " SELECT 30, TIMESTAMP'2026-01-02 11:30:00.123456',"
+                            + " TIMESTAMP_NTZ'2026-01-03 00:00:00', 1.50");
+            assertThat(ids("lake.w.typed")).containsExactly(2, 10, 30);
+            spark.sql(
+                            "SELECT 20 AS id, TIMESTAMP'2026-01-02 11:30:00.123456' AS ts,"
+                                    + " TIMESTAMP_NTZ'2026-01-02 11:30:00' AS ntz, 2.25BD AS d")
+                    .writeTo("lake.w.typed")
+                    .overwrite(
+                            org.apache
+                                    .spark
+                                    .sql
+                                    .functions
+                                    .col("d")
+                                    .equalTo(
+                                            org.apache.spark.sql.functions.lit(
+                                                    new java.math.BigDecimal("2.25"))));
+            assertThat(
+                            values(
+                                    sql(
+                                            "SELECT id, CAST(ts AS STRING), CAST(ntz AS STRING), d FROM lake.w.typed ORDER BY id")))
+                    .containsExactly(
+                            list(
+                                    10,
+                                    "2026-01-01 10:00:00",
+                                    "2026-01-01 10:00:00",
+                                    new java.math.BigDecimal("1.50")),
+                            list(
+                                    20,
+                                    "2026-01-02 11:30:00.123456",
+                                    "2026-01-02 11:30:00",
+                                    new java.math.BigDecimal("2.25")),
+                            list(
+                                    30,
+                                    "2026-01-02 11:30:00.123456",
+                                    "2026-01-03 00:00:00",
+                                    new java.math.BigDecimal("1.50")));
+            sql(
+                    "ALTER TABLE lake.w.typed DROP PARTITION (ts = TIMESTAMP'2026-01-02 11:30:00.123456',"
+                            + " ntz = TIMESTAMP_NTZ'2026-01-03 00:00:00', d = 1.50)");
+            assertThat(ids("lake.w.typed")).containsExactly(10, 20);
+        } finally {
+            spark.conf().unset("spark.sql.session.timeZone");
+        }
+    }
+
+    private List<Integer> ids(String table) {
+        List<Integer> ids = new ArrayList<>();
+        for (Row r : sql("SELECT id FROM " + table + " ORDER BY id")) {
+            ids.add(r.getInt(0));
+        }
+        return ids;
+    }
+
     @Test
     void timeTravelReadsEarlierSnapshots() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");

@@ -102,7 +102,13 @@ public final class RowLevelStatements {
                 .dropPartitions(partitionSpecs(table, partitions));
     }
 
-    private static List<Map<String, String>> partitionSpecs(
+    /**
+     * Paimon's partition specs (column name to text) of partition rows of {@code table}'s partition
+     * type. Paimon's commit parses a spec back by type ({@code TypeUtils.castFromString}), so the
+     * values are Paimon's casts to text, not the legacy directory names ('partition.legacy-name',
+     * Paimon's default), which write a timestamp in a form that parse refuses.
+     */
+    static List<Map<String, String>> partitionSpecs(
             FileStoreTable table, List<? extends org.apache.paimon.data.InternalRow> partitions) {
         CoreOptions options = table.coreOptions();
         RowType partitionType = table.rowType().project(table.partitionKeys());
@@ -111,7 +117,7 @@ public final class RowLevelStatements {
                         options.partitionDefaultName(),
                         partitionType,
                         table.partitionKeys().toArray(new String[0]),
-                        options.legacyPartitionName());
+                        false);
         List<Map<String, String>> specs = new ArrayList<>();
         for (org.apache.paimon.data.InternalRow partition : partitions) {
             Map<String, String> spec = computer.generatePartValues(partition);

@@ -2,12 +2,15 @@ package dev.strata.spark.write;
 
 import dev.strata.index.PkFullTextIndex;
 import dev.strata.spark.catalog.PartitionTypeCheck;
-import java.time.LocalDate;
+import dev.strata.spark.data.SparkToPaimon;
+import dev.strata.spark.data.SparkTypes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.RowType;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -17,7 +20,8 @@ import org.apache.spark.sql.connector.write.SupportsDynamicOverwrite;
 import org.apache.spark.sql.connector.write.SupportsOverwriteV2;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
-import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /** Append, static overwrite (equality filters) or dynamic overwrite. */
 public final class StrataWriteBuilder
@@ -26,12 +30,16 @@ public final class StrataWriteBuilder
     private final String tableName;
     private final FileStoreTable table;
     private final LogicalWriteInfo info;
+    private final RowType partitionType;
+    private final StructType partitionSchema;
     private WriteMode mode = WriteMode.append();
 
     public StrataWriteBuilder(String tableName, FileStoreTable table, LogicalWriteInfo info) {
         this.tableName = tableName;
         this.table = table;
         this.info = info;
+        this.partitionType = table.rowType().project(table.partitionKeys());
+        this.partitionSchema = SparkTypes.toSpark(partitionType);
     }
 
     /**
@@ -97,9 +105,12 @@ public final class StrataWriteBuilder
         }
     }
 
-    /** From equality filters on partition columns. */
+    /**
+     * From equality filters on partition columns, written as Paimon writes partition values: its
+     * commit parses them back by type (a timestamp's text, not Spark's microseconds).
+     */
     private Map<String, String> staticPartition(Predicate[] predicates) {
-        Map<String, String> partition = new LinkedHashMap<>();
+        Map<String, Object> values = new LinkedHashMap<>();
         for (Predicate p : predicates) {
             if (p.name().equals("ALWAYS_TRUE")) {
                 continue;
@@ -123,13 +134,25 @@ public final class StrataWriteBuilder
                     || literal.value() == null) {
                 throw notPartitionFilter(p);
             }
-            Object value = literal.value();
-            String text =
-                    literal.dataType().equals(DataTypes.DateType)
-                            ? LocalDate.ofEpochDay(((Number) value).longValue()).toString()
-                            : value.toString();
-            partition.put(ref.fieldNames()[0], text);
+            String column = ref.fieldNames()[0];
+            StructField field = partitionSchema.apply(column);
+            if (!field.dataType().sameType(literal.dataType())) {
+                throw notPartitionFilter(p);
+            }
+            values.put(column, literal.value());
         }
+        if (values.isEmpty()) {
+            return Map.of();
+        }
+        GenericInternalRow row = new GenericInternalRow(partitionSchema.size());
+        values.forEach((column, value) -> row.update(partitionSchema.fieldIndex(column), value));
+        Map<String, String> spec =
+                RowLevelStatements.partitionSpecs(
+                                table,
+                                List.of(SparkToPaimon.forRowType(partitionType).convert(row)))
+                        .get(0);
+        Map<String, String> partition = new LinkedHashMap<>();
+        values.keySet().forEach(column -> partition.put(column, spec.get(column)));
         return partition;
     }
 
