@@ -53,6 +53,54 @@ class ReadOptionsTest extends StrataSparkTestBase {
                                 + " options that choose what it reads or how it writes files");
     }
 
+    /**
+     * Spark's own time-travel read options ({@code versionAsOf}, {@code timestampAsOf}, as Delta
+     * and Iceberg users write them): Spark loads the table at that version, then passes the same
+     * keys to the scan, which had refused them as table options.
+     */
+    @Test
+    void sparksTimeTravelOptionsReadThatVersion() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");
+        sql(
+                "CREATE TABLE lake.ro.tt (id BIGINT, m MAP<STRING, INT>) TBLPROPERTIES"
+                        + " ('fields.m.map.storage-layout' = 'shared-shredding')");
+        sql("INSERT INTO lake.ro.tt VALUES (1, map('k', 1)), (2, map('k', 2))");
+        sql("CALL lake.sys.create_tag(table => 'ro.tt', tag => 'first')");
+        String firstCommit =
+                sql("SELECT CAST(commit_time AS STRING) FROM lake.ro.`tt$snapshots` WHERE snapshot_id = 1")
+                        .get(0)
+                        .getString(0);
+        sql("INSERT INTO lake.ro.tt VALUES (3, map('k', 3))");
+
+        List<Row> first = List.of(RowFactory.create(1L), RowFactory.create(2L));
+        for (String[] option :
+                List.of(
+                        new String[] {"versionAsOf", "1"},
+                        new String[] {"versionAsOf", "first"},
+                        new String[] {"timestampAsOf", firstCommit})) {
+            assertThat(
+                            spark.read()
+                                    .option(option[0], option[1])
+                                    .table("lake.ro.tt")
+                                    .where("m['k'] >= 1")
+                                    .select("id")
+                                    .orderBy("id")
+                                    .collectAsList())
+                    .as(option[0] + " = " + option[1])
+                    .containsExactlyElementsOf(first);
+        }
+        assertThatThrownBy(
+                        () ->
+                                spark.read()
+                                        .option("versionAsOf", "1")
+                                        .option("scan.snapshot-id", "2")
+                                        .table("lake.ro.tt")
+                                        .collectAsList())
+                .hasMessageContaining(
+                        "Cannot read lake.ro.tt with the options 'versionAsOf' = '1' and"
+                                + " 'scan.snapshot-id' = '2'");
+    }
+
     @Test
     void anOlderSnapshotOfAPrimaryKeyTableAnswersEveryReadPathFromThatSnapshot() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");

@@ -3,11 +3,13 @@ package dev.strata.spark.table;
 import dev.strata.spark.catalog.TableDefinitionChecks;
 import dev.strata.spark.errors.StrataErrors;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.spark.sql.internal.SQLConf;
 
 /**
  * Spark's per-statement options as Paimon dynamic options. Options that change how rows are stored
@@ -35,7 +37,23 @@ final class DynamicOptions {
 
     private DynamicOptions() {}
 
-    static FileStoreTable forRead(String name, FileStoreTable table, Map<String, String> options) {
+    /** Paimon's options that choose the snapshot or snapshots a read answers from. */
+    private static final List<String> SNAPSHOT_CHOICES =
+            List.of(
+                    CoreOptions.SCAN_SNAPSHOT_ID.key(),
+                    CoreOptions.SCAN_TAG_NAME.key(),
+                    CoreOptions.SCAN_VERSION.key(),
+                    CoreOptions.SCAN_TIMESTAMP.key(),
+                    CoreOptions.SCAN_TIMESTAMP_MILLIS.key(),
+                    CoreOptions.SCAN_WATERMARK.key(),
+                    CoreOptions.SCAN_MODE.key(),
+                    CoreOptions.INCREMENTAL_BETWEEN.key(),
+                    CoreOptions.INCREMENTAL_BETWEEN_TIMESTAMP.key(),
+                    CoreOptions.INCREMENTAL_TO_AUTO_TAG.key());
+
+    static FileStoreTable forRead(
+            String name, FileStoreTable table, Map<String, String> sparkOptions) {
+        Map<String, String> options = withoutSparkTimeTravel(name, sparkOptions);
         if (options.isEmpty()) {
             return table;
         }
@@ -56,6 +74,45 @@ final class DynamicOptions {
                             name, new TreeMap<>(options), name, name));
         }
         return read;
+    }
+
+    /**
+     * The options without Spark's own time-travel keys ({@code versionAsOf}, {@code timestampAsOf}
+     * or what {@code spark.sql.timeTravelVersionKey} / {@code TimestampKey} name): Spark has loaded
+     * the table at that version already, and passes the keys on to the scan as well.
+     */
+    private static Map<String, String> withoutSparkTimeTravel(
+            String name, Map<String, String> options) {
+        SQLConf conf = SQLConf.get();
+        List<String> sparkKeys =
+                List.of(
+                        conf.getConfString("spark.sql.timeTravelVersionKey", "versionAsOf"),
+                        conf.getConfString("spark.sql.timeTravelTimestampKey", "timestampAsOf"));
+        Map<String, String> rest = new LinkedHashMap<>();
+        String sparkKey = null;
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            if (sparkKeys.stream().anyMatch(k -> k.equalsIgnoreCase(e.getKey()))) {
+                sparkKey = e.getKey();
+            } else {
+                rest.put(e.getKey(), e.getValue());
+            }
+        }
+        if (sparkKey != null) {
+            for (Map.Entry<String, String> e : rest.entrySet()) {
+                if (SNAPSHOT_CHOICES.contains(e.getKey())) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Cannot read %s with the options '%s' = '%s' and '%s' = '%s':"
+                                            + " both choose the snapshot to read. Keep one of them.",
+                                    name,
+                                    sparkKey,
+                                    options.get(sparkKey),
+                                    e.getKey(),
+                                    e.getValue()));
+                }
+            }
+        }
+        return rest;
     }
 
     static FileStoreTable forWrite(String name, FileStoreTable table, Map<String, String> options) {
