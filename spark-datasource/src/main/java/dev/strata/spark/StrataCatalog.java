@@ -947,8 +947,11 @@ public class StrataCatalog
             throw new IllegalArgumentException(
                     String.format(
                             "Cannot create table %s USING %s: catalog %s stores Paimon tables only. "
-                                    + "Omit USING, or write USING paimon.",
-                            qualified, provider, name));
+                                    + "Omit USING, or write USING paimon (from a DataFrame, which"
+                                    + " passes spark.sql.sources.default unless told otherwise:"
+                                    + " df.writeTo(\"%s\").create(), or"
+                                    + " df.write.format(\"paimon\").saveAsTable(\"%s\")).",
+                            qualified, provider, name, qualified, qualified));
         }
         Schema paimonSchema;
         try {

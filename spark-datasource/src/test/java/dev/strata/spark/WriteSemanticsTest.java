@@ -480,6 +480,43 @@ class WriteSemanticsTest extends StrataSparkTestBase {
         }
     }
 
+    /**
+     * {@code DataFrameWriter.saveAsTable} names a provider: {@code format("paimon")} (or {@code
+     * strata}) creates, appends to and replaces a Strata table; without a format Spark passes its
+     * default source, refused naming the DataFrame forms that work; a path is refused.
+     */
+    @Test
+    void saveAsTableWithFormatPaimonCreatesAppendsAndReplaces() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
+        org.apache.spark.sql.Dataset<Row> two =
+                spark.sql(
+                        "SELECT id, concat('v', id) AS v, CAST(id % 2 AS STRING) AS dt FROM range(2)");
+        two.write().format("paimon").partitionBy("dt").saveAsTable("lake.w.sat");
+        two.write().format("strata").mode("append").saveAsTable("lake.w.sat");
+        assertThat(values(sql("SELECT id, count(*) FROM lake.w.sat GROUP BY id ORDER BY id")))
+                .containsExactly(list(0L, 2L), list(1L, 2L));
+        assertThat(values(sql("SHOW PARTITIONS lake.w.sat")))
+                .containsExactly(list("dt=0"), list("dt=1"));
+        spark.sql("SELECT 7L AS id, 'seven' AS v")
+                .write()
+                .format("paimon")
+                .mode("overwrite")
+                .saveAsTable("lake.w.sat");
+        assertThat(values(sql("SELECT * FROM lake.w.sat"))).containsExactly(list(7L, "seven"));
+
+        assertThatThrownBy(() -> two.write().saveAsTable("lake.w.sat_default"))
+                .hasMessageContaining(
+                        "Cannot create table lake.w.sat_default USING parquet: catalog lake stores"
+                                + " Paimon tables only.")
+                .hasMessageContaining(
+                        "df.write.format(\"paimon\").saveAsTable(\"lake.w.sat_default\")");
+        assertThat(sql("SHOW TABLES IN lake.w LIKE 'sat_default'")).isEmpty();
+        assertThatThrownBy(() -> spark.read().format("paimon").load("/tmp/somewhere").count())
+                .hasMessageContaining(
+                        "Cannot read or write '/tmp/somewhere' through format(\"paimon\"): Strata reads"
+                                + " and writes Paimon tables through a catalog, not by path.");
+    }
+
     private List<Integer> ids(String table) {
         List<Integer> ids = new ArrayList<>();
         for (Row r : sql("SELECT id FROM " + table + " ORDER BY id")) {
