@@ -475,6 +475,10 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                     "ALTER TABLE lake.w.typed DROP PARTITION (ts = TIMESTAMP'2026-01-02 11:30:00.123456',"
                             + " ntz = TIMESTAMP_NTZ'2026-01-03 00:00:00', d = 1.50)");
             assertThat(ids("lake.w.typed")).containsExactly(10, 20);
+            sql("DELETE FROM lake.w.typed WHERE ntz = TIMESTAMP_NTZ'2026-01-01 10:00:00'");
+            assertThat(ids("lake.w.typed")).containsExactly(20);
+            sql("DELETE FROM lake.w.typed WHERE ts = TIMESTAMP'2026-01-02 11:30:00.123456'");
+            assertThat(ids("lake.w.typed")).isEmpty();
         } finally {
             spark.conf().unset("spark.sql.session.timeZone");
         }
