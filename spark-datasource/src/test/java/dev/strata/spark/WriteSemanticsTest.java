@@ -298,7 +298,8 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                                 + " FROM lake.rw.t WHERE id = 3"))
                 .hasMessageContaining("Cannot overwrite lake.rw.t where")
                 .hasMessageContaining("Paimon overwrites whole partitions only")
-                .hasMessageContaining("(REPLACE WHERE dt = ...)");
+                .hasMessageContaining(
+                        "(REPLACE WHERE dt = ..., or IS NULL for the NULL partition)");
         sql("CREATE TABLE lake.rw.flat (id BIGINT, v INT)");
         assertThatThrownBy(() -> sql("INSERT INTO lake.rw.flat REPLACE WHERE v = 1 SELECT 1, 1"))
                 .hasMessageContaining("Cannot overwrite lake.rw.flat where")
@@ -519,6 +520,28 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 .hasMessageContaining(
                         "Cannot read or write '/tmp/somewhere' through format(\"paimon\"): Strata reads"
                                 + " and writes Paimon tables through a catalog, not by path.");
+    }
+
+    /** The NULL partition is replaced with {@code IS NULL}, which no equality filter can say. */
+    @Test
+    void staticOverwriteOfTheNullPartition() throws Exception {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
+        sql("CREATE TABLE lake.w.np (id INT, dt STRING) PARTITIONED BY (dt)");
+        sql("INSERT INTO lake.w.np VALUES (1, 'a'), (2, NULL)");
+        spark.sql("SELECT 3 AS id, CAST(NULL AS STRING) AS dt")
+                .writeTo("lake.w.np")
+                .overwrite(org.apache.spark.sql.functions.col("dt").isNull());
+        assertThat(ids("lake.w.np")).containsExactly(1, 3);
+        sql("INSERT INTO lake.w.np REPLACE WHERE dt IS NULL SELECT 4, CAST(NULL AS STRING)");
+        assertThat(values(sql("SELECT * FROM lake.w.np ORDER BY id")))
+                .containsExactly(list(1, "a"), list(4, null));
+        assertThatThrownBy(
+                        () ->
+                                sql(
+                                        "INSERT INTO lake.w.np REPLACE WHERE dt IS NULL SELECT 5,"
+                                                + " 'b'"))
+                .hasMessageContaining("Cannot commit the write");
+        assertThat(ids("lake.w.np")).containsExactly(1, 4);
     }
 
     private List<Integer> ids(String table) {

@@ -106,8 +106,9 @@ public final class StrataWriteBuilder
     }
 
     /**
-     * From equality filters on partition columns, written as Paimon writes partition values: its
-     * commit parses them back by type (a timestamp's text, not Spark's microseconds).
+     * From equality filters on partition columns ({@code IS NULL} for the NULL partition), written
+     * as Paimon writes partition values: its commit parses them back by type (a timestamp's text,
+     * not Spark's microseconds).
      */
     private Map<String, String> staticPartition(Predicate[] predicates) {
         Map<String, Object> values = new LinkedHashMap<>();
@@ -116,6 +117,14 @@ public final class StrataWriteBuilder
                 continue;
             }
             Expression[] c = p.children();
+            if (p.name().equals("IS_NULL")
+                    && c.length == 1
+                    && c[0] instanceof NamedReference
+                    && ((NamedReference) c[0]).fieldNames().length == 1
+                    && table.partitionKeys().contains(((NamedReference) c[0]).fieldNames()[0])) {
+                values.put(((NamedReference) c[0]).fieldNames()[0], null);
+                continue;
+            }
             if (!(p.name().equals("=") || p.name().equals("<=>")) || c.length != 2) {
                 throw notPartitionFilter(p);
             }
@@ -170,7 +179,8 @@ public final class StrataWriteBuilder
                 String.format(
                         "Cannot overwrite %s where %s: Paimon overwrites whole partitions only. Use"
                                 + " equality filters on partition columns %s (REPLACE WHERE %s ="
-                                + " ...), or DELETE FROM the rows and INSERT the new ones.",
+                                + " ..., or IS NULL for the NULL partition), or DELETE FROM the rows"
+                                + " and INSERT the new ones.",
                         tableName, p, table.partitionKeys(), table.partitionKeys().get(0)));
     }
 }
