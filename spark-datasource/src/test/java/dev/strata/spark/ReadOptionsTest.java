@@ -99,6 +99,17 @@ class ReadOptionsTest extends StrataSparkTestBase {
                 .hasMessageContaining(
                         "Cannot read lake.ro.tt with the options 'versionAsOf' = '1' and"
                                 + " 'scan.snapshot-id' = '2'");
+        // Paimon's engines take a branch as a read option; Strata names it as a table.
+        assertThatThrownBy(
+                        () ->
+                                spark.read()
+                                        .option("branch", "dev")
+                                        .table("lake.ro.tt")
+                                        .collectAsList())
+                .hasMessageContaining(
+                        "Cannot read lake.ro.tt with the option 'branch' = 'dev': Strata reads and"
+                                + " writes a branch as a table of its own. Name it instead:"
+                                + " `tt$branch_dev` in the same namespace.");
     }
 
     @Test

@@ -131,6 +131,15 @@ final class DynamicOptions {
     private static FileStoreTable copy(
             String doing, FileStoreTable table, Map<String, String> options, List<String> allowed) {
         for (String key : options.keySet()) {
+            if (key.equals(CoreOptions.BRANCH.key())
+                    && !options.get(key).equals(table.options().get(key))) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot %s with the option 'branch' = '%s': Strata reads and writes a"
+                                        + " branch as a table of its own. Name it instead: `%s$branch_%s`"
+                                        + " in the same namespace.",
+                                doing, options.get(key), table.name(), options.get(key)));
+            }
             if (allowed.stream().noneMatch(a -> a.endsWith(".") ? key.startsWith(a) : key.equals(a))
                     && !options.get(key).equals(table.options().get(key))) {
                 throw new IllegalArgumentException(
