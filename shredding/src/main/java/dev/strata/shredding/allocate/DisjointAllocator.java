@@ -15,13 +15,14 @@ import java.util.List;
  * entries overflow. Deterministic.
  *
  * <p>When homes would still collide in more than {@value #MAX_CONFLICT_RATE_PERCENT} % of the
- * sample's entries, keys meet at random: no column can be one key's alone. Each key in at least
- * {@value #DEDICATED_PERCENT} % of the sample's rows then keeps a column to itself, and every other
- * key gets {@value #CHOICES} candidate columns; a row's keys are matched to free candidates (moving
- * placed keys along augmenting paths of at most {@value #MAX_PATH} steps, as in cuckoo hashing),
- * and a key no path frees a candidate for overflows. So S(k) holds at most {@value #CHOICES}
- * columns, where LRU would spread a key in 1 % of rows over every column. With no sample the file
- * is placed as {@link LruAllocator} does.
+ * sample's entries, or keys of a single sample row hold more than that share of its entries (so as
+ * many later entries would bring keys the plan never saw), keys meet at random: no column can be
+ * one key's alone. Each key in at least {@value #DEDICATED_PERCENT} % of the sample's rows then
+ * keeps a column to itself, and every other key gets {@value #CHOICES} candidate columns; a row's
+ * keys are matched to free candidates (moving placed keys along augmenting paths of at most {@value
+ * #MAX_PATH} steps, as in cuckoo hashing), and a key no path frees a candidate for overflows. So
+ * S(k) holds at most {@value #CHOICES} columns, where LRU would spread a key in 1 % of rows over
+ * every column. With no sample the file is placed as {@link LruAllocator} does.
  */
 final class DisjointAllocator extends ColumnAllocator {
 
@@ -139,6 +140,27 @@ final class DisjointAllocator extends ColumnAllocator {
             sorted[i] = (int) byCount[i];
             rank[sorted[i]] = i;
         }
+        long entries = 0;
+        for (int[] r : rows) {
+            entries += r.length;
+        }
+        // Keys of one sample row estimate (Good-Turing) the share of later entries whose key the
+        // sample never saw: a plan gives those no home, and they would be placed as LRU places
+        // them. Homes fitted to such a sample hold for the sample alone.
+        long once = 0;
+        for (int id = 0; id <= maxId; id++) {
+            if (count[id] == 1) {
+                once++;
+            }
+        }
+        if (once * 100 > entries * MAX_CONFLICT_RATE_PERCENT) {
+            repairPasses = 0;
+            planned = false;
+            Arrays.fill(home, -1);
+            planChoices(sorted, count, rows.size());
+            nextFresh = k;
+            return;
+        }
         long[] conflicts = new long[k];
         long[] load = new long[k];
         double sampleRows = rows.size();
@@ -157,10 +179,6 @@ final class DisjointAllocator extends ColumnAllocator {
             }
             home[x] = best;
             load[best] += count[x];
-        }
-        long entries = 0;
-        for (int[] r : rows) {
-            entries += r.length;
         }
         long collisions = collisions(rows);
         // With no entry colliding a round has nothing to repair (one costs as much as the plan).

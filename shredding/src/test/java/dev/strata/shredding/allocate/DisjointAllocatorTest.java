@@ -198,6 +198,39 @@ class DisjointAllocatorTest {
         assertThat(placed(disjoint)).containsExactlyInAnyOrder(0, 0, 6, 6, 7);
     }
 
+    /**
+     * {@code hot} plus, from each of 39 blocks of 5 000 keys present in half the rows, one key: the
+     * sample sees most keys once, so homes fitted to it collide in none of its rows and say nothing
+     * of later ones, where LRU placed the keys without a home over up to 26 columns (a probe's 1M
+     * rows). Keys mostly unseen in the sample are placed by candidates.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {7, 8})
+    void keysMostlyUnseenInTheSampleStayInAFewCandidateColumns(long seed) {
+        Random r = new Random(seed);
+        List<List<String>> named = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            List<String> row = new ArrayList<>();
+            row.add("hot");
+            for (int b = 0; b < 39; b++) {
+                if (r.nextBoolean()) {
+                    row.add("k_" + (b * 5_000 + r.nextInt(5_000)));
+                }
+            }
+            named.add(row);
+        }
+        List<int[]> rows = ids(named);
+        int k = 32;
+        ColumnAllocator disjoint = write(PlacementPolicy.DISJOINT, k, rows);
+        assertThat(((DisjointAllocator) disjoint).planned()).isFalse();
+        int max = rows.stream().flatMapToInt(Arrays::stream).max().orElseThrow();
+        for (int id = 0; id <= max; id++) {
+            assertThat(disjoint.columnsOfId(id).cardinality())
+                    .as("S(%d)", id)
+                    .isLessThanOrEqualTo(DisjointAllocator.CHOICES);
+        }
+    }
+
     private static long overflowEntries(PlacementPolicy policy, int k, List<int[]> rows) {
         ColumnAllocator a = policy.newAllocator(k);
         a.plan(rows.subList(0, Math.min(SAMPLE, rows.size())));
