@@ -25,6 +25,13 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
  */
 final class DoubleDictionaryWriter extends DictionaryValuesWriter {
 
+    /**
+     * Distinct values the shared table may hold before the largest dictionaries fall back: each of
+     * K columns of distinct values would put up to its own limit (1 MB of entries) into it, tens of
+     * millions on a wide map of full-precision values. Values of a few decimals stay below it.
+     */
+    static final int SHARED_LIMIT = 1 << 20;
+
     /** Indexes of the values' raw bits, shared by the DOUBLE columns of the row group. */
     private final ValueIds shared;
 
@@ -50,6 +57,17 @@ final class DoubleDictionaryWriter extends DictionaryValuesWriter {
                 encodingForDictionaryPage,
                 props.getAllocator());
         this.shared = shared;
+        shared.addUser();
+    }
+
+    /**
+     * Past {@link #SHARED_LIMIT} shared values, a column whose dictionary holds more than the
+     * columns' average share falls back (to PLAIN or BYTE_STREAM_SPLIT, as at its own limit).
+     */
+    @Override
+    public boolean shouldFallBack() {
+        return super.shouldFallBack()
+                || shared.size() > SHARED_LIMIT && (long) size * shared.users() > shared.size();
     }
 
     @Override

@@ -58,6 +58,25 @@ public final class ShreddedParquetWriter implements Closeable {
         }
     }
 
+    /**
+     * What the dictionaries of one file's columns may hold together while a row group is written:
+     * each grows to its page size before it falls back, and a map of K columns would hold K times
+     * parquet's 1 MB at once. Files of up to 64 columns keep parquet's default.
+     */
+    static final int DICTIONARY_BUDGET_BYTES = 64 << 20;
+
+    /** The smallest dictionary page a column gets however many columns the file has. */
+    static final int MIN_DICTIONARY_PAGE_BYTES = 64 << 10;
+
+    static int dictionaryPageBytes(MessageType schema) {
+        int columns = Math.max(1, schema.getColumns().size());
+        return Math.max(
+                MIN_DICTIONARY_PAGE_BYTES,
+                Math.min(
+                        ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE,
+                        DICTIONARY_BUDGET_BYTES / columns));
+    }
+
     public static final class Settings {
         String compression = "zstd";
         long rowGroupBytes = 128L * 1024 * 1024;
@@ -185,7 +204,7 @@ public final class ShreddedParquetWriter implements Closeable {
         this.props =
                 ParquetProperties.builder()
                         .withPageSize(settings.pageBytes)
-                        .withDictionaryPageSize(ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE)
+                        .withDictionaryPageSize(dictionaryPageBytes(schema))
                         .withDictionaryEncoding(true)
                         .withByteStreamSplitEncoding(settings.byteStreamSplit)
                         .withPageRowCountLimit(settings.pageRowLimit)

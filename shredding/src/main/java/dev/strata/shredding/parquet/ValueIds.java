@@ -16,6 +16,9 @@ final class ValueIds {
     private int size;
     private int[] scratch = new int[0];
 
+    /** The dictionary writers that take their ids here. */
+    private int users;
+
     /** The index of {@code key}, adding it (as index {@link #size()}) when new. */
     int indexOf(long key) {
         long[] s = slots;
@@ -57,6 +60,14 @@ final class ValueIds {
 
     long bits(int index) {
         return keys[index];
+    }
+
+    void addUser() {
+        users++;
+    }
+
+    int users() {
+        return users;
     }
 
     int size() {

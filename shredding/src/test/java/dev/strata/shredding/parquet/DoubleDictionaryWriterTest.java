@@ -246,4 +246,45 @@ class DoubleDictionaryWriterTest {
             }
         }
     }
+
+    /**
+     * Forty columns of distinct values fill the table their dictionaries share past {@link
+     * DoubleDictionaryWriter#SHARED_LIMIT} long before any reaches its own limit: the largest fall
+     * back, while a column of ten values keeps its dictionary. (Parquet's per-column limit alone
+     * let K such columns hold K x 131 072 values at once.)
+     */
+    @Test
+    void largestDictionariesFallBackOnceTheSharedTableIsFull() {
+        StringBuilder schema = new StringBuilder("message m {");
+        for (int c = 0; c <= 40; c++) {
+            schema.append(" required double c").append(c).append(';');
+        }
+        MessageType type = MessageTypeParser.parseMessageType(schema.append(" }").toString());
+        ParquetProperties props =
+                ParquetProperties.builder()
+                        .withDictionaryEncoding(true)
+                        .withDictionaryPageSize(ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE)
+                        .withValuesWriterFactory(new DoubleDictionaryWriter.Factory())
+                        .build();
+        List<org.apache.parquet.column.values.ValuesWriter> writers = new ArrayList<>();
+        for (org.apache.parquet.column.ColumnDescriptor d : type.getColumns()) {
+            writers.add(props.getValuesWriterFactory().newValuesWriter(d));
+        }
+        int perColumn = DoubleDictionaryWriter.SHARED_LIMIT / 40 * 3 / 2;
+        for (int i = 0; i < perColumn; i++) {
+            for (int c = 0; c < 40; c++) {
+                writers.get(c).writeDouble(c * 1e9 + i);
+            }
+            writers.get(40).writeDouble(i % 10);
+        }
+        int dictionaries = 0;
+        for (int c = 0; c < 40; c++) {
+            if (writers.get(c).getEncoding().usesDictionary()) {
+                dictionaries++;
+            }
+        }
+        assertThat(perColumn).isLessThan(ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE / 8);
+        assertThat(dictionaries).as("columns of distinct values still dictionary-encoded").isZero();
+        assertThat(writers.get(40).getEncoding().usesDictionary()).isTrue();
+    }
 }
