@@ -522,11 +522,14 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                 + " and writes Paimon tables through a catalog, not by path.");
     }
 
-    /** The NULL partition is replaced with {@code IS NULL}, which no equality filter can say. */
+    /**
+     * The NULL partition is replaced with {@code IS NULL}, which no equality filter can say; a
+     * VARCHAR partition column's value is compared as Spark's STRING literal.
+     */
     @Test
     void staticOverwriteOfTheNullPartition() throws Exception {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.w");
-        sql("CREATE TABLE lake.w.np (id INT, dt STRING) PARTITIONED BY (dt)");
+        sql("CREATE TABLE lake.w.np (id INT, dt VARCHAR(8)) PARTITIONED BY (dt)");
         sql("INSERT INTO lake.w.np VALUES (1, 'a'), (2, NULL)");
         spark.sql("SELECT 3 AS id, CAST(NULL AS STRING) AS dt")
                 .writeTo("lake.w.np")
@@ -542,6 +545,9 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                                 + " 'b'"))
                 .hasMessageContaining("Cannot commit the write");
         assertThat(ids("lake.w.np")).containsExactly(1, 4);
+        sql("INSERT OVERWRITE lake.w.np PARTITION (dt = 'a') SELECT 6");
+        assertThat(values(sql("SELECT * FROM lake.w.np ORDER BY id")))
+                .containsExactly(list(4, null), list(6, "a"));
     }
 
     private List<Integer> ids(String table) {

@@ -20,8 +20,11 @@ import org.apache.spark.sql.connector.write.SupportsDynamicOverwrite;
 import org.apache.spark.sql.connector.write.SupportsOverwriteV2;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
-import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.CharType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.VarcharType;
 
 /** Append, static overwrite (equality filters) or dynamic overwrite. */
 public final class StrataWriteBuilder
@@ -144,8 +147,12 @@ public final class StrataWriteBuilder
                 throw notPartitionFilter(p);
             }
             String column = ref.fieldNames()[0];
-            StructField field = partitionSchema.apply(column);
-            if (!field.dataType().sameType(literal.dataType())) {
+            DataType columnType = partitionSchema.apply(column).dataType();
+            // Spark compares CHAR and VARCHAR columns as STRING.
+            if (columnType instanceof CharType || columnType instanceof VarcharType) {
+                columnType = DataTypes.StringType;
+            }
+            if (!columnType.sameType(literal.dataType())) {
                 throw notPartitionFilter(p);
             }
             values.put(column, literal.value());
