@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.junit.jupiter.api.Test;
@@ -276,6 +277,44 @@ class ReadOptionsTest extends StrataSparkTestBase {
                         sql(
                                 "SELECT id, text, attrs['a'], seq, n['x'] FROM lake.ro.r WHERE attrs['a'] > 2"))
                 .containsExactly(RowFactory.create(3L, "red sky", 3, 1L, 1));
+    }
+
+    /**
+     * Spark's cache finds a cached table again by comparing relations, and its refresh replaces the
+     * table a cache entry holds with a new load: two loads of one table must compare equal, or
+     * {@code unpersist()} after {@code refreshTable} leaves the entry behind. A load at another
+     * snapshot must not, or a time-travel read would answer from the cache of the latest.
+     */
+    @Test
+    void aCachedTableIsFoundAgainAfterARefreshAndNotByATimeTravelRead() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");
+        sql("CREATE TABLE lake.ro.c (id BIGINT, dt STRING)");
+        sql("INSERT INTO lake.ro.c VALUES (1, 'a'), (2, 'a')");
+        Dataset<Row> cached = spark.table("lake.ro.c").cache();
+        assertThat(cached.count()).isEqualTo(2);
+        assertThat(spark.catalog().isCached("lake.ro.c")).isTrue();
+        assertThat(spark.table("lake.ro.c").queryExecution().optimizedPlan().toString())
+                .contains("InMemoryRelation");
+
+        sql("INSERT INTO lake.ro.c VALUES (3, 'b')");
+        assertThat(sql("SELECT count(*) FROM lake.ro.c")).containsExactly(RowFactory.create(3L));
+        assertThat(sql("SELECT count(*) FROM lake.ro.c VERSION AS OF 1"))
+                .containsExactly(RowFactory.create(2L));
+        assertThat(
+                        spark.read()
+                                .option("scan.snapshot-id", "1")
+                                .table("lake.ro.c")
+                                .queryExecution()
+                                .optimizedPlan()
+                                .toString())
+                .doesNotContain("InMemoryRelation");
+
+        spark.catalog().refreshTable("lake.ro.c");
+        assertThat(cached.count()).isEqualTo(3);
+        cached.unpersist(true);
+        assertThat(spark.catalog().isCached("lake.ro.c")).isFalse();
+        assertThat(spark.table("lake.ro.c").queryExecution().optimizedPlan().toString())
+                .doesNotContain("InMemoryRelation");
     }
 
     private List<String> commitKinds() {

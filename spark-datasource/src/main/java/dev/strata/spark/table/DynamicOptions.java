@@ -51,6 +51,18 @@ final class DynamicOptions {
                     CoreOptions.INCREMENTAL_BETWEEN_TIMESTAMP.key(),
                     CoreOptions.INCREMENTAL_TO_AUTO_TAG.key());
 
+    /** The options of {@code options} that choose which snapshot a read sees. */
+    static Map<String, String> snapshotChoice(Map<String, String> options) {
+        Map<String, String> choice = new TreeMap<>();
+        for (String key : SNAPSHOT_CHOICES) {
+            String value = options.get(key);
+            if (value != null) {
+                choice.put(key, value);
+            }
+        }
+        return choice;
+    }
+
     static FileStoreTable forRead(
             String name, FileStoreTable table, Map<String, String> sparkOptions) {
         Map<String, String> options = withoutSparkTimeTravel(name, sparkOptions);

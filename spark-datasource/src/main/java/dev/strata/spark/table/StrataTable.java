@@ -296,6 +296,28 @@ public final class StrataTable
         return table.rowType().project(table.partitionKeys());
     }
 
+    /**
+     * Spark's cache finds a cached table by comparing relations, and a refresh swaps in a new load
+     * of the table: loads of one table that read the same snapshot choice are equal, whatever
+     * snapshot is latest (as Iceberg's SparkTable), so {@code unpersist()} still finds the entry.
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StrataTable that
+                && catalogName.equals(that.catalogName)
+                && ident.equals(that.ident)
+                && snapshotChoice().equals(that.snapshotChoice());
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(catalogName, ident);
+    }
+
+    private Map<String, String> snapshotChoice() {
+        return DynamicOptions.snapshotChoice(table.options());
+    }
+
     @Override
     public String toString() {
         return "StrataTable(" + name() + ")";
