@@ -18,6 +18,7 @@ object StrataExtensions {
     pushdown.MapPushdownExtensions,
     search.TextMatchFunction,
     lookup.KeyLookupStrategy.register,
-    ProcedureArguments
+    ProcedureArguments,
+    write.NullIntoNotNullColumnsExtension
   )
 }
