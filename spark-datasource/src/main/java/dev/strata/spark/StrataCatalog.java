@@ -1038,7 +1038,7 @@ public class StrataCatalog
                                         .toString()
                                         .replace("-", "")
                                         .substring(0, 12));
-        Long before = latestSnapshotOrNull(ident);
+        String before = changeState(ident);
         StrataTable table;
         try {
             table = (StrataTable) createTable(ident, staged, info);
@@ -1055,28 +1055,35 @@ public class StrataCatalog
                 table, () -> replaceWithStaged(ident, staged, before), () -> dropTable(staged));
     }
 
-    /** The table's latest snapshot id; null without a table or a snapshot. */
-    private Long latestSnapshotOrNull(Identifier ident) {
+    /**
+     * The table's latest snapshot and schema, as the file system lists them ("none" without a
+     * table): rows and schema changes another session commits both change it.
+     */
+    private String changeState(Identifier ident) {
         try {
-            return loadPaimonTable(ident).snapshotManager().latestSnapshotIdFromFileSystem();
+            FileStoreTable table = loadPaimonTable(ident);
+            Long snapshot = table.snapshotManager().latestSnapshotIdFromFileSystem();
+            return String.format(
+                    "snapshot %s, schema %s",
+                    snapshot == null ? "none" : snapshot,
+                    table.schemaManager().latest().map(TableSchema::id).orElse(null));
         } catch (NoSuchTableException e) {
-            return null;
+            return "none";
         }
     }
 
-    private void replaceWithStaged(Identifier ident, Identifier staged, Long before) {
-        // Rows another session committed to the old table meanwhile would be dropped with it.
-        Long now = latestSnapshotOrNull(ident);
-        if (!java.util.Objects.equals(before, now)) {
+    private void replaceWithStaged(Identifier ident, Identifier staged, String before) {
+        // Rows or columns another session committed to the old table meanwhile would be dropped
+        // with it.
+        String now = changeState(ident);
+        if (!before.equals(now)) {
             throw new IllegalStateException(
                     String.format(
                             "Cannot replace table %s: another session changed it while the"
-                                    + " replacement was written (latest snapshot %s, now %s), and"
+                                    + " replacement was written (latest %s, now %s), and"
                                     + " replacing it would drop that change. Nothing was replaced;"
                                     + " run the statement again.",
-                            StrataTableNames.qualified(name, ident),
-                            before == null ? "none" : before,
-                            now == null ? "none" : now));
+                            StrataTableNames.qualified(name, ident), before, now));
         }
         dropTable(ident);
         try {

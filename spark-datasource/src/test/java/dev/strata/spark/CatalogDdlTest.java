@@ -266,6 +266,14 @@ class CatalogDdlTest extends StrataSparkTestBase {
         assertThat(values(sql("SELECT * FROM lake.rtas.r ORDER BY id")))
                 .containsExactly(
                         list(10L, "KEEP ME"), list(20L, "AND ME"), list(30L, "concurrent"));
+        // So would a column another session adds: a schema change commits no snapshot.
+        staged = catalog.stageCreateOrReplace(replaced, oneIntColumn());
+        sql("ALTER TABLE lake.rtas.r ADD COLUMN extra STRING");
+        assertThatThrownBy(staged::commitStagedChanges)
+                .hasMessageContaining(
+                        "Cannot replace table lake.rtas.r: another session changed it");
+        staged.abortStagedChanges();
+        assertThat(spark.table("lake.rtas.r").columns()).containsExactly("id", "body", "extra");
 
         // A new name is created; nothing staged is left or listed.
         sql("CREATE OR REPLACE TABLE lake.rtas.n AS SELECT 1 AS x");

@@ -25,6 +25,8 @@ import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.manifest.SimpleFileEntry;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
@@ -265,10 +267,13 @@ public final class PaimonCommits {
             }
             IllegalStateException refused;
             try {
-                refused =
-                        overwrite
-                                ? outsideOverwrittenPartition(messages)
-                                : bucketCountMismatch(messages);
+                refused = replacedTable();
+                if (refused == null) {
+                    refused =
+                            overwrite
+                                    ? outsideOverwrittenPartition(messages)
+                                    : bucketCountMismatch(messages);
+                }
             } catch (RuntimeException e) {
                 // Nothing was committed yet.
                 cleanUpAfterFailure(messages, true, true, new Landed(), e);
@@ -286,6 +291,32 @@ public final class PaimonCommits {
                 return record(commitWhole(messages));
             }
             return record(commitChecked(messages, rewritten));
+        }
+
+        /**
+         * A table dropped and created again, or replaced, at the same path while the statement ran:
+         * its files were written in the old table's schema, which the new table reads with its own
+         * schema of the same id (garbage values, unreadable files). The schema this write was
+         * planned with must still be the table's schema of that id; later schemas (ALTER TABLE by
+         * another session) are fine, as Paimon reads files by their schema id.
+         */
+        private IllegalStateException replacedTable() {
+            TableSchema planned = table.schema();
+            SchemaManager schemas = table.schemaManager();
+            TableSchema now =
+                    schemas.schemaExists(planned.id()) ? schemas.schema(planned.id()) : null;
+            if (now != null
+                    && now.timeMillis() == planned.timeMillis()
+                    && now.fields().equals(planned.fields())) {
+                return null;
+            }
+            return new IllegalStateException(
+                    String.format(
+                            "Cannot commit %s: the table was dropped and created again, or replaced,"
+                                    + " while the statement ran (its schema %d is %s), so its rows"
+                                    + " would be read with another table's columns. Nothing was"
+                                    + " committed; run the statement again.",
+                            what, planned.id(), now == null ? "gone" : "another table's"));
         }
 
         /**

@@ -79,6 +79,41 @@ class PaimonCommitsTest {
     }
 
     /**
+     * A session drops the table and creates another one of the same name (or replaces it) while a
+     * write runs: the write's files are in the old table's schema, and the new table's schema of
+     * the same id would read them as its own columns. The commit is refused, the new table stays
+     * without the write's rows, and its files are deleted.
+     */
+    @Test
+    void aWriteIntoATableDroppedAndCreatedAgainMeanwhileCommitsNothing() throws Exception {
+        FileStoreTable table = createTable(LocalFileIO.create(), "recreated");
+        commit(table, write(table, 0, 10, false));
+        List<CommitMessage> messages = write(table, 10, 20, false);
+
+        LocalFileIO.create().delete(table.location(), true);
+        new SchemaManager(LocalFileIO.create(), table.location())
+                .createTable(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT().notNull())
+                                .column("v", DataTypes.BIGINT())
+                                .primaryKey("id")
+                                .option("bucket", "1")
+                                .build());
+        FileStoreTable created =
+                FileStoreTableFactory.create(LocalFileIO.create(), table.location());
+
+        assertThatThrownBy(
+                        () -> PaimonCommits.prepare(table, null, "the old write").commit(messages))
+                .hasMessageContaining(
+                        "Cannot commit the old write: the table was dropped and created again, or"
+                                + " replaced, while the statement ran (its schema 0 is another"
+                                + " table's)")
+                .hasMessageContaining("Nothing was committed");
+        assertThat(created.snapshotManager().latestSnapshotIdFromFileSystem()).isNull();
+        assertThat(ids(created)).isEmpty();
+    }
+
+    /**
      * Two compactions of one bucket planned from different snapshots, each moving its own level-0
      * file up to the same level: neither removes the other's inputs, but their outputs overlap in
      * that level, so Paimon refuses the second. That is a concurrent change (the caller plans the
