@@ -144,6 +144,43 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                 .containsExactly(RowFactory.create(matched));
     }
 
+    /**
+     * Paimon applied a type change of a map's key to its values, which then failed to read: key
+     * type changes are refused, from ALTER TABLE and from a MERGE WITH SCHEMA EVOLUTION whose
+     * source has wider keys, and the table stays readable as it was.
+     */
+    @Test
+    void aMapKeysTypeIsNeverChanged() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.evo");
+        sql(
+                "CREATE TABLE lake.evo.mk (id BIGINT NOT NULL, mk MAP<INT, STRING>,"
+                        + " st STRUCT<m: MAP<INT, STRING>>) TBLPROPERTIES ('primary-key' = 'id',"
+                        + " 'bucket' = '1')");
+        sql("INSERT INTO lake.evo.mk VALUES (1, map(1, 'one'), named_struct('m', map(2, 'two')))");
+        String schema = spark.table("lake.evo.mk").schema().toDDL();
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.evo.mk ALTER COLUMN mk.key TYPE BIGINT"))
+                .hasMessageContaining(
+                        "Cannot change the type of map key mk.key of table lake.evo.mk from INT to"
+                                + " BIGINT: Paimon changes the types of map values");
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.evo.mk ALTER COLUMN st.m.key TYPE BIGINT"))
+                .hasMessageContaining("Cannot change the type of map key st.m.key");
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.evo.mk ALTER COLUMN mk.value COMMENT 'x'"))
+                .hasMessageContaining(
+                        "Cannot set the comment of mk.value of table lake.evo.mk: Paimon keeps"
+                                + " comments on columns and struct fields")
+                .hasMessageContaining("Comment mk instead.");
+        assertThatThrownBy(
+                () ->
+                        sql(
+                                "MERGE WITH SCHEMA EVOLUTION INTO lake.evo.mk t USING (SELECT 2L AS"
+                                        + " id, map(5000000000L, 'two') AS mk) s ON t.id = s.id"
+                                        + " WHEN NOT MATCHED THEN INSERT (id, mk) VALUES (s.id,"
+                                        + " s.mk)"));
+        assertThat(spark.table("lake.evo.mk").schema().toDDL()).isEqualTo(schema);
+        assertThat(sql("SELECT id, mk[1], st.m[2] FROM lake.evo.mk"))
+                .containsExactly(RowFactory.create(1L, "one", "two"));
+    }
+
     @Test
     void mergeWithSchemaEvolutionAddsTheSourcesColumnsAndRefusesNarrowingTypes() {
         sql("CREATE NAMESPACE IF NOT EXISTS lake.evo");
@@ -180,7 +217,8 @@ class WriteSemanticsTest extends StrataSparkTestBase {
                                                 + " WHEN MATCHED THEN UPDATE SET *"))
                 .hasMessageContaining(
                         "Cannot change the type of column v of table lake.evo.t from BIGINT to"
-                                + " INT: a column's type only widens within its kind")
+                                + " INT: a column's type only widens so that the rows already"
+                                + " written keep their values")
                 .hasMessageContaining("CAST the source column to BIGINT");
         // Spark's up-cast rule would let one string of the source turn the column into STRING.
         assertThatThrownBy(

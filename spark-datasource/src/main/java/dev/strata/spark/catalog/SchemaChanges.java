@@ -83,6 +83,7 @@ public final class SchemaChanges {
                                 update.fieldNames(), update.nullable()));
             } else if (change instanceof TableChange.UpdateColumnComment) {
                 TableChange.UpdateColumnComment update = (TableChange.UpdateColumnComment) change;
+                checkCommentTarget(table, current, update.fieldNames());
                 out.add(SchemaChange.updateColumnComment(update.fieldNames(), update.newComment()));
             } else if (change instanceof TableChange.UpdateColumnDefaultValue) {
                 out.add(
@@ -180,6 +181,19 @@ public final class SchemaChanges {
         }
         String from = old.copy(true).asSQLString();
         String to = newType.copy(true).asSQLString();
+        if (throughMapKey(current.logicalRowType(), path)) {
+            // Paimon 1.4 applies a change of "m.key" to the map's values: the rows written read
+            // their values cast to the key's new type, and fail.
+            throw new UnsupportedOperationException(
+                    String.format(
+                            "Cannot change the type of map key %s of table %s from %s to %s: Paimon"
+                                    + " changes the types of map values, array elements and struct"
+                                    + " fields, not of map keys. Keep the key type (in MERGE or"
+                                    + " INSERT WITH SCHEMA EVOLUTION, CAST the source's map to keys"
+                                    + " of %s), or create a new table with the type you need and"
+                                    + " INSERT INTO it.",
+                            name, table, from, to, from));
+        }
         if (current.primaryKeys().contains(path[0]) || current.partitionKeys().contains(path[0])) {
             throw new UnsupportedOperationException(
                     String.format(
@@ -199,9 +213,12 @@ public final class SchemaChanges {
             throw new UnsupportedOperationException(
                     String.format(
                             "Cannot change the type of column %s of table %s from %s to %s: a"
-                                    + " column's type only widens within its kind (INT to BIGINT,"
-                                    + " FLOAT to DOUBLE, a wider DECIMAL or VARCHAR), so that the rows"
-                                    + " already written keep their values. Keep the column's type (in"
+                                    + " column's type only widens so that the rows already written"
+                                    + " keep their values (an integer to a wider integer or to a"
+                                    + " DECIMAL with room for its digits, TINYINT, SMALLINT or INT or"
+                                    + " FLOAT to DOUBLE, a DECIMAL to one with as many integer digits"
+                                    + " and as large a scale, a longer VARCHAR or VARBINARY, DATE to"
+                                    + " TIMESTAMP, a finer TIMESTAMP). Keep the column's type (in"
                                     + " MERGE WITH SCHEMA EVOLUTION, CAST the source column to %s).",
                             name, table, from, to, from));
         }
@@ -286,6 +303,37 @@ public final class SchemaChanges {
     }
 
     /** The type at a Spark field path (map {@code key}/{@code value}, array {@code element}). */
+    /**
+     * Paimon keeps comments on columns and struct fields; a comment on a map's key or value or an
+     * array's element landed on the whole column.
+     */
+    private static void checkCommentTarget(String table, TableSchema current, String[] path) {
+        org.apache.paimon.types.DataType type = current.logicalRowType();
+        for (int i = 0; i < path.length && type != null; i++) {
+            if (type instanceof MapType || type instanceof ArrayType) {
+                String column = String.join(".", java.util.Arrays.copyOf(path, i));
+                throw new UnsupportedOperationException(
+                        String.format(
+                                "Cannot set the comment of %s of table %s: Paimon keeps comments on"
+                                        + " columns and struct fields, not on a map's key or value or"
+                                        + " an array's element. Comment %s instead.",
+                                String.join(".", path), table, column));
+            }
+            type = typeAt(type, new String[] {path[i]});
+        }
+    }
+
+    /** Whether {@code path} goes through the key of a map (as {@code m.key} or {@code m.key.f}). */
+    private static boolean throughMapKey(org.apache.paimon.types.DataType type, String[] path) {
+        for (int i = 0; i < path.length && type != null; i++) {
+            if (type instanceof MapType && path[i].equals("key")) {
+                return true;
+            }
+            type = typeAt(type, new String[] {path[i]});
+        }
+        return false;
+    }
+
     private static org.apache.paimon.types.DataType typeAt(
             org.apache.paimon.types.DataType type, String[] path) {
         for (String part : path) {
