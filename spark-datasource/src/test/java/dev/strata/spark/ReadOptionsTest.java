@@ -317,6 +317,40 @@ class ReadOptionsTest extends StrataSparkTestBase {
                 .doesNotContain("InMemoryRelation");
     }
 
+    /**
+     * A DataFrame analyzed before ALTER TABLE and run after rows were written in the new schema:
+     * added columns are left out, but a dropped or retyped column would read old values or wrap
+     * (3000000000 as the INT -1294967296), matching no snapshot; refused instead.
+     */
+    @Test
+    void aDataFrameAnalyzedBeforeAColumnChangedIsRefusedAfterRowsOfTheNewSchema() {
+        sql("CREATE NAMESPACE IF NOT EXISTS lake.ro");
+        sql("CREATE TABLE lake.ro.h (id INT NOT NULL, s STRING, v INT)");
+        sql("INSERT INTO lake.ro.h VALUES (1, 'a', 1), (2, 'b', 2)");
+        Dataset<Row> held = spark.table("lake.ro.h");
+        Dataset<Row> heldSum = spark.table("lake.ro.h").groupBy().sum("v");
+        sql("ALTER TABLE lake.ro.h ADD COLUMN x INT");
+        sql("INSERT INTO lake.ro.h VALUES (3, 'c', 3, 30)");
+        assertThat(heldSum.collectAsList()).containsExactly(RowFactory.create(6L));
+
+        Dataset<Row> again = spark.table("lake.ro.h");
+        sql("ALTER TABLE lake.ro.h DROP COLUMN s");
+        sql("ALTER TABLE lake.ro.h ADD COLUMN s STRING");
+        sql("ALTER TABLE lake.ro.h ALTER COLUMN v TYPE BIGINT");
+        sql("INSERT INTO lake.ro.h VALUES (4, 3000000000, 40, 'new')");
+        assertThatThrownBy(held::collectAsList)
+                .hasMessageContaining(
+                        "Cannot read lake.ro.h: column s was dropped (ALTER TABLE) after this query"
+                                + " was analyzed");
+        assertThatThrownBy(again::collectAsList).hasMessageContaining("Cannot read lake.ro.h");
+        assertThat(sql("SELECT id, s, v FROM lake.ro.h ORDER BY id"))
+                .containsExactly(
+                        RowFactory.create(1, null, 1L),
+                        RowFactory.create(2, null, 2L),
+                        RowFactory.create(3, null, 3L),
+                        RowFactory.create(4, "new", 3000000000L));
+    }
+
     private List<String> commitKinds() {
         return sql("SELECT commit_kind FROM lake.ro.`w$snapshots` ORDER BY snapshot_id").stream()
                 .map(r -> r.getString(0))

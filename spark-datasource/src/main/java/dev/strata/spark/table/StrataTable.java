@@ -123,7 +123,56 @@ public final class StrataTable
 
     @Override
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-        return new StrataScanBuilder(name(), readTable(options), schema);
+        FileStoreTable read = readTable(options);
+        checkColumnsUnchanged(read);
+        return new StrataScanBuilder(name(), read, schema);
+    }
+
+    /**
+     * A query analyzed before an ALTER TABLE and run after it (a DataFrame kept in a variable)
+     * reads the latest snapshot with the columns it was analyzed with. Paimon reads files by field
+     * id, so columns added since are only left out; but a dropped column would return its old
+     * values and a retyped one values cast to the old type (an INT wrapping a BIGINT). Refused, as
+     * Spark refuses a view whose table changed. Only a commit in a later schema can differ, so the
+     * check reads a schema file only then.
+     */
+    private void checkColumnsUnchanged(FileStoreTable read) {
+        if (!DynamicOptions.snapshotChoice(read.options()).isEmpty()) {
+            return;
+        }
+        org.apache.paimon.schema.TableSchema analyzed = read.schema();
+        Long latestSchema = read.latestSnapshot().map(s -> s.schemaId()).orElse(null);
+        if (latestSchema == null || latestSchema <= analyzed.id()) {
+            return;
+        }
+        Map<Integer, org.apache.paimon.types.DataField> now = new java.util.HashMap<>();
+        for (org.apache.paimon.types.DataField f :
+                read.schemaManager().schema(latestSchema).fields()) {
+            now.put(f.id(), f);
+        }
+        for (org.apache.paimon.types.DataField f : analyzed.fields()) {
+            org.apache.paimon.types.DataField current = now.get(f.id());
+            String change =
+                    current == null
+                            ? "was dropped"
+                            : !current.name().equals(f.name())
+                                    ? "was renamed to " + current.name()
+                                    : !current.type().equals(f.type())
+                                            ? "changed type from "
+                                                    + f.type().asSQLString()
+                                                    + " to "
+                                                    + current.type().asSQLString()
+                                            : null;
+            if (change != null) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Cannot read %s: column %s %s (ALTER TABLE) after this query was"
+                                        + " analyzed, and rows were written since. Run the query"
+                                        + " again; a DataFrame made before the change must be made"
+                                        + " again (spark.table(...)).",
+                                name(), f.name(), change));
+            }
+        }
     }
 
     /** Spark read options become Paimon dynamic options, as in any Paimon engine. */
