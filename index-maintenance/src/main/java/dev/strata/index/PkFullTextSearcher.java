@@ -702,6 +702,19 @@ public final class PkFullTextSearcher {
                                     newerElsewhere));
         }
 
+        /**
+         * What the rows were indexed with: the text field (id and type: a table option moves the
+         * index to another column, or to a column dropped and added again, without a snapshot) and
+         * the analyzer settings.
+         */
+        private static String indexedAs(FullTextDefinition definition) {
+            return definition.fieldId()
+                    + "\u0000"
+                    + definition.field().type().asSQLString()
+                    + "\u0000"
+                    + definition.analyzer().toJson();
+        }
+
         private static RowType keyType(FileStoreTable table) {
             return table.rowType().project(table.schema().trimmedPrimaryKeys());
         }
@@ -733,7 +746,7 @@ public final class PkFullTextSearcher {
                             .append('\u0000')
                             .append(bucket)
                             .append('\u0000')
-                            .append(definition.analyzer());
+                            .append(indexedAs(definition));
             for (DataFileMeta f : files) {
                 key.append('\u0000').append(f.fileName());
             }

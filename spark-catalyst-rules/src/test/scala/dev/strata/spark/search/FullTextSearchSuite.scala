@@ -737,4 +737,53 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
       }
     }
   }
+
+  private def ids(sql: String): Seq[Int] = spark.sql(sql).collect().map(_.getInt(0)).toSeq.sorted
+
+  test("moving the index to another column searches that column, also after a search in this JVM") {
+    spark.sql("CREATE NAMESPACE IF NOT EXISTS lake.rw")
+    def search(t: String, c: String, q: String) =
+      ids(s"SELECT id FROM full_text_search('lake.rw.$t', '$c', '$q', 10)")
+    def matching(t: String, c: String, q: String) =
+      ids(s"SELECT id FROM lake.rw.$t WHERE text_match($c, '$q')")
+    spark.sql(
+      "CREATE TABLE lake.rw.docs (id INT NOT NULL, body STRING, other STRING) TBLPROPERTIES (" +
+        "'primary-key'='id', 'bucket'='1', 'deletion-vectors.enabled'='true')"
+    )
+    spark.sql(
+      "INSERT INTO lake.rw.docs VALUES (1, 'disk failure', 'printer jam'), (2, 'network down', 'disk full')"
+    )
+    spark.sql(
+      "ALTER TABLE lake.rw.docs SET TBLPROPERTIES ('strata-full-text.index.columns'='body')"
+    )
+    assert(search("docs", "body", "disk") == Seq(1))
+    assert(matching("docs", "body", "disk") == Seq(1))
+    spark.sql(
+      "ALTER TABLE lake.rw.docs SET TBLPROPERTIES ('strata-full-text.index.columns'='other')"
+    )
+    assert(search("docs", "other", "disk") == Seq(2))
+    assert(search("docs", "other", "printer") == Seq(1))
+    assert(matching("docs", "other", "disk") == Seq(2))
+    // The column dropped and added again is another field: its rows hold no text.
+    spark.sql(
+      "CREATE TABLE lake.rw.readded (id INT NOT NULL, body STRING, other STRING) TBLPROPERTIES (" +
+        "'primary-key'='id', 'bucket'='1', 'deletion-vectors.enabled'='true', " +
+        "'strata-full-text.index.columns'='body')"
+    )
+    spark.sql(
+      "INSERT INTO lake.rw.readded VALUES (1, 'disk failure', 'printer jam'), (2, 'network down', 'disk full')"
+    )
+    assert(search("readded", "body", "disk") == Seq(1))
+    spark.sql("ALTER TABLE lake.rw.readded UNSET TBLPROPERTIES ('strata-full-text.index.columns')")
+    spark.sql("ALTER TABLE lake.rw.readded DROP COLUMN body")
+    spark.sql("ALTER TABLE lake.rw.readded ADD COLUMN body STRING")
+    spark.sql(
+      "ALTER TABLE lake.rw.readded SET TBLPROPERTIES ('strata-full-text.index.columns'='body')"
+    )
+    assert(search("readded", "body", "disk") == Seq())
+    spark.sql(
+      "ALTER TABLE lake.rw.readded SET TBLPROPERTIES ('strata-full-text.index.columns'='other')"
+    )
+    assert(search("readded", "other", "disk") == Seq(2))
+  }
 }
