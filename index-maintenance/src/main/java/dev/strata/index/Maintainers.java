@@ -4,7 +4,9 @@ import dev.strata.index.archive.ArchiveFiles;
 import dev.strata.index.archive.ArchiveHeader;
 import dev.strata.index.archive.ArchiveHeaders;
 import dev.strata.index.archive.DataFileTextReader;
+import dev.strata.index.archive.HeaderLookup;
 import dev.strata.index.archive.LuceneArchiveBuilder;
+import dev.strata.index.maintain.BucketIndexState;
 import dev.strata.index.maintain.BucketMaintainer;
 import dev.strata.index.options.FullTextDefinition;
 import java.util.concurrent.ExecutorService;
@@ -42,6 +44,29 @@ final class Maintainers {
                 : BucketFiles.read(table, snapshot, partition, bucket);
     }
 
+    /**
+     * {@code headers} failing for an archive built with other analyzer settings than the table's,
+     * which {@link BucketIndexState#fromActiveDataFiles} therefore classifies as stale.
+     * Maintenance, rebuilds and searches all classify through here, so what a rebuild replaces is
+     * what searches index at query time.
+     */
+    HeaderLookup ofCurrentDefinition(HeaderLookup headers) {
+        return archive -> {
+            ArchiveHeader header = headers.header(archive);
+            if (!header.analyzer().equals(definition.analyzer())) {
+                throw new IllegalStateException(
+                        "Full-text archive "
+                                + archive.fileName()
+                                + " was built with analyzer "
+                                + header.analyzer()
+                                + ", but the table now configures "
+                                + definition.analyzer()
+                                + ".");
+            }
+            return header;
+        };
+    }
+
     BucketMaintainer restore(
             BucketFiles restored, BinaryRow partition, int bucket, ExecutorService executor) {
         ArchiveFiles files = ArchiveFiles.of(table, partition, bucket);
@@ -57,20 +82,7 @@ final class Maintainers {
                 definition.fieldId(),
                 files,
                 builder,
-                archive -> {
-                    ArchiveHeader header = headers.header(files, archive);
-                    if (!header.analyzer().equals(definition.analyzer())) {
-                        throw new IllegalStateException(
-                                "Full-text archive "
-                                        + archive.fileName()
-                                        + " was built with analyzer "
-                                        + header.analyzer()
-                                        + ", but the table now configures "
-                                        + definition.analyzer()
-                                        + ".");
-                    }
-                    return header;
-                },
+                ofCurrentDefinition(archive -> headers.header(files, archive)),
                 restored.dataFiles,
                 restored.archives,
                 executor);

@@ -497,7 +497,7 @@ public final class PkFullTextSearcher {
                         maintainers.definition.fieldId(),
                         files.dataFiles,
                         files.archives,
-                        scope.headers);
+                        maintainers.ofCurrentDefinition(scope.headers));
         scope.dvs = SnapshotBuckets.shared().deletionVectors(table, snapshot, partition, bucket);
         List<DataFileMeta> uncovered = new ArrayList<>();
         for (DataFileMeta f : files.dataFiles) {
@@ -558,7 +558,7 @@ public final class PkFullTextSearcher {
                         maintainers.definition.fieldId(),
                         b.files.dataFiles,
                         b.files.archives,
-                        b.headers);
+                        maintainers.ofCurrentDefinition(b.headers));
         b.uncovered = new ArrayList<>();
         for (DataFileMeta f : b.files.dataFiles) {
             if (!b.state.payloadBySourceFile().containsKey(f.fileName())) {
@@ -784,7 +784,8 @@ public final class PkFullTextSearcher {
                         maintainers.definition.fieldId(),
                         files.dataFiles,
                         files.archives,
-                        archive -> maintainers.headers.header(archiveFiles, archive))
+                        maintainers.ofCurrentDefinition(
+                                archive -> maintainers.headers.header(archiveFiles, archive)))
                 .currentPayloads();
     }
 

@@ -786,4 +786,44 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
     )
     assert(search("readded", "other", "disk") == Seq(2))
   }
+
+  test("archives built with another analyzer are stale: their rows are searched with the table's") {
+    spark.sql("CREATE NAMESPACE IF NOT EXISTS lake.ra")
+    def search(t: String, q: String) =
+      ids(s"SELECT id FROM full_text_search('lake.ra.$t', 'body', '$q', 10)")
+    def matching(t: String, q: String) =
+      ids(s"SELECT id FROM lake.ra.$t WHERE text_match(body, '$q')")
+    def states(t: String) =
+      spark
+        .sql(s"SELECT state FROM lake.ra.`$t$$fulltext` WHERE level > 0")
+        .collect()
+        .map(_.getString(0))
+        .toSeq
+    Seq(
+      "docs" -> "'fields.body.strata-full-text.index.options'='{\"analyzer\":\"english\"}'",
+      "tabled" -> "'strata-full-text.analyzer'='english'"
+    ).foreach { case (t, english) =>
+      spark.sql(
+        s"CREATE TABLE lake.ra.$t (id INT NOT NULL, body STRING) TBLPROPERTIES (" +
+          "'primary-key'='id', 'bucket'='1', 'deletion-vectors.enabled'='true', " +
+          "'strata-full-text.index.columns'='body')"
+      )
+      spark.sql(s"INSERT INTO lake.ra.$t VALUES (1, 'disk failure'), (2, 'network cables')")
+      assert(states(t) == Seq("current"), t)
+      assert(search(t, "failures") == Seq(), t)
+      spark.sql(s"ALTER TABLE lake.ra.$t SET TBLPROPERTIES ($english)")
+      assert(states(t) == Seq("stale"), t)
+      assert(search(t, "failures") == Seq(1), t)
+      assert(matching(t, "cable") == Seq(2), t)
+      spark.conf.set("spark.sql.strata.search.fresh", "false")
+      try {
+        // Archive-only searches leave the rows of stale archives out, as of level 0.
+        assert(search(t, "failures") == Seq(), t)
+        spark.sql(s"CALL lake.sys.rebuild_pk_fulltext(table => 'ra.$t')")
+        assert(states(t) == Seq("current"), t)
+        assert(search(t, "failures") == Seq(1), t)
+        assert(matching(t, "cable") == Seq(2), t)
+      } finally spark.conf.unset("spark.sql.strata.search.fresh")
+    }
+  }
 }
