@@ -274,6 +274,9 @@ public final class PaimonCommits {
                                     ? outsideOverwrittenPartition(messages)
                                     : bucketCountMismatch(messages);
                 }
+                if (refused == null && overwrite) {
+                    refused = writtenMeanwhile(messages);
+                }
             } catch (RuntimeException e) {
                 // Nothing was committed yet.
                 cleanUpAfterFailure(messages, true, true, new Landed(), e);
@@ -396,6 +399,79 @@ public final class PaimonCommits {
                                         .collect(java.util.stream.Collectors.joining("/")),
                                 PartitionSelector.describe(partitionType, message.partition()),
                                 String.join(", ", overwritePartition.keySet())));
+            }
+            return null;
+        }
+
+        /**
+         * Rows another writer committed, after this overwrite started, into partitions it replaces:
+         * Paimon's overwrite deletes whatever the partitions hold when it commits, so they would be
+         * lost without a trace, and an overwrite that read its own partition (the bucket rescale,
+         * {@code SELECT ... max(v) + 1}) matches no order of the two statements. Refused, as
+         * Iceberg's serializable overwrite refuses it; compactions only rewrite rows.
+         */
+        private IllegalStateException writtenMeanwhile(List<CommitMessage> messages) {
+            Long latest = table.snapshotManager().latestSnapshotIdFromFileSystem();
+            if (latest == null || latest <= baseline) {
+                return null;
+            }
+            org.apache.paimon.types.RowType partitionType =
+                    table.rowType().project(table.partitionKeys());
+            java.util.function.Predicate<BinaryRow> replaced;
+            if (!overwritePartition.isEmpty()) {
+                replaced =
+                        org.apache.paimon.partition.PartitionPredicate.fromMap(
+                                        partitionType,
+                                        overwritePartition,
+                                        table.coreOptions().partitionDefaultName())
+                                ::test;
+            } else if (!table.partitionKeys().isEmpty()
+                    && table.coreOptions().dynamicPartitionOverwrite()) {
+                Set<BinaryRow> written = new HashSet<>();
+                for (CommitMessage m : messages) {
+                    if (!((CommitMessageImpl) m).isEmpty()) {
+                        written.add(m.partition());
+                    }
+                }
+                replaced = written::contains;
+            } else {
+                replaced = partition -> true;
+            }
+            for (long id = baseline + 1; id <= latest; id++) {
+                Snapshot snapshot;
+                try {
+                    snapshot = table.snapshotManager().tryGetSnapshot(id);
+                } catch (FileNotFoundException e) {
+                    continue;
+                }
+                if (snapshot.commitUser().equals(commitUser)
+                        || snapshot.commitKind() == Snapshot.CommitKind.COMPACT) {
+                    continue;
+                }
+                for (ManifestEntry entry :
+                        table.store()
+                                .newScan()
+                                .withSnapshot(snapshot)
+                                .withKind(ScanMode.DELTA)
+                                .plan()
+                                .files()) {
+                    if (replaced.test(entry.partition())) {
+                        return new IllegalStateException(
+                                String.format(
+                                        "Cannot commit %s: another session wrote into %s after"
+                                                + " this statement started (snapshot %d, %s), and"
+                                                + " the overwrite would delete those rows. Nothing"
+                                                + " was committed; run the statement again.",
+                                        what,
+                                        table.partitionKeys().isEmpty()
+                                                ? "the table"
+                                                : "partition "
+                                                        + PartitionSelector.describe(
+                                                                partitionType, entry.partition()),
+                                        id,
+                                        snapshot.commitKind()));
+                    }
+                }
             }
             return null;
         }

@@ -79,6 +79,44 @@ class PaimonCommitsTest {
     }
 
     /**
+     * Paimon's overwrite deletes whatever the table holds when it commits: rows another writer
+     * committed after the overwrite started would be lost without a trace. The overwrite is refused
+     * instead (nothing committed, the other rows kept); without a concurrent write it lands.
+     */
+    @Test
+    void anOverwriteRefusesRowsAnotherWriterCommittedAfterItStarted() throws Exception {
+        FileStoreTable table = createTable(LocalFileIO.create(), "overwrite");
+        commit(table, write(table, 0, 10, true));
+        PaimonCommits.Commit overwrite = PaimonCommits.prepare(table, Map.of(), "the overwrite");
+        List<CommitMessage> replacing = overwriteRows(table, 100, 110);
+        commit(table, write(table, 10, 20, true));
+
+        assertThatThrownBy(() -> overwrite.commit(replacing))
+                .hasMessageContaining(
+                        "Cannot commit the overwrite: another session wrote into the table after"
+                                + " this statement started (snapshot 3, APPEND), and the overwrite"
+                                + " would delete those rows. Nothing was committed");
+        assertThat(ids(table)).isEqualTo(range(0, 20));
+
+        PaimonCommits.prepare(table, Map.of(), "the overwrite")
+                .commit(overwriteRows(table, 100, 110));
+        assertThat(ids(table)).isEqualTo(range(100, 110));
+    }
+
+    private List<CommitMessage> overwriteRows(FileStoreTable table, long from, long to)
+            throws Exception {
+        try (BatchTableWrite write =
+                table.newBatchWriteBuilder().withOverwrite(Map.of()).newWrite()) {
+            write.withIOManager(IOManager.create(dir.resolve("io").toString()));
+            for (long id = from; id < to; id++) {
+                write.write(GenericRow.of(id, BinaryString.fromString("v" + id)));
+            }
+            write.compact(BinaryRow.EMPTY_ROW, 0, true);
+            return write.prepareCommit();
+        }
+    }
+
+    /**
      * A session drops the table and creates another one of the same name (or replaces it) while a
      * write runs: the write's files are in the old table's schema, and the new table's schema of
      * the same id would read them as its own columns. The commit is refused, the new table stays
