@@ -785,6 +785,24 @@ class FullTextSearchSuite extends AnyFunSuite with BeforeAndAfterAll {
       "ALTER TABLE lake.rw.readded SET TBLPROPERTIES ('strata-full-text.index.columns'='other')"
     )
     assert(search("readded", "other", "disk") == Seq(2))
+    // Rows of level 0 (write-only) and parked rows (postpone buckets) are indexed at query time too.
+    Seq("'write-only'='true', 'bucket'='1'", "'bucket'='-2'").zipWithIndex.foreach {
+      case (layout, i) =>
+        spark.sql(
+          s"CREATE TABLE lake.rw.fresh$i (id INT NOT NULL, body STRING, other STRING) TBLPROPERTIES (" +
+            s"'primary-key'='id', $layout, 'deletion-vectors.enabled'='true', " +
+            "'strata-full-text.index.columns'='body')"
+        )
+        spark.sql(
+          s"INSERT INTO lake.rw.fresh$i VALUES (1, 'disk failure', 'printer jam'), (2, 'network down', 'disk full')"
+        )
+        assert(search(s"fresh$i", "body", "disk") == Seq(1), layout)
+        spark.sql(
+          s"ALTER TABLE lake.rw.fresh$i SET TBLPROPERTIES ('strata-full-text.index.columns'='other')"
+        )
+        assert(search(s"fresh$i", "other", "disk") == Seq(2), layout)
+        assert(search(s"fresh$i", "other", "printer") == Seq(1), layout)
+    }
   }
 
   test("archives built with another analyzer are stale: their rows are searched with the table's") {
