@@ -125,6 +125,10 @@ class LocationOptionsTest extends StrataSparkTestBase {
                         "Cannot alter table lake.alt.t", "'data-file.path-directory'");
         assertThatThrownBy(() -> sql("ALTER TABLE lake.alt.t SET LOCATION '%s'", uri))
                 .hasMessageContainingAll("Cannot alter table lake.alt.t: option 'location'");
+        // A value Paimon cannot parse is named with its option, not as "For input string".
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.alt.t SET TBLPROPERTIES ('bucket' = 'abc')"))
+                .hasMessageContaining(
+                        "Cannot alter table lake.alt.t: option 'bucket' cannot be 'abc'");
         assertThat(paimonTable("alt", "t").options())
                 .doesNotContainKeys(
                         "data-file.external-paths", "data-file.path-directory", "location");

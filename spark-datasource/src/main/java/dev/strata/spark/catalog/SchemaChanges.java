@@ -33,6 +33,7 @@ public final class SchemaChanges {
                 } else if (key.equalsIgnoreCase(TableCatalog.PROP_COLLATION)) {
                     SparkTypes.checkDefaultCollation(table, "alter table", set.value());
                 } else if (!ignoredProperty(key)) {
+                    checkOptionValue(table, key, set.value());
                     out.add(SchemaChange.setOption(key, set.value()));
                 }
             } else if (change instanceof TableChange.RemoveProperty) {
@@ -114,6 +115,28 @@ public final class SchemaChanges {
             }
         }
         return out;
+    }
+
+    /**
+     * A value of one of Paimon's table options is parsed as Paimon will parse it: Paimon's schema
+     * change parses some of them without naming the option ("For input string: \"abc\"").
+     */
+    private static void checkOptionValue(String table, String key, String value) {
+        for (org.apache.paimon.options.ConfigOption<?> option : CoreOptions.getOptions()) {
+            if (!option.key().equals(key)) {
+                continue;
+            }
+            try {
+                org.apache.paimon.options.Options.fromMap(java.util.Map.of(key, value)).get(option);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot alter table %s: option '%s' cannot be '%s' (%s). Set a"
+                                        + " value of the option's type, as Paimon documents it.",
+                                table, key, value, e.getMessage()),
+                        e);
+            }
+        }
     }
 
     /** Moves per-column options with a renamed column and removes them with a dropped one. */
