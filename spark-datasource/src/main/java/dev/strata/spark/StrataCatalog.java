@@ -1188,9 +1188,13 @@ public class StrataCatalog
                             new LazyField<>(() -> table.latestSnapshot().isPresent()),
                             new LazyField<>(() -> StrataTableNames.toPaimonUnchecked(ident)));
         } catch (Exception e) {
+            String unparsable = SchemaChanges.optionValueError(qualified, Arrays.asList(changes));
             throw new IllegalArgumentException(
-                    String.format(
-                            "Cannot alter table %s: %s", qualified, StrataErrors.rootMessage(e)),
+                    unparsable != null
+                            ? unparsable
+                            : String.format(
+                                    "Cannot alter table %s: %s",
+                                    qualified, StrataErrors.rootMessage(e)),
                     e);
         }
         LocationOptions.check(
@@ -1214,9 +1218,13 @@ public class StrataCatalog
         } catch (Catalog.ColumnAlreadyExistException
                 | Catalog.ColumnNotExistException
                 | RuntimeException e) {
+            String unparsable = SchemaChanges.optionValueError(qualified, Arrays.asList(changes));
             throw new IllegalArgumentException(
-                    String.format(
-                            "Cannot alter table %s: %s", qualified, StrataErrors.rootMessage(e)),
+                    unparsable != null
+                            ? unparsable
+                            : String.format(
+                                    "Cannot alter table %s: %s",
+                                    qualified, StrataErrors.rootMessage(e)),
                     e);
         }
         return loadTable(ident);

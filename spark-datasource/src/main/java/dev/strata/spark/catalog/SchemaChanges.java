@@ -33,7 +33,6 @@ public final class SchemaChanges {
                 } else if (key.equalsIgnoreCase(TableCatalog.PROP_COLLATION)) {
                     SparkTypes.checkDefaultCollation(table, "alter table", set.value());
                 } else if (!ignoredProperty(key)) {
-                    checkOptionValue(table, key, set.value());
                     out.add(SchemaChange.setOption(key, set.value()));
                 }
             } else if (change instanceof TableChange.RemoveProperty) {
@@ -118,25 +117,32 @@ public final class SchemaChanges {
     }
 
     /**
-     * A value of one of Paimon's table options is parsed as Paimon will parse it: Paimon's schema
-     * change parses some of them without naming the option ("For input string: \"abc\"").
+     * Why Paimon refused {@code changes}, when one of Paimon's own options is set to a value it
+     * cannot parse: its schema change says only "For input string: \"abc\"". Null otherwise.
      */
-    private static void checkOptionValue(String table, String key, String value) {
-        for (org.apache.paimon.options.ConfigOption<?> option : CoreOptions.getOptions()) {
-            if (!option.key().equals(key)) {
+    public static String optionValueError(String table, List<TableChange> changes) {
+        for (TableChange change : changes) {
+            if (!(change instanceof TableChange.SetProperty)) {
                 continue;
             }
-            try {
-                org.apache.paimon.options.Options.fromMap(java.util.Map.of(key, value)).get(option);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException(
-                        String.format(
-                                "Cannot alter table %s: option '%s' cannot be '%s' (%s). Set a"
-                                        + " value of the option's type, as Paimon documents it.",
-                                table, key, value, e.getMessage()),
-                        e);
+            String key = ((TableChange.SetProperty) change).property();
+            String value = ((TableChange.SetProperty) change).value();
+            for (org.apache.paimon.options.ConfigOption<?> option : CoreOptions.getOptions()) {
+                if (!option.key().equals(key)) {
+                    continue;
+                }
+                try {
+                    org.apache.paimon.options.Options.fromMap(java.util.Map.of(key, value))
+                            .get(option);
+                } catch (RuntimeException e) {
+                    return String.format(
+                            "Cannot alter table %s: option '%s' cannot be '%s' (%s). Set a value of"
+                                    + " the option's type, as Paimon documents it.",
+                            table, key, value, e.getMessage());
+                }
             }
         }
+        return null;
     }
 
     /** Moves per-column options with a renamed column and removes them with a dropped one. */

@@ -141,7 +141,13 @@ public final class StrataTable
             return;
         }
         org.apache.paimon.schema.TableSchema analyzed = read.schema();
-        Long latestSchema = read.latestSnapshot().map(s -> s.schemaId()).orElse(null);
+        Long latestSchema;
+        try {
+            latestSchema = read.latestSnapshot().map(s -> s.schemaId()).orElse(null);
+        } catch (RuntimeException e) {
+            // A damaged snapshot file: the scan's own read of it names the file.
+            return;
+        }
         if (latestSchema == null || latestSchema <= analyzed.id()) {
             return;
         }
