@@ -187,6 +187,10 @@ class CatalogDdlTest extends StrataSparkTestBase {
                 .containsExactly(list(1L, "a", null), list(2L, "b", null), list(3L, "c", 9.5));
         StructField score = spark.table("lake.evo.t").schema().apply("score");
         assertThat(score.getComment().get()).isEqualTo("points");
+        assertThatThrownBy(() -> sql("ALTER TABLE lake.evo.t ADD COLUMN nn INT NOT NULL"))
+                .hasMessageContaining(
+                        "Cannot add column nn to table lake.evo.t as NOT NULL: the rows already"
+                                + " written have no value for it");
 
         sql("ALTER TABLE lake.evo.t RENAME TO evo.t2");
         assertThat(sql("SHOW TABLES IN lake.evo").stream().map(r -> r.getString(1)))

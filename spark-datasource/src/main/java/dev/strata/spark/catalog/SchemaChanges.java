@@ -54,6 +54,14 @@ public final class SchemaChanges {
                                             + "Add the column without a DEFAULT.",
                                     path, add.defaultValue().getSql(), table));
                 }
+                if (!add.isNullable()) {
+                    throw new UnsupportedOperationException(
+                            String.format(
+                                    "Cannot add column %s to table %s as NOT NULL: the rows already"
+                                            + " written have no value for it, so Paimon adds columns"
+                                            + " as nullable. Add the column without NOT NULL.",
+                                    path, table));
+                }
                 org.apache.paimon.types.DataType type =
                         SparkTypes.toPaimon(table, path, add.dataType(), null)
                                 .copy(add.isNullable());
