@@ -1188,14 +1188,7 @@ public class StrataCatalog
                             new LazyField<>(() -> table.latestSnapshot().isPresent()),
                             new LazyField<>(() -> StrataTableNames.toPaimonUnchecked(ident)));
         } catch (Exception e) {
-            String unparsable = SchemaChanges.optionValueError(qualified, Arrays.asList(changes));
-            throw new IllegalArgumentException(
-                    unparsable != null
-                            ? unparsable
-                            : String.format(
-                                    "Cannot alter table %s: %s",
-                                    qualified, StrataErrors.rootMessage(e)),
-                    e);
+            throw alterRefused(qualified, changes, e);
         }
         LocationOptions.check(
                 "alter table " + qualified,
@@ -1218,16 +1211,22 @@ public class StrataCatalog
         } catch (Catalog.ColumnAlreadyExistException
                 | Catalog.ColumnNotExistException
                 | RuntimeException e) {
-            String unparsable = SchemaChanges.optionValueError(qualified, Arrays.asList(changes));
-            throw new IllegalArgumentException(
-                    unparsable != null
-                            ? unparsable
-                            : String.format(
-                                    "Cannot alter table %s: %s",
-                                    qualified, StrataErrors.rootMessage(e)),
-                    e);
+            throw alterRefused(qualified, changes, e);
         }
         return loadTable(ident);
+    }
+
+    /** Paimon's refusal of an ALTER TABLE, naming an option whose value it could not parse. */
+    private static IllegalArgumentException alterRefused(
+            String qualified, TableChange[] changes, Exception e) {
+        String unparsable = SchemaChanges.optionValueError(qualified, Arrays.asList(changes));
+        return new IllegalArgumentException(
+                unparsable != null
+                        ? unparsable
+                        : String.format(
+                                "Cannot alter table %s: %s",
+                                qualified, StrataErrors.rootMessage(e)),
+                e);
     }
 
     /** A dropped table's files are deleted anyway. */

@@ -438,23 +438,13 @@ public final class PaimonCommits {
                 replaced = partition -> true;
             }
             for (long id = baseline + 1; id <= latest; id++) {
-                Snapshot snapshot;
-                try {
-                    snapshot = table.snapshotManager().tryGetSnapshot(id);
-                } catch (FileNotFoundException e) {
-                    continue;
-                }
-                if (snapshot.commitUser().equals(commitUser)
+                Snapshot snapshot = snapshotOrNull(table, id);
+                if (snapshot == null
+                        || snapshot.commitUser().equals(commitUser)
                         || snapshot.commitKind() == Snapshot.CommitKind.COMPACT) {
                     continue;
                 }
-                for (ManifestEntry entry :
-                        table.store()
-                                .newScan()
-                                .withSnapshot(snapshot)
-                                .withKind(ScanMode.DELTA)
-                                .plan()
-                                .files()) {
+                for (ManifestEntry entry : delta(table, snapshot, null)) {
                     if (replaced.test(entry.partition())) {
                         return new IllegalStateException(
                                 String.format(
@@ -1073,26 +1063,37 @@ public final class PaimonCommits {
                     }
                 });
         for (long id = earliest; id <= latest; id++) {
-            Snapshot snapshot;
-            try {
-                snapshot = table.snapshotManager().tryGetSnapshot(id);
-            } catch (FileNotFoundException e) {
+            Snapshot snapshot = snapshotOrNull(table, id);
+            if (snapshot == null) {
                 continue;
             }
-            for (ManifestEntry entry :
-                    table.store()
-                            .newScan()
-                            .withSnapshot(snapshot)
-                            .withKind(ScanMode.DELTA)
-                            .withPartitionFilter(partitions)
-                            .plan()
-                            .files()) {
+            for (ManifestEntry entry : delta(table, snapshot, partitions)) {
                 if (names.contains(entry.file().fileName())) {
                     found.add(entry.file().fileName());
                 }
             }
         }
         return found;
+    }
+
+    /** Snapshot {@code id}, or null when its file is gone (expired meanwhile). */
+    private static Snapshot snapshotOrNull(FileStoreTable table, long id) {
+        try {
+            return table.snapshotManager().tryGetSnapshot(id);
+        } catch (FileNotFoundException e) {
+            return null;
+        }
+    }
+
+    /** The files {@code snapshot} added or deleted, of {@code partitions} (all when null). */
+    private static List<ManifestEntry> delta(
+            FileStoreTable table, Snapshot snapshot, List<BinaryRow> partitions) {
+        org.apache.paimon.operation.FileStoreScan scan =
+                table.store().newScan().withSnapshot(snapshot).withKind(ScanMode.DELTA);
+        if (partitions != null) {
+            scan = scan.withPartitionFilter(partitions);
+        }
+        return scan.plan().files();
     }
 
     private static Set<String> allNames(List<CommitMessage> messages) {
